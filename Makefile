@@ -1,0 +1,45 @@
+# Top-level entry points. CMake + Ninja do the building; this file only
+# chains "install what is missing" -> configure -> build -> run.
+BUILD    ?= build
+ASAN     ?= build-asan
+CMAKE    ?= cmake
+PREFIX   ?= /usr/local
+BUILDTYPE ?= RelWithDebInfo
+
+.PHONY: all deps build demo check check-unit check-asan install clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+$(BUILD)/build.ninja:
+	$(CMAKE) -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILDTYPE) \
+	    -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DVN_PYTHON=$(CURDIR)/$(BUILD)/venv/bin/python
+
+build: $(BUILD)/build.ninja
+	$(CMAKE) --build $(BUILD)
+
+demo: deps build
+	@echo '$$ vernier clocks'
+	@$(BUILD)/vernier clocks
+	@echo
+	@echo '$$ vernier env'
+	@$(BUILD)/vernier env
+
+$(ASAN)/build.ninja:
+	$(CMAKE) -S . -B $(ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVN_SANITIZE=ON \
+	    -DVN_PYTHON=$(CURDIR)/$(BUILD)/venv/bin/python
+
+# Every test: the unit and end-to-end tests of the normal build, then the
+# unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+check: deps build $(ASAN)/build.ninja
+	cd $(BUILD) && ctest --output-on-failure
+	$(CMAKE) --build $(ASAN)
+	cd $(ASAN) && ctest --output-on-failure -L unit
+
+install: build
+	$(CMAKE) --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN)

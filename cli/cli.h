@@ -1,0 +1,45 @@
+/* The vernier tool: one file per subcommand, dispatched from one table in main.c. */
+#ifndef VN_CLI_H
+#define VN_CLI_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "vernier.h"
+
+/* Exit codes, the same for every subcommand. */
+enum { VN_EXIT_OK = 0, VN_EXIT_FAIL = 1, VN_EXIT_USAGE = 2, VN_EXIT_INTERRUPTED = 130 };
+
+typedef struct vn_cli_cmd {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);   /* argv[0] is the subcommand's name */
+} vn_cli_cmd;
+
+int cmd_clocks(int argc, char **argv);
+int cmd_env(int argc, char **argv);
+
+/* Prints "vernier CMD: <message>; see 'vernier CMD --help'" and returns 2. */
+int vn_cli_usage_error(const char *cmd, const char *fmt, ...) VN_PRINTF(2, 3);
+/* Prints "vernier CMD: <message>" and returns 1. */
+int vn_cli_fail(const char *cmd, const char *fmt, ...) VN_PRINTF(2, 3);
+
+/* getopt_long with vernier's messages: returns the option, -1 at the end, or
+ * '?' after printing a usage error (the caller returns 2). Options after the
+ * first operand are still parsed (GNU order) unless "--" ends them. */
+int vn_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+                  const struct option *longopts);
+
+/* Colors only on a terminal, and never when NO_COLOR is set (no-color.org). */
+unsigned vn_cli_report_flags(FILE *f);
+
+/* Writes buf to path ("-" = stdout) atomically; on failure prints a one-line
+ * message naming the path and returns 1, else 0. */
+int vn_cli_write(const char *cmd, const char *path, const vn_buf *buf);
+
+/* Parses a non-negative integer option value; returns 0 or prints a usage
+ * error and returns 2. */
+int vn_cli_parse_size(const char *cmd, const char *opt, const char *s, size_t lo, size_t hi,
+                      size_t *out);
+
+#endif

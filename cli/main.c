@@ -1,0 +1,65 @@
+/* vernier: the command-line tool. Dispatches to one function per subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* The one table of subcommands: help, dispatch and error messages read it. */
+static const vn_cli_cmd commands[] = {
+    {"clocks", "characterize every clock: read cost, resolution, monotonicity, the timer used", cmd_clocks},
+    {"env", "report the machine and the settings that hurt measurement, with fixes", cmd_env},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vernier COMMAND [OPTIONS]\n"
+            "\n"
+            "Measure the performance of code on Linux and tell the truth about it.\n"
+            "\n"
+            "Commands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f,
+            "\n"
+            "Options:\n"
+            "  -h, --help     show this help\n"
+            "  -V, --version  show the version\n"
+            "\n"
+            "Run 'vernier COMMAND --help' for the options of a command.\n");
+}
+
+static void list_names(FILE *f)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "%s%s", i ? ", " : "", commands[i].name);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return VN_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "-h") || !strcmp(name, "--help") || !strcmp(name, "help")) {
+        usage(stdout);
+        return VN_EXIT_OK;
+    }
+    if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
+        printf("vernier %s\n", vn_version());
+        return VN_EXIT_OK;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(name, commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    if (name[0] == '-')
+        fprintf(stderr, "vernier: unknown option '%s'; see 'vernier --help'\n", name);
+    else {
+        fprintf(stderr, "vernier: unknown command '%s'; the commands are: ", name);
+        list_names(stderr);
+        fprintf(stderr, "\n");
+    }
+    return VN_EXIT_USAGE;
+}

@@ -1,0 +1,114 @@
+/* Timer characterization: know a clock before trusting it.
+ * Latency (cost of one read), observed resolution (smallest and median
+ * non-zero step between consecutive reads), clock_getres, backward steps, the
+ * distribution of deltas between consecutive reads, and a cross-CPU check. */
+#ifndef VERNIER_PROBE_H
+#define VERNIER_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vernier/base.h"
+#include "vernier/clock.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Deltas between consecutive reads (pure) ------------------------------- */
+
+typedef struct vn_delta_bin {
+    uint64_t delta;   /* in the clock's unit (ns or ticks) */
+    uint64_t count;
+} vn_delta_bin;
+
+/* The distribution of differences between consecutive reads: bins of equal
+ * non-zero forward deltas in ascending order, plus the reads that did not
+ * move and the ones that went backwards. */
+typedef struct vn_delta_dist {
+    vn_delta_bin *bins;   /* owned */
+    size_t nbins;
+    uint64_t zero;        /* consecutive reads that returned the same value */
+    uint64_t backwards;   /* later read smaller than the earlier one */
+    uint64_t pairs;       /* n - 1 */
+    uint64_t max_backwards; /* largest backward step, 0 if none */
+} vn_delta_dist;
+
+int  vn_delta_dist_from_reads(const uint64_t *reads, size_t n, vn_delta_dist *out);
+void vn_delta_dist_free(vn_delta_dist *d);
+/* Smallest and median (lower median over the forward steps) non-zero step;
+ * VN_ENOENT when the clock never moved. */
+int  vn_delta_dist_resolution(const vn_delta_dist *d, uint64_t *min, uint64_t *median);
+
+/* ---- Probing one clock ---------------------------------------------------- */
+
+typedef struct vn_clock_probe {
+    vn_clock_id id;
+    int available;
+    double latency_ns;           /* cost of one read, from batched reads; NAN unknown */
+    double resolution_ns;        /* smallest non-zero step; NAN if it never moved */
+    double resolution_median_ns; /* median non-zero step */
+    double getres_ns;            /* clock_getres, or one tick for counters; NAN unknown */
+    uint64_t backwards;          /* consecutive reads that went backwards */
+    uint64_t reads;              /* reads made for the resolution test */
+} vn_clock_probe;
+
+typedef struct vn_probe_opts {
+    unsigned latency_us;     /* time spent measuring latency (default 4000) */
+    unsigned resolution_us;  /* time spent reading for resolution (default 4000; coarse clocks use at least 3 of their ticks) */
+    size_t max_reads;        /* cap on the reads stored for resolution (default 1 << 16) */
+} vn_probe_opts;
+
+int vn_probe_clock(vn_clock_id id, const vn_probe_opts *opts, vn_clock_probe *out);
+
+/* Reads the clock n times back to back and bins the deltas. */
+int vn_probe_distribution(vn_clock_id id, size_t n, vn_delta_dist *out);
+
+/* ---- Across CPUs ---------------------------------------------------------- */
+
+/* A thread pinned to each CPU in turn reads the counter and CLOCK_MONOTONIC;
+ * the first read on a CPU is compared with the last read on the previous
+ * one. A backward step means the clocks of two CPUs disagree. */
+typedef struct vn_crosscpu {
+    int ncpus;                 /* CPUs visited */
+    uint64_t migrations;
+    uint64_t tsc_backwards;    /* 0 when no counter */
+    uint64_t mono_backwards;
+    double tsc_max_step_ns;    /* largest forward step across a migration */
+    double mono_max_step_ns;
+    double tsc_max_backwards_ns;  /* largest backward step, 0 if none */
+    double mono_max_backwards_ns;
+    int has_counter;
+} vn_crosscpu;
+
+/* rounds: passes over all allowed CPUs (0 means 20). VN_ENOTSUP when the
+ * thread cannot be pinned. */
+int vn_probe_crosscpu(unsigned rounds, vn_crosscpu *out);
+
+/* ---- Everything `vernier clocks` shows ----------------------------------------- */
+
+typedef struct vn_clocks_report {
+    char clocksource[32];            /* "" unknown */
+    char clocksource_available[128];
+    vn_tsc_info tsc;
+    int tsc_calibrated;              /* 1 when calib holds a measurement */
+    vn_calibration calib;
+    vn_clock_probe clocks[VN_CLOCK_COUNT];
+    size_t nclocks;                  /* the clocks that exist in this build, in id order */
+    int crosscpu_done;
+    vn_crosscpu crosscpu;
+    vn_clock_id selected;
+    char selected_reason[256];
+} vn_clocks_report;
+
+int vn_clocks_report_collect(vn_clocks_report *out);
+
+/* Chooses the timer for in-process measurement from what was measured
+ * (pure): the ordered counter read when the counter is invariant, present,
+ * and consistent across CPUs; otherwise CLOCK_MONOTONIC. */
+void vn_clock_select(const vn_clocks_report *r, vn_clock_id *out, char *reason, size_t reasonlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

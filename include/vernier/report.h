@@ -1,0 +1,30 @@
+/* Reporters: results in, bytes out. They open no files and read no globals;
+ * the caller decides where the bytes go (see vn_write_file_atomic). */
+#ifndef VERNIER_REPORT_H
+#define VERNIER_REPORT_H
+
+#include "vernier/base.h"
+#include "vernier/probe.h"
+#include "vernier/sysinfo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { VN_REPORT_COLOR = 1u << 0 };
+
+/* vernier.clocks/1 JSON and the console table of `vernier clocks`. */
+int vn_report_clocks_json(const vn_clocks_report *r, vn_buf *out);
+int vn_report_clocks_text(const vn_clocks_report *r, unsigned flags, vn_buf *out);
+/* The delta table of one clock: delta in the clock's unit and in ns -> count. */
+int vn_report_distribution_text(vn_clock_id id, const vn_delta_dist *d, unsigned flags, vn_buf *out);
+int vn_report_distribution_json(vn_clock_id id, const vn_delta_dist *d, vn_buf *out);
+
+/* vernier.env/1 JSON and the console report of `vernier env`. */
+int vn_report_env_json(const vn_sysinfo *s, vn_buf *out);
+int vn_report_env_text(const vn_sysinfo *s, unsigned flags, vn_buf *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

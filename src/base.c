@@ -1,0 +1,167 @@
+/* Version, error strings, the byte buffer and atomic file writes. */
+#include "vernier/base.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *vn_version(void) { return VN_VERSION_STRING; }
+
+const char *vn_strerror(int err)
+{
+    if (err == 0)
+        return "success";
+    if (err == VN_ENOMEM)
+        return "out of memory or over the buffer's maximum size";
+    if (err == VN_ENOTSUP)
+        return "not supported on this machine or build";
+    if (err > 0 || err < -4095)
+        return "unknown error";
+    /* strerror() of glibc returns a static string for known codes and is
+     * thread-safe for them since 2.32; that is all we ask of it. */
+    return strerror(-err);
+}
+
+void vn_buf_init(vn_buf *b, size_t max)
+{
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+    b->max = max ? max : VN_BUF_DEFAULT_MAX;
+}
+
+void vn_buf_free(vn_buf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+void vn_buf_reset(vn_buf *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
+/* Makes room for extra more bytes plus the terminating NUL. */
+static int buf_reserve(vn_buf *b, size_t extra)
+{
+    if (extra > b->max || b->len + extra > b->max)
+        return VN_ENOMEM;
+    size_t need = b->len + extra + 1;
+    if (need <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < need)
+        cap *= 2;
+    if (cap > b->max + 1)
+        cap = b->max + 1;
+    char *p = realloc(b->data, cap);
+    if (!p)
+        return VN_ENOMEM;
+    b->data = p;
+    b->cap = cap;
+    return 0;
+}
+
+int vn_buf_append(vn_buf *b, const void *data, size_t len)
+{
+    int rc = buf_reserve(b, len);
+    if (rc)
+        return rc;
+    if (len)
+        memcpy(b->data + b->len, data, len);
+    b->len += len;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+int vn_buf_puts(vn_buf *b, const char *s) { return vn_buf_append(b, s, strlen(s)); }
+
+int vn_buf_vprintf(vn_buf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    char small[256];
+    int n = vsnprintf(small, sizeof small, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return VN_EINVAL;
+    if ((size_t)n < sizeof small)
+        return vn_buf_append(b, small, (size_t)n);
+    int rc = buf_reserve(b, (size_t)n);
+    if (rc)
+        return rc;
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+    return 0;
+}
+
+int vn_buf_printf(vn_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vn_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -errno;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+int vn_write_file_atomic(const char *path, const void *data, size_t len)
+{
+    if (!path || !*path || (!data && len))
+        return VN_EINVAL;
+    if (strcmp(path, "-") == 0) {
+        int rc = write_all(STDOUT_FILENO, data, len);
+        return rc;
+    }
+    /* The temporary file must live in the target's directory: rename() is
+     * atomic only within one file system. */
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 32);
+    if (!tmp)
+        return VN_ENOMEM;
+    snprintf(tmp, plen + 32, "%s.tmp.XXXXXX", path);
+    int fd = mkostemp(tmp, O_CLOEXEC);
+    if (fd < 0) {
+        int rc = -errno;
+        free(tmp);
+        return rc;
+    }
+    int rc = write_all(fd, data, len);
+    /* mkostemp creates 0600; results files are ordinary files, so honor the umask. */
+    if (rc == 0) {
+        mode_t um = umask(0);
+        umask(um);
+        if (fchmod(fd, 0666 & ~um) != 0)
+            rc = -errno;
+    }
+    if (rc == 0 && fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+        rc = -errno;
+    if (close(fd) != 0 && rc == 0)
+        rc = -errno;
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = -errno;
+    if (rc != 0)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}

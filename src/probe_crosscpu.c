@@ -1,0 +1,1 @@
+/* placeholder until written */ typedef int vn__placeholder_probe_crosscpu;
