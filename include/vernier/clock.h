@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "vernier/base.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -57,10 +57,13 @@ typedef struct vn_sysinfo {
     int ncpus;
     int turbo;                /* 1 boost on, 0 off */
     char turbo_source[64];    /* which file told: intel_pstate/no_turbo or cpufreq/boost */
-    char isolcpus[128];
-    char nohz_full[128];
+    char isolcpus[128];       /* CPU list kept away from the scheduler, "" none or unknown */
+    int isolcpus_count;       /* CPUs in isolcpus: 0 none, -1 unknown */
+    char nohz_full[128];      /* CPU list without the scheduler tick, "" none or unknown */
+    int nohz_full_count;      /* CPUs in nohz_full: 0 none, -1 unknown */
     int aslr;                 /* randomize_va_space: 0, 1, 2 */
     int perf_event_paranoid;  /* -1 .. 4; -100 unknown (since -1 is a real value) */
+    int perf_capable;         /* 1 when CAP_PERFMON or CAP_SYS_ADMIN lifts the paranoid limit */
     int hypervisor;
     char hypervisor_vendor[32];
     double loadavg[3];

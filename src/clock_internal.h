@@ -1,0 +1,29 @@
+/* Shared between the clock files; not part of the public API. */
+#ifndef VN_CLOCK_INTERNAL_H
+#define VN_CLOCK_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "vernier/clock.h"
+
+/* The counter facts, queried once per process. */
+const vn_tsc_info *vn__tsc_facts(void);
+/* Queries them now (per architecture: clock_x86.c, clock_arm64.c). */
+void vn__tsc_query_uncached(vn_tsc_info *out);
+
+uint64_t vn__posix_read(clockid_t c);
+
+/* Reads at most max-1 bytes of a small text file (procfs, sysfs) into buf.
+ * Returns the length, or a negative code when the file cannot be read. */
+long vn__read_text(const char *path, char *buf, size_t max);
+
+/* Pure: the counter rate from two bracketed reference points. Each point is
+ * the counter read between two reference reads r0 <= r1 (ns). Returns the
+ * rate in Hz and the error bound in ppm from the bracket widths. */
+int vn__calibration_from_points(uint64_t ra0, uint64_t c0, uint64_t ra1,
+                                uint64_t rb0, uint64_t c1, uint64_t rb1,
+                                double *hz, double *error_ppm);
+
+#endif

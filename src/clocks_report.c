@@ -1,0 +1,42 @@
+/* Everything `vernier clocks` shows, gathered in one pass. */
+#include <string.h>
+
+#include "clock_internal.h"
+#include "vernier/probe.h"
+
+#define CS_DIR "/sys/devices/system/clocksource/clocksource0/"
+
+static void read_line(const char *path, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (vn__read_text(path, out, n) < 0)
+        out[0] = '\0';
+    size_t l = strlen(out);
+    while (l && (out[l - 1] == '\n' || out[l - 1] == ' '))
+        out[--l] = '\0';
+}
+
+int vn_clocks_report_collect(vn_clocks_report *r)
+{
+    if (!r)
+        return VN_EINVAL;
+    memset(r, 0, sizeof *r);
+    read_line(CS_DIR "current_clocksource", r->clocksource, sizeof r->clocksource);
+    read_line(CS_DIR "available_clocksource", r->clocksource_available,
+              sizeof r->clocksource_available);
+    vn_tsc_query(&r->tsc);
+    if (r->tsc.present == 1 && vn_counter_calibrate(0, &r->calib) == 0)
+        r->tsc_calibrated = 1;
+    for (int i = 0; i < VN_CLOCK_COUNT; i++) {
+        if (!vn_clock_exists((vn_clock_id)i))
+            continue;
+        vn_clock_probe *p = &r->clocks[r->nclocks++];
+        int rc = vn_probe_clock((vn_clock_id)i, NULL, p);
+        if (rc && rc != VN_ENOTSUP)
+            return rc;
+    }
+    if (vn_probe_crosscpu(0, &r->crosscpu) == 0)
+        r->crosscpu_done = 1;
+    vn_clock_select(r, &r->selected, r->selected_reason, sizeof r->selected_reason);
+    return 0;
+}

@@ -1,0 +1,35 @@
+/* Small bounded reads of procfs and sysfs text. */
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "clock_internal.h"
+#include "vernier/base.h"
+
+long vn__read_text(const char *path, char *buf, size_t max)
+{
+    if (!max)
+        return VN_EINVAL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    size_t len = 0;
+    /* procfs files can arrive in several short reads; loop until EOF. */
+    while (len + 1 < max) {
+        ssize_t n = read(fd, buf + len, max - 1 - len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            int rc = -errno;
+            close(fd);
+            buf[0] = '\0';
+            return rc;
+        }
+        if (n == 0)
+            break;
+        len += (size_t)n;
+    }
+    close(fd);
+    buf[len] = '\0';
+    return (long)len;
+}
