@@ -96,16 +96,18 @@ const vn_calibration *vn_counter_calibration(void)
     return calib_ok ? &calib : NULL;
 }
 
-/* 64x64 -> 128-bit product, shifted right by 32, saturating. */
+/* 64x64 -> 128-bit product, shifted right by 32 with rounding to nearest,
+ * saturating. */
 static uint64_t mul_shift32(uint64_t a, uint64_t b)
 {
 #ifdef __SIZEOF_INT128__
-    unsigned __int128 p = (unsigned __int128)a * b;
+    unsigned __int128 p = (unsigned __int128)a * b + (1u << 31);
     p >>= 32;
     return p >> 64 ? UINT64_MAX : (uint64_t)p;
 #else
     uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
     uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    ll += 1u << 31; /* cannot overflow: al * bl <= (2^32 - 1)^2 */
     uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
     uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
     uint64_t lo = (mid << 32) | (ll & 0xffffffffu);

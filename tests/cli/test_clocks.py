@@ -1,0 +1,230 @@
+"""End-to-end tests of `vernier clocks`: the real command on this machine,
+checked for sanity that a wrong implementation would fail."""
+import json
+import os
+import platform
+import re
+
+import pytest
+
+from conftest import run, validate
+
+X86 = platform.machine() in ("x86_64", "i686")
+FIXED_NAMES = ["monotonic", "monotonic_raw", "monotonic_coarse", "realtime", "boottime",
+               "process_cputime", "thread_cputime", "monotonic_syscall",
+               "tsc", "tsc_lfence", "rdtscp", "tsc_cpuid"]
+
+
+@pytest.fixture(scope="module")
+def doc():
+    p = run("clocks", "--json", "-", check=0)
+    d = json.loads(p.stdout)
+    validate(d, "clocks-1.json")
+    return d
+
+
+def by_name(doc):
+    return {c["name"]: c for c in doc["clocks"]}
+
+
+def cpuinfo_flags():
+    try:
+        text = open("/proc/cpuinfo").read()
+    except OSError:
+        return set()
+    m = re.search(r"^flags\s*:\s*(.*)$", text, re.M)
+    return set(m.group(1).split()) if m else set()
+
+
+def test_every_fixed_name_is_reported(doc):
+    names = by_name(doc)
+    expected = FIXED_NAMES if X86 else [n for n in FIXED_NAMES if not n.startswith(("tsc", "rdtscp"))]
+    for n in expected:
+        assert n in names, n
+
+
+def test_read_cost_is_positive_and_ordered(doc):
+    c = by_name(doc)
+    for name, clock in c.items():
+        if clock.get("available", True):
+            assert clock["latency_ns"] > 0, name
+    # A real system call costs more than the vDSO, which reads the clock in
+    # user space (when the clocksource allows it; hpet and acpi_pm do not).
+    if doc["clocksource"]["current"] in ("tsc", "kvm-clock", "arch_sys_counter"):
+        assert c["monotonic_syscall"]["latency_ns"] > c["monotonic"]["latency_ns"]
+    # The coarse clock reads a cached value: it is the cheapest POSIX clock.
+    assert c["monotonic_coarse"]["latency_ns"] < c["monotonic_syscall"]["latency_ns"]
+
+
+def test_monotonic_clocks_never_go_backwards(doc):
+    c = by_name(doc)
+    for name in ("monotonic", "monotonic_raw", "monotonic_coarse", "boottime",
+                 "monotonic_syscall", "process_cputime", "thread_cputime"):
+        assert c[name]["backwards"] == 0, name
+    x = doc["crosscpu"]
+    if x is not None:
+        assert x["monotonic_backwards"] == 0
+
+
+def test_coarse_resolution_is_its_getres(doc):
+    c = by_name(doc)["monotonic_coarse"]
+    # The tick is NTP-adjusted, so a step may differ from clock_getres by a
+    # nanosecond or so; the median step is the tick itself.
+    assert c["resolution_median_ns"] == pytest.approx(c["getres_ns"], rel=1e-3)
+    assert c["resolution_ns"] == pytest.approx(c["getres_ns"], rel=1e-3)
+
+
+def test_resolution_is_never_below_getres(doc):
+    for name, c in by_name(doc).items():
+        if c["resolution_ns"] is not None and c["getres_ns"] is not None:
+            assert c["resolution_ns"] >= c["getres_ns"] * 0.999, name
+            assert c["resolution_median_ns"] >= c["resolution_ns"], name
+
+
+@pytest.mark.skipif(not X86, reason="the TSC exists only on x86")
+def test_tsc_facts_match_the_kernel(doc):
+    t = doc["tsc"]
+    flags = cpuinfo_flags()
+    assert t["present"] is True
+    assert t["hypervisor"] == ("hypervisor" in flags)
+    if "constant_tsc" in flags and "nonstop_tsc" in flags:
+        assert t["invariant"] is True
+    assert t["rdtscp"] == ("rdtscp" in flags)
+    cal = t["freq_hz_calibrated"]
+    assert cal is not None and cal > 1e8
+    assert t["calibration_ms"] < 100
+    assert t["freq_hz"] == cal
+
+
+@pytest.mark.skipif(not X86, reason="the TSC exists only on x86")
+def test_calibrated_frequency_agrees_with_cpuid_or_kernel(doc):
+    t = doc["tsc"]
+    cal = t["freq_hz_calibrated"]
+    if t["freq_hz_cpuid"]:
+        assert cal == pytest.approx(t["freq_hz_cpuid"], rel=0.01)
+        return
+    # /proc/cpuinfo's "cpu MHz" is the TSC rate when the kernel was told it
+    # (tsc_known_freq) inside a VM; on bare metal it is the current core
+    # clock, which says nothing about the TSC.
+    flags = cpuinfo_flags()
+    if "tsc_known_freq" in flags and "hypervisor" in flags:
+        m = re.search(r"^cpu MHz\s*:\s*([\d.]+)", open("/proc/cpuinfo").read(), re.M)
+        assert m
+        assert cal == pytest.approx(float(m.group(1)) * 1e6, rel=0.01)
+    else:
+        pytest.skip("neither CPUID nor the kernel states the TSC frequency here")
+
+
+def test_selected_timer_and_reason(doc):
+    sel = doc["selected"]
+    t = doc["tsc"]
+    x = doc["crosscpu"]
+    if X86 and t["invariant"] and (x is None or not x["tsc_backwards"]):
+        assert sel["name"] == "tsc_lfence"
+        if by_name(doc)["tsc_cpuid"]["latency_ns"] > 2 * by_name(doc)["tsc_lfence"]["latency_ns"]:
+            assert "cpuid;rdtsc costs" in sel["reason"]
+    elif X86:
+        assert sel["name"] == "monotonic"
+
+
+def test_crosscpu_visits_every_allowed_cpu(doc):
+    x = doc["crosscpu"]
+    assert x is not None
+    assert x["cpus"] == len(os.sched_getaffinity(0))
+    if x["cpus"] > 1:
+        assert x["migrations"] == 20 * x["cpus"] - 1
+        assert x["monotonic_max_step_ns"] > 0
+
+
+def test_text_report_names_every_clock_and_the_timer():
+    p = run("clocks", check=0)
+    assert "\x1b[" not in p.stdout  # not a terminal: no colors
+    for n in FIXED_NAMES if X86 else FIXED_NAMES[:8]:
+        assert re.search(r"^%s\s" % n, p.stdout, re.M), n
+    assert re.search(r"^timer\s+\S+: ", p.stdout, re.M)
+    assert "clocksource" in p.stdout
+
+
+def test_distribution_counts_every_step():
+    name = "tsc_lfence" if X86 else "monotonic"
+    p = run("clocks", "--distribution", name, "--reads", "5000", "--json", "-", check=0)
+    d = json.loads(p.stdout)
+    validate(d, "distribution-1.json")
+    assert d["clock"] == name
+    assert d["reads"] == 5000
+    steps = sum(b["count"] for b in d["deltas"]) + d["zero"] + d["backwards"]
+    assert steps == 4999
+    deltas = [b["delta"] for b in d["deltas"]]
+    assert deltas == sorted(deltas) and len(set(deltas)) == len(deltas)
+    if X86:
+        assert d["unit"] == "ticks"
+        b = d["deltas"][0]
+        assert b["delta_ns"] < b["delta"]  # above 1 GHz a tick is under 1 ns
+
+
+def test_distribution_text_table():
+    p = run("clocks", "--distribution", "monotonic", "--reads", "2000", check=0)
+    assert "2000 reads" in p.stdout
+    assert re.search(r"delta \(ns\)\s+count\s+share", p.stdout)
+
+
+def test_unknown_distribution_clock_lists_the_names():
+    p = run("clocks", "--distribution", "nosuch", check=2)
+    assert len(p.stderr.strip().splitlines()) == 1
+    assert "nosuch" in p.stderr and "monotonic_raw" in p.stderr
+    assert p.stdout == ""
+
+
+@pytest.mark.parametrize("args", [
+    ["clocks", "--bogus"],
+    ["clocks", "-x"],
+    ["clocks", "extra"],
+    ["clocks", "--reads", "10"],
+    ["clocks", "--distribution", "monotonic", "--reads", "1"],
+    ["clocks", "--distribution", "monotonic", "--reads", "ten"],
+    ["clocks", "--json"],
+    ["nosuchcommand"],
+    ["--bogus"],
+    [],
+])
+def test_usage_errors_exit_2_with_one_line(args):
+    p = run(*args)
+    assert p.returncode == 2, (args, p.stderr)
+    if args:
+        assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+    assert "vernier" in p.stderr
+
+
+def test_unknown_command_lists_commands():
+    p = run("clockz", check=2)
+    assert "clocks" in p.stderr and "env" in p.stderr
+
+
+def test_help_and_version():
+    p = run("--help", check=0)
+    assert "clocks" in p.stdout and "env" in p.stdout
+    p = run("clocks", "--help", check=0)
+    for opt in ("--json", "--distribution", "--reads"):
+        assert opt in p.stdout
+    p = run("--version", check=0)
+    assert re.match(r"vernier \d+\.\d+\.\d+$", p.stdout.strip())
+
+
+def test_json_file_is_written_whole(tmp_path):
+    out = tmp_path / "clocks.json"
+    p = run("clocks", "--json", str(out), check=0)
+    assert "timer" in p.stdout  # the text report still goes to stdout
+    validate(json.loads(out.read_text()), "clocks-1.json")
+    assert [f.name for f in tmp_path.iterdir()] == ["clocks.json"]
+
+
+def test_unwritable_json_path_fails_and_leaves_nothing(tmp_path):
+    target = tmp_path / "missing-dir" / "clocks.json"
+    p = run("clocks", "--distribution", "monotonic", "--reads", "100", "--json", str(target))
+    assert p.returncode == 1
+    assert len(p.stderr.strip().splitlines()) == 1 and str(target) in p.stderr
+    assert not target.parent.exists()
+    # /proc refuses new files even to root.
+    p = run("clocks", "--distribution", "monotonic", "--reads", "100", "--json", "/proc/vernier.json")
+    assert p.returncode == 1
+    assert not os.path.exists("/proc/vernier.json")

@@ -1,0 +1,139 @@
+/* The clocks of this machine, read for real: names, monotonicity, the
+ * counter's calibration, and the probe's sanity. Where the machine has no
+ * counter, the counter tests are skipped, not passed. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "vernier.h"
+
+static void names_round_trip(void **state)
+{
+    (void)state;
+    int n = 0;
+    for (int i = 0; i < VN_CLOCK_COUNT; i++) {
+        if (!vn_clock_exists((vn_clock_id)i))
+            continue;
+        vn_clock_id id;
+        assert_int_equal(vn_clock_lookup(vn_clock_name((vn_clock_id)i), &id), 0);
+        assert_int_equal(id, i);
+        assert_non_null(vn_clock_describe(id));
+        n++;
+    }
+#if defined(__x86_64__)
+    assert_int_equal(n, 13);
+    vn_clock_id id;
+    assert_int_equal(vn_clock_lookup("cntvct", &id), VN_ENOENT);
+#endif
+    vn_clock_id id2;
+    assert_int_equal(vn_clock_lookup("nosuch", &id2), VN_ENOENT);
+    assert_int_equal(vn_clock_lookup(NULL, &id2), VN_EINVAL);
+    assert_null(vn_clock_name(VN_CLOCK_COUNT));
+}
+
+static void monotonic_clocks_never_go_back(void **state)
+{
+    (void)state;
+    for (int i = 0; i < VN_CLOCK_COUNT; i++) {
+        vn_clock_id id = (vn_clock_id)i;
+        if (!vn_clock_available(id) || !(vn_clock_flags(id) & VN_CLOCK_F_MONOTONIC))
+            continue;
+        uint64_t prev = vn_clock_read(id);
+        for (int k = 0; k < 2000; k++) {
+            uint64_t now = vn_clock_read(id);
+            assert_true(now >= prev);
+            prev = now;
+        }
+    }
+}
+
+static void calibration_is_repeatable(void **state)
+{
+    (void)state;
+    vn_tsc_info t;
+    if (vn_tsc_query(&t) != 0) {
+        skip();
+        return;
+    }
+    /* Five short calibrations agree with a long one to 0.05%. */
+    vn_calibration ref;
+    assert_int_equal(vn_counter_calibrate(200000, &ref), 0);
+    assert_true(ref.hz > 1e6);
+    assert_true(ref.error_ppm < 500);
+    for (int i = 0; i < 5; i++) {
+        vn_calibration c;
+        assert_int_equal(vn_counter_calibrate(0, &c), 0);
+        assert_true(c.duration_ns < 100e6);
+        assert_true(fabs(c.hz - ref.hz) / ref.hz < 5e-4);
+    }
+    const vn_calibration *g = vn_counter_calibration();
+    assert_non_null(g);
+    assert_true(fabs(g->hz - ref.hz) / ref.hz < 5e-4);
+    /* A counter delta of one second converts to one second. */
+    assert_true(fabs(vn_clock_delta_ns(VN_CLOCK_TSC, (uint64_t)g->hz) - 1e9) < 1.0);
+}
+
+static void probe_is_sane(void **state)
+{
+    (void)state;
+    vn_clock_probe p;
+    vn_probe_opts o = {1000, 1000, 4096};
+    assert_int_equal(vn_probe_clock(VN_CLOCK_MONOTONIC, &o, &p), 0);
+    assert_true(p.available);
+    assert_true(p.latency_ns > 0 && p.latency_ns < 100000);
+    assert_true(p.resolution_ns > 0 && p.resolution_ns <= p.resolution_median_ns);
+    assert_true(p.getres_ns >= 1);
+    assert_int_equal(p.backwards, 0);
+    assert_true(p.reads > 1);
+    /* The syscall path costs more than the vDSO path: it enters the kernel. */
+    vn_clock_probe s;
+    assert_int_equal(vn_probe_clock(VN_CLOCK_MONOTONIC_SYSCALL, &o, &s), 0);
+    assert_true(s.latency_ns > p.latency_ns);
+    assert_int_equal(vn_probe_clock(VN_CLOCK_COUNT, &o, &s), VN_EINVAL);
+}
+
+static void distribution_counts_every_pair(void **state)
+{
+    (void)state;
+    vn_delta_dist d;
+    assert_int_equal(vn_probe_distribution(VN_CLOCK_MONOTONIC, 5000, &d), 0);
+    uint64_t sum = d.zero + d.backwards;
+    for (size_t i = 0; i < d.nbins; i++)
+        sum += d.bins[i].count;
+    assert_int_equal(sum, 4999);
+    assert_int_equal(d.backwards, 0);
+    vn_delta_dist_free(&d);
+}
+
+static void crosscpu_check(void **state)
+{
+    (void)state;
+    vn_crosscpu x;
+    int rc = vn_probe_crosscpu(3, &x);
+    if (rc == VN_ENOTSUP) {
+        skip();
+        return;
+    }
+    assert_int_equal(rc, 0);
+    assert_true(x.ncpus >= 1);
+    if (x.ncpus > 1)
+        assert_int_equal(x.migrations, 3 * (uint64_t)x.ncpus - 1);
+    assert_int_equal(x.mono_backwards, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(names_round_trip),
+        cmocka_unit_test(monotonic_clocks_never_go_back),
+        cmocka_unit_test(calibration_is_repeatable),
+        cmocka_unit_test(probe_is_sane),
+        cmocka_unit_test(distribution_counts_every_pair),
+        cmocka_unit_test(crosscpu_check),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

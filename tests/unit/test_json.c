@@ -1,0 +1,182 @@
+/* The JSON writer, the byte buffer and atomic file writes. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "json.h"
+
+static void compact_document(void **state)
+{
+    (void)state;
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    vn__json j;
+    vn__json_init(&j, &b, 0);
+    vn__json_obj_begin(&j, NULL);
+    vn__json_str(&j, "s", "a\"b\\c\n\x01");
+    vn__json_num(&j, "pi", 3.25);
+    vn__json_num(&j, "nan", NAN);
+    vn__json_num(&j, "inf", INFINITY);
+    vn__json_int(&j, "neg", -42);
+    vn__json_uint(&j, "big", 18446744073709551615ull);
+    vn__json_bool(&j, "t", 1);
+    vn__json_bool(&j, "f", 0);
+    vn__json_bool(&j, "u", -1);
+    vn__json_str(&j, "null", NULL);
+    vn__json_arr_begin(&j, "a");
+    vn__json_int(&j, NULL, 1);
+    vn__json_obj_begin(&j, NULL);
+    vn__json_obj_end(&j);
+    vn__json_arr_begin(&j, NULL);
+    vn__json_arr_end(&j);
+    vn__json_arr_end(&j);
+    vn__json_obj_end(&j);
+    assert_int_equal(vn__json_finish(&j), 0);
+    assert_string_equal(b.data,
+                        "{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"pi\":3.25,\"nan\":null,\"inf\":null,"
+                        "\"neg\":-42,\"big\":18446744073709551615,\"t\":true,\"f\":false,"
+                        "\"u\":null,\"null\":null,\"a\":[1,{},[]]}");
+    vn_buf_free(&b);
+}
+
+static void pretty_document(void **state)
+{
+    (void)state;
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    vn__json j;
+    vn__json_init(&j, &b, 1);
+    vn__json_obj_begin(&j, NULL);
+    vn__json_arr_begin(&j, "x");
+    vn__json_int(&j, NULL, 1);
+    vn__json_int(&j, NULL, 2);
+    vn__json_arr_end(&j);
+    vn__json_obj_end(&j);
+    assert_int_equal(vn__json_finish(&j), 0);
+    assert_string_equal(b.data, "{\n  \"x\": [\n    1,\n    2\n  ]\n}\n");
+    vn_buf_free(&b);
+}
+
+static void numbers_round_trip(void **state)
+{
+    (void)state;
+    const double vals[] = {0.1, 1.0 / 3.0, 2596097975.592, 1e-300, -123456789.125, 1e21};
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+        vn_buf b;
+        vn_buf_init(&b, 0);
+        vn__json j;
+        vn__json_init(&j, &b, 0);
+        vn__json_num(&j, NULL, vals[i]);
+        assert_int_equal(vn__json_finish(&j), 0);
+        assert_true(strtod(b.data, NULL) == vals[i]);
+        vn_buf_free(&b);
+    }
+}
+
+static void unbalanced_is_an_error(void **state)
+{
+    (void)state;
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    vn__json j;
+    vn__json_init(&j, &b, 0);
+    vn__json_obj_begin(&j, NULL);
+    assert_int_equal(vn__json_finish(&j), VN_EINVAL);
+    vn__json_init(&j, &b, 0);
+    vn__json_arr_end(&j);
+    assert_int_equal(vn__json_finish(&j), VN_EINVAL);
+    vn_buf_free(&b);
+}
+
+static void buffer_maximum_is_enforced(void **state)
+{
+    (void)state;
+    vn_buf b;
+    vn_buf_init(&b, 10);
+    assert_int_equal(vn_buf_puts(&b, "0123456789"), 0);
+    assert_int_equal(vn_buf_puts(&b, "x"), VN_ENOMEM);
+    assert_int_equal(b.len, 10);
+    assert_string_equal(b.data, "0123456789");
+    vn_buf_reset(&b);
+    assert_int_equal(vn_buf_printf(&b, "%d-%s", 42, "abcdefghijk"), VN_ENOMEM);
+    assert_int_equal(vn_buf_printf(&b, "%d-%s", 42, "ab"), 0);
+    assert_string_equal(b.data, "42-ab");
+    vn_buf_free(&b);
+    /* A long formatted string goes through the slow path. */
+    vn_buf_init(&b, 0);
+    char big[1000];
+    memset(big, 'z', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    assert_int_equal(vn_buf_printf(&b, "<%s>", big), 0);
+    assert_int_equal(b.len, 1001);
+    assert_int_equal(b.data[1000], '>');
+    vn_buf_free(&b);
+}
+
+static int count_tmp(const char *dir)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "ls -a '%s' | grep -c '\\.tmp\\.' || true", dir);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    if (p) {
+        if (fscanf(p, "%d", &n) != 1)
+            n = -1;
+        pclose(p);
+    }
+    return n;
+}
+
+static void atomic_write(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/vn-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/out.json", dir);
+    assert_int_equal(vn_write_file_atomic(path, "old", 3), 0);
+    assert_int_equal(vn_write_file_atomic(path, "{\"new\":1}", 9), 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char got[32] = {0};
+    assert_int_equal(fread(got, 1, sizeof got - 1, f), 9);
+    fclose(f);
+    assert_string_equal(got, "{\"new\":1}");
+    assert_int_equal(count_tmp(dir), 0);
+
+    char bad[300];
+    snprintf(bad, sizeof bad, "%s/no/such/dir/x.json", dir);
+    assert_int_equal(vn_write_file_atomic(bad, "x", 1), -ENOENT);
+    assert_int_equal(vn_write_file_atomic("", "x", 1), VN_EINVAL);
+    assert_int_equal(count_tmp(dir), 0);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void error_strings(void **state)
+{
+    (void)state;
+    assert_string_equal(vn_strerror(0), "success");
+    assert_non_null(strstr(vn_strerror(VN_ENOENT), "No such file"));
+    assert_string_equal(vn_strerror(12345), "unknown error");
+    assert_string_equal(vn_version(), VN_VERSION_STRING);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(compact_document),    cmocka_unit_test(pretty_document),
+        cmocka_unit_test(numbers_round_trip),  cmocka_unit_test(unbalanced_is_an_error),
+        cmocka_unit_test(buffer_maximum_is_enforced), cmocka_unit_test(atomic_write),
+        cmocka_unit_test(error_strings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
