@@ -257,6 +257,15 @@ int vn_report_distribution_text(vn_clock_id id, const vn_delta_dist *d, unsigned
         rc |= vn_buf_printf(o, "%14s %12s %12s %7s\n", "delta (ticks)", "delta (ns)", "count", "share");
     else
         rc |= vn_buf_printf(o, "%14s %12s %7s\n", "delta (ns)", "count", "share");
+    if (d->zero) {
+        double share = 100.0 * (double)d->zero / (double)d->pairs;
+        if (ticks)
+            rc |= vn_buf_printf(o, "%14d %12.1f %12llu %6.2f%% (same value twice)\n", 0, 0.0,
+                                (unsigned long long)d->zero, share);
+        else
+            rc |= vn_buf_printf(o, "%14d %12llu %6.2f%% (same value twice)\n", 0,
+                                (unsigned long long)d->zero, share);
+    }
     size_t shown = 0;
     uint64_t other_n = 0, other_bins = 0;
     for (size_t i = 0; i < d->nbins; i++) {
