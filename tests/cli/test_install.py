@@ -1,0 +1,96 @@
+"""`make install` gives a usable package: the tool, the headers, the static
+and shared library, a pkg-config file and a CMake package config. Installs
+into a temporary prefix and builds a small program against it both ways."""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+BUILD = Path(os.environ.get("VN_BUILD_DIR", Path(__file__).resolve().parents[2] / "build"))
+
+PROGRAM = r"""
+#include <stdio.h>
+#include <vernier.h>
+int main(void) {
+    vn_clock_id id;
+    if (vn_clock_lookup("monotonic", &id) != 0) return 1;
+    uint64_t a = vn_clock_read(id), b = vn_clock_read(id);
+    printf("%s %s %d\n", vn_version(), vn_clock_name(id), b >= a);
+    return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def prefix(tmp_path_factory):
+    if not (BUILD / "CMakeCache.txt").exists():
+        pytest.skip("no configured build directory at %s" % BUILD)
+    p = tmp_path_factory.mktemp("prefix")
+    subprocess.run(["cmake", "--install", str(BUILD), "--prefix", str(p)], check=True,
+                   capture_output=True)
+    return p
+
+
+def libdir(prefix):
+    for d in ("lib", "lib64", "lib/x86_64-linux-gnu", "lib/aarch64-linux-gnu"):
+        if (prefix / d / "pkgconfig" / "vernier.pc").exists():
+            return prefix / d
+    raise AssertionError("vernier.pc not installed")
+
+
+def test_files_are_installed(prefix):
+    assert (prefix / "bin" / "vernier").exists()
+    assert (prefix / "include" / "vernier.h").exists()
+    assert (prefix / "include" / "vernier" / "clock.h").exists()
+    lib = libdir(prefix)
+    assert (lib / "libvernier.a").exists()
+    assert (lib / "libvernier.so").exists()
+    assert (lib / "cmake" / "vernier" / "vernierConfig.cmake").exists()
+    p = subprocess.run([str(prefix / "bin" / "vernier"), "--version"], capture_output=True, text=True)
+    assert p.returncode == 0 and p.stdout.startswith("vernier ")
+
+
+def test_pkg_config_builds_a_program(prefix, tmp_path):
+    lib = libdir(prefix)
+    env = dict(os.environ, PKG_CONFIG_PATH=str(lib / "pkgconfig"))
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "--static", "vernier"], env=env,
+                           capture_output=True, text=True, check=True).stdout.split()
+    src = tmp_path / "p.c"
+    src.write_text(PROGRAM)
+    exe = tmp_path / "p"
+    subprocess.run(["cc", "-std=c11", str(src), "-o", str(exe), *flags], check=True)
+    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, LD_LIBRARY_PATH=str(lib))).stdout
+    assert out.split()[1:] == ["monotonic", "1"]
+
+
+def test_cmake_find_package_builds_a_program(prefix, tmp_path):
+    if not shutil.which("cmake"):
+        pytest.skip("cmake is not installed")
+    (tmp_path / "p.c").write_text(PROGRAM)
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.25)\nproject(p C)\n"
+        "find_package(vernier REQUIRED)\nadd_executable(p p.c)\n"
+        "target_link_libraries(p vernier::vernier)\n")
+    b = tmp_path / "b"
+    subprocess.run(["cmake", "-S", str(tmp_path), "-B", str(b), "-DCMAKE_PREFIX_PATH=%s" % prefix],
+                   check=True, capture_output=True)
+    subprocess.run(["cmake", "--build", str(b)], check=True, capture_output=True)
+    out = subprocess.run([str(b / "p")], capture_output=True, text=True, check=True).stdout
+    assert out.split()[1:] == ["monotonic", "1"]
+
+
+def test_cpp_program_includes_the_header(prefix, tmp_path):
+    if not shutil.which("c++"):
+        pytest.skip("no C++ compiler")
+    src = tmp_path / "p.cc"
+    src.write_text(PROGRAM.replace("#include <stdio.h>", "#include <cstdio>"))
+    exe = tmp_path / "pp"
+    lib = libdir(prefix)
+    subprocess.run(["c++", "-std=c++11", "-Wall", "-Werror", str(src), "-o", str(exe),
+                    "-I%s" % (prefix / "include"), str(lib / "libvernier.a"), "-lpthread", "-lm"],
+                   check=True)
+    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+    assert out.split()[1:] == ["monotonic", "1"]
