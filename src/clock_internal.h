@@ -15,10 +15,6 @@ void vn__tsc_query_uncached(vn_tsc_info *out);
 
 uint64_t vn__posix_read(clockid_t c);
 
-/* Reads at most max-1 bytes of a small text file (procfs, sysfs) into buf.
- * Returns the length, or a negative code when the file cannot be read. */
-long vn__read_text(const char *path, char *buf, size_t max);
-
 /* Pure: the counter rate from two bracketed reference points. Each point is
  * the counter read between two reference reads r0 <= r1 (ns). Returns the
  * rate in Hz and the error bound in ppm from the bracket widths. */

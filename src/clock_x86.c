@@ -4,10 +4,10 @@
 
 #ifdef VN_HAVE_TSC
 #include <stdlib.h>
-#include <string.h>
 
 #include "clock_internal.h"
 #include "cpuid_decode.h"
+#include "fileutil.h"
 
 void vn__tsc_query_uncached(vn_tsc_info *out)
 {
@@ -17,14 +17,9 @@ void vn__tsc_query_uncached(vn_tsc_info *out)
      * the flags line, so 64 KiB is plenty. */
     size_t max = 64 << 10;
     char *text = malloc(max);
-    char *flags = malloc(8192);
-    const char *f = NULL;
-    if (text && flags && vn__read_text("/proc/cpuinfo", text, max) > 0 &&
-        vn__cpuinfo_flags(text, flags, 8192) == 0)
-        f = flags;
-    vn__tsc_decode(&d, f, out);
+    int ok = text && vn__read_text("/proc/cpuinfo", text, max) > 0;
+    vn__tsc_decode(&d, ok ? text : NULL, out);
     free(text);
-    free(flags);
 }
 #else
 /* Keeps ISO C happy: a translation unit must declare something. */

@@ -1,19 +1,22 @@
 /* Everything `vernier clocks` shows, gathered in one pass. */
 #include <string.h>
 
-#include "clock_internal.h"
+#include "fileutil.h"
+#include "sysinfo_parse.h"
 #include "vernier/probe.h"
 
 #define CS_DIR "/sys/devices/system/clocksource/clocksource0/"
 
-static void read_line(const char *path, char *out, size_t n)
+/* The first line, or the words, of a sysfs file; "" when it cannot be read. */
+static void read_sys(const char *path, char *out, size_t n, int words)
 {
-    out[0] = '\0';
-    if (vn__read_text(path, out, n) < 0)
-        out[0] = '\0';
-    size_t l = strlen(out);
-    while (l && (out[l - 1] == '\n' || out[l - 1] == ' '))
-        out[--l] = '\0';
+    char buf[4096];
+    if (vn__read_text(path, buf, sizeof buf) < 0)
+        buf[0] = '\0';
+    if (words)
+        vn__parse_words(buf, out, n);
+    else
+        vn__parse_line(buf, out, n);
 }
 
 int vn_clocks_report_collect(vn_clocks_report *r)
@@ -21,9 +24,9 @@ int vn_clocks_report_collect(vn_clocks_report *r)
     if (!r)
         return VN_EINVAL;
     memset(r, 0, sizeof *r);
-    read_line(CS_DIR "current_clocksource", r->clocksource, sizeof r->clocksource);
-    read_line(CS_DIR "available_clocksource", r->clocksource_available,
-              sizeof r->clocksource_available);
+    read_sys(CS_DIR "current_clocksource", r->clocksource, sizeof r->clocksource, 0);
+    read_sys(CS_DIR "available_clocksource", r->clocksource_available,
+             sizeof r->clocksource_available, 1);
     vn_tsc_query(&r->tsc);
     if (r->tsc.present == 1 && vn_counter_calibrate(0, &r->calib) == 0)
         r->tsc_calibrated = 1;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "sysinfo_parse.h"
 #include "vernier/base.h"
 
 #if defined(VN_HAVE_TSC)
@@ -68,53 +69,6 @@ int vn__cpuid_read(vn__cpuid_dump *d)
 }
 #endif
 
-int vn__flag_in(const char *flags, const char *flag)
-{
-    size_t n = strlen(flag);
-    if (!flags || !n)
-        return 0;
-    for (const char *p = flags; (p = strstr(p, flag)) != NULL; p += n) {
-        int start = p == flags || p[-1] == ' ' || p[-1] == '\t';
-        int end = p[n] == '\0' || p[n] == ' ' || p[n] == '\t' || p[n] == '\n';
-        if (start && end)
-            return 1;
-    }
-    return 0;
-}
-
-int vn__cpuinfo_flags(const char *cpuinfo, char *out, size_t outlen)
-{
-    static const char *keys[] = {"flags", "Features"};
-    if (outlen)
-        out[0] = '\0';
-    for (const char *line = cpuinfo; line && *line;) {
-        const char *eol = strchr(line, '\n');
-        size_t len = eol ? (size_t)(eol - line) : strlen(line);
-        for (size_t k = 0; k < 2; k++) {
-            size_t kl = strlen(keys[k]);
-            if (len > kl && !strncmp(line, keys[k], kl) && (line[kl] == ' ' || line[kl] == '\t' ||
-                                                            line[kl] == ':')) {
-                const char *colon = memchr(line, ':', len);
-                if (!colon)
-                    continue;
-                const char *v = colon + 1;
-                while (*v == ' ' || *v == '\t')
-                    v++;
-                size_t vl = (size_t)(line + len - v);
-                if (vl >= outlen)
-                    vl = outlen ? outlen - 1 : 0;
-                if (outlen) {
-                    memcpy(out, v, vl);
-                    out[vl] = '\0';
-                }
-                return 0;
-            }
-        }
-        line = eol ? eol + 1 : NULL;
-    }
-    return VN_ENOENT;
-}
-
 static void regs_to_str(const uint32_t r[3], char *out)
 {
     memcpy(out, r, 12);
@@ -124,7 +78,7 @@ static void regs_to_str(const uint32_t r[3], char *out)
         out[i] = '\0';
 }
 
-void vn__tsc_decode(const vn__cpuid_dump *d, const char *flags, vn_tsc_info *out)
+void vn__tsc_decode(const vn__cpuid_dump *d, const char *cpuinfo, vn_tsc_info *out)
 {
     memset(out, 0, sizeof *out);
     regs_to_str(d->vendor, out->cpu_vendor);
@@ -136,11 +90,11 @@ void vn__tsc_decode(const vn__cpuid_dump *d, const char *flags, vn_tsc_info *out
     int cpuid_invariant = d->max_ext >= 0x80000007 ? (int)((d->e7_edx >> 8) & 1) : 0;
     out->constant = -1;
     out->nonstop = -1;
-    if (flags) {
-        out->constant = vn__flag_in(flags, "constant_tsc");
-        out->nonstop = vn__flag_in(flags, "nonstop_tsc");
-        out->present |= vn__flag_in(flags, "tsc");
-        out->rdtscp |= vn__flag_in(flags, "rdtscp");
+    if (cpuinfo && vn__cpuinfo_has_flag(cpuinfo, "tsc") >= 0) {
+        out->constant = vn__cpuinfo_has_flag(cpuinfo, "constant_tsc");
+        out->nonstop = vn__cpuinfo_has_flag(cpuinfo, "nonstop_tsc");
+        out->present |= vn__cpuinfo_has_flag(cpuinfo, "tsc");
+        out->rdtscp |= vn__cpuinfo_has_flag(cpuinfo, "rdtscp");
     }
     /* The kernel derives constant_tsc and nonstop_tsc from the same CPUID bit
      * and from per-model knowledge, so either source is enough. */

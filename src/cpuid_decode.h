@@ -25,15 +25,8 @@ typedef struct vn__cpuid_dump {
 /* Fills d from the running CPU; returns 0, or VN_ENOTSUP off x86. */
 int vn__cpuid_read(vn__cpuid_dump *d);
 
-/* Decodes d, and the "flags" line of /proc/cpuinfo when not NULL (the
+/* Decodes d, and the flags of a /proc/cpuinfo text when not NULL (the
  * kernel's constant_tsc / nonstop_tsc are honored there), into out. */
-void vn__tsc_decode(const vn__cpuid_dump *d, const char *flags, vn_tsc_info *out);
-
-/* 1 when the space-separated flag list contains flag as a whole word. */
-int vn__flag_in(const char *flags, const char *flag);
-
-/* Copies the value of the first "flags" (x86) or "Features" (arm) line of a
- * /proc/cpuinfo text into out; returns 0, or VN_ENOENT when there is none. */
-int vn__cpuinfo_flags(const char *cpuinfo, char *out, size_t outlen);
+void vn__tsc_decode(const vn__cpuid_dump *d, const char *cpuinfo, vn_tsc_info *out);
 
 #endif

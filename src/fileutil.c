@@ -3,7 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "clock_internal.h"
+#include "fileutil.h"
 #include "vernier/base.h"
 
 long vn__read_text(const char *path, char *buf, size_t max)
@@ -14,7 +14,6 @@ long vn__read_text(const char *path, char *buf, size_t max)
     if (fd < 0)
         return -errno;
     size_t len = 0;
-    /* procfs files can arrive in several short reads; loop until EOF. */
     while (len + 1 < max) {
         ssize_t n = read(fd, buf + len, max - 1 - len);
         if (n < 0) {

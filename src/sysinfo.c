@@ -6,7 +6,6 @@
  * control in old kernels, intel_pstate on AMD). */
 #include "vernier/sysinfo.h"
 
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "fileutil.h"
 #include "sysinfo_parse.h"
 #include "vernier/clock.h"
 
@@ -30,6 +30,24 @@ typedef struct reader {
     char root[PATH_MAX / 2];
 } reader;
 
+/* Copies src into dst, cutting it to fit: the fields are fixed-size and a
+ * cut name is better than none. */
+static void copy_str(char *dst, size_t n, const char *src)
+{
+    size_t len = strnlen(src, n - 1);
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
+/* Like copy_str for a CPU list, but a list that does not fit ends in "..."
+ * so that a reader never takes a cut list ("0-1" of "0-127") for the whole. */
+static void copy_cpulist(char *dst, size_t n, const char *src)
+{
+    copy_str(dst, n, src);
+    if (strlen(src) >= n && n > 4)
+        memcpy(dst + n - 4, "...", 4);
+}
+
 static int make_path(const reader *r, const char *rel, char *out, size_t n)
 {
     int len = snprintf(out, n, "%s/%s", r->root, rel);
@@ -37,33 +55,13 @@ static int make_path(const reader *r, const char *rel, char *out, size_t n)
 }
 
 /* Reads up to max - 1 bytes of root/rel into buf, NUL-terminated. Returns
- * the length, or a negative code when the file cannot be read. /proc files
- * report a size of 0, so the file is read until EOF rather than stat'ed. */
+ * the length, or a negative code when the file cannot be read. */
 static long read_into(const reader *r, const char *rel, char *buf, size_t max)
 {
     char path[PATH_MAX];
     if (make_path(r, rel, path, sizeof path))
         return VN_ERANGE;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -errno;
-    size_t len = 0;
-    while (len + 1 < max) {
-        ssize_t got = read(fd, buf + len, max - 1 - len);
-        if (got < 0) {
-            if (errno == EINTR)
-                continue;
-            int rc = -errno;
-            close(fd);
-            return rc;
-        }
-        if (got == 0)
-            break;
-        len += (size_t)got;
-    }
-    close(fd);
-    buf[len] = '\0';
-    return (long)len;
+    return vn__read_text(path, buf, max);
 }
 
 /* Reads a whole (bounded) file into a new buffer; NULL when unreadable.
@@ -170,26 +168,32 @@ static void read_topology(const reader *r, const int *cpus, int n, vn_sysinfo *s
     }
 }
 
-static void read_caches(const reader *r, vn_sysinfo *s)
+static void cache_path(char *out, size_t n, int cpu, int index, const char *name)
 {
-    /* cpu0's caches stand for all: mixed cache layouts (hybrid cores) exist,
-     * but the snapshot names the caches of the CPU a benchmark starts on. */
+    snprintf(out, n, "sys/devices/system/cpu/cpu%d/cache/index%d/%s", cpu, index, name);
+}
+
+static void read_caches(const reader *r, int cpu, vn_sysinfo *s)
+{
+    /* One CPU's caches stand for all: mixed layouts (hybrid cores) exist,
+     * but the snapshot names the caches of the first online CPU, where a
+     * pinned benchmark usually runs. */
     for (int i = 0; i < 16 && s->ncaches < VN_SYSINFO_MAX_CACHES; i++) {
         char rel[128], buf[SMALL_FILE_MAX];
-        snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu0/cache/index%d/level", i);
         long long level;
+        cache_path(rel, sizeof rel, cpu, i, "level");
         if (!read_ll(r, rel, &level))
             break;
         vn_cache_info *c = &s->caches[s->ncaches];
         c->level = level >= 0 && level <= 9 ? (int)level : -1;
-        snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        cache_path(rel, sizeof rel, cpu, i, "type");
         read_line(r, rel, c->type, sizeof c->type);
         c->size_bytes = -1;
-        snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        cache_path(rel, sizeof rel, cpu, i, "size");
         if (read_into(r, rel, buf, sizeof buf) >= 0 && vn__parse_size(buf, &c->size_bytes))
             c->size_bytes = -1;
         c->shared_cpus = -1;
-        snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
+        cache_path(rel, sizeof rel, cpu, i, "shared_cpu_list");
         if (read_into(r, rel, buf, sizeof buf) >= 0) {
             int count = vn__parse_cpulist(buf, NULL, 0);
             c->shared_cpus = count > 0 ? count : -1;
@@ -267,7 +271,7 @@ static int read_cpuset_file(const reader *r, const char *rel, char *list, size_t
     int c = vn__parse_cpulist(line, NULL, 0);
     if (c < 0)
         return 0;
-    snprintf(list, n, "%s", line);
+    copy_cpulist(list, n, line);
     *count = c;
     return 1;
 }
@@ -285,7 +289,7 @@ static void read_isolation(const reader *r, vn_sysinfo *s)
             const char *list = vn__isolcpus_list(value);
             int c = vn__parse_cpulist(list, NULL, 0);
             if (c >= 0) {
-                snprintf(s->isolcpus, sizeof s->isolcpus, "%s", list);
+                copy_cpulist(s->isolcpus, sizeof s->isolcpus, list);
                 s->isolcpus_count = c;
             }
         } else {
@@ -297,7 +301,7 @@ static void read_isolation(const reader *r, vn_sysinfo *s)
         if (vn__cmdline_param(cmdline, "nohz_full", value, sizeof value)) {
             int c = vn__parse_cpulist(value, NULL, 0);
             if (c >= 0) {
-                snprintf(s->nohz_full, sizeof s->nohz_full, "%s", value);
+                copy_cpulist(s->nohz_full, sizeof s->nohz_full, value);
                 s->nohz_full_count = c;
             }
         } else {
@@ -327,15 +331,17 @@ static int collect_files(const reader *r, vn_sysinfo *s)
             free(cpuinfo);
             return rc;
         }
-        snprintf(s->cpu_model, sizeof s->cpu_model, "%s", ci.model);
-        snprintf(s->cpu_vendor, sizeof s->cpu_vendor, "%s", ci.vendor);
-        s->hypervisor = vn__cpuinfo_has_flag(cpuinfo, "hypervisor");
-        /* The x86 flags an invariant TSC shows as: a constant rate across
-         * P-states and no stop in deep C-states. Other architectures have no
-         * such flags, and their counter is not a TSC, so it stays unknown. */
-        if (ci.has_x86_flags)
+        copy_str(s->cpu_model, sizeof s->cpu_model, ci.model);
+        copy_str(s->cpu_vendor, sizeof s->cpu_vendor, ci.vendor);
+        /* Only x86 has these flags. On arm64 their absence from "Features"
+         * says nothing, so both facts stay unknown there rather than "no".
+         * An invariant TSC shows as a constant rate across P-states plus no
+         * stop in deep C-states. */
+        if (ci.has_x86_flags) {
+            s->hypervisor = vn__cpuinfo_has_flag(cpuinfo, "hypervisor");
             s->tsc_invariant = vn__cpuinfo_has_flag(cpuinfo, "constant_tsc") == 1 &&
                                vn__cpuinfo_has_flag(cpuinfo, "nonstop_tsc") == 1;
+        }
         free(cpuinfo);
     }
 
@@ -371,7 +377,7 @@ static int collect_files(const reader *r, vn_sysinfo *s)
     else if (ci.siblings > 0 && ci.cpu_cores > 0)
         s->smt = ci.siblings > ci.cpu_cores;
 
-    read_caches(r, s);
+    read_caches(r, ncpus > 0 ? cpus[0] : 0, s);
 
     char *meminfo = read_alloc(r, "proc/meminfo", 64 * 1024);
     if (meminfo) {
@@ -400,7 +406,7 @@ static int collect_files(const reader *r, vn_sysinfo *s)
     char hv[32];
     if (read_line(r, "sys/hypervisor/type", hv, sizeof hv) && hv[0]) {
         s->hypervisor = 1;
-        snprintf(s->hypervisor_vendor, sizeof s->hypervisor_vendor, "%s", hv);
+        copy_str(s->hypervisor_vendor, sizeof s->hypervisor_vendor, hv);
     }
 
     if (read_into(r, "proc/loadavg", buf, sizeof buf) >= 0)
@@ -471,11 +477,11 @@ int vn_sysinfo_collect(vn_sysinfo *out)
 
     struct utsname u;
     if (uname(&u) == 0) {
-        snprintf(s.kernel, sizeof s.kernel, "%s", u.release);
-        snprintf(s.kernel_version, sizeof s.kernel_version, "%s", u.version);
-        snprintf(s.arch, sizeof s.arch, "%s", u.machine);
+        copy_str(s.kernel, sizeof s.kernel, u.release);
+        copy_str(s.kernel_version, sizeof s.kernel_version, u.version);
+        copy_str(s.arch, sizeof s.arch, u.machine);
         if (!s.hostname[0])
-            snprintf(s.hostname, sizeof s.hostname, "%s", u.nodename);
+            copy_str(s.hostname, sizeof s.hostname, u.nodename);
     }
     if (!s.hostname[0] && gethostname(s.hostname, sizeof s.hostname) != 0)
         s.hostname[0] = '\0';
@@ -493,7 +499,7 @@ int vn_sysinfo_collect(vn_sysinfo *out)
         if (t.invariant >= 0)
             s.tsc_invariant = t.invariant;
         if (!s.cpu_vendor[0] && t.cpu_vendor[0])
-            snprintf(s.cpu_vendor, sizeof s.cpu_vendor, "%s", t.cpu_vendor);
+            copy_str(s.cpu_vendor, sizeof s.cpu_vendor, t.cpu_vendor);
     }
 
     vn_sysinfo_derive_warnings(&s);

@@ -64,8 +64,8 @@ typedef struct vn_sysinfo {
     int aslr;                 /* randomize_va_space: 0, 1, 2 */
     int perf_event_paranoid;  /* -1 .. 4; -100 unknown (since -1 is a real value) */
     int perf_capable;         /* 1 when CAP_PERFMON or CAP_SYS_ADMIN lifts the paranoid limit */
-    int hypervisor;
-    char hypervisor_vendor[32];
+    int hypervisor;           /* 1 running under a hypervisor */
+    char hypervisor_vendor[32]; /* short name: "kvm", "hyperv", "vmware", "xen", ... */
     double loadavg[3];
     char clocksource[32];
     char clocksource_available[128];
@@ -81,8 +81,10 @@ typedef struct vn_sysinfo {
  * never as a failure. Free with vn_sysinfo_free. */
 int  vn_sysinfo_collect(vn_sysinfo *out);
 /* The same, reading only files under root instead of "/" (for tests with
- * fixture trees): no CPUID, no uname, no syscalls; hypervisor and TSC facts
- * come from the flags in root/proc/cpuinfo. */
+ * fixture trees): no CPUID and no uname; kernel and hostname come from
+ * root/proc/sys/kernel, hypervisor and TSC facts from the flags in
+ * root/proc/cpuinfo, capabilities from root/proc/self/status. VN_ENOENT
+ * (or another negative errno) when root is not a readable directory. */
 int  vn_sysinfo_collect_at(const char *root, vn_sysinfo *out);
 void vn_sysinfo_free(vn_sysinfo *s);
 /* Recomputes s->warnings from the other fields (pure). */

@@ -1,1 +1,461 @@
-/* placeholder until written */ typedef int vn__placeholder_env;
+/* The machine snapshot as vernier.env/1 JSON (also embedded in every results
+ * file through vn__json_sysinfo) and as the console report of `vernier env`. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- JSON --------------------------------------------------------------- */
+
+/* Unknown values are null in JSON, never a sentinel such as -1 or "": a
+ * reader should not need to know this library's conventions. */
+static void j_str(vn__json *j, const char *key, const char *s)
+{
+    vn__json_str(j, key, s && s[0] ? s : NULL);
+}
+
+static void j_count(vn__json *j, const char *key, long long v)
+{
+    if (v < 0)
+        vn__json_null(j, key);
+    else
+        vn__json_int(j, key, v);
+}
+
+/* A CPU list that is known to be empty is "", unknown is null. */
+static void j_cpuset(vn__json *j, const char *key, const char *list, int count)
+{
+    if (count < 0)
+        vn__json_null(j, key);
+    else
+        vn__json_str(j, key, count == 0 ? "" : list);
+}
+
+static void j_words(vn__json *j, const char *key, const char *list)
+{
+    if (!list[0]) {
+        vn__json_null(j, key);
+        return;
+    }
+    vn__json_arr_begin(j, key);
+    const char *p = list;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        const char *e = p;
+        while (*e && *e != ' ')
+            e++;
+        char word[64];
+        size_t n = (size_t)(e - p) < sizeof word - 1 ? (size_t)(e - p) : sizeof word - 1;
+        if (n) {
+            memcpy(word, p, n);
+            word[n] = '\0';
+            vn__json_str(j, NULL, word);
+        }
+        p = e;
+    }
+    vn__json_arr_end(j);
+}
+
+/* The members of the snapshot, written into the object the caller opened. */
+static void sysinfo_members(vn__json *j, const vn_sysinfo *s)
+{
+    j_str(j, "hostname", s->hostname);
+    j_str(j, "kernel", s->kernel);
+    j_str(j, "kernel_version", s->kernel_version);
+    j_str(j, "arch", s->arch);
+
+    vn__json_obj_begin(j, "cpu");
+    j_str(j, "model", s->cpu_model);
+    j_str(j, "vendor", s->cpu_vendor);
+    j_count(j, "logical", s->logical_cpus);
+    j_count(j, "physical_cores", s->physical_cores);
+    j_count(j, "sockets", s->sockets);
+    vn__json_bool(j, "smt", s->smt);
+    vn__json_obj_end(j);
+
+    vn__json_arr_begin(j, "caches");
+    for (int i = 0; i < s->ncaches; i++) {
+        const vn_cache_info *c = &s->caches[i];
+        vn__json_obj_begin(j, NULL);
+        j_count(j, "level", c->level);
+        j_str(j, "type", c->type);
+        j_count(j, "size_bytes", c->size_bytes);
+        j_count(j, "shared_cpus", c->shared_cpus);
+        vn__json_obj_end(j);
+    }
+    vn__json_arr_end(j);
+
+    vn__json_obj_begin(j, "memory");
+    j_count(j, "total_bytes", s->mem_total_bytes);
+    j_count(j, "available_bytes", s->mem_available_bytes);
+    vn__json_obj_end(j);
+
+    vn__json_arr_begin(j, "cpufreq");
+    for (int i = 0; i < s->ncpus; i++) {
+        const vn_cpu_freq *f = &s->cpus[i];
+        vn__json_obj_begin(j, NULL);
+        vn__json_int(j, "cpu", f->cpu);
+        j_str(j, "governor", f->governor);
+        j_str(j, "driver", f->driver);
+        j_count(j, "cur_khz", f->cur_khz);
+        j_count(j, "min_khz", f->min_khz);
+        j_count(j, "max_khz", f->max_khz);
+        vn__json_obj_end(j);
+    }
+    vn__json_arr_end(j);
+
+    vn__json_bool(j, "turbo", s->turbo);
+    j_str(j, "turbo_source", s->turbo_source);
+    j_cpuset(j, "isolcpus", s->isolcpus, s->isolcpus_count);
+    j_cpuset(j, "nohz_full", s->nohz_full, s->nohz_full_count);
+    j_count(j, "aslr", s->aslr);
+    if (s->perf_event_paranoid == VN_SYSINFO_PARANOID_UNKNOWN)
+        vn__json_null(j, "perf_event_paranoid");
+    else
+        vn__json_int(j, "perf_event_paranoid", s->perf_event_paranoid);
+    vn__json_bool(j, "perf_capable", s->perf_capable);
+
+    vn__json_obj_begin(j, "hypervisor");
+    vn__json_bool(j, "present", s->hypervisor);
+    j_str(j, "vendor", s->hypervisor_vendor);
+    vn__json_obj_end(j);
+
+    vn__json_arr_begin(j, "loadavg");
+    for (int i = 0; i < 3; i++)
+        vn__json_num(j, NULL, s->loadavg[i]);
+    vn__json_arr_end(j);
+
+    vn__json_obj_begin(j, "clocksource");
+    j_str(j, "current", s->clocksource);
+    j_words(j, "available", s->clocksource_available);
+    vn__json_obj_end(j);
+
+    vn__json_bool(j, "tsc_invariant", s->tsc_invariant);
+
+    vn__json_arr_begin(j, "warnings");
+    for (int i = 0; i < s->nwarnings; i++) {
+        const vn_warning *w = &s->warnings[i];
+        vn__json_obj_begin(j, NULL);
+        vn__json_str(j, "id", w->id);
+        vn__json_str(j, "message", w->message);
+        vn__json_str(j, "fix", w->fix);
+        vn__json_obj_end(j);
+    }
+    vn__json_arr_end(j);
+}
+
+void vn__json_sysinfo(vn__json *j, const char *key, const vn_sysinfo *s)
+{
+    vn__json_obj_begin(j, key);
+    sysinfo_members(j, s);
+    vn__json_obj_end(j);
+}
+
+int vn_report_env_json(const vn_sysinfo *s, vn_buf *out)
+{
+    if (!s || !out)
+        return VN_EINVAL;
+    /* The snapshot's members sit at the top level of this document, next
+     * to the schema name, rather than under an "env" key: the document is
+     * the snapshot. */
+    vn__json j;
+    vn__json_init(&j, out, 1);
+    vn__json_obj_begin(&j, NULL);
+    vn__json_str(&j, "schema", "vernier.env/1");
+    vn__json_str(&j, "vernier_version", vn_version());
+    sysinfo_members(&j, s);
+    vn__json_obj_end(&j);
+    return vn__json_finish(&j);
+}
+
+/* ---- Console ------------------------------------------------------------ */
+
+#define LABEL_WIDTH 20
+
+typedef struct text {
+    vn_buf *b;
+    unsigned flags;
+    int err;
+} text;
+
+VN_PRINTF(2, 3)
+static void out(text *t, const char *fmt, ...)
+{
+    if (t->err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    t->err = vn_buf_vprintf(t->b, fmt, ap);
+    va_end(ap);
+}
+
+static void section(text *t, const char *name)
+{
+    int color = (t->flags & VN_REPORT_COLOR) != 0;
+    out(t, "%s%s%s%s\n", t->b->len ? "\n" : "", color ? "\033[1m" : "", name,
+        color ? "\033[0m" : "");
+}
+
+VN_PRINTF(3, 4)
+static void row(text *t, const char *label, const char *fmt, ...)
+{
+    char value[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(value, sizeof value, fmt, ap);
+    va_end(ap);
+    out(t, "  %-*s %s\n", LABEL_WIDTH, label, value);
+}
+
+static const char *or_unknown(const char *s) { return s[0] ? s : "unknown"; }
+
+static const char *yes_no(int v, const char *yes, const char *no)
+{
+    return v < 0 ? "unknown" : v ? yes : no;
+}
+
+static const char *const byte_units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+
+/* A cache size in the largest unit that holds it whole ("48 KiB", "1280 KiB",
+ * "32 MiB"): rounding 1280 KiB to "1.2 MiB" would hide the real size. */
+static void exact_bytes(long long v, char *buf, size_t n)
+{
+    if (v < 0) {
+        snprintf(buf, n, "unknown");
+        return;
+    }
+    int u = 0;
+    while (u < 4 && v >= 1024 && v % 1024 == 0) {
+        v /= 1024;
+        u++;
+    }
+    snprintf(buf, n, "%lld %s", v, byte_units[u]);
+}
+
+/* A memory size with one decimal in the largest unit below 1024 ("23.5 GiB"). */
+static void approx_bytes(long long v, char *buf, size_t n)
+{
+    if (v < 0) {
+        snprintf(buf, n, "unknown");
+        return;
+    }
+    int u = 0;
+    double x = (double)v;
+    while (x >= 1024 && u < 4) {
+        x /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, n, "%lld B", v);
+    else
+        snprintf(buf, n, "%.1f %s", x, byte_units[u]);
+}
+
+static void cpu_range(char *buf, size_t n, int lo, int hi)
+{
+    if (lo == hi)
+        snprintf(buf, n, "cpu%d", lo);
+    else
+        snprintf(buf, n, "cpu%d-%d", lo, hi);
+}
+
+static int same_setting(const vn_cpu_freq *a, const vn_cpu_freq *b)
+{
+    return b->cpu == a->cpu + 1 && !strcmp(a->governor, b->governor) &&
+           !strcmp(a->driver, b->driver) && a->min_khz == b->min_khz && a->max_khz == b->max_khz;
+}
+
+static int freq_known(const vn_cpu_freq *f)
+{
+    return f->governor[0] || f->driver[0] || f->cur_khz >= 0 || f->min_khz >= 0 ||
+           f->max_khz >= 0;
+}
+
+/* One line per run of consecutive CPUs with the same settings: a machine
+ * with 128 identical CPUs gets one line, not 128. The current frequency
+ * changes all the time, so it is shown as a range and does not split runs. */
+static void frequency_rows(text *t, const vn_sysinfo *s)
+{
+    int any = 0;
+    for (int i = 0; i < s->ncpus; i++)
+        any |= freq_known(&s->cpus[i]);
+    if (!any) {
+        row(t, "cpufreq", "not exposed (unknown)");
+        return;
+    }
+    for (int i = 0; i < s->ncpus;) {
+        int k = i + 1;
+        while (k < s->ncpus && same_setting(&s->cpus[k - 1], &s->cpus[k]))
+            k++;
+        const vn_cpu_freq *f = &s->cpus[i];
+        long long cur_lo = -1, cur_hi = -1;
+        for (int m = i; m < k; m++) {
+            long long c = s->cpus[m].cur_khz;
+            if (c < 0)
+                continue;
+            if (cur_lo < 0 || c < cur_lo)
+                cur_lo = c;
+            if (c > cur_hi)
+                cur_hi = c;
+        }
+        char label[32], value[256];
+        cpu_range(label, sizeof label, f->cpu, s->cpus[k - 1].cpu);
+        size_t len = (size_t)snprintf(value, sizeof value, "governor %s",
+                                      or_unknown(f->governor));
+        if (f->driver[0] && len < sizeof value)
+            len += (size_t)snprintf(value + len, sizeof value - len, ", driver %s", f->driver);
+        if (f->min_khz >= 0 && f->max_khz >= 0 && len < sizeof value)
+            len += (size_t)snprintf(value + len, sizeof value - len, ", %lld-%lld MHz",
+                                    (f->min_khz + 500) / 1000, (f->max_khz + 500) / 1000);
+        if (cur_lo >= 0 && len < sizeof value) {
+            if (cur_lo == cur_hi || (cur_lo + 500) / 1000 == (cur_hi + 500) / 1000)
+                snprintf(value + len, sizeof value - len, ", now %lld MHz", (cur_lo + 500) / 1000);
+            else
+                snprintf(value + len, sizeof value - len, ", now %lld-%lld MHz",
+                         (cur_lo + 500) / 1000, (cur_hi + 500) / 1000);
+        }
+        row(t, label, "%s", value);
+        i = k;
+    }
+}
+
+static void cpuset_row(text *t, const char *label, const char *list, int count)
+{
+    if (count < 0)
+        row(t, label, "unknown");
+    else if (count == 0)
+        row(t, label, "none");
+    else
+        row(t, label, "%s (%d CPU%s)", list, count, count == 1 ? "" : "s");
+}
+
+static void caches_rows(text *t, const vn_sysinfo *s)
+{
+    if (s->ncaches == 0) {
+        row(t, "caches", "unknown");
+        return;
+    }
+    for (int i = 0; i < s->ncaches; i++) {
+        const vn_cache_info *c = &s->caches[i];
+        char label[48], size[32];
+        if (c->level > 0)
+            snprintf(label, sizeof label, "L%d %s", c->level, or_unknown(c->type));
+        else
+            snprintf(label, sizeof label, "cache %s", or_unknown(c->type));
+        exact_bytes(c->size_bytes, size, sizeof size);
+        if (c->shared_cpus > 0)
+            row(t, label, "%s, shared by %d CPU%s", size, c->shared_cpus,
+                c->shared_cpus == 1 ? "" : "s");
+        else
+            row(t, label, "%s", size);
+    }
+}
+
+/* What each perf_event_paranoid level leaves to unprivileged processes. */
+static const char *paranoid_text(int v, char *buf, size_t n)
+{
+    static const char *what[] = {
+        "no limits",                           /* -1 */
+        "CPU-wide events, no raw tracepoints", /* 0 */
+        "own processes, user and kernel mode", /* 1 */
+        "own processes, user mode only",       /* 2 */
+    };
+    if (v == VN_SYSINFO_PARANOID_UNKNOWN)
+        return "unknown";
+    if (v >= -1 && v <= 2)
+        snprintf(buf, n, "%d (unprivileged: %s)", v, what[v + 1]);
+    else
+        snprintf(buf, n, "%d (unprivileged: no counters)", v);
+    return buf;
+}
+
+int vn_report_env_text(const vn_sysinfo *s, unsigned flags, vn_buf *b)
+{
+    if (!s || !b)
+        return VN_EINVAL;
+    text t = {b, flags, 0};
+    char num[64];
+
+    section(&t, "System");
+    row(&t, "host", "%s", or_unknown(s->hostname));
+    row(&t, "kernel", "%s", or_unknown(s->kernel));
+    if (s->arch[0])
+        row(&t, "arch", "%s", s->arch);
+    if (s->hypervisor == 1)
+        row(&t, "hypervisor", "%s", s->hypervisor_vendor[0] ? s->hypervisor_vendor : "yes");
+    else
+        row(&t, "hypervisor", "%s", yes_no(s->hypervisor, "yes", "none (bare metal)"));
+    if (isfinite(s->loadavg[0]))
+        row(&t, "load average", "%.2f %.2f %.2f (1, 5, 15 min)", s->loadavg[0], s->loadavg[1],
+            s->loadavg[2]);
+    else
+        row(&t, "load average", "unknown");
+
+    section(&t, "CPU");
+    row(&t, "model", "%s", or_unknown(s->cpu_model));
+    row(&t, "vendor", "%s", or_unknown(s->cpu_vendor));
+#define COUNT_ROW(label, v)                                                                     \
+    do {                                                                                        \
+        if ((v) >= 0)                                                                           \
+            row(&t, label, "%d", (v));                                                          \
+        else                                                                                    \
+            row(&t, label, "unknown");                                                          \
+    } while (0)
+    COUNT_ROW("logical CPUs", s->logical_cpus);
+    COUNT_ROW("physical cores", s->physical_cores);
+    COUNT_ROW("sockets", s->sockets);
+#undef COUNT_ROW
+    row(&t, "SMT", "%s", yes_no(s->smt, "active", "inactive"));
+
+    section(&t, "Caches");
+    caches_rows(&t, s);
+
+    section(&t, "Memory");
+    approx_bytes(s->mem_total_bytes, num, sizeof num);
+    row(&t, "total", "%s", num);
+    approx_bytes(s->mem_available_bytes, num, sizeof num);
+    row(&t, "available", "%s", num);
+
+    section(&t, "Frequency");
+    frequency_rows(&t, s);
+    if (s->turbo >= 0)
+        row(&t, "turbo", "%s (%s)", s->turbo ? "on" : "off", or_unknown(s->turbo_source));
+    else
+        row(&t, "turbo", "unknown");
+
+    section(&t, "Timing");
+    if (s->clocksource[0] && s->clocksource_available[0])
+        row(&t, "clocksource", "%s (available: %s)", s->clocksource, s->clocksource_available);
+    else
+        row(&t, "clocksource", "%s", or_unknown(s->clocksource));
+    row(&t, "invariant TSC", "%s", yes_no(s->tsc_invariant, "yes", "no"));
+    cpuset_row(&t, "isolated CPUs", s->isolcpus, s->isolcpus_count);
+    cpuset_row(&t, "nohz_full CPUs", s->nohz_full, s->nohz_full_count);
+
+    section(&t, "Security/perf");
+    static const char *aslr_names[] = {"off", "stack, mmap and vDSO", "stack, mmap, vDSO and heap"};
+    if (s->aslr >= 0 && s->aslr <= 2)
+        row(&t, "ASLR", "%d (%s)", s->aslr, aslr_names[s->aslr]);
+    else
+        row(&t, "ASLR", "unknown");
+    row(&t, "perf_event_paranoid", "%s", paranoid_text(s->perf_event_paranoid, num, sizeof num));
+    row(&t, "perf privileges", "%s",
+        yes_no(s->perf_capable, "yes (CAP_PERFMON or CAP_SYS_ADMIN)", "none"));
+
+    section(&t, "Warnings");
+    int color = (flags & VN_REPORT_COLOR) != 0;
+    for (int i = 0; i < s->nwarnings; i++) {
+        const vn_warning *w = &s->warnings[i];
+        out(&t, "%s! %s: %s%s\n", color ? "\033[33m" : "", w->id, w->message,
+            color ? "\033[0m" : "");
+        out(&t, "  fix: %s\n", w->fix);
+    }
+    if (s->nwarnings == 0)
+        out(&t, "no warnings\n");
+    else
+        out(&t, "%d warning%s\n", s->nwarnings, s->nwarnings == 1 ? "" : "s");
+    return t.err;
+}

@@ -1,0 +1,12 @@
+/* Small bounded reads of procfs and sysfs text. */
+#ifndef VN_FILEUTIL_H
+#define VN_FILEUTIL_H
+
+#include <stddef.h>
+
+/* Reads at most max-1 bytes of a file into buf, NUL-terminated, looping
+ * until EOF (procfs files report a size of 0 and may arrive in short reads).
+ * Returns the length, or a negative code when the file cannot be read. */
+long vn__read_text(const char *path, char *buf, size_t max);
+
+#endif

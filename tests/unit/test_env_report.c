@@ -1,0 +1,166 @@
+/* The env reporters on fixture snapshots, compared byte for byte with golden
+ * files in tests/golden/. After an intended change of the output, run this
+ * test with VN_UPDATE_GOLDEN=1 to rewrite them, and review the diff. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "report/internal.h"
+
+#define GOLDEN VN_FIXTURES "/../golden"
+
+static void collect(const char *tree, vn_sysinfo *s)
+{
+    char root[4096];
+    snprintf(root, sizeof root, "%s/%s", VN_FIXTURES, tree);
+    assert_int_equal(vn_sysinfo_collect_at(root, s), 0);
+}
+
+static void check_golden(const char *name, const vn_buf *got)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", GOLDEN, name);
+    const char *update = getenv("VN_UPDATE_GOLDEN");
+    if (update && *update) {
+        assert_int_equal(vn_write_file_atomic(path, got->data, got->len), 0);
+        return;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("missing golden file %s (run with VN_UPDATE_GOLDEN=1 to create it)", path);
+    static char want[1 << 16];
+    size_t n = fread(want, 1, sizeof want - 1, f);
+    fclose(f);
+    want[n] = '\0';
+    if (n != got->len || memcmp(want, got->data, n) != 0) {
+        print_message("---- got ----\n%s---- end ----\n", got->data ? got->data : "");
+        fail_msg("output differs from %s", path);
+    }
+}
+
+static void golden(const char *tree, const char *stem)
+{
+    vn_sysinfo s;
+    collect(tree, &s);
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    char name[128];
+
+    assert_int_equal(vn_report_env_text(&s, 0, &b), 0);
+    snprintf(name, sizeof name, "%s.txt", stem);
+    check_golden(name, &b);
+    assert_null(strchr(b.data, '\033')); /* no color unless asked */
+
+    vn_buf_reset(&b);
+    assert_int_equal(vn_report_env_json(&s, &b), 0);
+    snprintf(name, sizeof name, "%s.json", stem);
+    check_golden(name, &b);
+
+    vn_buf_free(&b);
+    vn_sysinfo_free(&s);
+}
+
+static void laptop(void **state) { (void)state; golden("sysroot-laptop", "env-laptop"); }
+static void tuned(void **state) { (void)state; golden("sysroot-tuned", "env-tuned"); }
+static void vm(void **state) { (void)state; golden("sysroot-vm", "env-vm"); }
+static void minimal(void **state) { (void)state; golden("sysroot-minimal", "env-minimal"); }
+
+static void text_details(void **state)
+{
+    (void)state;
+    vn_sysinfo s;
+    collect("sysroot-laptop", &s);
+    vn_buf b;
+    vn_buf_init(&b, 0);
+
+    /* Eight identical CPUs condense to one line with the current range. */
+    assert_int_equal(vn_report_env_text(&s, 0, &b), 0);
+    assert_non_null(strstr(b.data, "cpu0-7"));
+    assert_non_null(strstr(b.data, "governor powersave, driver intel_pstate, 400-4700 MHz, "
+                                   "now 400-4100 MHz\n"));
+    assert_non_null(strstr(b.data, "\n! turbo: turbo boost is on"));
+    assert_non_null(strstr(b.data, "\n  fix: echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo\n"));
+    size_t len = strlen(b.data);
+    assert_true(len > 12 && strcmp(b.data + len - 11, "6 warnings\n") == 0);
+
+    /* One CPU that differs splits the run. */
+    snprintf(s.cpus[3].governor, sizeof s.cpus[3].governor, "performance");
+    vn_buf_reset(&b);
+    assert_int_equal(vn_report_env_text(&s, 0, &b), 0);
+    assert_non_null(strstr(b.data, "cpu0-2 "));
+    assert_non_null(strstr(b.data, "cpu3 "));
+    assert_non_null(strstr(b.data, "cpu4-7 "));
+
+    /* Color marks warnings (yellow) and only when asked. */
+    vn_buf_reset(&b);
+    assert_int_equal(vn_report_env_text(&s, VN_REPORT_COLOR, &b), 0);
+    assert_non_null(strstr(b.data, "\033[33m! governor: "));
+
+    /* No warnings at all says so. */
+    s.nwarnings = 0;
+    vn_buf_reset(&b);
+    assert_int_equal(vn_report_env_text(&s, 0, &b), 0);
+    len = strlen(b.data);
+    assert_true(strcmp(b.data + len - 12, "no warnings\n") == 0);
+
+    vn_buf_free(&b);
+    vn_sysinfo_free(&s);
+}
+
+static void embedded_object(void **state)
+{
+    (void)state;
+    vn_sysinfo s;
+    collect("sysroot-tuned", &s);
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    vn__json j;
+    vn__json_init(&j, &b, 0);
+    vn__json_obj_begin(&j, NULL);
+    vn__json_sysinfo(&j, "env", &s);
+    vn__json_obj_end(&j);
+    assert_int_equal(vn__json_finish(&j), 0);
+    assert_int_equal(strncmp(b.data, "{\"env\":{\"hostname\":\"bench01\",", 29), 0);
+    assert_non_null(strstr(b.data, "\"cpu\":{\"model\":\"Intel(R) Xeon(R) CPU E5-2637 v4 @ "
+                                   "3.50GHz\",\"vendor\":\"GenuineIntel\",\"logical\":8,"
+                                   "\"physical_cores\":8,\"sockets\":2,\"smt\":false}"));
+    assert_non_null(strstr(b.data, "\"isolcpus\":\"2-3,6-7\""));
+    assert_non_null(strstr(b.data, "\"warnings\":[]}}"));
+    /* The embedded snapshot has no schema of its own. */
+    assert_null(strstr(b.data, "\"schema\""));
+    vn_buf_free(&b);
+    vn_sysinfo_free(&s);
+}
+
+static void errors(void **state)
+{
+    (void)state;
+    vn_sysinfo s;
+    collect("sysroot-laptop", &s);
+    vn_buf b;
+    vn_buf_init(&b, 64); /* far too small for the report */
+    assert_int_equal(vn_report_env_text(&s, 0, &b), VN_ENOMEM);
+    vn_buf_reset(&b);
+    assert_int_equal(vn_report_env_json(&s, &b), VN_ENOMEM);
+    assert_int_equal(vn_report_env_json(NULL, &b), VN_EINVAL);
+    assert_int_equal(vn_report_env_text(&s, 0, NULL), VN_EINVAL);
+    vn_buf_free(&b);
+    vn_sysinfo_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(laptop),   cmocka_unit_test(tuned),
+        cmocka_unit_test(vm),       cmocka_unit_test(minimal),
+        cmocka_unit_test(text_details), cmocka_unit_test(embedded_object),
+        cmocka_unit_test(errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
