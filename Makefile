@@ -36,7 +36,7 @@ $(ASAN)/build.ninja:
 check: deps build $(ASAN)/build.ninja
 	cd $(BUILD) && ctest --output-on-failure
 	$(CMAKE) --build $(ASAN)
-	cd $(ASAN) && ctest --output-on-failure -L unit
+	cd $(ASAN) && ctest --output-on-failure -L 'unit|fuzz'
 
 install: build
 	$(CMAKE) --install $(BUILD)
