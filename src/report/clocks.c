@@ -148,10 +148,11 @@ int vn_report_clocks_text(const vn_clocks_report *r, unsigned flags, vn_buf *o)
     rc |= vn_buf_puts(o, "\n");
 
     if (t->present == 1) {
-        rc |= vn_buf_printf(o, "%-13s%s, %s, %s", "counter",
+        rc |= vn_buf_printf(o, "%-13s%s, %s", "counter",
                             vn_clock_exists(VN_CLOCK_CNTVCT) ? "CNTVCT_EL0 present" : "TSC present",
-                            yes_no(t->invariant, "invariant", "NOT invariant"),
-                            yes_no(t->rdtscp, "with rdtscp", "without rdtscp"));
+                            yes_no(t->invariant, "invariant", "NOT invariant"));
+        if (vn_clock_exists(VN_CLOCK_RDTSCP))
+            rc |= vn_buf_printf(o, ", %s", yes_no(t->rdtscp, "with rdtscp", "without rdtscp"));
         if (t->hypervisor == 1)
             rc |= vn_buf_printf(o, "; under a hypervisor (%s)",
                                 t->hypervisor_vendor[0] ? t->hypervisor_vendor : "unknown");
