@@ -116,26 +116,33 @@ int vn_delta_dist_resolution(const vn_delta_dist *d, uint64_t *min, uint64_t *me
 
 /* ---- Reading a clock n times, inline where it matters ----------------------- */
 
-/* One loop per clock family, so counter reads are not behind an indirect
- * call whose cost would be charged to the clock. */
+/* The clocks whose reads are inlined, each with its read expression. One
+ * loop per clock, so a counter read is not behind an indirect call whose
+ * cost would be charged to the clock; every other clock goes through
+ * vn_clock_read(), whose call is part of what using that clock costs. */
+#if defined(VN_HAVE_TSC)
+#define INLINE_CLOCKS(X)                     \
+    X(VN_CLOCK_TSC, vn__rdtsc())             \
+    X(VN_CLOCK_TSC_LFENCE, vn__rdtsc_lfence()) \
+    X(VN_CLOCK_RDTSCP, vn__rdtscp_lfence())  \
+    X(VN_CLOCK_TSC_CPUID, vn__cpuid_rdtsc())
+#elif defined(VN_HAVE_CNTVCT)
+#define INLINE_CLOCKS(X) X(VN_CLOCK_CNTVCT, vn__cntvct())
+#else
+#define INLINE_CLOCKS(X)
+#endif
+
 #define FILL_LOOP(expr)                     \
     do {                                    \
         for (size_t i_ = 0; i_ < n; i_++)   \
             out[i_] = (expr);               \
     } while (0)
+#define FILL_CASE(id, expr) case id: FILL_LOOP(expr); break;
 
 static void read_many(vn_clock_id id, uint64_t *out, size_t n)
 {
     switch (id) {
-#ifdef VN_HAVE_TSC
-    case VN_CLOCK_TSC: FILL_LOOP(vn__rdtsc()); break;
-    case VN_CLOCK_TSC_LFENCE: FILL_LOOP(vn__rdtsc_lfence()); break;
-    case VN_CLOCK_RDTSCP: FILL_LOOP(vn__rdtscp_lfence()); break;
-    case VN_CLOCK_TSC_CPUID: FILL_LOOP(vn__cpuid_rdtsc()); break;
-#endif
-#ifdef VN_HAVE_CNTVCT
-    case VN_CLOCK_CNTVCT: FILL_LOOP(vn__cntvct()); break;
-#endif
+    INLINE_CLOCKS(FILL_CASE)
     default: FILL_LOOP(vn_clock_read(id)); break;
     }
 }
@@ -150,6 +157,8 @@ static void read_many(vn_clock_id id, uint64_t *out, size_t n)
         }                                                                   \
     } while (0)
 
+#define LAT_CASE(id, expr) case id: LAT_LOOP(expr); break;
+
 static volatile uint64_t latency_sink;
 
 /* Time of iters x 8 reads, in ns of CLOCK_MONOTONIC_RAW. */
@@ -158,15 +167,7 @@ static uint64_t time_reads(vn_clock_id id, size_t iters)
     uint64_t sink = 0;
     uint64_t t0 = vn__posix_read(CLOCK_MONOTONIC_RAW);
     switch (id) {
-#ifdef VN_HAVE_TSC
-    case VN_CLOCK_TSC: LAT_LOOP(vn__rdtsc()); break;
-    case VN_CLOCK_TSC_LFENCE: LAT_LOOP(vn__rdtsc_lfence()); break;
-    case VN_CLOCK_RDTSCP: LAT_LOOP(vn__rdtscp_lfence()); break;
-    case VN_CLOCK_TSC_CPUID: LAT_LOOP(vn__cpuid_rdtsc()); break;
-#endif
-#ifdef VN_HAVE_CNTVCT
-    case VN_CLOCK_CNTVCT: LAT_LOOP(vn__cntvct()); break;
-#endif
+    INLINE_CLOCKS(LAT_CASE)
     default: LAT_LOOP(vn_clock_read(id)); break;
     }
     uint64_t t1 = vn__posix_read(CLOCK_MONOTONIC_RAW);

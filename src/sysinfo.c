@@ -439,7 +439,39 @@ static int reader_init(reader *r, const char *root)
     return 0;
 }
 
-int vn_sysinfo_collect_at(const char *root, vn_sysinfo *out)
+/* What only system calls and CPUID know: added to the file snapshot of the
+ * running machine, never to a fixture tree's. */
+static void add_live_facts(vn_sysinfo *s)
+{
+    struct utsname u;
+    if (uname(&u) == 0) {
+        copy_str(s->kernel, sizeof s->kernel, u.release);
+        copy_str(s->kernel_version, sizeof s->kernel_version, u.version);
+        copy_str(s->arch, sizeof s->arch, u.machine);
+        if (!s->hostname[0])
+            copy_str(s->hostname, sizeof s->hostname, u.nodename);
+    }
+    if (!s->hostname[0] && gethostname(s->hostname, sizeof s->hostname) != 0)
+        s->hostname[0] = '\0';
+    s->hostname[sizeof s->hostname - 1] = '\0';
+
+    /* CPUID is the hardware's own word, so it overrides what cpuinfo's flags
+     * implied; a field it leaves unknown keeps the cpuinfo answer. */
+    vn_tsc_info t;
+    if (vn_tsc_query(&t) == 0) {
+        if (t.hypervisor >= 0 && s->hypervisor != 1)
+            s->hypervisor = t.hypervisor;
+        if (t.hypervisor_vendor[0] && !s->hypervisor_vendor[0])
+            vn__hypervisor_name(t.hypervisor_vendor, s->hypervisor_vendor,
+                                sizeof s->hypervisor_vendor);
+        if (t.invariant >= 0)
+            s->tsc_invariant = t.invariant;
+        if (!s->cpu_vendor[0] && t.cpu_vendor[0])
+            copy_str(s->cpu_vendor, sizeof s->cpu_vendor, t.cpu_vendor);
+    }
+}
+
+static int collect(const char *root, int live, vn_sysinfo *out)
 {
     if (!out)
         return VN_EINVAL;
@@ -454,58 +486,16 @@ int vn_sysinfo_collect_at(const char *root, vn_sysinfo *out)
         vn_sysinfo_free(&s);
         return rc;
     }
+    if (live)
+        add_live_facts(&s);
     vn_sysinfo_derive_warnings(&s);
     *out = s;
     return 0;
 }
 
-int vn_sysinfo_collect(vn_sysinfo *out)
-{
-    if (!out)
-        return VN_EINVAL;
-    reader r;
-    int rc = reader_init(&r, "/");
-    if (rc)
-        return rc;
-    vn_sysinfo s;
-    vn__sysinfo_reset(&s);
-    rc = collect_files(&r, &s);
-    if (rc) {
-        vn_sysinfo_free(&s);
-        return rc;
-    }
+int vn_sysinfo_collect_at(const char *root, vn_sysinfo *out) { return collect(root, 0, out); }
 
-    struct utsname u;
-    if (uname(&u) == 0) {
-        copy_str(s.kernel, sizeof s.kernel, u.release);
-        copy_str(s.kernel_version, sizeof s.kernel_version, u.version);
-        copy_str(s.arch, sizeof s.arch, u.machine);
-        if (!s.hostname[0])
-            copy_str(s.hostname, sizeof s.hostname, u.nodename);
-    }
-    if (!s.hostname[0] && gethostname(s.hostname, sizeof s.hostname) != 0)
-        s.hostname[0] = '\0';
-    s.hostname[sizeof s.hostname - 1] = '\0';
-
-    /* CPUID is the hardware's own word, so it overrides what cpuinfo's flags
-     * implied; a field it leaves unknown keeps the cpuinfo answer. */
-    vn_tsc_info t;
-    if (vn_tsc_query(&t) == 0) {
-        if (t.hypervisor >= 0 && s.hypervisor != 1)
-            s.hypervisor = t.hypervisor;
-        if (t.hypervisor_vendor[0] && !s.hypervisor_vendor[0])
-            vn__hypervisor_name(t.hypervisor_vendor, s.hypervisor_vendor,
-                                sizeof s.hypervisor_vendor);
-        if (t.invariant >= 0)
-            s.tsc_invariant = t.invariant;
-        if (!s.cpu_vendor[0] && t.cpu_vendor[0])
-            copy_str(s.cpu_vendor, sizeof s.cpu_vendor, t.cpu_vendor);
-    }
-
-    vn_sysinfo_derive_warnings(&s);
-    *out = s;
-    return 0;
-}
+int vn_sysinfo_collect(vn_sysinfo *out) { return collect("/", 1, out); }
 
 void vn_sysinfo_free(vn_sysinfo *s)
 {
