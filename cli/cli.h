@@ -18,6 +18,7 @@ typedef struct vn_cli_cmd {
 
 int cmd_clocks(int argc, char **argv);
 int cmd_env(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 
 /* Prints "vernier CMD: <message>; see 'vernier CMD --help'" and returns 2. */
 int vn_cli_usage_error(const char *cmd, const char *fmt, ...) VN_PRINTF(2, 3);
@@ -36,6 +37,14 @@ unsigned vn_cli_report_flags(FILE *f);
 /* Writes buf to path ("-" = stdout) atomically; on failure prints a one-line
  * message naming the path and returns 1, else 0. */
 int vn_cli_write(const char *cmd, const char *path, const vn_buf *buf);
+
+/* Writes buf to standard output and flushes it; on failure (a full disk, a
+ * closed pipe) prints one line and returns 1, else 0. */
+int vn_cli_print(const char *cmd, const vn_buf *buf);
+
+/* An output path given to opt: "-" or a non-empty name. Returns 0, or
+ * prints a usage error and returns 2. */
+int vn_cli_check_path(const char *cmd, const char *opt, const char *path);
 
 /* Parses a non-negative integer option value; returns 0 or prints a usage
  * error and returns 2. */

@@ -20,7 +20,7 @@ static void help(FILE *f)
             "  --json FILE            also write the results as JSON (vernier.clocks/1); '-' for stdout\n"
             "  --distribution CLOCK   instead, read CLOCK back to back and show how often each\n"
             "                         delta between consecutive reads occurred\n"
-            "  --reads N              reads for --distribution (default 100000, 2 .. 100000000)\n"
+            "  --reads N              reads for --distribution (default 100000, 2 .. 10000000)\n"
             "  -h, --help             show this help\n"
             "\n"
             "Clocks: ");
@@ -60,9 +60,9 @@ static int run_distribution(const char *name, size_t reads, const char *json)
     if (!json || strcmp(json, "-") != 0) {
         rc = vn_report_distribution_text(id, &d, vn_cli_report_flags(stdout), &b);
         if (rc == 0)
-            fwrite(b.data, 1, b.len, stdout);
+            ret = vn_cli_print(CMD, &b);
     }
-    if (json && rc == 0) {
+    if (json && rc == 0 && ret == VN_EXIT_OK) {
         vn_buf_reset(&b);
         rc = vn_report_distribution_json(id, &d, &b);
         if (rc == 0)
@@ -96,7 +96,7 @@ int cmd_clocks(int argc, char **argv)
         case OPT_JSON: json = optarg; break;
         case OPT_DIST: dist = optarg; break;
         case OPT_READS:
-            if (vn_cli_parse_size(CMD, "--reads", optarg, 2, 100000000, &reads))
+            if (vn_cli_parse_size(CMD, "--reads", optarg, 2, VN_PROBE_MAX_READS, &reads))
                 return VN_EXIT_USAGE;
             reads_set = 1;
             break;
@@ -105,8 +105,8 @@ int cmd_clocks(int argc, char **argv)
     }
     if (optind < argc)
         return vn_cli_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
-    if (json && !*json)
-        return vn_cli_usage_error(CMD, "--json needs a file name, or '-' for stdout");
+    if (json && vn_cli_check_path(CMD, "--json", json))
+        return VN_EXIT_USAGE;
     if (reads_set && !dist)
         return vn_cli_usage_error(CMD, "--reads goes with --distribution");
     if (dist) {
@@ -129,9 +129,9 @@ int cmd_clocks(int argc, char **argv)
     if (!json || strcmp(json, "-") != 0) {
         rc = vn_report_clocks_text(&r, vn_cli_report_flags(stdout), &b);
         if (rc == 0)
-            fwrite(b.data, 1, b.len, stdout);
+            ret = vn_cli_print(CMD, &b);
     }
-    if (json && rc == 0) {
+    if (json && rc == 0 && ret == VN_EXIT_OK) {
         vn_buf_reset(&b);
         rc = vn_report_clocks_json(&r, &b);
         if (rc == 0)

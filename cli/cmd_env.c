@@ -45,6 +45,8 @@ int cmd_env(int argc, char **argv)
     }
     if (optind < argc)
         return vn_cli_usage_error("env", "unexpected argument '%s'", argv[optind]);
+    if (json_path && vn_cli_check_path("env", "--json", json_path))
+        return VN_EXIT_USAGE;
 
     vn_sysinfo s;
     int rc = vn_sysinfo_collect(&s);
@@ -68,11 +70,9 @@ int cmd_env(int argc, char **argv)
         rc = vn_report_env_text(&s, vn_cli_report_flags(stdout), &buf);
         if (rc)
             status = vn_cli_fail("env", "cannot format the report: %s", vn_strerror(rc));
-        else if (buf.len && fwrite(buf.data, 1, buf.len, stdout) != buf.len)
-            status = vn_cli_fail("env", "cannot write to standard output");
+        else
+            status = vn_cli_print("env", &buf);
     }
-    if (fflush(stdout) != 0 && status == VN_EXIT_OK)
-        status = vn_cli_fail("env", "cannot write to standard output");
     vn_buf_free(&buf);
     vn_sysinfo_free(&s);
     return status;

@@ -1,4 +1,5 @@
 /* What every subcommand shares: error messages, option parsing, output files. */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -40,10 +41,15 @@ int vn_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
     opterr = 0;
     int c = getopt_long(argc, argv, spec, longopts, NULL);
     if (c == '?') {
-        if (optopt)
+        const char *arg = argv[optind - 1];
+        /* getopt_long reports "--help=1" (a value for an option that takes
+         * none) as '?' with optopt set to the option's value. */
+        if (!strncmp(arg, "--", 2) && strchr(arg, '='))
+            vn_cli_usage_error(cmd, "option '%.*s' takes no value", (int)(strchr(arg, '=') - arg), arg);
+        else if (optopt && optopt < 256 && arg[0] == '-' && arg[1] != '-')
             vn_cli_usage_error(cmd, "unknown option '-%c'", optopt);
         else
-            vn_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+            vn_cli_usage_error(cmd, "unknown option '%s'", arg);
         return '?';
     }
     if (c == ':') {
@@ -72,13 +78,28 @@ int vn_cli_write(const char *cmd, const char *path, const vn_buf *buf)
     return VN_EXIT_OK;
 }
 
+int vn_cli_print(const char *cmd, const vn_buf *buf)
+{
+    if ((buf->len && fwrite(buf->data, 1, buf->len, stdout) != buf->len) || fflush(stdout) != 0)
+        return vn_cli_fail(cmd, "cannot write to standard output");
+    return VN_EXIT_OK;
+}
+
+int vn_cli_check_path(const char *cmd, const char *opt, const char *path)
+{
+    if (!path || !*path)
+        return vn_cli_usage_error(cmd, "%s needs a file name, or '-' for standard output", opt);
+    return VN_EXIT_OK;
+}
+
 int vn_cli_parse_size(const char *cmd, const char *opt, const char *s, size_t lo, size_t hi,
                       size_t *out)
 {
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
-    if (!*s || *end || errno || s[0] == '-' || v < lo || v > hi)
+    /* Digits only: strtoull would also take " 5", "+5" and "-1" (wrapped). */
+    if (!isdigit((unsigned char)s[0]) || *end || errno || v < lo || v > hi)
         return vn_cli_usage_error(cmd, "%s needs an integer from %zu to %zu, not '%s'", opt, lo,
                                   hi, s);
     *out = (size_t)v;

@@ -6,9 +6,11 @@
 #define VERNIER_H
 
 #include "vernier/base.h"
+#include "vernier/bench.h"
 #include "vernier/clock.h"
 #include "vernier/probe.h"
 #include "vernier/sysinfo.h"
 #include "vernier/report.h"
+#include "vernier/stats.h"
 
 #endif

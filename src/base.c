@@ -16,6 +16,8 @@ const char *vn_strerror(int err)
         return "success";
     if (err == VN_ENOMEM)
         return "out of memory or over the buffer's maximum size";
+    if (err == VN_EEXIST)
+        return "the name is taken already";
     if (err == VN_ENOTSUP)
         return "not supported on this machine or build";
     if (err > 0 || err < -4095)
@@ -133,17 +135,42 @@ int vn_write_file_atomic(const char *path, const void *data, size_t len)
         int rc = write_all(STDOUT_FILENO, data, len);
         return rc;
     }
+    /* A device, FIFO or socket is written in place: renaming over it would
+     * replace /dev/null with a regular file. A symlink is followed, so the
+     * link stays and its target gets the new contents. */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode))
+            return -EISDIR;
+        int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+            return -errno;
+        int rc = write_all(fd, data, len);
+        if (close(fd) != 0 && rc == 0)
+            rc = -errno;
+        return rc;
+    }
+    char *resolved = NULL;
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        resolved = realpath(path, NULL);
+        if (resolved)
+            path = resolved;
+    }
     /* The temporary file must live in the target's directory: rename() is
      * atomic only within one file system. */
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 32);
-    if (!tmp)
+    if (!tmp) {
+        free(resolved);
         return VN_ENOMEM;
+    }
     snprintf(tmp, plen + 32, "%s.tmp.XXXXXX", path);
     int fd = mkostemp(tmp, O_CLOEXEC);
     if (fd < 0) {
         int rc = -errno;
         free(tmp);
+        free(resolved);
         return rc;
     }
     int rc = write_all(fd, data, len);
@@ -163,5 +190,6 @@ int vn_write_file_atomic(const char *path, const void *data, size_t len)
     if (rc != 0)
         unlink(tmp);
     free(tmp);
+    free(resolved);
     return rc;
 }

@@ -133,24 +133,18 @@ static uint64_t ts_ns(const struct timespec *ts)
     return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
 }
 
-uint64_t vn__posix_read(clockid_t c)
-{
-    struct timespec ts;
-    clock_gettime(c, &ts);
-    return ts_ns(&ts);
-}
-
 uint64_t vn_clock_read(vn_clock_id id)
 {
     switch (id) {
     case VN_CLOCK_RUSAGE: {
         struct rusage ru;
+        memset(&ru, 0, sizeof ru);
         getrusage(RUSAGE_SELF, &ru);
         return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000u +
                ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000u;
     }
     case VN_CLOCK_MONOTONIC_SYSCALL: {
-        struct timespec ts;
+        struct timespec ts = {0, 0};
         syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
         return ts_ns(&ts);
     }

@@ -13,7 +13,14 @@ const vn_tsc_info *vn__tsc_facts(void);
 /* Queries them now (per architecture: clock_x86.c, clock_arm64.c). */
 void vn__tsc_query_uncached(vn_tsc_info *out);
 
-uint64_t vn__posix_read(clockid_t c);
+/* One clock_gettime in ns; inline so a probe of a POSIX clock measures the
+ * call itself, not a dispatch around it. */
+static inline uint64_t vn__posix_read(clockid_t c)
+{
+    struct timespec ts = {0, 0};
+    clock_gettime(c, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* Pure: the counter rate from two bracketed reference points. Each point is
  * the counter read between two reference reads r0 <= r1 (ns). Returns the
@@ -21,5 +28,10 @@ uint64_t vn__posix_read(clockid_t c);
 int vn__calibration_from_points(uint64_t ra0, uint64_t c0, uint64_t ra1,
                                 uint64_t rb0, uint64_t c1, uint64_t rb1,
                                 double *hz, double *error_ppm);
+
+/* The clocksource, the counter's facts and its calibration: the parts of a
+ * clocks report that need no probing (clocks_report.c). */
+struct vn_clocks_report;
+void vn__clocks_report_basics(struct vn_clocks_report *r);
 
 #endif

@@ -1,6 +1,7 @@
 /* Everything `vernier clocks` shows, gathered in one pass. */
 #include <string.h>
 
+#include "clock_internal.h"
 #include "fileutil.h"
 #include "sysinfo_parse.h"
 #include "vernier/probe.h"
@@ -19,17 +20,26 @@ static void read_sys(const char *path, char *out, size_t n, int words)
         vn__parse_line(buf, out, n);
 }
 
-int vn_clocks_report_collect(vn_clocks_report *r)
+void vn__clocks_report_basics(vn_clocks_report *r)
 {
-    if (!r)
-        return VN_EINVAL;
     memset(r, 0, sizeof *r);
     read_sys(CS_DIR "current_clocksource", r->clocksource, sizeof r->clocksource, 0);
     read_sys(CS_DIR "available_clocksource", r->clocksource_available,
              sizeof r->clocksource_available, 1);
     vn_tsc_query(&r->tsc);
-    if (r->tsc.present == 1 && vn_counter_calibrate(0, &r->calib) == 0)
+    /* The same calibration every _ns value of the report is converted with. */
+    const vn_calibration *cal = r->tsc.present == 1 ? vn_counter_calibration() : NULL;
+    if (cal) {
+        r->calib = *cal;
         r->tsc_calibrated = 1;
+    }
+}
+
+int vn_clocks_report_collect(vn_clocks_report *r)
+{
+    if (!r)
+        return VN_EINVAL;
+    vn__clocks_report_basics(r);
     for (int i = 0; i < VN_CLOCK_COUNT; i++) {
         if (!vn_clock_exists((vn_clock_id)i))
             continue;

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 char *vn__fmt_ns(char *s, size_t n, double ns)
 {
@@ -23,5 +24,144 @@ char *vn__fmt_ns(char *s, size_t n, double ns)
     /* Three significant digits, without switching to exponent notation. */
     int decimals = av >= 99.95 ? 0 : av >= 9.995 ? 1 : av >= 0.9995 ? 2 : 3;
     snprintf(s, n, "%.*f %s", decimals, v, units[u].unit);
+    return s;
+}
+
+/* Rounds v > 0 up to 2 significant digits and returns the number of
+ * decimals that shows them. The relative nudge keeps a value that is
+ * already round, such as 0.31 stored as 0.31000000000000000444, from being
+ * pushed up to the next step by its binary representation. */
+static double round_up_2(double v, int *decimals)
+{
+    int d = v >= 10 ? 0 : 1 - (int)floor(log10(v));
+    double p = pow(10, d);
+    *decimals = d;
+    return ceil(v * p * (1 - 1e-12)) / p;
+}
+
+char *vn__fmt_ns_bound(char *s, size_t n, double ns)
+{
+    static const struct {
+        double scale;
+        const char *unit;
+    } units[] = {{1, "ns"}, {1e3, "us"}, {1e6, "ms"}, {1e9, "s"}};
+    if (!isfinite(ns) || ns <= 0) {
+        snprintf(s, n, "-");
+        return s;
+    }
+    size_t u = 0;
+    int decimals;
+    double v = round_up_2(ns, &decimals);
+    /* Rounding up may carry into the next unit (999.5 ns is "1.0 us"). */
+    while (u + 1 < sizeof units / sizeof units[0] && v >= 1000) {
+        u++;
+        v = round_up_2(ns / units[u].scale, &decimals);
+    }
+    snprintf(s, n, "%.*f %s", decimals, v, units[u].unit);
+    return s;
+}
+
+/* Three significant digits of v scaled by the largest of the steps 1e3,
+ * 1e6, ... that keeps it at or above 1, with the matching prefix. */
+static void scaled(char *s, size_t n, double v, const char *const *prefix, size_t nprefix,
+                   const char *unit)
+{
+    size_t u = 0;
+    double a = fabs(v);
+    while (u + 1 < nprefix && a >= 999.5) {
+        a /= 1000;
+        v /= 1000;
+        u++;
+    }
+    int decimals = a >= 99.95 ? 0 : a >= 9.995 ? 1 : 2;
+    snprintf(s, n, "%.*f%s%s", decimals, v, prefix[u], unit);
+}
+
+char *vn__fmt_rate(char *s, size_t n, double per_sec, const char *unit)
+{
+    static const char *const prefix[] = {" ", " k", " M", " G", " T", " P"};
+    if (!isfinite(per_sec)) {
+        snprintf(s, n, "-");
+        return s;
+    }
+    char u[64];
+    snprintf(u, sizeof u, "%s/s", unit);
+    scaled(s, n, per_sec, prefix, sizeof prefix / sizeof prefix[0], u);
+    return s;
+}
+
+char *vn__fmt_count(char *s, size_t n, double v)
+{
+    static const char *const prefix[] = {"", "k", "M", "G", "T", "P", "E"};
+    if (!isfinite(v)) {
+        snprintf(s, n, "-");
+        return s;
+    }
+    if (fabs(v) < 999999.5)
+        snprintf(s, n, "%.0f", v);
+    else
+        scaled(s, n, v, prefix, sizeof prefix / sizeof prefix[0], "");
+    return s;
+}
+
+char *vn__fmt_exact(char *s, size_t n, double v)
+{
+    if (!isfinite(v)) {
+        snprintf(s, n, "%s", "");
+        return s;
+    }
+    snprintf(s, n, "%.15g", v);
+    if (strtod(s, NULL) != v)
+        snprintf(s, n, "%.17g", v);
+    return s;
+}
+
+/* Decimals that show 3 significant digits of like and the leading digit of
+ * step, within 0..max. */
+static int decimals_for(double like, double step, int max)
+{
+    double a = fabs(like);
+    int d = a > 0 ? 2 - (int)floor(log10(a)) : 0;
+    if (step > 0 && isfinite(step)) {
+        int ds = -(int)floor(log10(step));
+        if (ds > d)
+            d = ds;
+    }
+    return d < 0 ? 0 : d > max ? max : d;
+}
+
+char *vn__fmt_ns_as(char *s, size_t n, double ns, double like, double step)
+{
+    static const struct {
+        double scale;
+        const char *unit;
+    } units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
+    if (!isfinite(ns)) {
+        snprintf(s, n, "-");
+        return s;
+    }
+    if (!isfinite(like))
+        like = ns;
+    size_t u = 0;
+    while (u + 1 < sizeof units / sizeof units[0] && fabs(like) < units[u].scale * 0.9995)
+        u++;
+    double sc = units[u].scale;
+    snprintf(s, n, "%.*f %s", decimals_for(like / sc, step / sc, 9), ns / sc, units[u].unit);
+    return s;
+}
+
+char *vn__fmt_num_as(char *s, size_t n, double v, double like, double step)
+{
+    if (!isfinite(v)) {
+        snprintf(s, n, "-");
+        return s;
+    }
+    if (!isfinite(like))
+        like = v;
+    double a = fmax(fabs(v), fabs(like));
+    if (a >= 1e15 || (a > 0 && a < 1e-9))
+        snprintf(s, n, "%.6g", v);
+    else
+        snprintf(s, n, "%.*f", decimals_for(like, step, 12), v);
     return s;
 }

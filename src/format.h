@@ -8,4 +8,35 @@
  * "4.26 us", "4.00 ms", "1.50 s"; "-" for NaN. Returns s. */
 char *vn__fmt_ns(char *s, size_t n, double ns);
 
+/* An upper bound on a duration: 2 significant digits, rounded up so the
+ * printed number is still a bound ("0.31 ns", "13 ns", "1.3 us"); "-" for
+ * NaN or a value that is not positive. Returns s. */
+char *vn__fmt_ns_bound(char *s, size_t n, double ns);
+
+/* A rate with 3 significant digits and a decimal (SI) prefix before the
+ * unit: "1.23 GB/s" for unit "B", "4.50 Mitems/s" for unit "items";
+ * "-" for NaN. Returns s. */
+char *vn__fmt_rate(char *s, size_t n, double per_sec, const char *unit);
+
+/* A count: exact below a million ("131072"), else 3 significant digits and
+ * a decimal suffix ("1.05M", "4.29G"); "-" for NaN. Returns s. */
+char *vn__fmt_count(char *s, size_t n, double v);
+
+/* The shortest of %.15g and %.17g that reads back as the same double, so a
+ * number written as text loses nothing; "" for NaN or infinity (the caller
+ * decides how a missing value looks). Returns s. */
+char *vn__fmt_exact(char *s, size_t n, double v);
+
+/* A value in a column of values: the unit is the one vn__fmt_ns would pick
+ * for like (the column's largest magnitude, say), and there are enough
+ * decimals for 3 significant digits of like and for a difference of step
+ * (the spread being described; 0 for none) to show. So the rows of a
+ * histogram, 0.4 ns apart around 1 ms, read "1.0000 ms", "1.0004 ms"
+ * rather than "1.00 ms" twice. "-" for NaN. Returns s. */
+char *vn__fmt_ns_as(char *s, size_t n, double ns, double like, double step);
+
+/* The same for a plain number without a unit: fixed point, never an
+ * exponent below 1e15, so 1e12 + 0.25 reads "1000000000000.25". */
+char *vn__fmt_num_as(char *s, size_t n, double v, double like, double step);
+
 #endif

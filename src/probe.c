@@ -53,9 +53,10 @@ static int bins_from_deltas(uint64_t *deltas, size_t n, vn_delta_dist *out)
 
 int vn_delta_dist_from_reads(const uint64_t *reads, size_t n, vn_delta_dist *out)
 {
-    if (!out || (!reads && n))
+    if (!out || (!reads && n) || n > SIZE_MAX / sizeof(uint64_t))
         return VN_EINVAL;
     memset(out, 0, sizeof *out);
+    out->ns_per_unit = 1.0;
     if (n < 2)
         return 0;
     uint64_t *deltas = malloc((n - 1) * sizeof *deltas);
@@ -120,16 +121,25 @@ int vn_delta_dist_resolution(const vn_delta_dist *d, uint64_t *min, uint64_t *me
  * loop per clock, so a counter read is not behind an indirect call whose
  * cost would be charged to the clock; every other clock goes through
  * vn_clock_read(), whose call is part of what using that clock costs. */
+#define POSIX_CLOCKS(X)                                                   \
+    X(VN_CLOCK_MONOTONIC, vn__posix_read(CLOCK_MONOTONIC))                \
+    X(VN_CLOCK_MONOTONIC_RAW, vn__posix_read(CLOCK_MONOTONIC_RAW))        \
+    X(VN_CLOCK_MONOTONIC_COARSE, vn__posix_read(CLOCK_MONOTONIC_COARSE))  \
+    X(VN_CLOCK_REALTIME, vn__posix_read(CLOCK_REALTIME))                  \
+    X(VN_CLOCK_BOOTTIME, vn__posix_read(CLOCK_BOOTTIME))                  \
+    X(VN_CLOCK_PROCESS_CPUTIME, vn__posix_read(CLOCK_PROCESS_CPUTIME_ID)) \
+    X(VN_CLOCK_THREAD_CPUTIME, vn__posix_read(CLOCK_THREAD_CPUTIME_ID))
 #if defined(VN_HAVE_TSC)
 #define INLINE_CLOCKS(X)                     \
+    POSIX_CLOCKS(X)                          \
     X(VN_CLOCK_TSC, vn__rdtsc())             \
     X(VN_CLOCK_TSC_LFENCE, vn__rdtsc_lfence()) \
     X(VN_CLOCK_RDTSCP, vn__rdtscp_lfence())  \
     X(VN_CLOCK_TSC_CPUID, vn__cpuid_rdtsc())
 #elif defined(VN_HAVE_CNTVCT)
-#define INLINE_CLOCKS(X) X(VN_CLOCK_CNTVCT, vn__cntvct())
+#define INLINE_CLOCKS(X) POSIX_CLOCKS(X) X(VN_CLOCK_CNTVCT, vn__cntvct())
 #else
-#define INLINE_CLOCKS(X)
+#define INLINE_CLOCKS(X) POSIX_CLOCKS(X)
 #endif
 
 #define FILL_LOOP(expr)                     \
@@ -159,7 +169,6 @@ static void read_many(vn_clock_id id, uint64_t *out, size_t n)
 
 #define LAT_CASE(id, expr) case id: LAT_LOOP(expr); break;
 
-static volatile uint64_t latency_sink;
 
 /* Time of iters x 8 reads, in ns of CLOCK_MONOTONIC_RAW. */
 static uint64_t time_reads(vn_clock_id id, size_t iters)
@@ -171,7 +180,9 @@ static uint64_t time_reads(vn_clock_id id, size_t iters)
     default: LAT_LOOP(vn_clock_read(id)); break;
     }
     uint64_t t1 = vn__posix_read(CLOCK_MONOTONIC_RAW);
-    latency_sink = sink;
+    /* A volatile store of the sum keeps every read alive. */
+    volatile uint64_t keep = sink;
+    (void)keep;
     return t1 - t0;
 }
 
@@ -241,6 +252,8 @@ int vn_probe_clock(vn_clock_id id, const vn_probe_opts *opts, vn_clock_probe *ou
         min_ns = (uint64_t)(out->getres_ns * 4);
     if (min_ns > 50000000u)
         min_ns = 50000000u;
+    if (o.max_reads > VN_PROBE_MAX_READS)
+        return VN_EINVAL;
     uint64_t *deltas = malloc(o.max_reads * sizeof *deltas);
     if (!deltas)
         return VN_ENOMEM;
@@ -284,7 +297,7 @@ int vn_probe_clock(vn_clock_id id, const vn_probe_opts *opts, vn_clock_probe *ou
 
 int vn_probe_distribution(vn_clock_id id, size_t n, vn_delta_dist *out)
 {
-    if (!out || n < 2 || !vn_clock_exists(id))
+    if (!out || n < 2 || n > VN_PROBE_MAX_READS || !vn_clock_exists(id))
         return VN_EINVAL;
     memset(out, 0, sizeof *out);
     if (!vn_clock_available(id))
@@ -295,5 +308,6 @@ int vn_probe_distribution(vn_clock_id id, size_t n, vn_delta_dist *out)
     read_many(id, reads, n);
     int rc = vn_delta_dist_from_reads(reads, n, out);
     free(reads);
+    out->ns_per_unit = vn_clock_delta_ns(id, 1000000000u) / 1e9;
     return rc;
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
@@ -93,6 +94,116 @@ static void *hop(void *arg)
     return NULL;
 }
 
+/* ---- The warp check ------------------------------------------------------- */
+
+typedef struct warp {
+    atomic_int lock;
+    atomic_int ready;
+    int cpu[2];
+    unsigned iterations;
+    /* Guarded by lock: */
+    int owner;
+    uint64_t last_tsc, last_mono;
+    uint64_t handoffs, tsc_back, mono_back, tsc_max_back, mono_max_back, min_gap;
+    int failed;
+} warp;
+
+typedef struct warp_arg {
+    warp *w;
+    int side;
+} warp_arg;
+
+static void *warp_thread(void *arg)
+{
+    warp_arg *a = arg;
+    warp *w = a->w;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(w->cpu[a->side], &one);
+    if (sched_setaffinity(0, sizeof one, &one) != 0)
+        w->failed = 1;
+    /* Both threads start together, so the turns really alternate. */
+    atomic_fetch_add(&w->ready, 1);
+    while (atomic_load(&w->ready) < 2)
+        ;
+    for (unsigned i = 0; i < w->iterations && !w->failed; i++) {
+        while (atomic_exchange_explicit(&w->lock, 1, memory_order_acquire))
+            ;
+        /* Read inside the lock: the other side's read happened before it
+         * released the lock, so with agreeing clocks now >= last. */
+        uint64_t tsc = counter_now();
+        uint64_t mono = vn__posix_read(CLOCK_MONOTONIC);
+        if (w->owner >= 0 && w->owner != a->side) {
+            w->handoffs++;
+            if (tsc < w->last_tsc) {
+                w->tsc_back++;
+                if (w->last_tsc - tsc > w->tsc_max_back)
+                    w->tsc_max_back = w->last_tsc - tsc;
+            } else if (tsc - w->last_tsc < w->min_gap) {
+                w->min_gap = tsc - w->last_tsc;
+            }
+            if (mono < w->last_mono) {
+                w->mono_back++;
+                if (w->last_mono - mono > w->mono_max_back)
+                    w->mono_max_back = w->last_mono - mono;
+            }
+        }
+        w->owner = a->side;
+        w->last_tsc = tsc;
+        w->last_mono = mono;
+        atomic_store_explicit(&w->lock, 0, memory_order_release);
+    }
+    return NULL;
+}
+
+/* CPU 0 (the first allowed) against each other allowed CPU, up to 16 pairs. */
+static int warp_check(const int *cpus, int n, unsigned iterations, vn_crosscpu *o)
+{
+    uint64_t min_gap = UINT64_MAX, tsc_max = 0, mono_max = 0;
+    for (int k = 1; k < n && k <= 16; k++) {
+        warp w;
+        memset(&w, 0, sizeof w);
+        w.cpu[0] = cpus[0];
+        w.cpu[1] = cpus[k];
+        w.iterations = iterations;
+        w.owner = -1;
+        w.min_gap = UINT64_MAX;
+        pthread_t t[2];
+        warp_arg args[2] = {{&w, 0}, {&w, 1}};
+        int started = 0;
+        for (int s = 0; s < 2; s++)
+            if (pthread_create(&t[s], NULL, warp_thread, &args[s]) == 0)
+                started++;
+        if (started < 2) {
+            /* Let the one that started go on alone and end. */
+            w.failed = 1;
+            atomic_store(&w.ready, 2);
+        }
+        for (int s = 0; s < started; s++)
+            pthread_join(t[s], NULL);
+        if (w.failed)
+            return VN_ENOTSUP;
+        o->warp_pairs++;
+        o->warp_handoffs += w.handoffs;
+        o->warp_tsc_backwards += w.tsc_back;
+        o->warp_mono_backwards += w.mono_back;
+        if (w.tsc_max_back > tsc_max)
+            tsc_max = w.tsc_max_back;
+        if (w.mono_max_back > mono_max)
+            mono_max = w.mono_max_back;
+        if (w.min_gap < min_gap)
+            min_gap = w.min_gap;
+    }
+    o->warp_mono_max_backwards_ns = (double)mono_max;
+    if (o->has_counter) {
+        o->warp_tsc_max_backwards_ns = vn_clock_delta_ns(VN_CLOCK_TSC, tsc_max);
+        o->warp_resolution_ns = min_gap == UINT64_MAX ? NAN : vn_clock_delta_ns(VN_CLOCK_TSC, min_gap);
+    } else {
+        o->warp_tsc_max_backwards_ns = o->warp_resolution_ns = NAN;
+    }
+    return 0;
+}
+
 int vn_probe_crosscpu(unsigned rounds, vn_crosscpu *out)
 {
     if (!out)
@@ -111,5 +222,15 @@ int vn_probe_crosscpu(unsigned rounds, vn_crosscpu *out)
     pthread_join(t, NULL);
     if (!out->has_counter)
         out->tsc_max_step_ns = out->tsc_max_backwards_ns = NAN;
-    return ctx.rc;
+    if (ctx.rc)
+        return ctx.rc;
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+        return VN_ENOTSUP;
+    int cpus[CPU_SETSIZE], n = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &allowed))
+            cpus[n++] = c;
+    out->warp_resolution_ns = NAN;
+    return warp_check(cpus, n, 500u * ctx.rounds, out);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "sysinfo_parse.h"
 #include "vernier/probe.h"
 
 static const vn_clock_probe *find(const vn_clocks_report *r, vn_clock_id id)
@@ -21,7 +22,14 @@ void vn_clock_select(const vn_clocks_report *r, vn_clock_id *out, char *reason, 
     const vn_clock_probe *cv = find(r, VN_CLOCK_CNTVCT);
     const vn_clock_probe *mono = find(r, VN_CLOCK_MONOTONIC);
     char a[32], b[32];
-    int consistent = !r->crosscpu_done || r->crosscpu.tsc_backwards == 0;
+    int consistent = !r->crosscpu_done ||
+                     (r->crosscpu.tsc_backwards == 0 && r->crosscpu.warp_tsc_backwards == 0);
+    /* The kernel tests the TSC at boot and while it runs; when it finds it
+     * unstable it drops "tsc" from the clocksources it offers. Its verdict
+     * weighs more than our short checks. */
+    int kernel_distrusts = lf && r->clocksource_available[0] &&
+                           !vn__word_in_list(r->clocksource_available, "tsc");
+    int calibrated = r->tsc_calibrated || !r->tsc.present;
 
     if (cv && consistent) {
         *out = VN_CLOCK_CNTVCT;
@@ -31,7 +39,7 @@ void vn_clock_select(const vn_clocks_report *r, vn_clock_id *out, char *reason, 
                  a);
         return;
     }
-    if (lf && r->tsc.invariant == 1 && consistent) {
+    if (lf && r->tsc.invariant == 1 && consistent && !kernel_distrusts && calibrated) {
         *out = VN_CLOCK_TSC_LFENCE;
         vn__fmt_ns(a, sizeof a, lf->latency_ns);
         if (cp && isfinite(cp->latency_ns) && cp->latency_ns > 2 * lf->latency_ns) {
@@ -49,9 +57,18 @@ void vn_clock_select(const vn_clocks_report *r, vn_clock_id *out, char *reason, 
     }
     *out = VN_CLOCK_MONOTONIC;
     vn__fmt_ns(a, sizeof a, mono ? mono->latency_ns : NAN);
-    if ((lf || cv) && !consistent)
+    if (kernel_distrusts)
+        snprintf(reason, reasonlen,
+                 "the kernel marked the TSC unstable (it is not among the available clocksources), "
+                 "so CLOCK_MONOTONIC (%s per read) is used",
+                 a);
+    else if ((lf || cv) && !consistent)
         snprintf(reason, reasonlen,
                  "the CPU counter went backwards across CPUs, so CLOCK_MONOTONIC (%s per read) is used",
+                 a);
+    else if (lf && r->tsc.invariant == 1 && !calibrated)
+        snprintf(reason, reasonlen,
+                 "the TSC's rate could not be measured to 0.05%%, so CLOCK_MONOTONIC (%s per read) is used",
                  a);
     else if (lf && r->tsc.invariant != 1)
         snprintf(reason, reasonlen,

@@ -26,6 +26,7 @@ const char *vn_version(void);
 #define VN_ENOENT  (-ENOENT)   /* no such name, file or clock */
 #define VN_EIO     (-EIO)      /* reading or writing failed */
 #define VN_ERANGE  (-ERANGE)   /* a value does not fit */
+#define VN_EEXIST  (-EEXIST)   /* the name is taken already */
 
 /* A message for a VN_E* code (or any negative errno). Never NULL. */
 const char *vn_strerror(int err);

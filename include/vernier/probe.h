@@ -32,7 +32,11 @@ typedef struct vn_delta_dist {
     uint64_t backwards;   /* later read smaller than the earlier one */
     uint64_t pairs;       /* n - 1 */
     uint64_t max_backwards; /* largest backward step, 0 if none */
+    double ns_per_unit;   /* ns per delta unit (1 for ns clocks); NAN unknown */
 } vn_delta_dist;
+
+/* The most reads a probe stores (80 MB of them). */
+#define VN_PROBE_MAX_READS ((size_t)10000000)
 
 int  vn_delta_dist_from_reads(const uint64_t *reads, size_t n, vn_delta_dist *out);
 void vn_delta_dist_free(vn_delta_dist *d);
@@ -55,20 +59,27 @@ typedef struct vn_clock_probe {
 
 typedef struct vn_probe_opts {
     unsigned latency_us;     /* time spent measuring latency (default 4000) */
-    unsigned resolution_us;  /* time spent reading for resolution (default 4000; coarse clocks use at least 3 of their ticks) */
+    unsigned resolution_us;  /* time spent reading for resolution (default 4000; a coarse clock reads for 4 of its ticks and at least 16 steps, at most 50 ms) */
     size_t max_reads;        /* cap on the reads stored for resolution (default 1 << 16) */
 } vn_probe_opts;
 
 int vn_probe_clock(vn_clock_id id, const vn_probe_opts *opts, vn_clock_probe *out);
 
-/* Reads the clock n times back to back and bins the deltas. */
+/* Reads the clock n times (2 .. VN_PROBE_MAX_READS) back to back and bins
+ * the deltas; d->ns_per_unit is set from the calibration. */
 int vn_probe_distribution(vn_clock_id id, size_t n, vn_delta_dist *out);
 
 /* ---- Across CPUs ---------------------------------------------------------- */
 
-/* A thread pinned to each CPU in turn reads the counter and CLOCK_MONOTONIC;
- * the first read on a CPU is compared with the last read on the previous
- * one. A backward step means the clocks of two CPUs disagree. */
+/* Two checks that the CPUs' clocks agree, for the counter and for
+ * CLOCK_MONOTONIC:
+ * - migration: a thread pinned to each CPU in turn compares its first read
+ *   on a CPU with its last read on the previous one. It sees only offsets
+ *   larger than a migration takes (tens of microseconds).
+ * - warp: two threads on two CPUs take turns under a spin lock, each reading
+ *   the clock and comparing with the other's last read (the method of the
+ *   kernel's check_tsc_warp). It sees offsets down to the time of one
+ *   handoff, reported as warp_resolution_ns. */
 typedef struct vn_crosscpu {
     int ncpus;                 /* CPUs visited */
     uint64_t migrations;
@@ -79,6 +90,13 @@ typedef struct vn_crosscpu {
     double tsc_max_backwards_ns;  /* largest backward step, 0 if none */
     double mono_max_backwards_ns;
     int has_counter;
+    int warp_pairs;            /* CPU pairs checked (CPU 0 with each other) */
+    uint64_t warp_handoffs;    /* times the lock passed from one CPU to the other */
+    uint64_t warp_tsc_backwards;
+    uint64_t warp_mono_backwards;
+    double warp_tsc_max_backwards_ns;
+    double warp_mono_max_backwards_ns;
+    double warp_resolution_ns; /* smallest forward step across a handoff: smaller offsets go unseen */
 } vn_crosscpu;
 
 /* rounds: passes over all allowed CPUs (0 means 20). VN_ENOTSUP when the

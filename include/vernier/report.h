@@ -4,7 +4,9 @@
 #define VERNIER_REPORT_H
 
 #include "vernier/base.h"
+#include "vernier/bench.h"
 #include "vernier/probe.h"
+#include "vernier/stats.h"
 #include "vernier/sysinfo.h"
 
 #ifdef __cplusplus
@@ -23,6 +25,24 @@ int vn_report_distribution_json(vn_clock_id id, const vn_delta_dist *d, vn_buf *
 /* vernier.env/1 JSON and the console report of `vernier env`. */
 int vn_report_env_json(const vn_sysinfo *s, vn_buf *out);
 int vn_report_env_text(const vn_sysinfo *s, unsigned flags, vn_buf *out);
+
+/* The statistics of one sample (vernier/stats.h). unit names the unit of
+ * the values, or is NULL; "ns" shows them as durations scaled to us, ms and
+ * s. vernier.stats/1 JSON, with the histogram when h is not NULL; the
+ * console summary; and the distribution as a text graph of each bin's share
+ * and the cumulative share, with a one-line summary (x need not be sorted;
+ * it is not modified). */
+int vn_report_stats_json(const vn_stats *s, const vn_histogram *h, const char *unit, vn_buf *out);
+int vn_report_stats_text(const vn_stats *s, const char *unit, unsigned flags, vn_buf *out);
+int vn_report_histogram_text(const double *x, size_t n, const char *unit, unsigned flags,
+                             vn_buf *out);
+
+/* Results of the in-process engine (vernier.results/1 and its views). */
+int vn_report_results_text(const vn_results *r, unsigned flags, vn_buf *out);
+int vn_report_results_hist(const vn_results *r, unsigned flags, vn_buf *out);
+int vn_report_results_json(const vn_results *r, vn_buf *out);
+int vn_report_results_csv(const vn_results *r, int raw, vn_buf *out);
+int vn_report_results_markdown(const vn_results *r, vn_buf *out);
 
 #ifdef __cplusplus
 }

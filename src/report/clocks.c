@@ -105,6 +105,18 @@ int vn_report_clocks_json(const vn_clocks_report *r, vn_buf *out)
         vn__json_uint(&j, "monotonic_backwards", c->mono_backwards);
         vn__json_num(&j, "monotonic_max_step_ns", c->mono_max_step_ns);
         vn__json_num(&j, "monotonic_max_backwards_ns", c->mono_max_backwards_ns);
+        vn__json_obj_begin(&j, "warp");
+        vn__json_int(&j, "pairs", c->warp_pairs);
+        vn__json_uint(&j, "handoffs", c->warp_handoffs);
+        if (c->has_counter)
+            vn__json_uint(&j, "tsc_backwards", c->warp_tsc_backwards);
+        else
+            vn__json_null(&j, "tsc_backwards");
+        vn__json_num(&j, "tsc_max_backwards_ns", c->warp_tsc_max_backwards_ns);
+        vn__json_uint(&j, "monotonic_backwards", c->warp_mono_backwards);
+        vn__json_num(&j, "monotonic_max_backwards_ns", c->warp_mono_max_backwards_ns);
+        vn__json_num(&j, "resolution_ns", c->warp_resolution_ns);
+        vn__json_obj_end(&j);
         vn__json_obj_end(&j);
     } else {
         vn__json_null(&j, "crosscpu");
@@ -216,6 +228,19 @@ int vn_report_clocks_text(const vn_clocks_report *r, unsigned flags, vn_buf *o)
             rc |= vn_buf_printf(o, " monotonic %s (largest step %s)\n",
                                 x->mono_backwards ? "WENT BACKWARDS" : "never went backwards",
                                 vn__fmt_ns(b, sizeof b, x->mono_max_step_ns));
+            rc |= vn_buf_printf(o, "%-13s%llu lock handoffs between %d CPU pair%s:", "", 
+                                (unsigned long long)x->warp_handoffs, x->warp_pairs,
+                                x->warp_pairs == 1 ? "" : "s");
+            if (x->has_counter)
+                rc |= vn_buf_printf(o, " counter %s%s%s;", x->warp_tsc_backwards ? YELLOW(flags) : "",
+                                    x->warp_tsc_backwards ? "WENT BACKWARDS" : "never went backwards",
+                                    x->warp_tsc_backwards ? RESET(flags) : "");
+            rc |= vn_buf_printf(o, " monotonic %s",
+                                x->warp_mono_backwards ? "WENT BACKWARDS" : "never went backwards");
+            if (isfinite(x->warp_resolution_ns))
+                rc |= vn_buf_printf(o, " (offsets above %s would show)",
+                                    vn__fmt_ns(c, sizeof c, x->warp_resolution_ns));
+            rc |= vn_buf_puts(o, "\n");
         }
     }
     rc |= vn_buf_printf(o, "\n%s%-13s%s%s: %s\n", BOLD(flags), "timer", vn_clock_name(r->selected),
@@ -250,6 +275,11 @@ int vn_report_distribution_text(vn_clock_id id, const vn_delta_dist *d, unsigned
         }
         cut = counts[DIST_ROWS - 1];
     }
+    /* Bins tied at the cut fill only the rows the larger bins leave. */
+    size_t tied_left = DIST_ROWS;
+    for (size_t i = 0; i < d->nbins; i++)
+        if (cut && d->bins[i].count > cut)
+            tied_left--;
     uint64_t maxc = 0;
     for (size_t i = 0; i < d->nbins; i++)
         if (d->bins[i].count > maxc)
@@ -267,16 +297,16 @@ int vn_report_distribution_text(vn_clock_id id, const vn_delta_dist *d, unsigned
             rc |= vn_buf_printf(o, "%14d %12llu %6.2f%% (same value twice)\n", 0,
                                 (unsigned long long)d->zero, share);
     }
-    size_t shown = 0;
     uint64_t other_n = 0, other_bins = 0;
     for (size_t i = 0; i < d->nbins; i++) {
         const vn_delta_bin *bn = &d->bins[i];
-        if (bn->count < cut || (bn->count == cut && shown >= DIST_ROWS)) {
+        if (bn->count < cut || (bn->count == cut && tied_left == 0)) {
             other_n += bn->count;
             other_bins++;
             continue;
         }
-        shown++;
+        if (cut && bn->count == cut)
+            tied_left--;
         double share = d->pairs ? 100.0 * (double)bn->count / (double)d->pairs : 0;
         char bar[41];
         size_t w = maxc ? (size_t)((double)bn->count * 40.0 / (double)maxc + 0.5) : 0;
@@ -284,7 +314,7 @@ int vn_report_distribution_text(vn_clock_id id, const vn_delta_dist *d, unsigned
         bar[w] = '\0';
         if (ticks)
             rc |= vn_buf_printf(o, "%14llu %12.1f %12llu %6.2f%% %s\n", (unsigned long long)bn->delta,
-                                vn_clock_delta_ns(id, bn->delta), (unsigned long long)bn->count,
+                                (double)bn->delta * d->ns_per_unit, (unsigned long long)bn->count,
                                 share, bar);
         else
             rc |= vn_buf_printf(o, "%14llu %12llu %6.2f%% %s\n", (unsigned long long)bn->delta,
@@ -316,7 +346,7 @@ int vn_report_distribution_json(vn_clock_id id, const vn_delta_dist *d, vn_buf *
     for (size_t i = 0; i < d->nbins; i++) {
         vn__json_obj_begin(&j, NULL);
         vn__json_uint(&j, "delta", d->bins[i].delta);
-        vn__json_num(&j, "delta_ns", vn_clock_delta_ns(id, d->bins[i].delta));
+        vn__json_num(&j, "delta_ns", (double)d->bins[i].delta * d->ns_per_unit);
         vn__json_uint(&j, "count", d->bins[i].count);
         vn__json_obj_end(&j);
     }

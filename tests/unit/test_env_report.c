@@ -1,6 +1,5 @@
 /* The env reporters on fixture snapshots, compared byte for byte with golden
- * files in tests/golden/. After an intended change of the output, run this
- * test with VN_UPDATE_GOLDEN=1 to rewrite them, and review the diff. */
+ * files in tests/golden/ (see golden.h). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,37 +10,14 @@
 
 #include <cmocka.h>
 
+#include "golden.h"
 #include "report/internal.h"
-
-#define GOLDEN VN_FIXTURES "/../golden"
 
 static void collect(const char *tree, vn_sysinfo *s)
 {
     char root[4096];
     snprintf(root, sizeof root, "%s/%s", VN_FIXTURES, tree);
     assert_int_equal(vn_sysinfo_collect_at(root, s), 0);
-}
-
-static void check_golden(const char *name, const vn_buf *got)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", GOLDEN, name);
-    const char *update = getenv("VN_UPDATE_GOLDEN");
-    if (update && *update) {
-        assert_int_equal(vn_write_file_atomic(path, got->data, got->len), 0);
-        return;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("missing golden file %s (run with VN_UPDATE_GOLDEN=1 to create it)", path);
-    static char want[1 << 16];
-    size_t n = fread(want, 1, sizeof want - 1, f);
-    fclose(f);
-    want[n] = '\0';
-    if (n != got->len || memcmp(want, got->data, n) != 0) {
-        print_message("---- got ----\n%s---- end ----\n", got->data ? got->data : "");
-        fail_msg("output differs from %s", path);
-    }
 }
 
 static void golden(const char *tree, const char *stem)

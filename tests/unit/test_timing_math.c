@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -131,6 +132,8 @@ static void report_with(vn_clocks_report *r, int invariant, double lfence_ns, do
 {
     memset(r, 0, sizeof *r);
     r->tsc.present = 1;
+    r->tsc_calibrated = 1;
+    snprintf(r->clocksource_available, sizeof r->clocksource_available, "tsc hpet acpi_pm");
     r->tsc.invariant = invariant;
     r->tsc.hypervisor = 1;
     const vn_clock_id ids[] = {VN_CLOCK_MONOTONIC, VN_CLOCK_TSC_LFENCE, VN_CLOCK_TSC_CPUID};
@@ -174,6 +177,32 @@ static void timer_selection(void **state)
     vn_clock_select(&r, &id, why, sizeof why);
     assert_int_equal(id, VN_CLOCK_MONOTONIC);
     assert_non_null(strstr(why, "backwards across CPUs"));
+
+    /* The warp check alone is enough to distrust the counter. */
+    report_with(&r, 1, 16.3, 1900);
+    r.crosscpu.warp_tsc_backwards = 1;
+    vn_clock_select(&r, &id, why, sizeof why);
+    assert_int_equal(id, VN_CLOCK_MONOTONIC);
+
+    /* The kernel dropped tsc from its clocksources: it found it unstable. */
+    report_with(&r, 1, 16.3, 1900);
+    snprintf(r.clocksource_available, sizeof r.clocksource_available, "kvm-clock hpet");
+    vn_clock_select(&r, &id, why, sizeof why);
+    assert_int_equal(id, VN_CLOCK_MONOTONIC);
+    assert_non_null(strstr(why, "unstable"));
+
+    /* Unknown clocksources say nothing either way. */
+    report_with(&r, 1, 16.3, 1900);
+    r.clocksource_available[0] = '\0';
+    vn_clock_select(&r, &id, why, sizeof why);
+    assert_int_equal(id, VN_CLOCK_TSC_LFENCE);
+
+    /* Without a calibration ticks cannot become time. */
+    report_with(&r, 1, 16.3, 1900);
+    r.tsc_calibrated = 0;
+    vn_clock_select(&r, &id, why, sizeof why);
+    assert_int_equal(id, VN_CLOCK_MONOTONIC);
+    assert_non_null(strstr(why, "could not be measured"));
 #endif
     /* Without any counter the choice is always CLOCK_MONOTONIC. */
     report_with(&r, 1, 16.3, 1900);

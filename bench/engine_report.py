@@ -1,0 +1,60 @@
+"""Summarizes bench/engine.sh: one table, medians and ratios, no opinions."""
+import json
+import statistics
+import sys
+from pathlib import Path
+
+out, runs = Path(sys.argv[1]), int(sys.argv[2])
+WORK = ["x_plus_x", "sleep_10ms", "random_work"]
+
+
+def vernier(i):
+    d = json.loads((out / f"vernier-{i}.json").read_text())
+    return {b["name"]: b for b in d["benchmarks"]}
+
+
+def gbench(i):
+    d = json.loads((out / f"gbench-{i}.json").read_text())
+    unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+    return {b["name"]: b["real_time"] * unit[b["time_unit"]] for b in d["benchmarks"]}
+
+
+def wall(tool, i):
+    return int((out / f"{tool}-{i}.us").read_text()) / 1e6
+
+
+v = [vernier(i) for i in range(1, runs + 1)]
+g = [gbench(i) for i in range(1, runs + 1)]
+print(f"{runs} separate runs of each tool; time per iteration")
+print(f"{'workload':<12} {'tool':<16} {'median':>12} {'min':>12} {'max':>12} {'max/min':>8}")
+for w in WORK:
+    for tool, vals in (("vernier", [r[w]["stats"]["median"] for r in v]),
+                       ("vernier cycles", [r[w]["cycles"] for r in v]),
+                       ("google-benchmark", [r[w] for r in g])):
+        if any(x is None for x in vals):
+            print(f"{w:<12} {tool:<16} {'n/a':>12}")
+            continue
+        unit = "cyc" if "cycles" in tool else "ns"
+        print(f"{w:<12} {tool:<16} {statistics.median(vals):>9.4g} {unit:<2} {min(vals):>9.4g} {unit:<2}"
+              f" {max(vals):>9.4g} {unit:<2} {max(vals) / min(vals):>8.3f}")
+vw = [wall("vernier", i) for i in range(1, runs + 1)]
+gw = [wall("gbench", i) for i in range(1, runs + 1)]
+print(f"\nwall time of one run of the three: vernier median {statistics.median(vw):.2f} s "
+      f"(max {max(vw):.2f} s), google-benchmark median {statistics.median(gw):.2f} s "
+      f"(ratio {statistics.median(vw) / statistics.median(gw):.2f})")
+
+loop = []
+for r in v:
+    b = r["x_plus_x"]
+    ns_per_cycle = b["ref"]["ns_per_cycle"]
+    if ns_per_cycle:
+        loop.append(b["overhead"]["ns"] / ns_per_cycle)
+if loop:
+    print(f"loop's own cost (empty loop, reference cycles per iteration): median {statistics.median(loop):.2f}, "
+          f"max {max(loop):.2f}")
+ratios = []
+for i in range(1, runs + 1):
+    d = {b["name"]: b for b in json.loads((out / f"chain-{i}.json").read_text())["benchmarks"]}
+    ratios.append(d["chain1000"]["stats"]["median"] / d["chain100"]["stats"]["median"])
+print(f"chain of 1000 adds / chain of 100 adds: median {statistics.median(ratios):.3f}, "
+      f"range {min(ratios):.3f} .. {max(ratios):.3f} (goal 10.0 +-2%)")

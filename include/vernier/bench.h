@@ -1,0 +1,312 @@
+/* The in-process engine: time a piece of C code and report a result that can
+ * be trusted, with how sure it is and why.
+ *
+ *     static void sum(vn_state *st) {
+ *         int *a = vn_state_data(st);              // prepared untimed by a setup hook
+ *         while (vn_next(st))                      // a decrement and a branch per iteration
+ *             vn_keep(sum_of_two_arrays(a, N));    // keeps the result alive
+ *     }
+ *     VN_BENCH(sum);
+ *     int main(int argc, char **argv) { return vn_main(argc, argv); }
+ *
+ * The engine calls the function once per sample, with setup and teardown
+ * hooks untimed around it. vn_next() counts the sample's iterations down
+ * inline; the timer is read only when a sample starts and ends, out of line. */
+#ifndef VERNIER_BENCH_H
+#define VERNIER_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vernier/base.h"
+#include "vernier/clock.h"
+#include "vernier/stats.h"
+#include "vernier/sysinfo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define VN_LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define VN_LIKELY(x) (x)
+#endif
+
+/* ---- The state a benchmark function sees ----------------------------------- */
+
+/* Only `remaining` is public, because vn_next() reads it inline; everything
+ * else is private to the engine. */
+typedef struct vn_state {
+    uint64_t remaining;        /* iterations left in this sample */
+    struct vn__run *run;       /* private */
+} vn_state;
+
+/* Out of line: called when a sample starts (reads the timer, sets
+ * remaining) and when it ends (reads the timer again, returns 0). */
+int vn__state_edge(vn_state *st);
+
+/* The loop condition. Keeping the common path to a decrement and a
+ * predicted branch is what makes the loop's own cost about one cycle. */
+static inline int vn_next(vn_state *st)
+{
+    if (VN_LIKELY(st->remaining != 0)) {
+        st->remaining--;
+        return 1;
+    }
+    return vn__state_edge(st);
+}
+
+/* Per-sample data a setup hook prepared (vn_state_set_data), or NULL. */
+void *vn_state_data(const vn_state *st);
+void  vn_state_set_data(vn_state *st, void *data);
+/* The user pointer given when the benchmark was added. */
+void *vn_state_user(const vn_state *st);
+/* The parameter of this row (see vn_bench_opts.param_*), 0 without one. */
+int64_t vn_state_param(const vn_state *st);
+/* Iterations of the current sample (for code that needs the count). */
+uint64_t vn_state_iterations(const vn_state *st);
+/* Throughput of one iteration, when it depends on the parameter; call it
+ * before the loop. Overrides the bytes/items given in the options. */
+void vn_state_set_bytes(vn_state *st, double bytes_per_iter);
+void vn_state_set_items(vn_state *st, double items_per_iter);
+/* Marks the benchmark as failed with a message; the loop then ends at once. */
+void vn_state_fail(vn_state *st, const char *message);
+
+/* ---- Keeping the compiler honest ------------------------------------------- */
+
+/* vn_keep(x): the value of x must be computed, as if something read it, but
+ * nothing is stored: the value stays in a register (like Google Benchmark's
+ * DoNotOptimize, without the memory round trip). For scalars and pointers;
+ * for an aggregate keep its address and call vn_clobber(). */
+#if defined(__cplusplus)
+extern "C++" {
+template <class T> static inline void vn_keep(T v) { __asm__ __volatile__("" : "+r"(v)); }
+}
+#else
+/* "+ 0" drops const, so a const value can be kept too. */
+#define vn_keep(x)                                   \
+    do {                                             \
+        __typeof__((x) + 0) vn__kept = (x);          \
+        __asm__ __volatile__("" : "+r"(vn__kept));   \
+    } while (0)
+#endif
+
+/* vn_clobber(): every value in memory may have been read and written here,
+ * so stores before it happen and loads after it are repeated. */
+static inline void vn_clobber(void) { __asm__ __volatile__("" ::: "memory"); }
+
+/* ---- A fast seeded generator for irregular inputs -------------------------- */
+
+/* xoshiro256** (Blackman and Vigna): fast, good enough for choosing inputs,
+ * and the same sequence for the same seed on every machine. */
+typedef struct vn_rng {
+    uint64_t s[4];
+} vn_rng;
+
+void vn_rng_seed(vn_rng *r, uint64_t seed);
+
+static inline uint64_t vn_rng_next(vn_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t x = s[1] * 5;
+    uint64_t result = ((x << 7) | (x >> 57)) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = (s[3] << 45) | (s[3] >> 19);
+    return result;
+}
+
+/* Uniform in [0, n) without modulo bias (Lemire's multiply-shift method). */
+uint64_t vn_rng_below(vn_rng *r, uint64_t n);
+/* Uniform in [0, 1). */
+static inline double vn_rng_double(vn_rng *r) { return (double)(vn_rng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* ---- Describing benchmarks ------------------------------------------------- */
+
+typedef void (*vn_bench_fn)(vn_state *st);
+
+/* Options of one benchmark; zero means "the default" everywhere. */
+typedef struct vn_bench_opts {
+    int reserved_;             /* keeps VN_BENCH_OPTS(fn) valid C with no options */
+    void (*setup)(vn_state *st);     /* untimed, before each sample */
+    void (*teardown)(vn_state *st);  /* untimed, after each sample */
+    void *user;                /* vn_state_user() */
+    double bytes_per_iter;     /* throughput in bytes/s when set */
+    double items_per_iter;     /* throughput in items/s when set */
+    /* A parameter: each value gives its own row "name/param=value". Either a
+     * list, or a range lo..hi multiplied by mult (default 2) each step. */
+    const char *param_name;    /* default "n" */
+    const int64_t *param_values;
+    size_t param_count;
+    int64_t range_lo, range_hi, range_mult;
+    /* Per-benchmark settings; 0 takes the run's (command line) setting. */
+    double max_time;           /* seconds */
+    double precision;          /* percent, the +- of the median's 95% CI to stop at */
+    size_t min_samples;
+    const char *timer;         /* a clock name, e.g. "monotonic" */
+} vn_bench_opts;
+
+/* Registration before main() runs, by a constructor. */
+typedef struct vn_bench_def {
+    const char *name;
+    vn_bench_fn fn;
+    const vn_bench_opts *opts;
+    struct vn_bench_def *next;
+} vn_bench_def;
+
+void vn__register(vn_bench_def *def);
+
+#if defined(__GNUC__)
+#define VN__CONSTRUCTOR __attribute__((constructor))
+#else
+#error "VN_BENCH needs GCC or Clang (constructor functions); use vn_suite_add instead"
+#endif
+
+#define VN_BENCH_OPTS(fn, ...)                                                \
+    static const vn_bench_opts vn__opts_##fn = {.reserved_ = 0, __VA_ARGS__}; \
+    static vn_bench_def vn__def_##fn = {#fn, fn, &vn__opts_##fn, 0};          \
+    VN__CONSTRUCTOR static void vn__register_##fn(void) { vn__register(&vn__def_##fn); }
+
+#define VN_BENCH(fn)                                      \
+    static vn_bench_def vn__def_##fn = {#fn, fn, 0, 0};   \
+    VN__CONSTRUCTOR static void vn__register_##fn(void) { vn__register(&vn__def_##fn); }
+
+/* ---- Running them ------------------------------------------------------------ */
+
+/* Settings of a run; vn_config_init() fills the defaults. */
+typedef struct vn_config {
+    double max_time;           /* seconds per benchmark (default 1) */
+    double precision;          /* percent (default 1) */
+    size_t min_samples;        /* default 10 */
+    size_t max_samples;        /* default 10000 */
+    double warmup;             /* seconds of untimed warmup (default 0.02) */
+    double min_sample_time;    /* seconds a sample lasts at least (default 0.001) */
+    int cpu;                   /* pin to this CPU; -1 no pinning */
+    int threads;               /* default 1 */
+    int cold;                  /* evict the caches before each sample */
+    const char *timer;         /* NULL: the timer `vernier clocks` selects */
+    const char *filter;        /* POSIX extended regex on names; NULL all */
+    int progress;              /* show progress on stderr */
+    /* When set, checked between samples: non-zero stops the run, which then
+     * reports what it has (vn_main points it at its SIGINT/SIGTERM flag). */
+    const volatile int *stop_flag;
+} vn_config;
+
+void vn_config_init(vn_config *c);
+
+typedef struct vn_suite vn_suite;
+
+/* VN_OPTIMIZED is whether the code that includes this header is optimized;
+ * a benchmark compiled without optimization measures the wrong thing, so
+ * the engine warns about it. */
+#if defined(__OPTIMIZE__)
+#define VN__OPTIMIZED 1
+#else
+#define VN__OPTIMIZED 0
+#endif
+
+vn_suite *vn__suite_create(int optimized);
+#define vn_suite_create() vn__suite_create(VN__OPTIMIZED)
+void vn_suite_destroy(vn_suite *s);
+/* Adds a benchmark; opts may be NULL. VN_EINVAL for a NULL or empty name, a
+ * NULL function or inconsistent options; VN_EEXIST for a duplicate name. */
+int vn_suite_add(vn_suite *s, const char *name, vn_bench_fn fn, const vn_bench_opts *opts);
+/* Adds every benchmark registered with VN_BENCH. */
+int vn_suite_add_registered(vn_suite *s);
+
+/* Per sample: the tags of interference seen while it ran. */
+enum {
+    VN_TAG_PREEMPTED = 1u << 0, /* involuntary context switch during the sample */
+    VN_TAG_MIGRATED = 1u << 1,  /* ended on another CPU than it started on */
+};
+
+typedef struct vn_sample {
+    double value;      /* ns per iteration, as measured (overhead not subtracted) */
+    uint64_t iters;
+    unsigned tags;
+    double ref_ns;     /* ns per reference cycle measured next to this sample; NAN unknown */
+    int thread;        /* which thread took it (0 without --threads) */
+} vn_sample;
+
+#define VN_MAX_WARNINGS 16
+
+typedef struct vn_bench_warning {
+    char id[32];
+    char message[384];
+} vn_bench_warning;
+
+typedef enum vn_stop {
+    VN_STOP_PRECISION,   /* the median's CI reached the precision asked for */
+    VN_STOP_MAX_TIME,    /* the time budget ran out first */
+    VN_STOP_MAX_SAMPLES,
+    VN_STOP_FAILED,      /* vn_state_fail() was called */
+    VN_STOP_INTERRUPTED
+} vn_stop;
+
+const char *vn_stop_name(vn_stop s);
+
+typedef struct vn_result {
+    char name[192];            /* "fn" or "fn/param=value" */
+    char param_name[32];       /* "" without a parameter */
+    int64_t param;
+    const char *unit;          /* "ns" (per iteration) */
+    vn_sample *samples;        /* every sample, tagged ones too; owned */
+    size_t nsamples;
+    size_t ntagged;            /* left out of the headline */
+    vn_stats stats;            /* of the untagged samples, overhead subtracted */
+    uint64_t iters;            /* iterations per sample */
+    double overhead_ns;        /* the empty loop, per iteration */
+    double overhead_ci[2];
+    int upper_bound;           /* 1: the body is not distinguishable from the empty loop */
+    double bound_ns;           /* then: the largest plausible time per iteration */
+    double ref_ns;             /* median ns per reference cycle */
+    double ref_spread;         /* (p90 - p10) / median of the reference, a fraction */
+    double cycles;             /* median reference cycles per iteration */
+    double bytes_per_iter, items_per_iter;
+    double bytes_per_sec, items_per_sec;  /* from the median; NAN without */
+    int threads;
+    double *thread_median;     /* per thread median ns/iter, owned (threads > 1) */
+    double total_iter_per_sec; /* all threads together */
+    vn_stop stop;
+    double elapsed;            /* seconds spent on this benchmark */
+    char error[256];           /* vn_state_fail() message, or "" */
+    vn_bench_warning warnings[VN_MAX_WARNINGS];
+    int nwarnings;
+} vn_result;
+
+typedef struct vn_results {
+    vn_sysinfo env;
+    vn_clock_id timer;
+    char timer_reason[256];
+    double timer_cost_ns;      /* cost of one timer read */
+    double timer_resolution_ns;
+    double counter_hz;         /* NAN when the timer is not a counter */
+    vn_config config;
+    vn_result *bench;          /* owned */
+    size_t nbench;
+    int optimized;
+    int interrupted;
+} vn_results;
+
+/* Runs every benchmark of the suite that matches cfg->filter. On success
+ * *out owns its memory (vn_results_free). */
+int vn_suite_run(vn_suite *s, const vn_config *cfg, vn_results *out);
+void vn_results_free(vn_results *r);
+
+/* The whole program: parses the command line (the options of `vernier
+ * --help`'s benchmark programs: --list, --filter, --json, ...), runs the
+ * registered benchmarks, prints and writes the reports. Returns the exit
+ * code: 0, 1 when a benchmark failed or a file could not be written, 2 for a
+ * usage error. */
+int vn__main(int argc, char **argv, int optimized);
+#define vn_main(argc, argv) vn__main((argc), (argv), VN__OPTIMIZED)
+
+#ifdef __cplusplus
+}
+#endif
+#endif

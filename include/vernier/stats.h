@@ -1,0 +1,95 @@
+/* Statistics that survive noise: pure functions of their input, no I/O, no
+ * clocks. Everything the engine, `vernier stats` and the reporters show is
+ * computed here, so every runner gets the same numbers. */
+#ifndef VERNIER_STATS_H
+#define VERNIER_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vernier/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The percentiles every summary carries, in this order. */
+#define VN_STATS_NPCT 9
+extern const double vn_stats_pct[VN_STATS_NPCT]; /* 1 5 10 25 50 75 90 95 99 */
+
+/* Tukey's fences on the quartiles: mild beyond 1.5 IQR, severe beyond 3 IQR. */
+typedef struct vn_outliers {
+    size_t low_severe, low_mild, high_mild, high_severe;
+} vn_outliers;
+
+/* A summary of n values. Values that cannot be computed for this n (the
+ * standard deviation of one value, say) are NAN. */
+typedef struct vn_stats {
+    size_t n;
+    double min, max;
+    double mean;
+    double stddev;        /* sample standard deviation (n - 1) */
+    double sem;           /* standard error of the mean */
+    double mean_ci[2];    /* 95% Student t-interval of the mean */
+    double median;
+    double median_ci[2];  /* distribution-free 95% interval from order statistics */
+    double median_ci_level; /* the interval's exact coverage (>= 0.95 when n allows, else less) */
+    double mad;           /* median absolute deviation from the median */
+    double mad_scaled;    /* mad x 1.4826: estimates the stddev of normal data */
+    double iqr;           /* p75 - p25 */
+    double cv;            /* stddev / mean */
+    double pct[VN_STATS_NPCT]; /* percentiles, numpy's default (linear) definition */
+    vn_outliers outliers;
+    double modality;      /* mvalue of the histogram: ~2 unimodal, >= 2.8 suggests several modes;
+                             NaN when too few values to show a dip (about n < 16) */
+    double drift;         /* Spearman rank correlation of value against position (NaN for n < 3
+                             or constant values) */
+    double drift_p;       /* two-sided p-value of drift (t approximation, as scipy's spearmanr) */
+} vn_stats;
+
+/* Summarizes x[0..n) (which is only read). VN_EINVAL for n == 0, a NULL
+ * pointer, or a NaN or infinite value (which is an error, not a number);
+ * VN_ERANGE when max - min overflows a double; VN_ENOMEM. On failure *out
+ * is untouched. docs/stats.md defines each number. */
+int vn_stats_compute(const double *x, size_t n, vn_stats *out);
+
+/* The p-th percentile (0..100) of sorted values, interpolating linearly
+ * between order statistics exactly as numpy.percentile does by default. */
+double vn_percentile_sorted(const double *sorted, size_t n, double p);
+
+/* The distribution-free 95% interval of the median: 0-based indices lo and
+ * hi into the n sorted values (the order statistics x(lo+1) and x(hi+1)),
+ * and the interval's exact coverage P(lo+1 <= B <= hi) for B ~ Binomial(n,
+ * 1/2). It is the narrowest symmetric pair (hi = n-1-lo) whose coverage is
+ * >= 0.95. For 2 <= n < 6 no interval reaches 95%: the widest (min, max) is
+ * returned with its lower coverage; n < 2 gives 0, 0 and coverage 0. Any
+ * pointer may be NULL. */
+void vn_median_ci_ranks(size_t n, size_t *lo, size_t *hi, double *coverage);
+
+/* The two-sided 97.5% quantile of Student's t with df degrees of freedom
+ * (df >= 1), accurate to 1e-9. */
+double vn_t975(double df);
+
+/* A histogram over [lo, lo + nbins * width). */
+typedef struct vn_histogram {
+    double lo;
+    double width;
+    size_t nbins;
+    uint64_t *counts;   /* owned */
+    size_t n;
+} vn_histogram;
+
+/* Bins x[0..n) into nbins equal bins from min to max: [lo + i*width,
+ * lo + (i+1)*width), the last bin closed so the maximum is in it, with edges
+ * computed as numpy.histogram computes them. nbins 0 chooses by the
+ * Freedman-Diaconis rule (width 2 IQR n^(-1/3), Sturges's log2(n) + 1 bins
+ * when the IQR is 0), clamped to 1..200. Constant data give one bin of
+ * width 0. *out is overwritten (not freed) on success; release it with
+ * vn_histogram_free. VN_EINVAL, VN_ERANGE and VN_ENOMEM as vn_stats_compute. */
+int  vn_histogram_compute(const double *x, size_t n, size_t nbins, vn_histogram *out);
+void vn_histogram_free(vn_histogram *h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,268 @@
+/* Suites of benchmarks: registration, options, the state a benchmark sees,
+ * and the seeded generator. The measuring itself is in bench_run.c. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_internal.h"
+
+/* ---- Registration by VN_BENCH ---------------------------------------------------- */
+
+/* Constructors run before main() in an unspecified order; the list is
+ * reversed on use so benchmarks run in the order of the source. */
+static vn_bench_def *registered;
+
+void vn__register(vn_bench_def *def)
+{
+    if (!def)
+        return;
+    def->next = registered;
+    registered = def;
+}
+
+/* ---- Suites ---------------------------------------------------------------- */
+
+vn_suite *vn__suite_create(int optimized)
+{
+    vn_suite *s = calloc(1, sizeof *s);
+    if (s)
+        s->optimized = optimized;
+    return s;
+}
+
+void vn_suite_destroy(vn_suite *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n; i++)
+        free(s->v[i].values);
+    free(s->v);
+    free(s);
+}
+
+void vn__suite_set_hooks(vn_suite *s, const vn__hooks *h)
+{
+    s->has_hooks = h != NULL;
+    if (h)
+        s->hooks = *h;
+}
+
+/* Expands the parameter options into a list of values. */
+static int param_values(const vn_bench_opts *o, int64_t **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (o->param_values && o->param_count) {
+        *out = malloc(o->param_count * sizeof **out);
+        if (!*out)
+            return VN_ENOMEM;
+        memcpy(*out, o->param_values, o->param_count * sizeof **out);
+        *n = o->param_count;
+        return 0;
+    }
+    if (o->param_values || o->param_count)
+        return VN_EINVAL;
+    if (!o->range_lo && !o->range_hi)
+        return 0;
+    int64_t mult = o->range_mult ? o->range_mult : 2;
+    if (o->range_lo <= 0 || o->range_hi < o->range_lo || mult < 2)
+        return VN_EINVAL;
+    /* lo, lo*mult, ... up to hi; like Google Benchmark's ranges, hi itself
+     * is always measured too. At most 64 values fit in an int64_t range. */
+    int64_t v[65];
+    size_t k = 0;
+    for (int64_t x = o->range_lo;; x *= mult) {
+        v[k++] = x;
+        if (x > o->range_hi / mult)
+            break;
+    }
+    if (v[k - 1] != o->range_hi)
+        v[k++] = o->range_hi;
+    *out = malloc(k * sizeof **out);
+    if (!*out)
+        return VN_ENOMEM;
+    memcpy(*out, v, k * sizeof **out);
+    *n = k;
+    return 0;
+}
+
+int vn_suite_add(vn_suite *s, const char *name, vn_bench_fn fn, const vn_bench_opts *opts)
+{
+    if (!s || !name || !*name || !fn)
+        return VN_EINVAL;
+    if (strlen(name) >= sizeof s->v[0].name - 32)
+        return VN_ERANGE;
+    for (size_t i = 0; i < s->n; i++)
+        if (!strcmp(s->v[i].name, name))
+            return VN_EEXIST;
+    vn_bench_opts o;
+    if (opts)
+        o = *opts;
+    else
+        memset(&o, 0, sizeof o);
+    if (o.max_time < 0 || o.precision < 0 || o.bytes_per_iter < 0 || o.items_per_iter < 0 ||
+        !isfinite(o.max_time) || !isfinite(o.precision))
+        return VN_EINVAL;
+    if (o.timer) {
+        vn_clock_id id;
+        if (vn_clock_lookup(o.timer, &id) != 0)
+            return VN_ENOENT;
+    }
+    int64_t *values;
+    size_t nvalues;
+    int rc = param_values(&o, &values, &nvalues);
+    if (rc)
+        return rc;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 16;
+        vn__bench *v = realloc(s->v, cap * sizeof *v);
+        if (!v) {
+            free(values);
+            return VN_ENOMEM;
+        }
+        s->v = v;
+        s->cap = cap;
+    }
+    vn__bench *b = &s->v[s->n++];
+    memset(b, 0, sizeof *b);
+    snprintf(b->name, sizeof b->name, "%s", name);
+    b->fn = fn;
+    b->opts = o;
+    b->values = values;
+    b->nvalues = nvalues;
+    return 0;
+}
+
+int vn_suite_add_registered(vn_suite *s)
+{
+    if (!s)
+        return VN_EINVAL;
+    size_t n = 0;
+    for (vn_bench_def *d = registered; d; d = d->next)
+        n++;
+    vn_bench_def **order = malloc((n ? n : 1) * sizeof *order);
+    if (!order)
+        return VN_ENOMEM;
+    size_t i = n;
+    for (vn_bench_def *d = registered; d; d = d->next)
+        order[--i] = d;
+    int rc = 0;
+    for (i = 0; i < n && rc == 0; i++)
+        rc = vn_suite_add(s, order[i]->name, order[i]->fn, order[i]->opts);
+    free(order);
+    return rc;
+}
+
+/* ---- The state ---------------------------------------------------------------- */
+
+void *vn_state_data(const vn_state *st) { return st->run->data; }
+void vn_state_set_data(vn_state *st, void *data) { st->run->data = data; }
+void *vn_state_user(const vn_state *st) { return st->run->user; }
+int64_t vn_state_param(const vn_state *st) { return st->run->param; }
+uint64_t vn_state_iterations(const vn_state *st) { return st->run->iters; }
+void vn_state_set_bytes(vn_state *st, double bytes) { st->run->bytes = bytes; }
+void vn_state_set_items(vn_state *st, double items) { st->run->items = items; }
+
+void vn_state_fail(vn_state *st, const char *message)
+{
+    struct vn__run *r = st->run;
+    r->failed = 1;
+    snprintf(r->error, sizeof r->error, "%s", message ? message : "failed");
+    /* Ends the loop at the next vn_next(): with remaining at 0 it reaches
+     * the edge, which sees the failure. */
+    st->remaining = 0;
+}
+
+/* The edge of a sample. The timer is read as the last thing before the
+ * loop starts and the first thing after it ends, so what lies between is
+ * the loop and a constant part of this call, which the empty loop measures
+ * too and the engine subtracts. */
+int vn__state_edge(vn_state *st)
+{
+    struct vn__run *r = st->run;
+    if (r->phase == 0 && !r->failed) {
+        r->phase = 1;
+        st->remaining = r->iters - 1;
+        r->t_start = vn__timer_read(r);
+        return 1;
+    }
+    uint64_t t = vn__timer_read(r);
+    if (r->phase == 1)
+        r->t_end = t;
+    r->phase = 2;
+    st->remaining = 0;
+    return 0;
+}
+
+/* ---- Small things ------------------------------------------------------------------- */
+
+void vn_rng_seed(vn_rng *r, uint64_t seed)
+{
+    /* splitmix64 spreads any seed, 0 included, over the four words. */
+    for (int i = 0; i < 4; i++) {
+        uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        r->s[i] = z ^ (z >> 31);
+    }
+}
+
+uint64_t vn_rng_below(vn_rng *r, uint64_t n)
+{
+    if (n == 0)
+        return 0;
+#ifdef __SIZEOF_INT128__
+    /* Lemire, "Fast Random Integer Generation in an Interval" (2019). */
+    unsigned __int128 m = (unsigned __int128)vn_rng_next(r) * n;
+    uint64_t low = (uint64_t)m;
+    if (low < n) {
+        uint64_t t = -n % n;
+        while (low < t) {
+            m = (unsigned __int128)vn_rng_next(r) * n;
+            low = (uint64_t)m;
+        }
+    }
+    return (uint64_t)(m >> 64);
+#else
+    uint64_t limit = UINT64_MAX - UINT64_MAX % n, v;
+    do
+        v = vn_rng_next(r);
+    while (v >= limit);
+    return v % n;
+#endif
+}
+
+void vn_config_init(vn_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->max_time = 1.0;
+    c->precision = 1.0;
+    c->min_samples = 10;
+    c->max_samples = 10000;
+    c->warmup = 0.02;
+    c->min_sample_time = 0.001;
+    c->cpu = -1;
+    c->threads = 1;
+}
+
+const char *vn_stop_name(vn_stop s)
+{
+    static const char *const names[] = {"precision", "max_time", "max_samples", "failed",
+                                        "interrupted"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
+}
+
+void vn_results_free(vn_results *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nbench; i++) {
+        free(r->bench[i].samples);
+        free(r->bench[i].thread_median);
+    }
+    free(r->bench);
+    r->bench = NULL;
+    r->nbench = 0;
+    vn_sysinfo_free(&r->env);
+}

@@ -1,0 +1,88 @@
+/* The engine's private structures, shared by bench*.c and the tests. */
+#ifndef VN_BENCH_INTERNAL_H
+#define VN_BENCH_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vernier/bench.h"
+
+/* Replacements for the machine, so tests drive the engine deterministically:
+ * a clock that returns what the test says, fixed timer facts, a fixed
+ * reference cycle, and no interference probes. */
+typedef struct vn__hooks {
+    uint64_t (*now)(void *ctx);   /* ns; replaces the timer when set */
+    void *ctx;
+    double timer_cost_ns;         /* used instead of probing the timer */
+    double timer_resolution_ns;
+    double (*ref_ns)(void *ctx);  /* ns per reference cycle; NULL gives NAN */
+    int no_interference;          /* skip getrusage/getcpu around samples */
+    unsigned (*sample_tags)(void *ctx); /* the tags of each sample, instead of probing */
+    int no_sysinfo;               /* skip the machine snapshot */
+} vn__hooks;
+
+/* What a benchmark function's state points at during a sample. */
+struct vn__run {
+    vn_clock_id timer;
+    const vn__hooks *hooks;       /* NULL on the real machine */
+    uint64_t iters;
+    uint64_t t_start, t_end;      /* in the timer's unit */
+    int phase;                    /* 0 not started, 1 running, 2 ended */
+    void *data;
+    void *user;
+    int64_t param;
+    double bytes, items;          /* per iteration; NAN unset */
+    int failed;
+    char error[256];
+};
+
+typedef struct vn__bench {
+    char name[128];
+    vn_bench_fn fn;
+    vn_bench_opts opts;
+    int64_t *values;              /* the parameter's values, owned (copied) */
+    size_t nvalues;
+} vn__bench;
+
+struct vn_suite {
+    vn__bench *v;
+    size_t n, cap;
+    int optimized;
+    int has_hooks;
+    vn__hooks hooks;
+};
+
+void vn__suite_set_hooks(vn_suite *s, const vn__hooks *h);
+
+/* One timer read, in the timer's unit (inline counter reads on x86/arm). */
+uint64_t vn__timer_read(const struct vn__run *r);
+/* A difference of two reads in ns. */
+double vn__timer_delta_ns(const struct vn__run *r, uint64_t delta);
+
+/* The timer vernier clocks would select, found by a quick probe of the
+ * candidates: id, reason, cost of one read and its resolution in ns. */
+int vn__timer_choose(const char *name, vn_clock_id *id, char *reason, size_t reasonlen,
+                     double *cost_ns, double *resolution_ns);
+
+/* ns per cycle of a dependent chain of adds, one cycle each on every
+ * out-of-order core since the 1990s; NAN where no such loop is compiled. */
+double vn__ref_ns_per_cycle(const struct vn__run *r);
+
+/* Writes over a buffer larger than the caches, so the next sample starts
+ * cold. The buffer is sized once from the machine snapshot. */
+typedef struct vn__evict {
+    unsigned char *buf;
+    size_t len;
+} vn__evict;
+int  vn__evict_init(vn__evict *e, const vn_sysinfo *env);
+void vn__evict_run(vn__evict *e);
+void vn__evict_free(vn__evict *e);
+
+/* How many untagged samples the headline needs; with fewer, all samples are
+ * used and the interference warning says so. */
+size_t vn__min_untagged(const vn_config *c);
+
+/* The warnings of one result, derived from its numbers (pure). */
+void vn__result_warnings(vn_result *res, const vn_config *cfg, int optimized);
+
+#endif

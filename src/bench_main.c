@@ -1,0 +1,317 @@
+/* vn_main(): a benchmark program's whole command line. The option names are
+ * the same as the vernier tool's, so one habit serves both. */
+#include <getopt.h>
+#include <regex.h>
+#include <sched.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench_internal.h"
+#include "vernier/report.h"
+
+typedef struct outputs {
+    const char *json, *csv, *markdown;
+    int raw, hist, list;
+} outputs;
+
+/* The one table of options: parsing and --help both read it. */
+enum {
+    O_LIST = 256, O_FILTER, O_JSON, O_CSV, O_RAW, O_MD, O_HIST, O_PRECISION, O_MAXTIME,
+    O_MINSAMPLES, O_MAXSAMPLES, O_WARMUP, O_CPU, O_TIMER, O_THREADS, O_COLD, O_QUIET, O_HELP
+};
+
+static const struct {
+    struct option opt;
+    const char *arg;
+    const char *help;
+} options[] = {
+    {{"list", no_argument, 0, O_LIST}, NULL, "list the benchmarks (after --filter) and exit"},
+    {{"filter", required_argument, 0, O_FILTER}, "REGEX", "run only benchmarks whose name matches (POSIX extended)"},
+    {{"json", required_argument, 0, O_JSON}, "FILE", "write the results as JSON (vernier.results/1); '-' for stdout"},
+    {{"csv", required_argument, 0, O_CSV}, "FILE", "write one CSV row per benchmark; '-' for stdout"},
+    {{"raw", no_argument, 0, O_RAW}, NULL, "with --csv: one row per sample instead"},
+    {{"markdown", required_argument, 0, O_MD}, "FILE", "write a Markdown table; '-' for stdout"},
+    {{"hist", no_argument, 0, O_HIST}, NULL, "show each benchmark's distribution and cumulative graph"},
+    {{"precision", required_argument, 0, O_PRECISION}, "PCT", "stop when the median's 95% CI is within +-PCT% (default 1)"},
+    {{"max-time", required_argument, 0, O_MAXTIME}, "SEC", "time budget per benchmark (default 1)"},
+    {{"min-samples", required_argument, 0, O_MINSAMPLES}, "N", "take at least N samples (default 10)"},
+    {{"max-samples", required_argument, 0, O_MAXSAMPLES}, "N", "take at most N samples (default 10000)"},
+    {{"warmup", required_argument, 0, O_WARMUP}, "SEC", "untimed warmup per benchmark (default 0.02)"},
+    {{"cpu", required_argument, 0, O_CPU}, "N", "pin the benchmark thread to CPU N"},
+    {{"timer", required_argument, 0, O_TIMER}, "NAME", "time with this clock (see 'vernier clocks')"},
+    {{"threads", required_argument, 0, O_THREADS}, "N", "run N threads at once, started together"},
+    {{"cold", no_argument, 0, O_COLD}, NULL, "evict the caches before each sample (one iteration per sample)"},
+    {{"quiet", no_argument, 0, O_QUIET}, NULL, "no progress line on stderr"},
+    {{"help", no_argument, 0, O_HELP}, NULL, "show this help"},
+};
+#define NOPTIONS (sizeof options / sizeof options[0])
+
+static const char *prog_name(const char *argv0)
+{
+    const char *s = argv0 ? strrchr(argv0, '/') : NULL;
+    return s ? s + 1 : argv0 ? argv0 : "benchmark";
+}
+
+static void help(const char *prog)
+{
+    printf("usage: %s [OPTIONS]\n\n"
+           "Runs the benchmarks of this program with vernier: calibrated batches, warmup,\n"
+           "adaptive sampling until the median is known to +-1%%, the empty loop subtracted.\n\n"
+           "Options:\n",
+           prog);
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        char left[40];
+        snprintf(left, sizeof left, "--%s%s%s", options[i].opt.name, options[i].arg ? " " : "",
+                 options[i].arg ? options[i].arg : "");
+        printf("  %-22s %s\n", left, options[i].help);
+    }
+}
+
+static int usage_error(const char *prog, const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "%s: ", prog);
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "; see '%s --help'\n", prog);
+    return 2;
+}
+
+static int num(const char *prog, const char *opt, const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (!*s || *end || !isfinite(v) || v < lo || v > hi) {
+        char range[64];
+        snprintf(range, sizeof range, "a number from %g to %g", lo, hi);
+        fprintf(stderr, "%s: %s needs %s, not '%s'; see '%s --help'\n", prog, opt, range, s, prog);
+        return 2;
+    }
+    *out = v;
+    return 0;
+}
+
+static volatile int stop_requested;
+static volatile sig_atomic_t last_signal;
+
+static void on_signal(int sig)
+{
+    stop_requested = 1;
+    last_signal = sig;
+}
+
+static int emit(const char *prog, const char *path, int (*report)(const vn_results *, vn_buf *),
+                const vn_results *r)
+{
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    int rc = report(r, &b);
+    if (rc == 0)
+        rc = vn_write_file_atomic(path, b.data ? b.data : "", b.len);
+    vn_buf_free(&b);
+    if (rc) {
+        fprintf(stderr, "%s: cannot write '%s': %s; choose a writable path\n", prog, path,
+                vn_strerror(rc));
+        return 1;
+    }
+    return 0;
+}
+
+static int csv_rows(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 0, b); }
+static int csv_raw(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 1, b); }
+
+int vn__main(int argc, char **argv, int optimized)
+{
+    const char *prog = prog_name(argc > 0 ? argv[0] : NULL);
+    vn_config cfg;
+    vn_config_init(&cfg);
+    cfg.progress = isatty(STDERR_FILENO);
+    outputs o = {0};
+    struct option longopts[NOPTIONS + 1];
+    for (size_t i = 0; i < NOPTIONS; i++)
+        longopts[i] = options[i].opt;
+    memset(&longopts[NOPTIONS], 0, sizeof longopts[NOPTIONS]);
+
+    opterr = 0;
+    optind = 1;
+    int c;
+    double v;
+    while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        switch (c) {
+        case O_LIST: o.list = 1; break;
+        case O_FILTER: cfg.filter = optarg; break;
+        case O_JSON: o.json = optarg; break;
+        case O_CSV: o.csv = optarg; break;
+        case O_RAW: o.raw = 1; break;
+        case O_MD: o.markdown = optarg; break;
+        case O_HIST: o.hist = 1; break;
+        case O_COLD: cfg.cold = 1; break;
+        case O_QUIET: cfg.progress = 0; break;
+        case O_TIMER: cfg.timer = optarg; break;
+        case O_HELP: help(prog); return 0;
+        case O_PRECISION:
+            if (num(prog, "--precision", optarg, 1e-3, 100, &v))
+                return 2;
+            cfg.precision = v;
+            break;
+        case O_MAXTIME:
+            if (num(prog, "--max-time", optarg, 1e-3, 86400, &v))
+                return 2;
+            cfg.max_time = v;
+            break;
+        case O_WARMUP:
+            if (num(prog, "--warmup", optarg, 0, 3600, &v))
+                return 2;
+            cfg.warmup = v;
+            break;
+        case O_MINSAMPLES:
+            if (num(prog, "--min-samples", optarg, 1, 1e7, &v) || v != floor(v))
+                return v != floor(v) ? usage_error(prog, "--min-samples needs a whole number, not '%s'%s", optarg, "") : 2;
+            cfg.min_samples = (size_t)v;
+            break;
+        case O_MAXSAMPLES:
+            if (num(prog, "--max-samples", optarg, 1, 1e7, &v) || v != floor(v))
+                return v != floor(v) ? usage_error(prog, "--max-samples needs a whole number, not '%s'%s", optarg, "") : 2;
+            cfg.max_samples = (size_t)v;
+            break;
+        case O_CPU:
+            if (num(prog, "--cpu", optarg, 0, CPU_SETSIZE - 1, &v) || v != floor(v))
+                return v != floor(v) ? usage_error(prog, "--cpu needs a CPU number, not '%s'%s", optarg, "") : 2;
+            cfg.cpu = (int)v;
+            break;
+        case O_THREADS:
+            if (num(prog, "--threads", optarg, 1, 1024, &v) || v != floor(v))
+                return v != floor(v) ? usage_error(prog, "--threads needs a whole number, not '%s'%s", optarg, "") : 2;
+            cfg.threads = (int)v;
+            break;
+        case ':': return usage_error(prog, "option '%s' needs a value%s", argv[optind - 1], "");
+        default: return usage_error(prog, "unknown option '%s'%s", argv[optind - 1], "");
+        }
+    }
+    if (optind < argc)
+        return usage_error(prog, "unexpected argument '%s'%s", argv[optind], "");
+    if (cfg.max_samples < cfg.min_samples)
+        return usage_error(prog, "--max-samples must be at least --min-samples%s%s", "", "");
+    if (o.raw && !o.csv)
+        return usage_error(prog, "--raw goes with --csv%s%s", "", "");
+    if (cfg.timer) {
+        vn_clock_id id;
+        if (vn_clock_lookup(cfg.timer, &id) != 0 || !vn_clock_available(id)) {
+            char names[512] = "";
+            for (int i = 0; i < VN_CLOCK_COUNT; i++)
+                if (vn_clock_available((vn_clock_id)i)) {
+                    if (names[0])
+                        strncat(names, ", ", sizeof names - strlen(names) - 1);
+                    strncat(names, vn_clock_name((vn_clock_id)i), sizeof names - strlen(names) - 1);
+                }
+            return usage_error(prog, "no usable clock named '%s' (clocks: %s)", cfg.timer, names);
+        }
+    }
+    if (cfg.cpu >= 0) {
+        cpu_set_t allowed;
+        if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && !CPU_ISSET(cfg.cpu, &allowed)) {
+            char n[16];
+            snprintf(n, sizeof n, "%d", cfg.cpu);
+            return usage_error(prog, "CPU %s is not available to this process%s", n, "");
+        }
+    }
+    if (cfg.filter) {
+        regex_t re;
+        if (regcomp(&re, cfg.filter, REG_EXTENDED | REG_NOSUB) != 0)
+            return usage_error(prog, "--filter '%s' is not a valid regular expression%s", cfg.filter, "");
+        regfree(&re);
+    }
+
+    vn_suite *s = vn__suite_create(optimized);
+    if (!s) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return 1;
+    }
+    int rc = vn_suite_add_registered(s);
+    if (rc) {
+        fprintf(stderr, "%s: a registered benchmark is invalid: %s\n", prog, vn_strerror(rc));
+        vn_suite_destroy(s);
+        return 1;
+    }
+    if (o.list) {
+        regex_t re;
+        int filtered = cfg.filter && regcomp(&re, cfg.filter, REG_EXTENDED | REG_NOSUB) == 0;
+        for (size_t i = 0; i < s->n; i++) {
+            size_t nv = s->v[i].nvalues ? s->v[i].nvalues : 1;
+            for (size_t k = 0; k < nv; k++) {
+                char name[200];
+                if (s->v[i].nvalues)
+                    snprintf(name, sizeof name, "%s/%s=%lld", s->v[i].name,
+                             s->v[i].opts.param_name ? s->v[i].opts.param_name : "n",
+                             (long long)s->v[i].values[k]);
+                else
+                    snprintf(name, sizeof name, "%s", s->v[i].name);
+                if (!filtered || regexec(&re, name, 0, NULL, 0) == 0)
+                    printf("%s\n", name);
+            }
+        }
+        if (filtered)
+            regfree(&re);
+        vn_suite_destroy(s);
+        return 0;
+    }
+
+    /* Ctrl-C and SIGTERM stop the run between samples; what was measured is
+     * still reported and written, marked interrupted. */
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    cfg.stop_flag = &stop_requested;
+
+    vn_results res;
+    rc = vn_suite_run(s, &cfg, &res);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    vn_suite_destroy(s);
+    if (rc) {
+        fprintf(stderr, "%s: the run failed: %s\n", prog, vn_strerror(rc));
+        return 1;
+    }
+
+    int to_stdout = (o.json && !strcmp(o.json, "-")) || (o.csv && !strcmp(o.csv, "-")) ||
+                    (o.markdown && !strcmp(o.markdown, "-"));
+    FILE *con = to_stdout ? stderr : stdout;
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    unsigned flags = 0;
+    const char *nc = getenv("NO_COLOR");
+    if (isatty(fileno(con)) && !(nc && *nc))
+        flags |= VN_REPORT_COLOR;
+    if (vn_report_results_text(&res, flags, &b) == 0)
+        fwrite(b.data, 1, b.len, con);
+    if (o.hist) {
+        vn_buf_reset(&b);
+        if (vn_report_results_hist(&res, flags, &b) == 0)
+            fwrite(b.data, 1, b.len, con);
+    }
+    vn_buf_free(&b);
+    fflush(con);
+
+    int status = 0;
+    if (o.json)
+        status |= emit(prog, o.json, vn_report_results_json, &res);
+    if (o.csv)
+        status |= emit(prog, o.csv, o.raw ? csv_raw : csv_rows, &res);
+    if (o.markdown)
+        status |= emit(prog, o.markdown, vn_report_results_markdown, &res);
+    for (size_t i = 0; i < res.nbench; i++)
+        if (res.bench[i].error[0])
+            status = 1;
+    int interrupted = res.interrupted || stop_requested;
+    vn_results_free(&res);
+    if (interrupted) {
+        fprintf(stderr, "%s: interrupted; the results so far were reported\n", prog);
+        return 128 + (last_signal ? last_signal : SIGINT);
+    }
+    return status;
+}

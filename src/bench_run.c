@@ -1,0 +1,745 @@
+/* The measurement: calibration, warmup, adaptive sampling with the empty
+ * loop interleaved, interference tags, reference cycles, and the numbers
+ * and warnings of each result. */
+#include <math.h>
+#include <pthread.h>
+#include <regex.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "bench_internal.h"
+#include "sysinfo_parse.h"
+
+#define EMPTY_EVERY 8        /* one empty-loop sample per this many samples */
+#define EMPTY_FIRST 5        /* empty-loop samples before sampling starts */
+#define MAX_ITERS ((uint64_t)1 << 40)
+
+/* The empty loop, measured with the same code path as every benchmark: the
+ * same vn_next(), the same edges. The empty asm keeps the compiler from
+ * deleting the loop, without adding an instruction. */
+static void empty_loop(vn_state *st)
+{
+    while (vn_next(st))
+        __asm__ __volatile__("");
+}
+
+/* Everything one benchmark row needs while it runs. */
+typedef struct job {
+    const vn__bench *b;
+    vn_config cfg;               /* with the benchmark's own settings applied */
+    const vn__hooks *hooks;
+    vn_clock_id timer;
+    double cost_ns, res_ns;
+    vn__evict *evict;
+    int interference;            /* probe getrusage/getcpu around samples */
+    struct vn__run run;          /* the state's private part */
+    vn_state st;
+    uint64_t t0;                 /* timer read at the start of this row */
+} job;
+
+static double elapsed_ns(job *j) { return vn__timer_delta_ns(&j->run, vn__timer_read(&j->run) - j->t0); }
+
+/* Runs fn once with iters iterations. Returns 0 and the sample's total ns,
+ * or 1 when the benchmark failed (the message is in j->run.error). */
+static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, double *ns,
+                      unsigned *tags)
+{
+    struct vn__run *r = &j->run;
+    r->iters = iters;
+    r->phase = 0;
+    r->t_start = r->t_end = 0;
+    j->st.remaining = 0;
+    j->st.run = r;
+    *tags = 0;
+    if (user_hooks && j->b->opts.setup)
+        j->b->opts.setup(&j->st);
+    if (j->evict)
+        vn__evict_run(j->evict);
+    struct rusage ru0, ru1;
+    int cpu0 = -1;
+    if (j->interference) {
+        getrusage(RUSAGE_THREAD, &ru0);
+        cpu0 = sched_getcpu();
+    }
+    if (!r->failed)
+        fn(&j->st);
+    if (user_hooks && j->hooks && j->hooks->sample_tags)
+        *tags = j->hooks->sample_tags(j->hooks->ctx);
+    if (j->interference) {
+        int cpu1 = sched_getcpu();
+        getrusage(RUSAGE_THREAD, &ru1);
+        if (ru1.ru_nivcsw != ru0.ru_nivcsw)
+            *tags |= VN_TAG_PREEMPTED;
+        if (cpu0 != cpu1)
+            *tags |= VN_TAG_MIGRATED;
+    }
+    if (user_hooks && j->b->opts.teardown)
+        j->b->opts.teardown(&j->st);
+    if (r->failed)
+        return 1;
+    if (r->phase != 2) {
+        r->failed = 1;
+        snprintf(r->error, sizeof r->error, "%s",
+                 r->phase == 0 ? "the function never called vn_next()"
+                               : "the function left its vn_next() loop before it ended");
+        return 1;
+    }
+    *ns = vn__timer_delta_ns(r, r->t_end - r->t_start);
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median and its distribution-free 95% interval, from a copy of v. */
+static int median_ci(const double *v, size_t n, double *med, double *lo, double *hi)
+{
+    double *s = malloc((n ? n : 1) * sizeof *s);
+    if (!s)
+        return VN_ENOMEM;
+    memcpy(s, v, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    size_t l, h;
+    double cov;
+    vn_median_ci_ranks(n, &l, &h, &cov);
+    *med = vn_percentile_sorted(s, n, 50);
+    *lo = s[l];
+    *hi = s[h];
+    free(s);
+    return 0;
+}
+
+/* Has the headline reached the precision asked for? The headline is the
+ * median net of the empty loop's cost om; when that cannot be told apart
+ * from zero, the headline will be an upper bound (the loop's own median),
+ * so its precision is what counts. Looks at untagged samples only. */
+static int precision_reached(const vn_sample *v, size_t n, double om, double target, int *err)
+{
+    double *x = malloc((n ? n : 1) * sizeof *x);
+    if (!x) {
+        *err = VN_ENOMEM;
+        return 0;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!v[i].tags)
+            x[m++] = v[i].value;
+    double med, lo, hi;
+    int ok = 0;
+    if (m >= 6 && median_ci(x, m, &med, &lo, &hi) == 0) {
+        if (lo - om > 0) {
+            med -= om, lo -= om, hi -= om;
+        }
+        ok = med > 0 && fmax(med - lo, hi - med) <= target * med;
+    }
+    free(x);
+    return ok;
+}
+
+/* A growable array of samples. */
+typedef struct samples {
+    vn_sample *v;
+    size_t n, cap;
+} samples;
+
+static int push_sample(samples *s, vn_sample x)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 256;
+        vn_sample *v = realloc(s->v, cap * sizeof *v);
+        if (!v)
+            return VN_ENOMEM;
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = x;
+    return 0;
+}
+
+typedef struct dbuf {
+    double *v;
+    size_t n, cap;
+} dbuf;
+
+static int push_double(dbuf *d, double x)
+{
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 64;
+        double *v = realloc(d->v, cap * sizeof *v);
+        if (!v)
+            return VN_ENOMEM;
+        d->v = v;
+        d->cap = cap;
+    }
+    d->v[d->n++] = x;
+    return 0;
+}
+
+/* The batch: double the iterations (GMPBench's method) until one sample
+ * lasts at least 1000 x (timer cost + resolution), so the timer's error is
+ * under 0.1% of it, and at least the minimum sample time. */
+static int calibrate(job *j, uint64_t *iters_out)
+{
+    double threshold = 1000.0 * (j->cost_ns + j->res_ns);
+    if (!(threshold >= j->cfg.min_sample_time * 1e9))
+        threshold = j->cfg.min_sample_time * 1e9;
+    uint64_t iters = 1;
+    for (;;) {
+        double ns;
+        unsigned tags;
+        if (run_sample(j, j->b->fn, 1, iters, &ns, &tags))
+            return 1;
+        /* With --cold only the first iteration finds the caches cold, so a
+         * sample is one iteration whatever the timer's resolution. */
+        if (j->cfg.cold || ns >= threshold || iters >= MAX_ITERS)
+            break;
+        iters *= 2;
+    }
+    *iters_out = iters;
+    return 0;
+}
+
+/* Fills the result's numbers from the samples (no clocks, no I/O). */
+/* floor_ns is the smallest difference per iteration the timer can show:
+ * its resolution over the iterations of a sample. */
+static int summarize(vn_result *res, const dbuf *empty, size_t min_untagged, double floor_ns)
+{
+    size_t n = res->nsamples;
+    double *net = malloc((n ? n : 1) * sizeof *net);
+    double *cyc = malloc((n ? n : 1) * sizeof *cyc);
+    double *ref = malloc((n ? n : 1) * sizeof *ref);
+    double *raw = malloc((n ? n : 1) * sizeof *raw);
+    if (!net || !cyc || !ref || !raw) {
+        free(net), free(cyc), free(ref), free(raw);
+        return VN_ENOMEM;
+    }
+    double om = 0, olo = 0, ohi = 0;
+    if (empty->n)
+        median_ci(empty->v, empty->n, &om, &olo, &ohi);
+    res->overhead_ns = om;
+    res->overhead_ci[0] = olo;
+    res->overhead_ci[1] = ohi;
+
+    /* The headline leaves tagged samples out, unless so few are left that
+     * the headline would rest on almost nothing; then all are used and the
+     * interference warning says so. */
+    size_t untagged = 0;
+    for (size_t i = 0; i < n; i++)
+        untagged += res->samples[i].tags == 0;
+    res->ntagged = n - untagged;
+    int use_all = untagged < min_untagged;
+    size_t m = 0, nc = 0, nr = 0;
+    for (size_t i = 0; i < n; i++) {
+        const vn_sample *s = &res->samples[i];
+        if (isfinite(s->ref_ns) && s->ref_ns > 0)
+            ref[nr++] = s->ref_ns;
+        if (s->tags && !use_all)
+            continue;
+        raw[m] = s->value;
+        net[m] = s->value - om;
+        if (isfinite(s->ref_ns) && s->ref_ns > 0)
+            cyc[nc++] = net[m] / s->ref_ns;
+        m++;
+    }
+    int rc = 0;
+    memset(&res->stats, 0, sizeof res->stats);
+    if (m)
+        rc = vn_stats_compute(net, m, &res->stats);
+    if (rc == 0 && m) {
+        vn_stats rs;
+        rc = vn_stats_compute(raw, m, &rs);
+        /* Not distinguishable from the empty loop: the lowest plausible
+         * time of the loop with the body is at or below the highest
+         * plausible time of the empty loop. Then only an upper bound is
+         * honest, and the loop with the body is one: the body cannot cost
+         * more than the whole loop. (It can cost less than the difference
+         * suggests, too: an out-of-order core runs a short body in the
+         * shadow of the loop's own increment and branch.) */
+        if (rc == 0 && (rs.median_ci[0] - ohi <= 0 || res->stats.median <= 0)) {
+            res->upper_bound = 1;
+            res->bound_ns = fmax(rs.median_ci[1], floor_ns);
+        }
+    }
+    if (nr) {
+        qsort(ref, nr, sizeof *ref, cmp_double);
+        res->ref_ns = vn_percentile_sorted(ref, nr, 50);
+        res->ref_spread = (vn_percentile_sorted(ref, nr, 90) - vn_percentile_sorted(ref, nr, 10)) /
+                          res->ref_ns;
+    } else {
+        res->ref_ns = res->ref_spread = NAN;
+    }
+    if (nc && !res->upper_bound) {
+        qsort(cyc, nc, sizeof *cyc, cmp_double);
+        res->cycles = vn_percentile_sorted(cyc, nc, 50);
+    } else {
+        res->cycles = NAN;
+    }
+    double per = res->upper_bound ? NAN : res->stats.median * 1e-9;
+    res->bytes_per_sec = res->bytes_per_iter > 0 ? res->bytes_per_iter / per : NAN;
+    res->items_per_sec = res->items_per_iter > 0 ? res->items_per_iter / per : NAN;
+    free(net), free(cyc), free(ref), free(raw);
+    return rc;
+}
+
+/* Bytes and items per iteration: what the function set on its state, else
+ * what the options said. */
+static void throughput_of(const job *j, vn_result *res)
+{
+    res->bytes_per_iter = j->run.bytes >= 0 ? j->run.bytes : j->b->opts.bytes_per_iter;
+    res->items_per_iter = j->run.items >= 0 ? j->run.items : j->b->opts.items_per_iter;
+}
+
+size_t vn__min_untagged(const vn_config *c) { return c->min_samples / 2 > 5 ? c->min_samples / 2 : 5; }
+
+/* Measures one row single-threaded. Returns 0 (the result says whether the
+ * benchmark failed), or a negative code when vernier itself failed. */
+static int measure(job *j, vn_result *res)
+{
+    struct vn__run *r = &j->run;
+    samples S = {0};
+    dbuf empty = {0};
+    int rc = 0;
+    j->t0 = vn__timer_read(r);
+
+    uint64_t iters;
+    if (calibrate(j, &iters))
+        goto failed;
+    res->iters = iters;
+
+    /* Warmup: untimed samples until the warmup time has passed since the
+     * row began (calibration counts: it ran the code too). */
+    while (elapsed_ns(j) < j->cfg.warmup * 1e9) {
+        double ns;
+        unsigned tags;
+        if (run_sample(j, j->b->fn, 1, iters, &ns, &tags))
+            goto failed;
+    }
+    for (int k = 0; k < EMPTY_FIRST; k++) {
+        double ns;
+        unsigned tags;
+        if (run_sample(j, empty_loop, 0, iters, &ns, &tags) == 0 && !tags)
+            push_double(&empty, ns / (double)iters);
+    }
+
+    size_t untagged = 0;
+    double budget = j->cfg.max_time * 1e9, target = j->cfg.precision / 100.0;
+    res->stop = VN_STOP_MAX_SAMPLES;
+    for (size_t k = 0;; k++) {
+        if (j->cfg.stop_flag && *j->cfg.stop_flag) {
+            res->stop = VN_STOP_INTERRUPTED;
+            break;
+        }
+        if (k % EMPTY_EVERY == EMPTY_EVERY - 1) {
+            double ns;
+            unsigned tags;
+            if (run_sample(j, empty_loop, 0, iters, &ns, &tags) == 0 && !tags &&
+                (rc = push_double(&empty, ns / (double)iters)) != 0)
+                goto out;
+        }
+        vn_sample s = {0};
+        s.ref_ns = vn__ref_ns_per_cycle(r);
+        double ns;
+        if (run_sample(j, j->b->fn, 1, iters, &ns, &s.tags))
+            goto failed;
+        s.value = ns / (double)iters;
+        s.iters = iters;
+        if ((rc = push_sample(&S, s)) != 0)
+            goto out;
+        untagged += s.tags == 0;
+
+        if (S.n >= j->cfg.max_samples)
+            break;
+        int enough = S.n >= j->cfg.min_samples;
+        if (enough && elapsed_ns(j) >= budget) {
+            res->stop = VN_STOP_MAX_TIME;
+            break;
+        }
+        /* The stop test sorts every untagged sample, so past 64 samples it
+         * runs only every n/32 samples: a few percent of extra samples at
+         * most, and no quadratic cost. */
+        if (enough && untagged >= 6 && (untagged < 64 || untagged % (untagged / 32) == 0)) {
+            double om = 0, lo, hi;
+            if (empty.n && (rc = median_ci(empty.v, empty.n, &om, &lo, &hi)) != 0)
+                goto out;
+            if (precision_reached(S.v, S.n, om, target, &rc)) {
+                res->stop = VN_STOP_PRECISION;
+                break;
+            }
+            if (rc)
+                goto out;
+        }
+    }
+    res->samples = S.v;
+    res->nsamples = S.n;
+    S.v = NULL;
+    throughput_of(j, res);
+    rc = summarize(res, &empty, vn__min_untagged(&j->cfg), j->res_ns / (double)res->iters);
+    goto out;
+failed:
+    res->stop = VN_STOP_FAILED;
+    snprintf(res->error, sizeof res->error, "%s", r->error);
+    res->samples = S.v;
+    res->nsamples = S.n;
+    S.v = NULL;
+out:
+    free(S.v);
+    free(empty.v);
+    res->elapsed = elapsed_ns(j) / 1e9;
+    return rc;
+}
+
+/* ---- Several threads at once ----------------------------------------------- */
+
+/* Threads that start at different moments measure different machines: the
+ * first ones run alone. So every thread runs untimed samples until all have
+ * arrived, then they pass a barrier together and only then start timing. */
+typedef struct shared {
+    int n;
+    uint64_t iters;
+    atomic_int arrived;
+    atomic_int stop;
+    pthread_barrier_t start;
+    vn_stop reason;
+    double om;                  /* the empty loop, measured before */
+} shared;
+
+typedef struct tctx {
+    job j;
+    int index;
+    shared *sh;
+    samples S;
+    int failed;
+    int rc;
+} tctx;
+
+static void *thread_main(void *arg)
+{
+    tctx *t = arg;
+    job *j = &t->j;
+    shared *sh = t->sh;
+    double ns;
+    unsigned tags;
+    atomic_fetch_add(&sh->arrived, 1);
+    while (atomic_load(&sh->arrived) < sh->n && !t->failed)
+        t->failed = run_sample(j, j->b->fn, 1, 1, &ns, &tags);
+    pthread_barrier_wait(&sh->start);
+    if (t->failed) {
+        atomic_store(&sh->stop, 1);
+        return NULL;
+    }
+    double budget = j->cfg.max_time * 1e9, target = j->cfg.precision / 100.0;
+    size_t untagged = 0;
+    while (!atomic_load(&sh->stop)) {
+        if (j->cfg.stop_flag && *j->cfg.stop_flag) {
+            sh->reason = VN_STOP_INTERRUPTED;
+            atomic_store(&sh->stop, 1);
+            break;
+        }
+        vn_sample s = {0};
+        s.thread = t->index;
+        s.ref_ns = vn__ref_ns_per_cycle(&j->run);
+        if (run_sample(j, j->b->fn, 1, sh->iters, &ns, &s.tags)) {
+            t->failed = 1;
+            atomic_store(&sh->stop, 1);
+            break;
+        }
+        s.value = ns / (double)sh->iters;
+        s.iters = sh->iters;
+        if ((t->rc = push_sample(&t->S, s)) != 0) {
+            atomic_store(&sh->stop, 1);
+            break;
+        }
+        untagged += s.tags == 0;
+        if (t->index != 0)
+            continue;
+        /* Thread 0 decides for all, on its own samples: they are measured
+         * under the same contention as everyone's. */
+        int enough = t->S.n >= j->cfg.min_samples;
+        if (t->S.n >= j->cfg.max_samples) {
+            sh->reason = VN_STOP_MAX_SAMPLES;
+            atomic_store(&sh->stop, 1);
+        } else if (enough && elapsed_ns(j) >= budget) {
+            sh->reason = VN_STOP_MAX_TIME;
+            atomic_store(&sh->stop, 1);
+        } else if (enough && untagged >= 6 && (untagged < 64 || untagged % (untagged / 32) == 0)) {
+            if (precision_reached(t->S.v, t->S.n, sh->om, target, &t->rc)) {
+                sh->reason = VN_STOP_PRECISION;
+                atomic_store(&sh->stop, 1);
+            }
+        }
+    }
+    return NULL;
+}
+
+static int measure_threads(job *j, vn_result *res)
+{
+    int n = j->cfg.threads;
+    int rc = 0;
+    dbuf empty = {0};
+    j->t0 = vn__timer_read(&j->run);
+    uint64_t iters;
+    if (calibrate(j, &iters)) {
+        res->stop = VN_STOP_FAILED;
+        snprintf(res->error, sizeof res->error, "%s", j->run.error);
+        return 0;
+    }
+    res->iters = iters;
+    for (int k = 0; k < EMPTY_FIRST * 2; k++) {
+        double ns;
+        unsigned tags;
+        if (run_sample(j, empty_loop, 0, iters, &ns, &tags) == 0 && !tags)
+            push_double(&empty, ns / (double)iters);
+    }
+    shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.n = n;
+    sh.iters = iters;
+    sh.reason = VN_STOP_MAX_SAMPLES;
+    double lo, hi;
+    if (empty.n)
+        median_ci(empty.v, empty.n, &sh.om, &lo, &hi);
+    tctx *t = calloc((size_t)n, sizeof *t);
+    pthread_t *tid = calloc((size_t)n, sizeof *tid);
+    res->thread_median = calloc((size_t)n, sizeof *res->thread_median);
+    if (!t || !tid || !res->thread_median || pthread_barrier_init(&sh.start, NULL, (unsigned)n)) {
+        free(t), free(tid), free(empty.v);
+        return VN_ENOMEM;
+    }
+    int started = 0;
+    for (int i = 0; i < n; i++) {
+        t[i].j = *j;
+        t[i].j.st.run = &t[i].j.run;
+        t[i].index = i;
+        t[i].sh = &sh;
+        if (pthread_create(&tid[i], NULL, thread_main, &t[i]) != 0)
+            break;
+        started++;
+    }
+    if (started < n) {
+        /* The barrier waits for n threads; let the ones that started past it
+         * by arriving as the missing ones, then stop them. */
+        atomic_store(&sh.stop, 1);
+        atomic_fetch_add(&sh.arrived, n - started);
+        for (int i = started; i < n; i++)
+            pthread_barrier_wait(&sh.start);
+        rc = VN_ENOMEM;
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    pthread_barrier_destroy(&sh.start);
+
+    samples all = {0};
+    res->threads = n;
+    res->total_iter_per_sec = 0;
+    for (int i = 0; i < started && rc == 0; i++) {
+        if (t[i].failed && !res->error[0]) {
+            res->stop = VN_STOP_FAILED;
+            snprintf(res->error, sizeof res->error, "%s", t[i].j.run.error);
+        }
+        if (t[i].rc)
+            rc = t[i].rc;
+        dbuf mine = {0};
+        for (size_t k = 0; k < t[i].S.n && rc == 0; k++) {
+            rc = push_sample(&all, t[i].S.v[k]);
+            if (!t[i].S.v[k].tags)
+                push_double(&mine, t[i].S.v[k].value - sh.om);
+        }
+        double med = NAN;
+        if (mine.n)
+            median_ci(mine.v, mine.n, &med, &lo, &hi);
+        res->thread_median[i] = med;
+        if (med > 0)
+            res->total_iter_per_sec += 1e9 / med;
+        free(mine.v);
+    }
+    for (int i = 0; i < n; i++)
+        free(t[i].S.v);
+    if (res->stop != VN_STOP_FAILED)
+        res->stop = sh.reason;
+    res->samples = all.v;
+    res->nsamples = all.n;
+    if (rc == 0 && res->stop != VN_STOP_FAILED) {
+        throughput_of(&t[0].j, res);
+        rc = summarize(res, &empty, vn__min_untagged(&j->cfg), j->res_ns / (double)res->iters);
+    }
+    free(t), free(tid), free(empty.v);
+    res->elapsed = elapsed_ns(j) / 1e9;
+    return rc;
+}
+
+/* ---- Running a suite ------------------------------------------------------- */
+
+static void progress(const vn_config *c, const char *name, size_t i, size_t n)
+{
+    if (!c->progress)
+        return;
+    fprintf(stderr, "\r\033[K[%zu/%zu] %s ...", i + 1, n, name);
+    fflush(stderr);
+}
+
+static int pin(int cpu, cpu_set_t *old)
+{
+    if (sched_getaffinity(0, sizeof *old, old) != 0)
+        return -1;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    return sched_setaffinity(0, sizeof one, &one) == 0 ? 0 : -1;
+}
+
+int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
+{
+    if (!s || !out)
+        return VN_EINVAL;
+    vn_config cfg;
+    if (cfg_in)
+        cfg = *cfg_in;
+    else
+        vn_config_init(&cfg);
+    if (!(cfg.max_time > 0) || !(cfg.precision > 0) || cfg.min_samples < 1 ||
+        cfg.max_samples < cfg.min_samples || cfg.threads < 1 || cfg.threads > 1024 ||
+        !(cfg.warmup >= 0) || !(cfg.min_sample_time > 0))
+        return VN_EINVAL;
+    regex_t re;
+    if (cfg.filter && regcomp(&re, cfg.filter, REG_EXTENDED | REG_NOSUB) != 0)
+        return VN_EINVAL;
+
+    memset(out, 0, sizeof *out);
+    out->config = cfg;
+    out->optimized = s->optimized;
+    const vn__hooks *hooks = s->has_hooks ? &s->hooks : NULL;
+    int rc = 0;
+    cpu_set_t old;
+    int pinned = 0;
+    if (cfg.cpu >= 0) {
+        if (cfg.cpu >= CPU_SETSIZE || pin(cfg.cpu, &old) != 0) {
+            rc = VN_EINVAL;
+            goto done;
+        }
+        pinned = 1;
+    }
+    if (hooks && hooks->no_sysinfo) {
+        vn__sysinfo_reset(&out->env);
+    } else if ((rc = vn_sysinfo_collect(&out->env)) != 0) {
+        goto done;
+    }
+    if (hooks && hooks->now) {
+        out->timer = VN_CLOCK_MONOTONIC;
+        snprintf(out->timer_reason, sizeof out->timer_reason, "a test clock");
+        out->timer_cost_ns = hooks->timer_cost_ns;
+        out->timer_resolution_ns = hooks->timer_resolution_ns;
+    } else if ((rc = vn__timer_choose(cfg.timer, &out->timer, out->timer_reason,
+                                      sizeof out->timer_reason, &out->timer_cost_ns,
+                                      &out->timer_resolution_ns)) != 0) {
+        goto done;
+    }
+    out->counter_hz = NAN;
+    if (!hooks && (vn_clock_flags(out->timer) & VN_CLOCK_F_COUNTER)) {
+        const vn_calibration *c = vn_counter_calibration();
+        out->counter_hz = c ? c->hz : NAN;
+    }
+
+    /* The rows: every benchmark, times every parameter value. */
+    size_t nrows = 0;
+    for (size_t i = 0; i < s->n; i++)
+        nrows += s->v[i].nvalues ? s->v[i].nvalues : 1;
+    out->bench = calloc(nrows ? nrows : 1, sizeof *out->bench);
+    if (!out->bench) {
+        rc = VN_ENOMEM;
+        goto done;
+    }
+    vn__evict evict = {0};
+    if (cfg.cold && (rc = vn__evict_init(&evict, &out->env)) != 0)
+        goto done;
+    size_t row = 0;
+    for (size_t i = 0; i < s->n && rc == 0; i++) {
+        const vn__bench *b = &s->v[i];
+        size_t nv = b->nvalues ? b->nvalues : 1;
+        for (size_t k = 0; k < nv && rc == 0; k++) {
+            vn_result *res = &out->bench[out->nbench];
+            memset(res, 0, sizeof *res);
+            res->unit = "ns";
+            res->threads = 1;
+            if (b->nvalues) {
+                res->param = b->values[k];
+                snprintf(res->param_name, sizeof res->param_name, "%s",
+                         b->opts.param_name ? b->opts.param_name : "n");
+                snprintf(res->name, sizeof res->name, "%s/%s=%lld", b->name, res->param_name,
+                         (long long)res->param);
+            } else {
+                snprintf(res->name, sizeof res->name, "%s", b->name);
+            }
+            if (cfg.filter && regexec(&re, res->name, 0, NULL, 0) != 0)
+                continue;
+            if (cfg.stop_flag && *cfg.stop_flag) {
+                out->interrupted = 1;
+                break;
+            }
+            progress(&cfg, res->name, row++, nrows);
+            job *j = calloc(1, sizeof *j);
+            if (!j) {
+                rc = VN_ENOMEM;
+                break;
+            }
+            j->b = b;
+            j->cfg = cfg;
+            if (b->opts.max_time > 0)
+                j->cfg.max_time = b->opts.max_time;
+            if (b->opts.precision > 0)
+                j->cfg.precision = b->opts.precision;
+            if (b->opts.min_samples > 0)
+                j->cfg.min_samples = b->opts.min_samples;
+            if (j->cfg.max_samples < j->cfg.min_samples)
+                j->cfg.max_samples = j->cfg.min_samples;
+            j->hooks = hooks;
+            j->timer = out->timer;
+            j->cost_ns = out->timer_cost_ns;
+            j->res_ns = out->timer_resolution_ns;
+            if (b->opts.timer && !hooks) {
+                char why[64];
+                rc = vn__timer_choose(b->opts.timer, &j->timer, why, sizeof why, &j->cost_ns,
+                                      &j->res_ns);
+                if (rc) {
+                    free(j);
+                    break;
+                }
+            }
+            j->evict = cfg.cold ? &evict : NULL;
+            j->interference = !(hooks && hooks->no_interference);
+            j->run.timer = j->timer;
+            j->run.hooks = hooks;
+            j->run.user = b->opts.user;
+            j->run.param = res->param;
+            j->run.bytes = j->run.items = -1;
+            j->st.run = &j->run;
+            rc = cfg.threads > 1 ? measure_threads(j, res) : measure(j, res);
+            if (rc == 0)
+                vn__result_warnings(res, &j->cfg, s->optimized);
+            free(j);
+            if (rc == 0) {
+                out->nbench++;
+                if (res->stop == VN_STOP_INTERRUPTED)
+                    out->interrupted = 1;
+            }
+        }
+    }
+    vn__evict_free(&evict);
+    if (cfg.progress)
+        fprintf(stderr, "\r\033[K");
+done:
+    if (pinned)
+        sched_setaffinity(0, sizeof old, &old);
+    if (cfg.filter)
+        regfree(&re);
+    if (rc)
+        vn_results_free(out);
+    return rc;
+}

@@ -1,0 +1,161 @@
+/* The engine's timer, its reference cycle, and cache eviction. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "arch.h"
+#include "bench_internal.h"
+#include "clock_internal.h"
+#include "vernier/probe.h"
+
+uint64_t vn__timer_read(const struct vn__run *r)
+{
+    if (r->hooks && r->hooks->now)
+        return r->hooks->now(r->hooks->ctx);
+    /* Inline reads for the clocks the engine selects, so a sample edge does
+     * not pay for a call through vn_clock_read(). */
+    switch (r->timer) {
+#ifdef VN_HAVE_TSC
+    case VN_CLOCK_TSC_LFENCE: return vn__rdtsc_lfence();
+    case VN_CLOCK_RDTSCP: return vn__rdtscp_lfence();
+#endif
+#ifdef VN_HAVE_CNTVCT
+    case VN_CLOCK_CNTVCT: return vn__cntvct();
+#endif
+    case VN_CLOCK_MONOTONIC: return vn__posix_read(CLOCK_MONOTONIC);
+    default: return vn_clock_read(r->timer);
+    }
+}
+
+double vn__timer_delta_ns(const struct vn__run *r, uint64_t delta)
+{
+    if (r->hooks && r->hooks->now)
+        return (double)delta;
+    return vn_clock_delta_ns(r->timer, delta);
+}
+
+static const vn_clock_probe *probe_of(const vn_clocks_report *rep, vn_clock_id id)
+{
+    for (size_t i = 0; i < rep->nclocks; i++)
+        if (rep->clocks[i].id == id)
+            return &rep->clocks[i];
+    return NULL;
+}
+
+int vn__timer_choose(const char *name, vn_clock_id *id, char *reason, size_t reasonlen,
+                     double *cost_ns, double *resolution_ns)
+{
+    /* A short version of `vernier clocks`: only the candidates, with small
+     * budgets, so a benchmark program starts in milliseconds. */
+    vn_clocks_report *rep = calloc(1, sizeof *rep);
+    if (!rep)
+        return VN_ENOMEM;
+    vn_probe_opts quick = {300, 300, 4096};
+    vn__clocks_report_basics(rep);
+    vn_clock_id forced = VN_CLOCK_COUNT;
+    if (name) {
+        if (vn_clock_lookup(name, &forced) != 0) {
+            free(rep);
+            return VN_ENOENT;
+        }
+        if (!vn_clock_available(forced)) {
+            free(rep);
+            return VN_ENOTSUP;
+        }
+    }
+    const vn_clock_id candidates[] = {VN_CLOCK_MONOTONIC, VN_CLOCK_TSC_LFENCE, VN_CLOCK_TSC_CPUID,
+                                      VN_CLOCK_CNTVCT, forced};
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
+        vn_clock_id c = candidates[i];
+        if (c == VN_CLOCK_COUNT || !vn_clock_exists(c) || probe_of(rep, c))
+            continue;
+        /* An unavailable clock is kept too: its probe says so, and the
+         * selection skips it. */
+        vn_probe_clock(c, &quick, &rep->clocks[rep->nclocks]);
+        rep->nclocks++;
+    }
+    if (!name) {
+        if (vn_probe_crosscpu(2, &rep->crosscpu) == 0)
+            rep->crosscpu_done = 1;
+        vn_clock_select(rep, id, reason, reasonlen);
+    } else {
+        *id = forced;
+        snprintf(reason, reasonlen, "chosen with --timer");
+    }
+    const vn_clock_probe *p = probe_of(rep, *id);
+    *cost_ns = p && isfinite(p->latency_ns) ? p->latency_ns : NAN;
+    /* The resolution that matters is the clock's unit or its smallest
+     * observed step, whichever is larger; with a fast clock the observed
+     * step is bounded by the read itself, which the cost already counts. */
+    double res = p ? p->getres_ns : NAN;
+    if (p && isfinite(p->resolution_ns) && p->resolution_ns > p->latency_ns * 2)
+        res = p->resolution_ns;
+    *resolution_ns = isfinite(res) ? res : 1.0;
+    free(rep);
+    return 0;
+}
+
+/* ---- The reference cycle ------------------------------------------------------- */
+
+#define REF_ADDS 20000  /* 200 blocks of 100 adds: about 5-10 us */
+
+double vn__ref_ns_per_cycle(const struct vn__run *r)
+{
+    if (r->hooks)
+        return r->hooks->ref_ns ? r->hooks->ref_ns(r->hooks->ctx) : NAN;
+#if defined(__x86_64__) || defined(__aarch64__)
+    uint64_t x = 0;
+    uint64_t t0 = vn__timer_read(r);
+    for (int i = 0; i < REF_ADDS / 100; i++) {
+        /* A chain of dependent adds: each waits for the one before, so the
+         * block takes 100 core cycles whatever the core's width. */
+#if defined(__x86_64__)
+        __asm__ __volatile__(".rept 100\n\tadd $1, %0\n\t.endr" : "+r"(x));
+#else
+        __asm__ __volatile__(".rept 100\n\tadd %0, %0, #1\n\t.endr" : "+r"(x));
+#endif
+    }
+    uint64_t t1 = vn__timer_read(r);
+    return vn__timer_delta_ns(r, t1 - t0) / REF_ADDS;
+#else
+    return NAN;
+#endif
+}
+
+/* ---- Cold caches ------------------------------------------------------------- */
+
+int vn__evict_init(vn__evict *e, const vn_sysinfo *env)
+{
+    /* Twice the sum of all cache levels is more than any replacement
+     * policy keeps; 64 MiB when the caches are unknown. */
+    size_t total = 0;
+    if (env)
+        for (int i = 0; i < env->ncaches; i++)
+            if (env->caches[i].size_bytes > 0)
+                total += (size_t)env->caches[i].size_bytes;
+    e->len = total ? 2 * total : (size_t)64 << 20;
+    e->buf = malloc(e->len);
+    if (!e->buf)
+        return VN_ENOMEM;
+    memset(e->buf, 1, e->len);
+    return 0;
+}
+
+void vn__evict_run(vn__evict *e)
+{
+    /* Writing every line makes the old contents of every cache dirty-evicted
+     * or replaced; the volatile read-modify-write keeps it from being
+     * turned into a memset the compiler could drop. */
+    volatile unsigned char *p = e->buf;
+    for (size_t i = 0; i < e->len; i += 64)
+        p[i] = (unsigned char)(p[i] + 1);
+}
+
+void vn__evict_free(vn__evict *e)
+{
+    free(e->buf);
+    e->buf = NULL;
+    e->len = 0;
+}

@@ -1,0 +1,254 @@
+/* Numbers in text, one per line or one column of a table; see
+ * numbers_parse.h for the rules. Pure: text in, doubles out. */
+#include "numbers_parse.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Longer tokens are not numbers anyone writes; the bound keeps the copy
+ * that strtod needs (it wants a NUL) on the stack. */
+#define TOKEN_MAX 1024
+
+static int blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+typedef struct span {
+    const char *p;
+    size_t n;
+} span;
+
+static span trim(span s)
+{
+    while (s.n && blank(s.p[0])) {
+        s.p++;
+        s.n--;
+    }
+    while (s.n && blank(s.p[s.n - 1]))
+        s.n--;
+    return s;
+}
+
+static void set_error(vn__numbers_error *e, vn__numbers_err kind, size_t line, span tok)
+{
+    e->kind = kind;
+    e->line = line;
+    e->fields = 0;
+    /* Shortened on a UTF-8 character boundary, control bytes shown as '?',
+     * so the message is one clean line whatever the input held. */
+    size_t max = sizeof e->token - 4, n = tok.n < max ? tok.n : max;
+    if (n < tok.n)
+        while (n > 0 && ((unsigned char)tok.p[n] & 0xC0) == 0x80)
+            n--;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)tok.p[i];
+        e->token[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+    if (n < tok.n) {
+        memcpy(e->token + n, "...", 3);
+        n += 3;
+    }
+    e->token[n] = '\0';
+}
+
+/* 0 and *v for a whole-token finite number; else the error kind. */
+static vn__numbers_err to_number(span tok, double *v)
+{
+    char buf[TOKEN_MAX];
+    if (tok.n == 0 || tok.n >= sizeof buf || blank(tok.p[0]))
+        return VN__NUM_NOT_A_NUMBER;
+    memcpy(buf, tok.p, tok.n);
+    buf[tok.n] = '\0';
+    char *end;
+    errno = 0;
+    /* strtod follows LC_NUMERIC; the tool never calls setlocale, so this
+     * is the C locale and "1.5" means one and a half everywhere. */
+    double d = strtod(buf, &end);
+    if (end != buf + tok.n)
+        return VN__NUM_NOT_A_NUMBER;
+    if (!isfinite(d))
+        return VN__NUM_NOT_FINITE; /* "nan", "inf", or an overflow such as 1e999 */
+    *v = d;
+    return VN__NUM_OK;
+}
+
+/* Field col (1-based) of a CSV line, its quotes undone into buf (which
+ * holds bufsize bytes). Returns 0, or VN__NUM_NO_FIELD with *nfields set,
+ * or VN__NUM_BAD_QUOTE. */
+static vn__numbers_err csv_field(span line, size_t col, char *buf, size_t bufsize, span *out,
+                                 size_t *nfields)
+{
+    const char *p = line.p, *end = line.p + line.n;
+    for (size_t f = 1;; f++) {
+        const char *start = p;
+        span fld;
+        while (p < end && blank(*p))
+            p++;
+        if (p < end && *p == '"') {
+            /* Quoted: commas inside belong to the field, "" is one quote. */
+            size_t k = 0;
+            int ok = 1;
+            for (p++;; p++) {
+                if (p >= end)
+                    return VN__NUM_BAD_QUOTE;
+                if (*p == '"') {
+                    if (p + 1 < end && p[1] == '"') {
+                        p++;
+                    } else {
+                        p++;
+                        break;
+                    }
+                }
+                if (k < bufsize)
+                    buf[k++] = *p;
+                else
+                    ok = 0;
+            }
+            const char *after = p;
+            while (p < end && *p != ',')
+                p++;
+            /* Text after the closing quote makes the whole field a
+             * non-number, shown as written. */
+            if (trim((span){after, (size_t)(p - after)}).n)
+                ok = 0;
+            fld = ok ? (span){buf, k} : trim((span){start, (size_t)(p - start)});
+        } else {
+            while (p < end && *p != ',')
+                p++;
+            fld = trim((span){start, (size_t)(p - start)});
+        }
+        if (f == col) {
+            *out = fld;
+            return VN__NUM_OK;
+        }
+        if (p >= end) {
+            *nfields = f;
+            return VN__NUM_NO_FIELD;
+        }
+        p++; /* the comma */
+    }
+}
+
+/* Field col (1-based) of a line split at runs of blanks. */
+static vn__numbers_err ws_field(span line, size_t col, span *out, size_t *nfields)
+{
+    const char *p = line.p, *end = line.p + line.n;
+    size_t f = 0;
+    while (p < end) {
+        while (p < end && blank(*p))
+            p++;
+        if (p >= end)
+            break;
+        const char *s = p;
+        while (p < end && !blank(*p))
+            p++;
+        if (++f == col) {
+            *out = (span){s, (size_t)(p - s)};
+            return VN__NUM_OK;
+        }
+    }
+    *nfields = f;
+    return VN__NUM_NO_FIELD;
+}
+
+static int push(double **v, size_t *n, size_t *cap, double d)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 256;
+        if (nc > SIZE_MAX / sizeof **v)
+            return VN_ENOMEM;
+        double *nv = realloc(*v, nc * sizeof *nv);
+        if (!nv)
+            return VN_ENOMEM;
+        *v = nv;
+        *cap = nc;
+    }
+    (*v)[(*n)++] = d;
+    return 0;
+}
+
+int vn__parse_numbers(const char *text, size_t len, size_t column, double **values, size_t *n,
+                      vn__numbers_error *err)
+{
+    vn__numbers_error scratch;
+    if (!err)
+        err = &scratch;
+    memset(err, 0, sizeof *err);
+    if (!values || !n || (!text && len))
+        return VN_EINVAL;
+    *values = NULL;
+    *n = 0;
+    double *v = NULL;
+    size_t nv = 0, cap = 0;
+    int first = 1, csv = 0;
+    size_t lineno = 0;
+    char unq[TOKEN_MAX];
+    const char *p = text, *end = text ? text + len : NULL;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        span line = trim((span){p, (size_t)(le - p)});
+        p = nl ? nl + 1 : end;
+        lineno++;
+        if (line.n == 0 || line.p[0] == '#')
+            continue;
+
+        span tok = line;
+        vn__numbers_err kind = VN__NUM_OK;
+        size_t nfields = 0;
+        if (column) {
+            if (first)
+                csv = memchr(line.p, ',', line.n) != NULL;
+            kind = csv ? csv_field(line, column, unq, sizeof unq, &tok, &nfields)
+                       : ws_field(line, column, &tok, &nfields);
+        }
+        double d = 0;
+        if (kind == VN__NUM_OK)
+            kind = to_number(tok, &d);
+        int header = first && column && kind == VN__NUM_NOT_A_NUMBER;
+        first = 0;
+        if (header)
+            continue;
+        if (kind != VN__NUM_OK) {
+            set_error(err, kind, lineno,
+                      kind == VN__NUM_NO_FIELD || kind == VN__NUM_BAD_QUOTE ? line : tok);
+            err->fields = nfields;
+            free(v);
+            return VN_EINVAL;
+        }
+        if (push(&v, &nv, &cap, d)) {
+            free(v);
+            return VN_ENOMEM;
+        }
+    }
+    *values = v;
+    *n = nv;
+    return 0;
+}
+
+char *vn__numbers_strerror(const vn__numbers_error *e, size_t column, char *buf, size_t size)
+{
+    switch (e->kind) {
+    case VN__NUM_OK:
+        snprintf(buf, size, "no error");
+        break;
+    case VN__NUM_NOT_A_NUMBER:
+        snprintf(buf, size, "line %zu: '%s' is not a number%s", e->line, e->token,
+                 column == 0 && strpbrk(e->token, ", \t;") ? "; use --column N to read one column"
+                                                             : "");
+        break;
+    case VN__NUM_NOT_FINITE:
+        snprintf(buf, size, "line %zu: '%s' is not a finite number", e->line, e->token);
+        break;
+    case VN__NUM_NO_FIELD:
+        snprintf(buf, size, "line %zu: has %zu field%s, column %zu is not there", e->line,
+                 e->fields, e->fields == 1 ? "" : "s", column);
+        break;
+    case VN__NUM_BAD_QUOTE:
+        snprintf(buf, size, "line %zu: a quoted field is not closed: '%s'", e->line, e->token);
+        break;
+    }
+    return buf;
+}

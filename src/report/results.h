@@ -1,0 +1,68 @@
+/* Pieces shared by the reporters of the in-process engine's results: the
+ * console table and the Markdown table show the same headline cells, the
+ * same warning marks and the same notes on why sampling stopped. */
+#ifndef VN_REPORT_RESULTS_H
+#define VN_REPORT_RESULTS_H
+
+#include "internal.h"
+
+/* The headline columns, in the order both tables show them. */
+enum {
+    VN__COL_NAME,
+    VN__COL_MEDIAN,
+    VN__COL_CI,
+    VN__COL_MEAN,
+    VN__COL_MAD,
+    VN__COL_MIN,
+    VN__COL_P99,
+    VN__COL_CYCLES,
+    VN__COL_RATE,
+    VN__COL_SAMPLES,
+    VN__COL_OVERHEAD,
+    VN__COL_MARKS,
+    VN__NCOLS
+};
+
+typedef struct vn__col {
+    const char *header;
+    int right;      /* right-aligned (numbers) */
+    int optional;   /* left out when no row has a value in it */
+} vn__col;
+
+extern const vn__col vn__results_cols[VN__NCOLS];
+
+/* Room for any cell, the longest name included (results_common.c checks). */
+#define VN__CELL 256
+
+/* One row of the headline, as text. A failed benchmark has failed = 1 and
+ * only the name cell set; the callers print its error instead. */
+typedef struct vn__cells {
+    char s[VN__NCOLS][VN__CELL];
+    int failed;
+} vn__cells;
+
+void vn__results_cells(const vn_result *r, vn__cells *c);
+
+/* One letter per warning id, so a row shows its warnings in a few columns;
+ * '!' for an id without a letter of its own. */
+char vn__warning_mark(const char *id);
+/* The id a mark stands for in the legend, NULL for '!' and unknown marks. */
+const char *vn__warning_mark_id(char mark);
+
+/* The sample tags by name, "preempted" and "migrated", in bit order. */
+typedef struct vn__tag_name {
+    unsigned bit;
+    const char *name;
+} vn__tag_name;
+
+extern const vn__tag_name vn__tag_names[2];
+
+/* Sentences on why sampling stopped for the benchmarks that did not stop at
+ * the precision asked for ("2 of 3 stopped at the time budget before
+ * reaching +-1%"), one per line, each line starting with prefix. */
+int vn__results_stop_notes(const vn_results *r, const char *prefix, vn_buf *b);
+
+/* The timer line: name, cost of a read, resolution and why it was chosen. */
+int vn__results_timer_note(const vn_results *r, vn_buf *b);
+
+#endif

@@ -1,0 +1,208 @@
+/* What the console and Markdown views of the engine's results share: the
+ * headline cells of a row, the warning marks, and the notes below the table. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../format.h"
+#include "results.h"
+
+_Static_assert(sizeof ((vn_result *)0)->name <= VN__CELL, "a name must fit in a cell");
+
+const vn__col vn__results_cols[VN__NCOLS] = {
+    [VN__COL_NAME] = {"benchmark", 0, 0},
+    [VN__COL_MEDIAN] = {"median", 1, 0},
+    [VN__COL_CI] = {"ci95", 0, 0},
+    [VN__COL_MEAN] = {"mean", 1, 0},
+    [VN__COL_MAD] = {"MAD", 1, 0},
+    [VN__COL_MIN] = {"min", 1, 0},
+    [VN__COL_P99] = {"p99", 1, 0},
+    [VN__COL_CYCLES] = {"cycles", 1, 1},
+    [VN__COL_RATE] = {"throughput", 1, 1},
+    [VN__COL_SAMPLES] = {"samples", 1, 0},
+    [VN__COL_OVERHEAD] = {"overhead", 1, 0},
+    [VN__COL_MARKS] = {"warn", 0, 1},
+};
+
+const vn__tag_name vn__tag_names[2] = {
+    {VN_TAG_PREEMPTED, "preempted"},
+    {VN_TAG_MIGRATED, "migrated"},
+};
+
+static const struct {
+    char mark;
+    const char *id;
+} marks[] = {
+    {'V', "high_variance"}, {'M', "multimodal"},  {'D', "drift"},
+    {'I', "interference"},  {'T', "max_time"},    {'N', "max_samples"},
+    {'B', "debug_build"},   {'Z', "dead_code"},   {'S', "speed_drift"},
+};
+
+char vn__warning_mark(const char *id)
+{
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (!strcmp(marks[i].id, id))
+            return marks[i].mark;
+    return '!';
+}
+
+const char *vn__warning_mark_id(char mark)
+{
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (marks[i].mark == mark)
+            return marks[i].id;
+    return NULL;
+}
+
+/* The +-% of the median's confidence interval: the farther of its two ends,
+ * so "+-1%" means both ends lie within 1% of the median, the same sense in
+ * which the engine stops at the precision asked for. */
+static void ci_cell(char *s, size_t n, const vn_stats *st)
+{
+    double m = st->median;
+    double half = fmax(m - st->median_ci[0], st->median_ci[1] - m);
+    if (!isfinite(half) || !(m > 0) || half < 0) {
+        snprintf(s, n, "-");
+        return;
+    }
+    double pct = half / m * 100;
+    if (pct < 0.095)
+        snprintf(s, n, "+-%.2f%%", pct);
+    else if (pct < 9.95)
+        snprintf(s, n, "+-%.1f%%", pct);
+    else if (pct < 999.5)
+        snprintf(s, n, "+-%.0f%%", pct);
+    else
+        snprintf(s, n, "+->999%%");
+}
+
+static void cycles_cell(char *s, size_t n, double c)
+{
+    if (!isfinite(c))
+        snprintf(s, n, "-");
+    else if (fabs(c) < 99999.95)
+        snprintf(s, n, "%.1f", c);
+    else
+        vn__fmt_count(s, n, c);
+}
+
+static void rate_cell(char *s, size_t n, const vn_result *r)
+{
+    char a[48], b[48];
+    int has_b = isfinite(r->bytes_per_sec), has_i = isfinite(r->items_per_sec);
+    if (has_b && has_i)
+        snprintf(s, n, "%s, %s", vn__fmt_rate(a, sizeof a, r->bytes_per_sec, "B"),
+                 vn__fmt_rate(b, sizeof b, r->items_per_sec, "items"));
+    else if (has_b)
+        vn__fmt_rate(s, n, r->bytes_per_sec, "B");
+    else if (has_i)
+        vn__fmt_rate(s, n, r->items_per_sec, "items");
+    else
+        snprintf(s, n, "-");
+}
+
+void vn__results_cells(const vn_result *r, vn__cells *c)
+{
+    memset(c, 0, sizeof *c);
+    /* A control character in a name would break the row in two. */
+    snprintf(c->s[VN__COL_NAME], sizeof c->s[0], "%s", r->name);
+    for (char *p = c->s[VN__COL_NAME]; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    if (r->error[0]) {
+        c->failed = 1;
+        return;
+    }
+    const vn_stats *st = &r->stats;
+    size_t z = sizeof c->s[0];
+    int have = st->n > 0;
+    char bound[48];
+
+    if (r->upper_bound) {
+        /* The body cannot be told apart from the empty loop, so the net
+         * numbers are noise around zero: only the bound and the spread mean
+         * anything, and a negative or tiny median must never be shown. */
+        snprintf(c->s[VN__COL_MEDIAN], z, "< %s", vn__fmt_ns_bound(bound, sizeof bound, r->bound_ns));
+        snprintf(c->s[VN__COL_CI], z, "-");
+        snprintf(c->s[VN__COL_MEAN], z, "-");
+        snprintf(c->s[VN__COL_MIN], z, "-");
+        snprintf(c->s[VN__COL_P99], z, "-");
+        snprintf(c->s[VN__COL_RATE], z, "-");
+        if (r->bound_ns > 0 && r->ref_ns > 0 && isfinite(r->bound_ns / r->ref_ns))
+            /* Rounded up, so it stays a bound. */
+            snprintf(c->s[VN__COL_CYCLES], z, "< %.1f", ceil(r->bound_ns / r->ref_ns * 10) / 10);
+        else
+            snprintf(c->s[VN__COL_CYCLES], z, "-");
+    } else {
+        vn__fmt_ns(c->s[VN__COL_MEDIAN], z, have ? st->median : NAN);
+        if (have)
+            ci_cell(c->s[VN__COL_CI], z, st);
+        else
+            snprintf(c->s[VN__COL_CI], z, "-");
+        vn__fmt_ns(c->s[VN__COL_MEAN], z, have ? st->mean : NAN);
+        vn__fmt_ns(c->s[VN__COL_MIN], z, have ? st->min : NAN);
+        vn__fmt_ns(c->s[VN__COL_P99], z, have ? st->pct[VN_STATS_NPCT - 1] : NAN);
+        cycles_cell(c->s[VN__COL_CYCLES], z, r->cycles);
+        rate_cell(c->s[VN__COL_RATE], z, r);
+    }
+    vn__fmt_ns(c->s[VN__COL_MAD], z, have ? st->mad : NAN);
+
+    char it[32];
+    snprintf(c->s[VN__COL_SAMPLES], z, "%zux%s", r->nsamples,
+             vn__fmt_count(it, sizeof it, (double)r->iters));
+    vn__fmt_ns(c->s[VN__COL_OVERHEAD], z, r->overhead_ns);
+
+    /* One mark per kind of warning: two unknown ids both show as one '!'. */
+    size_t k = 0;
+    for (int i = 0; i < r->nwarnings && i < VN_MAX_WARNINGS && k + 1 < z; i++) {
+        char m = vn__warning_mark(r->warnings[i].id);
+        if (!memchr(c->s[VN__COL_MARKS], m, k))
+            c->s[VN__COL_MARKS][k++] = m;
+    }
+    c->s[VN__COL_MARKS][k] = '\0';
+}
+
+int vn__results_stop_notes(const vn_results *r, const char *prefix, vn_buf *b)
+{
+    size_t count[VN_STOP_INTERRUPTED + 1] = {0};
+    for (size_t i = 0; i < r->nbench; i++)
+        if ((unsigned)r->bench[i].stop <= VN_STOP_INTERRUPTED)
+            count[r->bench[i].stop]++;
+    char goal[48] = "";
+    if (r->config.precision > 0 && isfinite(r->config.precision))
+        snprintf(goal, sizeof goal, " before reaching +-%g%%", r->config.precision);
+    int err = 0;
+    size_t n = r->nbench;
+    if (count[VN_STOP_MAX_TIME] && !err)
+        err = vn_buf_printf(b, "%s%zu of %zu stopped at the time budget%s\n", prefix,
+                            count[VN_STOP_MAX_TIME], n, goal);
+    if (count[VN_STOP_MAX_SAMPLES] && !err)
+        err = vn_buf_printf(b, "%s%zu of %zu stopped at the sample limit (%zu)%s\n", prefix,
+                            count[VN_STOP_MAX_SAMPLES], n, r->config.max_samples, goal);
+    if (count[VN_STOP_FAILED] && !err)
+        err = vn_buf_printf(b, "%s%zu of %zu failed\n", prefix, count[VN_STOP_FAILED], n);
+    if (count[VN_STOP_INTERRUPTED] && !err)
+        err = vn_buf_printf(b, "%s%zu of %zu were interrupted and show the samples taken so far\n",
+                            prefix, count[VN_STOP_INTERRUPTED], n);
+    if (r->interrupted && !err)
+        err = vn_buf_printf(b, "%sthe run was interrupted: benchmarks not shown did not run\n",
+                            prefix);
+    return err;
+}
+
+int vn__results_timer_note(const vn_results *r, vn_buf *b)
+{
+    const char *name = vn_clock_name(r->timer);
+    char cost[32], res[32];
+    int err = vn_buf_printf(b, "timer: %s", name ? name : "unknown");
+    if (!err && isfinite(r->timer_cost_ns))
+        err = vn_buf_printf(b, ", %s per read", vn__fmt_ns(cost, sizeof cost, r->timer_cost_ns));
+    if (!err && isfinite(r->timer_resolution_ns))
+        err = vn_buf_printf(b, ", resolution %s",
+                            vn__fmt_ns(res, sizeof res, r->timer_resolution_ns));
+    if (!err && r->timer_reason[0])
+        err = vn_buf_printf(b, " (%s)", r->timer_reason);
+    if (!err)
+        err = vn_buf_puts(b, "\n");
+    return err;
+}

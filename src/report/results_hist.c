@@ -1,0 +1,61 @@
+/* The distribution of each benchmark's samples as a text histogram, net of
+ * the loop overhead like the headline numbers, so the two views agree. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "../format.h"
+#include "results.h"
+
+static int one(const vn_result *res, unsigned flags, vn_buf *b, int first)
+{
+    int color = (flags & VN_REPORT_COLOR) != 0;
+    int err = vn_buf_printf(b, "%s%s%s%s", first ? "" : "\n", color ? "\033[1m" : "", res->name,
+                            color ? "\033[0m" : "");
+    if (err)
+        return err;
+    if (res->error[0])
+        return vn_buf_printf(b, ": failed: %s\n", res->error);
+
+    /* Without a measured overhead the samples are shown as measured, which
+     * is also what the headline statistics then hold. */
+    int net = isfinite(res->overhead_ns);
+    size_t n = 0;
+    double *x = malloc((res->nsamples ? res->nsamples : 1) * sizeof *x);
+    if (!x)
+        return VN_ENOMEM;
+    for (size_t i = 0; i < res->nsamples; i++)
+        if (!res->samples[i].tags)
+            x[n++] = res->samples[i].value - (net ? res->overhead_ns : 0);
+
+    char oh[32];
+    err = vn_buf_printf(b, ": %zu samples, ns per iteration", n);
+    if (!err && net)
+        err = vn_buf_printf(b, " net of %s overhead", vn__fmt_ns(oh, sizeof oh, res->overhead_ns));
+    if (!err && res->ntagged)
+        err = vn_buf_printf(b, " (%zu tagged left out)", res->ntagged);
+    if (!err && res->upper_bound) {
+        char bound[32];
+        err = vn_buf_printf(b, "; cannot be told apart from the empty loop: < %s",
+                            vn__fmt_ns_bound(bound, sizeof bound, res->bound_ns));
+    }
+    if (!err)
+        err = vn_buf_puts(b, "\n");
+    if (!err && n)
+        err = vn_report_histogram_text(x, n, "ns", flags, b);
+    else if (!err)
+        err = vn_buf_puts(b, "  no untagged samples\n");
+    free(x);
+    return err;
+}
+
+int vn_report_results_hist(const vn_results *r, unsigned flags, vn_buf *b)
+{
+    if (!r || !b || (r->nbench && !r->bench))
+        return VN_EINVAL;
+    for (size_t i = 0; i < r->nbench; i++) {
+        int err = one(&r->bench[i], flags, b, i == 0);
+        if (err)
+            return err;
+    }
+    return 0;
+}

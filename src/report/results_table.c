@@ -1,0 +1,308 @@
+/* The engine's results as tables for other programs and other pages: CSV
+ * (one row per benchmark, or one per sample) and a GitHub Markdown table.
+ *
+ * CSV numbers are written with the shortest of %.15g and %.17g that reads
+ * back as the same double, the same digits the JSON document holds, so a
+ * script reading either file gets the same values. A value that is unknown
+ * or does not apply is an empty field. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../format.h"
+#include "results.h"
+
+/* ---- CSV ---------------------------------------------------------------- */
+
+/* Quoted as RFC 4180 asks when the field holds a comma, a quote or a line
+ * break; quotes inside are doubled. */
+static int csv_str(vn_buf *b, const char *s, int last)
+{
+    int err = 0;
+    if (strpbrk(s, ",\"\r\n")) {
+        err = vn_buf_puts(b, "\"");
+        for (const char *p = s; *p && !err; p++)
+            err = *p == '"' ? vn_buf_puts(b, "\"\"") : vn_buf_append(b, p, 1);
+        if (!err)
+            err = vn_buf_puts(b, "\"");
+    } else {
+        err = vn_buf_puts(b, s);
+    }
+    return err ? err : vn_buf_puts(b, last ? "\n" : ",");
+}
+
+static int csv_num(vn_buf *b, double v)
+{
+    char s[40];
+    int err = vn_buf_puts(b, vn__fmt_exact(s, sizeof s, v));
+    return err ? err : vn_buf_puts(b, ",");
+}
+
+static int csv_param(vn_buf *b, const vn_result *r)
+{
+    if (!r->param_name[0])
+        return vn_buf_puts(b, ",");
+    return vn_buf_printf(b, "%lld,", (long long)r->param);
+}
+
+static const char *const summary_header =
+    "name,param,unit,n,iters,median,median_ci_lo,median_ci_hi,mean,stddev,mad,min,max,"
+    "p1,p5,p10,p25,p50,p75,p90,p95,p99,cycles,overhead,upper_bound,bound,"
+    "bytes_per_sec,items_per_sec,stop,error,warnings\n";
+
+static int csv_summary_row(vn_buf *b, const vn_result *r)
+{
+    const vn_stats *st = &r->stats;
+    int have = st->n > 0 && !r->error[0];
+    /* Where the result is only a bound, the location of the net values
+     * (median, mean, percentiles) is noise around zero and is left empty:
+     * a spreadsheet would otherwise plot it as a real, even negative, time.
+     * The spread (stddev, mad) stays, and `bound` holds the number. */
+    int loc = have && !r->upper_bound;
+    int err = csv_str(b, r->name, 0);
+    if (!err)
+        err = csv_param(b, r);
+    if (!err)
+        err = csv_str(b, r->unit ? r->unit : "ns", 0);
+    if (!err)
+        err = vn_buf_printf(b, "%zu,%llu,", have ? st->n : 0, (unsigned long long)r->iters);
+    double v[] = {
+        loc ? st->median : NAN,       loc ? st->median_ci[0] : NAN,
+        loc ? st->median_ci[1] : NAN, loc ? st->mean : NAN,
+        have ? st->stddev : NAN,      have ? st->mad : NAN,
+        loc ? st->min : NAN,          loc ? st->max : NAN,
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0] && !err; i++)
+        err = csv_num(b, v[i]);
+    for (int i = 0; i < VN_STATS_NPCT && !err; i++)
+        err = csv_num(b, loc ? st->pct[i] : NAN);
+    if (!err)
+        err = csv_num(b, loc ? r->cycles : NAN);
+    if (!err)
+        err = csv_num(b, r->overhead_ns);
+    if (!err)
+        err = vn_buf_printf(b, "%d,", r->upper_bound ? 1 : 0);
+    if (!err)
+        err = csv_num(b, r->upper_bound ? r->bound_ns : NAN);
+    if (!err)
+        err = csv_num(b, loc ? r->bytes_per_sec : NAN);
+    if (!err)
+        err = csv_num(b, loc ? r->items_per_sec : NAN);
+    const char *stop = vn_stop_name(r->stop);
+    if (!err)
+        err = csv_str(b, stop ? stop : "unknown", 0);
+    if (!err)
+        err = csv_str(b, r->error, 0);
+    char ids[VN_MAX_WARNINGS * 33] = "";
+    size_t len = 0;
+    for (int i = 0; i < r->nwarnings && i < VN_MAX_WARNINGS; i++) {
+        int n = snprintf(ids + len, sizeof ids - len, "%s%s", i ? ";" : "", r->warnings[i].id);
+        if (n < 0 || (size_t)n >= sizeof ids - len)
+            break;
+        len += (size_t)n;
+    }
+    return err ? err : csv_str(b, ids, 1);
+}
+
+static const char *const raw_header = "name,param,sample,value,iters,tags,ref_ns,thread\n";
+
+static int csv_sample_row(vn_buf *b, const vn_result *r, size_t i)
+{
+    const vn_sample *s = &r->samples[i];
+    char tags[64] = "";
+    for (size_t k = 0; k < sizeof vn__tag_names / sizeof vn__tag_names[0]; k++)
+        if (s->tags & vn__tag_names[k].bit)
+            snprintf(tags + strlen(tags), sizeof tags - strlen(tags), "%s%s", tags[0] ? ";" : "",
+                     vn__tag_names[k].name);
+    char v[40], ref[40];
+    int err = csv_str(b, r->name, 0);
+    if (!err)
+        err = csv_param(b, r);
+    if (!err)
+        err = vn_buf_printf(b, "%zu,%s,%llu,%s,%s,%d\n", i, vn__fmt_exact(v, sizeof v, s->value),
+                            (unsigned long long)s->iters, tags,
+                            vn__fmt_exact(ref, sizeof ref, s->ref_ns), s->thread);
+    return err;
+}
+
+int vn_report_results_csv(const vn_results *r, int raw, vn_buf *out)
+{
+    if (!r || !out || (r->nbench && !r->bench))
+        return VN_EINVAL;
+    int err = vn_buf_puts(out, raw ? raw_header : summary_header);
+    for (size_t i = 0; i < r->nbench && !err; i++) {
+        const vn_result *res = &r->bench[i];
+        if (!raw)
+            err = csv_summary_row(out, res);
+        for (size_t k = 0; raw && res->samples && k < res->nsamples && !err; k++)
+            err = csv_sample_row(out, res, k);
+    }
+    return err;
+}
+
+/* ---- Markdown ----------------------------------------------------------- */
+
+/* Whether GitHub Markdown could read '<' followed by c as the start of an
+ * HTML tag or comment; "< 0.31 ns" is left as it is, readable in the source. */
+static int tag_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c && strchr("/!?", c));
+}
+
+/* Text from outside (names, messages) with the characters that GitHub
+ * Markdown would read as markup escaped by a backslash: a '|' would end the
+ * table cell, a '*' or '_' start emphasis, '[' a link. A line break would
+ * end the table row, so it becomes a space. */
+static int md_text(vn_buf *b, const char *s)
+{
+    int err = 0;
+    for (const char *p = s; *p && !err; p++) {
+        if (*p == '\n' || *p == '\r')
+            err = vn_buf_puts(b, " ");
+        else if (strchr("\\|`*_[]>~&", *p) || (*p == '<' && tag_start(p[1])))
+            err = vn_buf_printf(b, "\\%c", *p);
+        else
+            err = vn_buf_append(b, p, 1);
+    }
+    return err;
+}
+
+/* The notes the console prints below its table, each one a list item. */
+static int md_notes(vn_buf *b, const vn_results *r)
+{
+    vn_buf tmp;
+    vn_buf_init(&tmp, 0);
+    int err = vn__results_timer_note(r, &tmp);
+    if (!err)
+        err = vn__results_stop_notes(r, "", &tmp);
+    for (size_t i = 0; i < r->nbench && !err; i++) {
+        const vn_result *res = &r->bench[i];
+        char a[32];
+        if (res->threads <= 1 || res->error[0])
+            continue;
+        err = vn_buf_printf(&tmp, "%s: %d threads, together %s", res->name, res->threads,
+                            vn__fmt_rate(a, sizeof a, res->total_iter_per_sec, "iter"));
+        for (int k = 0; res->thread_median && k < res->threads && !err; k++)
+            err = vn_buf_printf(&tmp, "%s%s", k ? ", " : "; median per thread ",
+                                vn__fmt_ns(a, sizeof a, res->thread_median[k]));
+        if (!err)
+            err = vn_buf_puts(&tmp, "\n");
+    }
+    /* Each line of the notes becomes one escaped list item. */
+    const char *p = tmp.len ? tmp.data : "";
+    while (*p && !err) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+        err = vn_buf_puts(b, "- ");
+        if (!err)
+            err = md_text(b, line);
+        if (!err)
+            err = vn_buf_puts(b, "\n");
+        p += n + (e != NULL);
+    }
+    vn_buf_free(&tmp);
+    return err;
+}
+
+int vn_report_results_markdown(const vn_results *r, vn_buf *out)
+{
+    if (!r || !out || (r->nbench && !r->bench))
+        return VN_EINVAL;
+    vn__cells *rows = calloc(r->nbench ? r->nbench : 1, sizeof *rows);
+    if (!rows)
+        return VN_ENOMEM;
+    int shown[VN__NCOLS];
+    for (size_t i = 0; i < r->nbench; i++)
+        vn__results_cells(&r->bench[i], &rows[i]);
+    for (int k = 0; k < VN__NCOLS; k++) {
+        /* The warn column's letters need a legend; the list below names
+         * the warnings in full instead. */
+        shown[k] = k != VN__COL_MARKS && !vn__results_cols[k].optional;
+        for (size_t i = 0; i < r->nbench && !shown[k] && k != VN__COL_MARKS; i++)
+            shown[k] = !rows[i].failed && rows[i].s[k][0] && strcmp(rows[i].s[k], "-") != 0;
+    }
+
+    int err = 0;
+    if (r->nbench) {
+        for (int k = 0; k < VN__NCOLS && !err; k++)
+            if (shown[k])
+                err = vn_buf_printf(out, "| %s ", vn__results_cols[k].header);
+        if (!err)
+            err = vn_buf_puts(out, "|\n");
+        for (int k = 0; k < VN__NCOLS && !err; k++)
+            if (shown[k])
+                err = vn_buf_puts(out, vn__results_cols[k].right ? "|---:" : "|:---");
+        if (!err)
+            err = vn_buf_puts(out, "|\n");
+    } else {
+        err = vn_buf_puts(out, "No benchmarks ran.\n");
+    }
+    for (size_t i = 0; i < r->nbench && !err; i++) {
+        const vn_result *res = &r->bench[i];
+        for (int k = 0; k < VN__NCOLS && !err; k++) {
+            if (!shown[k])
+                continue;
+            /* A failed row has its error where the median would be. */
+            const char *cell = k == VN__COL_NAME                      ? res->name
+                               : rows[i].failed && k == VN__COL_MEDIAN ? res->error
+                               : rows[i].failed                        ? ""
+                                                                       : rows[i].s[k];
+            err = vn_buf_puts(out, rows[i].failed && k == VN__COL_MEDIAN ? "| failed: " : "| ");
+            if (!err)
+                err = md_text(out, cell);
+            if (!err)
+                err = vn_buf_puts(out, " ");
+        }
+        if (!err)
+            err = vn_buf_puts(out, "|\n");
+    }
+
+    int nwarn = r->env.nwarnings > 0;
+    for (size_t i = 0; i < r->nbench; i++)
+        nwarn |= r->bench[i].nwarnings > 0;
+    if (nwarn && !err)
+        err = vn_buf_puts(out, "\nWarnings:\n\n");
+    for (size_t i = 0; i < r->nbench && !err; i++) {
+        const vn_result *res = &r->bench[i];
+        for (int k = 0; k < res->nwarnings && k < VN_MAX_WARNINGS && !err; k++) {
+            err = vn_buf_puts(out, "- ");
+            if (!err)
+                err = md_text(out, res->name);
+            if (!err)
+                err = vn_buf_puts(out, ": \\[");
+            if (!err)
+                err = md_text(out, res->warnings[k].id);
+            if (!err)
+                err = vn_buf_puts(out, "\\] ");
+            if (!err)
+                err = md_text(out, res->warnings[k].message);
+            if (!err)
+                err = vn_buf_puts(out, "\n");
+        }
+    }
+    for (int k = 0; k < r->env.nwarnings && k < VN_SYSINFO_MAX_WARNINGS && !err; k++) {
+        const vn_warning *w = &r->env.warnings[k];
+        err = vn_buf_puts(out, "- machine: \\[");
+        if (!err)
+            err = md_text(out, w->id);
+        if (!err)
+            err = vn_buf_puts(out, "\\] ");
+        if (!err)
+            err = md_text(out, w->message);
+        if (!err)
+            err = vn_buf_puts(out, " (fix: ");
+        if (!err)
+            err = md_text(out, w->fix);
+        if (!err)
+            err = vn_buf_puts(out, ")\n");
+    }
+    if (!err)
+        err = vn_buf_puts(out, "\nNotes:\n\n");
+    if (!err)
+        err = md_notes(out, r);
+    free(rows);
+    return err;
+}

@@ -1,0 +1,210 @@
+/* The console table of the engine's results: one row per benchmark, then
+ * the warnings, the machine's warnings, the timer and why sampling stopped. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../format.h"
+#include "results.h"
+
+#define BOLD "\033[1m"
+#define YELLOW "\033[33m"
+#define RED "\033[31m"
+#define RESET "\033[0m"
+
+typedef struct text {
+    vn_buf *b;
+    int color;
+    int err;
+} text;
+
+VN_PRINTF(2, 3)
+static void out(text *t, const char *fmt, ...)
+{
+    if (t->err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    t->err = vn_buf_vprintf(t->b, fmt, ap);
+    va_end(ap);
+}
+
+/* Columns a string takes on a terminal: UTF-8 continuation bytes take none,
+ * so a name such as "sort/größe" keeps the table aligned. */
+static size_t width(const char *s)
+{
+    size_t w = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        w += (*p & 0xc0) != 0x80;
+    return w;
+}
+
+static void pad(text *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        out(t, " ");
+}
+
+static int has_value(const char *s) { return s[0] && strcmp(s, "-") != 0; }
+
+/* The separator before column k: the ci95 cell sits one space after the
+ * median it belongs to, every other column two spaces after the previous. */
+static const char *gap(int k) { return k == VN__COL_CI ? " " : "  "; }
+
+/* Writes the cells of the shown columns; the last shown column is not
+ * padded, so no line ends in spaces. `last` is that column's index. The
+ * whole line is wrapped in line_color, the marks in marks_color (each NULL
+ * for none). */
+static void cells_row(text *t, char cells[][VN__CELL], const int *shown, const size_t *w, int last,
+                      const char *line_color, const char *marks_color)
+{
+    if (line_color)
+        out(t, "%s", line_color);
+    for (int k = 0; k < VN__NCOLS; k++) {
+        if (!shown[k])
+            continue;
+        const char *s = cells[k];
+        size_t sw = width(s);
+        size_t fill = w[k] > sw ? w[k] - sw : 0;
+        if (k > 0)
+            out(t, "%s", gap(k));
+        int colored = k == VN__COL_MARKS && s[0] && marks_color;
+        if (vn__results_cols[k].right)
+            pad(t, fill);
+        out(t, "%s%s%s", colored ? marks_color : "", s, colored ? RESET : "");
+        if (!vn__results_cols[k].right && k != last)
+            pad(t, fill);
+    }
+    /* An empty last cell (no warnings) leaves its gap behind: drop it. */
+    while (!t->err && t->b->len && t->b->data[t->b->len - 1] == ' ')
+        t->b->data[--t->b->len] = '\0';
+    out(t, "%s\n", line_color ? RESET : "");
+}
+
+/* Per-thread medians under a row run with several threads: all of them up
+ * to eight, beyond that their range, so one row never becomes a page. */
+static void threads_line(text *t, const vn_result *r)
+{
+    char a[32], b[32];
+    out(t, "  %d threads, together %s", r->threads,
+        vn__fmt_rate(a, sizeof a, r->total_iter_per_sec, "iter"));
+    if (!r->thread_median) {
+        out(t, "\n");
+        return;
+    }
+    if (r->threads <= 8) {
+        out(t, "; median per thread");
+        for (int i = 0; i < r->threads; i++)
+            out(t, "%s%s", i ? ", " : " ", vn__fmt_ns(a, sizeof a, r->thread_median[i]));
+    } else {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < r->threads; i++) {
+            lo = fmin(lo, r->thread_median[i]);
+            hi = fmax(hi, r->thread_median[i]);
+        }
+        out(t, "; median per thread from %s to %s", vn__fmt_ns(a, sizeof a, lo),
+            vn__fmt_ns(b, sizeof b, hi));
+    }
+    out(t, "\n");
+}
+
+static void table(text *t, const vn_results *r, vn__cells *rows)
+{
+    int shown[VN__NCOLS];
+    size_t w[VN__NCOLS];
+    char header[VN__NCOLS][VN__CELL];
+    for (int k = 0; k < VN__NCOLS; k++) {
+        snprintf(header[k], sizeof header[k], "%s", vn__results_cols[k].header);
+        w[k] = width(header[k]);
+        shown[k] = !vn__results_cols[k].optional;
+        for (size_t i = 0; i < r->nbench; i++) {
+            if (rows[i].failed && k != VN__COL_NAME)
+                continue;
+            size_t cw = width(rows[i].s[k]);
+            if (cw > w[k])
+                w[k] = cw;
+            if (has_value(rows[i].s[k]))
+                shown[k] = 1;
+        }
+    }
+    int last = 0;
+    for (int k = 0; k < VN__NCOLS; k++)
+        if (shown[k])
+            last = k;
+
+    cells_row(t, header, shown, w, last, t->color ? BOLD : NULL, NULL);
+
+    for (size_t i = 0; i < r->nbench; i++) {
+        const vn_result *res = &r->bench[i];
+        if (rows[i].failed) {
+            out(t, "%s", rows[i].s[VN__COL_NAME]);
+            pad(t, w[VN__COL_NAME] - width(rows[i].s[VN__COL_NAME]));
+            out(t, "  %sfailed: %s%s\n", t->color ? RED : "", res->error, t->color ? RESET : "");
+            continue;
+        }
+        cells_row(t, rows[i].s, shown, w, last, NULL, t->color ? YELLOW : NULL);
+        if (res->threads > 1)
+            threads_line(t, res);
+    }
+}
+
+/* The letters in the warn column, explained once: only those that occur. */
+static void legend(text *t, const vn__cells *rows, size_t n)
+{
+    char seen[VN_MAX_WARNINGS * 4 + 1] = "";
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        for (const char *m = rows[i].s[VN__COL_MARKS]; *m; m++)
+            if (!strchr(seen, *m) && k + 1 < sizeof seen) {
+                seen[k++] = *m;
+                seen[k] = '\0';
+            }
+    if (!k)
+        return;
+    out(t, "warn:");
+    for (size_t i = 0; i < k; i++) {
+        const char *id = vn__warning_mark_id(seen[i]);
+        out(t, "%s %c %s", i ? "," : "", seen[i], id ? id : "other (see below)");
+    }
+    out(t, "\n");
+}
+
+int vn_report_results_text(const vn_results *r, unsigned flags, vn_buf *b)
+{
+    if (!r || !b || (r->nbench && !r->bench))
+        return VN_EINVAL;
+    text t = {b, (flags & VN_REPORT_COLOR) != 0, 0};
+    vn__cells *rows = calloc(r->nbench ? r->nbench : 1, sizeof *rows);
+    if (!rows)
+        return VN_ENOMEM;
+    for (size_t i = 0; i < r->nbench; i++)
+        vn__results_cells(&r->bench[i], &rows[i]);
+
+    if (r->nbench)
+        table(&t, r, rows);
+    else
+        out(&t, "no benchmarks ran%s%s%s\n", r->config.filter ? " (none matches '" : "",
+            r->config.filter ? r->config.filter : "", r->config.filter ? "')" : "");
+
+    out(&t, "\n");
+    legend(&t, rows, r->nbench);
+    for (size_t i = 0; i < r->nbench; i++) {
+        const vn_result *res = &r->bench[i];
+        for (int k = 0; k < res->nwarnings && k < VN_MAX_WARNINGS; k++)
+            out(&t, "%s%s: [%s] %s%s\n", t.color ? YELLOW : "", rows[i].s[VN__COL_NAME],
+                res->warnings[k].id, res->warnings[k].message, t.color ? RESET : "");
+    }
+    for (int k = 0; k < r->env.nwarnings && k < VN_SYSINFO_MAX_WARNINGS; k++) {
+        const vn_warning *w = &r->env.warnings[k];
+        out(&t, "%smachine: [%s] %s (fix: %s)%s\n", t.color ? YELLOW : "", w->id, w->message,
+            w->fix, t.color ? RESET : "");
+    }
+    if (!t.err)
+        t.err = vn__results_timer_note(r, b);
+    if (!t.err)
+        t.err = vn__results_stop_notes(r, "", b);
+    free(rows);
+    return t.err;
+}

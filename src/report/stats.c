@@ -1,0 +1,302 @@
+/* Reporters of one sample's statistics: the vernier.stats/1 JSON document
+ * and the stats object every results file embeds, and the console summary.
+ * The distribution graph is in stats_hist.c. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../format.h"
+#include "internal.h"
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void pair(vn__json *j, const char *key, const double v[2])
+{
+    vn__json_arr_begin(j, key);
+    vn__json_num(j, NULL, v[0]);
+    vn__json_num(j, NULL, v[1]);
+    vn__json_arr_end(j);
+}
+
+void vn__json_stats(vn__json *j, const char *key, const vn_stats *s)
+{
+    vn__json_obj_begin(j, key);
+    vn__json_uint(j, "n", s->n);
+    vn__json_num(j, "min", s->min);
+    vn__json_num(j, "max", s->max);
+    vn__json_num(j, "mean", s->mean);
+    vn__json_num(j, "stddev", s->stddev);
+    vn__json_num(j, "sem", s->sem);
+    pair(j, "mean_ci", s->mean_ci);
+    vn__json_num(j, "median", s->median);
+    pair(j, "median_ci", s->median_ci);
+    vn__json_num(j, "median_ci_level", s->median_ci_level);
+    vn__json_num(j, "mad", s->mad);
+    vn__json_num(j, "mad_scaled", s->mad_scaled);
+    vn__json_num(j, "iqr", s->iqr);
+    vn__json_num(j, "cv", s->cv);
+    vn__json_obj_begin(j, "percentiles");
+    for (size_t i = 0; i < VN_STATS_NPCT; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "%g", vn_stats_pct[i]);
+        vn__json_num(j, k, s->pct[i]);
+    }
+    vn__json_obj_end(j);
+    vn__json_obj_begin(j, "outliers");
+    vn__json_uint(j, "low_severe", s->outliers.low_severe);
+    vn__json_uint(j, "low_mild", s->outliers.low_mild);
+    vn__json_uint(j, "high_mild", s->outliers.high_mild);
+    vn__json_uint(j, "high_severe", s->outliers.high_severe);
+    vn__json_obj_end(j);
+    vn__json_num(j, "modality", s->modality);
+    vn__json_num(j, "drift", s->drift);
+    vn__json_num(j, "drift_p", s->drift_p);
+    vn__json_obj_end(j);
+}
+
+int vn_report_stats_json(const vn_stats *s, const vn_histogram *h, const char *unit, vn_buf *out)
+{
+    if (!s || !out || (h && h->nbins && !h->counts))
+        return VN_EINVAL;
+    vn__json j;
+    vn__json_init(&j, out, 1);
+    vn__json_obj_begin(&j, NULL);
+    vn__json_str(&j, "schema", "vernier.stats/1");
+    vn__json_str(&j, "vernier_version", vn_version());
+    vn__json_str(&j, "unit", unit && unit[0] ? unit : NULL);
+    vn__json_stats(&j, "stats", s);
+    if (h) {
+        vn__json_obj_begin(&j, "histogram");
+        vn__json_num(&j, "lo", h->lo);
+        vn__json_num(&j, "width", h->width);
+        vn__json_arr_begin(&j, "counts");
+        for (size_t i = 0; i < h->nbins; i++)
+            vn__json_uint(&j, NULL, h->counts[i]);
+        vn__json_arr_end(&j);
+        vn__json_obj_end(&j);
+    } else {
+        vn__json_null(&j, "histogram");
+    }
+    vn__json_obj_end(&j);
+    return vn__json_finish(&j);
+}
+
+/* ---- console summary -------------------------------------------------------- */
+
+#define BOLD(f) ((f) & VN_REPORT_COLOR ? "\033[1m" : "")
+#define YELLOW(f) ((f) & VN_REPORT_COLOR ? "\033[33m" : "")
+#define RESET(f) ((f) & VN_REPORT_COLOR ? "\033[0m" : "")
+
+/* How values are written: durations scaled when the unit is ns, else plain
+ * numbers followed by the unit; with decimals down to step, so numbers that
+ * differ within the spread being reported do not print the same. */
+typedef struct vfmt {
+    const char *unit;
+    int ns;
+    double step;
+} vfmt;
+
+/* A severe outlier (beyond 3 IQR) is shown to 3 significant digits: the
+ * digits that tell the usual values apart mean nothing at 1000 times their
+ * size. */
+static vfmt for_value(const vfmt *f, const vn_stats *s, double v)
+{
+    vfmt g = *f;
+    if (v < s->pct[3] - 3 * s->iqr || v > s->pct[5] + 3 * s->iqr)
+        g.step = 0;
+    return g;
+}
+
+static const char *val(const vfmt *f, char *buf, size_t n, double v)
+{
+    if (f->ns)
+        return vn__fmt_ns_as(buf, n, v, v, f->step);
+    char num[64];
+    vn__fmt_num_as(num, sizeof num, v, v, f->step);
+    if (f->unit && isfinite(v))
+        snprintf(buf, n, "%s %s", num, f->unit);
+    else
+        snprintf(buf, n, "%s", num);
+    return buf;
+}
+
+static double pos_min(double a, double b)
+{
+    int ga = a > 0 && isfinite(a), gb = b > 0 && isfinite(b);
+    return ga && gb ? fmin(a, b) : ga ? a : gb ? b : 0;
+}
+
+/* A share in percent with about 2 significant digits and no exponent. */
+static const char *percent(char *buf, size_t n, double p)
+{
+    double a = fabs(p);
+    snprintf(buf, n, "%.*f%%", a < 0.995 ? 2 : a < 9.95 ? 1 : 0, p);
+    return buf;
+}
+
+#define INDENT 12
+#define WIDTH 78
+
+/* A remark in plain words under the numbers, wrapped at spaces to WIDTH
+ * columns and indented under the values. */
+static int note(vn_buf *o, unsigned flags, const char *text)
+{
+    int rc = vn_buf_printf(o, "%*s%snote: ", INDENT, "", YELLOW(flags));
+    size_t col = INDENT + 6;
+    const char *p = text;
+    while (*p) {
+        size_t w = strcspn(p, " ");
+        if (col > INDENT + 6 && col + 1 + w > WIDTH) {
+            rc |= vn_buf_printf(o, "%s\n%*s%s", RESET(flags), INDENT + 6, "", YELLOW(flags));
+            col = INDENT + 6;
+        } else if (col > INDENT + 6) {
+            rc |= vn_buf_puts(o, " ");
+            col++;
+        }
+        rc |= vn_buf_append(o, p, w);
+        col += w;
+        p += w;
+        while (*p == ' ')
+            p++;
+    }
+    return rc | vn_buf_printf(o, "%s\n", RESET(flags));
+}
+
+int vn_report_stats_text(const vn_stats *s, const char *unit, unsigned flags, vn_buf *o)
+{
+    if (!s || !o || s->n == 0)
+        return VN_EINVAL;
+    vfmt f = {unit && unit[0] ? unit : NULL, unit && strcmp(unit, "ns") == 0, 0};
+    double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
+    double spread = s->mad > 0 ? s->mad : s->iqr > 0 ? s->iqr : s->stddev;
+    /* A tenth of the smaller of the median's CI and the spread: enough
+     * digits to tell the CI's ends from the median, no more. */
+    f.step = pos_min(half, spread) / 10;
+    char a[96], b[96], c[96], pc[32], text[512];
+    int rc = 0;
+    const double m = s->median;
+
+    rc |= vn_buf_printf(o, "%-*s%zu%s%s\n", INDENT, "values", s->n, f.unit ? ", in " : "",
+                        f.unit ? f.unit : "");
+    rc |= vn_buf_printf(o, "%-*s%s%s%s", INDENT, "median", BOLD(flags), val(&f, a, sizeof a, m),
+                        RESET(flags));
+    if (s->n >= 2) {
+        rc |= vn_buf_printf(o, " +- %s", val(&f, a, sizeof a, half));
+        if (m != 0)
+            rc |= vn_buf_printf(o, " (+-%s)", percent(pc, sizeof pc, 100 * half / fabs(m)));
+        rc |= vn_buf_printf(o, "\n%*s95%% CI [%s, %s] from order statistics, coverage %.4g%%",
+                            INDENT, "", val(&f, b, sizeof b, s->median_ci[0]),
+                            val(&f, c, sizeof c, s->median_ci[1]), 100 * s->median_ci_level);
+    }
+    rc |= vn_buf_puts(o, "\n");
+    if (s->n >= 2 && s->median_ci_level < 0.95)
+        rc |= note(o, flags,
+                   "below 6 values no interval of order statistics reaches 95%; this one "
+                   "is [min, max], the widest there is");
+
+    rc |= vn_buf_printf(o, "%-*s%s", INDENT, "mean", val(&f, a, sizeof a, s->mean));
+    if (s->n >= 2) {
+        double mh = (s->mean_ci[1] - s->mean_ci[0]) / 2;
+        rc |= vn_buf_printf(o, " +- %s", val(&f, a, sizeof a, mh));
+        if (s->mean != 0)
+            rc |= vn_buf_printf(o, " (+-%s)", percent(pc, sizeof pc, 100 * mh / fabs(s->mean)));
+        rc |= vn_buf_printf(o, "\n%*s95%% CI [%s, %s] from Student's t", INDENT, "",
+                            val(&f, b, sizeof b, s->mean_ci[0]),
+                            val(&f, c, sizeof c, s->mean_ci[1]));
+    }
+    rc |= vn_buf_puts(o, "\n");
+    rc |= vn_buf_printf(o, "%-*s%s", INDENT, "stddev", val(&f, a, sizeof a, s->stddev));
+    if (isfinite(s->cv))
+        rc |= vn_buf_printf(o, ", cv %s", percent(pc, sizeof pc, 100 * s->cv));
+    rc |= vn_buf_puts(o, "\n");
+    rc |= vn_buf_printf(o, "%-*s%s, x 1.4826 = %s\n", INDENT, "MAD", val(&f, a, sizeof a, s->mad),
+                        val(&f, b, sizeof b, s->mad_scaled));
+    rc |= vn_buf_printf(o, "%-*s%s\n", INDENT, "IQR", val(&f, a, sizeof a, s->iqr));
+    vfmt fx = for_value(&f, s, s->min);
+    rc |= vn_buf_printf(o, "%-*s%s\n", INDENT, "min", val(&fx, a, sizeof a, s->min));
+    fx = for_value(&f, s, s->max);
+    rc |= vn_buf_printf(o, "%-*s%s\n", INDENT, "max", val(&fx, a, sizeof a, s->max));
+
+    /* Percentiles in columns, as many to a line as fit in WIDTH. */
+    char cell[VN_STATS_NPCT][112];
+    size_t cw = 0;
+    for (size_t i = 0; i < VN_STATS_NPCT; i++) {
+        char lab[16];
+        snprintf(lab, sizeof lab, "p%g", vn_stats_pct[i]);
+        fx = for_value(&f, s, s->pct[i]);
+        snprintf(cell[i], sizeof cell[i], "%-4s%s", lab, val(&fx, a, sizeof a, s->pct[i]));
+        if (strlen(cell[i]) > cw)
+            cw = strlen(cell[i]);
+    }
+    size_t per = (WIDTH - INDENT + 2) / (cw + 2);
+    if (per < 1)
+        per = 1;
+    rc |= vn_buf_printf(o, "%-*s", INDENT, "percentiles");
+    for (size_t i = 0; i < VN_STATS_NPCT; i++) {
+        int last = i + 1 == VN_STATS_NPCT || (i + 1) % per == 0;
+        rc |= vn_buf_printf(o, "%-*s", last ? 0 : (int)cw + 2, cell[i]);
+        if (last)
+            rc |= vn_buf_printf(o, "\n%*s", i + 1 == VN_STATS_NPCT ? 0 : INDENT, "");
+    }
+
+    const vn_outliers *u = &s->outliers;
+    size_t nout = u->low_severe + u->low_mild + u->high_mild + u->high_severe;
+    rc |= vn_buf_printf(o, "%-*s%zu of %zu (%s) beyond Tukey's fences", INDENT, "outliers", nout,
+                        s->n, percent(pc, sizeof pc, 100.0 * (double)nout / (double)s->n));
+    if (nout) {
+        const char *sep = ": ";
+        const struct {
+            size_t v;
+            const char *what;
+        } parts[] = {{u->low_severe, "low severe"},
+                     {u->low_mild, "low mild"},
+                     {u->high_mild, "high mild"},
+                     {u->high_severe, "high severe"}};
+        for (size_t i = 0; i < 4; i++)
+            if (parts[i].v) {
+                rc |= vn_buf_printf(o, "%s%zu %s", sep, parts[i].v, parts[i].what);
+                sep = ", ";
+            }
+    }
+    rc |= vn_buf_puts(o, "\n");
+    size_t severe = u->low_severe + u->high_severe;
+    if (severe && m != 0 && isfinite(s->mean)) {
+        snprintf(text, sizeof text,
+                 "%zu severe outlier%s (beyond 3 IQR) put%s the mean %s %s the median: the "
+                 "median and percentiles describe the usual value, the mean the rare ones too",
+                 severe, severe == 1 ? "" : "s", severe == 1 ? "s" : "",
+                 percent(pc, sizeof pc, 100 * fabs(s->mean - m) / fabs(m)),
+                 s->mean >= m ? "above" : "below");
+        rc |= note(o, flags, text);
+    }
+
+    if (isfinite(s->modality)) {
+        int multi = s->modality >= 2.8;
+        rc |= vn_buf_printf(o, "%-*s%.2f: %s (Brendan Gregg's mvalue; 2.8 or more: several)\n",
+                            INDENT, "modality", s->modality, multi ? "several modes" : "one mode");
+        if (multi)
+            rc |= note(o, flags,
+                       "the values cluster in more than one place, so no single number "
+                       "describes them; look at the histogram (--hist) before trusting the "
+                       "median or the mean");
+    } else {
+        rc |= vn_buf_printf(o, "%-*s- (too few values to show modes)\n", INDENT, "modality");
+    }
+
+    if (isfinite(s->drift)) {
+        int sig = s->drift_p < 0.01;
+        rc |= vn_buf_printf(o, "%-*s%+.3f rank correlation with the order of the values, p = %.2g%s\n",
+                            INDENT, "drift", s->drift, s->drift_p, sig ? "" : ": no trend");
+        if (sig) {
+            snprintf(text, sizeof text,
+                     "the values %s over the run: conditions changed while measuring (warm-up, "
+                     "CPU frequency or temperature, a growing cache or heap), and the summary "
+                     "mixes before and after",
+                     s->drift > 0 ? "rise" : "fall");
+            rc |= note(o, flags, text);
+        }
+    } else {
+        rc |= vn_buf_printf(o, "%-*s- (needs 3 or more values, not all equal)\n", INDENT, "drift");
+    }
+    return rc ? VN_ENOMEM : 0;
+}

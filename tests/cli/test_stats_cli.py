@@ -1,0 +1,215 @@
+"""End-to-end tests of `vernier stats` as a command: where the numbers come
+from, how bad input is reported, the exit codes, and the output files."""
+import json
+import os
+import re
+import stat
+
+import pytest
+
+from conftest import SOURCE, run, validate
+
+FIX = SOURCE / "tests" / "fixtures" / "numbers"
+
+
+def stats_json(*args, **kw):
+    p = run("stats", "--json", "-", *args, check=0, **kw)
+    doc = json.loads(p.stdout)
+    validate(doc, "stats-1.json")
+    return doc["stats"]
+
+
+def test_file_and_stdin_agree():
+    from_file = stats_json(str(FIX / "plain.txt"))
+    text = (FIX / "plain.txt").read_text()
+    assert stats_json(input=text) == from_file
+    assert stats_json("-", input=text) == from_file
+    # Comments and blank lines are skipped: 10 numbers, one a preemption;
+    # the median is the mean of the middle two, 1199 and 1202.
+    assert from_file["n"] == 10
+    assert from_file["max"] == 48211
+    assert from_file["median"] == 1200.5
+    assert from_file["outliers"]["high_severe"] == 1
+
+
+def test_text_report():
+    p = run("stats", str(FIX / "plain.txt"), "--unit", "ns", check=0)
+    assert p.stderr == ""
+    out = p.stdout
+    assert re.search(r"^values\s+10, in ns$", out, re.M)
+    assert re.search(r"^median\s+1\.2005 us", out, re.M)
+    assert "95% CI [" in out and "Student's t" in out
+    assert re.search(r"^max\s+48\.2 us$", out, re.M)  # an outlier to 3 digits
+    assert "1 high severe" in out
+    assert "\033[" not in out  # no color into a pipe
+
+
+def test_csv_column_with_header():
+    s = stats_json("--column", "2", str(FIX / "table.csv"))
+    assert s["n"] == 5
+    assert s["min"] == 9.75 and s["max"] == 12
+    assert s["median"] == 10.5
+    assert stats_json("--column", "3", str(FIX / "table.csv"))["max"] == 36
+
+
+def test_whitespace_columns_and_crlf():
+    s = stats_json("--column", "2", str(FIX / "spaces.txt"))
+    assert s["n"] == 3 and s["min"] == 2.5 and s["max"] == 3.5
+
+
+def test_comments_and_blank_lines():
+    s = stats_json(input="# header comment\n\n  3\n\t\n1\n   # indented comment\n2\n")
+    assert s["n"] == 3 and s["median"] == 2
+
+
+def test_non_numeric_value_names_the_line():
+    p = run("stats", input="1\n2\n3\n\n# note\n4\nabc\n5\n")
+    assert p.returncode == 1
+    assert p.stdout == ""
+    assert "vernier stats: line 7: 'abc' is not a number" in p.stderr
+    p = run("stats", str(FIX / "errors.txt"))
+    assert p.returncode == 1
+    assert "errors.txt: line 3: 'nan' is not a finite number" in p.stderr
+
+
+@pytest.mark.parametrize("bad", ["inf", "-inf", "NaN", "1e400"])
+def test_non_finite_values(bad):
+    p = run("stats", input=f"1\n{bad}\n")
+    assert p.returncode == 1
+    assert f"line 2: '{bad}' is not a finite number" in p.stderr
+
+
+def test_column_errors():
+    p = run("stats", "--column", "1", str(FIX / "table.csv"))
+    assert p.returncode == 1
+    assert "line 3: 'a' is not a number" in p.stderr  # line 2 was the header
+    p = run("stats", "--column", "5", str(FIX / "table.csv"))
+    assert p.returncode == 1
+    assert "line 2: has 3 fields, column 5 is not there" in p.stderr
+    p = run("stats", input="1,2\n3\n")
+    assert p.returncode == 1
+    assert "'1,2' is not a number; use --column N" in p.stderr
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n"])
+def test_empty_input(text):
+    p = run("stats", input=text)
+    assert p.returncode == 1
+    assert "no numbers in standard input" in p.stderr
+
+
+def test_missing_file(tmp_path):
+    path = tmp_path / "nope.txt"
+    p = run("stats", str(path))
+    assert p.returncode == 1
+    assert str(path) in p.stderr and "No such file" in p.stderr
+
+
+def test_directory_is_not_readable(tmp_path):
+    p = run("stats", str(tmp_path))
+    assert p.returncode == 1
+    assert str(tmp_path) in p.stderr
+
+
+@pytest.mark.parametrize("args", [["--bogus"], ["-x"], ["a.txt", "b.txt"], ["--unit", ""],
+                                  ["--json"], ["--json", ""]])
+def test_usage_errors(args):
+    p = run("stats", *args, input="1\n")
+    assert p.returncode == 2, p.stderr
+    assert "vernier stats:" in p.stderr and "--help" in p.stderr
+
+
+@pytest.mark.parametrize("col", ["0", "-1", "abc", "", "1.5", "+2"])
+def test_bad_column(col):
+    p = run("stats", "--column", col, input="1\n")
+    assert p.returncode == 2
+    assert "--column" in p.stderr
+
+
+def test_help():
+    p = run("stats", "--help", check=0)
+    assert p.stdout.startswith("usage: vernier stats")
+    for opt in ("--column", "--unit", "--hist", "--json"):
+        assert opt in p.stdout
+    assert "stats" in run("--help", check=0).stdout
+
+
+def test_json_to_file_and_text_to_stdout(tmp_path):
+    out = tmp_path / "s.json"
+    p = run("stats", "--json", str(out), str(FIX / "integers.txt"), check=0)
+    assert p.stdout.startswith("values")  # the text report still goes to stdout
+    doc = json.loads(out.read_text())
+    validate(doc, "stats-1.json")
+    assert doc["unit"] is None and doc["stats"]["n"] == 300
+    assert sum(doc["histogram"]["counts"]) == 300
+    doc = json.loads(run("stats", "--json", "-", "--unit", "cycles", input="1\n2\n", check=0).stdout)
+    assert doc["unit"] == "cycles"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write into a read-only directory")
+def test_json_to_unwritable_path(tmp_path):
+    d = tmp_path / "ro"
+    d.mkdir()
+    d.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        p = run("stats", "--json", str(d / "s.json"), input="1\n2\n")
+        assert p.returncode == 1
+        assert str(d / "s.json") in p.stderr
+        assert list(d.iterdir()) == []
+    finally:
+        d.chmod(stat.S_IRWXU)
+
+
+def test_json_under_a_file(tmp_path):
+    # Unwritable even for root: a file cannot hold a directory entry.
+    f = tmp_path / "plain"
+    f.write_text("x")
+    p = run("stats", "--json", str(f / "s.json"), input="1\n2\n")
+    assert p.returncode == 1
+    assert str(f / "s.json") in p.stderr
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["plain"]
+
+
+def test_json_into_missing_directory(tmp_path):
+    path = tmp_path / "no" / "such" / "dir" / "s.json"
+    p = run("stats", "--json", str(path), input="1\n2\n")
+    assert p.returncode == 1
+    assert str(path) in p.stderr
+    assert not (tmp_path / "no").exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_hist_graph():
+    p = run("stats", "--hist", "--unit", "ns", str(FIX / "integers.txt"), check=0)
+    out = p.stdout
+    summary = [l for l in out.splitlines() if l.startswith("min=")]
+    assert len(summary) == 1
+    for key in ("min=", "max=", "count=300", "p50=", "p90=", "p95=", "p99=", "mad="):
+        assert key in summary[0]
+    lines = out.splitlines()
+    head = next(i for i, l in enumerate(lines) if re.match(r"^\s*value │", l))
+    assert lines[head].rstrip().endswith("count")
+    rows = [l for l in lines[head + 1:] if "│" in l]
+    counts = [int(l.split()[-1]) for l in rows if re.search(r"\d+$", l) and "values" not in l]
+    assert 8 <= len(counts) <= 24
+    # The four preemptions (60x the median) are beyond the upper fence: they
+    # get their own row instead of stretching the axis.
+    tail = [l for l in rows if l.lstrip().startswith(">")]
+    assert len(tail) == 1 and "4 values, up to 75.0 us" in tail[0]
+    assert sum(counts) == 296
+    # The cumulative bar (both glyphs) only grows, and ends near full width.
+    bars = [len(re.findall("[▒░]", l)) for l in rows if "values" not in l]
+    assert bars == sorted(bars) and bars[-1] >= 46
+
+
+def test_hist_with_json_to_stdout_prints_only_json():
+    p = run("stats", "--hist", "--json", "-", input="1\n2\n3\n", check=0)
+    json.loads(p.stdout)
+    assert "│" not in p.stdout
+
+
+def test_colors_only_when_asked():
+    # A pipe gets no color; NO_COLOR is honoured on a terminal (see
+    # vn_cli_report_flags), which the pty test of `vernier env` covers.
+    p = run("stats", "--hist", input="1\n2\n3\n4\n5\n100000\n", check=0)
+    assert "\033[" not in p.stdout

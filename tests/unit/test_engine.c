@@ -1,0 +1,622 @@
+/* The engine, driven by a fake clock: calibration, the adaptive stop, the
+ * time budget, overhead subtraction, the dead-code bound, interference tags,
+ * reference cycles, parameters, failures and misuse, all deterministic. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench_internal.h"
+#include "vernier.h"
+
+/* ---- The fake machine ------------------------------------------------------ */
+
+static uint64_t fake_now;      /* ns */
+static uint64_t read_cost;     /* each clock read advances time this much */
+static double costs[64];       /* ns per iteration, cycled per sample */
+static size_t ncosts, sample_no;
+static unsigned tag_every;     /* every tag_every-th sample is tagged preempted */
+static double ref_value[2];    /* ns per reference cycle, alternating */
+static size_t ref_calls;
+static int setups, teardowns;
+
+static uint64_t now(void *ctx)
+{
+    (void)ctx;
+    uint64_t t = fake_now;
+    fake_now += read_cost;
+    return t;
+}
+
+/* Called after the sample's body ran, which counted it already. */
+static unsigned tags(void *ctx)
+{
+    (void)ctx;
+    return tag_every && (sample_no - 1) % tag_every == 0 ? VN_TAG_PREEMPTED : 0;
+}
+
+static double ref(void *ctx)
+{
+    (void)ctx;
+    return ref_value[ref_calls++ % 2];
+}
+
+/* Each iteration costs the current sample's cost; tagged samples cost 1000x
+ * (a preemption), which must not reach the headline. */
+static void body(vn_state *st)
+{
+    double c = costs[sample_no % ncosts];
+    if (tag_every && sample_no % tag_every == 0)
+        c *= 1000;
+    sample_no++;
+    double acc = 0;
+    while (vn_next(st)) {
+        acc += c;
+        if (acc >= 1) {
+            fake_now += (uint64_t)acc;
+            acc -= (double)(uint64_t)acc;
+        }
+    }
+}
+
+static void reset_fake(void)
+{
+    fake_now = 1000000;
+    read_cost = 0;
+    ncosts = 1;
+    costs[0] = 10;
+    sample_no = 0;
+    tag_every = 0;
+    ref_value[0] = ref_value[1] = 0.5;
+    ref_calls = 0;
+    setups = teardowns = 0;
+}
+
+static vn_suite *fake_suite(double timer_cost)
+{
+    vn_suite *s = vn__suite_create(1);
+    vn__hooks h = {0};
+    h.now = now;
+    h.timer_cost_ns = timer_cost;
+    h.timer_resolution_ns = 1;
+    h.ref_ns = ref;
+    h.no_interference = 1;
+    h.no_sysinfo = 1;
+    h.sample_tags = tags;
+    vn__suite_set_hooks(s, &h);
+    return s;
+}
+
+static vn_config quick_config(void)
+{
+    vn_config c;
+    vn_config_init(&c);
+    c.warmup = 0;
+    return c;
+}
+
+static int has_warning(const vn_result *r, const char *id)
+{
+    for (int i = 0; i < r->nwarnings; i++)
+        if (!strcmp(r->warnings[i].id, id))
+            return 1;
+    return 0;
+}
+
+/* ---- Tests ----------------------------------------------------------------- */
+
+static void calibration_doubles_to_the_threshold(void **state)
+{
+    (void)state;
+    reset_fake();
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    /* 1000 x (20 + 1) ns is below 1 ms, so a sample lasts >= 1 ms: at 10 ns
+     * per iteration the first power of two reaching it is 2^17. */
+    assert_int_equal(r.bench[0].iters, 131072);
+    vn_results_free(&r);
+
+    reset_fake();
+    c.min_sample_time = 1e-4;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.bench[0].iters, 16384); /* 163840 ns >= 100 us */
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+
+    /* An expensive timer: 1000 x (2000 + 1) ns decides, not the 1 us minimum. */
+    reset_fake();
+    s = fake_suite(2000);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    c.min_sample_time = 1e-6;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.bench[0].iters, 262144);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void steady_body_stops_at_min_samples(void **state)
+{
+    (void)state;
+    reset_fake();
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "steady", body, NULL), 0);
+    vn_config c = quick_config();
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = &r.bench[0];
+    assert_int_equal(b->stop, VN_STOP_PRECISION);
+    assert_int_equal(b->nsamples, 10);
+    assert_true(fabs(b->stats.median - 10.0) < 1e-9);
+    assert_int_equal(b->upper_bound, 0);
+    assert_true(fabs(b->cycles - 20.0) < 1e-9); /* 10 ns at 0.5 ns per cycle */
+    assert_string_equal(b->name, "steady");
+    assert_string_equal(b->unit, "ns");
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void noisy_body_runs_to_the_budget(void **state)
+{
+    (void)state;
+    reset_fake();
+    ncosts = 7;
+    const double c7[] = {10, 13, 9, 15, 11, 8, 14};
+    memcpy(costs, c7, sizeof c7);
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "noisy", body, NULL), 0);
+    vn_config c = quick_config();
+    c.precision = 0.001;
+    c.max_time = 0.05;
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = &r.bench[0];
+    assert_int_equal(b->stop, VN_STOP_MAX_TIME);
+    assert_true(b->elapsed >= 0.05);
+    /* Samples of ~1.4 ms each (about 11 ns x 131072): the budget of 50 ms
+     * holds a few dozen, not hundreds. */
+    assert_true(b->nsamples >= 10 && b->nsamples < 50);
+    assert_true(has_warning(b, "max_time"));
+    assert_true(has_warning(b, "high_variance"));
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void precision_stop_matches_an_independent_check(void **state)
+{
+    (void)state;
+    reset_fake();
+    ncosts = 5;
+    const double c5[] = {10, 10.02, 9.99, 10.01, 10.03};
+    memcpy(costs, c5, sizeof c5);
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    c.precision = 0.1;
+    c.min_samples = 10;
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = &r.bench[0];
+    assert_int_equal(b->stop, VN_STOP_PRECISION);
+    /* The stop must be the first n >= 10 at which the median's CI is within
+     * 0.1%: check that n meets it and n - 1 (if >= 10) did not. */
+    for (size_t n = b->nsamples - 1; n <= b->nsamples; n++) {
+        if (n < 10)
+            continue;
+        double v[256];
+        for (size_t i = 0; i < n; i++)
+            v[i] = b->samples[i].value - b->overhead_ns;
+        vn_stats st;
+        assert_int_equal(vn_stats_compute(v, n, &st), 0);
+        double half = fmax(st.median - st.median_ci[0], st.median_ci[1] - st.median);
+        if (n == b->nsamples)
+            assert_true(half <= 0.001 * st.median);
+        else
+            assert_true(half > 0.001 * st.median);
+    }
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void overhead_is_measured_and_subtracted(void **state)
+{
+    (void)state;
+    reset_fake();
+    read_cost = 50000; /* each edge costs 50 us: visible in every sample */
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = &r.bench[0];
+    double per_iter_overhead = 50000.0 / (double)b->iters;
+    assert_true(fabs(b->overhead_ns - per_iter_overhead) < 1e-9);
+    assert_true(fabs(b->samples[0].value - (10.0 + per_iter_overhead)) < 1e-9);
+    assert_true(fabs(b->stats.median - 10.0) < 1e-9);
+    assert_int_equal(b->upper_bound, 0);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void empty_body_gives_an_upper_bound(void **state)
+{
+    (void)state;
+    reset_fake();
+    /* The edges alone last a sample: one iteration, all of it overhead. */
+    costs[0] = 0;
+    read_cost = 2000000;
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "nothing", body, NULL), 0);
+    vn_config c = quick_config();
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = &r.bench[0];
+    assert_int_equal(b->iters, 1);
+    assert_int_equal(b->upper_bound, 1);
+    /* Body and empty loop agree exactly; the bound is the loop with the
+     * body, which the body cannot exceed. Never negative, never zero. */
+    assert_true(fabs(b->bound_ns - b->samples[0].value) < 1e-9);
+    assert_true(b->bound_ns >= 2e6);
+    /* It stopped on precision (of the bound), not at the time budget. */
+    assert_int_equal(b->stop, VN_STOP_PRECISION);
+    assert_true(isnan(b->cycles));
+    assert_true(has_warning(b, "dead_code"));
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void tagged_samples_stay_out_of_the_headline(void **state)
+{
+    (void)state;
+    reset_fake();
+    tag_every = 4;
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    c.min_samples = 20;
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = &r.bench[0];
+    size_t tagged = 0;
+    for (size_t i = 0; i < b->nsamples; i++)
+        if (b->samples[i].tags) {
+            tagged++;
+            assert_true(b->samples[i].value > 1000); /* kept in the raw data */
+        }
+    assert_true(tagged > 0);
+    assert_int_equal(b->ntagged, tagged);
+    assert_int_equal(b->stats.n, b->nsamples - tagged);
+    assert_true(fabs(b->stats.max - 10.0) < 1e-9);
+    assert_true(has_warning(b, "interference"));
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void speed_drift_is_reported(void **state)
+{
+    (void)state;
+    reset_fake();
+    ref_value[0] = 0.4;
+    ref_value[1] = 0.6;
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = &r.bench[0];
+    assert_true(has_warning(b, "speed_drift"));
+    assert_true(b->ref_spread > 0.05);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void growing_cost_is_drift(void **state)
+{
+    (void)state;
+    reset_fake();
+    ncosts = 60;
+    for (size_t i = 0; i < ncosts; i++)
+        costs[i] = 10 + 0.1 * (double)i;
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    c.min_samples = 40;
+    c.max_samples = 40;
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = &r.bench[0];
+    assert_int_equal(b->stop, VN_STOP_MAX_SAMPLES);
+    assert_int_equal(b->nsamples, 40);
+    assert_true(has_warning(b, "drift"));
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static int64_t seen_param;
+static void *seen_user;
+
+static void param_body(vn_state *st)
+{
+    seen_param = vn_state_param(st);
+    seen_user = vn_state_user(st);
+    vn_state_set_bytes(st, (double)vn_state_param(st));
+    while (vn_next(st))
+        fake_now += (uint64_t)vn_state_param(st);
+}
+
+static void parameters_give_rows(void **state)
+{
+    (void)state;
+    reset_fake();
+    vn_suite *s = fake_suite(20);
+    int user;
+    vn_bench_opts o = {0};
+    o.range_lo = 8;
+    o.range_hi = 8 << 10;
+    o.param_name = "size";
+    o.user = &user;
+    assert_int_equal(vn_suite_add(s, "copy", param_body, &o), 0);
+    vn_config c = quick_config();
+    c.filter = "size=(8|64|8192)$";
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.nbench, 3);
+    assert_string_equal(r.bench[0].name, "copy/size=8");
+    assert_string_equal(r.bench[1].name, "copy/size=64");
+    assert_string_equal(r.bench[2].name, "copy/size=8192");
+    assert_int_equal(r.bench[2].param, 8192);
+    assert_string_equal(r.bench[2].param_name, "size");
+    assert_ptr_equal(seen_user, &user);
+    /* Time per iteration is the parameter in ns; bytes per iteration too, so
+     * the throughput is 1 byte per ns: 1e9 bytes/s. */
+    assert_true(fabs(r.bench[1].stats.median - 64) < 1e-9);
+    assert_true(fabs(r.bench[1].bytes_per_sec - 1e9) < 1);
+    vn_results_free(&r);
+
+    /* A range that does not land on hi still measures hi. */
+    const int64_t list[] = {3, 5};
+    vn_bench_opts l = {0};
+    l.param_values = list;
+    l.param_count = 2;
+    assert_int_equal(vn_suite_add(s, "list", param_body, &l), 0);
+    vn_bench_opts odd = {0};
+    odd.range_lo = 1;
+    odd.range_hi = 10;
+    odd.range_mult = 3;
+    assert_int_equal(vn_suite_add(s, "odd", param_body, &odd), 0);
+    c.filter = "^(list|odd)";
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.nbench, 2 + 4);
+    assert_string_equal(r.bench[1].name, "list/n=5");
+    assert_string_equal(r.bench[2].name, "odd/n=1");
+    assert_string_equal(r.bench[4].name, "odd/n=9");
+    assert_string_equal(r.bench[5].name, "odd/n=10");
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void count_setup(vn_state *st)
+{
+    setups++;
+    vn_state_set_data(st, &setups);
+}
+
+static void count_teardown(vn_state *st)
+{
+    (void)st;
+    teardowns++;
+}
+
+static void *seen_data;
+
+static void data_body(vn_state *st)
+{
+    seen_data = vn_state_data(st);
+    while (vn_next(st))
+        fake_now += 10;
+}
+
+static void setup_and_teardown_wrap_every_sample(void **state)
+{
+    (void)state;
+    reset_fake();
+    vn_suite *s = fake_suite(20);
+    vn_bench_opts o = {0};
+    o.setup = count_setup;
+    o.teardown = count_teardown;
+    assert_int_equal(vn_suite_add(s, "b", data_body, &o), 0);
+    vn_config c = quick_config();
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_true(setups > (int)r.bench[0].nsamples);
+    assert_int_equal(setups, teardowns);
+    assert_ptr_equal(seen_data, &setups);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void failing(vn_state *st)
+{
+    while (vn_next(st)) {
+        fake_now += 10;
+        vn_state_fail(st, "the input was wrong");
+    }
+}
+
+static void never_loops(vn_state *st) { (void)st; }
+
+static void leaves_early(vn_state *st)
+{
+    while (vn_next(st)) {
+        fake_now += 10;
+        break;
+    }
+}
+
+static void failures_are_reported_not_fatal(void **state)
+{
+    (void)state;
+    reset_fake();
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "failing", failing, NULL), 0);
+    assert_int_equal(vn_suite_add(s, "never", never_loops, NULL), 0);
+    assert_int_equal(vn_suite_add(s, "early", leaves_early, NULL), 0);
+    assert_int_equal(vn_suite_add(s, "fine", body, NULL), 0);
+    vn_config c = quick_config();
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.nbench, 4);
+    assert_int_equal(r.bench[0].stop, VN_STOP_FAILED);
+    assert_string_equal(r.bench[0].error, "the input was wrong");
+    assert_non_null(strstr(r.bench[1].error, "never called vn_next"));
+    assert_non_null(strstr(r.bench[2].error, "left its vn_next() loop"));
+    assert_string_equal(r.bench[3].error, "");
+    assert_int_equal(r.bench[3].stop, VN_STOP_PRECISION);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void misuse_returns_errors(void **state)
+{
+    (void)state;
+    vn_suite *s = vn_suite_create();
+    assert_non_null(s);
+    assert_int_equal(vn_suite_add(s, NULL, body, NULL), VN_EINVAL);
+    assert_int_equal(vn_suite_add(s, "", body, NULL), VN_EINVAL);
+    assert_int_equal(vn_suite_add(s, "x", NULL, NULL), VN_EINVAL);
+    assert_int_equal(vn_suite_add(s, "x", body, NULL), 0);
+    assert_int_equal(vn_suite_add(s, "x", body, NULL), VN_EEXIST);
+    vn_bench_opts o = {0};
+    o.range_lo = 10;
+    o.range_hi = 5;
+    assert_int_equal(vn_suite_add(s, "bad_range", body, &o), VN_EINVAL);
+    memset(&o, 0, sizeof o);
+    o.timer = "sundial";
+    assert_int_equal(vn_suite_add(s, "bad_timer", body, &o), VN_ENOENT);
+    memset(&o, 0, sizeof o);
+    o.max_time = -1;
+    assert_int_equal(vn_suite_add(s, "bad_time", body, &o), VN_EINVAL);
+    vn_config c;
+    vn_config_init(&c);
+    c.filter = "(";
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    vn_config_init(&c);
+    c.precision = 0;
+    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    assert_int_equal(vn_suite_run(NULL, &c, &r), VN_EINVAL);
+    vn_suite_destroy(s);
+    vn_suite_destroy(NULL);
+}
+
+static volatile int stop_now;
+
+static void stops_the_run(vn_state *st)
+{
+    static int calls;
+    if (++calls > 15)
+        stop_now = 1;
+    while (vn_next(st))
+        fake_now += 10;
+}
+
+static void stop_flag_interrupts(void **state)
+{
+    (void)state;
+    reset_fake();
+    ncosts = 3;
+    const double c3[] = {10, 20, 30};
+    memcpy(costs, c3, sizeof c3);
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "a", stops_the_run, NULL), 0);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    c.precision = 0.0001;
+    c.stop_flag = &stop_now;
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.interrupted, 1);
+    assert_int_equal(r.nbench, 1);
+    assert_int_equal(r.bench[0].stop, VN_STOP_INTERRUPTED);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void debug_builds_are_flagged(void **state)
+{
+    (void)state;
+    reset_fake();
+    vn_suite *s = vn__suite_create(0);
+    vn__hooks h = {0};
+    h.now = now;
+    h.timer_cost_ns = 20;
+    h.timer_resolution_ns = 1;
+    h.no_interference = 1;
+    h.no_sysinfo = 1;
+    vn__suite_set_hooks(s, &h);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_true(has_warning(&r.bench[0], "debug_build"));
+    assert_int_equal(r.optimized, 0);
+    assert_true(isnan(r.bench[0].cycles)); /* no reference loop */
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void rng_is_seeded_and_bounded(void **state)
+{
+    (void)state;
+    vn_rng a, b, z;
+    vn_rng_seed(&a, 42);
+    vn_rng_seed(&b, 42);
+    vn_rng_seed(&z, 43);
+    int differ = 0;
+    for (int i = 0; i < 100; i++) {
+        uint64_t x = vn_rng_next(&a);
+        assert_int_equal(x, vn_rng_next(&b));
+        differ |= x != vn_rng_next(&z);
+    }
+    assert_true(differ);
+    /* vn_rng_below stays below n and fills every bucket about evenly. */
+    unsigned counts[10] = {0};
+    for (int i = 0; i < 100000; i++) {
+        uint64_t v = vn_rng_below(&a, 10);
+        assert_true(v < 10);
+        counts[v]++;
+    }
+    for (int k = 0; k < 10; k++)
+        assert_true(counts[k] > 9500 && counts[k] < 10500);
+    assert_int_equal(vn_rng_below(&a, 0), 0);
+    double d = vn_rng_double(&a);
+    assert_true(d >= 0 && d < 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(calibration_doubles_to_the_threshold),
+        cmocka_unit_test(steady_body_stops_at_min_samples),
+        cmocka_unit_test(noisy_body_runs_to_the_budget),
+        cmocka_unit_test(precision_stop_matches_an_independent_check),
+        cmocka_unit_test(overhead_is_measured_and_subtracted),
+        cmocka_unit_test(empty_body_gives_an_upper_bound),
+        cmocka_unit_test(tagged_samples_stay_out_of_the_headline),
+        cmocka_unit_test(speed_drift_is_reported),
+        cmocka_unit_test(growing_cost_is_drift),
+        cmocka_unit_test(parameters_give_rows),
+        cmocka_unit_test(setup_and_teardown_wrap_every_sample),
+        cmocka_unit_test(failures_are_reported_not_fatal),
+        cmocka_unit_test(misuse_returns_errors),
+        cmocka_unit_test(stop_flag_interrupts),
+        cmocka_unit_test(debug_builds_are_flagged),
+        cmocka_unit_test(rng_is_seeded_and_bounded),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,197 @@
+/* The parser behind `vernier stats`: numbers one per line or one column of
+ * a table, comments, headers, and errors that name the line. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "numbers_parse.h"
+
+/* Parses a NUL-terminated text; returns the code and leaves values in *v. */
+static int parse(const char *text, size_t column, double **v, size_t *n, vn__numbers_error *e)
+{
+    return vn__parse_numbers(text, strlen(text), column, v, n, e);
+}
+
+static void one_per_line(void **state)
+{
+    (void)state;
+    double *v;
+    size_t n;
+    vn__numbers_error e;
+    assert_int_equal(parse("# latency in ns\n\n 12\n-1.5e3\r\n0x10\n  +7  \n\n# end\n4", 0, &v, &n, &e), 0);
+    assert_int_equal(n, 5);
+    assert_true(v[0] == 12 && v[1] == -1500 && v[2] == 16 && v[3] == 7 && v[4] == 4);
+    free(v);
+    /* No numbers at all is not an error here: the caller decides. */
+    assert_int_equal(parse("# nothing\n\n   \n", 0, &v, &n, &e), 0);
+    assert_int_equal(n, 0);
+    assert_null(v);
+    assert_int_equal(vn__parse_numbers(NULL, 0, 0, &v, &n, &e), 0);
+    assert_int_equal(n, 0);
+}
+
+static void errors_name_the_line(void **state)
+{
+    (void)state;
+    double *v = (double *)&v;
+    size_t n = 99;
+    vn__numbers_error e;
+    char msg[160];
+    assert_int_equal(parse("1\n2\n\n# c\n3\n4\nabc\n5\n", 0, &v, &n, &e), VN_EINVAL);
+    assert_null(v);
+    assert_int_equal(e.kind, VN__NUM_NOT_A_NUMBER);
+    assert_int_equal(e.line, 7);
+    assert_string_equal(e.token, "abc");
+    assert_string_equal(vn__numbers_strerror(&e, 0, msg, sizeof msg),
+                        "line 7: 'abc' is not a number");
+    /* A header line is only a header in column mode. */
+    assert_int_equal(parse("value\n1\n", 0, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.line, 1);
+    /* Two numbers on a line, or trailing junk, are not a number. */
+    assert_int_equal(parse("1\n2 3\n", 0, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.line, 2);
+    assert_non_null(strstr(vn__numbers_strerror(&e, 0, msg, sizeof msg), "--column"));
+    assert_int_equal(parse("1.5ms\n", 0, &v, &n, &e), VN_EINVAL);
+    assert_string_equal(e.token, "1.5ms");
+}
+
+static void non_finite_is_an_error(void **state)
+{
+    (void)state;
+    double *v;
+    size_t n;
+    vn__numbers_error e;
+    const char *bad[] = {"1\nnan\n", "1\ninf\n", "1\n-Infinity\n", "1\n1e999\n", "1\nNAN(123)\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(parse(bad[i], 0, &v, &n, &e), VN_EINVAL);
+        assert_int_equal(e.kind, VN__NUM_NOT_FINITE);
+        assert_int_equal(e.line, 2);
+    }
+    /* An underflow is a tiny number, not an error. */
+    assert_int_equal(parse("1e-400\n", 0, &v, &n, &e), 0);
+    assert_true(n == 1 && v[0] >= 0 && v[0] < 1e-300);
+    free(v);
+}
+
+static void csv_columns(void **state)
+{
+    (void)state;
+    double *v;
+    size_t n;
+    vn__numbers_error e;
+    const char *csv = "# run 3\n"
+                      "name,\"time, ns\",cycles\n"
+                      "a, 10.5 ,100\n"
+                      "\"b,c\",\"11\",101\n"
+                      "\n"
+                      "d,12,102\r\n";
+    assert_int_equal(parse(csv, 2, &v, &n, &e), 0);
+    assert_int_equal(n, 3);
+    assert_true(v[0] == 10.5 && v[1] == 11 && v[2] == 12);
+    free(v);
+    assert_int_equal(parse(csv, 3, &v, &n, &e), 0);
+    assert_true(n == 3 && v[0] == 100 && v[2] == 102);
+    free(v);
+    /* Column 1 holds names: the first is taken for a header, the second is
+     * an error on its line. */
+    assert_int_equal(parse(csv, 1, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.line, 3);
+    assert_string_equal(e.token, "a");
+    /* A missing field. */
+    assert_int_equal(parse(csv, 4, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.kind, VN__NUM_NO_FIELD);
+    assert_int_equal(e.line, 2);
+    assert_int_equal(e.fields, 3);
+    /* A header only on the first line: a later word is an error. */
+    assert_int_equal(parse("t\n1\nt\n", 1, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.line, 3);
+    /* No header when the first line is numeric. */
+    assert_int_equal(parse("1,2\n3,4\n", 2, &v, &n, &e), 0);
+    assert_true(n == 2 && v[0] == 2 && v[1] == 4);
+    free(v);
+    /* Quotes: "" is a quote inside, text after the closing quote spoils
+     * the field, and a quote left open is an error of its own. */
+    assert_int_equal(parse("x,y\n\"1\"\"\",2\n", 1, &v, &n, &e), VN_EINVAL);
+    assert_string_equal(e.token, "1\"");
+    assert_int_equal(parse("x,y\n\"1\"2,3\n", 1, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.kind, VN__NUM_NOT_A_NUMBER);
+    assert_int_equal(parse("x,y\n\"1,3\n", 2, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.kind, VN__NUM_BAD_QUOTE);
+}
+
+static void whitespace_columns(void **state)
+{
+    (void)state;
+    double *v;
+    size_t n;
+    vn__numbers_error e;
+    /* No comma on the first line: fields are runs of blanks, as awk reads. */
+    const char *t = "run   time\tcycles\n1  2.5\t  30\n\t2 3.5 31\n";
+    assert_int_equal(parse(t, 2, &v, &n, &e), 0);
+    assert_true(n == 2 && v[0] == 2.5 && v[1] == 3.5);
+    free(v);
+    assert_int_equal(parse(t, 4, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.kind, VN__NUM_NO_FIELD);
+    assert_int_equal(e.line, 1);
+}
+
+static void odd_bytes(void **state)
+{
+    (void)state;
+    double *v;
+    size_t n;
+    vn__numbers_error e;
+    /* A NUL inside a line is a wrong character, not the end of the text. */
+    const char t[] = "1\n2\0003\n4\n";
+    assert_int_equal(vn__parse_numbers(t, sizeof t - 1, 0, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.line, 2);
+    assert_string_equal(e.token, "2?3");
+    /* Long tokens are shortened in the message, control bytes shown as '?'. */
+    char big[3000];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    big[5] = '\033';
+    assert_int_equal(parse(big, 0, &v, &n, &e), VN_EINVAL);
+    assert_true(strlen(e.token) < sizeof e.token);
+    assert_non_null(strstr(e.token, "..."));
+    assert_null(strchr(e.token, '\033'));
+    /* The text need not end with a newline, nor be NUL-terminated. */
+    const char u[] = {'4', '2', '\n', '7'};
+    assert_int_equal(vn__parse_numbers(u, sizeof u, 0, &v, &n, &e), 0);
+    assert_true(n == 2 && v[0] == 42 && v[1] == 7);
+    free(v);
+}
+
+static void many_numbers(void **state)
+{
+    (void)state;
+    size_t count = 100000;
+    char *t = malloc(count * 8 + 1), *p = t;
+    for (size_t i = 0; i < count; i++)
+        p += sprintf(p, "%zu\n", i % 1000);
+    double *v;
+    size_t n;
+    vn__numbers_error e;
+    assert_int_equal(vn__parse_numbers(t, (size_t)(p - t), 0, &v, &n, &e), 0);
+    assert_int_equal(n, count);
+    assert_true(v[count - 1] == (double)((count - 1) % 1000));
+    free(v);
+    free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(one_per_line),      cmocka_unit_test(errors_name_the_line),
+        cmocka_unit_test(non_finite_is_an_error), cmocka_unit_test(csv_columns),
+        cmocka_unit_test(whitespace_columns), cmocka_unit_test(odd_bytes),
+        cmocka_unit_test(many_numbers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

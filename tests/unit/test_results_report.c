@@ -1,0 +1,852 @@
+/* The reporters of the in-process engine's results, on results built by
+ * hand: a plain result with throughput, one that is only an upper bound,
+ * a failed one, one run on four threads, a noisy one with warnings and
+ * tagged samples, and one whose name holds a comma, quotes and a pipe and
+ * whose cycles are unknown. Each view is compared with a golden file in
+ * tests/golden/ (see golden.h), and the properties that matter are checked
+ * on their own so a wrong golden file cannot hide them. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "golden.h"
+#include "report/internal.h"
+
+/* ---- Fixtures -------------------------------------------------------------- */
+
+#define NBENCH 6
+#define OVERHEAD 0.31
+
+static vn_result *add(vn_results *r, const char *name)
+{
+    vn_result *res = &r->bench[r->nbench++];
+    memset(res, 0, sizeof *res);
+    snprintf(res->name, sizeof res->name, "%s", name);
+    res->unit = "ns";
+    res->iters = 1024;
+    res->overhead_ns = OVERHEAD;
+    res->overhead_ci[0] = 0.30;
+    res->overhead_ci[1] = 0.32;
+    res->ref_ns = 0.385;
+    res->ref_spread = 0.012;
+    res->cycles = NAN;
+    res->bytes_per_iter = res->items_per_iter = NAN;
+    res->bytes_per_sec = res->items_per_sec = NAN;
+    res->threads = 1;
+    res->stop = VN_STOP_PRECISION;
+    res->elapsed = 0.25;
+    return res;
+}
+
+/* n samples of net time around `net` (ns per iteration) with a relative
+ * spread `amp`, in a fixed irregular order; the overhead is added back,
+ * since samples hold what was measured. */
+static void samples(vn_result *res, size_t n, double net, double amp)
+{
+    res->samples = calloc(n, sizeof *res->samples);
+    assert_non_null(res->samples);
+    res->nsamples = n;
+    for (size_t i = 0; i < n; i++) {
+        double wave = (double)((int)((i * 7) % 11) - 5) / 5;
+        vn_sample *s = &res->samples[i];
+        s->value = net * (1 + amp * wave) + OVERHEAD;
+        s->iters = res->iters;
+        s->ref_ns = 0.385 + 0.001 * (double)(i % 3);
+    }
+}
+
+static void tag(vn_result *res, size_t i, unsigned tags)
+{
+    res->samples[i].tags = tags;
+    res->samples[i].value *= 3; /* a preempted sample is slow */
+    res->ntagged++;
+}
+
+/* The statistics the engine keeps: over the untagged samples, net of the
+ * overhead; cycles and throughput from the median. */
+static void finish(vn_result *res)
+{
+    double *x = malloc((res->nsamples + 1) * sizeof *x);
+    assert_non_null(x);
+    size_t n = 0;
+    for (size_t i = 0; i < res->nsamples; i++)
+        if (!res->samples[i].tags)
+            x[n++] = res->samples[i].value - res->overhead_ns;
+    if (n)
+        assert_int_equal(vn_stats_compute(x, n, &res->stats), 0);
+    free(x);
+    double m = res->stats.median;
+    if (isfinite(res->ref_ns))
+        res->cycles = m / res->ref_ns;
+    if (isfinite(res->bytes_per_iter))
+        res->bytes_per_sec = res->bytes_per_iter / m * 1e9;
+    if (isfinite(res->items_per_iter))
+        res->items_per_sec = res->items_per_iter / m * 1e9;
+}
+
+static void warn(vn_result *res, const char *id, const char *message)
+{
+    vn_bench_warning *w = &res->warnings[res->nwarnings++];
+    snprintf(w->id, sizeof w->id, "%s", id);
+    snprintf(w->message, sizeof w->message, "%s", message);
+}
+
+#define TRICKY "parse,\"quoted\"|pipe/long_name_for_alignment"
+
+static void fixture(vn_results *r)
+{
+    memset(r, 0, sizeof *r);
+    char root[4096];
+    snprintf(root, sizeof root, "%s/sysroot-vm", VN_FIXTURES);
+    assert_int_equal(vn_sysinfo_collect_at(root, &r->env), 0);
+    assert_true(r->env.nwarnings > 0);
+    r->timer = VN_CLOCK_TSC_LFENCE;
+    snprintf(r->timer_reason, sizeof r->timer_reason,
+             "the TSC is invariant and agrees across CPUs");
+    r->timer_cost_ns = 16.9;
+    r->timer_resolution_ns = 10.0;
+    r->counter_hz = 2596098000.0;
+    r->config = (vn_config){.max_time = 1, .precision = 1, .min_samples = 10,
+                            .max_samples = 10000, .warmup = 0.02, .min_sample_time = 0.001,
+                            .cpu = -1, .threads = 1};
+    r->optimized = 1;
+    r->bench = calloc(NBENCH, sizeof *r->bench);
+    assert_non_null(r->bench);
+
+    /* A plain result with a parameter and a throughput. */
+    vn_result *res = add(r, "sum/n=1024");
+    snprintf(res->param_name, sizeof res->param_name, "n");
+    res->param = 1024;
+    res->bytes_per_iter = 4096;
+    samples(res, 24, 1234.5, 0.002);
+    finish(res);
+
+    /* Not distinguishable from the empty loop: the net values straddle 0. */
+    res = add(r, "empty");
+    res->iters = 1048576;
+    samples(res, 30, 0.02, 1.5);
+    finish(res);
+    res->upper_bound = 1;
+    res->bound_ns = 0.31;
+    res->stop = VN_STOP_MAX_TIME;
+    warn(res, "dead_code", "the body takes no measurable time; the compiler may have removed it");
+
+    /* Failed before any sample. */
+    res = add(r, "broken");
+    res->iters = 0;
+    res->stop = VN_STOP_FAILED;
+    snprintf(res->error, sizeof res->error, "could not allocate 1 GiB");
+
+    /* Four threads, each with its own median. */
+    res = add(r, "contended/threads=4");
+    samples(res, 20, 52.5, 0.01);
+    for (size_t i = 0; i < res->nsamples; i++)
+        res->samples[i].thread = (int)(i % 4);
+    finish(res);
+    res->threads = 4;
+    res->thread_median = calloc(4, sizeof *res->thread_median);
+    assert_non_null(res->thread_median);
+    res->total_iter_per_sec = 0;
+    for (int t = 0; t < 4; t++) {
+        res->thread_median[t] = 52.5 * (1 + 0.01 * t);
+        res->total_iter_per_sec += 1e9 / res->thread_median[t];
+    }
+
+    /* Noisy: tagged samples left out, several warnings, one of them an id
+     * without a letter of its own. */
+    res = add(r, "noisy");
+    res->iters = 16;
+    samples(res, 40, 81234.0, 0.3);
+    tag(res, 3, VN_TAG_PREEMPTED);
+    tag(res, 17, VN_TAG_PREEMPTED | VN_TAG_MIGRATED);
+    finish(res);
+    res->stop = VN_STOP_MAX_TIME;
+    warn(res, "high_variance", "the samples vary by 18% (MAD/median); close other programs");
+    warn(res, "drift", "the samples grow over time (Spearman 0.62, p < 0.001)");
+    warn(res, "interference", "2 of 40 samples saw a context switch or a migration");
+    warn(res, "custom_check", "a warning id the console has no letter for");
+
+    /* A name that needs quoting in CSV and escaping in Markdown; no
+     * reference cycle, so cycles are unknown; items rather than bytes. */
+    res = add(r, TRICKY);
+    res->ref_ns = NAN;
+    res->ref_spread = NAN;
+    res->items_per_iter = 100;
+    samples(res, 12, 7.25, 0.01);
+    for (size_t i = 0; i < res->nsamples; i++)
+        res->samples[i].ref_ns = NAN;
+    finish(res);
+    res->stop = VN_STOP_MAX_SAMPLES;
+    assert_int_equal(r->nbench, NBENCH);
+}
+
+static void fixture_free(vn_results *r)
+{
+    for (size_t i = 0; i < r->nbench; i++) {
+        free(r->bench[i].samples);
+        free(r->bench[i].thread_median);
+    }
+    free(r->bench);
+    vn_sysinfo_free(&r->env);
+}
+
+typedef int (*report_fn)(const vn_results *r, vn_buf *b);
+
+static int text_plain(const vn_results *r, vn_buf *b) { return vn_report_results_text(r, 0, b); }
+static int text_color(const vn_results *r, vn_buf *b)
+{
+    return vn_report_results_text(r, VN_REPORT_COLOR, b);
+}
+static int hist_plain(const vn_results *r, vn_buf *b) { return vn_report_results_hist(r, 0, b); }
+static int csv_summary(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 0, b); }
+static int csv_raw(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 1, b); }
+
+static const struct {
+    const char *name;
+    report_fn fn;
+} reports[] = {
+    {"text", text_plain},       {"hist", hist_plain},
+    {"json", vn_report_results_json}, {"csv", csv_summary},
+    {"csv raw", csv_raw},       {"markdown", vn_report_results_markdown},
+};
+
+/* Runs one reporter into a fresh buffer the caller frees. */
+static void render(const vn_results *r, report_fn fn, vn_buf *b)
+{
+    vn_buf_init(b, 0);
+    assert_int_equal(fn(r, b), 0);
+    assert_non_null(b->data);
+}
+
+/* The line of b that starts with prefix, copied into line. */
+static int find_line(const char *text, const char *prefix, char *line, size_t n)
+{
+    for (const char *p = text; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (!strncmp(p, prefix, strlen(prefix))) {
+            snprintf(line, n, "%.*s", (int)len, p);
+            return 1;
+        }
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+/* ---- A strict JSON syntax check --------------------------------------------- */
+
+/* Enough of RFC 8259 to tell a well-formed document from a broken one; the
+ * schema itself is checked by tests/cli/test_results_schema.py. */
+typedef struct jp {
+    const char *p;
+    int ok;
+} jp;
+
+static void ws(jp *j)
+{
+    while (*j->p == ' ' || *j->p == '\n' || *j->p == '\t' || *j->p == '\r')
+        j->p++;
+}
+
+static void value(jp *j, int depth);
+
+static void jstring(jp *j)
+{
+    if (*j->p != '"') {
+        j->ok = 0;
+        return;
+    }
+    for (j->p++; *j->p != '"'; j->p++) {
+        if (!*j->p || (unsigned char)*j->p < 0x20) {
+            j->ok = 0;
+            return;
+        }
+        if (*j->p == '\\') {
+            j->p++;
+            if (*j->p == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (!strchr("0123456789abcdefABCDEF", j->p[i]) || !j->p[i])
+                        j->ok = 0;
+                j->p += 4;
+            } else if (!*j->p || !strchr("\"\\/bfnrt", *j->p)) {
+                j->ok = 0;
+                return;
+            }
+        }
+    }
+    j->p++;
+}
+
+static void number(jp *j)
+{
+    const char *s = j->p;
+    if (*j->p == '-')
+        j->p++;
+    if (*j->p == '0')
+        j->p++;
+    else if (*j->p >= '1' && *j->p <= '9')
+        while (*j->p >= '0' && *j->p <= '9')
+            j->p++;
+    else
+        j->ok = 0;
+    if (*j->p == '.') {
+        j->p++;
+        if (!(*j->p >= '0' && *j->p <= '9'))
+            j->ok = 0;
+        while (*j->p >= '0' && *j->p <= '9')
+            j->p++;
+    }
+    if (*j->p == 'e' || *j->p == 'E') {
+        j->p++;
+        if (*j->p == '+' || *j->p == '-')
+            j->p++;
+        if (!(*j->p >= '0' && *j->p <= '9'))
+            j->ok = 0;
+        while (*j->p >= '0' && *j->p <= '9')
+            j->p++;
+    }
+    if (j->p == s)
+        j->ok = 0;
+}
+
+static void members(jp *j, int depth, char close, int keyed)
+{
+    j->p++;
+    ws(j);
+    if (*j->p == close) {
+        j->p++;
+        return;
+    }
+    while (j->ok) {
+        ws(j);
+        if (keyed) {
+            jstring(j);
+            ws(j);
+            if (*j->p != ':') {
+                j->ok = 0;
+                return;
+            }
+            j->p++;
+        }
+        value(j, depth + 1);
+        ws(j);
+        if (*j->p == ',') {
+            j->p++;
+            continue;
+        }
+        if (*j->p != close)
+            j->ok = 0;
+        else
+            j->p++;
+        return;
+    }
+}
+
+static void value(jp *j, int depth)
+{
+    ws(j);
+    if (depth > 64 || !j->ok) {
+        j->ok = 0;
+        return;
+    }
+    if (*j->p == '{')
+        members(j, depth, '}', 1);
+    else if (*j->p == '[')
+        members(j, depth, ']', 0);
+    else if (*j->p == '"')
+        jstring(j);
+    else if (!strncmp(j->p, "true", 4))
+        j->p += 4;
+    else if (!strncmp(j->p, "false", 5))
+        j->p += 5;
+    else if (!strncmp(j->p, "null", 4))
+        j->p += 4;
+    else
+        number(j);
+}
+
+static int json_ok(const char *s)
+{
+    jp j = {s, 1};
+    value(&j, 0);
+    ws(&j);
+    return j.ok && *j.p == '\0';
+}
+
+/* ---- Tests ----------------------------------------------------------------- */
+
+static void golden_files(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    static const struct {
+        const char *file;
+        report_fn fn;
+    } views[] = {
+        {"results-main.txt", text_plain},
+        {"results-main.md", vn_report_results_markdown},
+        {"results-main.csv", csv_summary},
+        {"results-raw.csv", csv_raw},
+        {"results-main.json", vn_report_results_json},
+    };
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
+        vn_buf b;
+        render(&r, views[i].fn, &b);
+        check_golden(views[i].file, &b);
+        vn_buf_free(&b);
+    }
+    fixture_free(&r);
+}
+
+/* The upper-bound row shows the bound, rounded up, and nothing else that
+ * could be read as a time: no negative number, no tiny net median. */
+static void upper_bound_row(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    vn_result *e = &r.bench[1];
+    assert_true(e->upper_bound);
+    assert_true(e->stats.min < 0);    /* the fixture does hold negative net values */
+    assert_true(e->cycles < 0.2);     /* and a meaningless cycle count */
+
+    vn_buf b;
+    render(&r, text_plain, &b);
+    char line[1024];
+    assert_true(find_line(b.data, "empty ", line, sizeof line));
+    assert_non_null(strstr(line, "< 0.31 ns"));
+    assert_non_null(strstr(line, "< 0.9")); /* cycles: 0.31 / 0.385 rounded up */
+    /* Three times only: the bound, the MAD (the noise) and the overhead. */
+    int times = 0;
+    for (const char *p = line; (p = strstr(p, " ns")) != NULL; p++)
+        times++;
+    assert_int_equal(times, 3);
+    for (const char *p = line; *p; p++)
+        if (*p == '-')
+            assert_false(p[1] >= '0' && p[1] <= '9');
+    vn_buf_free(&b);
+
+    /* A bound that is not round is rounded up, never down. */
+    e->bound_ns = 0.3012;
+    render(&r, text_plain, &b);
+    assert_true(find_line(b.data, "empty ", line, sizeof line));
+    assert_non_null(strstr(line, "< 0.31 ns"));
+    vn_buf_free(&b);
+
+    render(&r, vn_report_results_markdown, &b);
+    assert_true(find_line(b.data, "| empty ", line, sizeof line));
+    assert_non_null(strstr(line, "| < 0.31 ns |"));
+    for (const char *p = line; *p; p++)
+        if (*p == '-')
+            assert_false(p[1] >= '0' && p[1] <= '9');
+    vn_buf_free(&b);
+
+    /* CSV leaves the location of noise empty and gives the bound. */
+    render(&r, csv_summary, &b);
+    assert_true(find_line(b.data, "empty,", line, sizeof line));
+    assert_null(strchr(line, '-'));
+    assert_non_null(strstr(line, ",1,0.3012,"));
+    vn_buf_free(&b);
+
+    /* JSON keeps everything, with the flag and the bound beside it. */
+    render(&r, vn_report_results_json, &b);
+    assert_non_null(strstr(b.data, "\"upper_bound\": true,\n      \"bound_ns\": 0.3012,"));
+    vn_buf_free(&b);
+    fixture_free(&r);
+}
+
+static void text_table(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    vn_buf b;
+    render(&r, text_plain, &b);
+    char line[1024], header[1024];
+
+    /* Every column of a row ends where its header does, however long the
+     * longest name is. */
+    assert_true(find_line(b.data, "benchmark ", header, sizeof header));
+    static const char *right[] = {"median", "mean", "MAD", "min", "p99", "cycles",
+                                  "throughput", "samples", "overhead"};
+    static const char *rows[] = {"sum/n=1024 ", "empty ", "contended/threads=4 ", "noisy ",
+                                 "parse,"};
+    for (size_t c = 0; c < sizeof right / sizeof right[0]; c++) {
+        const char *h = strstr(header, right[c]);
+        assert_non_null(h);
+        size_t end = (size_t)(h - header) + strlen(right[c]);
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            assert_true(find_line(b.data, rows[i], line, sizeof line));
+            assert_true(strlen(line) >= end);
+            assert_true(line[end - 1] != ' ');
+            assert_true(line[end] == ' ' || line[end] == '\0');
+        }
+    }
+
+    /* The +-% is the farther end of the median's interval from the median;
+     * the threaded one's interval is lopsided, so the two ends differ. */
+    const vn_stats *st = &r.bench[3].stats;
+    double lo = st->median - st->median_ci[0], hi = st->median_ci[1] - st->median;
+    assert_true(fabs(lo - hi) > 0.2 * fmax(lo, hi));
+    char want[64];
+    snprintf(want, sizeof want, " 52.5 ns +-%.1f%% ", fmax(lo, hi) / st->median * 100);
+    assert_true(find_line(b.data, "contended/threads=4 ", line, sizeof line));
+    assert_non_null(strstr(line, want));
+    st = &r.bench[0].stats;
+    double half = fmax(st->median - st->median_ci[0], st->median_ci[1] - st->median);
+    snprintf(want, sizeof want, " 1.23 us +-%.*f%% ", half / st->median * 100 < 0.095 ? 2 : 1,
+             half / st->median * 100);
+    assert_true(find_line(b.data, "sum/n=1024 ", line, sizeof line));
+    assert_non_null(strstr(line, want));
+    assert_non_null(strstr(line, " 24x1024 "));
+    assert_non_null(strstr(line, " 3.32 GB/s "));
+    assert_non_null(strstr(line, " 0.310 ns")); /* overhead */
+
+    /* The failed row says why instead of numbers. */
+    assert_true(find_line(b.data, "broken ", line, sizeof line));
+    assert_non_null(strstr(line, "  failed: could not allocate 1 GiB"));
+
+    /* Threads: the medians of each and the rate of all together. */
+    assert_non_null(strstr(b.data, "\n  4 threads, together 75.1 Miter/s; median per thread "
+                                   "52.5 ns, 53.0 ns, 53.6 ns, 54.1 ns\n"));
+
+    /* Warning marks, their legend, the warnings in full, the machine's. */
+    assert_true(find_line(b.data, "noisy ", line, sizeof line));
+    size_t len = strlen(line);
+    assert_true(len > 5 && !strcmp(line + len - 5, " VDI!"));
+    assert_true(find_line(b.data, "warn: ", line, sizeof line));
+    assert_string_equal(line, "warn: Z dead_code, V high_variance, D drift, I interference, "
+                              "! other (see below)");
+    assert_non_null(strstr(b.data, "\nnoisy: [drift] the samples grow over time"));
+    assert_non_null(strstr(b.data, "\nmachine: [hypervisor] "));
+    assert_non_null(strstr(b.data, " (fix: "));
+
+    /* Unknown cycles show as "-", the items rate in the throughput column. */
+    assert_true(find_line(b.data, "parse,", line, sizeof line));
+    assert_non_null(strstr(line, " - "));
+    assert_non_null(strstr(line, " 13.8 Gitems/s "));
+
+    /* The timer and why sampling stopped. */
+    assert_non_null(strstr(b.data, "\ntimer: tsc_lfence, 16.9 ns per read, resolution 10.0 ns "
+                                   "(the TSC is invariant and agrees across CPUs)\n"));
+    assert_non_null(strstr(b.data, "\n2 of 6 stopped at the time budget before reaching +-1%\n"));
+    assert_non_null(strstr(b.data, "\n1 of 6 stopped at the sample limit (10000) before reaching "
+                                   "+-1%\n"));
+    assert_non_null(strstr(b.data, "\n1 of 6 failed\n"));
+    assert_null(strstr(b.data, "interrupted"));
+    /* No line ends in a space. */
+    assert_null(strstr(b.data, " \n"));
+    vn_buf_free(&b);
+    fixture_free(&r);
+}
+
+static void optional_columns(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    /* With no throughput, no cycles and no warnings anywhere, those columns
+     * are left out rather than filled with dashes. */
+    for (size_t i = 0; i < r.nbench; i++) {
+        r.bench[i].bytes_per_sec = r.bench[i].items_per_sec = NAN;
+        r.bench[i].cycles = NAN;
+        r.bench[i].ref_ns = NAN;
+        r.bench[i].nwarnings = 0;
+    }
+    r.env.nwarnings = 0;
+    r.interrupted = 1;
+    vn_buf b;
+    render(&r, text_plain, &b);
+    char line[1024];
+    assert_true(find_line(b.data, "benchmark ", line, sizeof line));
+    assert_null(strstr(line, "throughput"));
+    assert_null(strstr(line, "cycles"));
+    assert_null(strstr(line, "warn"));
+    assert_null(strstr(b.data, "warn:"));
+    assert_null(strstr(b.data, "machine:"));
+    assert_non_null(strstr(b.data, "\nthe run was interrupted: benchmarks not shown did not run\n"));
+    vn_buf_free(&b);
+
+    /* No benchmarks: a sentence instead of an empty table. */
+    r.nbench = 0;
+    r.config.filter = "^nothing$";
+    render(&r, text_plain, &b);
+    assert_int_equal(strncmp(b.data, "no benchmarks ran (none matches '^nothing$')\n", 45), 0);
+    vn_buf_free(&b);
+    render(&r, vn_report_results_markdown, &b);
+    assert_int_equal(strncmp(b.data, "No benchmarks ran.\n", 19), 0);
+    vn_buf_free(&b);
+    r.nbench = NBENCH;
+    fixture_free(&r);
+}
+
+/* Escape sequences only when asked for: none of the views may carry one
+ * into a file or a pipe. */
+static void color(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    vn_buf b;
+    for (size_t i = 0; i < sizeof reports / sizeof reports[0]; i++) {
+        render(&r, reports[i].fn, &b);
+        if (strchr(b.data, '\033'))
+            fail_msg("%s output holds an escape sequence without VN_REPORT_COLOR", reports[i].name);
+        vn_buf_free(&b);
+    }
+    render(&r, text_color, &b);
+    assert_int_equal(strncmp(b.data, "\033[1mbenchmark ", 14), 0);
+    assert_non_null(strstr(b.data, "\033[33mVDI!\033[0m\n"));
+    assert_non_null(strstr(b.data, "\033[31mfailed: could not allocate 1 GiB\033[0m\n"));
+    assert_non_null(strstr(b.data, "\033[33mmachine: ["));
+    /* Colors do not move the columns: stripped, the text is the plain one. */
+    vn_buf plain;
+    render(&r, text_plain, &plain);
+    char *s = b.data, *d = b.data;
+    while (*s) {
+        if (*s == '\033') {
+            s = strchr(s, 'm') + 1;
+            continue;
+        }
+        *d++ = *s++;
+    }
+    *d = '\0';
+    assert_string_equal(b.data, plain.data);
+    vn_buf_free(&plain);
+    vn_buf_free(&b);
+    fixture_free(&r);
+}
+
+/* Fields of one CSV record, RFC 4180: a quoted field may hold commas and
+ * doubled quotes. Returns the count and advances *p past the record. */
+static size_t csv_record(const char **p)
+{
+    size_t fields = 1;
+    const char *s = *p;
+    int quoted = 0;
+    for (; *s; s++) {
+        if (quoted) {
+            if (*s == '"' && s[1] == '"')
+                s++;
+            else if (*s == '"')
+                quoted = 0;
+        } else if (*s == '"') {
+            quoted = 1;
+        } else if (*s == ',') {
+            fields++;
+        } else if (*s == '\n') {
+            s++;
+            break;
+        }
+    }
+    *p = s;
+    return fields;
+}
+
+static void csv(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    for (int raw = 0; raw <= 1; raw++) {
+        vn_buf b;
+        render(&r, raw ? csv_raw : csv_summary, &b);
+        const char *p = b.data;
+        size_t want = csv_record(&p), lines = 1;
+        while (*p) {
+            size_t got = csv_record(&p);
+            if (got != want)
+                fail_msg("%s CSV line %zu has %zu fields, the header %zu", raw ? "raw" : "summary",
+                         lines + 1, got, want);
+            lines++;
+        }
+        size_t total = 0;
+        for (size_t i = 0; i < r.nbench; i++)
+            total += r.bench[i].nsamples;
+        assert_int_equal(lines, 1 + (raw ? total : r.nbench));
+        assert_int_equal(b.data[b.len - 1], '\n');
+        /* The name is quoted and its quotes doubled. */
+        assert_non_null(strstr(b.data, "\n\"parse,\"\"quoted\"\"|pipe/long_name_for_alignment\","));
+        if (raw) {
+            assert_non_null(strstr(b.data, "\nnoisy,,17,"));
+            assert_non_null(strstr(b.data, ",16,preempted;migrated,"));
+            assert_non_null(strstr(b.data, "\nsum/n=1024,1024,0,"));
+        } else {
+            assert_int_equal(want, 31);
+            assert_non_null(strstr(b.data, ",high_variance;drift;interference;custom_check\n"));
+            assert_non_null(strstr(b.data, "\nbroken,,ns,0,0,,,,,,,,,,,,,,,,,,,0.31,0,,,,failed,"
+                                           "could not allocate 1 GiB,\n"));
+        }
+        vn_buf_free(&b);
+    }
+    fixture_free(&r);
+}
+
+/* Every '|' that is not escaped is a cell border. */
+static size_t borders(const char *line)
+{
+    size_t n = 0;
+    for (const char *p = line; *p; p++) {
+        if (*p == '\\' && p[1]) {
+            p++;
+            continue;
+        }
+        n += *p == '|';
+    }
+    return n;
+}
+
+static void markdown(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    vn_buf b;
+    render(&r, vn_report_results_markdown, &b);
+    char line[1024];
+    assert_true(find_line(b.data, "| benchmark ", line, sizeof line));
+    size_t cols = borders(line);
+    assert_true(cols > 10);
+    size_t rows = 0;
+    for (const char *p = b.data; *p == '|';) {
+        const char *e = strchr(p, '\n');
+        snprintf(line, sizeof line, "%.*s", (int)(e - p), p);
+        assert_int_equal(borders(line), cols);
+        rows++;
+        p = e + 1;
+    }
+    assert_int_equal(rows, 2 + NBENCH);
+    assert_non_null(strstr(b.data, "| parse,\"quoted\"\\|pipe/long\\_name\\_for\\_alignment |"));
+    assert_non_null(strstr(b.data, "| broken | failed: could not allocate 1 GiB |"));
+    assert_non_null(strstr(b.data, "\n- noisy: \\[high\\_variance\\] the samples vary by 18%"));
+    assert_non_null(strstr(b.data, "\n- machine: \\[hypervisor\\] "));
+    assert_non_null(strstr(b.data, "\n- 2 of 6 stopped at the time budget before reaching +-1%\n"));
+    vn_buf_free(&b);
+    fixture_free(&r);
+}
+
+static void json(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    vn_buf b;
+    render(&r, vn_report_results_json, &b);
+    assert_true(json_ok(b.data));
+    assert_int_equal(strncmp(b.data, "{\n  \"schema\": \"vernier.results/1\",\n", 35), 0);
+    assert_non_null(strstr(b.data, "\"params\": {\n        \"n\": 1024\n      },"));
+    assert_non_null(strstr(b.data, "\"params\": {},"));
+    assert_non_null(strstr(b.data, "\"cpu\": null,"));
+    assert_non_null(strstr(b.data, "\"filter\": null\n"));
+    assert_non_null(strstr(b.data, "\"name\": \"tsc_lfence\","));
+    /* One sample per line, tags by name. */
+    assert_non_null(strstr(b.data, "\n        {\"value\":"));
+    assert_non_null(strstr(b.data, ",\"iters\":16,\"tags\":[\"preempted\",\"migrated\"],"));
+    assert_non_null(strstr(b.data, "\"tagged\": 2,"));
+    assert_non_null(strstr(b.data, "\"error\": \"could not allocate 1 GiB\","));
+    assert_non_null(strstr(b.data, "\"stats\": null,")); /* the failed one has none */
+    assert_non_null(strstr(b.data, "\"threads\": {\n        \"count\": 4,\n"));
+    assert_non_null(strstr(b.data, "\"stop\": \"max_samples\","));
+    assert_non_null(strstr(b.data, "\"name\": \"parse,\\\"quoted\\\"|pipe/long_name_for_alignment\""));
+    /* An unknown number is null, never NaN. */
+    assert_null(strstr(b.data, "nan"));
+    assert_null(strstr(b.data, "inf"));
+
+    /* The checker itself rejects what it should. */
+    assert_false(json_ok("{\"a\": 1,}"));
+    assert_false(json_ok("{\"a\": nan}"));
+    assert_false(json_ok("[1, 2"));
+    assert_false(json_ok("{\"a\" 1}"));
+    assert_true(json_ok("{\"a\": [1, -2.5e3, \"x\\u00e9\", true, null, {}]}"));
+    vn_buf_free(&b);
+    fixture_free(&r);
+}
+
+/* The histograms show the untagged samples net of the overhead: the same
+ * values the headline statistics summarize. */
+static void histograms(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    vn_buf b;
+    render(&r, hist_plain, &b);
+
+    /* The noisy one has tagged samples to leave out; in the empty one the
+     * overhead is most of each sample, so gross values would show. */
+    static const struct {
+        size_t index;
+        size_t n;
+        const char *header;
+    } cases[] = {
+        {4, 38, "\nnoisy: 38 samples, ns per iteration net of 0.310 ns overhead (2 tagged left "
+                "out)\n"},
+        {1, 30, "\nempty: 30 samples, ns per iteration net of 0.310 ns overhead; cannot be told "
+                "apart from the empty loop: < 0.31 ns\n"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const vn_result *res = &r.bench[cases[c].index];
+        double x[64];
+        size_t n = 0;
+        for (size_t i = 0; i < res->nsamples; i++)
+            if (!res->samples[i].tags)
+                x[n++] = res->samples[i].value - OVERHEAD;
+        assert_int_equal(n, cases[c].n);
+        vn_buf want;
+        vn_buf_init(&want, 0);
+        assert_int_equal(vn_buf_puts(&want, cases[c].header), 0);
+        assert_int_equal(vn_report_histogram_text(x, n, "ns", 0, &want), 0);
+        assert_non_null(strstr(b.data, want.data));
+        vn_buf_free(&want);
+    }
+
+    assert_int_equal(strncmp(b.data, "sum/n=1024: 24 samples,", 23), 0);
+    assert_non_null(strstr(b.data, "\nbroken: failed: could not allocate 1 GiB\n"));
+    vn_buf_free(&b);
+    fixture_free(&r);
+}
+
+static void errors(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    vn_buf b;
+    for (size_t i = 0; i < sizeof reports / sizeof reports[0]; i++) {
+        vn_buf_init(&b, 256); /* far too small for any of them */
+        if (reports[i].fn(&r, &b) != VN_ENOMEM)
+            fail_msg("%s: a full buffer is not reported as VN_ENOMEM", reports[i].name);
+        vn_buf_free(&b);
+        assert_int_equal(reports[i].fn(&r, NULL), VN_EINVAL);
+        vn_buf_init(&b, 0);
+        assert_int_equal(reports[i].fn(NULL, &b), VN_EINVAL);
+        vn_buf_free(&b);
+    }
+    /* A count of benchmarks without the array is a bad argument too. */
+    vn_result *saved = r.bench;
+    r.bench = NULL;
+    vn_buf_init(&b, 0);
+    assert_int_equal(vn_report_results_json(&r, &b), VN_EINVAL);
+    vn_buf_free(&b);
+    r.bench = saved;
+    fixture_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(golden_files), cmocka_unit_test(upper_bound_row),
+        cmocka_unit_test(text_table),   cmocka_unit_test(optional_columns),
+        cmocka_unit_test(color),        cmocka_unit_test(csv),
+        cmocka_unit_test(markdown),     cmocka_unit_test(json),
+        cmocka_unit_test(histograms),   cmocka_unit_test(errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
