@@ -23,13 +23,19 @@ def wall(tool, i):
     return int((out / f"{tool}-{i}.us").read_text()) / 1e6
 
 
+def headline(b):
+    """The median, or the upper bound when the body cannot be told apart
+    from the empty loop (then it is printed with a '<')."""
+    return b["bound_ns"] if b["upper_bound"] else b["stats"]["median"]
+
+
 v = [vernier(i) for i in range(1, runs + 1)]
 g = [gbench(i) for i in range(1, runs + 1)]
 print(f"{runs} separate runs of each tool; time per iteration")
 print(f"{'workload':<12} {'tool':<16} {'median':>12} {'min':>12} {'max':>12} {'max/min':>8}")
 for w in WORK:
-    for tool, vals in (("vernier", [r[w]["stats"]["median"] for r in v]),
-                       ("vernier cycles", [r[w]["cycles"] for r in v]),
+    for tool, vals in (("vernier", [headline(r[w]) for r in v]),
+                       ("vernier cycles", [headline(r[w]) / r[w]["ref"]["ns_per_cycle"] for r in v]),
                        ("google-benchmark", [r[w] for r in g])):
         if any(x is None for x in vals):
             print(f"{w:<12} {tool:<16} {'n/a':>12}")

@@ -169,30 +169,22 @@ void vn_state_fail(vn_state *st, const char *message)
     struct vn__run *r = st->run;
     r->failed = 1;
     snprintf(r->error, sizeof r->error, "%s", message ? message : "failed");
-    /* Ends the loop at the next vn_next(): with remaining at 0 it reaches
-     * the edge, which sees the failure. */
+    /* Ends the loop at the next vn_next(). */
     st->remaining = 0;
 }
 
-/* The edge of a sample. The timer is read as the last thing before the
- * loop starts and the first thing after it ends, so what lies between is
- * the loop and a constant part of this call, which the empty loop measures
- * too and the engine subtracts. */
-int vn__state_edge(vn_state *st)
+/* The end of a sample. The engine read the timer just before calling the
+ * function, and this reads it as the first thing after the loop, so what
+ * lies between is the loop, the function's entry and a constant part of
+ * this call; the empty loop has all of them too, and is subtracted. */
+void vn__state_end(vn_state *st)
 {
     struct vn__run *r = st->run;
-    if (r->phase == 0 && !r->failed) {
-        r->phase = 1;
-        st->remaining = r->iters - 1;
-        r->t_start = vn__timer_read(r);
-        return 1;
-    }
     uint64_t t = vn__timer_read(r);
-    if (r->phase == 1)
+    if (r->phase == 1) {
         r->t_end = t;
-    r->phase = 2;
-    st->remaining = 0;
-    return 0;
+        r->phase = 2;
+    }
 }
 
 /* ---- Small things ------------------------------------------------------------------- */

@@ -53,7 +53,6 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
     r->iters = iters;
     r->phase = 0;
     r->t_start = r->t_end = 0;
-    j->st.remaining = 0;
     j->st.run = r;
     *tags = 0;
     if (user_hooks && j->b->opts.setup)
@@ -66,8 +65,13 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
         getrusage(RUSAGE_THREAD, &ru0);
         cpu0 = sched_getcpu();
     }
-    if (!r->failed)
+    if (!r->failed) {
+        /* The last thing before the call: the timer. */
+        j->st.remaining = iters;
+        r->phase = 1;
+        r->t_start = vn__timer_read(r);
         fn(&j->st);
+    }
     if (user_hooks && j->hooks && j->hooks->sample_tags)
         *tags = j->hooks->sample_tags(j->hooks->ctx);
     if (j->interference) {
@@ -85,8 +89,8 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
     if (r->phase != 2) {
         r->failed = 1;
         snprintf(r->error, sizeof r->error, "%s",
-                 r->phase == 0 ? "the function never called vn_next()"
-                               : "the function left its vn_next() loop before it ended");
+                 j->st.remaining == iters ? "the function never called vn_next()"
+                                          : "the function left its vn_next() loop before it ended");
         return 1;
     }
     *ns = vn__timer_delta_ns(r, r->t_end - r->t_start);

@@ -176,10 +176,12 @@ int vn__parse_numbers(const char *text, size_t len, size_t column, double **valu
     if (!err)
         err = &scratch;
     memset(err, 0, sizeof *err);
-    if (!values || !n || (!text && len))
+    if (!values || !n)
         return VN_EINVAL;
     *values = NULL;
     *n = 0;
+    if (!text && len)
+        return VN_EINVAL;
     double *v = NULL;
     size_t nv = 0, cap = 0;
     int first = 1, csv = 0;

@@ -425,7 +425,9 @@ static double modality(const double *s, size_t n, double q1, double q3, int *err
     hi = s[b - 1];
     if (!(hi > lo))
         return 2.0;
-    size_t k = (size_t)ceil(0.8 * cbrt((double)m));
+    /* At most 199 here: the lattice below can add one bin, and 200 is the
+     * most any histogram of this module has. */
+    size_t k = (size_t)fmin(ceil(0.8 * cbrt((double)m)), 199);
     double width = (hi - lo) / (double)k, start = lo;
 
     /* The smallest step between distinct values, and how many there are. */
@@ -453,8 +455,6 @@ static double modality(const double *s, size_t n, double q1, double q3, int *err
     }
     if (k < 3)
         return NAN;
-    if (k > 200)
-        k = 200;
     uint64_t *c = calloc(k, sizeof *c);
     if (!c) {
         *err = VN_ENOMEM;

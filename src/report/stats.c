@@ -130,7 +130,7 @@ static double pos_min(double a, double b)
 static const char *percent(char *buf, size_t n, double p)
 {
     double a = fabs(p);
-    snprintf(buf, n, "%.*f%%", a < 0.995 ? 2 : a < 9.95 ? 1 : 0, p);
+    snprintf(buf, n, "%.*f%%", a == 0 ? 0 : a < 0.995 ? 2 : a < 9.95 ? 1 : 0, p);
     return buf;
 }
 
@@ -205,13 +205,17 @@ int vn_report_stats_text(const vn_stats *s, const char *unit, unsigned flags, vn
                             val(&f, c, sizeof c, s->mean_ci[1]));
     }
     rc |= vn_buf_puts(o, "\n");
-    rc |= vn_buf_printf(o, "%-*s%s", INDENT, "stddev", val(&f, a, sizeof a, s->stddev));
+    /* Measures of spread to 3 significant digits: their own uncertainty
+     * is larger than that. */
+    vfmt f3 = f;
+    f3.step = 0;
+    rc |= vn_buf_printf(o, "%-*s%s", INDENT, "stddev", val(&f3, a, sizeof a, s->stddev));
     if (isfinite(s->cv))
         rc |= vn_buf_printf(o, ", cv %s", percent(pc, sizeof pc, 100 * s->cv));
     rc |= vn_buf_puts(o, "\n");
-    rc |= vn_buf_printf(o, "%-*s%s, x 1.4826 = %s\n", INDENT, "MAD", val(&f, a, sizeof a, s->mad),
-                        val(&f, b, sizeof b, s->mad_scaled));
-    rc |= vn_buf_printf(o, "%-*s%s\n", INDENT, "IQR", val(&f, a, sizeof a, s->iqr));
+    rc |= vn_buf_printf(o, "%-*s%s, x 1.4826 = %s\n", INDENT, "MAD", val(&f3, a, sizeof a, s->mad),
+                        val(&f3, b, sizeof b, s->mad_scaled));
+    rc |= vn_buf_printf(o, "%-*s%s\n", INDENT, "IQR", val(&f3, a, sizeof a, s->iqr));
     vfmt fx = for_value(&f, s, s->min);
     rc |= vn_buf_printf(o, "%-*s%s\n", INDENT, "min", val(&fx, a, sizeof a, s->min));
     fx = for_value(&f, s, s->max);

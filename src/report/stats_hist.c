@@ -32,6 +32,7 @@ static int cmp_double(const void *pa, const void *pb)
 typedef struct hfmt {
     const char *unit;
     int ns;
+    int whole; /* whole-number rows of plain numbers: labels without decimals */
     double like, step;
 } hfmt;
 
@@ -39,6 +40,10 @@ static const char *label(const hfmt *f, char *buf, size_t n, double v)
 {
     if (f->ns)
         return vn__fmt_ns_as(buf, n, v, f->like, f->step);
+    if (f->whole && fabs(v) < 1e15) {
+        snprintf(buf, n, "%.0f", v);
+        return buf;
+    }
     return vn__fmt_num_as(buf, n, v, f->like, f->step);
 }
 
@@ -110,7 +115,7 @@ int vn_report_histogram_text(const double *x, size_t n, const char *unit, unsign
     memcpy(s, x, n * sizeof *s);
     qsort(s, n, sizeof *s, cmp_double);
     int color = (flags & VN_REPORT_COLOR) != 0;
-    hfmt f = {unit && unit[0] ? unit : NULL, unit && strcmp(unit, "ns") == 0, 0, 0};
+    hfmt f = {unit && unit[0] ? unit : NULL, unit && strcmp(unit, "ns") == 0, 0, 0, 0};
 
     /* The summary line first, as in the write-up: the numbers people quote. */
     double q1 = st.pct[3], q3 = st.pct[5], iqr = st.iqr;
@@ -156,8 +161,10 @@ int vn_report_histogram_text(const double *x, size_t n, const char *unit, unsign
     size_t rows = 1;
     double width = 0;
     if (hi > lo) {
-        double want = iqr > 0 ? ceil((hi - lo) / (2 * iqr * pow((double)m, -1.0 / 3)))
-                              : ceil(log2((double)m) + 1);
+        /* The Rice rule, 2 m^(1/3) rows: the rows already span only the
+         * fenced range, so a width from the IQR (Freedman-Diaconis) would
+         * only add its weakness, few rows when two modes widen the IQR. */
+        double want = ceil(2 * cbrt((double)m));
         rows = want < MIN_ROWS ? MIN_ROWS : want > MAX_ROWS ? MAX_ROWS : (size_t)want;
         if (integral(s, a, b)) {
             /* Whole numbers (ns, cycles) get whole-number rows: a row 2.5
@@ -165,6 +172,7 @@ int vn_report_histogram_text(const double *x, size_t n, const char *unit, unsign
              * not in the data. */
             width = ceil((hi - lo + 1) / (double)rows);
             rows = (size_t)((hi - lo) / width) + 1;
+            f.whole = 1;
         } else {
             width = (hi - lo) / (double)rows;
         }

@@ -1,5 +1,5 @@
 """`vernier stats --json -` checked against numpy and scipy as the oracle, on
-samples drawn with fixed seeds: every number of the summary is recomputed
+samples drawn from generators with fixed seeds: every number of the summary is recomputed
 here from its definition by an independent implementation and compared."""
 import json
 import math

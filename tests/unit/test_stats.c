@@ -463,6 +463,13 @@ static void histogram_bins(void **state)
     assert_int_equal(h.counts[3], 0);
     vn_histogram_free(&h);
 
+    /* And the other way: edge 1 of 3 over [1, 2] is 1 + 1/3, but
+     * (edge - 1) * 3 rounds to just below 1; the value is still in bin 1. */
+    const double e3[] = {1, 1.0 + 1.0 * ((2.0 - 1.0) / 3), 2};
+    assert_int_equal(vn_histogram_compute(e3, 3, 3, &h), 0);
+    assert_true(h.counts[0] == 1 && h.counts[1] == 1 && h.counts[2] == 1);
+    vn_histogram_free(&h);
+
     /* IQR 0 (ten 1s and a 2): Sturges, ceil(log2(11) + 1) = 5 bins. */
     double t[11];
     for (int i = 0; i < 10; i++)

@@ -1,0 +1,197 @@
+"""End-to-end tests of benchmark programs built with vn_main(): the examples,
+run for real with short budgets, their options, their outputs and their
+failures. Timing goals live in bench/; these check behavior and sanity."""
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import validate
+
+BUILD = Path(os.environ.get("VN_BUILD_DIR", Path(__file__).resolve().parents[2] / "build"))
+EX = BUILD / "examples"
+QUICK = ["--quiet", "--max-time", "0.2", "--warmup", "0.005"]
+
+
+def run_ex(name, *args, check=None, timeout=120, env=None):
+    e = dict(os.environ)
+    e.pop("NO_COLOR", None)
+    if env:
+        e.update(env)
+    p = subprocess.run([str(EX / name), *args], capture_output=True, text=True, timeout=timeout, env=e)
+    if check is not None:
+        assert p.returncode == check, (p.returncode, p.stdout, p.stderr)
+    return p
+
+
+def results(name, *args):
+    p = run_ex(name, *QUICK, *args, "--json", "-", check=0)
+    d = json.loads(p.stdout)
+    validate(d, "results-1.json")
+    return d, p
+
+
+def test_x_plus_x_costs_about_one_reference_cycle():
+    d, p = results("x_plus_x")
+    b = d["benchmarks"][0]
+    assert b["name"] == "x_plus_x" and b["unit"] == "ns"
+    assert d["optimized"] is True
+    # The empty loop's own cost is about one cycle (a decrement and a
+    # branch), and the loop with x += x costs about the same: the add runs
+    # in the loop's shadow. Either a small net time or an upper bound.
+    ref = b["ref"]["ns_per_cycle"]
+    assert ref and 0.05 < ref < 5
+    assert b["overhead"]["ns"] / ref < 3
+    gross = b["bound_ns"] if b["upper_bound"] else b["stats"]["median"] + b["overhead"]["ns"]
+    assert 0.3 < gross / ref < 4
+    # The console table went to stderr, since stdout carries the JSON.
+    assert "x_plus_x" in p.stderr and "median" in p.stderr
+
+
+def test_sleep_reads_ten_milliseconds():
+    d, _ = results("sleep_10ms", "--min-samples", "5")
+    b = d["benchmarks"][0]
+    assert b["iters"] == 1
+    assert 10.0e6 <= b["stats"]["median"] < 12.0e6
+    assert b["upper_bound"] is False
+    assert len(b["samples"]) >= 5
+
+
+def test_random_work_median_is_sharp_and_tagged_samples_are_kept():
+    d, _ = results("random_work")
+    b = d["benchmarks"][0]
+    assert b["stats"]["n"] + b["tagged"] == len(b["samples"])
+    assert all(s["iters"] == b["iters"] for s in b["samples"])
+    assert b["stats"]["median_ci"][0] <= b["stats"]["median"] <= b["stats"]["median_ci"][1]
+    assert b["stop"] in ("precision", "max_time")
+
+
+def test_parameter_range_and_throughput():
+    d, _ = results("memcpy_throughput")
+    names = [b["name"] for b in d["benchmarks"]]
+    assert names == ["copy/size=8", "copy/size=64", "copy/size=512", "copy/size=4096", "copy/size=8192"]
+    for b in d["benchmarks"]:
+        size = b["params"]["size"]
+        assert b["throughput"]["bytes_per_iter"] == size
+        if not b["upper_bound"]:
+            assert b["throughput"]["bytes_per_sec"] == pytest.approx(size / (b["stats"]["median"] * 1e-9))
+
+
+def test_threads_start_together_and_report_each():
+    d, _ = results("atomic_counter", "--threads", "2", "--filter", "atomic")
+    b = d["benchmarks"][0]
+    assert b["threads"]["count"] == 2
+    assert len(b["threads"]["median_ns"]) == 2
+    assert {s["thread"] for s in b["samples"]} == {0, 1}
+    assert b["threads"]["total_iter_per_sec"] > 0
+
+
+def test_cold_runs_one_iteration_per_sample():
+    d, _ = results("memcpy_throughput", "--cold", "--filter", "size=8192$", "--max-time", "0.1")
+    b = d["benchmarks"][0]
+    assert b["iters"] == 1
+    assert d["config"]["cold"] is True
+
+
+def test_cpu_pinning_and_timer_choice():
+    cpu = sorted(os.sched_getaffinity(0))[-1]
+    d, _ = results("x_plus_x", "--cpu", str(cpu), "--timer", "monotonic")
+    assert d["config"]["cpu"] == cpu
+    assert d["clock"]["name"] == "monotonic"
+    assert all(not s["tags"] or "migrated" not in s["tags"] for s in d["benchmarks"][0]["samples"])
+
+
+def test_cpp_program_works_too():
+    d, _ = results("cpp_example")
+    assert d["benchmarks"][0]["name"] == "vector_sum"
+    assert d["benchmarks"][0]["stats"]["median"] > 0
+
+
+def test_list_and_filter():
+    p = run_ex("memcpy_throughput", "--list", check=0)
+    assert p.stdout.split() == ["copy/size=8", "copy/size=64", "copy/size=512", "copy/size=4096",
+                                "copy/size=8192"]
+    p = run_ex("atomic_counter", "--list", "--filter", "^private", check=0)
+    assert p.stdout.split() == ["private_increment"]
+
+
+def test_csv_markdown_and_hist(tmp_path):
+    csv, md = tmp_path / "r.csv", tmp_path / "r.md"
+    p = run_ex("x_plus_x", *QUICK, "--csv", str(csv), "--markdown", str(md), "--hist", check=0)
+    rows = csv.read_text().strip().splitlines()
+    assert len(rows) == 2 and rows[1].startswith("x_plus_x,")
+    assert re.search(r"^\| x\\_plus\\_x \| ", md.read_text(), re.M)  # Markdown escapes _
+    assert "│" in p.stdout  # the distribution graph
+    raw = tmp_path / "raw.csv"
+    run_ex("x_plus_x", *QUICK, "--csv", str(raw), "--raw", check=0)
+    lines = raw.read_text().strip().splitlines()
+    assert len(lines) > 10  # one row per sample
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv", "r.md", "raw.csv"]
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--bogus"], "unknown option '--bogus'"),
+    (["--precision", "0"], "--precision"),
+    (["--precision", "abc"], "--precision"),
+    (["--max-time", "-1"], "--max-time"),
+    (["--min-samples", "2.5"], "--min-samples"),
+    (["--threads", "0"], "--threads"),
+    (["--timer", "sundial"], "sundial"),
+    (["--filter", "("], "--filter"),
+    (["--raw"], "--raw"),
+    (["--json"], "needs a value"),
+    (["extra"], "unexpected argument"),
+    (["--cpu", "4096"], "--cpu"),
+])
+def test_usage_errors_exit_2(args, needle):
+    p = run_ex("x_plus_x", *args)
+    assert p.returncode == 2, (args, p.stderr)
+    assert needle in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+    assert "--help" in p.stderr
+
+
+def test_help_lists_every_option():
+    p = run_ex("x_plus_x", "--help", check=0)
+    for opt in ("--list", "--filter", "--json", "--csv", "--markdown", "--hist", "--precision",
+                "--max-time", "--min-samples", "--cpu", "--timer", "--threads", "--cold", "--help"):
+        assert opt in p.stdout, opt
+
+
+def test_unwritable_output_fails_and_leaves_nothing(tmp_path):
+    target = tmp_path / "no" / "r.json"
+    p = run_ex("x_plus_x", *QUICK, "--json", str(target))
+    assert p.returncode == 1
+    assert "cannot write" in p.stderr and str(target) in p.stderr
+    assert not target.parent.exists()
+
+
+def test_interrupt_writes_complete_results(tmp_path):
+    out = tmp_path / "r.json"
+    proc = subprocess.Popen([str(EX / "sleep_10ms"), "--quiet", "--max-time", "30", "--precision", "0.001",
+                             "--min-samples", "100000", "--max-samples", "100000", "--json", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr
+    d = json.loads(out.read_text())
+    validate(d, "results-1.json")
+    assert d["interrupted"] is True
+    assert d["benchmarks"][0]["stop"] == "interrupted"
+    assert len(d["benchmarks"][0]["samples"]) > 10
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+def test_sum_arrays_compares_the_two_loops():
+    p = run_ex("sum_arrays", check=0, timeout=60)
+    m = re.search(r"^(merged_loop|two_loops) is ([\d.]+)x faster than (two_loops|merged_loop)", p.stdout, re.M)
+    assert m, p.stdout
+    assert float(m.group(2)) >= 1.0
+    assert m.group(1) != m.group(3)
