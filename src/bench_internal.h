@@ -78,6 +78,9 @@ int  vn__evict_init(vn__evict *e, const vn_sysinfo *env);
 void vn__evict_run(vn__evict *e);
 void vn__evict_free(vn__evict *e);
 
+/* The empty loop (bench_empty.c, always compiled with optimization). */
+void vn__empty_loop(vn_state *st);
+
 /* How many untagged samples the headline needs; with fewer, all samples are
  * used and the interference warning says so. */
 size_t vn__min_untagged(const vn_config *c);

@@ -19,15 +19,6 @@
 #define EMPTY_FIRST 5        /* empty-loop samples before sampling starts */
 #define MAX_ITERS ((uint64_t)1 << 40)
 
-/* The empty loop, measured with the same code path as every benchmark: the
- * same vn_next(), the same edges. The empty asm keeps the compiler from
- * deleting the loop, without adding an instruction. */
-static void empty_loop(vn_state *st)
-{
-    while (vn_next(st))
-        __asm__ __volatile__("");
-}
-
 /* Everything one benchmark row needs while it runs. */
 typedef struct job {
     const vn__bench *b;
@@ -329,7 +320,7 @@ static int measure(job *j, vn_result *res)
     for (int k = 0; k < EMPTY_FIRST; k++) {
         double ns;
         unsigned tags;
-        if (run_sample(j, empty_loop, 0, iters, &ns, &tags) == 0 && !tags)
+        if (run_sample(j, vn__empty_loop, 0, iters, &ns, &tags) == 0 && !tags)
             push_double(&empty, ns / (double)iters);
     }
 
@@ -344,7 +335,7 @@ static int measure(job *j, vn_result *res)
         if (k % EMPTY_EVERY == EMPTY_EVERY - 1) {
             double ns;
             unsigned tags;
-            if (run_sample(j, empty_loop, 0, iters, &ns, &tags) == 0 && !tags &&
+            if (run_sample(j, vn__empty_loop, 0, iters, &ns, &tags) == 0 && !tags &&
                 (rc = push_double(&empty, ns / (double)iters)) != 0)
                 goto out;
         }
@@ -499,7 +490,7 @@ static int measure_threads(job *j, vn_result *res)
     for (int k = 0; k < EMPTY_FIRST * 2; k++) {
         double ns;
         unsigned tags;
-        if (run_sample(j, empty_loop, 0, iters, &ns, &tags) == 0 && !tags)
+        if (run_sample(j, vn__empty_loop, 0, iters, &ns, &tags) == 0 && !tags)
             push_double(&empty, ns / (double)iters);
     }
     shared sh;

@@ -89,8 +89,12 @@ def test_cpp_program_includes_the_header(prefix, tmp_path):
     src.write_text(PROGRAM.replace("#include <stdio.h>", "#include <cstdio>"))
     exe = tmp_path / "pp"
     lib = libdir(prefix)
+    env = dict(os.environ, PKG_CONFIG_PATH=str(lib / "pkgconfig"))
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "--static", "vernier"], env=env,
+                           capture_output=True, text=True, check=True).stdout.split()
+    # The static library itself, so the C++ program is known to link it.
+    flags = [f for f in flags if f != "-lvernier"]
     subprocess.run(["c++", "-std=c++11", "-Wall", "-Werror", str(src), "-o", str(exe),
-                    "-I%s" % (prefix / "include"), str(lib / "libvernier.a"), "-lpthread", "-lm"],
-                   check=True)
+                    str(lib / "libvernier.a"), *flags], check=True)
     out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
     assert out.split()[1:] == ["monotonic", "1"]
