@@ -20,12 +20,11 @@ $(BUILD)/build.ninja:
 build: $(BUILD)/build.ninja
 	$(CMAKE) --build $(BUILD)
 
+# The main job: two ways to sum two arrays, timed in-process, their
+# distributions drawn, and which is faster by how much.
 demo: deps build
-	@echo '$$ vernier clocks'
-	@$(BUILD)/vernier clocks
-	@echo
-	@echo '$$ vernier env'
-	@$(BUILD)/vernier env
+	@echo '$$ build/examples/sum_arrays --hist'
+	@$(BUILD)/examples/sum_arrays --hist
 
 $(ASAN)/build.ninja:
 	$(CMAKE) -S . -B $(ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVN_SANITIZE=ON \
