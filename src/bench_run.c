@@ -275,7 +275,9 @@ static int summarize(vn_result *res, const dbuf *empty, size_t min_untagged, dou
         if (rc == 0 && (indistinguishable(rs.median_ci[0], rs.median, om, ohi) ||
                         res->stats.median <= 0)) {
             res->upper_bound = 1;
-            res->bound_ns = fmax(rs.median_ci[1], floor_ns);
+            /* The same estimator as every headline: the median, here of
+             * the loop with the body. */
+            res->bound_ns = fmax(rs.median, floor_ns);
         }
     }
     if (nr) {

@@ -260,7 +260,7 @@ static void empty_body_gives_an_upper_bound(void **state)
     assert_int_equal(b->upper_bound, 1);
     /* Body and empty loop agree exactly; the bound is the loop with the
      * body, which the body cannot exceed. Never negative, never zero. */
-    assert_true(fabs(b->bound_ns - b->samples[0].value) < 1e-9);
+    assert_true(fabs(b->bound_ns - b->samples[0].value) < 1e-9); /* all samples are equal */
     assert_true(b->bound_ns >= 2e6);
     /* It stopped on precision (of the bound), not at the time budget. */
     assert_int_equal(b->stop, VN_STOP_PRECISION);
