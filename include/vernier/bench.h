@@ -267,7 +267,7 @@ typedef struct vn_result {
     double overhead_ns;        /* the empty loop, per iteration */
     double overhead_ci[2];
     int upper_bound;           /* 1: the body is not distinguishable from the empty loop */
-    double bound_ns;           /* then: the largest plausible time per iteration */
+    double bound_ns;           /* then: the median of the loop with the body, which the body cannot exceed */
     double ref_ns;             /* median ns per reference cycle */
     double ref_spread;         /* (p90 - p10) / median of the reference, a fraction */
     double cycles;             /* median reference cycles per iteration */
