@@ -97,15 +97,15 @@ static void *hop(void *arg)
 /* ---- The warp check ------------------------------------------------------- */
 
 typedef struct warp {
-    atomic_int lock;
+    atomic_int turn;      /* whose turn it is: 0 or 1 */
     atomic_int ready;
+    atomic_int failed;
     int cpu[2];
     unsigned iterations;
-    /* Guarded by lock: */
+    /* Written only by the side whose turn it is: */
     int owner;
     uint64_t last_tsc, last_mono;
     uint64_t handoffs, tsc_back, mono_back, tsc_max_back, mono_max_back, min_gap;
-    int failed;
 } warp;
 
 typedef struct warp_arg {
@@ -121,16 +121,25 @@ static void *warp_thread(void *arg)
     CPU_ZERO(&one);
     CPU_SET(w->cpu[a->side], &one);
     if (sched_setaffinity(0, sizeof one, &one) != 0)
-        w->failed = 1;
-    /* Both threads start together, so the turns really alternate. */
+        atomic_store(&w->failed, 1);
     atomic_fetch_add(&w->ready, 1);
     while (atomic_load(&w->ready) < 2)
         ;
-    for (unsigned i = 0; i < w->iterations && !w->failed; i++) {
-        while (atomic_exchange_explicit(&w->lock, 1, memory_order_acquire))
-            ;
-        /* Read inside the lock: the other side's read happened before it
-         * released the lock, so with agreeing clocks now >= last. */
+    /* The two sides take strict turns, so every read follows a read on the
+     * other CPU. A side that waits too long (the other vCPU descheduled for
+     * good) gives up rather than hang: 200 ms is far more than a turn. */
+    uint64_t deadline = vn__posix_read(CLOCK_MONOTONIC) + 200000000u;
+    for (unsigned i = 0; i < w->iterations && !atomic_load(&w->failed); i++) {
+        unsigned spins = 0;
+        while (atomic_load_explicit(&w->turn, memory_order_acquire) != a->side) {
+            if (++spins % 4096 == 0 && (atomic_load(&w->failed) ||
+                                        vn__posix_read(CLOCK_MONOTONIC) > deadline)) {
+                atomic_store(&w->failed, 1);
+                return NULL;
+            }
+        }
+        /* Read after taking the turn: the other side's read happened before
+         * it handed the turn over, so with agreeing clocks now >= last. */
         uint64_t tsc = counter_now();
         uint64_t mono = vn__posix_read(CLOCK_MONOTONIC);
         if (w->owner >= 0 && w->owner != a->side) {
@@ -151,7 +160,7 @@ static void *warp_thread(void *arg)
         w->owner = a->side;
         w->last_tsc = tsc;
         w->last_mono = mono;
-        atomic_store_explicit(&w->lock, 0, memory_order_release);
+        atomic_store_explicit(&w->turn, 1 - a->side, memory_order_release);
     }
     return NULL;
 }
@@ -176,12 +185,12 @@ static int warp_check(const int *cpus, int n, unsigned iterations, vn_crosscpu *
                 started++;
         if (started < 2) {
             /* Let the one that started go on alone and end. */
-            w.failed = 1;
+            atomic_store(&w.failed, 1);
             atomic_store(&w.ready, 2);
         }
         for (int s = 0; s < started; s++)
             pthread_join(t[s], NULL);
-        if (w.failed)
+        if (atomic_load(&w.failed))
             return VN_ENOTSUP;
         o->warp_pairs++;
         o->warp_handoffs += w.handoffs;

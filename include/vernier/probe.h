@@ -76,9 +76,9 @@ int vn_probe_distribution(vn_clock_id id, size_t n, vn_delta_dist *out);
  * - migration: a thread pinned to each CPU in turn compares its first read
  *   on a CPU with its last read on the previous one. It sees only offsets
  *   larger than a migration takes (tens of microseconds).
- * - warp: two threads on two CPUs take turns under a spin lock, each reading
- *   the clock and comparing with the other's last read (the method of the
- *   kernel's check_tsc_warp). It sees offsets down to the time of one
+ * - warp: two threads on two CPUs take strict turns, each reading the clock
+ *   and comparing with the other's last read (the method of the kernel's
+ *   check_tsc_warp). It sees offsets down to the time of one
  *   handoff, reported as warp_resolution_ns. */
 typedef struct vn_crosscpu {
     int ncpus;                 /* CPUs visited */
@@ -91,7 +91,7 @@ typedef struct vn_crosscpu {
     double mono_max_backwards_ns;
     int has_counter;
     int warp_pairs;            /* CPU pairs checked (CPU 0 with each other) */
-    uint64_t warp_handoffs;    /* times the lock passed from one CPU to the other */
+    uint64_t warp_handoffs;    /* turns that followed a turn on the other CPU */
     uint64_t warp_tsc_backwards;
     uint64_t warp_mono_backwards;
     double warp_tsc_max_backwards_ns;

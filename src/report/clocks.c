@@ -228,7 +228,7 @@ int vn_report_clocks_text(const vn_clocks_report *r, unsigned flags, vn_buf *o)
             rc |= vn_buf_printf(o, " monotonic %s (largest step %s)\n",
                                 x->mono_backwards ? "WENT BACKWARDS" : "never went backwards",
                                 vn__fmt_ns(b, sizeof b, x->mono_max_step_ns));
-            rc |= vn_buf_printf(o, "%-13s%llu lock handoffs between %d CPU pair%s:", "", 
+            rc |= vn_buf_printf(o, "%-13s%llu turns taken in alternation by %d CPU pair%s:", "",
                                 (unsigned long long)x->warp_handoffs, x->warp_pairs,
                                 x->warp_pairs == 1 ? "" : "s");
             if (x->has_counter)
