@@ -18,6 +18,7 @@ typedef struct vn_cli_cmd {
 
 int cmd_clocks(int argc, char **argv);
 int cmd_env(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 
 /* Prints "vernier CMD: <message>; see 'vernier CMD --help'" and returns 2. */

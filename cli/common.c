@@ -37,7 +37,11 @@ int vn_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
     /* A leading ':' makes getopt report a missing argument as ':' and stay
      * silent, so the messages below are the only ones printed. */
     char spec[64];
-    snprintf(spec, sizeof spec, ":%s", shortopts);
+    /* A leading '+' (stop at the first operand) must stay first. */
+    if (shortopts[0] == '+')
+        snprintf(spec, sizeof spec, "+:%s", shortopts + 1);
+    else
+        snprintf(spec, sizeof spec, ":%s", shortopts);
     opterr = 0;
     int c = getopt_long(argc, argv, spec, longopts, NULL);
     if (c == '?') {

@@ -8,6 +8,7 @@
 static const vn_cli_cmd commands[] = {
     {"clocks", "characterize every clock: read cost, resolution, monotonicity, the timer used", cmd_clocks},
     {"env", "report the machine and the settings that hurt measurement, with fixes", cmd_env},
+    {"run", "time whole commands over many runs and compare them", cmd_run},
     {"stats", "summarize numbers from a file or a pipe: median CI, percentiles, outliers, modes", cmd_stats},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -184,6 +184,11 @@ void vn__state_end(vn_state *st)
     if (r->phase == 1) {
         r->t_end = t;
         r->phase = 2;
+        /* Right after the timer, so the read's system call is outside the
+         * timed region; what it adds to the counts before the kernel takes
+         * them, the empty loop has too. */
+        if (r->ctr)
+            r->ctr_ok &= vn_counters_read(r->ctr, &r->c1) == 0;
     }
 }
 
@@ -252,6 +257,15 @@ void vn_results_free(vn_results *r)
     for (size_t i = 0; i < r->nbench; i++) {
         free(r->bench[i].samples);
         free(r->bench[i].thread_median);
+        free(r->bench[i].sample_counts);
+        free(r->bench[i].command);
+        for (size_t k = 0; k < r->bench[i].nparams; k++) {
+            free(r->bench[i].pnames[k]);
+            free(r->bench[i].pvalues[k]);
+        }
+        free(r->bench[i].pnames);
+        free(r->bench[i].pvalues);
+        free(r->bench[i].proc);
     }
     free(r->bench);
     r->bench = NULL;

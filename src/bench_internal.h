@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "counters_internal.h"
 #include "vernier/bench.h"
 
 /* Replacements for the machine, so tests drive the engine deterministically:
@@ -19,6 +20,10 @@ typedef struct vn__hooks {
     int no_interference;          /* skip getrusage/getcpu around samples */
     unsigned (*sample_tags)(void *ctx); /* the tags of each sample, instead of probing */
     int no_sysinfo;               /* skip the machine snapshot */
+    /* The perf_event_open system calls, for a fake PMU. With other hooks
+     * set and this one NULL, the run has no counters at all, so the fake
+     * clock's tests do not depend on the machine's PMU. */
+    const vn__perf_sys *perf;
 } vn__hooks;
 
 /* What a benchmark function's state points at during a sample. */
@@ -34,6 +39,13 @@ struct vn__run {
     double bytes, items;          /* per iteration; NAN unset */
     int failed;
     char error[256];
+    /* Counters read at the edges of a sample, next to the timer; NULL when
+     * none are counting. */
+    vn_counters *ctr;
+    vn_counts c0, c1;
+    int ctr_ok;                   /* both reads of this sample succeeded */
+    double cur[VN_COUNTERS_MAX];  /* the last sample's counts per iteration */
+    uint32_t cur_scaled;
 };
 
 typedef struct vn__bench {
@@ -84,6 +96,24 @@ void vn__empty_loop(vn_state *st);
 /* How many untagged samples the headline needs; with fewer, all samples are
  * used and the interference warning says so. */
 size_t vn__min_untagged(const vn_config *c);
+
+/* ---- Counters (bench_counters.c) ---- */
+
+/* Opens the counters cfg asks for on the calling thread (through the hooks'
+ * fake PMU when there are hooks), enables them, and describes them in info.
+ * *out is NULL when counters are off or none could be opened. */
+int vn__bench_counters_open(const vn_config *cfg, const vn__hooks *hooks, vn_counters **out,
+                            vn_counter_info *info);
+/* The same events on the calling thread, for the threads of --threads;
+ * NULL when they do not open the same way. */
+vn_counters *vn__bench_counters_again(const vn_counters *c);
+/* After a sample: its counts per iteration into r->cur (NAN when a read
+ * failed). */
+void vn__bench_counters_sample(struct vn__run *r, uint64_t iters);
+/* The result's counters from its samples' counts (nsamples x n, taken over
+ * by res) and the empty loop's (nempty x n). */
+int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *sample_counts,
+                              const double *empty, size_t nempty, size_t min_untagged);
 
 /* The warnings of one result, derived from its numbers (pure). */
 void vn__result_warnings(vn_result *res, const vn_config *cfg, int optimized);

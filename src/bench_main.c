@@ -21,7 +21,8 @@ typedef struct outputs {
 /* The one table of options: parsing and --help both read it. */
 enum {
     O_LIST = 256, O_FILTER, O_JSON, O_CSV, O_RAW, O_MD, O_HIST, O_PRECISION, O_MAXTIME,
-    O_MINSAMPLES, O_MAXSAMPLES, O_WARMUP, O_CPU, O_TIMER, O_THREADS, O_COLD, O_QUIET, O_HELP
+    O_MINSAMPLES, O_MAXSAMPLES, O_WARMUP, O_CPU, O_TIMER, O_THREADS, O_COLD, O_COUNTERS, O_QUIET,
+    O_HELP
 };
 
 static const struct {
@@ -45,6 +46,7 @@ static const struct {
     {{"timer", required_argument, 0, O_TIMER}, "NAME", "time with this clock (see 'vernier clocks')"},
     {{"threads", required_argument, 0, O_THREADS}, "N", "run N threads at once, started together"},
     {{"cold", no_argument, 0, O_COLD}, NULL, "evict the caches before each sample (one iteration per sample)"},
+    {{"counters", required_argument, 0, O_COUNTERS}, "LIST", "performance counters: 'default', 'none', or names such as instructions,page-faults"},
     {{"quiet", no_argument, 0, O_QUIET}, NULL, "no progress line on stderr"},
     {{"help", no_argument, 0, O_HELP}, NULL, "show this help"},
 };
@@ -150,6 +152,7 @@ int vn__main(int argc, char **argv, int optimized)
         case O_COLD: cfg.cold = 1; break;
         case O_QUIET: cfg.progress = 0; break;
         case O_TIMER: cfg.timer = optarg; break;
+        case O_COUNTERS: cfg.counters = optarg; break;
         case O_HELP: help(prog); return 0;
         case O_PRECISION:
             if (num(prog, "--precision", optarg, 1e-3, 100, &v))
@@ -216,6 +219,11 @@ int vn__main(int argc, char **argv, int optimized)
             snprintf(n, sizeof n, "%d", cfg.cpu);
             return usage_error(prog, "CPU %s is not available to this process%s", n, "");
         }
+    }
+    if (cfg.counters) {
+        char why[1536];
+        if (vn_counters_check(cfg.counters, why, sizeof why) != 0)
+            return usage_error(prog, "%s%s", why, "");
     }
     if (cfg.filter) {
         regex_t re;

@@ -57,9 +57,12 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
         cpu0 = sched_getcpu();
     }
     if (!r->failed) {
-        /* The last thing before the call: the timer. */
+        /* The last thing before the call: the timer; just before it the
+         * counters, so their system call stays outside the timed region. */
         j->st.remaining = iters;
         r->phase = 1;
+        if (r->ctr)
+            r->ctr_ok = vn_counters_read(r->ctr, &r->c0) == 0;
         r->t_start = vn__timer_read(r);
         fn(&j->st);
     }
@@ -85,6 +88,8 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
         return 1;
     }
     *ns = vn__timer_delta_ns(r, r->t_end - r->t_start);
+    if (r->ctr)
+        vn__bench_counters_sample(r, iters);
     return 0;
 }
 
@@ -190,6 +195,15 @@ static int push_double(dbuf *d, double x)
     }
     d->v[d->n++] = x;
     return 0;
+}
+
+/* The last sample's counts (n of them) at the end of d. */
+static int push_counts(dbuf *d, const struct vn__run *r)
+{
+    int rc = 0;
+    for (size_t i = 0, n = vn_counters_n(r->ctr); i < n && rc == 0; i++)
+        rc = push_double(d, r->cur[i]);
+    return rc;
 }
 
 /* The batch: double the iterations (GMPBench's method) until one sample
@@ -318,6 +332,7 @@ static int measure(job *j, vn_result *res)
     struct vn__run *r = &j->run;
     samples S = {0};
     dbuf empty = {0};
+    dbuf counts = {0}, empty_counts = {0}; /* per sample, vn_counters_n() each */
     int rc = 0;
     j->t0 = vn__timer_read(r);
 
@@ -337,8 +352,11 @@ static int measure(job *j, vn_result *res)
     for (int k = 0; k < EMPTY_FIRST; k++) {
         double ns;
         unsigned tags;
-        if (run_sample(j, vn__empty_loop, 0, iters, &ns, &tags) == 0 && !tags)
+        if (run_sample(j, vn__empty_loop, 0, iters, &ns, &tags) == 0 && !tags) {
             push_double(&empty, ns / (double)iters);
+            if (r->ctr && (rc = push_counts(&empty_counts, r)) != 0)
+                goto out;
+        }
     }
 
     size_t untagged = 0;
@@ -353,7 +371,8 @@ static int measure(job *j, vn_result *res)
             double ns;
             unsigned tags;
             if (run_sample(j, vn__empty_loop, 0, iters, &ns, &tags) == 0 && !tags &&
-                (rc = push_double(&empty, ns / (double)iters)) != 0)
+                ((rc = push_double(&empty, ns / (double)iters)) != 0 ||
+                 (r->ctr && (rc = push_counts(&empty_counts, r)) != 0)))
                 goto out;
         }
         vn_sample s = {0};
@@ -363,7 +382,8 @@ static int measure(job *j, vn_result *res)
             goto failed;
         s.value = ns / (double)iters;
         s.iters = iters;
-        if ((rc = push_sample(&S, s)) != 0)
+        s.counts_scaled = r->ctr ? r->cur_scaled : 0;
+        if ((rc = push_sample(&S, s)) != 0 || (r->ctr && (rc = push_counts(&counts, r)) != 0))
             goto out;
         untagged += s.tags == 0;
 
@@ -394,6 +414,12 @@ static int measure(job *j, vn_result *res)
     S.v = NULL;
     throughput_of(j, res);
     rc = summarize(res, &empty, vn__min_untagged(&j->cfg), j->res_ns / (double)res->iters);
+    if (rc == 0 && r->ctr) {
+        rc = vn__bench_counters_finish(res, r->ctr, counts.v, empty_counts.v,
+                                       empty_counts.n / vn_counters_n(r->ctr),
+                                       vn__min_untagged(&j->cfg));
+        counts.v = NULL;
+    }
     goto out;
 failed:
     res->stop = VN_STOP_FAILED;
@@ -401,9 +427,17 @@ failed:
     res->samples = S.v;
     res->nsamples = S.n;
     S.v = NULL;
+    /* The samples before the failure keep their counts. */
+    if (r->ctr) {
+        vn__bench_counters_finish(res, r->ctr, counts.v, empty_counts.v,
+                                  empty_counts.n / vn_counters_n(r->ctr), vn__min_untagged(&j->cfg));
+        counts.v = NULL;
+    }
 out:
     free(S.v);
     free(empty.v);
+    free(counts.v);
+    free(empty_counts.v);
     res->elapsed = elapsed_ns(j) / 1e9;
     return rc;
 }
@@ -430,6 +464,9 @@ typedef struct tctx {
     samples S;
     int failed;
     int rc;
+    size_t nctr;                 /* counters per sample (the main thread's) */
+    vn_counters *own;            /* this thread's own group; NULL: counts unknown */
+    dbuf counts;
 } tctx;
 
 static void *thread_main(void *arg)
@@ -439,6 +476,11 @@ static void *thread_main(void *arg)
     shared *sh = t->sh;
     double ns;
     unsigned tags;
+    /* A counter group counts the thread that opened it (pid 0), so each
+     * thread opens its own. */
+    if (t->nctr)
+        t->own = vn__bench_counters_again(j->run.ctr);
+    j->run.ctr = t->own;
     atomic_fetch_add(&sh->arrived, 1);
     while (atomic_load(&sh->arrived) < sh->n && !t->failed)
         t->failed = run_sample(j, j->b->fn, 1, 1, &ns, &tags);
@@ -465,7 +507,10 @@ static void *thread_main(void *arg)
         }
         s.value = ns / (double)sh->iters;
         s.iters = sh->iters;
-        if ((t->rc = push_sample(&t->S, s)) != 0) {
+        s.counts_scaled = t->own ? j->run.cur_scaled : 0;
+        for (size_t k = 0; k < t->nctr && !t->rc; k++)
+            t->rc = push_double(&t->counts, t->own ? j->run.cur[k] : NAN);
+        if (t->rc || (t->rc = push_sample(&t->S, s)) != 0) {
             atomic_store(&sh->stop, 1);
             break;
         }
@@ -495,7 +540,8 @@ static int measure_threads(job *j, vn_result *res)
 {
     int n = j->cfg.threads;
     int rc = 0;
-    dbuf empty = {0};
+    dbuf empty = {0}, empty_counts = {0}, all_counts = {0};
+    size_t nctr = j->run.ctr ? vn_counters_n(j->run.ctr) : 0;
     j->t0 = vn__timer_read(&j->run);
     uint64_t iters;
     if (calibrate(j, &iters)) {
@@ -507,8 +553,11 @@ static int measure_threads(job *j, vn_result *res)
     for (int k = 0; k < EMPTY_FIRST * 2; k++) {
         double ns;
         unsigned tags;
-        if (run_sample(j, vn__empty_loop, 0, iters, &ns, &tags) == 0 && !tags)
+        if (run_sample(j, vn__empty_loop, 0, iters, &ns, &tags) == 0 && !tags) {
             push_double(&empty, ns / (double)iters);
+            if (nctr && push_counts(&empty_counts, &j->run) != 0)
+                rc = VN_ENOMEM;
+        }
     }
     shared sh;
     memset(&sh, 0, sizeof sh);
@@ -522,7 +571,7 @@ static int measure_threads(job *j, vn_result *res)
     pthread_t *tid = calloc((size_t)n, sizeof *tid);
     res->thread_median = calloc((size_t)n, sizeof *res->thread_median);
     if (!t || !tid || !res->thread_median || pthread_barrier_init(&sh.start, NULL, (unsigned)n)) {
-        free(t), free(tid), free(empty.v);
+        free(t), free(tid), free(empty.v), free(empty_counts.v);
         return VN_ENOMEM;
     }
     int started = 0;
@@ -531,6 +580,7 @@ static int measure_threads(job *j, vn_result *res)
         t[i].j.st.run = &t[i].j.run;
         t[i].index = i;
         t[i].sh = &sh;
+        t[i].nctr = nctr;
         if (pthread_create(&tid[i], NULL, thread_main, &t[i]) != 0)
             break;
         started++;
@@ -561,6 +611,8 @@ static int measure_threads(job *j, vn_result *res)
         dbuf mine = {0};
         for (size_t k = 0; k < t[i].S.n && rc == 0; k++) {
             rc = push_sample(&all, t[i].S.v[k]);
+            for (size_t c = 0; c < nctr && rc == 0; c++)
+                rc = push_double(&all_counts, t[i].counts.v[k * nctr + c]);
             if (!t[i].S.v[k].tags)
                 push_double(&mine, t[i].S.v[k].value);
         }
@@ -570,8 +622,11 @@ static int measure_threads(job *j, vn_result *res)
         res->thread_median[i] = med; /* as measured; made net below */
         free(mine.v);
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         free(t[i].S.v);
+        free(t[i].counts.v);
+        vn_counters_destroy(t[i].own);
+    }
     if (res->stop != VN_STOP_FAILED)
         res->stop = sh.reason;
     res->samples = all.v;
@@ -580,6 +635,13 @@ static int measure_threads(job *j, vn_result *res)
         throughput_of(&t[0].j, res);
         rc = summarize(res, &empty, vn__min_untagged(&j->cfg), j->res_ns / (double)res->iters);
     }
+    if (nctr && rc == 0) {
+        rc = vn__bench_counters_finish(res, j->run.ctr, all_counts.v, empty_counts.v,
+                                       empty_counts.n / nctr, vn__min_untagged(&j->cfg));
+        all_counts.v = NULL;
+    }
+    free(all_counts.v);
+    free(empty_counts.v);
     /* Each thread's median like the headline: net of the empty loop, or as
      * measured when the result is an upper bound (a net value would be
      * noise around zero, and its rate absurd). */
@@ -636,6 +698,7 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
     out->optimized = s->optimized;
     const vn__hooks *hooks = s->has_hooks ? &s->hooks : NULL;
     int rc = 0;
+    vn_counters *ctr = NULL;
     cpu_set_t old;
     int pinned = 0;
     if (cfg.cpu >= 0) {
@@ -665,6 +728,10 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
         const vn_calibration *c = vn_counter_calibration();
         out->counter_hz = c ? c->hz : NAN;
     }
+    /* Opened once, after pinning, on this thread; missing events are named
+     * in out->counters, never an error. */
+    if ((rc = vn__bench_counters_open(&cfg, hooks, &ctr, &out->counters)) != 0)
+        goto done;
 
     /* The rows: every benchmark, times every parameter value. */
     size_t nrows = 0;
@@ -738,6 +805,7 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
             j->run.user = b->opts.user;
             j->run.param = res->param;
             j->run.bytes = j->run.items = -1;
+            j->run.ctr = ctr;
             j->st.run = &j->run;
             rc = cfg.threads > 1 ? measure_threads(j, res) : measure(j, res);
             if (rc == 0)
@@ -754,6 +822,7 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
     if (cfg.progress)
         fprintf(stderr, "\r\033[K");
 done:
+    vn_counters_destroy(ctr);
     if (pinned)
         sched_setaffinity(0, sizeof old, &old);
     if (cfg.filter)

@@ -15,6 +15,10 @@ char *vn__fmt_ns(char *s, size_t n, double ns)
         snprintf(s, n, "-");
         return s;
     }
+    if (ns == 0) {
+        snprintf(s, n, "0 ns");
+        return s;
+    }
     double a = fabs(ns);
     size_t u = 0;
     while (u + 1 < sizeof units / sizeof units[0] && a < units[u].scale * 0.9995)

@@ -504,4 +504,6 @@ void vn_sysinfo_free(vn_sysinfo *s)
     free(s->cpus);
     s->cpus = NULL;
     s->ncpus = 0;
+    free(s->counters);
+    s->counters = NULL;
 }

@@ -21,6 +21,7 @@
 
 #include "vernier/base.h"
 #include "vernier/clock.h"
+#include "vernier/counters.h"
 #include "vernier/stats.h"
 #include "vernier/sysinfo.h"
 
@@ -196,6 +197,13 @@ typedef struct vn_config {
     const char *timer;         /* NULL: the timer `vernier clocks` selects */
     const char *filter;        /* POSIX extended regex on names; NULL all */
     int progress;              /* show progress on stderr */
+    /* Performance counters (vernier/counters.h): NULL or "default" for the
+     * default set, "none" for none, or a list of names. Events this machine
+     * cannot count are named once in the results and left out; a name that
+     * is no event makes vn_suite_run() return VN_ENOENT (VN_ENOTSUP for a
+     * vendor's event name in a build without libpfm4), which
+     * vn_counters_check() tells beforehand, with a message. */
+    const char *counters;
     /* When set, checked between samples: non-zero stops the run, which then
      * reports what it has (vn_main points it at its SIGINT/SIGTERM flag). */
     const volatile int *stop_flag;
@@ -235,7 +243,25 @@ typedef struct vn_sample {
     unsigned tags;
     double ref_ns;     /* ns per reference cycle measured next to this sample; NAN unknown */
     int thread;        /* which thread took it (0 without --threads) */
+    /* Per iteration, as measured (the empty loop not subtracted), one per
+     * counter of the result; NAN where an event did not count. NULL
+     * without counters. Points into the result's sample_counts. */
+    const double *counts;
+    uint32_t counts_scaled;    /* bit i: counts[i] is scaled (multiplexed) */
 } vn_sample;
+
+/* What wait4() says about one run of a command (vernier run), for that
+ * child alone: not RUSAGE_CHILDREN, whose maximum RSS never goes down. */
+typedef struct vn_proc_usage {
+    double user_ns, sys_ns;
+    long long maxrss_kib;      /* the run's peak resident set (ru_maxrss) */
+    long long minflt, majflt;  /* page faults without and with I/O */
+    long long nvcsw, nivcsw;   /* voluntary and involuntary context switches */
+    long long tree_peak_kib;   /* the whole process tree's peak (cgroup memory.peak), -1 unknown */
+    int exit_status;           /* -1 when killed by a signal */
+    int signal;                /* 0 when it exited */
+    int timed_out;             /* killed by vernier after --timeout */
+} vn_proc_usage;
 
 #define VN_MAX_WARNINGS 16
 
@@ -279,8 +305,18 @@ typedef struct vn_result {
     vn_stop stop;
     double elapsed;            /* seconds spent on this benchmark */
     char error[256];           /* vn_state_fail() message, or "" */
+    char *command;             /* vernier run: the command line, owned; NULL in-process */
+    char **pnames, **pvalues;  /* vernier run: the parameters of this row, owned */
+    size_t nparams;
+    vn_proc_usage *proc;       /* vernier run: one per sample, owned; NULL in-process */
     vn_bench_warning warnings[VN_MAX_WARNINGS];
     int nwarnings;
+    /* Counters per iteration, net of the empty loop's (see vn_counter_result),
+     * in the order of vn_results.counters' opened events. */
+    vn_counter_result counters[VN_COUNTERS_MAX];
+    int ncounters;
+    vn_counter_derived derived;
+    double *sample_counts;     /* nsamples x ncounters, owned; what samples[i].counts point into */
 } vn_result;
 
 typedef struct vn_results {
@@ -295,6 +331,11 @@ typedef struct vn_results {
     size_t nbench;
     int optimized;
     int interrupted;
+    int commands;              /* 1: the samples are runs of commands (vernier run) */
+    char note[512];            /* something the reader must know about the whole run, or "" */
+    /* Which counters were asked for, which opened, which are missing and
+     * why; requested is "" when counters were off. */
+    vn_counter_info counters;
 } vn_results;
 
 /* Runs every benchmark of the suite that matches cfg->filter. On success

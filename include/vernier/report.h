@@ -44,6 +44,13 @@ int vn_report_results_json(const vn_results *r, vn_buf *out);
 int vn_report_results_csv(const vn_results *r, int raw, vn_buf *out);
 int vn_report_results_markdown(const vn_results *r, vn_buf *out);
 
+/* vernier run: the console summary with the comparison, and hyperfine's
+ * JSON layout (--export-hyperfine). */
+struct vn_run_compare;
+int vn_report_run_text(const vn_results *r, const struct vn_run_compare *cmp, size_t ncmp,
+                       unsigned flags, vn_buf *out);
+int vn_report_hyperfine_json(const vn_results *r, vn_buf *out);
+
 #ifdef __cplusplus
 }
 #endif

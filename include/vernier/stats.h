@@ -70,6 +70,15 @@ void vn_median_ci_ranks(size_t n, size_t *lo, size_t *hi, double *coverage);
  * (df >= 1), accurate to 1e-9. */
 double vn_t975(double df);
 
+/* The Mann-Whitney U test (Wilcoxon rank-sum) of two independent samples,
+ * two-sided, by the normal approximation with the tie correction and the
+ * continuity correction (scipy.stats.mannwhitneyu with method="asymptotic").
+ * *u is the statistic of a (the number of pairs in which a's value is the
+ * larger, ties counting one half); *p the p-value: the chance of a
+ * difference at least this large in rank if both came from one
+ * distribution. VN_EINVAL for an empty sample or a NaN. */
+int vn_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u, double *p);
+
 /* A histogram over [lo, lo + nbins * width). */
 typedef struct vn_histogram {
     double lo;

@@ -72,6 +72,9 @@ typedef struct vn_sysinfo {
     int tsc_invariant;
     vn_warning warnings[VN_SYSINFO_MAX_WARNINGS];
     int nwarnings;
+    /* Which performance counters work here (vernier/counters.h); owned,
+     * NULL unless vn_sysinfo_probe_counters() ran. */
+    struct vn_counter_info *counters;
 } vn_sysinfo;
 
 #define VN_SYSINFO_PARANOID_UNKNOWN (-100)
@@ -87,6 +90,10 @@ int  vn_sysinfo_collect(vn_sysinfo *out);
  * (or another negative errno) when root is not a readable directory. */
 int  vn_sysinfo_collect_at(const char *root, vn_sysinfo *out);
 void vn_sysinfo_free(vn_sysinfo *s);
+/* Tries every generic counter on the calling thread (vn_counters_probe)
+ * and keeps the answer in s->counters. Separate from the collectors, so a
+ * snapshot of a fixture tree never depends on the machine it is read on. */
+int  vn_sysinfo_probe_counters(vn_sysinfo *s);
 /* Recomputes s->warnings from the other fields (pure). */
 void vn_sysinfo_derive_warnings(vn_sysinfo *s);
 

@@ -154,6 +154,35 @@ void vn__json_sysinfo(vn__json *j, const char *key, const vn_sysinfo *s)
     vn__json_obj_end(j);
 }
 
+/* Which counters work here: null when nobody probed (a fixture tree says
+ * nothing about the machine it is read on). */
+static void counters_json(vn__json *j, const vn_counter_info *ci)
+{
+    if (!ci) {
+        vn__json_null(j, "counters");
+        return;
+    }
+    vn__json_obj_begin(j, "counters");
+    vn__json_bool(j, "named_events", vn_counters_have_pfm());
+    vn__json_arr_begin(j, "events");
+    for (size_t i = 0; i < ci->n && i < VN_COUNTERS_MAX; i++) {
+        const vn_counter_status *e = &ci->ev[i];
+        vn__json_obj_begin(j, NULL);
+        vn__json_str(j, "name", e->name);
+        vn__json_bool(j, "works", e->opened != 0);
+        vn__json_bool(j, "user_only", e->user_only != 0);
+        if (e->opened)
+            vn__json_null(j, "errno");
+        else
+            vn__json_int(j, "errno", e->err);
+        vn__json_str(j, "reason", e->opened || !e->reason[0] ? NULL : e->reason);
+        vn__json_str(j, "fix", e->opened || !e->fix[0] ? NULL : e->fix);
+        vn__json_obj_end(j);
+    }
+    vn__json_arr_end(j);
+    vn__json_obj_end(j);
+}
+
 int vn_report_env_json(const vn_sysinfo *s, vn_buf *out)
 {
     if (!s || !out)
@@ -167,6 +196,7 @@ int vn_report_env_json(const vn_sysinfo *s, vn_buf *out)
     vn__json_str(&j, "schema", "vernier.env/1");
     vn__json_str(&j, "vernier_version", vn_version());
     sysinfo_members(&j, s);
+    counters_json(&j, s->counters);
     vn__json_obj_end(&j);
     return vn__json_finish(&j);
 }
@@ -372,6 +402,42 @@ static const char *paranoid_text(int v, char *buf, size_t n)
     return buf;
 }
 
+/* The working counters on one line, then each reason for the others with
+ * the events it keeps out and its fix. */
+static void counters_rows(text *t, const vn_counter_info *ci)
+{
+    char names[1024] = "";
+    for (size_t i = 0; i < ci->n && i < VN_COUNTERS_MAX; i++)
+        if (ci->ev[i].opened)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s%s",
+                     names[0] ? ", " : "", ci->ev[i].name,
+                     ci->ev[i].user_only ? " (user mode only)" : "");
+    row(t, "working", "%s", names[0] ? names : "none");
+    unsigned char done[VN_COUNTERS_MAX] = {0};
+    for (size_t i = 0; i < ci->n && i < VN_COUNTERS_MAX; i++) {
+        const vn_counter_status *e = &ci->ev[i];
+        if (e->opened || done[i])
+            continue;
+        names[0] = '\0';
+        for (size_t k = i; k < ci->n && k < VN_COUNTERS_MAX; k++) {
+            const vn_counter_status *o = &ci->ev[k];
+            if (o->opened || done[k] || strcmp(o->reason, e->reason) || strcmp(o->fix, e->fix))
+                continue;
+            done[k] = 1;
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     names[0] ? ", " : "", o->name);
+        }
+        row(t, "not working", "%s", names);
+        out(t, "  %-*s why: %s\n", LABEL_WIDTH, "", e->reason[0] ? e->reason : "unknown");
+        if (e->fix[0])
+            out(t, "  %-*s fix: %s\n", LABEL_WIDTH, "", e->fix);
+    }
+    if (vn_counters_have_pfm())
+        row(t, "named PMU events", "yes, through libpfm4 (--counters INST_RETIRED.ANY and the like)");
+    else
+        row(t, "named PMU events", "no: this build has no libpfm4 (install libpfm4-dev and rebuild)");
+}
+
 int vn_report_env_text(const vn_sysinfo *s, unsigned flags, vn_buf *b)
 {
     if (!s || !b)
@@ -444,6 +510,11 @@ int vn_report_env_text(const vn_sysinfo *s, unsigned flags, vn_buf *b)
     row(&t, "perf_event_paranoid", "%s", paranoid_text(s->perf_event_paranoid, num, sizeof num));
     row(&t, "perf privileges", "%s",
         yes_no(s->perf_capable, "yes (CAP_PERFMON or CAP_SYS_ADMIN)", "none"));
+
+    if (s->counters) {
+        section(&t, "Counters");
+        counters_rows(&t, s->counters);
+    }
 
     section(&t, "Warnings");
     int color = (flags & VN_REPORT_COLOR) != 0;

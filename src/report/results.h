@@ -6,7 +6,11 @@
 
 #include "internal.h"
 
-/* The headline columns, in the order both tables show them. */
+/* Room for counter columns: one per event and four ratios. */
+#define VN__MAX_CCOLS (VN_COUNTERS_MAX + 4)
+
+/* The headline columns, in the order both tables show them. The counter
+ * columns (VN__COL_CTR + i) differ per run: vn__results_layout names them. */
 enum {
     VN__COL_NAME,
     VN__COL_MEDIAN,
@@ -19,14 +23,20 @@ enum {
     VN__COL_RATE,
     VN__COL_SAMPLES,
     VN__COL_OVERHEAD,
-    VN__COL_MARKS,
+    VN__COL_CTR,
+    VN__COL_MARKS = VN__COL_CTR + VN__MAX_CCOLS,
     VN__NCOLS
 };
+
+/* What a counter column shows. */
+enum { VN__CC_NONE, VN__CC_EVENT, VN__CC_IPC, VN__CC_BRANCH_MISS, VN__CC_CACHE_MISS, VN__CC_IPB };
 
 typedef struct vn__col {
     const char *header;
     int right;      /* right-aligned (numbers) */
     int optional;   /* left out when no row has a value in it */
+    int kind;       /* counter columns: VN__CC_* */
+    const char *event;  /* VN__CC_EVENT: the event's name */
 } vn__col;
 
 extern const vn__col vn__results_cols[VN__NCOLS];
@@ -42,6 +52,19 @@ typedef struct vn__cells {
 } vn__cells;
 
 void vn__results_cells(const vn_result *r, vn__cells *c);
+
+/* The columns of this run's tables: the fixed ones, and the counter columns
+ * its events call for. The console (compact) folds an event pair into its
+ * ratio (branches and branch-misses into br-miss%) and shows cycles only
+ * without IPC; Markdown shows every event and every ratio. */
+void vn__results_layout(const vn_results *r, int compact, vn__col *cols);
+/* Fills a row's counter cells for that layout ("-" where unknown; a value
+ * the kernel multiplexed and scaled ends in '*'). */
+void vn__results_counter_cells(const vn__col *cols, const vn_result *res, vn__cells *c);
+/* Lines on the counters below the tables: which events are missing, why,
+ * and the fix (one line per reason); groups that take turns; events that
+ * count user mode only; what '*' means. Each line starts with prefix. */
+int vn__results_counter_notes(const vn_results *r, const char *prefix, vn_buf *b);
 
 /* One letter per warning id, so a row shows its warnings in a few columns;
  * '!' for an id without a letter of its own. */

@@ -2,13 +2,14 @@
  * measured, raw samples included, so any other view can be made from it
  * later. docs/schema/results-1.json describes it field by field. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "results.h"
 
 /* One sample per line: a pretty document with thousands of samples would
  * otherwise take seven lines for each of them. */
-static void sample(vn__json *j, const vn_sample *s)
+static void sample(vn__json *j, const vn_sample *s, int ncounters, const vn_proc_usage *u)
 {
     int pretty = j->pretty;
     vn__json_obj_begin(j, NULL);
@@ -22,6 +23,38 @@ static void sample(vn__json *j, const vn_sample *s)
     vn__json_arr_end(j);
     vn__json_num(j, "ref_ns", s->ref_ns);
     vn__json_int(j, "thread", s->thread);
+    /* A run of a command (vernier run): what wait4() said about it. */
+    if (u) {
+        vn__json_num(j, "user", u->user_ns);
+        vn__json_num(j, "sys", u->sys_ns);
+        vn__json_int(j, "maxrss_kib", u->maxrss_kib);
+        vn__json_int(j, "minflt", u->minflt);
+        vn__json_int(j, "majflt", u->majflt);
+        vn__json_int(j, "nvcsw", u->nvcsw);
+        vn__json_int(j, "nivcsw", u->nivcsw);
+        if (u->tree_peak_kib >= 0)
+            vn__json_int(j, "tree_peak_kib", u->tree_peak_kib);
+        else
+            vn__json_null(j, "tree_peak_kib");
+        if (u->signal) {
+            char name[32];
+            const char *abbrev = sigabbrev_np(u->signal);
+            snprintf(name, sizeof name, "SIG%s", abbrev ? abbrev : "UNKNOWN");
+            vn__json_null(j, "exit_status");
+            vn__json_str(j, "signal", name);
+        } else {
+            vn__json_int(j, "exit_status", u->exit_status);
+            vn__json_null(j, "signal");
+        }
+        vn__json_bool(j, "timed_out", u->timed_out);
+    }
+    /* Per iteration as measured, in the order of counters.opened. */
+    if (s->counts && ncounters > 0) {
+        vn__json_arr_begin(j, "counters");
+        for (int i = 0; i < ncounters; i++)
+            vn__json_num(j, NULL, s->counts[i]);
+        vn__json_arr_end(j);
+    }
     vn__json_obj_end(j);
     j->pretty = pretty;
 }
@@ -52,20 +85,56 @@ static void threads(vn__json *j, const vn_result *r)
     vn__json_obj_end(j);
 }
 
-static void benchmark(vn__json *j, const vn_result *r)
+/* Per event: net per iteration, whether scaled, the unit, and the empty
+ * loop's own count that was taken off; then the ratios. Both null when the
+ * run had no counters. */
+static void counters(vn__json *j, const vn_result *r, int on)
+{
+    if (!on) {
+        vn__json_null(j, "counters");
+        vn__json_null(j, "derived");
+        return;
+    }
+    vn__json_obj_begin(j, "counters");
+    for (int i = 0; i < r->ncounters && i < VN_COUNTERS_MAX; i++) {
+        const vn_counter_result *c = &r->counters[i];
+        vn__json_obj_begin(j, c->name);
+        vn__json_num(j, "value", c->value);
+        vn__json_bool(j, "scaled", c->scaled != 0);
+        vn__json_str(j, "unit", c->unit ? c->unit : "count");
+        vn__json_num(j, "overhead", c->overhead);
+        vn__json_obj_end(j);
+    }
+    vn__json_obj_end(j);
+    vn__json_obj_begin(j, "derived");
+    int have = r->ncounters > 0;
+    vn__json_num(j, "ipc", have ? r->derived.ipc : NAN);
+    vn__json_num(j, "branch_miss_pct", have ? r->derived.branch_miss_pct : NAN);
+    vn__json_num(j, "cache_miss_pct", have ? r->derived.cache_miss_pct : NAN);
+    vn__json_num(j, "insn_per_byte", have ? r->derived.insn_per_byte : NAN);
+    vn__json_obj_end(j);
+}
+
+static void benchmark(vn__json *j, const vn_result *r, int counters_on)
 {
     vn__json_obj_begin(j, NULL);
     vn__json_str(j, "name", r->name);
     vn__json_obj_begin(j, "params");
-    if (r->param_name[0])
+    if (r->nparams) {
+        for (size_t i = 0; i < r->nparams; i++)
+            vn__json_str(j, r->pnames[i], r->pvalues[i]);
+    } else if (r->param_name[0]) {
         vn__json_int(j, r->param_name, r->param);
+    }
     vn__json_obj_end(j);
+    if (r->command)
+        vn__json_str(j, "command", r->command);
     vn__json_str(j, "unit", r->unit ? r->unit : "ns");
     vn__json_uint(j, "iters", r->iters);
 
     vn__json_arr_begin(j, "samples");
     for (size_t i = 0; r->samples && i < r->nsamples; i++)
-        sample(j, &r->samples[i]);
+        sample(j, &r->samples[i], r->ncounters, r->proc ? &r->proc[i] : NULL);
     vn__json_arr_end(j);
     /* A summary of no samples would be all zeros that look measured. */
     if (r->stats.n > 0)
@@ -95,6 +164,7 @@ static void benchmark(vn__json *j, const vn_result *r)
     vn__json_str(j, "stop", stop ? stop : "unknown");
     vn__json_num(j, "elapsed_s", r->elapsed);
     vn__json_str(j, "error", r->error[0] ? r->error : NULL);
+    counters(j, r, counters_on);
 
     vn__json_arr_begin(j, "warnings");
     for (int i = 0; i < r->nwarnings && i < VN_MAX_WARNINGS; i++) {
@@ -124,6 +194,50 @@ static void config(vn__json *j, const vn_config *c)
     vn__json_bool(j, "cold", c->cold != 0);
     vn__json_str(j, "timer", c->timer);
     vn__json_str(j, "filter", c->filter);
+    vn__json_str(j, "counters", c->counters);
+    vn__json_obj_end(j);
+}
+
+/* The run's counters: what was asked for, what opened, what is missing
+ * with the reason and the fix, and how the events were grouped; null when
+ * counters were off. */
+static void counter_info(vn__json *j, const vn_counter_info *ci)
+{
+    if (!ci->requested[0]) {
+        vn__json_null(j, "counters");
+        return;
+    }
+    vn__json_obj_begin(j, "counters");
+    vn__json_str(j, "requested", ci->requested);
+    vn__json_arr_begin(j, "opened");
+    for (size_t i = 0; i < ci->n && i < VN_COUNTERS_MAX; i++)
+        if (ci->ev[i].opened)
+            vn__json_str(j, NULL, ci->ev[i].name);
+    vn__json_arr_end(j);
+    vn__json_arr_begin(j, "missing");
+    for (size_t i = 0; i < ci->n && i < VN_COUNTERS_MAX; i++) {
+        const vn_counter_status *s = &ci->ev[i];
+        if (s->opened)
+            continue;
+        vn__json_obj_begin(j, NULL);
+        vn__json_str(j, "name", s->name);
+        vn__json_int(j, "errno", s->err);
+        vn__json_str(j, "reason", s->reason[0] ? s->reason : "unknown");
+        vn__json_str(j, "fix", s->fix[0] ? s->fix : NULL);
+        vn__json_obj_end(j);
+    }
+    vn__json_arr_end(j);
+    vn__json_arr_begin(j, "user_only");
+    for (size_t i = 0; i < ci->n && i < VN_COUNTERS_MAX; i++)
+        if (ci->ev[i].opened && ci->ev[i].user_only)
+            vn__json_str(j, NULL, ci->ev[i].name);
+    vn__json_arr_end(j);
+    vn__json_int(j, "groups", ci->ngroups);
+    vn__json_bool(j, "split", ci->split != 0);
+    if (ci->split)
+        vn__json_int(j, "max_group", ci->max_group);
+    else
+        vn__json_null(j, "max_group");
     vn__json_obj_end(j);
 }
 
@@ -149,10 +263,14 @@ int vn_report_results_json(const vn_results *r, vn_buf *out)
     config(&j, &r->config);
     vn__json_bool(&j, "optimized", r->optimized != 0);
     vn__json_bool(&j, "interrupted", r->interrupted != 0);
+    /* What the samples are: iterations of code in-process, or runs of commands. */
+    vn__json_str(&j, "kind", r->commands ? "commands" : "code");
+    vn__json_str(&j, "note", r->note[0] ? r->note : NULL);
+    counter_info(&j, &r->counters);
 
     vn__json_arr_begin(&j, "benchmarks");
     for (size_t i = 0; i < r->nbench; i++)
-        benchmark(&j, &r->bench[i]);
+        benchmark(&j, &r->bench[i], r->counters.requested[0] != '\0');
     vn__json_arr_end(&j);
     vn__json_obj_end(&j);
     return vn__json_finish(&j);

@@ -17,7 +17,7 @@
 
 /* Quoted as RFC 4180 asks when the field holds a comma, a quote or a line
  * break; quotes inside are doubled. */
-static int csv_str(vn_buf *b, const char *s, int last)
+static int csv_field(vn_buf *b, const char *s)
 {
     int err = 0;
     if (strpbrk(s, ",\"\r\n")) {
@@ -29,7 +29,15 @@ static int csv_str(vn_buf *b, const char *s, int last)
     } else {
         err = vn_buf_puts(b, s);
     }
-    return err ? err : vn_buf_puts(b, last ? "\n" : ",");
+    return err;
+}
+
+/* A field and what ends it: a comma, or nothing for the last (the caller
+ * ends the record, after the counter columns when there are any). */
+static int csv_str(vn_buf *b, const char *s, int last)
+{
+    int err = csv_field(b, s);
+    return err || last ? err : vn_buf_puts(b, ",");
 }
 
 static int csv_num(vn_buf *b, double v)
@@ -50,6 +58,64 @@ static const char *const summary_header =
     "name,param,unit,n,iters,median,median_ci_lo,median_ci_hi,mean,stddev,mad,min,max,"
     "p1,p5,p10,p25,p50,p75,p90,p95,p99,cycles,overhead,upper_bound,bound,"
     "bytes_per_sec,items_per_sec,stop,error,warnings\n";
+
+/* With counters on, the rows go on after the warnings: one column per
+ * opened event (net per iteration), the events that were scaled, then the
+ * ratios; so a script that reads the columns before keeps working. The
+ * event columns are "counter.NAME": "cycles" alone is taken by the
+ * reference cycles. */
+static int counters_on(const vn_results *r) { return r->counters.requested[0] != '\0'; }
+
+static int csv_counter_header(vn_buf *b, const vn_results *r, int raw)
+{
+    int err = 0;
+    for (size_t i = 0; i < r->counters.n && i < VN_COUNTERS_MAX && !err; i++)
+        if (r->counters.ev[i].opened) {
+            char name[VN_COUNTER_NAME_MAX + 16];
+            snprintf(name, sizeof name, "counter.%s", r->counters.ev[i].name);
+            err = vn_buf_puts(b, ",");
+            if (!err)
+                err = csv_field(b, name);
+        }
+    if (!raw && !err)
+        err = vn_buf_puts(b, ",counters_scaled,ipc,branch_miss_pct,cache_miss_pct,insn_per_byte");
+    return err;
+}
+
+static const vn_counter_result *counter_of(const vn_result *res, const char *name)
+{
+    for (int i = 0; i < res->ncounters && i < VN_COUNTERS_MAX; i++)
+        if (!strcmp(res->counters[i].name, name))
+            return &res->counters[i];
+    return NULL;
+}
+
+static int csv_counter_cells(vn_buf *b, const vn_results *r, const vn_result *res)
+{
+    int err = 0;
+    char scaled[1024] = "";
+    for (size_t i = 0; i < r->counters.n && i < VN_COUNTERS_MAX && !err; i++) {
+        if (!r->counters.ev[i].opened)
+            continue;
+        const vn_counter_result *c = counter_of(res, r->counters.ev[i].name);
+        char v[40];
+        err = vn_buf_printf(b, ",%s", vn__fmt_exact(v, sizeof v, c ? c->value : NAN));
+        if (c && c->scaled)
+            snprintf(scaled + strlen(scaled), sizeof scaled - strlen(scaled), "%s%s",
+                     scaled[0] ? ";" : "", c->name);
+    }
+    double d[] = {res->derived.ipc, res->derived.branch_miss_pct, res->derived.cache_miss_pct,
+                  res->derived.insn_per_byte};
+    if (!err)
+        err = vn_buf_puts(b, ",");
+    if (!err)
+        err = csv_field(b, scaled);
+    for (size_t i = 0; i < 4 && !err; i++) {
+        char v[40];
+        err = vn_buf_printf(b, ",%s", vn__fmt_exact(v, sizeof v, res->ncounters ? d[i] : NAN));
+    }
+    return err;
+}
 
 static int csv_summary_row(vn_buf *b, const vn_result *r)
 {
@@ -120,7 +186,7 @@ static int csv_sample_row(vn_buf *b, const vn_result *r, size_t i)
     if (!err)
         err = csv_param(b, r);
     if (!err)
-        err = vn_buf_printf(b, "%zu,%s,%llu,%s,%s,%d\n", i, vn__fmt_exact(v, sizeof v, s->value),
+        err = vn_buf_printf(b, "%zu,%s,%llu,%s,%s,%d", i, vn__fmt_exact(v, sizeof v, s->value),
                             (unsigned long long)s->iters, tags,
                             vn__fmt_exact(ref, sizeof ref, s->ref_ns), s->thread);
     return err;
@@ -130,13 +196,35 @@ int vn_report_results_csv(const vn_results *r, int raw, vn_buf *out)
 {
     if (!r || !out || (r->nbench && !r->bench))
         return VN_EINVAL;
-    int err = vn_buf_puts(out, raw ? raw_header : summary_header);
+    /* The headers end in a newline; with counters their columns go first. */
+    const char *h = raw ? raw_header : summary_header;
+    int on = counters_on(r);
+    int err = vn_buf_append(out, h, strlen(h) - 1);
+    if (!err && on)
+        err = csv_counter_header(out, r, raw);
+    if (!err)
+        err = vn_buf_puts(out, "\n");
     for (size_t i = 0; i < r->nbench && !err; i++) {
         const vn_result *res = &r->bench[i];
-        if (!raw)
+        if (!raw) {
             err = csv_summary_row(out, res);
-        for (size_t k = 0; raw && res->samples && k < res->nsamples && !err; k++)
+            if (!err && on)
+                err = csv_counter_cells(out, r, res);
+            if (!err)
+                err = vn_buf_puts(out, "\n");
+        }
+        for (size_t k = 0; raw && res->samples && k < res->nsamples && !err; k++) {
             err = csv_sample_row(out, res, k);
+            for (size_t c = 0; on && c < r->counters.nopened && !err; c++) {
+                char v[40];
+                double x = res->samples[k].counts && c < (size_t)res->ncounters
+                               ? res->samples[k].counts[c]
+                               : NAN;
+                err = vn_buf_printf(out, ",%s", vn__fmt_exact(v, sizeof v, x));
+            }
+            if (!err)
+                err = vn_buf_puts(out, "\n");
+        }
     }
     return err;
 }
@@ -173,7 +261,9 @@ static int md_notes(vn_buf *b, const vn_results *r)
 {
     vn_buf tmp;
     vn_buf_init(&tmp, 0);
-    int err = vn__results_timer_note(r, &tmp);
+    int err = vn__results_counter_notes(r, "", &tmp);
+    if (!err)
+        err = vn__results_timer_note(r, &tmp);
     if (!err)
         err = vn__results_stop_notes(r, "", &tmp);
     for (size_t i = 0; i < r->nbench && !err; i++) {
@@ -215,26 +305,37 @@ int vn_report_results_markdown(const vn_results *r, vn_buf *out)
     if (!rows)
         return VN_ENOMEM;
     int shown[VN__NCOLS];
-    for (size_t i = 0; i < r->nbench; i++)
+    vn__col cols[VN__NCOLS];
+    vn__results_layout(r, 0, cols);
+    for (size_t i = 0; i < r->nbench; i++) {
         vn__results_cells(&r->bench[i], &rows[i]);
+        vn__results_counter_cells(cols, &r->bench[i], &rows[i]);
+    }
     for (int k = 0; k < VN__NCOLS; k++) {
         /* The warn column's letters need a legend; the list below names
          * the warnings in full instead. */
-        shown[k] = k != VN__COL_MARKS && !vn__results_cols[k].optional;
+        shown[k] = k != VN__COL_MARKS && !cols[k].optional;
         for (size_t i = 0; i < r->nbench && !shown[k] && k != VN__COL_MARKS; i++)
             shown[k] = !rows[i].failed && rows[i].s[k][0] && strcmp(rows[i].s[k], "-") != 0;
     }
 
     int err = 0;
     if (r->nbench) {
-        for (int k = 0; k < VN__NCOLS && !err; k++)
-            if (shown[k])
-                err = vn_buf_printf(out, "| %s ", vn__results_cols[k].header);
+        /* Event names from libpfm4 hold '_', which Markdown reads as emphasis. */
+        for (int k = 0; k < VN__NCOLS && !err; k++) {
+            if (!shown[k])
+                continue;
+            err = vn_buf_puts(out, "| ");
+            if (!err)
+                err = md_text(out, cols[k].header);
+            if (!err)
+                err = vn_buf_puts(out, " ");
+        }
         if (!err)
             err = vn_buf_puts(out, "|\n");
         for (int k = 0; k < VN__NCOLS && !err; k++)
             if (shown[k])
-                err = vn_buf_puts(out, vn__results_cols[k].right ? "|---:" : "|:---");
+                err = vn_buf_puts(out, cols[k].right ? "|---:" : "|:---");
         if (!err)
             err = vn_buf_puts(out, "|\n");
     } else {

@@ -57,8 +57,8 @@ static const char *gap(int k) { return k == VN__COL_CI ? " " : "  "; }
  * padded, so no line ends in spaces. `last` is that column's index. The
  * whole line is wrapped in line_color, the marks in marks_color (each NULL
  * for none). */
-static void cells_row(text *t, char cells[][VN__CELL], const int *shown, const size_t *w, int last,
-                      const char *line_color, const char *marks_color)
+static void cells_row(text *t, const vn__col *cols, char cells[][VN__CELL], const int *shown,
+                      const size_t *w, int last, const char *line_color, const char *marks_color)
 {
     if (line_color)
         out(t, "%s", line_color);
@@ -71,10 +71,10 @@ static void cells_row(text *t, char cells[][VN__CELL], const int *shown, const s
         if (k > 0)
             out(t, "%s", gap(k));
         int colored = k == VN__COL_MARKS && s[0] && marks_color;
-        if (vn__results_cols[k].right)
+        if (cols[k].right)
             pad(t, fill);
         out(t, "%s%s%s", colored ? marks_color : "", s, colored ? RESET : "");
-        if (!vn__results_cols[k].right && k != last)
+        if (!cols[k].right && k != last)
             pad(t, fill);
     }
     /* An empty last cell (no warnings) leaves its gap behind: drop it. */
@@ -110,15 +110,15 @@ static void threads_line(text *t, const vn_result *r)
     out(t, "\n");
 }
 
-static void table(text *t, const vn_results *r, vn__cells *rows)
+static void table(text *t, const vn_results *r, const vn__col *cols, vn__cells *rows)
 {
     int shown[VN__NCOLS];
     size_t w[VN__NCOLS];
     char header[VN__NCOLS][VN__CELL];
     for (int k = 0; k < VN__NCOLS; k++) {
-        snprintf(header[k], sizeof header[k], "%s", vn__results_cols[k].header);
+        snprintf(header[k], sizeof header[k], "%s", cols[k].header ? cols[k].header : "");
         w[k] = width(header[k]);
-        shown[k] = !vn__results_cols[k].optional;
+        shown[k] = !cols[k].optional;
         for (size_t i = 0; i < r->nbench; i++) {
             if (rows[i].failed && k != VN__COL_NAME)
                 continue;
@@ -134,7 +134,7 @@ static void table(text *t, const vn_results *r, vn__cells *rows)
         if (shown[k])
             last = k;
 
-    cells_row(t, header, shown, w, last, t->color ? BOLD : NULL, NULL);
+    cells_row(t, cols, header, shown, w, last, t->color ? BOLD : NULL, NULL);
 
     for (size_t i = 0; i < r->nbench; i++) {
         const vn_result *res = &r->bench[i];
@@ -144,7 +144,7 @@ static void table(text *t, const vn_results *r, vn__cells *rows)
             out(t, "  %sfailed: %s%s\n", t->color ? RED : "", res->error, t->color ? RESET : "");
             continue;
         }
-        cells_row(t, rows[i].s, shown, w, last, NULL, t->color ? YELLOW : NULL);
+        cells_row(t, cols, rows[i].s, shown, w, last, NULL, t->color ? YELLOW : NULL);
         if (res->threads > 1)
             threads_line(t, res);
     }
@@ -179,11 +179,15 @@ int vn_report_results_text(const vn_results *r, unsigned flags, vn_buf *b)
     vn__cells *rows = calloc(r->nbench ? r->nbench : 1, sizeof *rows);
     if (!rows)
         return VN_ENOMEM;
-    for (size_t i = 0; i < r->nbench; i++)
+    vn__col cols[VN__NCOLS];
+    vn__results_layout(r, 1, cols);
+    for (size_t i = 0; i < r->nbench; i++) {
         vn__results_cells(&r->bench[i], &rows[i]);
+        vn__results_counter_cells(cols, &r->bench[i], &rows[i]);
+    }
 
     if (r->nbench)
-        table(&t, r, rows);
+        table(&t, r, cols, rows);
     else
         out(&t, "no benchmarks ran%s%s%s\n", r->config.filter ? " (none matches '" : "",
             r->config.filter ? r->config.filter : "", r->config.filter ? "')" : "");
@@ -201,6 +205,8 @@ int vn_report_results_text(const vn_results *r, unsigned flags, vn_buf *b)
         out(&t, "%smachine: [%s] %s (fix: %s)%s\n", t.color ? YELLOW : "", w->id, w->message,
             w->fix, t.color ? RESET : "");
     }
+    if (!t.err)
+        t.err = vn__results_counter_notes(r, "", b);
     if (!t.err)
         t.err = vn__results_timer_note(r, b);
     if (!t.err)

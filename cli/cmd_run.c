@@ -1,0 +1,445 @@
+/* vernier run: time whole commands over many runs, and compare them. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char *const CMD = "run";
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: vernier run [OPTIONS] -- CMD [ARGS...]\n"
+            "       vernier run [OPTIONS] 'CMD A' 'CMD B' ...\n"
+            "\n"
+            "Runs each command many times, without a shell (each string is split into\n"
+            "words the way a shell would, with quotes and backslashes, but nothing is\n"
+            "expanded), and reports the median wall time with its 95%% CI, the mean, the\n"
+            "range, user and system time and the peak memory of each run, and compares the\n"
+            "commands. Several commands take turns run by run, so drift hits all alike.\n"
+            "\n"
+            "Runs:\n"
+            "  --warmup N              untimed runs of each command first (default 0)\n"
+            "  --runs N                exactly N timed runs of each command\n"
+            "  --min-runs N            otherwise: at least N runs (default 10) ...\n"
+            "  --min-time SEC          ... and SEC seconds of runs (default 3), unless the\n"
+            "                          median is within --precision sooner\n"
+            "  --max-runs N            at most N runs (default 10000)\n"
+            "  --precision PCT         stop when the median's 95%% CI is within +-PCT%% (default 1)\n"
+            "  --order alternate|random  A B A B (default), or shuffled blocks\n"
+            "  --prepare CMD           a shell command before every timed run, untimed\n"
+            "  --setup CMD, --cleanup CMD  shell commands once before / after a command's runs\n"
+            "  --param NAME=V1,V2,...  run each command once per value, replacing {NAME}\n"
+            "  --param-range NAME=LO:HI[:STEP]  the same with a range\n"
+            "  --timeout SEC           stop a run (with its process group) after SEC seconds\n"
+            "  --ignore-failure        keep going after a non-zero exit, a signal or a timeout\n"
+            "  --shell                 run each command with sh -c, and subtract the shell's start-up\n"
+            "  --show-output           let the commands' output through (default: /dev/null)\n"
+            "  --input FILE            the commands' standard input (default: /dev/null)\n"
+            "\n"
+            "Output:\n"
+            "  --json FILE             vernier.results/1, every run included ('-' for stdout)\n"
+            "  --csv FILE, --markdown FILE, --raw (with --csv: one row per run)\n"
+            "  --export-hyperfine FILE hyperfine's JSON layout, for its plotting scripts\n"
+            "  --hist                  the distribution of each command's run times\n"
+            "  --fake-exec FILE        do not run anything: take each run's numbers from FILE,\n"
+            "                          one run per line 'WALL_MS [USER_MS SYS_MS MAXRSS_KIB EXIT]'\n"
+            "                          (for testing reports; see docs/run.md)\n"
+            "  -h, --help              show this help\n"
+            "\n"
+            "Exit status: 0, 1 when a run failed or an output could not be written, 2 for a\n"
+            "usage error, 130 after Ctrl-C (the runs so far are reported and written).\n");
+}
+
+static volatile int stop_requested;
+static volatile sig_atomic_t last_signal;
+
+static void on_signal(int sig)
+{
+    stop_requested = 1;
+    last_signal = sig;
+}
+
+/* ---- The fake executor: numbers from a file --------------------------------- */
+
+typedef struct fake {
+    double *v;     /* 5 numbers per line */
+    size_t n, next;
+} fake;
+
+static int fake_load(const char *path, fake *f)
+{
+    FILE *in = fopen(path, "r");
+    if (!in)
+        return vn_cli_fail(CMD, "cannot read '%s': %s", path, strerror(errno));
+    char line[256];
+    size_t lineno = 0;
+    memset(f, 0, sizeof *f);
+    while (fgets(line, sizeof line, in)) {
+        lineno++;
+        if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0')
+            continue;
+        double x[5] = {0, 0, 0, 0, 0};
+        int k = sscanf(line, "%lf %lf %lf %lf %lf", &x[0], &x[1], &x[2], &x[3], &x[4]);
+        if (k < 1 || !(x[0] >= 0)) {
+            fclose(in);
+            free(f->v);
+            return vn_cli_fail(CMD, "%s: line %zu: expected 'WALL_MS [USER_MS SYS_MS MAXRSS_KIB EXIT]'",
+                               path, lineno);
+        }
+        double *nv = realloc(f->v, (f->n + 1) * 5 * sizeof *nv);
+        if (!nv) {
+            fclose(in);
+            free(f->v);
+            return vn_cli_fail(CMD, "out of memory");
+        }
+        f->v = nv;
+        memcpy(f->v + f->n * 5, x, sizeof x);
+        f->n++;
+    }
+    fclose(in);
+    if (!f->n)
+        return vn_cli_fail(CMD, "'%s' has no runs in it", path);
+    return 0;
+}
+
+static int fake_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err,
+                     size_t errlen, void *ctx)
+{
+    (void)o, (void)err, (void)errlen;
+    fake *f = ctx;
+    const double *x = f->v + (f->next++ % f->n) * 5;
+    memset(u, 0, sizeof *u);
+    *wall_ns = x[0] * 1e6;
+    u->user_ns = x[1] * 1e6;
+    u->sys_ns = x[2] * 1e6;
+    u->maxrss_kib = (long long)x[3];
+    u->exit_status = (int)x[4];
+    u->tree_peak_kib = -1;
+    return VN_EXEC_OK;
+}
+
+/* ---- Options ----------------------------------------------------------------- */
+
+typedef struct params {
+    vn_run_param *v;
+    char ***owned;   /* the value arrays, to free */
+    size_t *nowned;
+    char **names;
+    size_t n;
+} params;
+
+static int add_param(params *p, const char *spec, int range)
+{
+    const char *eq = strchr(spec, '=');
+    const char *opt = range ? "--param-range" : "--param";
+    if (!eq || eq == spec)
+        return vn_cli_usage_error(CMD, "%s needs NAME=%s, not '%s'", opt,
+                                  range ? "LO:HI[:STEP]" : "V1,V2,...", spec);
+    for (const char *c = spec; c < eq; c++)
+        if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+              (c > spec && *c >= '0' && *c <= '9')))
+            return vn_cli_usage_error(CMD, "%s: '%.*s' is not a parameter name (letters, digits, _)",
+                                      opt, (int)(eq - spec), spec);
+    char **values;
+    size_t n;
+    char why[256];
+    int rc = range ? vn_param_range(eq + 1, &values, &n, why, sizeof why)
+                   : vn_param_list(eq + 1, &values, &n, why, sizeof why);
+    if (rc)
+        return vn_cli_usage_error(CMD, "%s: %s", opt, why);
+    char *name = strndup(spec, (size_t)(eq - spec));
+    for (size_t i = 0; i < p->n; i++)
+        if (!strcmp(p->names[i], name)) {
+            free(name);
+            for (size_t k = 0; k < n; k++)
+                free(values[k]);
+            free(values);
+            return vn_cli_usage_error(CMD, "parameter '%.*s' is given twice", (int)(eq - spec), spec);
+        }
+    p->v = realloc(p->v, (p->n + 1) * sizeof *p->v);
+    p->owned = realloc(p->owned, (p->n + 1) * sizeof *p->owned);
+    p->nowned = realloc(p->nowned, (p->n + 1) * sizeof *p->nowned);
+    p->names = realloc(p->names, (p->n + 1) * sizeof *p->names);
+    if (!p->v || !p->owned || !p->nowned || !p->names || !name)
+        return vn_cli_fail(CMD, "out of memory");
+    p->names[p->n] = name;
+    p->owned[p->n] = values;
+    p->nowned[p->n] = n;
+    p->v[p->n] = (vn_run_param){name, (const char *const *)values, n};
+    p->n++;
+    return 0;
+}
+
+static void free_params(params *p)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        free(p->names[i]);
+        for (size_t k = 0; k < p->nowned[i]; k++)
+            free(p->owned[i][k]);
+        free(p->owned[i]);
+    }
+    free(p->v);
+    free(p->owned);
+    free(p->nowned);
+    free(p->names);
+}
+
+static int num(const char *opt, const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi || s[0] == ' ' || s[0] == '+')
+        return vn_cli_usage_error(CMD, "%s needs a number from %g to %g, not '%s'", opt, lo, hi, s);
+    *out = v;
+    return 0;
+}
+
+/* Joins argv words into one line for display, quoting words that need it. */
+static char *join_words(char **w, int n)
+{
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            vn_buf_puts(&b, " ");
+        if (w[i][0] && !strpbrk(w[i], " \t\n'\"\\$`*?[]{}()<>|&;#~")) {
+            vn_buf_puts(&b, w[i]);
+            continue;
+        }
+        vn_buf_puts(&b, "'");
+        for (const char *c = w[i]; *c; c++)
+            vn_buf_puts(&b, *c == '\'' ? "'\\''" : (char[]){*c, 0});
+        vn_buf_puts(&b, "'");
+    }
+    return b.data;
+}
+
+static int write_out(const char *path, int (*rep)(const vn_results *, vn_buf *), const vn_results *r)
+{
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    int rc = rep(r, &b);
+    int status = rc ? vn_cli_fail(CMD, "cannot format '%s': %s", path, vn_strerror(rc))
+                    : vn_cli_write(CMD, path, &b);
+    vn_buf_free(&b);
+    return status;
+}
+
+static int csv_rows(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 0, b); }
+static int csv_raw(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 1, b); }
+
+int cmd_run(int argc, char **argv)
+{
+    enum {
+        O_WARMUP = 256, O_RUNS, O_MINRUNS, O_MAXRUNS, O_MINTIME, O_PRECISION, O_ORDER, O_PREPARE,
+        O_SETUP, O_CLEANUP, O_PARAM, O_RANGE, O_TIMEOUT, O_IGNORE, O_SHELL, O_SHOW, O_INPUT, O_JSON,
+        O_CSV, O_RAW, O_MD, O_HF, O_HIST, O_FAKE, O_SEED
+    };
+    static const struct option longopts[] = {
+        {"warmup", required_argument, NULL, O_WARMUP},
+        {"runs", required_argument, NULL, O_RUNS},
+        {"min-runs", required_argument, NULL, O_MINRUNS},
+        {"max-runs", required_argument, NULL, O_MAXRUNS},
+        {"min-time", required_argument, NULL, O_MINTIME},
+        {"precision", required_argument, NULL, O_PRECISION},
+        {"order", required_argument, NULL, O_ORDER},
+        {"seed", required_argument, NULL, O_SEED},
+        {"prepare", required_argument, NULL, O_PREPARE},
+        {"setup", required_argument, NULL, O_SETUP},
+        {"cleanup", required_argument, NULL, O_CLEANUP},
+        {"param", required_argument, NULL, O_PARAM},
+        {"param-range", required_argument, NULL, O_RANGE},
+        {"timeout", required_argument, NULL, O_TIMEOUT},
+        {"ignore-failure", no_argument, NULL, O_IGNORE},
+        {"shell", no_argument, NULL, O_SHELL},
+        {"show-output", no_argument, NULL, O_SHOW},
+        {"input", required_argument, NULL, O_INPUT},
+        {"json", required_argument, NULL, O_JSON},
+        {"csv", required_argument, NULL, O_CSV},
+        {"raw", no_argument, NULL, O_RAW},
+        {"markdown", required_argument, NULL, O_MD},
+        {"export-hyperfine", required_argument, NULL, O_HF},
+        {"hist", no_argument, NULL, O_HIST},
+        {"fake-exec", required_argument, NULL, O_FAKE},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    vn_run_config c;
+    vn_run_config_init(&c);
+    c.progress = isatty(STDERR_FILENO);
+    const char *json = NULL, *csv = NULL, *md = NULL, *hf = NULL, *fake_path = NULL;
+    int raw = 0, hist = 0, runs_set = 0, minmax_set = 0;
+    params P = {0};
+    double v;
+    int status = VN_EXIT_USAGE;
+    optind = 1;
+    int o;
+    /* "+": options end at the first command, so a command's own options
+     * are never taken for vernier's. */
+    while ((o = vn_cli_getopt(CMD, argc, argv, "+h", longopts)) != -1) {
+        switch (o) {
+        case 'h': help(stdout); free_params(&P); return VN_EXIT_OK;
+        case O_WARMUP: if (num("--warmup", optarg, 0, 1e6, &v) || v != floor(v)) goto usage; c.warmup = (size_t)v; break;
+        case O_RUNS: if (num("--runs", optarg, 1, 1e7, &v) || v != floor(v)) goto usage; c.runs = (size_t)v; runs_set = 1; break;
+        case O_MINRUNS: if (num("--min-runs", optarg, 1, 1e7, &v) || v != floor(v)) goto usage; c.min_runs = (size_t)v; minmax_set = 1; break;
+        case O_MAXRUNS: if (num("--max-runs", optarg, 1, 1e7, &v) || v != floor(v)) goto usage; c.max_runs = (size_t)v; minmax_set = 1; break;
+        case O_MINTIME: if (num("--min-time", optarg, 0, 86400, &v)) goto usage; c.min_time = v; break;
+        case O_PRECISION: if (num("--precision", optarg, 1e-3, 100, &v)) goto usage; c.precision = v; break;
+        case O_SEED: if (num("--seed", optarg, 0, 1e18, &v)) goto usage; c.seed = (uint64_t)v; break;
+        case O_TIMEOUT: if (num("--timeout", optarg, 1e-3, 86400 * 7, &v)) goto usage; c.timeout = v; break;
+        case O_ORDER:
+            if (!strcmp(optarg, "random"))
+                c.order_random = 1;
+            else if (strcmp(optarg, "alternate")) {
+                vn_cli_usage_error(CMD, "--order is 'alternate' or 'random', not '%s'", optarg);
+                goto usage;
+            }
+            break;
+        case O_PREPARE: c.prepare = optarg; break;
+        case O_SETUP: c.setup = optarg; break;
+        case O_CLEANUP: c.cleanup = optarg; break;
+        case O_PARAM: if (add_param(&P, optarg, 0)) goto usage; break;
+        case O_RANGE: if (add_param(&P, optarg, 1)) goto usage; break;
+        case O_IGNORE: c.ignore_failure = 1; break;
+        case O_SHELL: c.shell = 1; break;
+        case O_SHOW: c.show_output = 1; break;
+        case O_INPUT: c.input = optarg; break;
+        case O_JSON: json = optarg; break;
+        case O_CSV: csv = optarg; break;
+        case O_RAW: raw = 1; break;
+        case O_MD: md = optarg; break;
+        case O_HF: hf = optarg; break;
+        case O_HIST: hist = 1; break;
+        case O_FAKE: fake_path = optarg; break;
+        default: goto usage;
+        }
+    }
+    if ((json && vn_cli_check_path(CMD, "--json", json)) || (csv && vn_cli_check_path(CMD, "--csv", csv)) ||
+        (md && vn_cli_check_path(CMD, "--markdown", md)) ||
+        (hf && vn_cli_check_path(CMD, "--export-hyperfine", hf)))
+        goto usage;
+    if (raw && !csv) {
+        vn_cli_usage_error(CMD, "--raw goes with --csv");
+        goto usage;
+    }
+    if (runs_set && minmax_set) {
+        vn_cli_usage_error(CMD, "--runs fixes the number of runs; drop --min-runs/--max-runs");
+        goto usage;
+    }
+    if (c.max_runs < c.min_runs) {
+        vn_cli_usage_error(CMD, "--max-runs must be at least --min-runs");
+        goto usage;
+    }
+    if (c.input && access(c.input, R_OK) != 0) {
+        status = vn_cli_fail(CMD, "cannot read --input '%s': %s", c.input, strerror(errno));
+        free_params(&P);
+        return status;
+    }
+
+    /* The commands: after "--", one command as its words; otherwise each
+     * argument is a command line. */
+    int dashdash = optind > 1 && !strcmp(argv[optind - 1], "--");
+    char *joined = NULL;
+    const char **cmds = NULL;
+    size_t ncmds = 0;
+    if (optind >= argc) {
+        vn_cli_usage_error(CMD, "no command to run");
+        goto usage;
+    }
+    if (dashdash) {
+        joined = join_words(argv + optind, argc - optind);
+        cmds = malloc(sizeof *cmds);
+        if (!joined || !cmds) {
+            free(joined);
+            free_params(&P);
+            return vn_cli_fail(CMD, "out of memory");
+        }
+        cmds[0] = joined;
+        ncmds = 1;
+    } else {
+        cmds = (const char **)(argv + optind);
+        ncmds = (size_t)(argc - optind);
+    }
+    c.commands = cmds;
+    c.ncommands = ncmds;
+    c.params = P.v;
+    c.nparams = P.n;
+
+    fake F = {0};
+    if (fake_path) {
+        if (fake_load(fake_path, &F)) {
+            status = VN_EXIT_FAIL;
+            goto done;
+        }
+        c.executor = fake_exec;
+        c.executor_ctx = &F;
+    }
+
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    c.stop_flag = &stop_requested;
+
+    vn_results res;
+    vn_run_compare *cmp = NULL;
+    size_t ncmp = 0;
+    vn_run_failure fail;
+    char err[512] = "";
+    int rc = vn_run_commands(&c, &res, &cmp, &ncmp, &fail, err, sizeof err);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (rc) {
+        status = vn_cli_fail(CMD, "%s", err[0] ? err : vn_strerror(rc));
+        goto done;
+    }
+
+    int to_stdout = (json && !strcmp(json, "-")) || (csv && !strcmp(csv, "-")) ||
+                    (md && !strcmp(md, "-")) || (hf && !strcmp(hf, "-"));
+    FILE *con = to_stdout ? stderr : stdout;
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    status = VN_EXIT_OK;
+    if (vn_report_run_text(&res, cmp, ncmp, vn_cli_report_flags(con), &b) == 0 && hist)
+        vn_report_results_hist(&res, vn_cli_report_flags(con), &b);
+    if (b.len && (fwrite(b.data, 1, b.len, con) != b.len || fflush(con) != 0))
+        status = vn_cli_fail(CMD, "cannot write the report");
+    vn_buf_free(&b);
+    if (json)
+        status |= write_out(json, vn_report_results_json, &res);
+    if (csv)
+        status |= write_out(csv, raw ? csv_raw : csv_rows, &res);
+    if (md)
+        status |= write_out(md, vn_report_results_markdown, &res);
+    if (hf)
+        status |= write_out(hf, vn_report_hyperfine_json, &res);
+    if (fail.failed) {
+        fprintf(stderr, "vernier run: %s\n", fail.message);
+        status = VN_EXIT_FAIL;
+    }
+    int interrupted = res.interrupted;
+    vn_results_free(&res);
+    free(cmp);
+    if (interrupted) {
+        fprintf(stderr, "vernier run: interrupted; the runs so far were reported\n");
+        status = 128 + (last_signal ? last_signal : SIGINT);
+    }
+done:
+    free(F.v);
+    if (dashdash)
+        free(cmds);
+    free(joined);
+    free_params(&P);
+    return status;
+usage:
+    free_params(&P);
+    return VN_EXIT_USAGE;
+}

@@ -1,0 +1,71 @@
+/* Running commands: split a command line into words without a shell, find
+ * the program, run it once with its own process group, a timeout and its
+ * own resource usage. `vernier run` is built on this. */
+#ifndef VERNIER_EXEC_H
+#define VERNIER_EXEC_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "vernier/base.h"
+#include "vernier/bench.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Splits line into words the way a POSIX shell splits a simple command:
+ * blanks separate words; single quotes keep everything; double quotes keep
+ * everything but \\ before " \\ $ ` and newline; a backslash outside quotes
+ * keeps the next character. Nothing is expanded: no variables, globs,
+ * pipes or redirections (use --shell for those). On success *words is a
+ * NULL-terminated array (vn_words_free) and *count its length; on a syntax
+ * error (an unterminated quote, a trailing backslash) VN_EINVAL and a
+ * message in err. */
+int  vn_split_words(const char *line, char ***words, int *count, char *err, size_t errlen);
+void vn_words_free(char **words);
+
+/* Finds name along PATH (or checks it, when it contains a slash) and
+ * writes the path of an executable file to out. VN_ENOENT when there is
+ * none, -EACCES when the file exists but cannot be executed. */
+int vn_which(const char *name, char *out, size_t outlen);
+
+typedef struct vn_exec_opts {
+    char *const *argv;              /* the program and its arguments */
+    const char *stdin_path;         /* NULL: /dev/null */
+    int show_output;                /* 0: stdout and stderr go to /dev/null */
+    double timeout;                 /* seconds; 0: none */
+    const volatile int *stop_flag;  /* non-zero while waiting: stop the child */
+    const char *cgroup;             /* a cgroup v2 directory to run the child in, or NULL */
+    /* Called with the child's pid after it exists and before it execs
+     * (it waits for the go-ahead): the place to attach counters to it. */
+    int (*on_spawn)(pid_t pid, void *ctx);
+    void *ctx;
+} vn_exec_opts;
+
+enum {
+    VN_EXEC_OK = 0,
+    VN_EXEC_TIMED_OUT = 1,    /* killed with its process group after the timeout */
+    VN_EXEC_INTERRUPTED = 2,  /* the stop flag was raised; the child was stopped */
+};
+
+/* Runs the command once. The wall time is CLOCK_MONOTONIC from the moment
+ * the child is released to exec until it is reaped, so vernier's own fork
+ * is not counted. Returns VN_EXEC_OK, VN_EXEC_TIMED_OUT, VN_EXEC_INTERRUPTED,
+ * or a negative code when the command could not be started (the message in
+ * err names the program and the reason). */
+int vn_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err, size_t errlen);
+
+/* A cgroup v2 group for measuring the peak memory of a whole process tree
+ * (memory.peak). vn_cgroup_create makes a fresh child of this process's
+ * group, or says in why (VN_ENOTSUP) why it cannot: no cgroup v2, no memory
+ * controller, no permission, a kernel without memory.peak. */
+int  vn_cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen);
+/* The peak of the group since it was reset, in KiB; resets it for the next run. */
+int  vn_cgroup_peak(const char *dir, long long *kib);
+void vn_cgroup_remove(const char *dir);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,97 @@
+/* Timing whole commands over many runs (`vernier run`): interleaved runs of
+ * several commands, warmup, adaptive stopping, prepare/setup/cleanup hooks,
+ * parameter scans, timeouts and failures. Every run is a sample of a
+ * vn_result, so the statistics and reporters of the engine apply. */
+#ifndef VERNIER_RUNNER_H
+#define VERNIER_RUNNER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vernier/bench.h"
+#include "vernier/exec.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A parameter scanned over values: {name} in the commands becomes each. */
+typedef struct vn_run_param {
+    const char *name;
+    const char *const *values;
+    size_t nvalues;
+} vn_run_param;
+
+/* Runs the command once; the default is vn_exec(). Tests replace it with an
+ * executor that returns given times. */
+typedef int (*vn_executor)(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err,
+                           size_t errlen, void *ctx);
+
+typedef struct vn_run_config {
+    const char *const *commands;  /* as given: each is split into words, or run by sh -c */
+    size_t ncommands;
+    int shell;                    /* run each through `sh -c` and subtract the shell's start-up */
+    size_t warmup;                /* untimed runs per command first */
+    size_t runs;                  /* exactly this many runs; 0: adaptive */
+    size_t min_runs;              /* adaptive: at least (default 10) */
+    size_t max_runs;              /* adaptive: at most (default 10000) */
+    double min_time;              /* adaptive: seconds of runs per command unless precise earlier (default 3) */
+    double precision;             /* adaptive: stop when the median's 95% CI is within +-this % (default 1) */
+    int order_random;             /* shuffled blocks instead of A B A B */
+    uint64_t seed;                /* for --order random */
+    const char *prepare;          /* shell command before every timed run, untimed */
+    const char *setup;            /* shell command once before a command's runs */
+    const char *cleanup;          /* shell command once after them */
+    const vn_run_param *params;
+    size_t nparams;
+    double timeout;               /* seconds per run; 0: none */
+    int ignore_failure;           /* keep going after a non-zero exit, a signal or a timeout */
+    int show_output;              /* let the command's stdout and stderr through */
+    const char *input;            /* stdin file; NULL: /dev/null */
+    int tree_memory;              /* measure the process tree's peak through a cgroup when possible */
+    int progress;                 /* a progress line on stderr */
+    const volatile int *stop_flag;/* non-zero: stop the runs, report what was measured */
+    vn_executor executor;         /* NULL: vn_exec */
+    void *executor_ctx;
+} vn_run_config;
+
+void vn_run_config_init(vn_run_config *c);
+
+/* What stopped the runs early, for the caller's message and exit code. */
+typedef struct vn_run_failure {
+    int failed;                   /* a run failed and --ignore-failure was not given */
+    char message[512];            /* one line: what failed and what to do */
+} vn_run_failure;
+
+/* The comparison of each command with the fastest. */
+typedef struct vn_run_compare {
+    size_t fastest;               /* index into results->bench */
+    size_t other;
+    double ratio;                 /* median(other) / median(fastest) */
+    double ratio_err;             /* half-width of its 95% interval, from both medians' intervals */
+    double p;                     /* Mann-Whitney U two-sided p-value */
+    int significant;              /* p < 0.05 */
+} vn_run_compare;
+
+/* Runs every command (times every parameter combination). Fills results
+ * (one vn_result per command row, samples = runs, result->proc = each run's
+ * usage), the comparisons (cmp, ncmp; free() it), and fail when a run
+ * failed. Returns 0, or a negative code when nothing could be run (a
+ * command that does not exist, a bad parameter): then err says why. */
+int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare **cmp, size_t *ncmp,
+                    vn_run_failure *fail, char *err, size_t errlen);
+
+/* Expands "LO:HI[:STEP]" into values (integers, or decimals when any of
+ * the three has a decimal point). VN_EINVAL with a message for a malformed
+ * range, a zero or backward step, or more than 10000 values. */
+int vn_param_range(const char *spec, char ***values, size_t *n, char *err, size_t errlen);
+/* Splits "a,b,c" into values. */
+int vn_param_list(const char *spec, char ***values, size_t *n, char *err, size_t errlen);
+/* Replaces every {name} of the parameters in text; a new string (free()). */
+char *vn_param_substitute(const char *text, const vn_run_param *params, size_t nparams,
+                          const size_t *choice);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

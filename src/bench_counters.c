@@ -1,0 +1,107 @@
+/* The engine's counters: opened once per run, read at the edges of every
+ * sample next to the timer, and summarized per iteration with the empty
+ * loop's own counts taken off, the way the time is. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_internal.h"
+
+int vn__bench_counters_open(const vn_config *cfg, const vn__hooks *hooks, vn_counters **out,
+                            vn_counter_info *info)
+{
+    *out = NULL;
+    memset(info, 0, sizeof *info);
+    const char *list = cfg->counters ? cfg->counters : "default";
+    /* A test's fake machine has no PMU unless the test brings one. */
+    if (!strcmp(list, "none") || (hooks && !hooks->perf))
+        return 0;
+    vn_counters *c;
+    int rc = vn__counters_open_sys(hooks ? hooks->perf : NULL, list, 0, 0, &c, NULL, 0);
+    if (rc)
+        return rc;
+    vn_counters_info(c, info);
+    /* The counters run for the whole run; samples read differences. A
+     * failed enable leaves them stopped, which the reads then show as
+     * counts that never ran (unknown), not as zeros. */
+    if (vn_counters_n(c) == 0 || vn_counters_enable(c) != 0) {
+        vn_counters_destroy(c);
+        return 0;
+    }
+    *out = c;
+    return 0;
+}
+
+vn_counters *vn__bench_counters_again(const vn_counters *c)
+{
+    vn_counters *d;
+    if (!c || vn__counters_reopen(c, &d) != 0)
+        return NULL;
+    int same = vn_counters_n(d) == vn_counters_n(c);
+    for (size_t i = 0; same && i < vn_counters_n(c); i++)
+        same = !strcmp(vn_counters_name(c, i), vn_counters_name(d, i));
+    if (!same || vn_counters_enable(d) != 0) {
+        vn_counters_destroy(d);
+        return NULL;
+    }
+    return d;
+}
+
+void vn__bench_counters_sample(struct vn__run *r, uint64_t iters)
+{
+    size_t n = vn_counters_n(r->ctr);
+    r->cur_scaled = 0;
+    if (r->ctr_ok) {
+        vn__ctr_delta(&r->c0, &r->c1, iters, r->cur, &r->cur_scaled);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            r->cur[i] = NAN;
+    }
+}
+
+int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *sample_counts,
+                              const double *empty, size_t nempty, size_t min_untagged)
+{
+    size_t n = vn_counters_n(c);
+    res->ncounters = (int)n;
+    res->sample_counts = sample_counts;
+    for (size_t i = 0; i < res->nsamples; i++)
+        res->samples[i].counts = sample_counts ? sample_counts + i * n : NULL;
+    if (!n)
+        return 0;
+    /* The same samples as the headline time: untagged ones, unless too few
+     * are left and the headline uses all. */
+    unsigned char *use = malloc(res->nsamples ? res->nsamples : 1);
+    uint32_t *scaled = malloc((res->nsamples ? res->nsamples : 1) * sizeof *scaled);
+    if (!use || !scaled) {
+        free(use);
+        free(scaled);
+        return VN_ENOMEM;
+    }
+    size_t untagged = 0;
+    for (size_t i = 0; i < res->nsamples; i++)
+        untagged += res->samples[i].tags == 0;
+    for (size_t i = 0; i < res->nsamples; i++) {
+        use[i] = untagged < min_untagged || res->samples[i].tags == 0;
+        scaled[i] = res->samples[i].counts_scaled;
+    }
+    double net[VN_COUNTERS_MAX], over[VN_COUNTERS_MAX];
+    int any[VN_COUNTERS_MAX];
+    if (sample_counts)
+        vn__ctr_summarize(sample_counts, scaled, res->nsamples, use, empty, nempty, n, net, over,
+                          any);
+    for (size_t k = 0; k < n; k++) {
+        vn_counter_result *cr = &res->counters[k];
+        memset(cr, 0, sizeof *cr);
+        snprintf(cr->name, sizeof cr->name, "%s", vn_counters_name(c, k));
+        cr->unit = vn_counters_unit(c, k);
+        cr->value = sample_counts ? net[k] : NAN;
+        cr->overhead = sample_counts ? over[k] : NAN;
+        cr->scaled = sample_counts ? any[k] : 0;
+    }
+    vn__ctr_derive(res->counters, n, res->bytes_per_iter, &res->derived);
+    free(use);
+    free(scaled);
+    return 0;
+}

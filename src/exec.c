@@ -1,0 +1,482 @@
+/* Running one command: words without a shell, PATH lookup, fork and exec
+ * with a go-ahead pipe, a timeout on a pidfd, the process group killed on
+ * timeout or interrupt, and the child's own rusage from wait4(). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock_internal.h"
+#include "fileutil.h"
+#include "vernier/exec.h"
+
+/* ---- Words ----------------------------------------------------------------- */
+
+static int push_word(char ***v, int *n, int *cap, char *w)
+{
+    if (*n + 2 > *cap) {
+        int c = *cap ? *cap * 2 : 8;
+        char **nv = realloc(*v, (size_t)c * sizeof *nv);
+        if (!nv)
+            return VN_ENOMEM;
+        *v = nv;
+        *cap = c;
+    }
+    (*v)[(*n)++] = w;
+    (*v)[*n] = NULL;
+    return 0;
+}
+
+int vn_split_words(const char *line, char ***words, int *count, char *err, size_t errlen)
+{
+    if (!line || !words || !count)
+        return VN_EINVAL;
+    size_t len = strlen(line);
+    char **v = NULL;
+    int n = 0, cap = 0, rc = 0;
+    char *cur = malloc(len + 1);
+    if (!cur)
+        return VN_ENOMEM;
+    size_t k = 0;
+    int in_word = 0;
+    for (size_t i = 0; i <= len && rc == 0; i++) {
+        char c = line[i];
+        if (c == '\0' || c == ' ' || c == '\t' || c == '\n') {
+            if (in_word) {
+                cur[k] = '\0';
+                char *w = strdup(cur);
+                rc = w ? push_word(&v, &n, &cap, w) : VN_ENOMEM;
+                if (rc)
+                    free(w);
+                k = 0;
+                in_word = 0;
+            }
+            continue;
+        }
+        in_word = 1;
+        if (c == '\\') {
+            if (line[i + 1] == '\0') {
+                snprintf(err, errlen, "the command ends with a lone backslash");
+                rc = VN_EINVAL;
+                break;
+            }
+            /* A backslash-newline joins lines; any other escaped character
+             * stands for itself. */
+            if (line[i + 1] != '\n')
+                cur[k++] = line[i + 1];
+            i++;
+        } else if (c == '\'') {
+            const char *end = strchr(line + i + 1, '\'');
+            if (!end) {
+                snprintf(err, errlen, "a single quote is not closed");
+                rc = VN_EINVAL;
+                break;
+            }
+            size_t l = (size_t)(end - (line + i + 1));
+            memcpy(cur + k, line + i + 1, l);
+            k += l;
+            i = (size_t)(end - line);
+        } else if (c == '"') {
+            size_t j = i + 1;
+            for (; line[j] && line[j] != '"'; j++) {
+                if (line[j] == '\\' && line[j + 1] &&
+                    strchr("\"\\$`\n", line[j + 1])) {
+                    if (line[j + 1] != '\n')
+                        cur[k++] = line[j + 1];
+                    j++;
+                } else {
+                    cur[k++] = line[j];
+                }
+            }
+            if (!line[j]) {
+                snprintf(err, errlen, "a double quote is not closed");
+                rc = VN_EINVAL;
+                break;
+            }
+            i = j;
+        } else {
+            cur[k++] = c;
+        }
+    }
+    free(cur);
+    if (rc == 0 && n == 0) {
+        snprintf(err, errlen, "the command is empty");
+        rc = VN_EINVAL;
+    }
+    if (rc) {
+        if (v)
+            vn_words_free(v);
+        return rc;
+    }
+    *words = v;
+    *count = n;
+    return 0;
+}
+
+void vn_words_free(char **words)
+{
+    if (!words)
+        return;
+    for (char **w = words; *w; w++)
+        free(*w);
+    free(words);
+}
+
+/* ---- PATH ------------------------------------------------------------------- */
+
+static int executable(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -errno;
+    if (S_ISDIR(st.st_mode))
+        return -EISDIR;
+    return access(path, X_OK) == 0 ? 0 : -errno;
+}
+
+int vn_which(const char *name, char *out, size_t outlen)
+{
+    if (!name || !*name || !out || !outlen)
+        return VN_EINVAL;
+    if (strchr(name, '/')) {
+        int rc = executable(name);
+        if (rc == 0)
+            snprintf(out, outlen, "%s", name);
+        return rc;
+    }
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    int best = VN_ENOENT;
+    for (const char *p = path;;) {
+        const char *colon = strchr(p, ':');
+        size_t dl = colon ? (size_t)(colon - p) : strlen(p);
+        char full[PATH_MAX];
+        /* An empty PATH entry means the current directory. */
+        int n = dl ? snprintf(full, sizeof full, "%.*s/%s", (int)dl, p, name)
+                   : snprintf(full, sizeof full, "./%s", name);
+        if (n > 0 && (size_t)n < sizeof full) {
+            int rc = executable(full);
+            if (rc == 0) {
+                snprintf(out, outlen, "%s", full);
+                return 0;
+            }
+            /* A file that exists but cannot be run says more than "not found". */
+            if (rc == -EACCES)
+                best = rc;
+        }
+        if (!colon)
+            break;
+        p = colon + 1;
+    }
+    return best;
+}
+
+/* ---- cgroup v2 ----------------------------------------------------------------- */
+
+#define CGROUP_ROOT "/sys/fs/cgroup"
+
+int vn_cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen)
+{
+    char self[4096] = "";
+    if (vn__read_text("/proc/self/cgroup", self, sizeof self) < 0) {
+        snprintf(why, whylen, "/proc/self/cgroup cannot be read");
+        return VN_ENOTSUP;
+    }
+    /* cgroup v2 has one line "0::/path"; v1 lines name controllers. */
+    const char *v2 = strstr(self, "0::");
+    char controllers[512] = "";
+    if (!v2 || vn__read_text(CGROUP_ROOT "/cgroup.controllers", controllers,
+                                    sizeof controllers) < 0) {
+        snprintf(why, whylen, "this system does not use cgroup v2");
+        return VN_ENOTSUP;
+    }
+    if (!strstr(controllers, "memory")) {
+        snprintf(why, whylen, "cgroup v2 has no memory controller here");
+        return VN_ENOTSUP;
+    }
+    char mine[1024];
+    size_t l = strcspn(v2 + 3, "\n");
+    snprintf(mine, sizeof mine, "%.*s", (int)l, v2 + 3);
+    snprintf(dir, dirlen, "%s%s/vernier-%ld", CGROUP_ROOT, strcmp(mine, "/") ? mine : "",
+             (long)getpid());
+    if (mkdir(dir, 0755) != 0) {
+        snprintf(why, whylen, "cannot create %s: %s", dir, strerror(errno));
+        return VN_ENOTSUP;
+    }
+    char peak[1100];
+    snprintf(peak, sizeof peak, "%s/memory.peak", dir);
+    if (access(peak, R_OK) != 0) {
+        snprintf(why, whylen, "this kernel has no memory.peak (Linux 5.19 or later)");
+        rmdir(dir);
+        return VN_ENOTSUP;
+    }
+    return 0;
+}
+
+int vn_cgroup_peak(const char *dir, long long *kib)
+{
+    char path[1100], buf[64];
+    snprintf(path, sizeof path, "%s/memory.peak", dir);
+    if (vn__read_text(path, buf, sizeof buf) < 0)
+        return VN_EIO;
+    *kib = strtoll(buf, NULL, 10) / 1024;
+    /* Writing to memory.peak resets it (Linux 6.12); older kernels refuse,
+     * and then each run's peak is the peak so far, which the caller says. */
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        if (write(fd, "0", 1) != 1)
+            *kib = -*kib - 1; /* marks "not reset": the caller reports it once */
+        close(fd);
+    }
+    return 0;
+}
+
+void vn_cgroup_remove(const char *dir)
+{
+    if (dir && *dir)
+        rmdir(dir);
+}
+
+/* ---- Running ----------------------------------------------------------------------- */
+
+static void stop_group(pid_t pid)
+{
+    /* The whole group: a shell's children and a program's helpers too.
+     * SIGTERM first, so they can clean up; after the leader exits, or
+     * 100 ms, SIGKILL for whatever is left of the group. The leader is
+     * watched with WNOWAIT, so it stays to be reaped with its rusage. */
+    kill(-pid, SIGTERM);
+    for (int i = 0; i < 100; i++) {
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
+            break;
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    kill(-pid, SIGKILL);
+}
+
+/* In the child, between fork and exec: only async-signal-safe calls. */
+static void child(const vn_exec_opts *o, int go, int errw, int cg)
+{
+    setpgid(0, 0);
+    int in = open(o->stdin_path ? o->stdin_path : "/dev/null", O_RDONLY);
+    if (in < 0)
+        goto fail;
+    dup2(in, 0);
+    if (!o->show_output) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null < 0)
+            goto fail;
+        dup2(null, 1);
+        dup2(null, 2);
+    }
+    if (cg >= 0 && write(cg, "0", 1) != 1)
+        goto fail;
+    /* A handler the parent installed must not fire in the child. */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    char c;
+    if (read(go, &c, 1) != 1)
+        _exit(127);
+    execvp(o->argv[0], o->argv);
+fail:;
+    int e = errno;
+    if (write(errw, &e, sizeof e) < 0)
+        _exit(127);
+    _exit(127);
+}
+
+extern char **environ;
+
+/* The cheap path, when nothing must happen between fork and exec: glibc's
+ * posix_spawn clones with CLONE_VM | CLONE_VFORK, so no page tables are
+ * copied and the parent resumes once the child has exec'd. The clock starts
+ * just before it: the start-up of the command, not vernier's, is what the
+ * run includes. Returns the pid or a negative code. */
+static pid_t spawn_fast(const vn_exec_opts *o, uint64_t *t0, char *err, size_t errlen)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawnattr_init(&at);
+    posix_spawn_file_actions_addopen(&fa, 0, o->stdin_path ? o->stdin_path : "/dev/null",
+                                     O_RDONLY, 0);
+    if (!o->show_output) {
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    }
+    sigset_t def, none;
+    sigemptyset(&def);
+    sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGTERM);
+    sigaddset(&def, SIGPIPE);
+    sigemptyset(&none);
+    posix_spawnattr_setsigdefault(&at, &def);
+    posix_spawnattr_setsigmask(&at, &none);
+    posix_spawnattr_setpgroup(&at, 0);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
+                                      POSIX_SPAWN_SETSIGMASK);
+    pid_t pid;
+    *t0 = vn__posix_read(CLOCK_MONOTONIC);
+    int e = posix_spawnp(&pid, o->argv[0], &fa, &at, o->argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    if (e) {
+        snprintf(err, errlen, "cannot run '%s': %s", o->argv[0], strerror(e));
+        return -e;
+    }
+    return pid;
+}
+
+static int wait_child(const vn_exec_opts *o, pid_t pid, uint64_t t0, double *wall_ns,
+                      vn_proc_usage *u);
+
+int vn_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err, size_t errlen)
+{
+    if (!o || !o->argv || !o->argv[0] || !wall_ns || !u)
+        return VN_EINVAL;
+    memset(u, 0, sizeof *u);
+    u->tree_peak_kib = -1;
+    if (!o->on_spawn && !o->cgroup) {
+        uint64_t t0;
+        pid_t pid = spawn_fast(o, &t0, err, errlen);
+        if (pid < 0)
+            return (int)pid;
+        return wait_child(o, pid, t0, wall_ns, u);
+    }
+    int go[2], ep[2];
+    if (pipe2(go, O_CLOEXEC) != 0)
+        return -errno;
+    if (pipe2(ep, O_CLOEXEC) != 0) {
+        int rc = -errno;
+        close(go[0]);
+        close(go[1]);
+        return rc;
+    }
+    int cg = -1;
+    if (o->cgroup) {
+        char procs[1100];
+        snprintf(procs, sizeof procs, "%s/cgroup.procs", o->cgroup);
+        cg = open(procs, O_WRONLY | O_CLOEXEC);
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        int rc = -errno;
+        close(go[0]), close(go[1]), close(ep[0]), close(ep[1]);
+        if (cg >= 0)
+            close(cg);
+        snprintf(err, errlen, "cannot start '%s': %s", o->argv[0], strerror(-rc));
+        return rc;
+    }
+    if (pid == 0)
+        child(o, go[0], ep[1], cg);
+    close(go[0]);
+    close(ep[1]);
+    if (cg >= 0)
+        close(cg);
+    /* Both sides set the group, so it exists whichever runs first. */
+    setpgid(pid, pid);
+    int rc = 0;
+    if (o->on_spawn && (rc = o->on_spawn(pid, o->ctx)) != 0) {
+        snprintf(err, errlen, "cannot prepare '%s': %s", o->argv[0], vn_strerror(rc));
+        kill(pid, SIGKILL);
+        close(go[1]);
+        close(ep[0]);
+        waitpid(pid, NULL, 0);
+        return rc;
+    }
+    uint64_t t0 = vn__posix_read(CLOCK_MONOTONIC);
+    ssize_t w = write(go[1], "g", 1);
+    close(go[1]);
+    /* EOF here means exec succeeded (the pipe closed on exec); an int means
+     * it failed, with that errno. */
+    int e = 0;
+    ssize_t got;
+    do
+        got = read(ep[0], &e, sizeof e);
+    while (got < 0 && errno == EINTR);
+    close(ep[0]);
+    if (w != 1 || got > 0) {
+        struct rusage ru;
+        wait4(pid, NULL, 0, &ru);
+        if (got <= 0)
+            e = EIO;
+        snprintf(err, errlen, "cannot run '%s': %s", o->argv[0], strerror(e));
+        return -e;
+    }
+
+    return wait_child(o, pid, t0, wall_ns, u);
+}
+
+/* Waits for the child: on a pidfd when the kernel has them (a timeout and
+ * an interrupt both wake the poll), else by polling wait4. */
+static int wait_child(const vn_exec_opts *o, pid_t pid, uint64_t t0, double *wall_ns,
+                      vn_proc_usage *u)
+{
+    int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    uint64_t deadline = o->timeout > 0 ? t0 + (uint64_t)(o->timeout * 1e9) : UINT64_MAX;
+    int status = 0, result = VN_EXEC_OK;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    for (;;) {
+        pid_t r = wait4(pid, &status, WNOHANG, &ru);
+        if (r == pid)
+            break;
+        uint64_t now = vn__posix_read(CLOCK_MONOTONIC);
+        if (o->stop_flag && *o->stop_flag) {
+            result = VN_EXEC_INTERRUPTED;
+        } else if (now >= deadline) {
+            result = VN_EXEC_TIMED_OUT;
+        }
+        if (result != VN_EXEC_OK) {
+            stop_group(pid);
+            wait4(pid, &status, 0, &ru);
+            break;
+        }
+        /* Slices of at most 50 ms, so the stop flag is seen soon even if
+         * the signal that raised it arrived just before poll() started. */
+        uint64_t left = deadline - now;
+        int ms = left > 50000000u ? 50 : (int)(left / 1000000u) + 1;
+        if (pfd >= 0) {
+            struct pollfd p = {pfd, POLLIN, 0};
+            poll(&p, 1, ms);
+        } else {
+            struct timespec ts = {0, 200000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    uint64_t t1 = vn__posix_read(CLOCK_MONOTONIC);
+    if (pfd >= 0)
+        close(pfd);
+    *wall_ns = (double)(t1 - t0);
+    u->user_ns = ru.ru_utime.tv_sec * 1e9 + ru.ru_utime.tv_usec * 1e3;
+    u->sys_ns = ru.ru_stime.tv_sec * 1e9 + ru.ru_stime.tv_usec * 1e3;
+    u->maxrss_kib = ru.ru_maxrss;
+    u->minflt = ru.ru_minflt;
+    u->majflt = ru.ru_majflt;
+    u->nvcsw = ru.ru_nvcsw;
+    u->nivcsw = ru.ru_nivcsw;
+    u->timed_out = result == VN_EXEC_TIMED_OUT;
+    if (WIFSIGNALED(status)) {
+        u->exit_status = -1;
+        u->signal = WTERMSIG(status);
+    } else {
+        u->exit_status = WEXITSTATUS(status);
+        u->signal = 0;
+    }
+    return result;
+}

@@ -1,0 +1,198 @@
+/* Reporters of `vernier run`: the console summary of each command with the
+ * comparison, and hyperfine's JSON layout for the tools built around it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../format.h"
+#include "internal.h"
+#include "vernier/runner.h"
+
+#define BOLD(f) ((f) & VN_REPORT_COLOR ? "\033[1m" : "")
+#define GREEN(f) ((f) & VN_REPORT_COLOR ? "\033[32m" : "")
+#define YELLOW(f) ((f) & VN_REPORT_COLOR ? "\033[33m" : "")
+#define RESET(f) ((f) & VN_REPORT_COLOR ? "\033[0m" : "")
+
+enum { USER, SYS, RSS };
+
+/* The median over the runs of one field of their usage. */
+static double median_of(const vn_result *r, int which)
+{
+    double *all = malloc((r->nsamples ? r->nsamples : 1) * sizeof *all);
+    if (!all)
+        return NAN;
+    for (size_t i = 0; i < r->nsamples; i++) {
+        const vn_proc_usage *u = &r->proc[i];
+        all[i] = which == USER ? u->user_ns : which == SYS ? u->sys_ns : (double)u->maxrss_kib;
+    }
+    double m = NAN;
+    vn_stats s;
+    if (r->nsamples && vn_stats_compute(all, r->nsamples, &s) == 0)
+        m = s.median;
+    free(all);
+    return m;
+}
+
+static void fmt_kib(char *s, size_t n, double kib)
+{
+    if (!isfinite(kib))
+        snprintf(s, n, "-");
+    else if (kib >= 1024 * 1024)
+        snprintf(s, n, "%.2f GiB", kib / 1024 / 1024);
+    else if (kib >= 1024)
+        snprintf(s, n, "%.1f MiB", kib / 1024);
+    else
+        snprintf(s, n, "%.0f KiB", kib);
+}
+
+static const char *stop_words(vn_stop s)
+{
+    switch (s) {
+    case VN_STOP_PRECISION: return "the median is within the precision asked for";
+    case VN_STOP_MAX_TIME: return "the time budget ran out first";
+    case VN_STOP_MAX_SAMPLES: return "the number of runs was reached";
+    case VN_STOP_FAILED: return "a run failed";
+    case VN_STOP_INTERRUPTED: return "interrupted";
+    }
+    return "?";
+}
+
+int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t ncmp,
+                       unsigned flags, vn_buf *o)
+{
+    int rc = 0;
+    char a[40], b[40], c[40], d[40];
+    for (size_t i = 0; i < res->nbench; i++) {
+        const vn_result *r = &res->bench[i];
+        const vn_stats *s = &r->stats;
+        rc |= vn_buf_printf(o, "%s%s%s\n", BOLD(flags), r->command ? r->command : r->name,
+                            RESET(flags));
+        if (!r->nsamples) {
+            rc |= vn_buf_printf(o, "  no runs%s%s\n\n", r->error[0] ? ": " : "", r->error);
+            continue;
+        }
+        if (r->upper_bound) {
+            rc |= vn_buf_printf(o, "  median   < %s (no slower than starting the shell)\n",
+                                vn__fmt_ns(a, sizeof a, r->bound_ns));
+        } else {
+            double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
+            rc |= vn_buf_printf(o, "  median   %s%s%s +-%.2g%%  (95%% CI %s .. %s)\n",
+                                GREEN(flags), vn__fmt_ns(a, sizeof a, s->median), RESET(flags),
+                                100 * half / s->median, vn__fmt_ns(b, sizeof b, s->median_ci[0]),
+                                vn__fmt_ns(c, sizeof c, s->median_ci[1]));
+            rc |= vn_buf_printf(o, "  mean     %s +- %s (standard deviation)\n",
+                                vn__fmt_ns(a, sizeof a, s->mean), vn__fmt_ns(b, sizeof b, s->stddev));
+            rc |= vn_buf_printf(o, "  range    %s .. %s\n", vn__fmt_ns(a, sizeof a, s->min),
+                                vn__fmt_ns(b, sizeof b, s->max));
+        }
+        double rss = median_of(r, RSS);
+        fmt_kib(d, sizeof d, rss);
+        rc |= vn_buf_printf(o, "  user     %s   system %s   max RSS %s (medians of the runs)\n",
+                            vn__fmt_ns(a, sizeof a, median_of(r, USER)),
+                            vn__fmt_ns(b, sizeof b, median_of(r, SYS)), d);
+        long long tree = -1;
+        for (size_t k = 0; k < r->nsamples; k++)
+            if (r->proc[k].tree_peak_kib > tree)
+                tree = r->proc[k].tree_peak_kib;
+        if (tree >= 0) {
+            fmt_kib(d, sizeof d, (double)tree);
+            rc |= vn_buf_printf(o, "  tree     peak memory of the whole process tree %s\n", d);
+        }
+        rc |= vn_buf_printf(o, "  runs     %zu (%s)", r->nsamples, stop_words(r->stop));
+        if (r->overhead_ns > 0)
+            rc |= vn_buf_printf(o, "; the shell's start-up, %s, subtracted",
+                                vn__fmt_ns(a, sizeof a, r->overhead_ns));
+        rc |= vn_buf_puts(o, "\n");
+        if (r->error[0])
+            rc |= vn_buf_printf(o, "  %sfailed   %s%s\n", YELLOW(flags), r->error, RESET(flags));
+        for (int w = 0; w < r->nwarnings; w++)
+            rc |= vn_buf_printf(o, "  %s! [%s]%s %s\n", YELLOW(flags), r->warnings[w].id,
+                                RESET(flags), r->warnings[w].message);
+        rc |= vn_buf_puts(o, "\n");
+    }
+    if (ncmp) {
+        const vn_result *f = &res->bench[cmp[0].fastest];
+        rc |= vn_buf_printf(o, "%sComparison%s\n  '%s' ran\n", BOLD(flags), RESET(flags),
+                            f->command ? f->command : f->name);
+        for (size_t i = 0; i < ncmp; i++) {
+            const vn_result *x = &res->bench[cmp[i].other];
+            const char *name = x->command ? x->command : x->name;
+            char p[32];
+            if (cmp[i].p < 0.001)
+                snprintf(p, sizeof p, "p < 0.001");
+            else
+                snprintf(p, sizeof p, "p = %.2g", cmp[i].p);
+            /* As many decimals as show the +- to one significant digit, at
+             * least two: "1.19 +- 0.02", "1.194 +- 0.006". */
+            int dec = 2;
+            if (cmp[i].ratio_err > 0 && isfinite(cmp[i].ratio_err))
+                dec = (int)fmax(2, fmin(6, 1 - floor(log10(cmp[i].ratio_err)) - 1));
+            if (cmp[i].significant)
+                rc |= vn_buf_printf(o, "    %s%.*f +- %.*f%s times faster than '%s' (Mann-Whitney %s)\n",
+                                    GREEN(flags), dec, cmp[i].ratio, dec, cmp[i].ratio_err,
+                                    RESET(flags), name, p);
+            else
+                rc |= vn_buf_printf(o, "    no significant difference from '%s' (ratio %.3g, Mann-Whitney %s)\n",
+                                    name, cmp[i].ratio, p);
+        }
+        rc |= vn_buf_puts(o, "\n");
+    }
+    if (res->note[0])
+        rc |= vn_buf_printf(o, "note: %s\n", res->note);
+    if (res->interrupted)
+        rc |= vn_buf_puts(o, "interrupted: the runs so far are shown\n");
+    return rc ? VN_ENOMEM : 0;
+}
+
+/* hyperfine's --export-json layout: seconds, the mean and standard
+ * deviation first, and every run's time, so its plotting scripts work. */
+int vn_report_hyperfine_json(const vn_results *res, vn_buf *out)
+{
+    vn__json j;
+    vn__json_init(&j, out, 1);
+    vn__json_obj_begin(&j, NULL);
+    vn__json_arr_begin(&j, "results");
+    for (size_t i = 0; i < res->nbench; i++) {
+        const vn_result *r = &res->bench[i];
+        if (!r->nsamples)
+            continue;
+        const vn_stats *s = &r->stats;
+        vn__json_obj_begin(&j, NULL);
+        vn__json_str(&j, "command", r->command ? r->command : r->name);
+        vn__json_num(&j, "mean", s->mean / 1e9);
+        vn__json_num(&j, "stddev", r->nsamples > 1 ? s->stddev / 1e9 : NAN);
+        vn__json_num(&j, "median", s->median / 1e9);
+        double user = 0, sys = 0;
+        for (size_t k = 0; k < r->nsamples; k++) {
+            user += r->proc[k].user_ns;
+            sys += r->proc[k].sys_ns;
+        }
+        vn__json_num(&j, "user", user / (double)r->nsamples / 1e9);
+        vn__json_num(&j, "system", sys / (double)r->nsamples / 1e9);
+        vn__json_num(&j, "min", s->min / 1e9);
+        vn__json_num(&j, "max", s->max / 1e9);
+        vn__json_arr_begin(&j, "times");
+        for (size_t k = 0; k < r->nsamples; k++)
+            vn__json_num(&j, NULL, (r->samples[k].value - r->overhead_ns) / 1e9);
+        vn__json_arr_end(&j);
+        vn__json_arr_begin(&j, "exit_codes");
+        for (size_t k = 0; k < r->nsamples; k++) {
+            if (r->proc[k].signal)
+                vn__json_null(&j, NULL);
+            else
+                vn__json_int(&j, NULL, r->proc[k].exit_status);
+        }
+        vn__json_arr_end(&j);
+        if (r->nparams) {
+            vn__json_obj_begin(&j, "parameters");
+            for (size_t k = 0; k < r->nparams; k++)
+                vn__json_str(&j, r->pnames[k], r->pvalues[k]);
+            vn__json_obj_end(&j);
+        }
+        vn__json_obj_end(&j);
+    }
+    vn__json_arr_end(&j);
+    vn__json_obj_end(&j);
+    return vn__json_finish(&j);
+}

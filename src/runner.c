@@ -1,0 +1,883 @@
+/* vernier run: whole commands over many runs. Each command (times each
+ * combination of parameter values) is a row; rows take turns run by run
+ * (A B A B, or shuffled blocks), so drift in the machine hits all alike. */
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench_internal.h"
+#include "clock_internal.h"
+#include "sysinfo_parse.h"
+#include "vernier/runner.h"
+
+#define MAX_ROWS 10000
+#define SHELL_RUNS 30
+
+void vn_run_config_init(vn_run_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->min_runs = 10;
+    c->max_runs = 10000;
+    c->min_time = 3.0;
+    c->precision = 1.0;
+    c->seed = 0x76657231;
+    c->tree_memory = 1;
+}
+
+/* ---- Parameters --------------------------------------------------------------- */
+
+static int push_value(char ***v, size_t *n, const char *s, size_t len)
+{
+    char **nv = realloc(*v, (*n + 2) * sizeof *nv);
+    if (!nv)
+        return VN_ENOMEM;
+    *v = nv;
+    char *c = malloc(len + 1);
+    if (!c)
+        return VN_ENOMEM;
+    memcpy(c, s, len);
+    c[len] = '\0';
+    (*v)[(*n)++] = c;
+    (*v)[*n] = NULL;
+    return 0;
+}
+
+static void free_values(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+int vn_param_list(const char *spec, char ***values, size_t *n, char *err, size_t errlen)
+{
+    *values = NULL;
+    *n = 0;
+    if (!spec || !*spec) {
+        snprintf(err, errlen, "the list of values is empty");
+        return VN_EINVAL;
+    }
+    for (const char *p = spec;;) {
+        size_t l = strcspn(p, ",");
+        if (l == 0) {
+            snprintf(err, errlen, "'%s' has an empty value", spec);
+            free_values(*values, *n);
+            *values = NULL;
+            *n = 0;
+            return VN_EINVAL;
+        }
+        if (push_value(values, n, p, l)) {
+            free_values(*values, *n);
+            return VN_ENOMEM;
+        }
+        if (!p[l])
+            break;
+        p += l + 1;
+    }
+    return 0;
+}
+
+static int parse_num(const char *s, size_t len, double *out, int *decimal)
+{
+    char buf[64];
+    if (len == 0 || len >= sizeof buf)
+        return VN_EINVAL;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    char *end;
+    double v = strtod(buf, &end);
+    if (*end || !isfinite(v) || buf[0] == ' ' || buf[0] == '+')
+        return VN_EINVAL;
+    if (strchr(buf, '.') || strchr(buf, 'e') || strchr(buf, 'E'))
+        *decimal = 1;
+    *out = v;
+    return 0;
+}
+
+int vn_param_range(const char *spec, char ***values, size_t *n, char *err, size_t errlen)
+{
+    *values = NULL;
+    *n = 0;
+    double lo, hi, step = 1;
+    int decimal = 0;
+    const char *c1 = spec ? strchr(spec, ':') : NULL;
+    const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c1 || parse_num(spec, (size_t)(c1 - spec), &lo, &decimal) ||
+        parse_num(c1 + 1, c2 ? (size_t)(c2 - c1 - 1) : strlen(c1 + 1), &hi, &decimal) ||
+        (c2 && parse_num(c2 + 1, strlen(c2 + 1), &step, &decimal))) {
+        snprintf(err, errlen, "'%s' is not LO:HI or LO:HI:STEP with numbers", spec ? spec : "");
+        return VN_EINVAL;
+    }
+    if (!(step > 0) || hi < lo) {
+        snprintf(err, errlen, "'%s' needs LO <= HI and a positive STEP", spec);
+        return VN_EINVAL;
+    }
+    double count = floor((hi - lo) / step + 1e-9) + 1;
+    if (count > 10000) {
+        snprintf(err, errlen, "'%s' gives %.0f values; at most 10000", spec, count);
+        return VN_EINVAL;
+    }
+    for (size_t i = 0; i < (size_t)count; i++) {
+        char buf[64];
+        double v = lo + (double)i * step;
+        int l = decimal ? snprintf(buf, sizeof buf, "%.10g", v)
+                        : snprintf(buf, sizeof buf, "%lld", (long long)llround(v));
+        if (push_value(values, n, buf, (size_t)l)) {
+            free_values(*values, *n);
+            return VN_ENOMEM;
+        }
+    }
+    return 0;
+}
+
+char *vn_param_substitute(const char *text, const vn_run_param *params, size_t nparams,
+                          const size_t *choice)
+{
+    if (!text)
+        return NULL;
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    int rc = 0;
+    for (const char *p = text; *p && rc == 0;) {
+        int done = 0;
+        if (*p == '{') {
+            for (size_t i = 0; i < nparams; i++) {
+                size_t l = strlen(params[i].name);
+                if (!strncmp(p + 1, params[i].name, l) && p[1 + l] == '}') {
+                    rc = vn_buf_puts(&b, params[i].values[choice[i]]);
+                    p += l + 2;
+                    done = 1;
+                    break;
+                }
+            }
+        }
+        if (!done)
+            rc = vn_buf_append(&b, p++, 1);
+    }
+    if (rc == 0 && !b.data)
+        rc = vn_buf_append(&b, "", 0);
+    if (rc) {
+        vn_buf_free(&b);
+        return NULL;
+    }
+    return b.data;
+}
+
+/* ---- Rows -------------------------------------------------------------------- */
+
+typedef struct row {
+    char *text;                /* the command after substitution */
+    char **argv;               /* what is executed */
+    char *prepare, *setup, *cleanup;
+    size_t *choice;            /* the parameter values of this row */
+    double *wall;              /* per timed run, ns as measured */
+    vn_proc_usage *use;
+    size_t n, cap;
+    size_t warmed;
+    int finished, cleaned;
+    double spent_ns;           /* sum of this row's timed runs */
+    vn_stop stop;
+    size_t failed_runs;
+    char error[256];
+} row;
+
+static void free_rows(row *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(r[i].text);
+        vn_words_free(r[i].argv);
+        free(r[i].prepare);
+        free(r[i].setup);
+        free(r[i].cleanup);
+        free(r[i].choice);
+        free(r[i].wall);
+        free(r[i].use);
+    }
+    free(r);
+}
+
+static char **shell_argv(const char *text)
+{
+    char **v = calloc(4, sizeof *v);
+    if (!v)
+        return NULL;
+    v[0] = strdup("sh");
+    v[1] = strdup("-c");
+    v[2] = strdup(text);
+    if (!v[0] || !v[1] || !v[2]) {
+        vn_words_free(v);
+        return NULL;
+    }
+    return v;
+}
+
+static int default_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err,
+                        size_t errlen, void *ctx)
+{
+    (void)ctx;
+    return vn_exec(o, wall_ns, u, err, errlen);
+}
+
+typedef struct runctx {
+    const vn_run_config *c;
+    vn_executor exec;
+    const char *cgroup;
+    int peak_resets;           /* 0 once a reset of memory.peak was refused */
+} runctx;
+
+/* Runs argv once with the run's settings; fills wall and usage. */
+static int run_once(runctx *x, char *const *argv, int show, double *wall, vn_proc_usage *u,
+                    char *err, size_t errlen)
+{
+    vn_exec_opts o;
+    memset(&o, 0, sizeof o);
+    o.argv = argv;
+    o.stdin_path = x->c->input;
+    o.show_output = show;
+    o.timeout = x->c->timeout;
+    o.stop_flag = x->c->stop_flag;
+    o.cgroup = x->cgroup;
+    int rc = x->exec(&o, wall, u, err, errlen, x->c->executor_ctx);
+    if (rc >= 0 && x->cgroup) {
+        long long kib;
+        if (vn_cgroup_peak(x->cgroup, &kib) == 0) {
+            if (kib < 0) {
+                x->peak_resets = 0;
+                kib = -kib - 1;
+            }
+            u->tree_peak_kib = kib;
+        }
+    }
+    return rc;
+}
+
+/* A shell hook (--prepare, --setup, --cleanup): untimed, must succeed. */
+static int hook(runctx *x, const char *what, const char *cmd, vn_run_failure *fail)
+{
+    if (!cmd)
+        return 0;
+    char *argv[] = {"sh", "-c", (char *)cmd, NULL};
+    double wall;
+    vn_proc_usage u;
+    char err[256] = "";
+    int rc = run_once(x, argv, x->c->show_output, &wall, &u, err, sizeof err);
+    if (rc == VN_EXEC_INTERRUPTED)
+        return 1;
+    if (rc < 0 || rc == VN_EXEC_TIMED_OUT || u.exit_status != 0) {
+        fail->failed = 1;
+        if (rc < 0)
+            snprintf(fail->message, sizeof fail->message, "the %s command '%s' could not run: %s",
+                     what, cmd, err);
+        else if (rc == VN_EXEC_TIMED_OUT)
+            snprintf(fail->message, sizeof fail->message,
+                     "the %s command '%s' ran past the timeout and was stopped", what, cmd);
+        else if (u.signal)
+            snprintf(fail->message, sizeof fail->message,
+                     "the %s command '%s' was killed by SIG%s", what, cmd, sigabbrev_np(u.signal));
+        else
+            snprintf(fail->message, sizeof fail->message,
+                     "the %s command '%s' exited with status %d; it must succeed", what, cmd,
+                     u.exit_status);
+        return 1;
+    }
+    return 0;
+}
+
+static int grow(row *r)
+{
+    if (r->n < r->cap)
+        return 0;
+    size_t cap = r->cap ? r->cap * 2 : 64;
+    double *w = realloc(r->wall, cap * sizeof *w);
+    if (!w)
+        return VN_ENOMEM;
+    r->wall = w;
+    vn_proc_usage *u = realloc(r->use, cap * sizeof *u);
+    if (!u)
+        return VN_ENOMEM;
+    r->use = u;
+    r->cap = cap;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median and its 95% order-statistics interval of v[0..n). */
+static int median_ci(const double *v, size_t n, double *med, double *lo, double *hi)
+{
+    double *s = malloc((n ? n : 1) * sizeof *s);
+    if (!s)
+        return VN_ENOMEM;
+    memcpy(s, v, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    size_t l, h;
+    double cov;
+    vn_median_ci_ranks(n, &l, &h, &cov);
+    *med = vn_percentile_sorted(s, n, 50);
+    *lo = s[l];
+    *hi = s[h];
+    free(s);
+    return 0;
+}
+
+/* Is this row done? Exactly --runs, or: at least --min-runs and either the
+ * median known to the precision asked for or --min-time spent; never more
+ * than --max-runs. */
+static void check_done(const vn_run_config *c, row *r, double shell_ns)
+{
+    if (c->runs) {
+        if (r->n >= c->runs) {
+            r->finished = 1;
+            r->stop = VN_STOP_MAX_SAMPLES;
+        }
+        return;
+    }
+    if (r->n >= c->max_runs) {
+        r->finished = 1;
+        r->stop = VN_STOP_MAX_SAMPLES;
+        return;
+    }
+    if (r->n < c->min_runs)
+        return;
+    double med, lo, hi;
+    if (r->n >= 6 && median_ci(r->wall, r->n, &med, &lo, &hi) == 0) {
+        med -= shell_ns, lo -= shell_ns, hi -= shell_ns;
+        if (med > 0 && fmax(med - lo, hi - med) <= c->precision / 100.0 * med) {
+            r->finished = 1;
+            r->stop = VN_STOP_PRECISION;
+            return;
+        }
+    }
+    if (r->spent_ns >= c->min_time * 1e9) {
+        r->finished = 1;
+        r->stop = VN_STOP_MAX_TIME;
+    }
+}
+
+/* The order of one round: the rows not finished, in turn or shuffled. */
+static size_t round_order(row *rows, size_t n, int shuffle, vn_rng *rng, size_t *order)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!rows[i].finished)
+            order[k++] = i;
+    if (shuffle)
+        for (size_t i = k; i > 1; i--) {
+            size_t j = (size_t)vn_rng_below(rng, i);
+            size_t t = order[i - 1];
+            order[i - 1] = order[j];
+            order[j] = t;
+        }
+    return k;
+}
+
+/* One line: what failed, where ("on run 3", "in warmup"), what to do. */
+static void describe_failure(const row *r, const char *where, int rc, const vn_proc_usage *u,
+                             const vn_run_config *c, char *out, size_t outlen)
+{
+    const char *keep = c->ignore_failure ? "" : "; use --ignore-failure to keep going";
+    if (rc == VN_EXEC_TIMED_OUT)
+        snprintf(out, outlen,
+                 "'%.200s' ran past the timeout of %g s %s and was stopped with its process "
+                 "group; raise --timeout%s",
+                 r->text, c->timeout, where, c->ignore_failure ? "" : " or use --ignore-failure");
+    else if (u->signal)
+        snprintf(out, outlen, "'%.200s' was killed by SIG%s (%s) %s%s", r->text,
+                 sigabbrev_np(u->signal) ? sigabbrev_np(u->signal) : "?", strsignal(u->signal),
+                 where, keep);
+    else
+        snprintf(out, outlen, "'%.200s' exited with status %d %s%s", r->text, u->exit_status,
+                 where, keep);
+}
+
+static void progress(const vn_run_config *c, const row *rows, size_t nrows, size_t i)
+{
+    if (!c->progress)
+        return;
+    size_t done = 0;
+    for (size_t k = 0; k < nrows; k++)
+        done += rows[k].finished;
+    fprintf(stderr, "\r\033[K[%zu/%zu done] %.40s: run %zu", done, nrows, rows[i].text, rows[i].n);
+    fflush(stderr);
+}
+
+/* Builds one row per parameter combination and command. */
+static int build_rows(const vn_run_config *c, row **out, size_t *nout, char *err, size_t errlen)
+{
+    size_t combos = 1;
+    for (size_t i = 0; i < c->nparams; i++) {
+        if (!c->params[i].nvalues) {
+            snprintf(err, errlen, "parameter '%s' has no values", c->params[i].name);
+            return VN_EINVAL;
+        }
+        combos *= c->params[i].nvalues;
+        if (combos * c->ncommands > MAX_ROWS) {
+            snprintf(err, errlen, "the parameters give more than %d commands to run", MAX_ROWS);
+            return VN_EINVAL;
+        }
+    }
+    size_t n = combos * c->ncommands;
+    row *rows = calloc(n ? n : 1, sizeof *rows);
+    if (!rows)
+        return VN_ENOMEM;
+    size_t k = 0;
+    int rc = 0;
+    for (size_t combo = 0; combo < combos && rc == 0; combo++) {
+        for (size_t ci = 0; ci < c->ncommands && rc == 0; ci++) {
+            row *r = &rows[k++];
+            r->choice = calloc(c->nparams ? c->nparams : 1, sizeof *r->choice);
+            if (!r->choice) {
+                rc = VN_ENOMEM;
+                break;
+            }
+            /* The first parameter varies slowest, like nested loops. */
+            size_t rest = combo;
+            for (size_t pi = c->nparams; pi-- > 0;) {
+                r->choice[pi] = rest % c->params[pi].nvalues;
+                rest /= c->params[pi].nvalues;
+            }
+            r->text = vn_param_substitute(c->commands[ci], c->params, c->nparams, r->choice);
+            r->prepare = vn_param_substitute(c->prepare, c->params, c->nparams, r->choice);
+            r->setup = vn_param_substitute(c->setup, c->params, c->nparams, r->choice);
+            r->cleanup = vn_param_substitute(c->cleanup, c->params, c->nparams, r->choice);
+            if (!r->text || (c->prepare && !r->prepare) || (c->setup && !r->setup) ||
+                (c->cleanup && !r->cleanup)) {
+                rc = VN_ENOMEM;
+                break;
+            }
+            if (c->shell) {
+                r->argv = shell_argv(r->text);
+                if (!r->argv)
+                    rc = VN_ENOMEM;
+                continue;
+            }
+            int argc;
+            char why[128] = "";
+            rc = vn_split_words(r->text, &r->argv, &argc, why, sizeof why);
+            if (rc) {
+                snprintf(err, errlen, "cannot split '%s' into words: %s", r->text, why);
+                break;
+            }
+            /* A command that does not exist is an error before any run. */
+            char path[4096];
+            if (!c->executor && (rc = vn_which(r->argv[0], path, sizeof path)) != 0) {
+                snprintf(err, errlen,
+                         rc == -EACCES ? "'%s' is not executable; check its permissions"
+                                       : "'%s' was not found; check the name, the PATH, or use "
+                                         "--shell for a shell command",
+                         r->argv[0]);
+                break;
+            }
+        }
+    }
+    if (rc) {
+        free_rows(rows, n);
+        return rc;
+    }
+    *out = rows;
+    *nout = n;
+    return 0;
+}
+
+/* The shell's own start-up: `sh -c ''` run SHELL_RUNS times, medians. */
+static int measure_shell(runctx *x, double *wall, double *user, double *sys, char *err,
+                         size_t errlen)
+{
+    char *argv[] = {"sh", "-c", "", NULL};
+    double w[SHELL_RUNS], us[SHELL_RUNS], sy[SHELL_RUNS];
+    for (int i = 0; i < SHELL_RUNS + 3; i++) {
+        vn_proc_usage u;
+        double t;
+        int rc = run_once(x, argv, 0, &t, &u, err, errlen);
+        if (rc != VN_EXEC_OK)
+            return rc < 0 ? rc : VN_EINVAL;
+        if (i >= 3) { /* the first runs warm the caches */
+            w[i - 3] = t;
+            us[i - 3] = u.user_ns;
+            sy[i - 3] = u.sys_ns;
+        }
+    }
+    qsort(w, SHELL_RUNS, sizeof *w, cmp_double);
+    qsort(us, SHELL_RUNS, sizeof *us, cmp_double);
+    qsort(sy, SHELL_RUNS, sizeof *sy, cmp_double);
+    *wall = vn_percentile_sorted(w, SHELL_RUNS, 50);
+    *user = vn_percentile_sorted(us, SHELL_RUNS, 50);
+    *sys = vn_percentile_sorted(sy, SHELL_RUNS, 50);
+    return 0;
+}
+
+VN_PRINTF(3, 4)
+static void warn(vn_result *r, const char *id, const char *fmt, ...)
+{
+    if (r->nwarnings >= VN_MAX_WARNINGS)
+        return;
+    vn_bench_warning *w = &r->warnings[r->nwarnings++];
+    snprintf(w->id, sizeof w->id, "%s", id);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->message, sizeof w->message, fmt, ap);
+    va_end(ap);
+}
+
+/* The warnings of one command's runs (pure, from the numbers). */
+static void run_warnings(vn_result *res, const row *r, const vn_run_config *c)
+{
+    const vn_stats *s = &res->stats;
+    if (!s->n)
+        return;
+    if (s->median < 5e6)
+        warn(res, "too_short",
+             "each run takes only %.3g ms: starting a process is a large part of that; time "
+             "more work per run if you can",
+             s->median / 1e6);
+    double first = res->nsamples ? res->samples[0].value - res->overhead_ns : NAN;
+    double iqr = s->iqr;
+    if (res->nsamples >= 5 && first > s->median * 1.5 && first > s->pct[6] + 3 * iqr)
+        warn(res, "slow_first_run",
+             "the first run took %.3g ms against a median of %.3g ms: caches were cold; add "
+             "--warmup 1 (or --prepare to measure every run cold)",
+             first / 1e6, s->median / 1e6);
+    size_t severe = s->outliers.high_severe + s->outliers.low_severe;
+    if (severe)
+        warn(res, "outliers",
+             "%zu of %zu runs were far from the rest (beyond 3 IQR): other work on the machine; "
+             "they are kept, and the median ignores them",
+             severe, (size_t)s->n);
+    double rel = s->median != 0 ? s->mad_scaled / fabs(s->median) : NAN;
+    if (rel > 0.05)
+        warn(res, "high_variance", "runs vary by %.1f%% (scaled MAD / median)", 100 * rel);
+    if (s->n >= 20 && s->modality >= 2.8)
+        warn(res, "multimodal",
+             "the run times have several modes (mvalue %.1f): see --hist", s->modality);
+    if (s->n >= 10 && s->drift_p < 0.001 && fabs(s->drift) >= 0.3)
+        warn(res, "drift", "the run time %s over the runs (rank correlation %.2f with run order)",
+             s->drift > 0 ? "grew" : "shrank", s->drift);
+    if (r->stop == VN_STOP_MAX_TIME) {
+        double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
+        warn(res, "max_time",
+             "%g s of runs did not make the median's 95%% CI +-%g%% (it is +-%.2g%%); more runs "
+             "with --min-time or --max-runs",
+             c->min_time, c->precision, 100 * half / fabs(s->median));
+    }
+    if (r->failed_runs)
+        warn(res, "failed_runs", "%zu of %zu runs failed (kept with --ignore-failure)",
+             r->failed_runs, (size_t)res->nsamples);
+}
+
+/* Turns a row into a result; shell start-up subtracted from the stats. */
+static int fill_result(vn_result *res, row *r, const vn_run_config *c, double shell_wall,
+                       double shell_user, double shell_sys)
+{
+    memset(res, 0, sizeof *res);
+    res->unit = "ns";
+    res->threads = 1;
+    res->iters = 1;
+    res->stop = r->stop;
+    res->command = strdup(r->text);
+    if (!res->command)
+        return VN_ENOMEM;
+    snprintf(res->name, sizeof res->name, "%s", r->text);
+    res->samples = calloc(r->n ? r->n : 1, sizeof *res->samples);
+    res->proc = calloc(r->n ? r->n : 1, sizeof *res->proc);
+    double *net = malloc((r->n ? r->n : 1) * sizeof *net);
+    if (!res->samples || !res->proc || !net) {
+        free(net);
+        return VN_ENOMEM;
+    }
+    for (size_t i = 0; i < r->n; i++) {
+        res->samples[i].value = r->wall[i];
+        res->samples[i].iters = 1;
+        res->samples[i].ref_ns = NAN;
+        res->proc[i] = r->use[i];
+        /* The shell's own share of user and system time goes too. */
+        if (c->shell) {
+            res->proc[i].user_ns = fmax(0, res->proc[i].user_ns - shell_user);
+            res->proc[i].sys_ns = fmax(0, res->proc[i].sys_ns - shell_sys);
+        }
+        net[i] = r->wall[i] - shell_wall;
+    }
+    res->nsamples = r->n;
+    res->overhead_ns = shell_wall;
+    res->overhead_ci[0] = res->overhead_ci[1] = shell_wall;
+    res->cycles = res->ref_ns = res->ref_spread = NAN;
+    res->bytes_per_sec = res->items_per_sec = NAN;
+    int rc = r->n ? vn_stats_compute(net, r->n, &res->stats) : 0;
+    if (rc == 0 && r->n && res->stats.median <= 0) {
+        /* The command is no slower than an empty shell: only a bound. */
+        res->upper_bound = 1;
+        qsort(r->wall, r->n, sizeof *r->wall, cmp_double);
+        res->bound_ns = vn_percentile_sorted(r->wall, r->n, 50);
+    }
+    free(net);
+    if (r->error[0])
+        memcpy(res->error, r->error, sizeof res->error);
+    run_warnings(res, r, c);
+    return rc;
+}
+
+static int compare(const vn_results *res, vn_run_compare **out, size_t *nout)
+{
+    *out = NULL;
+    *nout = 0;
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; i < res->nbench; i++) {
+        const vn_result *r = &res->bench[i];
+        if (!r->stats.n || r->upper_bound || r->error[0])
+            continue;
+        if (best == SIZE_MAX || r->stats.median < res->bench[best].stats.median)
+            best = i;
+    }
+    if (best == SIZE_MAX || res->nbench < 2)
+        return 0;
+    vn_run_compare *v = calloc(res->nbench, sizeof *v);
+    if (!v)
+        return VN_ENOMEM;
+    size_t k = 0;
+    const vn_result *f = &res->bench[best];
+    double *fa = malloc(f->nsamples * sizeof *fa);
+    if (!fa) {
+        free(v);
+        return VN_ENOMEM;
+    }
+    for (size_t i = 0; i < f->nsamples; i++)
+        fa[i] = f->samples[i].value;
+    for (size_t i = 0; i < res->nbench; i++) {
+        const vn_result *o = &res->bench[i];
+        if (i == best || !o->stats.n || o->upper_bound || o->error[0])
+            continue;
+        vn_run_compare *cmp = &v[k++];
+        cmp->fastest = best;
+        cmp->other = i;
+        cmp->ratio = o->stats.median / f->stats.median;
+        /* Relative half-widths of the two medians' intervals, combined in
+         * quadrature: the ratio's interval, if the two are independent. */
+        double ro = fmax(o->stats.median - o->stats.median_ci[0], o->stats.median_ci[1] - o->stats.median) /
+                    o->stats.median;
+        double rf = fmax(f->stats.median - f->stats.median_ci[0], f->stats.median_ci[1] - f->stats.median) /
+                    f->stats.median;
+        cmp->ratio_err = cmp->ratio * sqrt(ro * ro + rf * rf);
+        double *oa = malloc(o->nsamples * sizeof *oa);
+        if (!oa) {
+            free(fa);
+            free(v);
+            return VN_ENOMEM;
+        }
+        for (size_t s = 0; s < o->nsamples; s++)
+            oa[s] = o->samples[s].value;
+        double u;
+        if (vn_mann_whitney(oa, o->nsamples, fa, f->nsamples, &u, &cmp->p) != 0)
+            cmp->p = NAN;
+        cmp->significant = cmp->p < 0.05;
+        free(oa);
+    }
+    free(fa);
+    *out = v;
+    *nout = k;
+    return 0;
+}
+
+int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare **cmp, size_t *ncmp,
+                    vn_run_failure *fail, char *err, size_t errlen)
+{
+    if (!c || !results || !cmp || !ncmp || !fail || !c->ncommands || !c->commands)
+        return VN_EINVAL;
+    memset(fail, 0, sizeof *fail);
+    memset(results, 0, sizeof *results);
+    *cmp = NULL;
+    *ncmp = 0;
+    if (c->max_runs < c->min_runs || !(c->precision > 0) || c->min_time < 0) {
+        snprintf(err, errlen, "inconsistent run settings");
+        return VN_EINVAL;
+    }
+    row *rows;
+    size_t nrows;
+    int rc = build_rows(c, &rows, &nrows, err, errlen);
+    if (rc)
+        return rc;
+    runctx x = {c, c->executor ? c->executor : default_exec, NULL, 1};
+    char cgdir[1200] = "";
+    if (c->tree_memory && !c->executor) {
+        char why[256];
+        if (vn_cgroup_create(cgdir, sizeof cgdir, why, sizeof why) == 0)
+            x.cgroup = cgdir;
+        else
+            snprintf(results->note, sizeof results->note,
+                     "the peak memory of whole process trees is not measured: %s", why);
+    }
+    results->commands = 1;
+    results->timer = VN_CLOCK_MONOTONIC;
+    snprintf(results->timer_reason, sizeof results->timer_reason,
+             "wall time from the child's exec to its reaping, CLOCK_MONOTONIC");
+    results->counter_hz = NAN;
+    results->timer_cost_ns = NAN;
+    results->timer_resolution_ns = 1;
+    results->optimized = 1;
+    vn_config_init(&results->config);
+    results->config.min_samples = c->min_runs;
+    results->config.max_samples = c->max_runs;
+    results->config.max_time = c->min_time > 0 ? c->min_time : 1;
+    results->config.precision = c->precision;
+    results->config.warmup = 0;
+    if (!c->executor)
+        vn_sysinfo_collect(&results->env);
+    else
+        vn__sysinfo_reset(&results->env);
+
+    double sh_wall = 0, sh_user = 0, sh_sys = 0;
+    if (c->shell && (rc = measure_shell(&x, &sh_wall, &sh_user, &sh_sys, err, errlen)) != 0) {
+        if (!err[0])
+            snprintf(err, errlen, "cannot measure the start-up of 'sh -c'");
+        goto out;
+    }
+    vn_rng rng;
+    vn_rng_seed(&rng, c->seed);
+    size_t *order = malloc(nrows * sizeof *order);
+    if (!order) {
+        rc = VN_ENOMEM;
+        goto out;
+    }
+    int stop = 0;
+    /* Setup once per row, then warmup runs, interleaved like the timed ones. */
+    for (size_t i = 0; i < nrows && !stop; i++)
+        stop = hook(&x, "setup", rows[i].setup, fail);
+    for (size_t w = 0; w < c->warmup && !stop; w++) {
+        size_t k = round_order(rows, nrows, c->order_random, &rng, order);
+        for (size_t o = 0; o < k && !stop; o++) {
+            row *r = &rows[order[o]];
+            double wall;
+            vn_proc_usage u;
+            char why[512] = "";
+            int e = run_once(&x, r->argv, c->show_output, &wall, &u, why, sizeof why);
+            if (e < 0) {
+                snprintf(fail->message, sizeof fail->message, "%s", why);
+                fail->failed = stop = 1;
+            } else if (e == VN_EXEC_INTERRUPTED) {
+                stop = 1;
+            } else if ((e == VN_EXEC_TIMED_OUT || u.exit_status || u.signal) && !c->ignore_failure) {
+                describe_failure(r, "in warmup", e, &u, c, fail->message, sizeof fail->message);
+                fail->failed = stop = 1;
+            }
+        }
+    }
+    while (!stop) {
+        size_t k = round_order(rows, nrows, c->order_random, &rng, order);
+        if (!k)
+            break;
+        for (size_t o = 0; o < k && !stop; o++) {
+            row *r = &rows[order[o]];
+            if (c->stop_flag && *c->stop_flag) {
+                stop = 1;
+                break;
+            }
+            if (hook(&x, "prepare", r->prepare, fail)) {
+                stop = 1;
+                break;
+            }
+            if ((rc = grow(r)) != 0)
+                goto out_order;
+            double wall;
+            vn_proc_usage u;
+            char why[512] = "";
+            int e = run_once(&x, r->argv, c->show_output, &wall, &u, why, sizeof why);
+            if (e < 0) {
+                snprintf(fail->message, sizeof fail->message, "%s", why);
+                snprintf(r->error, sizeof r->error, "%.255s", why);
+                fail->failed = stop = 1;
+                break;
+            }
+            if (e == VN_EXEC_INTERRUPTED) {
+                stop = 1;
+                break;
+            }
+            r->wall[r->n] = wall;
+            r->use[r->n] = u;
+            r->n++;
+            r->spent_ns += wall;
+            if (e == VN_EXEC_TIMED_OUT || u.exit_status || u.signal) {
+                r->failed_runs++;
+                if (!c->ignore_failure) {
+                    char where[32];
+                    snprintf(where, sizeof where, "on run %zu", r->n);
+                    describe_failure(r, where, e, &u, c, fail->message, sizeof fail->message);
+                    snprintf(r->error, sizeof r->error, "%.255s", fail->message);
+                    r->stop = VN_STOP_FAILED;
+                    fail->failed = stop = 1;
+                    break;
+                }
+            }
+            check_done(c, r, sh_wall);
+            progress(c, rows, nrows, order[o]);
+            if (r->finished && !r->cleaned) {
+                r->cleaned = 1;
+                if (hook(&x, "cleanup", r->cleanup, fail))
+                    stop = 1;
+            }
+        }
+    }
+    if (c->progress)
+        fprintf(stderr, "\r\033[K");
+    if (c->stop_flag && *c->stop_flag)
+        results->interrupted = 1;
+    /* Rows stopped early still clean up after themselves. */
+    for (size_t i = 0; i < nrows; i++) {
+        if (!rows[i].finished && rows[i].stop != VN_STOP_FAILED)
+            rows[i].stop = results->interrupted ? VN_STOP_INTERRUPTED : VN_STOP_FAILED;
+        if (!rows[i].cleaned && rows[i].cleanup && (rows[i].n || rows[i].warmed)) {
+            vn_run_failure ignored;
+            memset(&ignored, 0, sizeof ignored);
+            hook(&x, "cleanup", rows[i].cleanup, fail->failed ? &ignored : fail);
+        }
+    }
+    results->bench = calloc(nrows, sizeof *results->bench);
+    if (!results->bench) {
+        rc = VN_ENOMEM;
+        goto out_order;
+    }
+    for (size_t i = 0; i < nrows && rc == 0; i++) {
+        rc = fill_result(&results->bench[i], &rows[i], c, sh_wall, sh_user, sh_sys);
+        results->nbench++;
+        vn_result *res = &results->bench[i];
+        if (rc == 0 && c->nparams) {
+            res->pnames = calloc(c->nparams, sizeof *res->pnames);
+            res->pvalues = calloc(c->nparams, sizeof *res->pvalues);
+            if (!res->pnames || !res->pvalues) {
+                rc = VN_ENOMEM;
+                break;
+            }
+            res->nparams = c->nparams;
+            for (size_t p = 0; p < c->nparams && rc == 0; p++) {
+                res->pnames[p] = strdup(c->params[p].name);
+                res->pvalues[p] = strdup(c->params[p].values[rows[i].choice[p]]);
+                if (!res->pnames[p] || !res->pvalues[p])
+                    rc = VN_ENOMEM;
+            }
+        }
+    }
+    if (rc == 0 && !x.peak_resets)
+        snprintf(results->note, sizeof results->note,
+                 "this kernel cannot reset memory.peak between runs: each run's tree peak is the "
+                 "largest so far (Linux 6.12 resets it)");
+    if (rc == 0)
+        rc = compare(results, cmp, ncmp);
+out_order:
+    free(order);
+out:
+    if (x.cgroup)
+        vn_cgroup_remove(x.cgroup);
+    free_rows(rows, nrows);
+    if (rc) {
+        vn_results_free(results);
+        free(*cmp);
+        *cmp = NULL;
+        *ncmp = 0;
+    }
+    return rc;
+}

@@ -1,0 +1,237 @@
+"""End-to-end tests of `vernier run`: deterministic reports through the fake
+executor, then real runs: per-run memory, interleaving, parameters, and
+every failure the issue names."""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import VERNIER, run, validate
+
+PY = sys.executable
+
+
+def fake(tmp_path, lines):
+    p = tmp_path / "fake.txt"
+    p.write_text("\n".join(lines) + "\n")
+    return str(p)
+
+
+# ---- Deterministic: the fake executor ----------------------------------------
+
+def test_fake_runs_give_exact_statistics(tmp_path):
+    f = fake(tmp_path, ["10 4 1 2048 0", "12 4 1 2048 0", "11 4 1 2048 0", "13 4 1 4096 0", "9 4 1 2048 0"])
+    p = run("run", "--fake-exec", f, "--runs", "5", "--json", "-", "prog --flag", check=0)
+    d = json.loads(p.stdout)
+    validate(d, "results-1.json")
+    b = d["benchmarks"][0]
+    assert b["name"] == "prog --flag"
+    assert [s["value"] for s in b["samples"]] == [10e6, 12e6, 11e6, 13e6, 9e6]
+    assert b["stats"]["median"] == 11e6
+    assert b["stats"]["min"] == 9e6 and b["stats"]["max"] == 13e6
+    assert [s["maxrss_kib"] for s in b["samples"]] == [2048, 2048, 2048, 4096, 2048]
+    assert all(s["user"] == 4e6 and s["sys"] == 1e6 and s["exit_status"] == 0 and s["signal"] is None
+               for s in b["samples"])
+    assert b["stop"] == "max_samples"
+    # The console summary went to stderr, since stdout carries the JSON.
+    assert "median   11.0 ms" in p.stderr
+    assert "max RSS 2.0 MiB" in p.stderr
+
+
+def test_fake_interleaving_and_comparison(tmp_path):
+    # Runs alternate A B A B: odd lines belong to A, even ones to B.
+    lines = []
+    for i in range(12):
+        lines.append("%d 0 0 100 0" % (20 + i % 3))   # A: 20..22 ms
+        lines.append("%d 0 0 100 0" % (40 + i % 3))   # B: 40..42 ms
+    f = fake(tmp_path, lines)
+    p = run("run", "--fake-exec", f, "--runs", "12", "a", "b", check=0)
+    assert re.search(r"^  'a' ran$", p.stdout, re.M), p.stdout
+    m = re.search(r"([\d.]+) \+- ([\d.]+) times faster than 'b' \(Mann-Whitney p < 0.001\)", p.stdout)
+    assert m, p.stdout
+    assert float(m.group(1)) == pytest.approx(41 / 21, rel=0.01)
+
+
+def test_fake_no_significant_difference(tmp_path):
+    lines = ["%d 0 0 100 0" % v for v in (10, 11, 12, 11, 10, 12, 11, 10, 12, 11, 12, 10)]
+    f = fake(tmp_path, lines)
+    p = run("run", "--fake-exec", f, "--runs", "6", "a", "b", check=0)
+    assert "no significant difference from 'b'" in p.stdout or "no significant difference from 'a'" in p.stdout
+
+
+def test_fake_parameters_substitute(tmp_path):
+    f = fake(tmp_path, ["5 0 0 10 0"])
+    p = run("run", "--fake-exec", f, "--runs", "2", "--param", "n=1,2,4", "--json", "-",
+            "work --size {n}", check=0)
+    d = json.loads(p.stdout)
+    assert [b["name"] for b in d["benchmarks"]] == ["work --size 1", "work --size 2", "work --size 4"]
+    assert [b["params"] for b in d["benchmarks"]] == [{"n": "1"}, {"n": "2"}, {"n": "4"}]
+    p = run("run", "--fake-exec", f, "--runs", "1", "--param-range", "x=0:1:0.5", "--json", "-",
+            "w {x}", check=0)
+    assert [b["name"] for b in json.loads(p.stdout)["benchmarks"]] == ["w 0", "w 0.5", "w 1"]
+
+
+def test_fake_export_hyperfine(tmp_path):
+    f = fake(tmp_path, ["10 3 1 100 0", "30 3 1 100 0"])
+    out = tmp_path / "hf.json"
+    run("run", "--fake-exec", f, "--runs", "2", "--export-hyperfine", str(out), "x", check=0)
+    d = json.loads(out.read_text())
+    r = d["results"][0]
+    assert r["command"] == "x"
+    assert r["times"] == [0.01, 0.03]
+    assert r["mean"] == pytest.approx(0.02) and r["median"] == pytest.approx(0.02)
+    assert r["exit_codes"] == [0, 0]
+    assert r["user"] == pytest.approx(0.003) and r["system"] == pytest.approx(0.001)
+
+
+# ---- Real runs -------------------------------------------------------------
+
+def test_per_run_max_rss_is_that_runs_own(tmp_path):
+    # 200 MiB written byte by byte: every page of it is touched.
+    big = "b = bytearray(b'x') * (200 << 20)"
+    p = run("run", "--runs", "3", "--json", "-", f'{PY} -c "{big}"', "true", check=0, timeout=120)
+    d = json.loads(p.stdout)
+    validate(d, "results-1.json")
+    rss_big = [s["maxrss_kib"] for s in d["benchmarks"][0]["samples"]]
+    rss_true = [s["maxrss_kib"] for s in d["benchmarks"][1]["samples"]]
+    assert min(rss_big) > 200 * 1024
+    # `true` runs after the big one and still reports its own small peak.
+    assert max(rss_true) < 20 * 1024
+
+
+def test_interleaving_order(tmp_path):
+    log = tmp_path / "order.log"
+    a = f"sh -c 'echo a >> {log}'"
+    b = f"sh -c 'echo b >> {log}'"
+    run("run", "--runs", "4", a, b, check=0)
+    assert log.read_text().split() == ["a", "b"] * 4
+    log.unlink()
+    run("run", "--runs", "6", "--order", "random", "--seed", "3", a, b, check=0)
+    seq = log.read_text().split()
+    assert seq.count("a") == 6 and seq.count("b") == 6
+    # Shuffled blocks: every pair of runs holds one of each.
+    assert all(sorted(seq[i:i + 2]) == ["a", "b"] for i in range(0, 12, 2))
+    assert seq != ["a", "b"] * 6
+
+
+def test_prepare_setup_cleanup_and_dashdash(tmp_path):
+    log = tmp_path / "hooks.log"
+    run("run", "--runs", "3", "--setup", f"echo setup >> {log}", "--prepare", f"echo prepare >> {log}",
+        "--cleanup", f"echo cleanup >> {log}", "--", "sh", "-c", f"echo run >> {log}", check=0)
+    assert log.read_text().split() == ["setup", "prepare", "run", "prepare", "run", "prepare", "run",
+                                       "cleanup"]
+
+
+def test_sleep_reads_its_duration():
+    p = run("run", "--runs", "5", "--json", "-", "sleep 0.05", check=0)
+    b = json.loads(p.stdout)["benchmarks"][0]
+    assert 50.0e6 <= b["stats"]["median"] <= 60e6
+
+
+def test_shell_mode_subtracts_the_shell():
+    p = run("run", "--runs", "5", "--shell", "--json", "-", "sleep 0.05 && true", check=0)
+    b = json.loads(p.stdout)["benchmarks"][0]
+    assert b["overhead"]["ns"] > 0
+    assert b["stats"]["median"] == pytest.approx(b["stats"]["median"])
+    assert 49e6 <= b["stats"]["median"] <= 60e6
+
+
+def test_input_file_is_stdin(tmp_path):
+    inp = tmp_path / "in.txt"
+    inp.write_text("x\n" * 10)
+    out = tmp_path / "n.txt"
+    run("run", "--runs", "1", "--input", str(inp), "--", "sh", "-c", f"wc -l > {out}", check=0)
+    assert out.read_text().strip() == "10"
+
+
+# ---- Failures ------------------------------------------------------------------
+
+def test_missing_command_fails_before_any_run():
+    p = run("run", "--runs", "2", "true", "no-such-program-xyz")
+    assert p.returncode == 1
+    assert "'no-such-program-xyz' was not found" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+    assert p.stdout == ""
+
+
+def test_nonzero_exit_stops_and_names_the_option():
+    p = run("run", "--runs", "3", "false")
+    assert p.returncode == 1
+    assert "exited with status 1" in p.stderr and "--ignore-failure" in p.stderr
+    p = run("run", "--runs", "3", "--ignore-failure", "--json", "-", "false")
+    assert p.returncode == 0
+    b = json.loads(p.stdout)["benchmarks"][0]
+    assert [s["exit_status"] for s in b["samples"]] == [1, 1, 1]
+    assert any(w["id"] == "failed_runs" for w in b["warnings"])
+
+
+def test_signal_is_named():
+    p = run("run", "--runs", "2", "--", "sh", "-c", "kill -SEGV $$")
+    assert p.returncode == 1
+    assert "SIGSEGV" in p.stderr
+
+
+def test_timeout_kills_the_process_group(tmp_path):
+    marker = tmp_path / "survivor"
+    # The child's own child would touch the marker after 1.5 s if it survived.
+    cmd = f"sh -c '(sleep 1.5; touch {marker}) & sleep 10'"
+    t0 = time.time()
+    p = run("run", "--runs", "1", "--timeout", "0.3", cmd)
+    assert time.time() - t0 < 5
+    assert p.returncode == 1
+    assert "timeout" in p.stderr
+    time.sleep(1.8)
+    assert not marker.exists()
+
+
+def test_interrupt_writes_complete_files(tmp_path):
+    out = tmp_path / "r.json"
+    proc = subprocess.Popen([VERNIER, "run", "--runs", "1000", "--json", str(out), "sleep 0.05"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130, err
+    d = json.loads(out.read_text())
+    validate(d, "results-1.json")
+    assert d["interrupted"] is True
+    assert 3 <= len(d["benchmarks"][0]["samples"]) < 1000
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--runs", "-1", "true"], "--runs"),
+    (["--runs", "0", "true"], "--runs"),
+    (["--param", "n", "true"], "NAME="),
+    (["--param", "n=", "true"], "empty"),
+    (["--param-range", "n=5:1", "true"], "LO <= HI"),
+    (["--param-range", "n=1:x", "true"], "LO:HI"),
+    (["--order", "sideways", "true"], "--order"),
+    (["--timeout", "0", "true"], "--timeout"),
+    (["--bogus", "true"], "unknown option"),
+    ([], "no command"),
+    (["--runs", "3", "--min-runs", "2", "true"], "--runs"),
+    (["--raw", "true"], "--raw"),
+    (["'unterminated"], None),
+])
+def test_bad_options_exit_2(args, needle):
+    p = run("run", *args)
+    if needle is None:  # a command line that cannot be split: exit 1, before any run
+        assert p.returncode == 1 and "quote" in p.stderr
+        return
+    assert p.returncode == 2, (args, p.stderr)
+    assert needle in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+
+
+def test_help():
+    p = run("run", "--help", check=0)
+    for opt in ("--warmup", "--runs", "--min-runs", "--max-runs", "--order", "--prepare", "--setup",
+                "--cleanup", "--param", "--param-range", "--timeout", "--shell", "--ignore-failure",
+                "--show-output", "--input", "--json", "--csv", "--markdown", "--export-hyperfine"):
+        assert opt in p.stdout, opt

@@ -1,0 +1,294 @@
+/* The engine's counters on a fake clock and a fake PMU (fake_pmu.h): counts
+ * read at the edges of every sample, per iteration, with the empty loop's
+ * counts (here: what the reads themselves add) taken off; the ratios; a
+ * multiplexed group scaled and marked; missing events named once and never
+ * fatal; counters off with "none"; several threads each with their own. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench_internal.h"
+#include "fake_pmu.h"
+#include "vernier.h"
+
+/* The fake machine: time in ns advances when the body says and by
+ * read_cost at each timer read; per ns of body time the core runs 2 cycles
+ * and 3 instructions, 1 branch every 10 ns; each counter read adds what a
+ * read() system call would: 100 instructions, 250 cycles, 20 branches. */
+static uint64_t read_cost;
+static int page_every; /* a page fault every this many iterations; 0 none */
+
+static uint64_t now(void *ctx)
+{
+    (void)ctx;
+    uint64_t t = fake.now;
+    fake.now += read_cost;
+    return t;
+}
+
+static long counting_read(void *ctx, int fd, void *buf, size_t len)
+{
+    long n = fake_read(ctx, fd, buf, len);
+    /* The read's own instructions land after the kernel sampled the counts,
+     * so they show in the next read: in every sample once. */
+    HWC(INSTRUCTIONS) += 100;
+    HWC(CPU_CYCLES) += 250;
+    HWC(BRANCH_INSTRUCTIONS) += 20;
+    return n;
+}
+
+static vn__perf_sys sys;
+
+static void work(uint64_t ns, uint64_t iter)
+{
+    fake.now += ns;
+    HWC(CPU_CYCLES) += 2 * ns;
+    HWC(INSTRUCTIONS) += 3 * ns;
+    HWC(BRANCH_INSTRUCTIONS) += ns / 10;
+    HWC(BRANCH_MISSES) += iter % 4 == 0;
+    if (page_every && iter % (uint64_t)page_every == 0)
+        SWC(PAGE_FAULTS)++;
+}
+
+static void body(vn_state *st)
+{
+    uint64_t i = 0;
+    while (vn_next(st))
+        work(10, i++);
+}
+
+static vn_suite *suite(int with_pmu)
+{
+    sys = fake_sys;
+    sys.read = counting_read;
+    vn_suite *s = vn__suite_create(1);
+    vn__hooks h = {0};
+    h.now = now;
+    h.timer_cost_ns = 20;
+    h.timer_resolution_ns = 1;
+    h.no_interference = 1;
+    h.no_sysinfo = 1;
+    h.perf = with_pmu ? &sys : NULL;
+    vn__suite_set_hooks(s, &h);
+    return s;
+}
+
+static vn_config config(const char *counters)
+{
+    vn_config c;
+    vn_config_init(&c);
+    c.warmup = 0;
+    c.counters = counters;
+    return c;
+}
+
+static const vn_counter_result *counter(const vn_result *r, const char *name)
+{
+    for (int i = 0; i < r->ncounters; i++)
+        if (!strcmp(r->counters[i].name, name))
+            return &r->counters[i];
+    fail_msg("no counter %s", name);
+    return NULL;
+}
+
+static void setup_world(void)
+{
+    fake_reset(8);
+    fake.now = 1000000;
+    /* Time passes at the edges too, as it does for the kernel's enabled and
+     * running times: an interval of no time has nothing to scale by. */
+    read_cost = 5;
+    page_every = 0;
+}
+
+static void per_iteration_net_of_the_loop(void **state)
+{
+    (void)state;
+    setup_world();
+    page_every = 4;
+    vn_suite *s = suite(1);
+    vn_bench_opts o = {0};
+    o.bytes_per_iter = 8;
+    assert_int_equal(vn_suite_add(s, "b", body, &o), 0);
+    vn_config c = config("default,page-faults");
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = &r.bench[0];
+    assert_int_equal(b->ncounters, 7);
+    assert_string_equal(r.counters.requested, "default,page-faults");
+    assert_int_equal(r.counters.nopened, 7);
+
+    /* 10 ns per iteration: 30 instructions, 20 cycles, 1 branch, a miss
+     * every 4th, a fault every 4th. Two groups (hardware, software) make
+     * two reads per edge, whose 200 instructions per sample are in the
+     * empty loop's samples too, and come off. */
+    assert_int_equal(r.counters.ngroups, 2);
+    const vn_counter_result *insn = counter(b, "instructions");
+    assert_true(fabs(insn->value - 30) < 1e-9);
+    assert_true(fabs(insn->overhead - 200.0 / (double)b->iters) < 1e-12);
+    assert_int_equal(insn->scaled, 0);
+    assert_string_equal(insn->unit, "count");
+    assert_true(fabs(counter(b, "cycles")->value - 20) < 1e-9);
+    assert_true(fabs(counter(b, "branches")->value - 1) < 1e-9);
+    assert_true(fabs(counter(b, "branch-misses")->value - 0.25) < 1e-3);
+    assert_true(fabs(counter(b, "page-faults")->value - 0.25) < 1e-3);
+    assert_true(fabs(b->derived.ipc - 1.5) < 1e-9);
+    assert_true(fabs(b->derived.branch_miss_pct - 25) < 0.1);
+    assert_true(isnan(b->derived.cache_miss_pct)); /* no cache references at all */
+    assert_true(fabs(b->derived.insn_per_byte - 30.0 / 8) < 1e-9);
+
+    /* Every sample carries its own counts, as measured. */
+    for (size_t i = 0; i < b->nsamples; i++) {
+        assert_non_null(b->samples[i].counts);
+        assert_true(fabs(b->samples[i].counts[1] - (30 + 200.0 / (double)b->iters)) < 1e-9);
+        assert_int_equal(b->samples[i].counts_scaled, 0);
+    }
+    assert_ptr_equal(b->samples[0].counts, b->sample_counts);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+    assert_int_equal(fake_open_fds(), 0);
+}
+
+static void multiplexed_counts_are_scaled(void **state)
+{
+    (void)state;
+    setup_world();
+    fake.multiplex = 1;
+    vn_suite *s = suite(1);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = config("instructions,cycles");
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = &r.bench[0];
+    const vn_counter_result *insn = counter(b, "instructions");
+    /* Counted half the time, scaled back up (the halving rounds down by
+     * less than a count per sample). */
+    assert_true(fabs(insn->value - 30) < 0.01);
+    assert_int_equal(insn->scaled, 1);
+    assert_true(b->samples[0].counts_scaled == 3);
+    vn_buf out;
+    vn_buf_init(&out, 0);
+    assert_int_equal(vn_report_results_text(&r, 0, &out), 0);
+    assert_non_null(strstr(out.data, "\ncounters: * marks values"));
+    vn_buf_free(&out);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void missing_events_are_named_not_fatal(void **state)
+{
+    (void)state;
+    setup_world();
+    fake_vm();
+    fake.now = 1000000;
+    read_cost = 5;
+    page_every = 2;
+    vn_suite *s = suite(1);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = config(NULL); /* the default set */
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.bench[0].stop, VN_STOP_PRECISION);
+    assert_true(fabs(r.bench[0].stats.median - 10) < 1e-9);
+    assert_string_equal(r.counters.requested, "default");
+    assert_int_equal(r.counters.n, 6);
+    assert_int_equal(r.counters.nopened, 0);
+    assert_int_equal(r.bench[0].ncounters, 0);
+    assert_null(r.bench[0].samples[0].counts);
+    vn_buf out;
+    vn_buf_init(&out, 0);
+    assert_int_equal(vn_report_results_text(&r, 0, &out), 0);
+    /* Once, for all six, with the reason and the fix. */
+    assert_non_null(strstr(out.data, "\ncounters: cycles, instructions, branches, branch-misses, "
+                                     "cache-references, cache-misses not counted: the hypervisor "
+                                     "(kvm) exposes no PMU to this virtual machine; fix: run on "
+                                     "bare metal"));
+    const char *first = strstr(out.data, "not counted");
+    assert_null(strstr(first + 1, "not counted"));
+    vn_buf_free(&out);
+    vn_results_free(&r);
+
+    /* What does work is used. */
+    c = config("default,page-faults");
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.bench[0].ncounters, 1);
+    assert_true(fabs(counter(&r.bench[0], "page-faults")->value - 0.5) < 1e-3);
+    assert_true(isnan(r.bench[0].derived.ipc));
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void counters_off(void **state)
+{
+    (void)state;
+    setup_world();
+    vn_suite *s = suite(1);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = config("none");
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_string_equal(r.counters.requested, "");
+    assert_int_equal(r.bench[0].ncounters, 0);
+    assert_int_equal(fake.opens, 0);
+    vn_buf out;
+    vn_buf_init(&out, 0);
+    assert_int_equal(vn_report_results_json(&r, &out), 0);
+    assert_non_null(strstr(out.data, "\n  \"counters\": null,\n"));
+    vn_buf_free(&out);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+
+    /* A fake clock without a fake PMU: no counters, whatever was asked, so
+     * the engine's other tests do not depend on this machine. */
+    s = suite(0);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    c = config("page-faults");
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_string_equal(r.counters.requested, "");
+    vn_results_free(&r);
+
+    /* A list that names no event is the caller's error. */
+    c = config("bogus");
+    assert_int_equal(vn_suite_run(s, &c, &r), 0); /* no PMU hook: never looked at */
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+    s = suite(1);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    assert_int_equal(vn_suite_run(s, &c, &r), VN_ENOENT);
+    vn_suite_destroy(s);
+}
+
+static void failed_reads_give_unknown_counts(void **state)
+{
+    (void)state;
+    setup_world();
+    fake.fail_reads = 1;
+    vn_suite *s = suite(1);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = config("instructions");
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    /* The time is measured all the same. */
+    assert_true(fabs(r.bench[0].stats.median - 10) < 1e-9);
+    assert_true(isnan(counter(&r.bench[0], "instructions")->value));
+    assert_true(isnan(r.bench[0].samples[0].counts[0]));
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(per_iteration_net_of_the_loop),
+        cmocka_unit_test(multiplexed_counts_are_scaled),
+        cmocka_unit_test(missing_events_are_named_not_fatal),
+        cmocka_unit_test(counters_off),
+        cmocka_unit_test(failed_reads_give_unknown_counts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

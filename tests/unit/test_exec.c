@@ -1,0 +1,199 @@
+/* Splitting command lines into words, finding programs, parameter values
+ * and their substitution, and one real run of a child through vn_exec(). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "vernier.h"
+
+static void expect_words(const char *line, const char *const *want, int n)
+{
+    char **w;
+    int count;
+    char err[128];
+    assert_int_equal(vn_split_words(line, &w, &count, err, sizeof err), 0);
+    assert_int_equal(count, n);
+    for (int i = 0; i < n; i++)
+        assert_string_equal(w[i], want[i]);
+    assert_null(w[n]);
+    vn_words_free(w);
+}
+
+static void words_like_a_shell(void **state)
+{
+    (void)state;
+    expect_words("ls -l  /tmp", (const char *[]){"ls", "-l", "/tmp"}, 3);
+    expect_words("  echo 'a b'  \"c d\" e\\ f ", (const char *[]){"echo", "a b", "c d", "e f"}, 4);
+    expect_words("printf '%s\\n' x", (const char *[]){"printf", "%s\\n", "x"}, 3);
+    expect_words("a\"b\"'c'd", (const char *[]){"abcd"}, 1);
+    expect_words("echo \"q\\\"uote\\\\ \\$HOME \\x\"", (const char *[]){"echo", "q\"uote\\ $HOME \\x"}, 2);
+    expect_words("echo '' \"\"", (const char *[]){"echo", "", ""}, 3);
+    expect_words("echo $HOME *.c", (const char *[]){"echo", "$HOME", "*.c"}, 3); /* nothing expands */
+    expect_words("a\tb\nc", (const char *[]){"a", "b", "c"}, 3);
+}
+
+static void bad_lines_are_errors(void **state)
+{
+    (void)state;
+    const char *bad[] = {"echo 'open", "echo \"open", "trailing\\", "", "   "};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char **w = NULL;
+        int n;
+        char err[128] = "";
+        assert_int_equal(vn_split_words(bad[i], &w, &n, err, sizeof err), VN_EINVAL);
+        assert_true(err[0] != '\0');
+        assert_null(w);
+    }
+}
+
+static void which_finds_programs(void **state)
+{
+    (void)state;
+    char path[4096];
+    assert_int_equal(vn_which("sh", path, sizeof path), 0);
+    assert_true(path[0] == '/' || path[0] == '.');
+    assert_int_equal(access(path, X_OK), 0);
+    assert_int_equal(vn_which("/bin/sh", path, sizeof path), 0);
+    assert_string_equal(path, "/bin/sh");
+    assert_int_equal(vn_which("no-such-program-xyz", path, sizeof path), VN_ENOENT);
+    /* A file without execute permission: made here, so its mode is known. */
+    char plain[] = "/tmp/vn-which-XXXXXX";
+    int fd = mkstemp(plain);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(vn_which(plain, path, sizeof path), -EACCES);
+    unlink(plain);
+    assert_int_equal(vn_which("/tmp", path, sizeof path), -EISDIR);
+    assert_int_equal(vn_which("", path, sizeof path), VN_EINVAL);
+}
+
+static void param_values(void **state)
+{
+    (void)state;
+    char **v;
+    size_t n;
+    char err[128];
+    assert_int_equal(vn_param_list("1,2,4", &v, &n, err, sizeof err), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(v[2], "4");
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+    assert_int_equal(vn_param_list("1,,2", &v, &n, err, sizeof err), VN_EINVAL);
+    assert_int_equal(vn_param_list("", &v, &n, err, sizeof err), VN_EINVAL);
+
+    assert_int_equal(vn_param_range("2:10:4", &v, &n, err, sizeof err), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(v[0], "2");
+    assert_string_equal(v[1], "6");
+    assert_string_equal(v[2], "10");
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+    assert_int_equal(vn_param_range("0:0.3:0.1", &v, &n, err, sizeof err), 0);
+    assert_int_equal(n, 4); /* 0, 0.1, 0.2, 0.3: the end survives rounding */
+    assert_string_equal(v[3], "0.3");
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+    const char *bad[] = {"5:1", "1:5:0", "1:5:-1", "1", "a:b", "1:2:3:4", "0:1000000", ":5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(vn_param_range(bad[i], &v, &n, err, sizeof err), VN_EINVAL);
+}
+
+static void substitution(void **state)
+{
+    (void)state;
+    const char *sizes[] = {"8", "64"};
+    const char *modes[] = {"fast"};
+    vn_run_param p[] = {{"size", sizes, 2}, {"mode", modes, 1}};
+    size_t choice[] = {1, 0};
+    char *s = vn_param_substitute("run --size {size} --{mode} {size}{size} {other} {siz}", p, 2, choice);
+    assert_string_equal(s, "run --size 64 --fast 6464 {other} {siz}");
+    free(s);
+    s = vn_param_substitute("", p, 2, choice);
+    assert_string_equal(s, "");
+    free(s);
+    assert_null(vn_param_substitute(NULL, p, 2, choice));
+}
+
+static void one_real_run(void **state)
+{
+    (void)state;
+    char *argv[] = {"sh", "-c", "exit 3", NULL};
+    vn_exec_opts o = {0};
+    o.argv = argv;
+    double wall;
+    vn_proc_usage u;
+    char err[256];
+    assert_int_equal(vn_exec(&o, &wall, &u, err, sizeof err), VN_EXEC_OK);
+    assert_int_equal(u.exit_status, 3);
+    assert_int_equal(u.signal, 0);
+    assert_true(wall > 0);
+    assert_true(u.maxrss_kib > 0);
+
+    char *killer[] = {"sh", "-c", "kill -TERM $$", NULL};
+    o.argv = killer;
+    assert_int_equal(vn_exec(&o, &wall, &u, err, sizeof err), VN_EXEC_OK);
+    assert_int_equal(u.signal, 15);
+    assert_int_equal(u.exit_status, -1);
+
+    char *sleeper[] = {"sleep", "5", NULL};
+    o.argv = sleeper;
+    o.timeout = 0.1;
+    assert_int_equal(vn_exec(&o, &wall, &u, err, sizeof err), VN_EXEC_TIMED_OUT);
+    assert_true(wall >= 0.1e9 && wall < 2e9);
+    assert_true(u.timed_out);
+
+    char *missing[] = {"no-such-program-xyz", NULL};
+    o.argv = missing;
+    o.timeout = 0;
+    assert_true(vn_exec(&o, &wall, &u, err, sizeof err) < 0);
+    assert_non_null(strstr(err, "no-such-program-xyz"));
+}
+
+static int spawned;
+
+static int on_spawn(pid_t pid, void *ctx)
+{
+    (void)ctx;
+    spawned = pid > 0;
+    return 0;
+}
+
+static void the_slow_path_with_a_hook(void **state)
+{
+    (void)state;
+    char *argv[] = {"sh", "-c", "exit 0", NULL};
+    vn_exec_opts o = {0};
+    o.argv = argv;
+    o.on_spawn = on_spawn;
+    double wall;
+    vn_proc_usage u;
+    char err[256];
+    spawned = 0;
+    assert_int_equal(vn_exec(&o, &wall, &u, err, sizeof err), VN_EXEC_OK);
+    assert_true(spawned);
+    assert_int_equal(u.exit_status, 0);
+    char *missing[] = {"no-such-program-xyz", NULL};
+    o.argv = missing;
+    assert_true(vn_exec(&o, &wall, &u, err, sizeof err) < 0);
+    assert_non_null(strstr(err, "No such file"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(words_like_a_shell),   cmocka_unit_test(bad_lines_are_errors),
+        cmocka_unit_test(which_finds_programs), cmocka_unit_test(param_values),
+        cmocka_unit_test(substitution),         cmocka_unit_test(one_real_run),
+        cmocka_unit_test(the_slow_path_with_a_hook),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,479 @@
+/* Counters in the reporters, on results built by hand: a run whose default
+ * hardware events were split into two groups, with one event scaled, two
+ * events missing for different reasons, two counting user mode only, and
+ * software events beside them. Each view is compared with a golden file
+ * (results-counters.*), and what matters is checked on its own too. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "golden.h"
+#include "vernier.h"
+
+#define NSAMPLES 12
+#define NEV 9
+
+/* The events that opened, in read order, with the body's net count per
+ * iteration and the empty loop's (a decrement and a branch: 2 instructions,
+ * 1 branch, about 1 cycle). */
+static const struct {
+    const char *name;
+    const char *unit;
+    double net, overhead;
+    int scaled;
+} sum_events[NEV] = {
+    {"cycles", "count", 3100, 1.02, 0},
+    {"instructions", "count", 9230, 2.0, 0},
+    {"branches", "count", 1030, 1.0, 0},
+    {"branch-misses", "count", 2.5, 0, 0},
+    {"cache-references", "count", 64.2, 0.001, 1},
+    {"cache-misses", "count", 3.1, 0, 1},
+    {"task-clock", "ns", 1234.5, 0.31, 0},
+    {"page-faults", "count", 0.00012, 0, 0},
+    {"context-switches", "count", 0, 0, 0},
+};
+
+static void info(vn_counter_info *ci)
+{
+    memset(ci, 0, sizeof *ci);
+    snprintf(ci->requested, sizeof ci->requested,
+             "default,L1-dcache-loads,instructions:k,task-clock,page-faults,context-switches");
+    /* The request's order, with the two missing ones where they were asked. */
+    static const char *order[] = {"cycles",          "instructions",     "branches",
+                                  "branch-misses",   "cache-references", "cache-misses",
+                                  "L1-dcache-loads", "instructions:k",   "task-clock",
+                                  "page-faults",     "context-switches"};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        vn_counter_status *s = &ci->ev[ci->n++];
+        snprintf(s->name, sizeof s->name, "%s", order[i]);
+        s->unit = !strcmp(order[i], "task-clock") ? "ns" : "count";
+        s->opened = 1;
+        s->group = i < 4 ? 1 : i < 6 ? 2 : 0;
+        if (!strcmp(order[i], "L1-dcache-loads")) {
+            s->opened = 0;
+            s->group = -1;
+            s->err = 2;
+            snprintf(s->reason, sizeof s->reason, "this CPU's PMU has no such event");
+            snprintf(s->fix, sizeof s->fix, "choose another event (perf list shows this CPU's)");
+        } else if (!strcmp(order[i], "instructions:k")) {
+            s->opened = 0;
+            s->group = -1;
+            s->err = 13;
+            snprintf(s->reason, sizeof s->reason,
+                     "perf_event_paranoid is 2, which keeps unprivileged processes from counting "
+                     "kernel-mode events");
+            snprintf(s->fix, sizeof s->fix,
+                     "sysctl kernel.perf_event_paranoid=1 (or give the program CAP_PERFMON)");
+        }
+        if (!strcmp(order[i], "cycles") || !strcmp(order[i], "instructions"))
+            s->user_only = 1;
+        ci->nopened += (size_t)s->opened;
+    }
+    ci->ngroups = 3;
+    ci->split = 1;
+    ci->max_group = 4;
+    ci->grouped = 1;
+}
+
+static vn_result *add(vn_results *r, const char *name)
+{
+    vn_result *res = &r->bench[r->nbench++];
+    memset(res, 0, sizeof *res);
+    snprintf(res->name, sizeof res->name, "%s", name);
+    res->unit = "ns";
+    res->iters = 256;
+    res->overhead_ns = 0.31;
+    res->overhead_ci[0] = 0.30;
+    res->overhead_ci[1] = 0.32;
+    res->ref_ns = 0.385;
+    res->ref_spread = 0.01;
+    res->bytes_per_iter = res->items_per_iter = NAN;
+    res->bytes_per_sec = res->items_per_sec = NAN;
+    res->threads = 1;
+    res->stop = VN_STOP_PRECISION;
+    res->elapsed = 0.2;
+    return res;
+}
+
+/* Samples whose counts scatter around the net value plus the overhead, and
+ * the result's counters from them, as the engine keeps them. */
+static void measured(vn_result *res, double ns, double scale)
+{
+    res->nsamples = NSAMPLES;
+    res->samples = calloc(NSAMPLES, sizeof *res->samples);
+    res->sample_counts = calloc(NSAMPLES * NEV, sizeof *res->sample_counts);
+    assert_non_null(res->samples);
+    assert_non_null(res->sample_counts);
+    double x[NSAMPLES];
+    for (size_t i = 0; i < NSAMPLES; i++) {
+        double wave = (double)((int)((i * 5) % 7) - 3) / 300;
+        vn_sample *s = &res->samples[i];
+        s->value = ns * (1 + wave) + res->overhead_ns;
+        s->iters = res->iters;
+        s->ref_ns = 0.385;
+        x[i] = s->value - res->overhead_ns;
+        double *c = res->sample_counts + i * NEV;
+        for (size_t k = 0; k < NEV; k++) {
+            c[k] = sum_events[k].net * scale * (1 + wave) + sum_events[k].overhead;
+            if (sum_events[k].scaled && i % 3 == 0)
+                s->counts_scaled |= 1u << k;
+        }
+        s->counts = c;
+    }
+    assert_int_equal(vn_stats_compute(x, NSAMPLES, &res->stats), 0);
+    res->ncounters = NEV;
+    for (size_t k = 0; k < NEV; k++) {
+        vn_counter_result *cr = &res->counters[k];
+        snprintf(cr->name, sizeof cr->name, "%s", sum_events[k].name);
+        cr->unit = sum_events[k].unit;
+        cr->value = sum_events[k].net * scale;
+        cr->overhead = sum_events[k].overhead;
+        cr->scaled = sum_events[k].scaled;
+    }
+    res->derived.ipc = res->counters[1].value / res->counters[0].value;
+    res->derived.branch_miss_pct = 100 * res->counters[3].value / res->counters[2].value;
+    res->derived.cache_miss_pct = 100 * res->counters[5].value / res->counters[4].value;
+    res->derived.insn_per_byte = NAN;
+    res->cycles = res->stats.median / res->ref_ns;
+}
+
+static void fixture(vn_results *r)
+{
+    memset(r, 0, sizeof *r);
+    char root[4096];
+    snprintf(root, sizeof root, "%s/sysroot-minimal", VN_FIXTURES);
+    assert_int_equal(vn_sysinfo_collect_at(root, &r->env), 0);
+    r->timer = VN_CLOCK_MONOTONIC;
+    snprintf(r->timer_reason, sizeof r->timer_reason, "a fixture");
+    r->timer_cost_ns = 20;
+    r->timer_resolution_ns = 1;
+    r->counter_hz = NAN;
+    r->config = (vn_config){.max_time = 1, .precision = 1, .min_samples = 10,
+                            .max_samples = 10000, .warmup = 0.02, .min_sample_time = 0.001,
+                            .cpu = -1, .threads = 1};
+    r->config.counters = "default,L1-dcache-loads,instructions:k,task-clock,page-faults,"
+                         "context-switches";
+    r->optimized = 1;
+    info(&r->counters);
+    r->bench = calloc(3, sizeof *r->bench);
+    assert_non_null(r->bench);
+
+    vn_result *res = add(r, "sum/n=1024");
+    res->bytes_per_iter = 4096;
+    measured(res, 1234.5, 1);
+    res->derived.insn_per_byte = res->counters[1].value / 4096;
+    res->bytes_per_sec = 4096 / (res->stats.median * 1e-9);
+
+    /* One sample whose groups never ran: its counts are unknown. */
+    res = add(r, "sum/n=64");
+    measured(res, 80.2, 1.0 / 16);
+    for (size_t k = 0; k < NEV; k++)
+        res->sample_counts[3 * NEV + k] = NAN;
+
+    res = add(r, "broken");
+    res->iters = 0;
+    res->stop = VN_STOP_FAILED;
+    res->ncounters = NEV;
+    for (size_t k = 0; k < NEV; k++) {
+        snprintf(res->counters[k].name, sizeof res->counters[k].name, "%s", sum_events[k].name);
+        res->counters[k].unit = sum_events[k].unit;
+        res->counters[k].value = res->counters[k].overhead = NAN;
+    }
+    res->derived.ipc = res->derived.branch_miss_pct = NAN;
+    res->derived.cache_miss_pct = res->derived.insn_per_byte = NAN;
+    snprintf(res->error, sizeof res->error, "the input was wrong");
+}
+
+static void fixture_free(vn_results *r)
+{
+    for (size_t i = 0; i < r->nbench; i++) {
+        free(r->bench[i].samples);
+        free(r->bench[i].sample_counts);
+    }
+    free(r->bench);
+    vn_sysinfo_free(&r->env);
+}
+
+static int text_plain(const vn_results *r, vn_buf *b) { return vn_report_results_text(r, 0, b); }
+static int csv_summary(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 0, b); }
+static int csv_raw(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 1, b); }
+
+typedef int (*report_fn)(const vn_results *r, vn_buf *b);
+
+static void render(const vn_results *r, report_fn fn, vn_buf *b)
+{
+    vn_buf_init(b, 0);
+    assert_int_equal(fn(r, b), 0);
+    assert_non_null(b->data);
+}
+
+static int find_line(const char *text, const char *prefix, char *line, size_t n)
+{
+    for (const char *p = text; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (!strncmp(p, prefix, strlen(prefix))) {
+            snprintf(line, n, "%.*s", (int)len, p);
+            return 1;
+        }
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+static void render_env(const vn_sysinfo *si, vn_buf *b, int json)
+{
+    vn_buf_init(b, 0);
+    assert_int_equal(json ? vn_report_env_json(si, b) : vn_report_env_text(si, 0, b), 0);
+}
+
+static void golden_files(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    static const struct {
+        const char *file;
+        report_fn fn;
+    } views[] = {
+        {"results-counters.txt", text_plain},
+        {"results-counters.md", vn_report_results_markdown},
+        {"results-counters.csv", csv_summary},
+        {"results-counters-raw.csv", csv_raw},
+        {"results-counters.json", vn_report_results_json},
+    };
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
+        vn_buf b;
+        render(&r, views[i].fn, &b);
+        check_golden(views[i].file, &b);
+        vn_buf_free(&b);
+    }
+    fixture_free(&r);
+}
+
+static void console_columns_and_notes(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    vn_buf b;
+    render(&r, text_plain, &b);
+    char line[2048];
+    assert_true(find_line(b.data, "benchmark ", line, sizeof line));
+    /* Pairs fold into their ratio on the console; cycles go with IPC. */
+    assert_non_null(strstr(line, " insn "));
+    assert_non_null(strstr(line, " IPC "));
+    assert_non_null(strstr(line, " br-miss% "));
+    assert_non_null(strstr(line, " cache-miss% "));
+    assert_non_null(strstr(line, " insn/B"));
+    assert_non_null(strstr(line, " faults "));
+    assert_non_null(strstr(line, " task-clock "));
+    assert_null(strstr(line, " cyc "));
+    assert_null(strstr(line, " br "));
+    assert_null(strstr(line, " cache-ref "));
+
+    assert_true(find_line(b.data, "sum/n=1024 ", line, sizeof line));
+    assert_non_null(strstr(line, " 9230 "));   /* instructions per iteration */
+    assert_non_null(strstr(line, " 2.98 "));   /* IPC: 9230 / 3100 */
+    assert_non_null(strstr(line, " 0.24% "));  /* 2.5 / 1030 */
+    assert_non_null(strstr(line, " 4.83%* ")); /* 3.1 / 64.2, both parts scaled */
+    size_t len = strlen(line);                 /* 9230 instructions / 4096 bytes, last */
+    assert_true(len > 5 && !strcmp(line + len - 5, " 2.25"));
+    assert_non_null(strstr(line, " 0.00012 ")); /* a fault every 8000 iterations */
+    assert_non_null(strstr(line, " 1.23 us ")); /* task-clock is a time */
+    assert_true(find_line(b.data, "broken ", line, sizeof line));
+    assert_non_null(strstr(line, "failed: the input was wrong"));
+
+    /* Missing events: once, grouped by reason, with the fix. */
+    assert_non_null(strstr(b.data, "\ncounters: L1-dcache-loads not counted: this CPU's PMU has "
+                                   "no such event; fix: choose another event (perf list shows "
+                                   "this CPU's)\n"));
+    assert_non_null(strstr(b.data, "\ncounters: instructions:k not counted: perf_event_paranoid "
+                                   "is 2, which keeps unprivileged processes from counting "
+                                   "kernel-mode events; fix: sysctl "
+                                   "kernel.perf_event_paranoid=1 (or give the program "
+                                   "CAP_PERFMON)\n"));
+    assert_non_null(strstr(b.data, "read in groups of at most 4 that the kernel takes turns"));
+    assert_non_null(strstr(b.data, "\ncounters: cycles, instructions count user mode only"));
+    assert_non_null(strstr(b.data, "\ncounters: * marks values"));
+    assert_null(strstr(b.data, " \n"));
+    vn_buf_free(&b);
+
+    /* A run without counters says nothing about them. */
+    memset(&r.counters, 0, sizeof r.counters);
+    for (size_t i = 0; i < r.nbench; i++)
+        r.bench[i].ncounters = 0;
+    render(&r, text_plain, &b);
+    assert_null(strstr(b.data, "counters:"));
+    assert_null(strstr(b.data, "insn"));
+    vn_buf_free(&b);
+    fixture_free(&r);
+}
+
+static void scaled_values_are_marked(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    /* Show the pair's raw columns: without cache-references no ratio. */
+    r.counters.ev[4].opened = 0;
+    snprintf(r.counters.ev[4].reason, sizeof r.counters.ev[4].reason, "test");
+    vn_buf b;
+    render(&r, text_plain, &b);
+    char line[2048];
+    assert_true(find_line(b.data, "sum/n=1024 ", line, sizeof line));
+    assert_non_null(strstr(line, " 3.10* ")); /* cache-misses, scaled */
+    assert_true(find_line(b.data, "benchmark ", line, sizeof line));
+    assert_non_null(strstr(line, " cache-miss "));
+    assert_null(strstr(line, "cache-miss%"));
+    vn_buf_free(&b);
+    fixture_free(&r);
+}
+
+static void markdown_has_every_event(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    vn_buf b;
+    render(&r, vn_report_results_markdown, &b);
+    char line[4096];
+    assert_true(find_line(b.data, "| benchmark ", line, sizeof line));
+    for (size_t k = 1; k < NEV; k++) {
+        char want[64];
+        snprintf(want, sizeof want, "| %s |", sum_events[k].name);
+        assert_non_null(strstr(line, want));
+    }
+    /* Apart from the reference cycles' column. */
+    assert_non_null(strstr(line, "| cycles | throughput |"));
+    assert_non_null(strstr(line, "| cycles (PMU) | instructions |"));
+    assert_non_null(strstr(line, "| IPC | br-miss% | cache-miss% | insn/B |"));
+    assert_non_null(strstr(b.data, "\n- counters: L1-dcache-loads not counted: "));
+    vn_buf_free(&b);
+    fixture_free(&r);
+}
+
+static void csv_columns(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    vn_buf b;
+    render(&r, csv_summary, &b);
+    char line[4096];
+    assert_true(find_line(b.data, "name,", line, sizeof line));
+    assert_non_null(strstr(line, ",warnings,counter.cycles,counter.instructions,"
+                                 "counter.branches,counter.branch-misses,"
+                                 "counter.cache-references,counter.cache-misses,"
+                                 "counter.task-clock,counter.page-faults,"
+                                 "counter.context-switches,counters_scaled,ipc,branch_miss_pct,"
+                                 "cache_miss_pct,insn_per_byte"));
+    assert_true(find_line(b.data, "sum/n=1024,", line, sizeof line));
+    assert_non_null(strstr(line, ",3100,9230,1030,2.5,64.2,3.1,1234.5,0.00012,0,"
+                                 "cache-references;cache-misses,"));
+    assert_true(find_line(b.data, "broken,", line, sizeof line));
+    assert_non_null(strstr(line, ",,,,,,,,,,,,,"));
+    vn_buf_free(&b);
+
+    render(&r, csv_raw, &b);
+    assert_true(find_line(b.data, "name,", line, sizeof line));
+    assert_string_equal(line, "name,param,sample,value,iters,tags,ref_ns,thread,counter.cycles,"
+                              "counter.instructions,counter.branches,counter.branch-misses,"
+                              "counter.cache-references,counter.cache-misses,"
+                              "counter.task-clock,counter.page-faults,counter.context-switches");
+    /* The unknown sample has empty fields, not NaN. */
+    assert_null(strstr(b.data, "nan"));
+    vn_buf_free(&b);
+    fixture_free(&r);
+}
+
+static void json_members(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    vn_buf b;
+    render(&r, vn_report_results_json, &b);
+    assert_non_null(strstr(b.data, "\"instructions\": {\n          \"value\": 9230,\n"
+                                   "          \"scaled\": false,\n          \"unit\": \"count\",\n"
+                                   "          \"overhead\": 2\n        },"));
+    assert_non_null(strstr(b.data, "\"cache-misses\": {\n          \"value\": 3.1,\n"
+                                   "          \"scaled\": true,"));
+    assert_non_null(strstr(b.data, "\"unit\": \"ns\""));
+    assert_non_null(strstr(b.data, "\"derived\": {\n        \"ipc\": "));
+    assert_non_null(strstr(b.data, "\"requested\": \"default,L1-dcache-loads,instructions:k,"));
+    assert_non_null(strstr(b.data, "\"name\": \"instructions:k\",\n        \"errno\": 13,"));
+    assert_non_null(strstr(b.data, "\"user_only\": [\n      \"cycles\",\n      \"instructions\"\n"));
+    assert_non_null(strstr(b.data, "\"groups\": 3,\n    \"split\": true,\n    \"max_group\": 4\n"));
+    /* Per sample, in the order of opened; unknown counts are null. */
+    assert_non_null(strstr(b.data, ",\"thread\":0,\"counters\":[null,null,"));
+    assert_null(strstr(b.data, "nan"));
+    vn_buf_free(&b);
+    fixture_free(&r);
+}
+
+/* `vernier env`'s counters: a section only when probed; the working ones
+ * on one line, the others by reason with the fix. */
+static void env_section(void **state)
+{
+    (void)state;
+    vn_sysinfo si;
+    char root[4096];
+    snprintf(root, sizeof root, "%s/sysroot-vm", VN_FIXTURES);
+    assert_int_equal(vn_sysinfo_collect_at(root, &si), 0);
+    assert_null(si.counters);
+    vn_buf b;
+    render_env(&si, &b, 0);
+    assert_null(strstr(b.data, "Counters"));
+    vn_buf_free(&b);
+    render_env(&si, &b, 1);
+    assert_non_null(strstr(b.data, "\n  \"counters\": null\n}"));
+    vn_buf_free(&b);
+
+    vn_results r;
+    fixture(&r);
+    si.counters = malloc(sizeof *si.counters);
+    assert_non_null(si.counters);
+    *si.counters = r.counters;
+    si.counters->ev[9].user_only = 1; /* page-faults */
+    render_env(&si, &b, 0);
+    assert_non_null(strstr(b.data, "\nCounters\n  working              cycles (user mode only), "
+                                   "instructions (user mode only), branches, branch-misses, cache-references, cache-misses, "
+                                   "task-clock, page-faults (user mode only), context-switches\n"
+                                   "  not working          L1-dcache-loads\n"
+                                   "                       why: this CPU's PMU has no such event\n"
+                                   "                       fix: choose another event"));
+    assert_non_null(strstr(b.data, "  not working          instructions:k\n"));
+    assert_non_null(strstr(b.data, "\n  named PMU events     "));
+    vn_buf_free(&b);
+    render_env(&si, &b, 1);
+    assert_non_null(strstr(b.data, "\"name\": \"L1-dcache-loads\",\n        \"works\": false,\n"
+                                   "        \"user_only\": false,\n        \"errno\": 2,"));
+    assert_non_null(strstr(b.data, "\"name\": \"cycles\",\n        \"works\": true,\n"
+                                   "        \"user_only\": true,\n        \"errno\": null,\n"
+                                   "        \"reason\": null,\n        \"fix\": null\n"));
+    vn_buf_free(&b);
+    vn_sysinfo_free(&si); /* frees the counters too */
+    assert_null(si.counters);
+    fixture_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(golden_files),
+        cmocka_unit_test(console_columns_and_notes),
+        cmocka_unit_test(scaled_values_are_marked),
+        cmocka_unit_test(markdown_has_every_event),
+        cmocka_unit_test(csv_columns),
+        cmocka_unit_test(json_members),
+        cmocka_unit_test(env_section),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
