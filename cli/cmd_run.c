@@ -40,6 +40,9 @@ static void help(FILE *f)
             "  --shell                 run each command with sh -c, and subtract the shell's start-up\n"
             "  --show-output           let the commands' output through (default: /dev/null)\n"
             "  --input FILE            the commands' standard input (default: /dev/null)\n"
+            "  --counters LIST         performance counters per run, following the command's\n"
+            "                          children too: 'default', or names such as\n"
+            "                          task-clock,page-faults,instructions (see vernier env)\n"
             "\n"
             "Output:\n"
             "  --json FILE             vernier.results/1, every run included ('-' for stdout)\n"
@@ -239,7 +242,7 @@ int cmd_run(int argc, char **argv)
     enum {
         O_WARMUP = 256, O_RUNS, O_MINRUNS, O_MAXRUNS, O_MINTIME, O_PRECISION, O_ORDER, O_PREPARE,
         O_SETUP, O_CLEANUP, O_PARAM, O_RANGE, O_TIMEOUT, O_IGNORE, O_SHELL, O_SHOW, O_INPUT, O_JSON,
-        O_CSV, O_RAW, O_MD, O_HF, O_HIST, O_FAKE, O_SEED
+        O_CSV, O_RAW, O_MD, O_HF, O_HIST, O_FAKE, O_SEED, O_COUNTERS
     };
     static const struct option longopts[] = {
         {"warmup", required_argument, NULL, O_WARMUP},
@@ -267,6 +270,7 @@ int cmd_run(int argc, char **argv)
         {"export-hyperfine", required_argument, NULL, O_HF},
         {"hist", no_argument, NULL, O_HIST},
         {"fake-exec", required_argument, NULL, O_FAKE},
+        {"counters", required_argument, NULL, O_COUNTERS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -317,6 +321,15 @@ int cmd_run(int argc, char **argv)
         case O_HF: hf = optarg; break;
         case O_HIST: hist = 1; break;
         case O_FAKE: fake_path = optarg; break;
+        case O_COUNTERS: {
+            char why[256];
+            if (vn_counters_check(optarg, why, sizeof why) != 0) {
+                vn_cli_usage_error(CMD, "--counters: %s", why);
+                goto usage;
+            }
+            c.counters = optarg;
+            break;
+        }
         default: goto usage;
         }
     }

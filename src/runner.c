@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bench_internal.h"
+#include "counters_internal.h"
 #include "clock_internal.h"
 #include "sysinfo_parse.h"
 #include "vernier/runner.h"
@@ -175,6 +176,7 @@ typedef struct row {
     char *prepare, *setup, *cleanup;
     size_t *choice;            /* the parameter values of this row */
     double *wall;              /* per timed run, ns as measured */
+    double *counts;            /* per timed run, the counters' values (ncounters each) */
     vn_proc_usage *use;
     size_t n, cap;
     size_t warmed;
@@ -195,6 +197,7 @@ static void free_rows(row *r, size_t n)
         free(r[i].cleanup);
         free(r[i].choice);
         free(r[i].wall);
+        free(r[i].counts);
         free(r[i].use);
     }
     free(r);
@@ -227,7 +230,54 @@ typedef struct runctx {
     vn_executor exec;
     const char *cgroup;
     int peak_resets;           /* 0 once a reset of memory.peak was refused */
+    /* Counters: the first run's handle names the events for the whole run;
+     * every run opens its own on its child. */
+    vn_counters *first;
+    vn_counters *cur;
+    size_t ncounters;
+    char why[256];
 } runctx;
+
+/* Between the child's fork and its exec: counters that start at the exec
+ * and follow the command's own children. */
+static int attach_counters(pid_t pid, void *ctx)
+{
+    runctx *x = ctx;
+    x->cur = NULL;
+    if (vn_counters_open_child(x->c->counters, pid, &x->cur, x->why, sizeof x->why) != 0)
+        x->cur = NULL; /* counted as unknown for this run; the run itself goes on */
+    return 0;
+}
+
+/* The counts of the run that just ended, in the first run's event order;
+ * NAN where an event did not count. */
+static void take_counts(runctx *x, double *out)
+{
+    for (size_t i = 0; i < x->ncounters; i++)
+        out[i] = NAN;
+    vn_counts n;
+    if (!x->cur || vn_counters_read(x->cur, &n) != 0)
+        goto done;
+    vn_counts zero;
+    memset(&zero, 0, sizeof zero);
+    zero.n = n.n;
+    double v[VN_COUNTERS_MAX];
+    uint32_t scaled = 0;
+    vn__ctr_delta(&zero, &n, 1, v, &scaled);
+    for (size_t i = 0; i < x->ncounters; i++)
+        for (size_t k = 0; k < vn_counters_n(x->cur); k++)
+            if (!strcmp(vn_counters_name(x->first, i), vn_counters_name(x->cur, k)))
+                out[i] = v[k];
+done:
+    if (x->cur != x->first)
+        vn_counters_destroy(x->cur);
+    x->cur = NULL;
+}
+
+static int o_counting(const runctx *x)
+{
+    return x->c->counters && strcmp(x->c->counters, "none") != 0 && !x->c->executor;
+}
 
 /* Runs argv once with the run's settings; fills wall and usage. */
 static int run_once(runctx *x, char *const *argv, int show, double *wall, vn_proc_usage *u,
@@ -241,6 +291,10 @@ static int run_once(runctx *x, char *const *argv, int show, double *wall, vn_pro
     o.timeout = x->c->timeout;
     o.stop_flag = x->c->stop_flag;
     o.cgroup = x->cgroup;
+    if (x->c->counters && strcmp(x->c->counters, "none") != 0 && !x->c->executor) {
+        o.on_spawn = attach_counters;
+        o.ctx = x;
+    }
     int rc = x->exec(&o, wall, u, err, errlen, x->c->executor_ctx);
     if (rc >= 0 && x->cgroup) {
         long long kib;
@@ -255,6 +309,14 @@ static int run_once(runctx *x, char *const *argv, int show, double *wall, vn_pro
     return rc;
 }
 
+/* Counters of a run nobody keeps (a hook, a warmup run). */
+static void drop_counts(runctx *x)
+{
+    if (x->cur && x->cur != x->first)
+        vn_counters_destroy(x->cur);
+    x->cur = NULL;
+}
+
 /* A shell hook (--prepare, --setup, --cleanup): untimed, must succeed. */
 static int hook(runctx *x, const char *what, const char *cmd, vn_run_failure *fail)
 {
@@ -265,6 +327,7 @@ static int hook(runctx *x, const char *what, const char *cmd, vn_run_failure *fa
     vn_proc_usage u;
     char err[256] = "";
     int rc = run_once(x, argv, x->c->show_output, &wall, &u, err, sizeof err);
+    drop_counts(x);
     if (rc == VN_EXEC_INTERRUPTED)
         return 1;
     if (rc < 0 || rc == VN_EXEC_TIMED_OUT || u.exit_status != 0) {
@@ -300,6 +363,10 @@ static int grow(row *r)
     if (!u)
         return VN_ENOMEM;
     r->use = u;
+    double *c = realloc(r->counts, cap * VN_COUNTERS_MAX * sizeof *c);
+    if (!c)
+        return VN_ENOMEM;
+    r->counts = c;
     r->cap = cap;
     return 0;
 }
@@ -497,6 +564,7 @@ static int measure_shell(runctx *x, double *wall, double *user, double *sys, cha
         vn_proc_usage u;
         double t;
         int rc = run_once(x, argv, 0, &t, &u, err, errlen);
+        drop_counts(x);
         if (rc != VN_EXEC_OK)
             return rc < 0 ? rc : VN_EINVAL;
         if (i >= 3) { /* the first runs warm the caches */
@@ -702,7 +770,11 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     int rc = build_rows(c, &rows, &nrows, err, errlen);
     if (rc)
         return rc;
-    runctx x = {c, c->executor ? c->executor : default_exec, NULL, 1};
+    runctx x;
+    memset(&x, 0, sizeof x);
+    x.c = c;
+    x.exec = c->executor ? c->executor : default_exec;
+    x.peak_resets = 1;
     char cgdir[1200] = "";
     if (c->tree_memory && !c->executor) {
         char why[256];
@@ -756,6 +828,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
             vn_proc_usage u;
             char why[512] = "";
             int e = run_once(&x, r->argv, c->show_output, &wall, &u, why, sizeof why);
+            drop_counts(&x);
             if (e < 0) {
                 snprintf(fail->message, sizeof fail->message, "%s", why);
                 fail->failed = stop = 1;
@@ -787,6 +860,8 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
             vn_proc_usage u;
             char why[512] = "";
             int e = run_once(&x, r->argv, c->show_output, &wall, &u, why, sizeof why);
+            if (e < 0 || e == VN_EXEC_INTERRUPTED)
+                drop_counts(&x);
             if (e < 0) {
                 snprintf(fail->message, sizeof fail->message, "%s", why);
                 snprintf(r->error, sizeof r->error, "%.255s", why);
@@ -796,6 +871,13 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
             if (e == VN_EXEC_INTERRUPTED) {
                 stop = 1;
                 break;
+            }
+            if (o_counting(&x)) {
+                if (!x.first) {
+                    x.first = x.cur;
+                    x.ncounters = x.first ? vn_counters_n(x.first) : 0;
+                }
+                take_counts(&x, r->counts + r->n * VN_COUNTERS_MAX);
             }
             r->wall[r->n] = wall;
             r->use[r->n] = u;
@@ -861,6 +943,23 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
             }
         }
     }
+    if (rc == 0 && x.first) {
+        vn_counters_info(x.first, &results->counters);
+        snprintf(results->counters.requested, sizeof results->counters.requested, "%s", c->counters);
+        for (size_t i = 0; i < nrows && rc == 0; i++) {
+            vn_result *res = &results->bench[i];
+            double *per = malloc((res->nsamples ? res->nsamples : 1) * x.ncounters * sizeof *per);
+            if (!per) {
+                rc = VN_ENOMEM;
+                break;
+            }
+            for (size_t k = 0; k < res->nsamples; k++)
+                memcpy(per + k * x.ncounters, rows[i].counts + k * VN_COUNTERS_MAX,
+                       x.ncounters * sizeof *per);
+            /* A command has no empty loop: its counts are its own. */
+            rc = vn__bench_counters_finish(res, x.first, per, NULL, 0, 0);
+        }
+    }
     if (rc == 0 && !x.peak_resets)
         snprintf(results->note, sizeof results->note,
                  "this kernel cannot reset memory.peak between runs: each run's tree peak is the "
@@ -870,6 +969,8 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
 out_order:
     free(order);
 out:
+    drop_counts(&x);
+    vn_counters_destroy(x.first);
     if (x.cgroup)
         vn_cgroup_remove(x.cgroup);
     free_rows(rows, nrows);

@@ -51,6 +51,7 @@ typedef struct vn_run_config {
     int tree_memory;              /* measure the process tree's peak through a cgroup when possible */
     int progress;                 /* a progress line on stderr */
     const volatile int *stop_flag;/* non-zero: stop the runs, report what was measured */
+    const char *counters;         /* performance counters per run (vernier/counters.h); NULL or "none": off */
     vn_executor executor;         /* NULL: vn_exec */
     void *executor_ctx;
 } vn_run_config;

@@ -170,8 +170,9 @@ int vn__results_counter_notes(const vn_results *r, const char *prefix, vn_buf *b
     const vn_counter_info *ci = &r->counters;
     int err = 0;
     if (ci->nopened && r->nbench)
-        err = vn_buf_printf(b, "%scounters: per iteration, the empty loop's own counts taken off\n",
-                            prefix);
+        err = vn_buf_printf(b, "%s%s\n", prefix,
+                            r->commands ? "counters: per run, the command and every process it started"
+                                        : "counters: per iteration, the empty loop's own counts taken off");
     /* One line per distinct reason, naming every event it keeps out: on a
      * virtual machine six events share one cause and one fix. */
     unsigned char done[VN_COUNTERS_MAX] = {0};

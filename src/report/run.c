@@ -7,6 +7,7 @@
 
 #include "../format.h"
 #include "internal.h"
+#include "results.h"
 #include "vernier/runner.h"
 
 #define BOLD(f) ((f) & VN_REPORT_COLOR ? "\033[1m" : "")
@@ -91,6 +92,21 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
         rc |= vn_buf_printf(o, "  user     %s   system %s   max RSS %s (medians of the runs)\n",
                             vn__fmt_ns(a, sizeof a, median_of(r, USER)),
                             vn__fmt_ns(b, sizeof b, median_of(r, SYS)), d);
+        if (r->ncounters) {
+            rc |= vn_buf_puts(o, "  counters ");
+            for (int k = 0; k < r->ncounters; k++) {
+                const vn_counter_result *cr = &r->counters[k];
+                char v[40];
+                if (!isfinite(cr->value))
+                    snprintf(v, sizeof v, "-");
+                else if (cr->unit && !strcmp(cr->unit, "ns"))
+                    vn__fmt_ns(v, sizeof v, cr->value);
+                else
+                    vn__fmt_count(v, sizeof v, cr->value);
+                rc |= vn_buf_printf(o, "%s%s %s%s", k ? ", " : "", cr->name, v, cr->scaled ? "*" : "");
+            }
+            rc |= vn_buf_puts(o, " (medians of the runs)\n");
+        }
         long long tree = -1;
         for (size_t k = 0; k < r->nsamples; k++)
             if (r->proc[k].tree_peak_kib > tree)
@@ -138,6 +154,7 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
         }
         rc |= vn_buf_puts(o, "\n");
     }
+    rc |= vn__results_counter_notes(res, "", o);
     if (res->note[0])
         rc |= vn_buf_printf(o, "note: %s\n", res->note);
     if (res->interrupted)

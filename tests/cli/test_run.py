@@ -235,3 +235,31 @@ def test_help():
                 "--cleanup", "--param", "--param-range", "--timeout", "--shell", "--ignore-failure",
                 "--show-output", "--input", "--json", "--csv", "--markdown", "--export-hyperfine"):
         assert opt in p.stdout, opt
+
+
+# ---- Counters per run ------------------------------------------------------------
+
+def test_counters_follow_the_command_and_its_children():
+    # A shell whose child touches 2000 new pages (one byte each, without
+    # huge pages, so each is one fault) and sleeps three times.
+    code = ("import mmap; m = mmap.mmap(-1, 2000 * 4096); m.madvise(mmap.MADV_NOHUGEPAGE); "
+            "[m.__setitem__(i * 4096, 1) for i in range(2000)]")
+    touch = f'{PY} -c "{code}"'
+    cmd = f"sh -c '{touch}; sleep 0.001; sleep 0.001; sleep 0.001'"
+    p = run("run", "--runs", "3", "--counters", "page-faults,context-switches,task-clock", "--json", "-",
+            cmd, check=0, timeout=120)
+    d = json.loads(p.stdout)
+    validate(d, "results-1.json")
+    assert d["counters"]["requested"] == "page-faults,context-switches,task-clock"
+    c = d["benchmarks"][0]["counters"]
+    assert c["page-faults"]["value"] >= 2000
+    assert c["context-switches"]["value"] >= 3
+    assert c["task-clock"]["value"] > 0
+    assert all(len(s["counters"]) == 3 for s in d["benchmarks"][0]["samples"])
+    assert "counters: per run" in p.stderr
+
+
+def test_unknown_counter_is_a_usage_error():
+    p = run("run", "--counters", "cycels", "true")
+    assert p.returncode == 2
+    assert "cycels" in p.stderr
