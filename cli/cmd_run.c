@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "interrupt.h"
 
 static const char *const CMD = "run";
 
@@ -56,15 +57,6 @@ static void help(FILE *f)
             "\n"
             "Exit status: 0, 1 when a run failed or an output could not be written, 2 for a\n"
             "usage error, 130 after Ctrl-C (the runs so far are reported and written).\n");
-}
-
-static volatile int stop_requested;
-static volatile sig_atomic_t last_signal;
-
-static void on_signal(int sig)
-{
-    stop_requested = 1;
-    last_signal = sig;
 }
 
 /* ---- The fake executor: numbers from a file --------------------------------- */
@@ -394,13 +386,9 @@ int cmd_run(int argc, char **argv)
         c.executor_ctx = &F;
     }
 
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    c.stop_flag = &stop_requested;
+    vn__interrupt saved;
+    vn__interrupt_catch(&saved);
+    c.stop_flag = &vn__interrupted;
 
     vn_results res;
     vn_run_compare *cmp = NULL;
@@ -408,8 +396,7 @@ int cmd_run(int argc, char **argv)
     vn_run_failure fail;
     char err[512] = "";
     int rc = vn_run_commands(&c, &res, &cmp, &ncmp, &fail, err, sizeof err);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    vn__interrupt_restore(&saved);
     if (rc) {
         status = vn_cli_fail(CMD, "%s", err[0] ? err : vn_strerror(rc));
         goto done;
@@ -443,7 +430,7 @@ int cmd_run(int argc, char **argv)
     free(cmp);
     if (interrupted) {
         fprintf(stderr, "vernier run: interrupted; the runs so far were reported\n");
-        status = 128 + (last_signal ? last_signal : SIGINT);
+        status = vn__interrupt_exit_code();
     }
 done:
     free(F.v);

@@ -115,6 +115,10 @@ void vn__bench_counters_sample(struct vn__run *r, uint64_t iters);
 int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *sample_counts,
                               const double *empty, size_t nempty, size_t min_untagged);
 
+/* Adds a warning (stable id, one-line message) to a result; the first
+ * VN_MAX_WARNINGS are kept. */
+void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...) VN_PRINTF(3, 4);
+
 /* The warnings of one result, derived from its numbers (pure). */
 void vn__result_warnings(vn_result *res, const vn_config *cfg, int optimized);
 

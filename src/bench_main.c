@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bench_internal.h"
+#include "interrupt.h"
 #include "vernier/report.h"
 
 typedef struct outputs {
@@ -93,15 +94,6 @@ static int num(const char *prog, const char *opt, const char *s, double lo, doub
     }
     *out = v;
     return 0;
-}
-
-static volatile int stop_requested;
-static volatile sig_atomic_t last_signal;
-
-static void on_signal(int sig)
-{
-    stop_requested = 1;
-    last_signal = sig;
 }
 
 static int emit(const char *prog, const char *path, int (*report)(const vn_results *, vn_buf *),
@@ -268,18 +260,13 @@ int vn__main(int argc, char **argv, int optimized)
 
     /* Ctrl-C and SIGTERM stop the run between samples; what was measured is
      * still reported and written, marked interrupted. */
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    cfg.stop_flag = &stop_requested;
+    vn__interrupt saved;
+    vn__interrupt_catch(&saved);
+    cfg.stop_flag = &vn__interrupted;
 
     vn_results res;
     rc = vn_suite_run(s, &cfg, &res);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    vn__interrupt_restore(&saved);
     vn_suite_destroy(s);
     if (rc) {
         fprintf(stderr, "%s: the run failed: %s\n", prog, vn_strerror(rc));
@@ -315,11 +302,11 @@ int vn__main(int argc, char **argv, int optimized)
     for (size_t i = 0; i < res.nbench; i++)
         if (res.bench[i].error[0])
             status = 1;
-    int interrupted = res.interrupted || stop_requested;
+    int interrupted = res.interrupted || vn__interrupted;
     vn_results_free(&res);
     if (interrupted) {
         fprintf(stderr, "%s: interrupted; the results so far were reported\n", prog);
-        return 128 + (last_signal ? last_signal : SIGINT);
+        return vn__interrupt_exit_code();
     }
     return status;
 }

@@ -99,23 +99,6 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Median and its distribution-free 95% interval, from a copy of v. */
-static int median_ci(const double *v, size_t n, double *med, double *lo, double *hi)
-{
-    double *s = malloc((n ? n : 1) * sizeof *s);
-    if (!s)
-        return VN_ENOMEM;
-    memcpy(s, v, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp_double);
-    size_t l, h;
-    double cov;
-    vn_median_ci_ranks(n, &l, &h, &cov);
-    *med = vn_percentile_sorted(s, n, 50);
-    *lo = s[l];
-    *hi = s[h];
-    free(s);
-    return 0;
-}
 
 /* Can the body not be told apart from the empty loop? Either statistically
  * (the lowest plausible time of the loop with the body is at or below the
@@ -148,7 +131,7 @@ static int precision_reached(const vn_sample *v, size_t n, double om, double ohi
             x[m++] = v[i].value;
     double med, lo, hi;
     int ok = 0;
-    if (m >= 6 && median_ci(x, m, &med, &lo, &hi) == 0) {
+    if (m >= 6 && vn_median_ci(x, m, &med, &lo, &hi) == 0) {
         if (!indistinguishable(lo, med, om, ohi)) {
             med -= om, lo -= om, hi -= om;
         }
@@ -246,7 +229,7 @@ static int summarize(vn_result *res, const dbuf *empty, size_t min_untagged, dou
     }
     double om = 0, olo = 0, ohi = 0;
     if (empty->n)
-        median_ci(empty->v, empty->n, &om, &olo, &ohi);
+        vn_median_ci(empty->v, empty->n, &om, &olo, &ohi);
     res->overhead_ns = om;
     res->overhead_ci[0] = olo;
     res->overhead_ci[1] = ohi;
@@ -399,7 +382,7 @@ static int measure(job *j, vn_result *res)
          * most, and no quadratic cost. */
         if (enough && untagged >= 6 && (untagged < 64 || untagged % (untagged / 32) == 0)) {
             double om = 0, lo = 0, hi = 0;
-            if (empty.n && (rc = median_ci(empty.v, empty.n, &om, &lo, &hi)) != 0)
+            if (empty.n && (rc = vn_median_ci(empty.v, empty.n, &om, &lo, &hi)) != 0)
                 goto out;
             if (precision_reached(S.v, S.n, om, hi, target, &rc)) {
                 res->stop = VN_STOP_PRECISION;
@@ -566,7 +549,7 @@ static int measure_threads(job *j, vn_result *res)
     sh.reason = VN_STOP_MAX_SAMPLES;
     double lo, hi;
     if (empty.n)
-        median_ci(empty.v, empty.n, &sh.om, &lo, &sh.ohi);
+        vn_median_ci(empty.v, empty.n, &sh.om, &lo, &sh.ohi);
     tctx *t = calloc((size_t)n, sizeof *t);
     pthread_t *tid = calloc((size_t)n, sizeof *tid);
     res->thread_median = calloc((size_t)n, sizeof *res->thread_median);
@@ -618,7 +601,7 @@ static int measure_threads(job *j, vn_result *res)
         }
         double med = NAN;
         if (mine.n)
-            median_ci(mine.v, mine.n, &med, &lo, &hi);
+            vn_median_ci(mine.v, mine.n, &med, &lo, &hi);
         res->thread_median[i] = med; /* as measured; made net below */
         free(mine.v);
     }

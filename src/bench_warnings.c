@@ -7,8 +7,7 @@
 
 #include "bench_internal.h"
 
-VN_PRINTF(3, 4)
-static void warn(vn_result *r, const char *id, const char *fmt, ...)
+void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...)
 {
     if (r->nwarnings >= VN_MAX_WARNINGS)
         return;
@@ -24,14 +23,14 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
 {
     r->nwarnings = 0;
     if (!optimized)
-        warn(r, "debug_build",
+        vn__result_warn(r, "debug_build",
              "the benchmark was compiled without optimization: it measures code nobody ships "
              "(build with -O2)");
     if (r->error[0] || r->stats.n == 0)
         return;
     const vn_stats *s = &r->stats;
     if (r->upper_bound)
-        warn(r, "dead_code",
+        vn__result_warn(r, "dead_code",
              "the body cannot be told apart from the empty loop; the loop with it takes "
              "%.3g ns per iteration, an upper bound. The compiler may have removed the body "
              "(keep it with vn_keep()), or it runs in the shadow of the loop's own increment "
@@ -39,28 +38,28 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
              r->bound_ns);
     double rel = s->median != 0 ? s->mad_scaled / fabs(s->median) : NAN;
     if (!r->upper_bound && rel > 0.05)
-        warn(r, "high_variance",
+        vn__result_warn(r, "high_variance",
              "samples vary by %.1f%% (scaled MAD / median): the result depends on when it ran",
              100 * rel);
     /* 2.8 is where Brendan Gregg's mvalue starts to mean several modes. */
     if (s->n >= 20 && s->modality >= 2.8)
-        warn(r, "multimodal",
+        vn__result_warn(r, "multimodal",
              "the samples have several modes (mvalue %.1f): the median describes none of them; "
              "see --hist",
              s->modality);
     if (s->n >= 10 && s->drift_p < 0.001 && fabs(s->drift) >= 0.3)
-        warn(r, "drift",
+        vn__result_warn(r, "drift",
              "the time per iteration %s over the run (rank correlation %.2f with sample order)",
              s->drift > 0 ? "grew" : "shrank", s->drift);
     if (r->nsamples && r->ntagged * 10 > r->nsamples)
-        warn(r, "interference",
+        vn__result_warn(r, "interference",
              "%zu of %zu samples were preempted or migrated and are left out of the headline%s",
              r->ntagged, r->nsamples,
              r->nsamples - r->ntagged < vn__min_untagged(cfg) ? " (too many: all are used instead)"
                                                                : "");
     if (r->stop == VN_STOP_MAX_TIME) {
         double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
-        warn(r, "max_time",
+        vn__result_warn(r, "max_time",
              "the time budget (%.3g s) ran out before the median's 95%% CI reached +-%.3g%% "
              "(it is +-%.2g%%)",
              cfg->max_time, cfg->precision, s->median != 0 ? 100 * half / fabs(s->median) : NAN);
@@ -68,12 +67,12 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
     /* The reference loop is the machine's speed: when it moved, times in ns
      * moved with it, and the cycles column is the steadier number. */
     if (isfinite(r->ref_spread) && r->ref_spread > 0.05)
-        warn(r, "speed_drift",
+        vn__result_warn(r, "speed_drift",
              "the machine's speed moved by %.0f%% during the run (reference add loop, p10-p90); "
              "compare cycles rather than ns",
              100 * r->ref_spread);
     if (cfg->cold && r->iters == 1 && r->stats.median < 1e3)
-        warn(r, "timer_bound",
+        vn__result_warn(r, "timer_bound",
              "with --cold each sample is one iteration of %.3g ns: the timer's own cost and "
              "resolution are a large part of it",
              r->stats.median);

@@ -377,23 +377,6 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Median and its 95% order-statistics interval of v[0..n). */
-static int median_ci(const double *v, size_t n, double *med, double *lo, double *hi)
-{
-    double *s = malloc((n ? n : 1) * sizeof *s);
-    if (!s)
-        return VN_ENOMEM;
-    memcpy(s, v, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp_double);
-    size_t l, h;
-    double cov;
-    vn_median_ci_ranks(n, &l, &h, &cov);
-    *med = vn_percentile_sorted(s, n, 50);
-    *lo = s[l];
-    *hi = s[h];
-    free(s);
-    return 0;
-}
 
 /* Is this row done? Exactly --runs, or: at least --min-runs and either the
  * median known to the precision asked for or --min-time spent; never more
@@ -415,7 +398,7 @@ static void check_done(const vn_run_config *c, row *r, double shell_ns)
     if (r->n < c->min_runs)
         return;
     double med, lo, hi;
-    if (r->n >= 6 && median_ci(r->wall, r->n, &med, &lo, &hi) == 0) {
+    if (r->n >= 6 && vn_median_ci(r->wall, r->n, &med, &lo, &hi) == 0) {
         med -= shell_ns, lo -= shell_ns, hi -= shell_ns;
         if (med > 0 && fmax(med - lo, hi - med) <= c->precision / 100.0 * med) {
             r->finished = 1;
@@ -582,19 +565,6 @@ static int measure_shell(runctx *x, double *wall, double *user, double *sys, cha
     return 0;
 }
 
-VN_PRINTF(3, 4)
-static void warn(vn_result *r, const char *id, const char *fmt, ...)
-{
-    if (r->nwarnings >= VN_MAX_WARNINGS)
-        return;
-    vn_bench_warning *w = &r->warnings[r->nwarnings++];
-    snprintf(w->id, sizeof w->id, "%s", id);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->message, sizeof w->message, fmt, ap);
-    va_end(ap);
-}
-
 /* The warnings of one command's runs (pure, from the numbers). */
 static void run_warnings(vn_result *res, const row *r, const vn_run_config *c)
 {
@@ -602,41 +572,41 @@ static void run_warnings(vn_result *res, const row *r, const vn_run_config *c)
     if (!s->n)
         return;
     if (s->median < 5e6)
-        warn(res, "too_short",
+        vn__result_warn(res, "too_short",
              "each run takes only %.3g ms: starting a process is a large part of that; time "
              "more work per run if you can",
              s->median / 1e6);
     double first = res->nsamples ? res->samples[0].value - res->overhead_ns : NAN;
     double iqr = s->iqr;
     if (res->nsamples >= 5 && first > s->median * 1.5 && first > s->pct[6] + 3 * iqr)
-        warn(res, "slow_first_run",
+        vn__result_warn(res, "slow_first_run",
              "the first run took %.3g ms against a median of %.3g ms: caches were cold; add "
              "--warmup 1 (or --prepare to measure every run cold)",
              first / 1e6, s->median / 1e6);
     size_t severe = s->outliers.high_severe + s->outliers.low_severe;
     if (severe)
-        warn(res, "outliers",
+        vn__result_warn(res, "outliers",
              "%zu of %zu runs were far from the rest (beyond 3 IQR): other work on the machine; "
              "they are kept, and the median ignores them",
              severe, (size_t)s->n);
     double rel = s->median != 0 ? s->mad_scaled / fabs(s->median) : NAN;
     if (rel > 0.05)
-        warn(res, "high_variance", "runs vary by %.1f%% (scaled MAD / median)", 100 * rel);
+        vn__result_warn(res, "high_variance", "runs vary by %.1f%% (scaled MAD / median)", 100 * rel);
     if (s->n >= 20 && s->modality >= 2.8)
-        warn(res, "multimodal",
+        vn__result_warn(res, "multimodal",
              "the run times have several modes (mvalue %.1f): see --hist", s->modality);
     if (s->n >= 10 && s->drift_p < 0.001 && fabs(s->drift) >= 0.3)
-        warn(res, "drift", "the run time %s over the runs (rank correlation %.2f with run order)",
+        vn__result_warn(res, "drift", "the run time %s over the runs (rank correlation %.2f with run order)",
              s->drift > 0 ? "grew" : "shrank", s->drift);
     if (r->stop == VN_STOP_MAX_TIME) {
         double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
-        warn(res, "max_time",
+        vn__result_warn(res, "max_time",
              "%g s of runs did not make the median's 95%% CI +-%g%% (it is +-%.2g%%); more runs "
              "with --min-time or --max-runs",
              c->min_time, c->precision, 100 * half / fabs(s->median));
     }
     if (r->failed_runs)
-        warn(res, "failed_runs", "%zu of %zu runs failed (kept with --ignore-failure)",
+        vn__result_warn(res, "failed_runs", "%zu of %zu runs failed (kept with --ignore-failure)",
              r->failed_runs, (size_t)res->nsamples);
 }
 

@@ -722,3 +722,22 @@ int vn_mann_whitney(const double *a, size_t na, const double *b, size_t nb, doub
     *p = pv > 1 ? 1 : pv;
     return 0;
 }
+
+int vn_median_ci(const double *x, size_t n, double *median, double *lo, double *hi)
+{
+    if (!x || !n || !median || !lo || !hi)
+        return VN_EINVAL;
+    double *s = malloc(n * sizeof *s);
+    if (!s)
+        return VN_ENOMEM;
+    memcpy(s, x, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    size_t l, h;
+    double cov;
+    vn_median_ci_ranks(n, &l, &h, &cov);
+    *median = vn_percentile_sorted(s, n, 50);
+    *lo = s[l];
+    *hi = s[h];
+    free(s);
+    return 0;
+}

@@ -66,6 +66,12 @@ double vn_percentile_sorted(const double *sorted, size_t n, double p);
  * pointer may be NULL. */
 void vn_median_ci_ranks(size_t n, size_t *lo, size_t *hi, double *coverage);
 
+/* The median of x[0..n) and its distribution-free 95% interval (the order
+ * statistics of vn_median_ci_ranks), without the rest of vn_stats_compute:
+ * for stopping rules that ask after every sample. x is not changed.
+ * VN_EINVAL for n == 0, VN_ENOMEM when the sorted copy cannot be made. */
+int vn_median_ci(const double *x, size_t n, double *median, double *lo, double *hi);
+
 /* The two-sided 97.5% quantile of Student's t with df degrees of freedom
  * (df >= 1), accurate to 1e-9. */
 double vn_t975(double df);

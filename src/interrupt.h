@@ -1,0 +1,22 @@
+/* Ctrl-C and SIGTERM for the programs vernier runs as: they stop a run
+ * between samples or runs, and what was measured is still reported. Only
+ * vn_main() and the tool install these handlers; the library never does it
+ * behind a host program's back. */
+#ifndef VN_INTERRUPT_H
+#define VN_INTERRUPT_H
+
+#include <signal.h>
+
+typedef struct vn__interrupt {
+    struct sigaction old_int, old_term;
+} vn__interrupt;
+
+/* Raised (non-zero) once SIGINT or SIGTERM arrives after vn__interrupt_catch. */
+extern volatile int vn__interrupted;
+
+void vn__interrupt_catch(vn__interrupt *saved);
+void vn__interrupt_restore(const vn__interrupt *saved);
+/* The exit code for the signal that arrived: 130 for SIGINT, 143 for SIGTERM. */
+int vn__interrupt_exit_code(void);
+
+#endif
