@@ -292,7 +292,10 @@ static void child(const vn_exec_opts *o, int go, int errw, int cg)
     char c;
     if (read(go, &c, 1) != 1)
         _exit(127);
-    execvp(o->argv[0], o->argv);
+    if (o->path)
+        execv(o->path, o->argv);
+    else
+        execvp(o->argv[0], o->argv);
 fail:;
     int e = errno;
     if (write(errw, &e, sizeof e) < 0)
@@ -332,7 +335,8 @@ static pid_t spawn_fast(const vn_exec_opts *o, uint64_t *t0, char *err, size_t e
                                       POSIX_SPAWN_SETSIGMASK);
     pid_t pid;
     *t0 = vn__posix_read(CLOCK_MONOTONIC);
-    int e = posix_spawnp(&pid, o->argv[0], &fa, &at, o->argv, environ);
+    int e = o->path ? posix_spawn(&pid, o->path, &fa, &at, o->argv, environ)
+                    : posix_spawnp(&pid, o->argv[0], &fa, &at, o->argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     if (e) {

@@ -173,6 +173,7 @@ char *vn_param_substitute(const char *text, const vn_run_param *params, size_t n
 typedef struct row {
     char *text;                /* the command after substitution */
     char **argv;               /* what is executed */
+    char *path;                /* argv[0]'s file, found before any run */
     char *prepare, *setup, *cleanup;
     size_t *choice;            /* the parameter values of this row */
     double *wall;              /* per timed run, ns as measured */
@@ -191,6 +192,7 @@ static void free_rows(row *r, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(r[i].text);
+        free(r[i].path);
         vn_words_free(r[i].argv);
         free(r[i].prepare);
         free(r[i].setup);
@@ -236,6 +238,7 @@ typedef struct runctx {
     vn_counters *cur;
     size_t ncounters;
     char why[256];
+    const char *shell_path;    /* sh, found once; NULL: searched at each spawn */
 } runctx;
 
 /* Between the child's fork and its exec: counters that start at the exec
@@ -280,12 +283,13 @@ static int o_counting(const runctx *x)
 }
 
 /* Runs argv once with the run's settings; fills wall and usage. */
-static int run_once(runctx *x, char *const *argv, int show, double *wall, vn_proc_usage *u,
-                    char *err, size_t errlen)
+static int run_once(runctx *x, char *const *argv, const char *path, int show, double *wall,
+                    vn_proc_usage *u, char *err, size_t errlen)
 {
     vn_exec_opts o;
     memset(&o, 0, sizeof o);
     o.argv = argv;
+    o.path = path;
     o.stdin_path = x->c->input;
     o.show_output = show;
     o.timeout = x->c->timeout;
@@ -326,7 +330,7 @@ static int hook(runctx *x, const char *what, const char *cmd, vn_run_failure *fa
     double wall;
     vn_proc_usage u;
     char err[256] = "";
-    int rc = run_once(x, argv, x->c->show_output, &wall, &u, err, sizeof err);
+    int rc = run_once(x, argv, x->shell_path, x->c->show_output, &wall, &u, err, sizeof err);
     drop_counts(x);
     if (rc == VN_EXEC_INTERRUPTED)
         return 1;
@@ -518,7 +522,15 @@ static int build_rows(const vn_run_config *c, row **out, size_t *nout, char *err
             }
             /* A command that does not exist is an error before any run. */
             char path[4096];
-            if (!c->executor && (rc = vn_which(r->argv[0], path, sizeof path)) != 0) {
+            if (!c->executor && (rc = vn_which(r->argv[0], path, sizeof path)) == 0) {
+                r->path = strdup(path);
+                if (!r->path)
+                    rc = VN_ENOMEM;
+                continue;
+            }
+            if (rc == VN_ENOMEM)
+                break;
+            if (!c->executor) {
                 snprintf(err, errlen,
                          rc == -EACCES ? "'%s' is not executable; check its permissions"
                                        : "'%s' was not found; check the name, the PATH, or use "
@@ -546,7 +558,7 @@ static int measure_shell(runctx *x, double *wall, double *user, double *sys, cha
     for (int i = 0; i < SHELL_RUNS + 3; i++) {
         vn_proc_usage u;
         double t;
-        int rc = run_once(x, argv, 0, &t, &u, err, errlen);
+        int rc = run_once(x, argv, x->shell_path, 0, &t, &u, err, errlen);
         drop_counts(x);
         if (rc != VN_EXEC_OK)
             return rc < 0 ? rc : VN_EINVAL;
@@ -745,6 +757,9 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     x.c = c;
     x.exec = c->executor ? c->executor : default_exec;
     x.peak_resets = 1;
+    char sh[4096];
+    if (!c->executor && vn_which("sh", sh, sizeof sh) == 0)
+        x.shell_path = sh;
     char cgdir[1200] = "";
     if (c->tree_memory && !c->executor) {
         char why[256];
@@ -797,7 +812,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
             double wall;
             vn_proc_usage u;
             char why[512] = "";
-            int e = run_once(&x, r->argv, c->show_output, &wall, &u, why, sizeof why);
+            int e = run_once(&x, r->argv, c->shell ? x.shell_path : r->path, c->show_output, &wall, &u, why, sizeof why);
             drop_counts(&x);
             if (e < 0) {
                 snprintf(fail->message, sizeof fail->message, "%s", why);
@@ -829,7 +844,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
             double wall;
             vn_proc_usage u;
             char why[512] = "";
-            int e = run_once(&x, r->argv, c->show_output, &wall, &u, why, sizeof why);
+            int e = run_once(&x, r->argv, c->shell ? x.shell_path : r->path, c->show_output, &wall, &u, why, sizeof why);
             if (e < 0 || e == VN_EXEC_INTERRUPTED)
                 drop_counts(&x);
             if (e < 0) {

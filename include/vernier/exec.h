@@ -32,6 +32,8 @@ int vn_which(const char *name, char *out, size_t outlen);
 
 typedef struct vn_exec_opts {
     char *const *argv;              /* the program and its arguments */
+    const char *path;               /* the program's file, found beforehand (vn_which), so the
+                                       PATH search is not timed; NULL: searched at the spawn */
     const char *stdin_path;         /* NULL: /dev/null */
     int show_output;                /* 0: stdout and stderr go to /dev/null */
     double timeout;                 /* seconds; 0: none */
