@@ -617,7 +617,7 @@ static void run_warnings(vn_result *res, const row *r, const vn_run_config *c)
              "with --min-time or --max-runs",
              c->min_time, c->precision, 100 * half / fabs(s->median));
     }
-    if (r->failed_runs)
+    if (r->failed_runs && c->ignore_failure)
         vn__result_warn(res, "failed_runs", "%zu of %zu runs failed (kept with --ignore-failure)",
              r->failed_runs, (size_t)res->nsamples);
 }

@@ -47,8 +47,21 @@ static int csv_num(vn_buf *b, double v)
     return err ? err : vn_buf_puts(b, ",");
 }
 
+/* The parameter column: the engine's one integer, or a command's values
+ * as "name=value;name=value" (quoted when a value needs it). */
 static int csv_param(vn_buf *b, const vn_result *r)
 {
+    if (r->nparams) {
+        vn_buf t;
+        vn_buf_init(&t, 0);
+        int err = 0;
+        for (size_t i = 0; i < r->nparams && !err; i++)
+            err = vn_buf_printf(&t, "%s%s=%s", i ? ";" : "", r->pnames[i], r->pvalues[i]);
+        if (!err)
+            err = csv_str(b, t.data ? t.data : "", 0);
+        vn_buf_free(&t);
+        return err;
+    }
     if (!r->param_name[0])
         return vn_buf_puts(b, ",");
     return vn_buf_printf(b, "%lld,", (long long)r->param);
@@ -189,8 +202,25 @@ static int csv_sample_row(vn_buf *b, const vn_result *r, size_t i)
         err = vn_buf_printf(b, "%zu,%s,%llu,%s,%s,%d", i, vn__fmt_exact(v, sizeof v, s->value),
                             (unsigned long long)s->iters, tags,
                             vn__fmt_exact(ref, sizeof ref, s->ref_ns), s->thread);
+    /* A run of a command: what wait4() said about it. */
+    if (!err && r->proc) {
+        const vn_proc_usage *u = &r->proc[i];
+        char us[40], sy[40], sig[24] = "";
+        if (u->signal)
+            snprintf(sig, sizeof sig, "SIG%s", sigabbrev_np(u->signal) ? sigabbrev_np(u->signal) : "?");
+        err = vn_buf_printf(b, ",%s,%s,%lld,%lld,%lld,%lld,%lld,", vn__fmt_exact(us, sizeof us, u->user_ns),
+                            vn__fmt_exact(sy, sizeof sy, u->sys_ns), u->maxrss_kib, u->minflt,
+                            u->majflt, u->nvcsw, u->nivcsw);
+        if (!err && !u->signal)
+            err = vn_buf_printf(b, "%d", u->exit_status);
+        if (!err)
+            err = vn_buf_printf(b, ",%s", sig);
+    }
     return err;
 }
+
+/* The raw header's extra columns for runs of commands. */
+static const char *const raw_run_columns = ",user,sys,maxrss_kib,minflt,majflt,nvcsw,nivcsw,exit_status,signal";
 
 int vn_report_results_csv(const vn_results *r, int raw, vn_buf *out)
 {
@@ -200,6 +230,8 @@ int vn_report_results_csv(const vn_results *r, int raw, vn_buf *out)
     const char *h = raw ? raw_header : summary_header;
     int on = counters_on(r);
     int err = vn_buf_append(out, h, strlen(h) - 1);
+    if (!err && raw && r->commands)
+        err = vn_buf_puts(out, raw_run_columns);
     if (!err && on)
         err = csv_counter_header(out, r, raw);
     if (!err)

@@ -78,12 +78,19 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
                                 vn__fmt_ns(a, sizeof a, r->bound_ns));
         } else {
             double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
-            rc |= vn_buf_printf(o, "  median   %s%s%s +-%.2g%%  (95%% CI %s .. %s)\n",
-                                GREEN(flags), vn__fmt_ns(a, sizeof a, s->median), RESET(flags),
-                                100 * half / s->median, vn__fmt_ns(b, sizeof b, s->median_ci[0]),
-                                vn__fmt_ns(c, sizeof c, s->median_ci[1]));
-            rc |= vn_buf_printf(o, "  mean     %s +- %s (standard deviation)\n",
-                                vn__fmt_ns(a, sizeof a, s->mean), vn__fmt_ns(b, sizeof b, s->stddev));
+            rc |= vn_buf_printf(o, "  median   %s%s%s", GREEN(flags),
+                                vn__fmt_ns(a, sizeof a, s->median), RESET(flags));
+            /* One run has no interval and no spread: say nothing rather than "nan". */
+            if (isfinite(half) && s->n > 1)
+                rc |= vn_buf_printf(o, " +-%.2g%%  (95%% CI %s .. %s, coverage %.1f%%)",
+                                    100 * half / s->median, vn__fmt_ns(b, sizeof b, s->median_ci[0]),
+                                    vn__fmt_ns(c, sizeof c, s->median_ci[1]),
+                                    100 * s->median_ci_level);
+            rc |= vn_buf_puts(o, "\n");
+            if (s->n > 1)
+                rc |= vn_buf_printf(o, "  mean     %s +- %s (standard deviation)\n",
+                                    vn__fmt_ns(a, sizeof a, s->mean),
+                                    vn__fmt_ns(b, sizeof b, s->stddev));
             rc |= vn_buf_printf(o, "  range    %s .. %s\n", vn__fmt_ns(a, sizeof a, s->min),
                                 vn__fmt_ns(b, sizeof b, s->max));
         }

@@ -263,3 +263,20 @@ def test_unknown_counter_is_a_usage_error():
     p = run("run", "--counters", "cycels", "true")
     assert p.returncode == 2
     assert "cycels" in p.stderr
+
+
+def test_fake_csv_views(tmp_path):
+    f = fake(tmp_path, ["10 4 1 2048 0", "12 5 2 4096 3"])
+    raw = tmp_path / "raw.csv"
+    summary = tmp_path / "s.csv"
+    run("run", "--fake-exec", f, "--runs", "2", "--ignore-failure", "--param", "n=7",
+        "--csv", str(raw), "--raw", "x {n}", check=0)
+    lines = raw.read_text().splitlines()
+    assert lines[0].endswith(",user,sys,maxrss_kib,minflt,majflt,nvcsw,nivcsw,exit_status,signal")
+    assert lines[1].split(",")[:4] == ["x 7", "n=7", "0", "10000000"]
+    row2 = lines[2].split(",")
+    assert row2[8:11] == ["5000000", "2000000", "4096"] and row2[-2:] == ["3", ""]
+    run("run", "--fake-exec", f, "--runs", "2", "--ignore-failure", "--csv", str(summary), "x", check=0)
+    head, row = summary.read_text().splitlines()
+    cols = dict(zip(head.split(","), row.split(",")))
+    assert cols["median"] == "11000000" and cols["n"] == "2"
