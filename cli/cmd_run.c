@@ -195,6 +195,28 @@ static int num(const char *opt, const char *s, double lo, double hi, double *out
     return 0;
 }
 
+/* vernier-spawn: next to this program (a build tree, or a bin directory
+ * with the helper beside it), else where it is installed. NULL when neither
+ * exists: commands are then started directly, and their peak memory cannot
+ * be lower than vernier's own, which the output then says. */
+static const char *find_helper(char *buf, size_t n)
+{
+    char self[4096];
+    ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (l > 0) {
+        self[l] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(buf, n, "%s/vernier-spawn", self);
+            if (access(buf, X_OK) == 0)
+                return buf;
+        }
+    }
+    snprintf(buf, n, "%s/vernier-spawn", VN_LIBEXECDIR);
+    return access(buf, X_OK) == 0 ? buf : NULL;
+}
+
 /* Joins argv words into one line for display, quoting words that need it. */
 static char *join_words(char **w, int n)
 {
@@ -375,6 +397,9 @@ int cmd_run(int argc, char **argv)
     c.ncommands = ncmds;
     c.params = P.v;
     c.nparams = P.n;
+
+    char helper[4200];
+    c.helper = find_helper(helper, sizeof helper);
 
     fake F = {0};
     if (fake_path) {

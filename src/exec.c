@@ -349,12 +349,132 @@ static pid_t spawn_fast(const vn_exec_opts *o, uint64_t *t0, char *err, size_t e
 static int wait_child(const vn_exec_opts *o, pid_t pid, uint64_t t0, double *wall_ns,
                       vn_proc_usage *u);
 
+/* What vernier-spawn reports for one run: fixed-size, written once to a
+ * pipe, so one read() gets it whole. */
+typedef struct helper_report {
+    int32_t rc;          /* vn_exec's return */
+    int32_t pad;
+    double wall_ns;
+    vn_proc_usage u;
+    char err[256];
+} helper_report;
+
+int vn_exec_serve(const vn_exec_opts *o, int fd)
+{
+    helper_report h;
+    memset(&h, 0, sizeof h);
+    vn_exec_opts direct = *o;
+    direct.helper = NULL;
+    h.rc = vn_exec(&direct, &h.wall_ns, &h.u, h.err, sizeof h.err);
+    ssize_t w;
+    do
+        w = write(fd, &h, sizeof h);
+    while (w < 0 && errno == EINTR);
+    return w == (ssize_t)sizeof h ? 0 : VN_EIO;
+}
+
+/* Runs the command through the helper: the helper is spawned (untimed),
+ * spawns and times the command itself, and reports. Ctrl-C reaches it as
+ * SIGTERM, which makes it stop the command's group and report that. */
+static int exec_via_helper(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err,
+                           size_t errlen)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0)
+        return -errno;
+    /* The helper's arguments: its options, then the command. */
+    size_t n = 0;
+    while (o->argv[n])
+        n++;
+    char **argv = calloc(n + 12, sizeof *argv);
+    char tmo[32];
+    if (!argv) {
+        close(p[0]);
+        close(p[1]);
+        return VN_ENOMEM;
+    }
+    size_t k = 0;
+    argv[k++] = (char *)o->helper;
+    if (o->stdin_path) {
+        argv[k++] = "-i";
+        argv[k++] = (char *)o->stdin_path;
+    }
+    if (o->show_output)
+        argv[k++] = "-o";
+    if (o->timeout > 0) {
+        snprintf(tmo, sizeof tmo, "%.9g", o->timeout);
+        argv[k++] = "-t";
+        argv[k++] = tmo;
+    }
+    if (o->path) {
+        argv[k++] = "-p";
+        argv[k++] = (char *)o->path;
+    }
+    argv[k++] = "--";
+    for (size_t i = 0; i < n; i++)
+        argv[k++] = o->argv[i];
+    argv[k] = NULL;
+
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, p[1], 3); /* dup2 clears close-on-exec */
+    pid_t pid;
+    int e = posix_spawn(&pid, o->helper, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    free(argv);
+    close(p[1]);
+    if (e) {
+        close(p[0]);
+        snprintf(err, errlen, "cannot start the helper '%s': %s", o->helper, strerror(e));
+        return -e;
+    }
+    int status = 0, signalled = 0;
+    int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    for (;;) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid)
+            break;
+        if (o->stop_flag && *o->stop_flag && !signalled) {
+            kill(pid, SIGTERM);
+            signalled = 1;
+        }
+        if (pfd >= 0) {
+            struct pollfd pl = {pfd, POLLIN, 0};
+            poll(&pl, 1, 50);
+        } else {
+            struct timespec ts = {0, 200000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    if (pfd >= 0)
+        close(pfd);
+    helper_report h;
+    ssize_t got;
+    do
+        got = read(p[0], &h, sizeof h);
+    while (got < 0 && errno == EINTR);
+    close(p[0]);
+    if (got != (ssize_t)sizeof h) {
+        snprintf(err, errlen, "the helper '%s' ended without a report (status %d)", o->helper,
+                 status);
+        return VN_EIO;
+    }
+    *wall_ns = h.wall_ns;
+    *u = h.u;
+    h.err[sizeof h.err - 1] = '\0';
+    if (h.rc < 0)
+        snprintf(err, errlen, "%s", h.err);
+    return h.rc;
+}
+
 int vn_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err, size_t errlen)
 {
     if (!o || !o->argv || !o->argv[0] || !wall_ns || !u)
         return VN_EINVAL;
     memset(u, 0, sizeof *u);
     u->tree_peak_kib = -1;
+    if (o->helper && !o->on_spawn && !o->cgroup)
+        return exec_via_helper(o, wall_ns, u, err, errlen);
     if (!o->on_spawn && !o->cgroup) {
         uint64_t t0;
         pid_t pid = spawn_fast(o, &t0, err, errlen);

@@ -290,6 +290,7 @@ static int run_once(runctx *x, char *const *argv, const char *path, int show, do
     memset(&o, 0, sizeof o);
     o.argv = argv;
     o.path = path;
+    o.helper = x->c->helper;
     o.stdin_path = x->c->input;
     o.show_output = show;
     o.timeout = x->c->timeout;

@@ -43,6 +43,15 @@ typedef struct vn_exec_opts {
      * (it waits for the go-ahead): the place to attach counters to it. */
     int (*on_spawn)(pid_t pid, void *ctx);
     void *ctx;
+    /* A small program (vernier-spawn) that starts the command and measures
+     * it in vernier's place. Needed for an honest peak memory: a child
+     * spawned from a process carries that process's peak resident memory
+     * into its own ru_maxrss across the exec (the kernel keeps the
+     * high-water mark of the address space it replaces), so a command run
+     * from a 4 MiB process never reports less than 4 MiB; from a small
+     * static helper the floor is its own few hundred KiB. NULL: spawn
+     * directly. Not used with on_spawn or cgroup. */
+    const char *helper;
 } vn_exec_opts;
 
 enum {
@@ -57,6 +66,10 @@ enum {
  * or a negative code when the command could not be started (the message in
  * err names the program and the reason). */
 int vn_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err, size_t errlen);
+
+/* The helper's side (vernier-spawn): runs o like vn_exec and writes the
+ * outcome to fd, where the vn_exec that started the helper reads it. */
+int vn_exec_serve(const vn_exec_opts *o, int fd);
 
 /* A cgroup v2 group for measuring the peak memory of a whole process tree
  * (memory.peak). vn_cgroup_create makes a fresh child of this process's

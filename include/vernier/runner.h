@@ -52,6 +52,7 @@ typedef struct vn_run_config {
     int progress;                 /* a progress line on stderr */
     const volatile int *stop_flag;/* non-zero: stop the runs, report what was measured */
     const char *counters;         /* performance counters per run (vernier/counters.h); NULL or "none": off */
+    const char *helper;           /* vernier-spawn, for an honest peak memory (see vn_exec_opts) */
     vn_executor executor;         /* NULL: vn_exec */
     void *executor_ctx;
 } vn_run_config;

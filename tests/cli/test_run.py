@@ -100,8 +100,9 @@ def test_per_run_max_rss_is_that_runs_own(tmp_path):
     rss_big = [s["maxrss_kib"] for s in d["benchmarks"][0]["samples"]]
     rss_true = [s["maxrss_kib"] for s in d["benchmarks"][1]["samples"]]
     assert min(rss_big) > 200 * 1024
-    # `true` runs after the big one and still reports its own small peak.
-    assert max(rss_true) < 20 * 1024
+    # `true` runs after the big one and still reports its own small peak:
+    # about 1 MiB, as GNU time reports it, not vernier's own size.
+    assert max(rss_true) < 2 * 1024
 
 
 def test_interleaving_order(tmp_path):
@@ -136,8 +137,11 @@ def test_sleep_reads_its_duration():
 def test_shell_mode_subtracts_the_shell():
     p = run("run", "--runs", "5", "--shell", "--json", "-", "sleep 0.05 && true", check=0)
     b = json.loads(p.stdout)["benchmarks"][0]
-    assert b["overhead"]["ns"] > 0
-    assert b["stats"]["median"] == pytest.approx(b["stats"]["median"])
+    shell = b["overhead"]["ns"]
+    assert 100e3 < shell < 20e6  # starting sh -c '' takes a while, not forever
+    raw = sorted(s["value"] for s in b["samples"])[2]
+    # The headline is the runs' median less the shell's own start-up.
+    assert b["stats"]["median"] == pytest.approx(raw - shell, rel=1e-9)
     assert 49e6 <= b["stats"]["median"] <= 60e6
 
 
