@@ -11,6 +11,11 @@
 
 static const char *const CMD = "run";
 
+/* Where `make install` puts vernier-spawn; the build defines it. */
+#ifndef VN_LIBEXECDIR
+#define VN_LIBEXECDIR "/usr/local/libexec/vernier"
+#endif
+
 static void help(FILE *f)
 {
     fprintf(f,
@@ -184,6 +189,8 @@ static void free_params(params *p)
     free(p->names);
 }
 
+static int whole(const char *opt, const char *s, double lo, double hi, double *out);
+
 static int num(const char *opt, const char *s, double lo, double hi, double *out)
 {
     char *end;
@@ -217,6 +224,18 @@ static const char *find_helper(char *buf, size_t n)
     return access(buf, X_OK) == 0 ? buf : NULL;
 }
 
+/* A whole number in [lo, hi], with a message when it is not. */
+static int whole(const char *opt, const char *s, double lo, double hi, double *out)
+{
+    double v;
+    if (num(opt, s, lo, hi, &v))
+        return VN_EXIT_USAGE;
+    if (v != floor(v))
+        return vn_cli_usage_error(CMD, "%s needs a whole number, not '%s'", opt, s);
+    *out = v;
+    return 0;
+}
+
 /* Joins argv words into one line for display, quoting words that need it. */
 static char *join_words(char **w, int n)
 {
@@ -225,7 +244,8 @@ static char *join_words(char **w, int n)
     for (int i = 0; i < n; i++) {
         if (i)
             vn_buf_puts(&b, " ");
-        if (w[i][0] && !strpbrk(w[i], " \t\n'\"\\$`*?[]{}()<>|&;#~")) {
+        /* Braces stay bare: {NAME} is a parameter, and no shell reads this. */
+        if (w[i][0] && !strpbrk(w[i], " \t\n'\"\\$`*?[]()<>|&;#~")) {
             vn_buf_puts(&b, w[i]);
             continue;
         }
@@ -303,10 +323,10 @@ int cmd_run(int argc, char **argv)
     while ((o = vn_cli_getopt(CMD, argc, argv, "+h", longopts)) != -1) {
         switch (o) {
         case 'h': help(stdout); free_params(&P); return VN_EXIT_OK;
-        case O_WARMUP: if (num("--warmup", optarg, 0, 1e6, &v) || v != floor(v)) goto usage; c.warmup = (size_t)v; break;
-        case O_RUNS: if (num("--runs", optarg, 1, 1e7, &v) || v != floor(v)) goto usage; c.runs = (size_t)v; runs_set = 1; break;
-        case O_MINRUNS: if (num("--min-runs", optarg, 1, 1e7, &v) || v != floor(v)) goto usage; c.min_runs = (size_t)v; minmax_set = 1; break;
-        case O_MAXRUNS: if (num("--max-runs", optarg, 1, 1e7, &v) || v != floor(v)) goto usage; c.max_runs = (size_t)v; minmax_set = 1; break;
+        case O_WARMUP: if (whole("--warmup", optarg, 0, 1e6, &v)) goto usage; c.warmup = (size_t)v; break;
+        case O_RUNS: if (whole("--runs", optarg, 1, 1e7, &v)) goto usage; c.runs = (size_t)v; runs_set = 1; break;
+        case O_MINRUNS: if (whole("--min-runs", optarg, 1, 1e7, &v)) goto usage; c.min_runs = (size_t)v; minmax_set = 1; break;
+        case O_MAXRUNS: if (whole("--max-runs", optarg, 1, 1e7, &v)) goto usage; c.max_runs = (size_t)v; minmax_set = 1; break;
         case O_MINTIME: if (num("--min-time", optarg, 0, 86400, &v)) goto usage; c.min_time = v; break;
         case O_PRECISION: if (num("--precision", optarg, 1e-3, 100, &v)) goto usage; c.precision = v; break;
         case O_SEED: if (num("--seed", optarg, 0, 1e18, &v)) goto usage; c.seed = (uint64_t)v; break;
@@ -336,9 +356,9 @@ int cmd_run(int argc, char **argv)
         case O_HIST: hist = 1; break;
         case O_FAKE: fake_path = optarg; break;
         case O_COUNTERS: {
-            char why[256];
+            char why[1536];
             if (vn_counters_check(optarg, why, sizeof why) != 0) {
-                vn_cli_usage_error(CMD, "--counters: %s", why);
+                vn_cli_usage_error(CMD, "%s", why);
                 goto usage;
             }
             c.counters = optarg;
@@ -354,6 +374,25 @@ int cmd_run(int argc, char **argv)
     if (raw && !csv) {
         vn_cli_usage_error(CMD, "--raw goes with --csv");
         goto usage;
+    }
+    {
+        const char *outs[] = {json, csv, md, hf};
+        int dash = 0;
+        for (int i = 0; i < 4; i++) {
+            dash += outs[i] && !strcmp(outs[i], "-");
+            /* A path that cannot be written fails now, not after the runs. */
+            int rc = outs[i] ? vn_output_check(outs[i]) : 0;
+            if (rc) {
+                status = vn_cli_fail(CMD, "cannot write '%s': %s; choose a writable path", outs[i],
+                                     vn_strerror(rc));
+                free_params(&P);
+                return status;
+            }
+        }
+        if (dash > 1) {
+            vn_cli_usage_error(CMD, "only one output can go to standard output ('-')");
+            goto usage;
+        }
     }
     if (runs_set && minmax_set) {
         vn_cli_usage_error(CMD, "--runs fixes the number of runs; drop --min-runs/--max-runs");

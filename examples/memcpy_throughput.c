@@ -32,6 +32,6 @@ static void copy(vn_state *st)
     }
 }
 VN_BENCH_OPTS(copy, .setup = setup, .teardown = teardown, .param_name = "size", .range_lo = 8,
-              .range_hi = MAX_SIZE, .range_mult = 8)
+              .range_hi = MAX_SIZE, .range_mult = 8);
 
 int main(int argc, char **argv) { return vn_main(argc, argv); }

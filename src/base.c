@@ -193,3 +193,34 @@ int vn_write_file_atomic(const char *path, const void *data, size_t len)
     free(resolved);
     return rc;
 }
+
+int vn_output_check(const char *path)
+{
+    if (!path || !*path)
+        return VN_EINVAL;
+    if (!strcmp(path, "-"))
+        return 0;
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return -EISDIR;
+        /* An existing device or FIFO is written in place. */
+        if (!S_ISREG(st.st_mode))
+            return access(path, W_OK) == 0 ? 0 : -errno;
+    }
+    /* The temporary file and the rename need the directory. */
+    char *dir = strdup(path);
+    if (!dir)
+        return VN_ENOMEM;
+    char *slash = strrchr(dir, '/');
+    const char *d = ".";
+    if (slash == dir)
+        d = "/";
+    else if (slash) {
+        *slash = '\0';
+        d = dir;
+    }
+    int rc = access(d, W_OK | X_OK) == 0 ? 0 : -errno;
+    free(dir);
+    return rc;
+}

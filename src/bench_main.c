@@ -191,6 +191,26 @@ int vn__main(int argc, char **argv, int optimized)
         return usage_error(prog, "--max-samples must be at least --min-samples%s%s", "", "");
     if (o.raw && !o.csv)
         return usage_error(prog, "--raw goes with --csv%s%s", "", "");
+    if (cfg.threads > 1 && (cfg.cpu >= 0 || cfg.cold))
+        return usage_error(prog, "--threads cannot go with %s%s",
+                           cfg.cpu >= 0 ? "--cpu (every thread would share one CPU)"
+                                        : "--cold (one thread's eviction would disturb the others)",
+                           "");
+    {
+        const char *outs[] = {o.json, o.csv, o.markdown};
+        int dash = 0;
+        for (int i = 0; i < 3; i++) {
+            dash += outs[i] && !strcmp(outs[i], "-");
+            int rc = outs[i] ? vn_output_check(outs[i]) : 0;
+            if (rc) {
+                fprintf(stderr, "%s: cannot write '%s': %s; choose a writable path\n", prog,
+                        outs[i], vn_strerror(rc));
+                return 1;
+            }
+        }
+        if (dash > 1)
+            return usage_error(prog, "only one output can go to standard output ('-')%s%s", "", "");
+    }
     if (cfg.timer) {
         vn_clock_id id;
         if (vn_clock_lookup(cfg.timer, &id) != 0 || !vn_clock_available(id)) {

@@ -28,6 +28,7 @@ typedef struct job {
     double cost_ns, res_ns;
     vn__evict *evict;
     int interference;            /* probe getrusage/getcpu around samples */
+    int timer_capped;            /* samples shorter than 1000 x the timer's cost + resolution */
     struct vn__run run;          /* the state's private part */
     vn_state st;
     uint64_t t0;                 /* timer read at the start of this row */
@@ -197,6 +198,14 @@ static int calibrate(job *j, uint64_t *iters_out)
     double threshold = 1000.0 * (j->cost_ns + j->res_ns);
     if (!(threshold >= j->cfg.min_sample_time * 1e9))
         threshold = j->cfg.min_sample_time * 1e9;
+    /* A coarse timer (monotonic_coarse: 4 ms) would ask for 4 s samples;
+     * the budget must still hold the minimum samples, and the timer_bound
+     * warning then says the timer's error is more than 0.1%. */
+    double cap = j->cfg.max_time * 1e9 / (double)(j->cfg.min_samples + 1);
+    if (threshold > cap) {
+        threshold = cap;
+        j->timer_capped = 1;
+    }
     uint64_t iters = 1;
     for (;;) {
         double ns;
@@ -670,7 +679,10 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
         vn_config_init(&cfg);
     if (!(cfg.max_time > 0) || !(cfg.precision > 0) || cfg.min_samples < 1 ||
         cfg.max_samples < cfg.min_samples || cfg.threads < 1 || cfg.threads > 1024 ||
-        !(cfg.warmup >= 0) || !(cfg.min_sample_time > 0))
+        !(cfg.warmup >= 0) || !(cfg.min_sample_time > 0) ||
+        /* Pinned, all threads would share one CPU; cold, one thread's
+         * eviction would run while the others time. */
+        (cfg.threads > 1 && (cfg.cpu >= 0 || cfg.cold)))
         return VN_EINVAL;
     regex_t re;
     if (cfg.filter && regcomp(&re, cfg.filter, REG_EXTENDED | REG_NOSUB) != 0)
@@ -735,6 +747,12 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
         for (size_t k = 0; k < nv && rc == 0; k++) {
             vn_result *res = &out->bench[out->nbench];
             memset(res, 0, sizeof *res);
+            /* Unknown until measured: a row that fails before its summary
+             * says null, not a 0 that looks measured. */
+            res->overhead_ns = res->overhead_ci[0] = res->overhead_ci[1] = NAN;
+            res->ref_ns = res->ref_spread = res->cycles = NAN;
+            res->bytes_per_iter = res->items_per_iter = NAN;
+            res->bytes_per_sec = res->items_per_sec = NAN;
             res->unit = "ns";
             res->threads = 1;
             if (b->nvalues) {
@@ -793,6 +811,12 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
             rc = cfg.threads > 1 ? measure_threads(j, res) : measure(j, res);
             if (rc == 0)
                 vn__result_warnings(res, &j->cfg, s->optimized);
+            if (rc == 0 && j->timer_capped)
+                vn__result_warn(res, "timer_bound",
+                                "the timer (%s, %.3g ns per read, steps of %.3g ns) is too coarse "
+                                "for samples that fit the time budget: its error is more than 0.1%% "
+                                "of a sample",
+                                vn_clock_name(j->timer), j->cost_ns, j->res_ns);
             free(j);
             if (rc == 0) {
                 out->nbench++;

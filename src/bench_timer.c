@@ -118,7 +118,9 @@ double vn__ref_ns_per_cycle(const struct vn__run *r)
 #endif
     }
     uint64_t t1 = vn__timer_read(r);
-    return vn__timer_delta_ns(r, t1 - t0) / REF_ADDS;
+    /* A timer too coarse to see the loop (monotonic_coarse) tells nothing. */
+    double ns = vn__timer_delta_ns(r, t1 - t0) / REF_ADDS;
+    return ns > 0 ? ns : NAN;
 #else
     return NAN;
 #endif

@@ -57,7 +57,7 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
              r->ntagged, r->nsamples,
              r->nsamples - r->ntagged < vn__min_untagged(cfg) ? " (too many: all are used instead)"
                                                                : "");
-    if (r->stop == VN_STOP_MAX_TIME) {
+    if (r->stop == VN_STOP_MAX_TIME && !r->upper_bound) {
         double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
         vn__result_warn(r, "max_time",
              "the time budget (%.3g s) ran out before the median's 95%% CI reached +-%.3g%% "
@@ -71,9 +71,10 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
              "the machine's speed moved by %.0f%% during the run (reference add loop, p10-p90); "
              "compare cycles rather than ns",
              100 * r->ref_spread);
-    if (cfg->cold && r->iters == 1 && r->stats.median < 1e3)
+    double headline = r->upper_bound ? r->bound_ns : r->stats.median;
+    if (cfg->cold && r->iters == 1 && headline < 1e3)
         vn__result_warn(r, "timer_bound",
              "with --cold each sample is one iteration of %.3g ns: the timer's own cost and "
              "resolution are a large part of it",
-             r->stats.median);
+             headline);
 }

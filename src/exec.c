@@ -235,11 +235,10 @@ int vn_cgroup_peak(const char *dir, long long *kib)
     /* Writing to memory.peak resets it (Linux 6.12); older kernels refuse,
      * and then each run's peak is the peak so far, which the caller says. */
     int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        if (write(fd, "0", 1) != 1)
-            *kib = -*kib - 1; /* marks "not reset": the caller reports it once */
+    if (fd < 0 || write(fd, "0", 1) != 1)
+        *kib = -*kib - 1; /* marks "not reset": the caller reports it once */
+    if (fd >= 0)
         close(fd);
-    }
     return 0;
 }
 

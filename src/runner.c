@@ -514,13 +514,26 @@ static int build_rows(const vn_run_config *c, row **out, size_t *nout, char *err
                     rc = VN_ENOMEM;
                 continue;
             }
+            /* Words first, then the parameters in each word: a value with a
+             * quote or a blank in it stays one word, as given. */
             int argc;
             char why[128] = "";
-            rc = vn_split_words(r->text, &r->argv, &argc, why, sizeof why);
+            rc = vn_split_words(c->commands[ci], &r->argv, &argc, why, sizeof why);
             if (rc) {
-                snprintf(err, errlen, "cannot split '%s' into words: %s", r->text, why);
+                snprintf(err, errlen, "cannot split '%s' into words: %s", c->commands[ci], why);
                 break;
             }
+            for (int w = 0; w < argc && rc == 0; w++) {
+                char *sw = vn_param_substitute(r->argv[w], c->params, c->nparams, r->choice);
+                if (!sw) {
+                    rc = VN_ENOMEM;
+                    break;
+                }
+                free(r->argv[w]);
+                r->argv[w] = sw;
+            }
+            if (rc)
+                break;
             /* A command that does not exist is an error before any run. */
             char path[4096];
             if (!c->executor && (rc = vn_which(r->argv[0], path, sizeof path)) == 0) {
@@ -661,8 +674,9 @@ static int fill_result(vn_result *res, row *r, const vn_run_config *c, double sh
     res->cycles = res->ref_ns = res->ref_spread = NAN;
     res->bytes_per_sec = res->items_per_sec = NAN;
     int rc = r->n ? vn_stats_compute(net, r->n, &res->stats) : 0;
-    if (rc == 0 && r->n && res->stats.median <= 0) {
-        /* The command is no slower than an empty shell: only a bound. */
+    if (rc == 0 && r->n && (res->stats.median <= 0 || (c->shell && res->stats.median_ci[0] <= 0))) {
+        /* The command cannot be told apart from an empty shell: only a
+         * bound, the runs' own median, is honest. */
         res->upper_bound = 1;
         qsort(r->wall, r->n, sizeof *r->wall, cmp_double);
         res->bound_ns = vn_percentile_sorted(r->wall, r->n, 50);
@@ -790,10 +804,17 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
         vn__sysinfo_reset(&results->env);
 
     double sh_wall = 0, sh_user = 0, sh_sys = 0;
+    int stop = 0;
     if (c->shell && (rc = measure_shell(&x, &sh_wall, &sh_user, &sh_sys, err, errlen)) != 0) {
-        if (!err[0])
-            snprintf(err, errlen, "cannot measure the start-up of 'sh -c'");
-        goto out;
+        if (c->stop_flag && *c->stop_flag) {
+            /* Interrupted before any command ran: report that, with no runs. */
+            rc = 0;
+            stop = 1;
+        } else {
+            if (!err[0])
+                snprintf(err, errlen, "cannot measure the start-up of 'sh -c'");
+            goto out;
+        }
     }
     vn_rng rng;
     vn_rng_seed(&rng, c->seed);
@@ -802,7 +823,6 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
         rc = VN_ENOMEM;
         goto out;
     }
-    int stop = 0;
     /* Setup once per row, then warmup runs, interleaved like the timed ones. */
     for (size_t i = 0; i < nrows && !stop; i++)
         stop = hook(&x, "setup", rows[i].setup, fail);
@@ -815,6 +835,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
             char why[512] = "";
             int e = run_once(&x, r->argv, c->shell ? x.shell_path : r->path, c->show_output, &wall, &u, why, sizeof why);
             drop_counts(&x);
+            r->warmed++;
             if (e < 0) {
                 snprintf(fail->message, sizeof fail->message, "%s", why);
                 fail->failed = stop = 1;
@@ -946,6 +967,10 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
             rc = vn__bench_counters_finish(res, x.first, per, NULL, 0, 0);
         }
     }
+    if (rc == 0 && o_counting(&x))
+        snprintf(results->note, sizeof results->note,
+                 "with --counters each command is started from vernier itself (the counters "
+                 "must attach before its exec), so a run's max RSS cannot be below vernier's own");
     if (rc == 0 && !x.peak_resets)
         snprintf(results->note, sizeof results->note,
                  "this kernel cannot reset memory.peak between runs: each run's tree peak is the "

@@ -172,14 +172,18 @@ void vn__register(vn_bench_def *def);
 #error "VN_BENCH needs GCC or Clang (constructor functions); use vn_suite_add instead"
 #endif
 
+/* Each ends with a declaration, so the ';' written after VN_BENCH(fn) ends
+ * it and -Wpedantic sees no stray semicolon. */
 #define VN_BENCH_OPTS(fn, ...)                                                \
     static const vn_bench_opts vn__opts_##fn = {.reserved_ = 0, __VA_ARGS__}; \
     static vn_bench_def vn__def_##fn = {#fn, fn, &vn__opts_##fn, 0};          \
-    VN__CONSTRUCTOR static void vn__register_##fn(void) { vn__register(&vn__def_##fn); }
+    VN__CONSTRUCTOR static void vn__register_##fn(void) { vn__register(&vn__def_##fn); } \
+    extern int vn__bench_semicolon
 
 #define VN_BENCH(fn)                                      \
     static vn_bench_def vn__def_##fn = {#fn, fn, 0, 0};   \
-    VN__CONSTRUCTOR static void vn__register_##fn(void) { vn__register(&vn__def_##fn); }
+    VN__CONSTRUCTOR static void vn__register_##fn(void) { vn__register(&vn__def_##fn); } \
+    extern int vn__bench_semicolon
 
 /* ---- Running them ------------------------------------------------------------ */
 

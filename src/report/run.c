@@ -82,7 +82,7 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
                                 vn__fmt_ns(a, sizeof a, s->median), RESET(flags));
             /* One run has no interval and no spread: say nothing rather than "nan". */
             if (isfinite(half) && s->n > 1)
-                rc |= vn_buf_printf(o, " +-%.2g%%  (95%% CI %s .. %s, coverage %.1f%%)",
+                rc |= vn_buf_printf(o, " +-%.2g%%  (CI %s .. %s, coverage %.1f%%)",
                                     100 * half / s->median, vn__fmt_ns(b, sizeof b, s->median_ci[0]),
                                     vn__fmt_ns(c, sizeof c, s->median_ci[1]),
                                     100 * s->median_ci_level);

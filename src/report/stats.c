@@ -288,9 +288,13 @@ int vn_report_stats_text(const vn_stats *s, const char *unit, unsigned flags, vn
     }
 
     if (isfinite(s->drift)) {
-        int sig = s->drift_p < 0.01;
+        /* The t approximation of the p-value is poor below 10 values (with
+         * 3, every ordering has p 1/3 or more, yet it says 0), so a trend
+         * is claimed only from 10 on, as the engine does. */
+        int sig = s->drift_p < 0.01 && s->n >= 10;
         rc |= vn_buf_printf(o, "%-*s%+.3f rank correlation with the order of the values, p = %.2g%s\n",
-                            INDENT, "drift", s->drift, s->drift_p, sig ? "" : ": no trend");
+                            INDENT, "drift", s->drift, s->drift_p,
+                            sig ? "" : s->n < 10 ? ": too few values to tell a trend" : ": no trend");
         if (sig) {
             snprintf(text, sizeof text,
                      "the values %s over the run: conditions changed while measuring (warm-up, "

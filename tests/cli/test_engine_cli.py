@@ -195,3 +195,71 @@ def test_sum_arrays_compares_the_two_loops():
     assert m, p.stdout
     assert float(m.group(2)) >= 1.0
     assert m.group(1) != m.group(3)
+
+
+FAILING = r"""
+#include <vernier.h>
+static void fails(vn_state *st) {
+    while (vn_next(st))
+        vn_state_fail(st, "the input was rejected");
+}
+VN_BENCH(fails);
+static void works(vn_state *st) {
+    unsigned x = 1;
+    while (vn_next(st)) { x = x * 3 + 1; vn_keep(x); }
+}
+VN_BENCH(works);
+int main(int argc, char **argv) { return vn_main(argc, argv); }
+"""
+
+
+def compile_program(tmp_path, source, extra=()):
+    """Builds a benchmark program against this build's static library."""
+    src = tmp_path / "prog.c"
+    src.write_text(source)
+    exe = tmp_path / "prog"
+    libs = ["-lpthread", "-lm"]
+    cache = (BUILD / "CMakeCache.txt").read_text()
+    m = re.search(r"^VN_PFM_LIB:FILEPATH=(.+)$", cache, re.M)
+    if m and not m.group(1).endswith("NOTFOUND"):
+        libs.append(m.group(1))
+    if "VN_SANITIZE:BOOL=ON" in cache:
+        libs.append("-fsanitize=address,undefined")
+    src_dir = Path(__file__).resolve().parents[2]
+    subprocess.run(["cc", "-std=c11", "-O2", *extra, "-I", str(src_dir / "include"), str(src),
+                    str(BUILD / "libvernier.a"), *libs, "-o", str(exe)], check=True)
+    return exe
+
+
+def test_a_failed_benchmark_writes_valid_json(tmp_path):
+    exe = compile_program(tmp_path, FAILING)
+    p = subprocess.run([str(exe), *QUICK, "--json", "-"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1  # a benchmark failed
+    d = json.loads(p.stdout)
+    validate(d, "results-1.json")
+    bad, good = d["benchmarks"]
+    assert bad["error"] == "the input was rejected" and bad["stop"] == "failed"
+    assert bad["cycles"] is None and bad["overhead"]["ns"] is None and bad["ref"]["ns_per_cycle"] is None
+    assert good["error"] is None and good["stats"]["median"] > 0
+    assert "failed: the input was rejected" in p.stderr
+
+
+def test_vn_bench_is_clean_under_pedantic(tmp_path):
+    compile_program(tmp_path, FAILING, ["-Wall", "-Wextra", "-Wpedantic", "-Werror"])
+
+
+def test_one_output_per_stdout_and_threads_rules():
+    p = run_ex("x_plus_x", "--json", "-", "--csv", "-")
+    assert p.returncode == 2 and "standard output" in p.stderr
+    p = run_ex("atomic_counter", "--threads", "2", "--cpu", "0")
+    assert p.returncode == 2 and "--threads cannot go with --cpu" in p.stderr
+    p = run_ex("atomic_counter", "--threads", "2", "--cold")
+    assert p.returncode == 2 and "--cold" in p.stderr
+
+
+def test_a_coarse_timer_still_keeps_the_budget():
+    t0 = time.time()
+    d, _ = results("x_plus_x", "--timer", "monotonic_coarse", "--max-time", "0.3")
+    assert time.time() - t0 < 10
+    b = d["benchmarks"][0]
+    assert any(w["id"] == "timer_bound" for w in b["warnings"])

@@ -284,3 +284,36 @@ def test_fake_csv_views(tmp_path):
     head, row = summary.read_text().splitlines()
     cols = dict(zip(head.split(","), row.split(",")))
     assert cols["median"] == "11000000" and cols["n"] == "2"
+
+
+def test_parameters_go_into_words_as_given(tmp_path):
+    out = tmp_path / "o.txt"
+    run("run", "--runs", "1", "--param", "f=it's", "--", "sh", "-c", f"printf '%s' \"$0\" > {out}", "{f}",
+        check=0)
+    assert out.read_text() == "it's"
+    p = run("run", "--fake-exec", fake(tmp_path, ["1"]), "--runs", "1", "--param", "n=2", "--json", "-",
+            "--", "echo", "{n}", "x", check=0)
+    assert json.loads(p.stdout)["benchmarks"][0]["name"] == "echo 2 x"
+
+
+def test_cleanup_runs_after_a_failure_in_warmup(tmp_path):
+    log = tmp_path / "log"
+    p = run("run", "--warmup", "1", "--setup", f"echo setup >> {log}", "--cleanup", f"echo cleanup >> {log}",
+            "false")
+    assert p.returncode == 1 and "in warmup" in p.stderr
+    assert log.read_text().split() == ["setup", "cleanup"]
+
+
+def test_outputs_are_checked_before_any_run(tmp_path):
+    marker = tmp_path / "ran"
+    p = run("run", "--runs", "1", "--json", "/nonexistent/dir/r.json", "--", "touch", str(marker))
+    assert p.returncode == 1 and "/nonexistent/dir/r.json" in p.stderr
+    assert not marker.exists()
+    p = run("run", "--runs", "1", "--json", "-", "--csv", "-", "true")
+    assert p.returncode == 2 and "standard output" in p.stderr
+
+
+@pytest.mark.parametrize("opt", ["--runs", "--warmup", "--min-runs", "--max-runs"])
+def test_whole_numbers_say_so(opt):
+    p = run("run", opt, "1.5", "true")
+    assert p.returncode == 2 and "whole number" in p.stderr and opt in p.stderr
