@@ -36,6 +36,17 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
              "(keep it with vn_keep()), or it runs in the shadow of the loop's own increment "
              "and branch",
              r->bound_ns);
+    /* Subtracting the empty loop assumes the body's time adds to the
+     * loop's; an out-of-order core overlaps them, so for a body not much
+     * longer than the loop the net time is uncertain by up to the loop's own
+     * cost, however sharp its interval. */
+    if (!r->upper_bound && isfinite(r->overhead_ns) && r->overhead_ns > 0.25 * s->median)
+        vn__result_warn(r, "overhead_dominates",
+             "the empty loop (%.3g ns) is %.0f%% of the net time: the body and the loop overlap "
+             "in the core, so the net %.3g ns is uncertain by up to the loop's cost; the loop "
+             "with the body takes %.3g ns",
+             r->overhead_ns, 100 * r->overhead_ns / s->median, s->median,
+             s->median + r->overhead_ns);
     double rel = s->median != 0 ? s->mad_scaled / fabs(s->median) : NAN;
     if (!r->upper_bound && rel > 0.05)
         vn__result_warn(r, "high_variance",

@@ -741,3 +741,12 @@ int vn_median_ci(const double *x, size_t n, double *median, double *lo, double *
     free(s);
     return 0;
 }
+
+void vn_histogram_cdf(const vn_histogram *h, double *out)
+{
+    uint64_t seen = 0;
+    for (size_t i = 0; i < h->nbins; i++) {
+        seen += h->counts[i];
+        out[i] = h->n ? (double)seen / (double)h->n : NAN;
+    }
+}

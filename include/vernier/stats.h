@@ -104,6 +104,11 @@ typedef struct vn_histogram {
 int  vn_histogram_compute(const double *x, size_t n, size_t nbins, vn_histogram *out);
 void vn_histogram_free(vn_histogram *h);
 
+/* The empirical cumulative distribution at the histogram's bin edges:
+ * out[i] is the fraction of the values below the upper edge of bin i (the
+ * last is 1). out has h->nbins entries. */
+void vn_histogram_cdf(const vn_histogram *h, double *out);
+
 #ifdef __cplusplus
 }
 #endif

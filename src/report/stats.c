@@ -3,6 +3,7 @@
  * The distribution graph is in stats_hist.c. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../format.h"
@@ -73,6 +74,16 @@ int vn_report_stats_json(const vn_stats *s, const vn_histogram *h, const char *u
         for (size_t i = 0; i < h->nbins; i++)
             vn__json_uint(&j, NULL, h->counts[i]);
         vn__json_arr_end(&j);
+        /* The CDF at each bin's upper edge: the cumulative graph's data. */
+        double *cdf = malloc((h->nbins ? h->nbins : 1) * sizeof *cdf);
+        if (!cdf)
+            return VN_ENOMEM;
+        vn_histogram_cdf(h, cdf);
+        vn__json_arr_begin(&j, "cdf");
+        for (size_t i = 0; i < h->nbins; i++)
+            vn__json_num(&j, NULL, cdf[i]);
+        vn__json_arr_end(&j);
+        free(cdf);
         vn__json_obj_end(&j);
     } else {
         vn__json_null(&j, "histogram");

@@ -266,3 +266,21 @@ def test_text_report_agrees_with_json():
     assert f"values      {len(x)}" in out
     assert f"{s['median_ci_level'] * 100:.4g}%" in out
     assert f"{s['drift']:+.3f}" in out
+
+
+def test_cdf_is_the_cumulative_histogram():
+    rng = np.random.default_rng(11)
+    x = rng.lognormal(3, 0.4, 1500)
+    p = run("stats", "--json", "-", input="\n".join(repr(v) for v in x), check=0)
+    d = json.loads(p.stdout)
+    validate(d, "stats-1.json")
+    h = d["histogram"]
+    counts = np.array(h["counts"])
+    assert counts.sum() == len(x)
+    assert h["cdf"] == pytest.approx(list(np.cumsum(counts) / len(x)), rel=1e-12)
+    assert h["cdf"][-1] == 1.0
+    # And it is the empirical CDF: the share of values below each upper edge
+    # (the last edge holds the maximum, so it is inclusive there).
+    edges = h["lo"] + h["width"] * np.arange(1, len(counts) + 1)
+    want = [(x < e).mean() for e in edges[:-1]] + [1.0]
+    assert h["cdf"] == pytest.approx(want, abs=1.0 / len(x) + 1e-12)

@@ -243,6 +243,37 @@ static void overhead_is_measured_and_subtracted(void **state)
     vn_suite_destroy(s);
 }
 
+static void a_loop_as_costly_as_the_body_is_flagged(void **state)
+{
+    (void)state;
+    reset_fake();
+    /* 600 us of edges and 10 ns per iteration: 2^16 iterations are the
+     * first to pass 1 ms, which makes the empty loop 9.2 ns per iteration,
+     * 92% of the net time (and still under the half that would make the
+     * result a mere bound). */
+    read_cost = 600000;
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = &r.bench[0];
+    assert_int_equal(b->iters, 65536);
+    assert_true(fabs(b->overhead_ns - 600000.0 / 65536) < 1e-9);
+    assert_int_equal(b->upper_bound, 0);
+    assert_true(fabs(b->stats.median - 10.0) < 1e-9);
+    assert_true(has_warning(b, "overhead_dominates"));
+    vn_results_free(&r);
+    /* With a long body the loop is negligible and nothing is said. */
+    reset_fake();
+    costs[0] = 1000;
+    read_cost = 3 * 1024;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_false(has_warning(&r.bench[0], "overhead_dominates"));
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
 static void empty_body_gives_an_upper_bound(void **state)
 {
     (void)state;
@@ -607,6 +638,7 @@ int main(void)
         cmocka_unit_test(precision_stop_matches_an_independent_check),
         cmocka_unit_test(overhead_is_measured_and_subtracted),
         cmocka_unit_test(empty_body_gives_an_upper_bound),
+        cmocka_unit_test(a_loop_as_costly_as_the_body_is_flagged),
         cmocka_unit_test(tagged_samples_stay_out_of_the_headline),
         cmocka_unit_test(speed_drift_is_reported),
         cmocka_unit_test(growing_cost_is_drift),
