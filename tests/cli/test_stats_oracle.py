@@ -271,7 +271,7 @@ def test_text_report_agrees_with_json():
 def test_cdf_is_the_cumulative_histogram():
     rng = np.random.default_rng(11)
     x = rng.lognormal(3, 0.4, 1500)
-    p = run("stats", "--json", "-", input="\n".join(repr(v) for v in x), check=0)
+    p = run("stats", "--json", "-", input="\n".join(repr(float(v)) for v in x), check=0)
     d = json.loads(p.stdout)
     validate(d, "stats-1.json")
     h = d["histogram"]
