@@ -348,8 +348,9 @@ static pid_t spawn_fast(const vn_exec_opts *o, uint64_t *t0, char *err, size_t e
 static int wait_child(const vn_exec_opts *o, pid_t pid, uint64_t t0, double *wall_ns,
                       vn_proc_usage *u);
 
-/* What vernier-spawn reports for one run: fixed-size, written once to a
- * pipe, so one read() gets it whole. */
+/* ---- The helper, started once ---------------------------------------------------- */
+
+/* What the helper reports for one run: fixed-size, written whole. */
 typedef struct helper_report {
     int32_t rc;          /* vn_exec's return */
     int32_t pad;
@@ -358,112 +359,200 @@ typedef struct helper_report {
     char err[256];
 } helper_report;
 
-int vn_exec_serve(const vn_exec_opts *o, int fd)
+/* A request: its size, then the settings, then NUL-terminated strings:
+ * stdin path ("" for /dev/null), program path ("" to search PATH), argv. */
+typedef struct request_head {
+    uint32_t size;       /* of everything after this field */
+    int32_t show_output;
+    double timeout;
+    uint32_t nargs;
+} request_head;
+
+struct vn_spawner {
+    pid_t pid;
+    int to, from;        /* requests out, reports in */
+};
+
+static int full_write(int fd, const void *p, size_t n)
 {
-    helper_report h;
-    memset(&h, 0, sizeof h);
-    vn_exec_opts direct = *o;
-    direct.helper = NULL;
-    h.rc = vn_exec(&direct, &h.wall_ns, &h.u, h.err, sizeof h.err);
-    ssize_t w;
-    do
-        w = write(fd, &h, sizeof h);
-    while (w < 0 && errno == EINTR);
-    return w == (ssize_t)sizeof h ? 0 : VN_EIO;
+    const char *c = p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return VN_EIO;
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
 }
 
-/* Runs the command through the helper: the helper is spawned (untimed),
- * spawns and times the command itself, and reports. Ctrl-C reaches it as
- * SIGTERM, which makes it stop the command's group and report that. */
-static int exec_via_helper(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err,
-                           size_t errlen)
+static int full_read(int fd, void *p, size_t n)
 {
-    int p[2];
-    if (pipe2(p, O_CLOEXEC) != 0)
+    char *c = p;
+    while (n) {
+        ssize_t r = read(fd, c, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return VN_EIO;
+        c += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+int vn_spawner_start(const char *path, vn_spawner **out, char *err, size_t errlen)
+{
+    int req[2], rep[2];
+    if (pipe2(req, O_CLOEXEC) != 0)
         return -errno;
-    /* The helper's arguments: its options, then the command. */
-    size_t n = 0;
-    while (o->argv[n])
-        n++;
-    char **argv = calloc(n + 12, sizeof *argv);
-    char tmo[32];
-    if (!argv) {
-        close(p[0]);
-        close(p[1]);
+    if (pipe2(rep, O_CLOEXEC) != 0) {
+        int rc = -errno;
+        close(req[0]), close(req[1]);
+        return rc;
+    }
+    vn_spawner *s = calloc(1, sizeof *s);
+    if (!s) {
+        close(req[0]), close(req[1]), close(rep[0]), close(rep[1]);
         return VN_ENOMEM;
     }
-    size_t k = 0;
-    argv[k++] = (char *)o->helper;
-    if (o->stdin_path) {
-        argv[k++] = "-i";
-        argv[k++] = (char *)o->stdin_path;
-    }
-    if (o->show_output)
-        argv[k++] = "-o";
-    if (o->timeout > 0) {
-        snprintf(tmo, sizeof tmo, "%.9g", o->timeout);
-        argv[k++] = "-t";
-        argv[k++] = tmo;
-    }
-    if (o->path) {
-        argv[k++] = "-p";
-        argv[k++] = (char *)o->path;
-    }
-    argv[k++] = "--";
-    for (size_t i = 0; i < n; i++)
-        argv[k++] = o->argv[i];
-    argv[k] = NULL;
-
+    /* The helper reads requests on fd 3 and writes reports on fd 4. */
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, p[1], 3); /* dup2 clears close-on-exec */
-    pid_t pid;
-    int e = posix_spawn(&pid, o->helper, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_adddup2(&fa, req[0], 3);
+    posix_spawn_file_actions_adddup2(&fa, rep[1], 4);
+    char *argv[] = {(char *)path, NULL};
+    int e = posix_spawn(&s->pid, path, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
-    free(argv);
-    close(p[1]);
+    close(req[0]);
+    close(rep[1]);
     if (e) {
-        close(p[0]);
-        snprintf(err, errlen, "cannot start the helper '%s': %s", o->helper, strerror(e));
+        close(req[1]), close(rep[0]);
+        free(s);
+        snprintf(err, errlen, "cannot start '%s': %s", path, strerror(e));
         return -e;
     }
-    int status = 0, signalled = 0;
-    int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    s->to = req[1];
+    s->from = rep[0];
+    *out = s;
+    return 0;
+}
+
+void vn_spawner_stop(vn_spawner *s)
+{
+    if (!s)
+        return;
+    close(s->to); /* the helper sees the end of its requests and exits */
+    close(s->from);
+    waitpid(s->pid, NULL, 0);
+    free(s);
+}
+
+/* One run through the helper. While it runs, vernier watches its stop
+ * flag: when raised, SIGTERM tells the helper to stop the command's group
+ * and report the run as interrupted. */
+static int exec_via_spawner(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err,
+                            size_t errlen)
+{
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    request_head h = {0, o->show_output, o->timeout, 0};
+    int rc = vn_buf_append(&b, &h, sizeof h);
+    const char *in = o->stdin_path ? o->stdin_path : "", *path = o->path ? o->path : "";
+    rc |= vn_buf_append(&b, in, strlen(in) + 1);
+    rc |= vn_buf_append(&b, path, strlen(path) + 1);
+    for (char *const *a = o->argv; *a && rc == 0; a++, h.nargs++)
+        rc = vn_buf_append(&b, *a, strlen(*a) + 1);
+    if (rc) {
+        vn_buf_free(&b);
+        return VN_ENOMEM;
+    }
+    h.size = (uint32_t)(b.len - sizeof h.size);
+    memcpy(b.data, &h, sizeof h);
+    rc = full_write(o->spawner->to, b.data, b.len);
+    vn_buf_free(&b);
+    if (rc) {
+        snprintf(err, errlen, "the helper vernier-spawn stopped answering");
+        return rc;
+    }
+    int signalled = 0;
     for (;;) {
-        pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid)
+        struct pollfd p = {o->spawner->from, POLLIN, 0};
+        int n = poll(&p, 1, 50);
+        if (n > 0)
             break;
         if (o->stop_flag && *o->stop_flag && !signalled) {
-            kill(pid, SIGTERM);
+            kill(o->spawner->pid, SIGTERM);
             signalled = 1;
         }
-        if (pfd >= 0) {
-            struct pollfd pl = {pfd, POLLIN, 0};
-            poll(&pl, 1, 50);
-        } else {
-            struct timespec ts = {0, 200000};
-            nanosleep(&ts, NULL);
-        }
     }
-    if (pfd >= 0)
-        close(pfd);
-    helper_report h;
-    ssize_t got;
-    do
-        got = read(p[0], &h, sizeof h);
-    while (got < 0 && errno == EINTR);
-    close(p[0]);
-    if (got != (ssize_t)sizeof h) {
-        snprintf(err, errlen, "the helper '%s' ended without a report (status %d)", o->helper,
-                 status);
+    helper_report r;
+    if (full_read(o->spawner->from, &r, sizeof r) != 0) {
+        snprintf(err, errlen, "the helper vernier-spawn ended without a report");
         return VN_EIO;
     }
-    *wall_ns = h.wall_ns;
-    *u = h.u;
-    h.err[sizeof h.err - 1] = '\0';
-    if (h.rc < 0)
-        snprintf(err, errlen, "%s", h.err);
-    return h.rc;
+    *wall_ns = r.wall_ns;
+    *u = r.u;
+    r.err[sizeof r.err - 1] = '\0';
+    if (r.rc < 0)
+        snprintf(err, errlen, "%s", r.err);
+    return r.rc;
+}
+
+int vn_spawner_serve(int in_fd, int out_fd, volatile int *stop_flag)
+{
+    for (;;) {
+        uint32_t size;
+        if (full_read(in_fd, &size, sizeof size) != 0)
+            return 0; /* vernier closed the pipe: done */
+        if (size < sizeof(request_head) - sizeof size || size > (64u << 20))
+            return VN_EINVAL;
+        char *buf = malloc((size_t)size + 1);
+        if (!buf)
+            return VN_ENOMEM;
+        if (full_read(in_fd, buf, size) != 0) {
+            free(buf);
+            return VN_EIO;
+        }
+        buf[size] = '\0';
+        request_head h;
+        memcpy((char *)&h + sizeof size, buf, sizeof h - sizeof size);
+        char *p = buf + (sizeof h - sizeof size), *end = buf + size;
+        char **argv = calloc((size_t)h.nargs + 1, sizeof *argv);
+        char *in = p;
+        p += strlen(p) + 1;
+        char *path = p < end ? p : NULL;
+        if (path)
+            p += strlen(p) + 1;
+        for (uint32_t i = 0; argv && i < h.nargs && p < end; i++) {
+            argv[i] = p;
+            p += strlen(p) + 1;
+        }
+        helper_report r;
+        memset(&r, 0, sizeof r);
+        if (!argv || !argv[0] || !path) {
+            r.rc = VN_EINVAL;
+            snprintf(r.err, sizeof r.err, "a malformed request");
+        } else {
+            vn_exec_opts o;
+            memset(&o, 0, sizeof o);
+            o.argv = argv;
+            o.stdin_path = *in ? in : NULL;
+            o.path = *path ? path : NULL;
+            o.show_output = h.show_output;
+            o.timeout = h.timeout;
+            o.stop_flag = stop_flag;
+            r.rc = vn_exec(&o, &r.wall_ns, &r.u, r.err, sizeof r.err);
+        }
+        free(argv);
+        free(buf);
+        if (stop_flag)
+            *stop_flag = 0; /* ready for the next run */
+        if (full_write(out_fd, &r, sizeof r) != 0)
+            return VN_EIO;
+    }
 }
 
 int vn_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err, size_t errlen)
@@ -472,8 +561,8 @@ int vn_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err,
         return VN_EINVAL;
     memset(u, 0, sizeof *u);
     u->tree_peak_kib = -1;
-    if (o->helper && !o->on_spawn && !o->cgroup)
-        return exec_via_helper(o, wall_ns, u, err, errlen);
+    if (o->spawner && !o->on_spawn && !o->cgroup)
+        return exec_via_spawner(o, wall_ns, u, err, errlen);
     if (!o->on_spawn && !o->cgroup) {
         uint64_t t0;
         pid_t pid = spawn_fast(o, &t0, err, errlen);

@@ -239,6 +239,7 @@ typedef struct runctx {
     size_t ncounters;
     char why[256];
     const char *shell_path;    /* sh, found once; NULL: searched at each spawn */
+    vn_spawner *spawner;       /* vernier-spawn, when the run has one */
 } runctx;
 
 /* Between the child's fork and its exec: counters that start at the exec
@@ -290,7 +291,7 @@ static int run_once(runctx *x, char *const *argv, const char *path, int show, do
     memset(&o, 0, sizeof o);
     o.argv = argv;
     o.path = path;
-    o.helper = x->c->helper;
+    o.spawner = x->spawner;
     o.stdin_path = x->c->input;
     o.show_output = show;
     o.timeout = x->c->timeout;
@@ -775,6 +776,12 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     char sh[4096];
     if (!c->executor && vn_which("sh", sh, sizeof sh) == 0)
         x.shell_path = sh;
+    /* Without the helper (not installed, or with counters, which must
+     * attach from vernier itself) commands start from vernier directly. */
+    if (c->helper && !c->executor && !o_counting(&x) &&
+        vn_spawner_start(c->helper, &x.spawner, err, errlen) != 0)
+        x.spawner = NULL;
+    err[0] = '\0';
     char cgdir[1200] = "";
     if (c->tree_memory && !c->executor) {
         char why[256];
@@ -980,6 +987,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
 out_order:
     free(order);
 out:
+    vn_spawner_stop(x.spawner);
     drop_counts(&x);
     vn_counters_destroy(x.first);
     if (x.cgroup)

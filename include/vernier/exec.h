@@ -30,6 +30,9 @@ void vn_words_free(char **words);
  * none, -EACCES when the file exists but cannot be executed. */
 int vn_which(const char *name, char *out, size_t outlen);
 
+/* vernier-spawn, started once and kept: see vn_exec_opts.spawner. */
+typedef struct vn_spawner vn_spawner;
+
 typedef struct vn_exec_opts {
     char *const *argv;              /* the program and its arguments */
     const char *path;               /* the program's file, found beforehand (vn_which), so the
@@ -48,10 +51,12 @@ typedef struct vn_exec_opts {
      * spawned from a process carries that process's peak resident memory
      * into its own ru_maxrss across the exec (the kernel keeps the
      * high-water mark of the address space it replaces), so a command run
-     * from a 4 MiB process never reports less than 4 MiB; from a small
-     * static helper the floor is its own few hundred KiB. NULL: spawn
-     * directly. Not used with on_spawn or cgroup. */
-    const char *helper;
+     * from a 4 MiB process never reports less than 4 MiB; from the small
+     * static helper the floor is its own few hundred KiB. The helper is
+     * started once and serves every run, so no exec of its own comes
+     * between two runs. NULL: spawn directly. Not used with on_spawn or
+     * cgroup. */
+    vn_spawner *spawner;
 } vn_exec_opts;
 
 enum {
@@ -67,9 +72,14 @@ enum {
  * err names the program and the reason). */
 int vn_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err, size_t errlen);
 
-/* The helper's side (vernier-spawn): runs o like vn_exec and writes the
- * outcome to fd, where the vn_exec that started the helper reads it. */
-int vn_exec_serve(const vn_exec_opts *o, int fd);
+/* Starts the helper program at path; vn_spawner_stop ends it. */
+int  vn_spawner_start(const char *path, vn_spawner **out, char *err, size_t errlen);
+void vn_spawner_stop(vn_spawner *s);
+
+/* The helper's side: reads one request after another from in_fd, runs each
+ * command like vn_exec, and writes the outcome to out_fd, until in_fd ends.
+ * stop_flag (raised by SIGTERM in the helper) stops the running command. */
+int vn_spawner_serve(int in_fd, int out_fd, volatile int *stop_flag);
 
 /* A cgroup v2 group for measuring the peak memory of a whole process tree
  * (memory.peak). vn_cgroup_create makes a fresh child of this process's
