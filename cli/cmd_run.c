@@ -202,10 +202,11 @@ static int num(const char *opt, const char *s, double lo, double hi, double *out
     return 0;
 }
 
-/* vernier-spawn: next to this program (a build tree, or a bin directory
- * with the helper beside it), else where it is installed. NULL when neither
- * exists: commands are then started directly, and their peak memory cannot
- * be lower than vernier's own, which the output then says. */
+/* vernier-spawn: next to this program (a build tree), in ../libexec/vernier
+ * beside its bin directory (an install, wherever it was moved), else where
+ * the build said it would be installed. NULL when none exists: commands
+ * are then started directly, and a note says their peak memory cannot be
+ * lower than vernier's own. */
 static const char *find_helper(char *buf, size_t n)
 {
     char self[4096];
@@ -215,9 +216,12 @@ static const char *find_helper(char *buf, size_t n)
         char *slash = strrchr(self, '/');
         if (slash) {
             *slash = '\0';
-            snprintf(buf, n, "%s/vernier-spawn", self);
-            if (access(buf, X_OK) == 0)
-                return buf;
+            static const char *const rel[] = {"vernier-spawn", "../libexec/vernier/vernier-spawn"};
+            for (size_t i = 0; i < 2; i++) {
+                snprintf(buf, n, "%s/%s", self, rel[i]);
+                if (access(buf, X_OK) == 0)
+                    return buf;
+            }
         }
     }
     snprintf(buf, n, "%s/vernier-spawn", VN_LIBEXECDIR);

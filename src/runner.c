@@ -278,6 +278,21 @@ done:
     x->cur = NULL;
 }
 
+/* Adds a sentence to the run's note, after any already there. */
+VN_PRINTF(2, 3)
+static void add_note(vn_results *r, const char *fmt, ...)
+{
+    size_t l = strlen(r->note);
+    if (l && l + 2 < sizeof r->note) {
+        memcpy(r->note + l, "; ", 3);
+        l += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->note + l, sizeof r->note - l, fmt, ap);
+    va_end(ap);
+}
+
 static int o_counting(const runctx *x)
 {
     return x->c->counters && strcmp(x->c->counters, "none") != 0 && !x->c->executor;
@@ -782,14 +797,17 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
         vn_spawner_start(c->helper, &x.spawner, err, errlen) != 0)
         x.spawner = NULL;
     err[0] = '\0';
+    if (!x.spawner && !c->executor && !o_counting(&x))
+        add_note(results,
+                 "vernier-spawn was not found, so commands start from vernier itself and a run's "
+                 "max RSS cannot be below vernier's own; install vernier with make install");
     char cgdir[1200] = "";
     if (c->tree_memory && !c->executor) {
         char why[256];
         if (vn_cgroup_create(cgdir, sizeof cgdir, why, sizeof why) == 0)
             x.cgroup = cgdir;
         else
-            snprintf(results->note, sizeof results->note,
-                     "the peak memory of whole process trees is not measured: %s", why);
+            add_note(results, "the peak memory of whole process trees is not measured: %s", why);
     }
     results->commands = 1;
     results->timer = VN_CLOCK_MONOTONIC;
@@ -975,11 +993,11 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
         }
     }
     if (rc == 0 && o_counting(&x))
-        snprintf(results->note, sizeof results->note,
+        add_note(results,
                  "with --counters each command is started from vernier itself (the counters "
                  "must attach before its exec), so a run's max RSS cannot be below vernier's own");
     if (rc == 0 && !x.peak_resets)
-        snprintf(results->note, sizeof results->note,
+        add_note(results,
                  "this kernel cannot reset memory.peak between runs: each run's tree peak is the "
                  "largest so far (Linux 6.12 resets it)");
     if (rc == 0)

@@ -98,3 +98,15 @@ def test_cpp_program_includes_the_header(prefix, tmp_path):
                     str(lib / "libvernier.a"), *flags], check=True)
     out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
     assert out.split()[1:] == ["monotonic", "1"]
+
+
+def test_installed_run_finds_its_helper(prefix):
+    assert (prefix / "libexec" / "vernier" / "vernier-spawn").exists()
+    p = subprocess.run([str(prefix / "bin" / "vernier"), "run", "--runs", "3", "--json", "-", "true"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    import json
+    d = json.loads(p.stdout)
+    assert "vernier-spawn was not found" not in (d["note"] or "")
+    # Started by the small helper, `true` reports its own peak, about 1 MiB.
+    assert max(s["maxrss_kib"] for s in d["benchmarks"][0]["samples"]) < 2048
