@@ -7,6 +7,7 @@
  * compensated, the variance is the corrected two-pass formula, and the
  * special functions (log-gamma, the incomplete beta, the binomial
  * probabilities) are written out so their accuracy is known on every libc. */
+#include "stats_internal.h"
 #include "vernier/stats.h"
 
 #include <float.h>
@@ -723,15 +724,24 @@ int vn_mann_whitney(const double *a, size_t na, const double *b, size_t nb, doub
     return 0;
 }
 
+double *vn__sorted_copy(const double *x, size_t n)
+{
+    double *s = malloc((n ? n : 1) * sizeof *s);
+    if (!s)
+        return NULL;
+    if (n)
+        memcpy(s, x, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    return s;
+}
+
 int vn_median_ci(const double *x, size_t n, double *median, double *lo, double *hi)
 {
     if (!x || !n || !median || !lo || !hi)
         return VN_EINVAL;
-    double *s = malloc(n * sizeof *s);
+    double *s = vn__sorted_copy(x, n);
     if (!s)
         return VN_ENOMEM;
-    memcpy(s, x, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp_double);
     size_t l, h;
     double cov;
     vn_median_ci_ranks(n, &l, &h, &cov);

@@ -211,16 +211,7 @@ typedef struct text {
     int err;
 } text;
 
-VN_PRINTF(2, 3)
-static void out(text *t, const char *fmt, ...)
-{
-    if (t->err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    t->err = vn_buf_vprintf(t->b, fmt, ap);
-    va_end(ap);
-}
+#define out(t, ...) vn__textf((t)->b, &(t)->err, __VA_ARGS__)
 
 static void section(text *t, const char *name)
 {

@@ -5,6 +5,10 @@
 #include "../json.h"
 #include "vernier/report.h"
 
+/* printf into b unless *err is set; the first failure is kept in *err, so a
+ * reporter checks once at the end instead of after every line. */
+void vn__textf(vn_buf *b, int *err, const char *fmt, ...) VN_PRINTF(3, 4);
+
 /* The machine snapshot as a JSON object member; every results file embeds it. */
 void vn__json_sysinfo(vn__json *j, const char *key, const vn_sysinfo *s);
 

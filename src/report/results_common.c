@@ -1,5 +1,6 @@
 /* What the console and Markdown views of the engine's results share: the
  * headline cells of a row, the warning marks, and the notes below the table. */
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -206,4 +207,14 @@ int vn__results_timer_note(const vn_results *r, vn_buf *b)
     if (!err)
         err = vn_buf_puts(b, "\n");
     return err;
+}
+
+void vn__textf(vn_buf *b, int *err, const char *fmt, ...)
+{
+    if (*err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    *err = vn_buf_vprintf(b, fmt, ap);
+    va_end(ap);
 }

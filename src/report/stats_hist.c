@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../format.h"
+#include "../stats_internal.h"
 #include "internal.h"
 
 #define COLS 48     /* width of the bar area, in glyphs: 100% of the values */
@@ -20,12 +21,6 @@ static const char DENSE[] = "\xe2\x96\x92";  /* ▒ */
 static const char LIGHT[] = "\xe2\x96\x91";  /* ░ */
 static const char AXIS[] = "\xe2\x94\x82";   /* │ */
 static const char MIDDLE[] = "\xe2\x94\x8a"; /* ┊ */
-
-static int cmp_double(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return a < b ? -1 : a > b;
-}
 
 /* Labels of one column share a unit and enough decimals to tell the rows
  * apart; like is the column's largest magnitude, step the row width. */
@@ -109,11 +104,9 @@ int vn_report_histogram_text(const double *x, size_t n, const char *unit, unsign
     int rc = vn_stats_compute(x, n, &st);
     if (rc)
         return rc;
-    double *s = malloc(n * sizeof *s);
+    double *s = vn__sorted_copy(x, n);
     if (!s)
         return VN_ENOMEM;
-    memcpy(s, x, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp_double);
     int color = (flags & VN_REPORT_COLOR) != 0;
     hfmt f = {unit && unit[0] ? unit : NULL, unit && strcmp(unit, "ns") == 0, 0, 0, 0};
 
