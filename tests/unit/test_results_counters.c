@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "results_fixture.h"
+
 #include "golden.h"
 #include "vernier.h"
 
@@ -83,20 +85,9 @@ static void info(vn_counter_info *ci)
 
 static vn_result *add(vn_results *r, const char *name)
 {
-    vn_result *res = &r->bench[r->nbench++];
-    memset(res, 0, sizeof *res);
-    snprintf(res->name, sizeof res->name, "%s", name);
-    res->unit = "ns";
-    res->iters = 256;
-    res->overhead_ns = 0.31;
-    res->overhead_ci[0] = 0.30;
-    res->overhead_ci[1] = 0.32;
-    res->ref_ns = 0.385;
+    vn_result *res = fx_add(r, name, 256, 0.31);
     res->ref_spread = 0.01;
-    res->bytes_per_iter = res->items_per_iter = NAN;
-    res->bytes_per_sec = res->items_per_sec = NAN;
-    res->threads = 1;
-    res->stop = VN_STOP_PRECISION;
+    res->cycles = 0;
     res->elapsed = 0.2;
     return res;
 }
@@ -200,11 +191,6 @@ static void fixture_free(vn_results *r)
     vn_sysinfo_free(&r->env);
 }
 
-static int text_plain(const vn_results *r, vn_buf *b) { return vn_report_results_text(r, 0, b); }
-static int csv_summary(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 0, b); }
-static int csv_raw(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 1, b); }
-
-typedef int (*report_fn)(const vn_results *r, vn_buf *b);
 
 static void render(const vn_results *r, report_fn fn, vn_buf *b)
 {

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "results_fixture.h"
+
 #include "golden.h"
 #include "report/internal.h"
 
@@ -25,21 +27,8 @@
 
 static vn_result *add(vn_results *r, const char *name)
 {
-    vn_result *res = &r->bench[r->nbench++];
-    memset(res, 0, sizeof *res);
-    snprintf(res->name, sizeof res->name, "%s", name);
-    res->unit = "ns";
-    res->iters = 1024;
-    res->overhead_ns = OVERHEAD;
-    res->overhead_ci[0] = 0.30;
-    res->overhead_ci[1] = 0.32;
-    res->ref_ns = 0.385;
+    vn_result *res = fx_add(r, name, 1024, OVERHEAD);
     res->ref_spread = 0.012;
-    res->cycles = NAN;
-    res->bytes_per_iter = res->items_per_iter = NAN;
-    res->bytes_per_sec = res->items_per_sec = NAN;
-    res->threads = 1;
-    res->stop = VN_STOP_PRECISION;
     res->elapsed = 0.25;
     return res;
 }
@@ -196,16 +185,11 @@ static void fixture_free(vn_results *r)
     vn_sysinfo_free(&r->env);
 }
 
-typedef int (*report_fn)(const vn_results *r, vn_buf *b);
-
-static int text_plain(const vn_results *r, vn_buf *b) { return vn_report_results_text(r, 0, b); }
 static int text_color(const vn_results *r, vn_buf *b)
 {
     return vn_report_results_text(r, VN_REPORT_COLOR, b);
 }
 static int hist_plain(const vn_results *r, vn_buf *b) { return vn_report_results_hist(r, 0, b); }
-static int csv_summary(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 0, b); }
-static int csv_raw(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 1, b); }
 
 static const struct {
     const char *name;

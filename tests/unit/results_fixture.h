@@ -1,0 +1,39 @@
+/* What the reporter tests share: a result row with the defaults a measured
+ * row has, and rendering a report into a buffer. */
+#ifndef VN_TEST_RESULTS_FIXTURE_H
+#define VN_TEST_RESULTS_FIXTURE_H
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vernier.h"
+
+typedef int (*report_fn)(const vn_results *r, vn_buf *b);
+
+static inline int text_plain(const vn_results *r, vn_buf *b) { return vn_report_results_text(r, 0, b); }
+static inline int csv_summary(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 0, b); }
+static inline int csv_raw(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 1, b); }
+
+/* Appends a row to r->bench (room for it is the caller's) with what the
+ * engine fills for every measured row; the test sets the rest. */
+static inline vn_result *fx_add(vn_results *r, const char *name, uint64_t iters, double overhead)
+{
+    vn_result *res = &r->bench[r->nbench++];
+    memset(res, 0, sizeof *res);
+    snprintf(res->name, sizeof res->name, "%s", name);
+    res->unit = "ns";
+    res->iters = iters;
+    res->overhead_ns = overhead;
+    res->overhead_ci[0] = 0.30;
+    res->overhead_ci[1] = 0.32;
+    res->ref_ns = 0.385;
+    res->cycles = NAN;
+    res->bytes_per_iter = res->items_per_iter = NAN;
+    res->bytes_per_sec = res->items_per_sec = NAN;
+    res->threads = 1;
+    res->stop = VN_STOP_PRECISION;
+    return res;
+}
+
+#endif
