@@ -12,11 +12,16 @@ cmake --build "$BUILD" --target vernier >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 loop="sh -c 'i=0; while [ \$i -lt 100000 ]; do i=\$((i+1)); done'"
+# Each command in its own invocation of each tool, so both run it back to
+# back: interleaving, which vernier does with several commands, would put
+# each `true` after a sleep or a busy loop, and measure that too.
 for r in $(seq "$ROUNDS"); do
-    "$BUILD/vernier" run --warmup 3 --export-hyperfine "$out/vernier-$r.json" \
-        true 'sleep 0.05' "$loop" >/dev/null 2>&1
-    hyperfine -N --warmup 3 --export-json "$out/hyperfine-$r.json" \
-        true 'sleep 0.05' "$loop" >/dev/null 2>&1
+    i=0
+    for cmd in true 'sleep 0.05' "$loop"; do
+        i=$((i + 1))
+        "$BUILD/vernier" run --warmup 3 --export-hyperfine "$out/vernier-$r-$i.json" "$cmd" >/dev/null 2>&1
+        hyperfine -N --warmup 3 --export-json "$out/hyperfine-$r-$i.json" "$cmd" >/dev/null 2>&1
+    done
 done
 "$BUILD/venv/bin/python" - "$out" "$ROUNDS" <<'PY'
 import json, statistics, sys
@@ -24,8 +29,8 @@ from pathlib import Path
 out, rounds = Path(sys.argv[1]), int(sys.argv[2])
 def medians(tool):
     m = {}
-    for r in range(1, rounds + 1):
-        for x in json.loads((out / f"{tool}-{r}.json").read_text())["results"]:
+    for f in sorted(out.glob(f"{tool}-*.json")):
+        for x in json.loads(f.read_text())["results"]:
             m.setdefault(x["command"][:20], []).append(x["median"] * 1e3)
     return {k: statistics.median(v) for k, v in m.items()}
 v, h = medians("vernier"), medians("hyperfine")
