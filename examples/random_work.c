@@ -26,4 +26,7 @@ static void random_work(vn_state *st)
 }
 VN_BENCH(random_work);
 
+/* bench/workloads.c includes this file for its function, with a main of its own. */
+#ifndef VN_EXAMPLE_NO_MAIN
 int main(int argc, char **argv) { return vn_main(argc, argv); }
+#endif

@@ -15,4 +15,7 @@ static void sleep_10ms(vn_state *st)
 }
 VN_BENCH(sleep_10ms);
 
+/* bench/workloads.c includes this file for its function, with a main of its own. */
+#ifndef VN_EXAMPLE_NO_MAIN
 int main(int argc, char **argv) { return vn_main(argc, argv); }
+#endif

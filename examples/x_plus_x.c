@@ -13,4 +13,7 @@ static void x_plus_x(vn_state *st)
 }
 VN_BENCH(x_plus_x);
 
+/* bench/workloads.c includes this file for its function, with a main of its own. */
+#ifndef VN_EXAMPLE_NO_MAIN
 int main(int argc, char **argv) { return vn_main(argc, argv); }
+#endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "golden.h"
 #include "vernier.h"
 
 typedef int (*report_fn)(const vn_results *r, vn_buf *b);
@@ -34,6 +35,22 @@ static inline vn_result *fx_add(vn_results *r, const char *name, uint64_t iters,
     res->threads = 1;
     res->stop = VN_STOP_PRECISION;
     return res;
+}
+
+/* Renders r in the five views and compares each with its golden file:
+ * names[] are the files of text, Markdown, CSV, raw CSV and JSON. */
+static inline void fx_check_golden_views(const vn_results *r, const char *const names[5])
+{
+    const report_fn fns[5] = {text_plain, vn_report_results_markdown, csv_summary, csv_raw,
+                              vn_report_results_json};
+    for (size_t i = 0; i < 5; i++) {
+        vn_buf b;
+        vn_buf_init(&b, 0);
+        assert_int_equal(fns[i](r, &b), 0);
+        assert_non_null(b.data);
+        check_golden(names[i], &b);
+        vn_buf_free(&b);
+    }
 }
 
 #endif

@@ -224,22 +224,9 @@ static void golden_files(void **state)
     (void)state;
     vn_results r;
     fixture(&r);
-    static const struct {
-        const char *file;
-        report_fn fn;
-    } views[] = {
-        {"results-counters.txt", text_plain},
-        {"results-counters.md", vn_report_results_markdown},
-        {"results-counters.csv", csv_summary},
-        {"results-counters-raw.csv", csv_raw},
-        {"results-counters.json", vn_report_results_json},
-    };
-    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
-        vn_buf b;
-        render(&r, views[i].fn, &b);
-        check_golden(views[i].file, &b);
-        vn_buf_free(&b);
-    }
+    static const char *const names[5] = {"results-counters.txt", "results-counters.md", "results-counters.csv",
+                                   "results-counters-raw.csv", "results-counters.json"};
+    fx_check_golden_views(&r, names);
     fixture_free(&r);
 }
 
