@@ -141,7 +141,7 @@ int cmd_stats(int argc, char **argv)
     vn_buf_init(&out, 0);
     if (json_path) {
         vn_histogram h = {0};
-        rc = vn_histogram_compute(x, n, 0, &h);
+        rc = vn_histogram_compute_fenced(x, n, 0, &h);
         if (!rc)
             rc = vn_report_stats_json(&st, &h, unit, &out);
         vn_histogram_free(&h);

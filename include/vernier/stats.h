@@ -85,13 +85,15 @@ double vn_t975(double df);
  * distribution. VN_EINVAL for an empty sample or a NaN. */
 int vn_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u, double *p);
 
-/* A histogram over [lo, lo + nbins * width). */
+/* A histogram over [lo, lo + nbins * width]; below and above count the
+ * values left outside it (always 0 from vn_histogram_compute). */
 typedef struct vn_histogram {
     double lo;
     double width;
     size_t nbins;
     uint64_t *counts;   /* owned */
-    size_t n;
+    size_t n;           /* all values, inside and outside the bins */
+    uint64_t below, above;
 } vn_histogram;
 
 /* Bins x[0..n) into nbins equal bins from min to max: [lo + i*width,
@@ -102,11 +104,19 @@ typedef struct vn_histogram {
  * width 0. *out is overwritten (not freed) on success; release it with
  * vn_histogram_free. VN_EINVAL, VN_ERANGE and VN_ENOMEM as vn_stats_compute. */
 int  vn_histogram_compute(const double *x, size_t n, size_t nbins, vn_histogram *out);
+/* The same, with the bins spanning only the values inside Tukey's outer
+ * fences (3 IQR beyond the quartiles), so a few far outliers, counted in
+ * below and above, cannot squeeze the body of the data into one bin. The
+ * bins are those numpy.histogram gives for the values inside, with
+ * Freedman-Diaconis computed on them. With an IQR of 0 (more than half the
+ * values equal) nothing is set apart, as in vn_histogram_compute. */
+int  vn_histogram_compute_fenced(const double *x, size_t n, size_t nbins, vn_histogram *out);
 void vn_histogram_free(vn_histogram *h);
 
 /* The empirical cumulative distribution at the histogram's bin edges:
- * out[i] is the fraction of the values below the upper edge of bin i (the
- * last is 1). out has h->nbins entries. */
+ * out[i] is the fraction of all the values below the upper edge of bin i
+ * (the last edge inclusive: 1 less the share above the bins). out has
+ * h->nbins entries. */
 void vn_histogram_cdf(const vn_histogram *h, double *out);
 
 #ifdef __cplusplus

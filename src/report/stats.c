@@ -74,6 +74,8 @@ int vn_report_stats_json(const vn_stats *s, const vn_histogram *h, const char *u
         for (size_t i = 0; i < h->nbins; i++)
             vn__json_uint(&j, NULL, h->counts[i]);
         vn__json_arr_end(&j);
+        vn__json_uint(&j, "below", h->below);
+        vn__json_uint(&j, "above", h->above);
         /* The CDF at each bin's upper edge: the cumulative graph's data. */
         double *cdf = malloc((h->nbins ? h->nbins : 1) * sizeof *cdf);
         if (!cdf)

@@ -145,16 +145,27 @@ def check(x, doc, exact_moments=False):
 
     h = doc["histogram"]
     counts = np.array(h["counts"])
-    assert counts.sum() == n
-    assert h["lo"] == xs[0]
-    if xs[0] == xs[-1]:
+    # The bins span the values inside Tukey's outer fences; the rest are
+    # counted apart. With an IQR of 0 nothing is set apart.
+    q1, q3 = np.percentile(xs, [25, 75])
+    iqr = q3 - q1
+    if iqr > 0:
+        inside = xs[(xs >= q1 - 3 * iqr) & (xs <= q3 + 3 * iqr)]
+    else:
+        inside = xs
+    assert h["below"] == int((xs < inside[0]).sum())
+    assert h["above"] == int((xs > inside[-1]).sum())
+    assert counts.sum() + h["below"] + h["above"] == n
+    assert h["lo"] == inside[0]
+    if inside[0] == inside[-1]:
         assert h["width"] == 0 and len(counts) == 1
     else:
-        close(h["lo"] + h["width"] * len(counts), xs[-1], rel=1e-12, abs_=1e-12 * abs(xs[-1]))
-        want_counts, _ = np.histogram(x, bins=len(counts), range=(xs[0], xs[-1]))
+        close(h["lo"] + h["width"] * len(counts), inside[-1], rel=1e-12, abs_=1e-12 * abs(inside[-1]))
+        want_counts, _ = np.histogram(inside, bins=len(counts), range=(inside[0], inside[-1]))
         assert counts.tolist() == want_counts.tolist()
-        if want[5] > want[3]:
-            fd = len(np.histogram_bin_edges(x, bins="fd")) - 1
+        iq = np.percentile(inside, [25, 75])
+        if iq[1] > iq[0]:
+            fd = len(np.histogram_bin_edges(inside, bins="fd")) - 1
             assert len(counts) == min(max(fd, 1), 200)
     return s
 
@@ -270,17 +281,24 @@ def test_text_report_agrees_with_json():
 
 def test_cdf_is_the_cumulative_histogram():
     rng = np.random.default_rng(11)
-    x = rng.lognormal(3, 0.4, 1500)
+    # A lognormal body and three preemption-like outliers far above it.
+    x = np.concatenate([rng.lognormal(3, 0.4, 1500), [5e3, 8e3, 1e6]])
     p = run("stats", "--json", "-", input="\n".join(repr(float(v)) for v in x), check=0)
     d = json.loads(p.stdout)
     validate(d, "stats-1.json")
     h = d["histogram"]
     counts = np.array(h["counts"])
-    assert counts.sum() == len(x)
+    # The outliers are set apart, not given the axis: with min..max bins the
+    # whole body would share the first bin.
+    q1, q3 = np.percentile(x, [25, 75])
+    above = int((x > q3 + 3 * (q3 - q1)).sum())
+    assert above >= 3 and h["above"] == above and h["below"] == 0
+    assert counts.sum() == len(x) - above
+    assert counts.max() < 0.2 * len(x)
     assert h["cdf"] == pytest.approx(list(np.cumsum(counts) / len(x)), rel=1e-12)
-    assert h["cdf"][-1] == 1.0
-    # And it is the empirical CDF: the share of values below each upper edge
-    # (the last edge holds the maximum, so it is inclusive there).
+    assert h["cdf"][-1] == pytest.approx(1 - above / len(x), rel=1e-12)
+    # And it is the empirical CDF: the share of all values below each upper
+    # edge (the last edge holds the largest binned value, so it is inclusive).
     edges = h["lo"] + h["width"] * np.arange(1, len(counts) + 1)
-    want = [(x < e).mean() for e in edges[:-1]] + [1.0]
+    want = [(x < e).mean() for e in edges[:-1]] + [(x <= edges[-1]).mean()]
     assert h["cdf"] == pytest.approx(want, abs=1.0 / len(x) + 1e-12)

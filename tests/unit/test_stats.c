@@ -508,6 +508,53 @@ static void histogram_bins(void **state)
     free(r);
 }
 
+static void histogram_fenced(void **state)
+{
+    (void)state;
+    /* 0..99 and two far outliers: quartiles 24.25 and 74.75, IQR 50.5,
+     * outer fences -127.25 and 226.25. The bins span 0..99 as for those
+     * values alone (5 bins of 19.8); -1000 and 1e9 are counted below and
+     * above. */
+    double x[102];
+    for (int i = 0; i < 100; i++)
+        x[i] = i;
+    x[100] = 1e9;
+    x[101] = -1000;
+    vn_histogram h = {0};
+    assert_int_equal(vn_histogram_compute_fenced(x, 102, 0, &h), 0);
+    assert_true(h.lo == 0);
+    assert_int_equal(h.nbins, 5);
+    REL(h.width, 19.8, 1e-15);
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(h.counts[i], 20);
+    assert_int_equal(h.below, 1);
+    assert_int_equal(h.above, 1);
+    assert_int_equal(h.n, 102);
+    double cdf[5];
+    vn_histogram_cdf(&h, cdf);
+    REL(cdf[0], 21.0 / 102, 1e-15);
+    REL(cdf[4], 101.0 / 102, 1e-15);
+    vn_histogram_free(&h);
+
+    /* The plain histogram gives the outliers the axis: everything else in
+     * one bin. */
+    assert_int_equal(vn_histogram_compute(x, 102, 0, &h), 0);
+    assert_true(h.below == 0 && h.above == 0);
+    assert_true(h.counts[0] >= 100);
+    vn_histogram_free(&h);
+
+    /* IQR 0: nothing is set apart. */
+    const double t[] = {1, 1, 1, 1, 1, 1, 50};
+    assert_int_equal(vn_histogram_compute_fenced(t, 7, 0, &h), 0);
+    assert_true(h.below == 0 && h.above == 0 && h.lo == 1);
+    REL(h.lo + (double)h.nbins * h.width, 50.0, 1e-15);
+    vn_histogram_free(&h);
+
+    const double bad[] = {1, NAN};
+    assert_int_equal(vn_histogram_compute_fenced(bad, 2, 0, &h), VN_EINVAL);
+    assert_int_equal(vn_histogram_compute_fenced(t, 0, 0, &h), VN_EINVAL);
+}
+
 static void formats_for_columns(void **state)
 {
     (void)state;
@@ -595,6 +642,7 @@ int main(void)
         cmocka_unit_test(large_offset_small_spread),
         cmocka_unit_test(modality_scores),
         cmocka_unit_test(histogram_bins),
+        cmocka_unit_test(histogram_fenced),
         cmocka_unit_test(formats_for_columns),
         cmocka_unit_test(reports),
     };
