@@ -31,8 +31,9 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
     const vn_stats *s = &r->stats;
     if (r->upper_bound)
         vn__result_warn(r, "dead_code",
-             "the body cannot be told apart from the empty loop; the loop with it takes "
-             "%.3g ns per iteration, an upper bound. The compiler may have removed the body "
+             "the body cannot be told apart from the empty loop; the loop with it took "
+             "%.3g ns per iteration at its fastest, an upper bound. The compiler may have "
+             "removed the body "
              "(keep it with vn_keep()), or it runs in the shadow of the loop's own increment "
              "and branch",
              r->bound_ns);

@@ -64,6 +64,20 @@ def test_fake_no_significant_difference(tmp_path):
     assert "no significant difference from 'b'" in p.stdout or "no significant difference from 'a'" in p.stdout
 
 
+def test_fake_shell_bound_is_the_fastest_run(tmp_path):
+    # 33 runs of the empty shell at 5 ms (3 warm it up), then the command:
+    # no slower than the shell, so only a bound is honest, and the fastest
+    # run is the tightest one (the median would be 5.5 ms).
+    lines = ["5 0 0 100 0"] * 33 + ["%s 0 0 100 0" % v for v in (5, 6, 4.8, 5.5, 7)]
+    f = fake(tmp_path, lines)
+    p = run("run", "--fake-exec", f, "--runs", "5", "--shell", "--json", "-", "cheap", check=0)
+    b = json.loads(p.stdout)["benchmarks"][0]
+    assert b["overhead"]["ns"] == 5e6
+    assert b["upper_bound"] is True
+    assert b["bound_ns"] == 4.8e6
+    assert "< 4.8" in p.stderr, p.stderr
+
+
 def test_fake_parameters_substitute(tmp_path):
     f = fake(tmp_path, ["5 0 0 10 0"])
     p = run("run", "--fake-exec", f, "--runs", "2", "--param", "n=1,2,4", "--json", "-",

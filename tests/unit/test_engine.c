@@ -601,6 +601,40 @@ static void debug_builds_are_flagged(void **state)
     vn_suite_destroy(s);
 }
 
+/* With samples that differ (a busy machine), the bound is the fastest sample
+ * of the loop with the body: every sample bounds the body, and that one is
+ * the tightest. Not the median, which a busier run would raise. */
+static void upper_bound_is_the_fastest_sample(void **state)
+{
+    (void)state;
+    reset_fake();
+    read_cost = 2000000; /* each sample one iteration, nearly all overhead */
+    ncosts = 4;
+    costs[0] = 3000, costs[1] = 1000, costs[2] = 4000, costs[3] = 2000;
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "shadowed", body, NULL), 0);
+    vn_config c = quick_config();
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = &r.bench[0];
+    assert_int_equal(b->iters, 1);
+    assert_int_equal(b->upper_bound, 1);
+    double mn = INFINITY, sum = 0;
+    for (size_t i = 0; i < b->nsamples; i++) {
+        mn = fmin(mn, b->samples[i].value);
+        sum += b->samples[i].value;
+    }
+    /* The samples are the overhead plus 1000 .. 4000 ns, each cost as
+     * often: the bound is the overhead plus 1000, below their mean. */
+    assert_true(fabs(b->bound_ns - mn) < 1e-9);
+    assert_true(fabs(b->bound_ns - (2 * read_cost + 1000)) < 1e-6 ||
+                fabs(b->bound_ns - (read_cost + 1000)) < 1e-6);
+    assert_true(b->bound_ns < sum / (double)b->nsamples - 500);
+    assert_true(has_warning(b, "dead_code"));
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
 static void rng_is_seeded_and_bounded(void **state)
 {
     (void)state;
@@ -638,6 +672,7 @@ int main(void)
         cmocka_unit_test(precision_stop_matches_an_independent_check),
         cmocka_unit_test(overhead_is_measured_and_subtracted),
         cmocka_unit_test(empty_body_gives_an_upper_bound),
+        cmocka_unit_test(upper_bound_is_the_fastest_sample),
         cmocka_unit_test(a_loop_as_costly_as_the_body_is_flagged),
         cmocka_unit_test(tagged_samples_stay_out_of_the_headline),
         cmocka_unit_test(speed_drift_is_reported),
