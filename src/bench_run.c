@@ -115,9 +115,13 @@ static int indistinguishable(double raw_lo, double raw_med, double om, double oh
 /* Has the headline reached the precision asked for? The headline is the
  * median net of the empty loop's median om; when the samples cannot be told
  * apart from the empty loop (the same test summarize() makes, against ohi,
- * the top of the empty loop's interval), the headline will be an upper bound
- * (the loop's own median), so its precision is what counts. Looks at
- * untagged samples only. */
+ * the top of the empty loop's interval), the headline will be an upper bound,
+ * the fastest sample of the loop with the body; it has no interval, and the
+ * median of that loop must then be known to +-target instead. A rule on the
+ * fastest sample alone (say, both halves of the samples agree on it) stops
+ * within 10 samples when the machine is steadily busy, and so reports the
+ * busy loop; sampling until the median is known gives the quiet moments a
+ * chance to show. Looks at untagged samples only. */
 static int precision_reached(const vn_sample *v, size_t n, double om, double ohi, double target,
                              int *err)
 {
