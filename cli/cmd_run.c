@@ -36,7 +36,9 @@ static void help(FILE *f)
             "                          median is within --precision sooner\n"
             "  --max-runs N            at most N runs (default 10000)\n"
             "  --precision PCT         stop when the median's 95%% CI is within +-PCT%% (default 1)\n"
-            "  --order alternate|random  A B A B (default), or shuffled blocks\n"
+            "  --order alternate|random|blocks  A B A B (default), shuffled blocks, or\n"
+            "                          all runs of A, then all of B (no cross-talk, but drift\n"
+            "                          falls on one command)\n"
             "  --prepare CMD           a shell command before every timed run, untimed\n"
             "  --setup CMD, --cleanup CMD  shell commands once before / after a command's runs\n"
             "  --param NAME=V1,V2,...  run each command once per value, replacing {NAME}\n"
@@ -336,10 +338,13 @@ int cmd_run(int argc, char **argv)
         case O_SEED: if (num("--seed", optarg, 0, 1e18, &v)) goto usage; c.seed = (uint64_t)v; break;
         case O_TIMEOUT: if (num("--timeout", optarg, 1e-3, 86400 * 7, &v)) goto usage; c.timeout = v; break;
         case O_ORDER:
+            c.order_random = c.order_blocks = 0;
             if (!strcmp(optarg, "random"))
                 c.order_random = 1;
+            else if (!strcmp(optarg, "blocks"))
+                c.order_blocks = 1;
             else if (strcmp(optarg, "alternate")) {
-                vn_cli_usage_error(CMD, "--order is 'alternate' or 'random', not '%s'", optarg);
+                vn_cli_usage_error(CMD, "--order is 'alternate', 'random' or 'blocks', not '%s'", optarg);
                 goto usage;
             }
             break;

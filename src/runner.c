@@ -181,7 +181,7 @@ typedef struct row {
     vn_proc_usage *use;
     size_t n, cap;
     size_t warmed;
-    int finished, cleaned;
+    int finished, cleaned, set_up;
     double spent_ns;           /* sum of this row's timed runs */
     vn_stop stop;
     size_t failed_runs;
@@ -433,13 +433,15 @@ static void check_done(const vn_run_config *c, row *r, double shell_ns)
     }
 }
 
-/* The order of one round: the rows not finished, in turn or shuffled. */
-static size_t round_order(row *rows, size_t n, int shuffle, vn_rng *rng, size_t *order)
+/* The order of one round: the rows not finished, in turn or shuffled; with
+ * blocks, the first of them alone. */
+static size_t round_order(row *rows, size_t n, const vn_run_config *c, vn_rng *rng, size_t *order)
 {
     size_t k = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n && !(c->order_blocks && k); i++)
         if (!rows[i].finished)
             order[k++] = i;
+    int shuffle = c->order_random;
     if (shuffle)
         for (size_t i = k; i > 1; i--) {
             size_t j = (size_t)vn_rng_below(rng, i);
@@ -467,6 +469,32 @@ static void describe_failure(const row *r, const char *where, int rc, const vn_p
     else
         snprintf(out, outlen, "'%.200s' exited with status %d %s%s", r->text, u->exit_status,
                  where, keep);
+}
+
+/* One untimed warmup run of a row; 1 when the whole measurement must stop
+ * (a failure, said in fail, or an interruption). */
+static int warm(runctx *x, row *r, const vn_run_config *c, vn_run_failure *fail)
+{
+    double wall;
+    vn_proc_usage u;
+    char why[512] = "";
+    int e = run_once(x, r->argv, c->shell ? x->shell_path : r->path, c->show_output, &wall, &u,
+                     why, sizeof why);
+    drop_counts(x);
+    r->warmed++;
+    if (e < 0) {
+        snprintf(fail->message, sizeof fail->message, "%s", why);
+        fail->failed = 1;
+        return 1;
+    }
+    if (e == VN_EXEC_INTERRUPTED)
+        return 1;
+    if ((e == VN_EXEC_TIMED_OUT || u.exit_status || u.signal) && !c->ignore_failure) {
+        describe_failure(r, "in warmup", e, &u, c, fail->message, sizeof fail->message);
+        fail->failed = 1;
+        return 1;
+    }
+    return 0;
 }
 
 static void progress(const vn_run_config *c, const row *rows, size_t nrows, size_t i)
@@ -851,36 +879,29 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
         goto out;
     }
     /* Setup once per row, then warmup runs, interleaved like the timed ones. */
-    for (size_t i = 0; i < nrows && !stop; i++)
+    for (size_t i = 0; i < nrows && !stop && !c->order_blocks; i++) {
         stop = hook(&x, "setup", rows[i].setup, fail);
-    for (size_t w = 0; w < c->warmup && !stop; w++) {
-        size_t k = round_order(rows, nrows, c->order_random, &rng, order);
-        for (size_t o = 0; o < k && !stop; o++) {
-            row *r = &rows[order[o]];
-            double wall;
-            vn_proc_usage u;
-            char why[512] = "";
-            int e = run_once(&x, r->argv, c->shell ? x.shell_path : r->path, c->show_output, &wall, &u, why, sizeof why);
-            drop_counts(&x);
-            r->warmed++;
-            if (e < 0) {
-                snprintf(fail->message, sizeof fail->message, "%s", why);
-                fail->failed = stop = 1;
-            } else if (e == VN_EXEC_INTERRUPTED) {
-                stop = 1;
-            } else if ((e == VN_EXEC_TIMED_OUT || u.exit_status || u.signal) && !c->ignore_failure) {
-                describe_failure(r, "in warmup", e, &u, c, fail->message, sizeof fail->message);
-                fail->failed = stop = 1;
-            }
-        }
+        rows[i].set_up = 1;
+    }
+    /* In blocks, each command's warmup comes right before its own runs. */
+    for (size_t w = 0; w < c->warmup && !stop && !c->order_blocks; w++) {
+        size_t k = round_order(rows, nrows, c, &rng, order);
+        for (size_t o = 0; o < k && !stop; o++)
+            stop = warm(&x, &rows[order[o]], c, fail);
     }
     while (!stop) {
-        size_t k = round_order(rows, nrows, c->order_random, &rng, order);
+        size_t k = round_order(rows, nrows, c, &rng, order);
         if (!k)
             break;
         for (size_t o = 0; o < k && !stop; o++) {
             row *r = &rows[order[o]];
-            if (c->stop_flag && *c->stop_flag) {
+            if (!r->set_up) {
+                r->set_up = 1;
+                stop = hook(&x, "setup", r->setup, fail);
+            }
+            while (r->warmed < c->warmup && !stop)
+                stop = warm(&x, r, c, fail);
+            if (stop || (c->stop_flag && *c->stop_flag)) {
                 stop = 1;
                 break;
             }

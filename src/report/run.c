@@ -17,8 +17,8 @@
 
 enum { USER, SYS, RSS };
 
-/* The median over the runs of one field of their usage. */
-static double median_of(const vn_result *r, int which)
+/* The mean or the median over the runs of one field of their usage. */
+static double summary_of(const vn_result *r, int which, int mean)
 {
     double *all = malloc((r->nsamples ? r->nsamples : 1) * sizeof *all);
     if (!all)
@@ -30,7 +30,7 @@ static double median_of(const vn_result *r, int which)
     double m = NAN;
     vn_stats s;
     if (r->nsamples && vn_stats_compute(all, r->nsamples, &s) == 0)
-        m = s.median;
+        m = mean ? s.mean : s.median;
     free(all);
     return m;
 }
@@ -94,11 +94,16 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
             rc |= vn_buf_printf(o, "  range    %s .. %s\n", vn__fmt_ns(a, sizeof a, s->min),
                                 vn__fmt_ns(b, sizeof b, s->max));
         }
-        double rss = median_of(r, RSS);
-        fmt_kib(d, sizeof d, rss);
-        rc |= vn_buf_printf(o, "  user     %s   system %s   max RSS %s (medians of the runs)\n",
-                            vn__fmt_ns(a, sizeof a, median_of(r, USER)),
-                            vn__fmt_ns(b, sizeof b, median_of(r, SYS)), d);
+        /* User and system time are means: the kernel measures a run's CPU
+         * time exactly but, unless it accounts at every kernel entry, splits
+         * it between user and system in proportion to the timer ticks that
+         * fell in each, so a run shorter than a tick is all user or all
+         * system, and a median of such runs says 0 for one of them. The
+         * mean is right on average. */
+        fmt_kib(d, sizeof d, summary_of(r, RSS, 0));
+        rc |= vn_buf_printf(o, "  user     %s   system %s (means)   max RSS %s (median)\n",
+                            vn__fmt_ns(a, sizeof a, summary_of(r, USER, 1)),
+                            vn__fmt_ns(b, sizeof b, summary_of(r, SYS, 1)), d);
         if (r->ncounters) {
             rc |= vn_buf_puts(o, "  counters ");
             for (int k = 0; k < r->ncounters; k++) {

@@ -43,6 +43,14 @@ def test_fake_runs_give_exact_statistics(tmp_path):
     assert "max RSS 2.0 MiB" in p.stderr
 
 
+def test_fake_user_and_system_are_means(tmp_path):
+    # Runs shorter than a tick are all user or all system: a median would
+    # say 0 for both here; the means are 1.6 ms and 1 ms.
+    f = fake(tmp_path, ["4 4 0 100 0", "4 0 1 100 0", "4 0 2 100 0", "4 4 0 300 0", "4 0 2 100 0"])
+    p = run("run", "--fake-exec", f, "--runs", "5", "x", check=0)
+    assert "user     1.60 ms   system 1.00 ms (means)   max RSS 100 KiB (median)" in p.stdout, p.stdout
+
+
 def test_fake_interleaving_and_comparison(tmp_path):
     # Runs alternate A B A B: odd lines belong to A, even ones to B.
     lines = []
@@ -132,6 +140,12 @@ def test_interleaving_order(tmp_path):
     # Shuffled blocks: every pair of runs holds one of each.
     assert all(sorted(seq[i:i + 2]) == ["a", "b"] for i in range(0, 12, 2))
     assert seq != ["a", "b"] * 6
+    log.unlink()
+    # Blocks: each command's setup, warmup, runs and cleanup, then the next's.
+    run("run", "--runs", "3", "--warmup", "1", "--order", "blocks", "--setup", f"echo setup >> {log}",
+        "--cleanup", f"echo cleanup >> {log}", a, b, check=0)
+    assert log.read_text().split() == (["setup"] + ["a"] * 4 + ["cleanup"] +
+                                       ["setup"] + ["b"] * 4 + ["cleanup"])
 
 
 def test_prepare_setup_cleanup_and_dashdash(tmp_path):
