@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # `vernier run` against `hyperfine -N`, in one run, taking turns: `true`,
 # `sleep 0.05`, `sleep 0` (the start-up that `sleep 0.05` pays on top of its
-# 50 ms) and a CPU-bound shell loop. Each tool with its defaults (at least 10
-# runs and 3 s), over ROUNDS rounds; the tool that goes first alternates from
-# round to round. Reports each tool's median of its medians, and the median
-# of the per-round ratios: both tools measure a command within seconds of
-# each other in a round, so the machine's slow swings cancel in that ratio.
+# 50 ms) and a CPU-bound shell loop. The host's speed swings by 20% within
+# seconds here, so both tools run each command the same number of times in
+# short rounds (ROUNDS of them), taking turns, the tool that goes first
+# alternating from round to round. Reports, per tool, the median of all its
+# runs pooled over the rounds, and the median of the per-round ratios; both
+# tools met the same swings, so the ratios compare the tools. In each round
+# both tools, and so the commands, are pinned to the same CPU, round r to CPU
+# (r-1) mod nproc: on a VM one vCPU may run at two thirds of the other's
+# speed (a busy neighbour on the host), and unpinned, where the scheduler
+# happens to put each tool's child would decide the CPU-bound loop's ratio.
 # Needs hyperfine: scripts/install-deps --bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-10}
 scripts/install-deps --bench >/dev/null
 cmake --build "$BUILD" --target vernier >/dev/null
 out=$(mktemp -d)
@@ -19,12 +24,16 @@ loop="sh -c 'i=0; while [ \$i -lt 100000 ]; do i=\$((i+1)); done'"
 # Each command in its own invocation of each tool, so both run it back to
 # back: interleaving, which vernier does with several commands, would put
 # each `true` after a sleep or a busy loop, and measure that too.
+# Runs per round: about half a second of `true`, one to three of the others.
+ncpu=$(nproc)
 for r in $(seq "$ROUNDS"); do
     i=0
-    for cmd in true 'sleep 0.05' 'sleep 0' "$loop"; do
+    cpu=$(( (r - 1) % ncpu ))
+    for spec in "300 true" "20 sleep 0.05" "300 sleep 0" "20 $loop"; do
+        n=${spec%% *} cmd=${spec#* }
         i=$((i + 1))
-        v() { "$BUILD/vernier" run --warmup 3 --export-hyperfine "$out/vernier-$r-$i.json" "$cmd" >/dev/null 2>&1; }
-        h() { hyperfine -N --warmup 3 --export-json "$out/hyperfine-$r-$i.json" "$cmd" >/dev/null 2>&1; }
+        v() { taskset -c "$cpu" "$BUILD/vernier" run --warmup 3 --runs "$n" --export-hyperfine "$out/vernier-$r-$i.json" "$cmd" >/dev/null 2>&1; }
+        h() { taskset -c "$cpu" hyperfine -N --warmup 3 --runs "$n" --export-json "$out/hyperfine-$r-$i.json" "$cmd" >/dev/null 2>&1; }
         if [ $((r % 2)) = 1 ]; then v; h; else h; v; fi
     done
 done
@@ -32,19 +41,22 @@ done
 import json, statistics, sys
 from pathlib import Path
 out, rounds = Path(sys.argv[1]), int(sys.argv[2])
-def medians(tool):
+def load(tool):
+    """command -> ([median of each round], [every run of every round])"""
     m = {}
     for r in range(1, rounds + 1):
         for f in sorted(out.glob(f"{tool}-{r}-*.json")):
             for x in json.loads(f.read_text())["results"]:
-                m.setdefault(x["command"][:20], []).append(x["median"] * 1e3)
+                med, runs = m.setdefault(x["command"][:20], ([], []))
+                med.append(x["median"] * 1e3)
+                runs.extend(t * 1e3 for t in x["times"])
     return m
-v, h = medians("vernier"), medians("hyperfine")
-print(f"{'command':<22} {'vernier run':>12} {'hyperfine -N':>13} {'ratio':>7} {'ratio per round':>16}")
+v, h = load("vernier"), load("hyperfine")
+print(f"{'command':<22} {'vernier run':>12} {'hyperfine -N':>13} {'ratio':>7}   {'ratio per round: median (range)'}")
 for k in v:
-    per = sorted(a / b for a, b in zip(v[k], h[k]))
-    vm, hm = statistics.median(v[k]), statistics.median(h[k])
-    print(f"{k:<22} {vm:>12.3f} {hm:>13.3f} {vm / hm:>7.3f} {statistics.median(per):>8.3f}"
+    per = sorted(a / b for a, b in zip(v[k][0], h[k][0]))
+    vm, hm = statistics.median(v[k][1]), statistics.median(h[k][1])
+    print(f"{k:<22} {vm:>12.3f} {hm:>13.3f} {vm / hm:>7.3f}   {statistics.median(per):.3f}"
           f" ({per[0]:.3f} .. {per[-1]:.3f})")
-print(f"(medians in ms over {rounds} rounds; ratio = vernier / hyperfine)")
+print(f"(medians in ms of all runs over {rounds} rounds; ratio = vernier / hyperfine)")
 PY

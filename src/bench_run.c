@@ -49,6 +49,9 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
     *tags = 0;
     if (user_hooks && j->b->opts.setup)
         j->b->opts.setup(&j->st);
+    /* The empty loop's samples are evicted for too: a cold sample pays for
+     * fetching the timing code and the loop, and the empty loop measured
+     * the same way takes that back out. */
     if (j->evict)
         vn__evict_run(j->evict);
     struct rusage ru0, ru1;
