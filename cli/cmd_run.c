@@ -1,6 +1,7 @@
 /* vernier run: time whole commands over many runs, and compare them. */
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,8 @@ static void help(FILE *f)
             "  --order alternate|random|blocks  A B A B (default), shuffled blocks, or\n"
             "                          all runs of A, then all of B (no cross-talk, but drift\n"
             "                          falls on one command)\n"
+            "  --cpu N                 pin vernier and every command to CPU N (on a VM, one\n"
+            "                          vCPU can be much slower than another)\n"
             "  --prepare CMD           a shell command before every timed run, untimed\n"
             "  --setup CMD, --cleanup CMD  shell commands once before / after a command's runs\n"
             "  --param NAME=V1,V2,...  run each command once per value, replacing {NAME}\n"
@@ -282,7 +285,7 @@ int cmd_run(int argc, char **argv)
     enum {
         O_WARMUP = 256, O_RUNS, O_MINRUNS, O_MAXRUNS, O_MINTIME, O_PRECISION, O_ORDER, O_PREPARE,
         O_SETUP, O_CLEANUP, O_PARAM, O_RANGE, O_TIMEOUT, O_IGNORE, O_SHELL, O_SHOW, O_INPUT, O_JSON,
-        O_CSV, O_RAW, O_MD, O_HF, O_HIST, O_FAKE, O_SEED, O_COUNTERS
+        O_CSV, O_RAW, O_MD, O_HF, O_HIST, O_FAKE, O_SEED, O_COUNTERS, O_CPU
     };
     static const struct option longopts[] = {
         {"warmup", required_argument, NULL, O_WARMUP},
@@ -292,6 +295,7 @@ int cmd_run(int argc, char **argv)
         {"min-time", required_argument, NULL, O_MINTIME},
         {"precision", required_argument, NULL, O_PRECISION},
         {"order", required_argument, NULL, O_ORDER},
+        {"cpu", required_argument, NULL, O_CPU},
         {"seed", required_argument, NULL, O_SEED},
         {"prepare", required_argument, NULL, O_PREPARE},
         {"setup", required_argument, NULL, O_SETUP},
@@ -335,6 +339,7 @@ int cmd_run(int argc, char **argv)
         case O_MAXRUNS: if (whole("--max-runs", optarg, 1, 1e7, &v)) goto usage; c.max_runs = (size_t)v; minmax_set = 1; break;
         case O_MINTIME: if (num("--min-time", optarg, 0, 86400, &v)) goto usage; c.min_time = v; break;
         case O_PRECISION: if (num("--precision", optarg, 1e-3, 100, &v)) goto usage; c.precision = v; break;
+        case O_CPU: if (whole("--cpu", optarg, 0, CPU_SETSIZE - 1, &v)) goto usage; c.cpu = (int)v; break;
         case O_SEED: if (num("--seed", optarg, 0, 1e18, &v)) goto usage; c.seed = (uint64_t)v; break;
         case O_TIMEOUT: if (num("--timeout", optarg, 1e-3, 86400 * 7, &v)) goto usage; c.timeout = v; break;
         case O_ORDER:

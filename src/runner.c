@@ -1,7 +1,9 @@
 /* vernier run: whole commands over many runs. Each command (times each
  * combination of parameter values) is a row; rows take turns run by run
  * (A B A B, or shuffled blocks), so drift in the machine hits all alike. */
+#include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,6 +29,7 @@ void vn_run_config_init(vn_run_config *c)
     c->precision = 1.0;
     c->seed = 0x76657231;
     c->tree_memory = 1;
+    c->cpu = -1;
 }
 
 /* ---- Parameters --------------------------------------------------------------- */
@@ -813,6 +816,27 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     int rc = build_rows(c, &rows, &nrows, err, errlen);
     if (rc)
         return rc;
+    /* Pinned before the helper starts, so it and every command inherit the
+     * CPU: on a VM one vCPU can run at two thirds of another's speed, and
+     * unpinned, where each child lands would decide its time. */
+    cpu_set_t old_mask;
+    int pinned = 0;
+    if (c->cpu >= 0 && !c->executor) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        if (c->cpu < CPU_SETSIZE)
+            CPU_SET(c->cpu, &one);
+        if (c->cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof old_mask, &old_mask) != 0 ||
+            sched_setaffinity(0, sizeof one, &one) != 0) {
+            int e = c->cpu >= CPU_SETSIZE ? EINVAL : errno;
+            snprintf(err, errlen,
+                     "cannot pin to CPU %d: %s; 'taskset -pc $$' shows the CPUs allowed here",
+                     c->cpu, e == EINVAL ? "not a CPU this process may run on" : strerror(e));
+            free_rows(rows, nrows);
+            return VN_EINVAL;
+        }
+        pinned = 1;
+    }
     runctx x;
     memset(&x, 0, sizeof x);
     x.c = c;
@@ -853,6 +877,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     results->config.max_time = c->min_time > 0 ? c->min_time : 1;
     results->config.precision = c->precision;
     results->config.warmup = 0;
+    results->config.cpu = c->cpu;
     if (!c->executor)
         vn_sysinfo_collect(&results->env);
     else
@@ -1029,6 +1054,8 @@ out_order:
     free(order);
 out:
     vn_spawner_stop(x.spawner);
+    if (pinned)
+        sched_setaffinity(0, sizeof old_mask, &old_mask);
     drop_counts(&x);
     vn_counters_destroy(x.first);
     if (x.cgroup)

@@ -39,6 +39,8 @@ typedef struct vn_run_config {
     double precision;             /* adaptive: stop when the median's 95% CI is within +-this % (default 1) */
     int order_random;             /* shuffled blocks instead of A B A B */
     int order_blocks;             /* all runs of a command, with its warmup, before the next */
+    int cpu;                      /* pin the calling thread, the helper and every command to
+                                   * this CPU for the measurement (restored after); -1: not */
     uint64_t seed;                /* for --order random */
     const char *prepare;          /* shell command before every timed run, untimed */
     const char *setup;            /* shell command once before a command's runs */

@@ -148,6 +148,25 @@ def test_interleaving_order(tmp_path):
                                        ["setup"] + ["b"] * 4 + ["cleanup"])
 
 
+def test_cpu_pins_every_command(tmp_path):
+    out = tmp_path / "cpus.txt"
+    cpu = sorted(os.sched_getaffinity(0))[-1]
+    p = run("run", "--runs", "2", "--cpu", str(cpu), "--json", "-", "--", "sh", "-c",
+            f"grep Cpus_allowed_list /proc/self/status > {out}", check=0)
+    assert out.read_text().split() == ["Cpus_allowed_list:", str(cpu)]
+    d = json.loads(p.stdout)
+    validate(d, "results-1.json")
+    assert d["config"]["cpu"] == cpu
+    # Not pinned: the config says so, and the command may run anywhere.
+    p = run("run", "--runs", "1", "--json", "-", "--", "sh", "-c",
+            f"grep Cpus_allowed_list /proc/self/status > {out}", check=0)
+    assert json.loads(p.stdout)["config"]["cpu"] is None
+    p = run("run", "--runs", "1", "--cpu", "1023", "true")
+    assert p.returncode == 1
+    assert "cannot pin to CPU 1023: not a CPU this process may run on" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+
+
 def test_prepare_setup_cleanup_and_dashdash(tmp_path):
     log = tmp_path / "hooks.log"
     run("run", "--runs", "3", "--setup", f"echo setup >> {log}", "--prepare", f"echo prepare >> {log}",
@@ -244,6 +263,7 @@ def test_interrupt_writes_complete_files(tmp_path):
     (["--param-range", "n=5:1", "true"], "LO <= HI"),
     (["--param-range", "n=1:x", "true"], "LO:HI"),
     (["--order", "sideways", "true"], "--order"),
+    (["--cpu", "-1", "true"], "--cpu"),
     (["--timeout", "0", "true"], "--timeout"),
     (["--bogus", "true"], "unknown option"),
     ([], "no command"),
