@@ -183,71 +183,6 @@ int vn_which(const char *name, char *out, size_t outlen)
     return best;
 }
 
-/* ---- cgroup v2 ----------------------------------------------------------------- */
-
-#define CGROUP_ROOT "/sys/fs/cgroup"
-
-int vn_cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen)
-{
-    char self[4096] = "";
-    if (vn__read_text("/proc/self/cgroup", self, sizeof self) < 0) {
-        snprintf(why, whylen, "/proc/self/cgroup cannot be read");
-        return VN_ENOTSUP;
-    }
-    /* cgroup v2 has one line "0::/path"; v1 lines name controllers. */
-    const char *v2 = strstr(self, "0::");
-    char controllers[512] = "";
-    if (!v2 || vn__read_text(CGROUP_ROOT "/cgroup.controllers", controllers,
-                                    sizeof controllers) < 0) {
-        snprintf(why, whylen, "this system does not use cgroup v2");
-        return VN_ENOTSUP;
-    }
-    if (!strstr(controllers, "memory")) {
-        snprintf(why, whylen, "cgroup v2 has no memory controller here");
-        return VN_ENOTSUP;
-    }
-    char mine[1024];
-    size_t l = strcspn(v2 + 3, "\n");
-    snprintf(mine, sizeof mine, "%.*s", (int)l, v2 + 3);
-    snprintf(dir, dirlen, "%s%s/vernier-%ld", CGROUP_ROOT, strcmp(mine, "/") ? mine : "",
-             (long)getpid());
-    if (mkdir(dir, 0755) != 0) {
-        snprintf(why, whylen, "cannot create %s: %s", dir, strerror(errno));
-        return VN_ENOTSUP;
-    }
-    char peak[1100];
-    snprintf(peak, sizeof peak, "%s/memory.peak", dir);
-    if (access(peak, R_OK) != 0) {
-        snprintf(why, whylen, "this kernel has no memory.peak (Linux 5.19 or later)");
-        rmdir(dir);
-        return VN_ENOTSUP;
-    }
-    return 0;
-}
-
-int vn_cgroup_peak(const char *dir, long long *kib)
-{
-    char path[1100], buf[64];
-    snprintf(path, sizeof path, "%s/memory.peak", dir);
-    if (vn__read_text(path, buf, sizeof buf) < 0)
-        return VN_EIO;
-    *kib = strtoll(buf, NULL, 10) / 1024;
-    /* Writing to memory.peak resets it (Linux 6.12); older kernels refuse,
-     * and then each run's peak is the peak so far, which the caller says. */
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0 || write(fd, "0", 1) != 1)
-        *kib = -*kib - 1; /* marks "not reset": the caller reports it once */
-    if (fd >= 0)
-        close(fd);
-    return 0;
-}
-
-void vn_cgroup_remove(const char *dir)
-{
-    if (dir && *dir)
-        rmdir(dir);
-}
-
 /* ---- Running ----------------------------------------------------------------------- */
 
 static void stop_group(pid_t pid)
@@ -372,6 +307,8 @@ struct vn_spawner {
     pid_t pid;
     int to, from;        /* requests out, reports in */
 };
+
+long vn_spawner_pid(const vn_spawner *s) { return s ? (long)s->pid : -1; }
 
 static int full_write(int fd, const void *p, size_t n)
 {

@@ -235,6 +235,7 @@ typedef struct runctx {
     vn_executor exec;
     const char *cgroup;
     int peak_resets;           /* 0 once a reset of memory.peak was refused */
+    int helper_in_group;       /* the helper, and so each command, is in the cgroup */
     /* Counters: the first run's handle names the events for the whole run;
      * every run opens its own on its child. */
     vn_counters *first;
@@ -314,7 +315,7 @@ static int run_once(runctx *x, char *const *argv, const char *path, int show, do
     o.show_output = show;
     o.timeout = x->c->timeout;
     o.stop_flag = x->c->stop_flag;
-    o.cgroup = x->cgroup;
+    o.cgroup = x->helper_in_group ? NULL : x->cgroup;
     if (x->c->counters && strcmp(x->c->counters, "none") != 0 && !x->c->executor) {
         o.on_spawn = attach_counters;
         o.ctx = x;
@@ -858,10 +859,16 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     char cgdir[1200] = "";
     if (c->tree_memory && !c->executor) {
         char why[256];
-        if (vn_cgroup_create(cgdir, sizeof cgdir, why, sizeof why) == 0)
+        if (vn_cgroup_create(cgdir, sizeof cgdir, why, sizeof why) == 0) {
             x.cgroup = cgdir;
-        else
+            /* The helper joins the group, and the commands it spawns start
+             * in it: the cheap spawn and the helper's small RSS floor stay.
+             * Its own pages stay charged where they were; what it allocates
+             * from now on is a few requests' worth. */
+            x.helper_in_group = x.spawner && vn_cgroup_join(cgdir, vn_spawner_pid(x.spawner)) == 0;
+        } else {
             add_note(results, "the peak memory of whole process trees is not measured: %s", why);
+        }
     }
     results->commands = 1;
     results->timer = VN_CLOCK_MONOTONIC;

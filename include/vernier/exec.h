@@ -41,7 +41,7 @@ typedef struct vn_exec_opts {
     int show_output;                /* 0: stdout and stderr go to /dev/null */
     double timeout;                 /* seconds; 0: none */
     const volatile int *stop_flag;  /* non-zero while waiting: stop the child */
-    const char *cgroup;             /* a cgroup v2 directory to run the child in, or NULL */
+    const char *cgroup;             /* a cgroup directory to run the child in, or NULL */
     /* Called with the child's pid after it exists and before it execs
      * (it waits for the go-ahead): the place to attach counters to it. */
     int (*on_spawn)(pid_t pid, void *ctx);
@@ -55,7 +55,8 @@ typedef struct vn_exec_opts {
      * static helper the floor is its own few hundred KiB. The helper is
      * started once and serves every run, so no exec of its own comes
      * between two runs. NULL: spawn directly. Not used with on_spawn or
-     * cgroup. */
+     * cgroup (to measure a group, move the helper into it with
+     * vn_cgroup_join and vn_spawner_pid: its children follow). */
     vn_spawner *spawner;
 } vn_exec_opts;
 
@@ -75,18 +76,25 @@ int vn_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err,
 /* Starts the helper program at path; vn_spawner_stop ends it. */
 int  vn_spawner_start(const char *path, vn_spawner **out, char *err, size_t errlen);
 void vn_spawner_stop(vn_spawner *s);
+/* The helper's process id. */
+long vn_spawner_pid(const vn_spawner *s);
 
 /* The helper's side: reads one request after another from in_fd, runs each
  * command like vn_exec, and writes the outcome to out_fd, until in_fd ends.
  * stop_flag (raised by SIGTERM in the helper) stops the running command. */
 int vn_spawner_serve(int in_fd, int out_fd, volatile int *stop_flag);
 
-/* A cgroup v2 group for measuring the peak memory of a whole process tree
- * (memory.peak). vn_cgroup_create makes a fresh child of this process's
- * group, or says in why (VN_ENOTSUP) why it cannot: no cgroup v2, no memory
- * controller, no permission, a kernel without memory.peak. */
+/* A cgroup for measuring the peak memory of a whole process tree: under
+ * cgroup v2 (memory.peak) when its hierarchy has the memory controller,
+ * else in the cgroup v1 memory hierarchy (memory.max_usage_in_bytes).
+ * vn_cgroup_create makes a fresh child of this process's group, or says in
+ * why (VN_ENOTSUP) why it cannot: no memory controller, no permission, a
+ * kernel without memory.peak. */
 int  vn_cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen);
-/* The peak of the group since it was reset, in KiB; resets it for the next run. */
+/* Moves process pid (and so its later children) into the group: 0 or -errno. */
+int  vn_cgroup_join(const char *dir, long pid);
+/* The peak of the group since it was reset, in KiB; resets it for the next
+ * run. A kernel that cannot reset it gives -(peak) - 1. */
 int  vn_cgroup_peak(const char *dir, long long *kib);
 void vn_cgroup_remove(const char *dir);
 

@@ -125,7 +125,7 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
                 tree = r->proc[k].tree_peak_kib;
         if (tree >= 0) {
             fmt_kib(d, sizeof d, (double)tree);
-            rc |= vn_buf_printf(o, "  tree     peak memory of the whole process tree %s\n", d);
+            rc |= vn_buf_printf(o, "  tree     peak memory of the whole process tree %s (largest run)\n", d);
         }
         rc |= vn_buf_printf(o, "  runs     %zu (%s)", r->nsamples, stop_words(r->stop));
         if (r->overhead_ns > 0)

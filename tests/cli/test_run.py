@@ -127,6 +127,27 @@ def test_per_run_max_rss_is_that_runs_own(tmp_path):
     assert max(rss_true) < 2 * 1024
 
 
+def test_tree_peak_counts_the_whole_process_tree():
+    # The shell waits for python, which touches 200 MiB: the shell's own
+    # peak is small, the tree's is not. Then `true`, whose tree peak starts
+    # from a reset group.
+    big = f"{PY} -c \"b = bytearray(b'x') * (200 << 20)\"; true"
+    p = run("run", "--runs", "3", "--shell", "--json", "-", big, "true", check=0, timeout=120)
+    d = json.loads(p.stdout)
+    validate(d, "results-1.json")
+    notes = " ".join(d.get("notes", []))
+    tree_big = [s["tree_peak_kib"] for s in d["benchmarks"][0]["samples"]]
+    if "not measured" in p.stderr or any(t is None for t in tree_big):
+        pytest.skip("no memory cgroup here: " + (notes or p.stderr.strip().splitlines()[-1]))
+    tree_true = [s["tree_peak_kib"] for s in d["benchmarks"][1]["samples"]]
+    assert min(tree_big) > 190 * 1024
+    assert max(tree_true) < 32 * 1024
+    assert "peak memory of the whole process tree" in p.stderr
+    # The commands still start from the small helper, not from vernier.
+    rss_true = [s["maxrss_kib"] for s in d["benchmarks"][1]["samples"]]
+    assert max(rss_true) < 2 * 1024
+
+
 def test_interleaving_order(tmp_path):
     log = tmp_path / "order.log"
     a = f"sh -c 'echo a >> {log}'"

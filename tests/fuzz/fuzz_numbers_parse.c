@@ -29,6 +29,16 @@ static void summarize(const double *x, size_t n)
         if (sum != n)
             abort();
     }
+    vn_histogram f = {0};
+    if (vn_histogram_compute_fenced(x, n, 0, &f) == 0) {
+        uint64_t sum = f.below + f.above;
+        for (size_t i = 0; i < f.nbins; i++)
+            sum += f.counts[i];
+        if (sum != n || f.nbins < 1 || f.nbins > 200)
+            abort();
+        vn_report_stats_json(&s, &f, "ns", &b);
+        vn_histogram_free(&f);
+    }
     vn_report_stats_json(&s, h.counts ? &h : NULL, "ns", &b);
     vn_report_stats_text(&s, "ns", VN_REPORT_COLOR, &b);
     vn_report_stats_text(&s, NULL, 0, &b);

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "cgroup_internal.h"
 #include "vernier.h"
 
 static void expect_words(const char *line, const char *const *want, int n)
@@ -23,6 +24,58 @@ static void expect_words(const char *line, const char *const *want, int n)
         assert_string_equal(w[i], want[i]);
     assert_null(w[n]);
     vn_words_free(w);
+}
+
+/* The cgroup v1 memory hierarchy, found from /proc/self/cgroup and
+ * /proc/self/mountinfo as a hybrid systemd host, a container and a v2-only
+ * host write them. */
+static void cgroup_v1_memory_dir(void **state)
+{
+    (void)state;
+    char dir[256];
+    const char *hybrid_self = "9:name=systemd:/\n4:memory:/process_api/bc12\n1:cpu:/\n0::/\n";
+    const char *hybrid_mounts =
+        "24 1 0:21 / /sys rw - sysfs sysfs rw\n"
+        "31 25 0:28 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n"
+        "35 31 0:32 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n"
+        "40 25 0:36 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n";
+    assert_int_equal(vn__cgroup_v1_memory_dir(hybrid_self, hybrid_mounts, dir, sizeof dir), 0);
+    assert_string_equal(dir, "/sys/fs/cgroup/memory/process_api/bc12");
+
+    /* Optional tags before the separator, and controllers mounted together. */
+    const char *tagged = "35 31 0:32 / /cg/mem rw shared:9 master:2 - cgroup x rw,memory,hugetlb\n";
+    assert_int_equal(vn__cgroup_v1_memory_dir("5:hugetlb,memory:/a/b\n", tagged, dir, sizeof dir), 0);
+    assert_string_equal(dir, "/cg/mem/a/b");
+
+    /* In the root group: the mount point itself. */
+    assert_int_equal(vn__cgroup_v1_memory_dir("4:memory:/\n", hybrid_mounts, dir, sizeof dir), 0);
+    assert_string_equal(dir, "/sys/fs/cgroup/memory");
+
+    /* A container sees the hierarchy from its own group on: the mount's root
+     * is cut from the group's path. */
+    const char *container = "50 40 0:32 /docker/abc /sys/fs/cgroup/memory ro - cgroup cgroup rw,memory\n";
+    assert_int_equal(vn__cgroup_v1_memory_dir("4:memory:/docker/abc/job\n", container, dir, sizeof dir), 0);
+    assert_string_equal(dir, "/sys/fs/cgroup/memory/job");
+    assert_int_equal(vn__cgroup_v1_memory_dir("4:memory:/docker/abc\n", container, dir, sizeof dir), 0);
+    assert_string_equal(dir, "/sys/fs/cgroup/memory");
+    /* A group outside what is mounted, or a name that only starts alike. */
+    assert_int_equal(vn__cgroup_v1_memory_dir("4:memory:/other\n", container, dir, sizeof dir),
+                     VN_ENOTSUP);
+    assert_int_equal(vn__cgroup_v1_memory_dir("4:memory:/docker/abcd\n", container, dir, sizeof dir),
+                     VN_ENOTSUP);
+
+    /* cgroup v2 only, or memory not among the v1 controllers. */
+    const char *v2 = "30 25 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n";
+    assert_int_equal(vn__cgroup_v1_memory_dir("0::/user.slice\n", v2, dir, sizeof dir), VN_ENOTSUP);
+    assert_int_equal(vn__cgroup_v1_memory_dir("4:memoryx:/a\n", hybrid_mounts, dir, sizeof dir),
+                     VN_ENOTSUP);
+    const char *nomem = "31 25 0:28 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n";
+    assert_int_equal(vn__cgroup_v1_memory_dir("4:memory:/a\n", nomem, dir, sizeof dir), VN_ENOTSUP);
+    /* Too small a buffer is an error, not a cut path. */
+    char tiny[8];
+    assert_int_equal(vn__cgroup_v1_memory_dir(hybrid_self, hybrid_mounts, tiny, sizeof tiny),
+                     VN_ERANGE);
+    assert_int_equal(vn__cgroup_v1_memory_dir(NULL, hybrid_mounts, dir, sizeof dir), VN_EINVAL);
 }
 
 static void words_like_a_shell(void **state)
@@ -190,6 +243,7 @@ static void the_slow_path_with_a_hook(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cgroup_v1_memory_dir),
         cmocka_unit_test(words_like_a_shell),   cmocka_unit_test(bad_lines_are_errors),
         cmocka_unit_test(which_finds_programs), cmocka_unit_test(param_values),
         cmocka_unit_test(substitution),         cmocka_unit_test(one_real_run),

@@ -1,0 +1,202 @@
+/* A cgroup around the commands of vernier run, for the peak memory of a
+ * whole process tree: memory.peak under cgroup v2, or the v1 memory
+ * controller's memory.max_usage_in_bytes, which both count every process of
+ * the group and can be reset between runs. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgroup_internal.h"
+#include "fileutil.h"
+#include "vernier/exec.h"
+
+#define CGROUP_ROOT "/sys/fs/cgroup"
+
+/* The field after `skip` spaces in line (up to the next space or newline). */
+static const char *field(const char *line, int skip, size_t *len)
+{
+    const char *p = line;
+    for (int i = 0; i < skip; i++) {
+        p = strpbrk(p, " \n");
+        if (!p || *p == '\n')
+            return NULL;
+        p++;
+    }
+    *len = strcspn(p, " \n");
+    return p;
+}
+
+/* Is word one of the comma-separated items of list[0..len)? */
+static int has_item(const char *list, size_t len, const char *word)
+{
+    size_t w = strlen(word);
+    for (size_t i = 0; i < len;) {
+        size_t k = i;
+        while (k < len && list[k] != ',')
+            k++;
+        if (k - i == w && !memcmp(list + i, word, w))
+            return 1;
+        i = k + 1;
+    }
+    return 0;
+}
+
+int vn__cgroup_v1_memory_dir(const char *self, const char *mountinfo, char *out, size_t n)
+{
+    if (!self || !mountinfo || !out || !n)
+        return VN_EINVAL;
+    /* "ID:memory,other:/path": the controllers are the second field. */
+    const char *path = NULL;
+    size_t plen = 0;
+    for (const char *l = self; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+        size_t ll = strcspn(l, "\n");
+        const char *c1 = memchr(l, ':', ll);
+        const char *c2 = c1 ? memchr(c1 + 1, ':', (size_t)(l + ll - c1 - 1)) : NULL;
+        if (c2 && has_item(c1 + 1, (size_t)(c2 - c1 - 1), "memory")) {
+            path = c2 + 1;
+            plen = (size_t)(l + ll - path);
+            break;
+        }
+    }
+    if (!path || !plen || path[0] != '/')
+        return VN_ENOTSUP;
+    /* mountinfo: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [TAGS...] - TYPE
+     * SOURCE SUPER-OPTIONS". */
+    for (const char *l = mountinfo; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+        size_t ll = strcspn(l, "\n");
+        const char *dash = NULL;
+        for (const char *p = l; p + 2 < l + ll; p++)
+            if (p[0] == ' ' && p[1] == '-' && p[2] == ' ') {
+                dash = p + 3;
+                break;
+            }
+        size_t tl = 0, ol = 0, rl = 0, ml = 0;
+        const char *type = dash ? field(dash, 0, &tl) : NULL;
+        const char *opts = dash ? field(dash, 2, &ol) : NULL;
+        if (!type || !opts || tl != 6 || memcmp(type, "cgroup", 6) ||
+            opts + ol > l + ll || !has_item(opts, ol, "memory"))
+            continue;
+        const char *root = field(l, 3, &rl);
+        const char *mnt = field(l, 4, &ml);
+        if (!root || !mnt || !ml || mnt[0] != '/')
+            return VN_ENOTSUP;
+        /* The group's path is relative to the hierarchy; the mount shows it
+         * from root on. */
+        size_t skip = rl == 1 && root[0] == '/' ? 0 : rl;
+        if (skip && (plen < skip || memcmp(path, root, skip) ||
+                     (plen > skip && path[skip] != '/')))
+            return VN_ENOTSUP;
+        const char *rest = path + skip;
+        size_t restlen = plen - skip;
+        if (restlen == 1 && rest[0] == '/')
+            restlen = 0;
+        int w = snprintf(out, n, "%.*s%.*s", (int)ml, mnt, (int)restlen, rest);
+        return w < 0 || (size_t)w >= n ? VN_ERANGE : 0;
+    }
+    return VN_ENOTSUP;
+}
+
+/* The file that holds the group's peak: memory.peak (v2) or
+ * memory.max_usage_in_bytes (v1). */
+static void peak_file(const char *dir, char *path, size_t n)
+{
+    snprintf(path, n, "%s/memory.peak", dir);
+    if (access(path, F_OK) != 0)
+        snprintf(path, n, "%s/memory.max_usage_in_bytes", dir);
+}
+
+static int make_group(const char *parent, char *dir, size_t dirlen, char *why, size_t whylen)
+{
+    int w = snprintf(dir, dirlen, "%s/vernier-%ld", parent, (long)getpid());
+    if (w < 0 || (size_t)w >= dirlen) {
+        snprintf(why, whylen, "the cgroup path is too long");
+        return VN_ENOTSUP;
+    }
+    if (mkdir(dir, 0755) != 0) {
+        snprintf(why, whylen, "cannot create %s: %s", dir, strerror(errno));
+        return VN_ENOTSUP;
+    }
+    char peak[1200];
+    peak_file(dir, peak, sizeof peak);
+    if (access(peak, R_OK) != 0) {
+        snprintf(why, whylen, "%s", strstr(peak, "memory.peak")
+                                        ? "this kernel has no memory.peak (Linux 5.19 or later)"
+                                        : "the memory cgroup has no memory.max_usage_in_bytes");
+        rmdir(dir);
+        return VN_ENOTSUP;
+    }
+    return 0;
+}
+
+int vn_cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen)
+{
+    char self[4096] = "";
+    if (vn__read_text("/proc/self/cgroup", self, sizeof self) < 0) {
+        snprintf(why, whylen, "/proc/self/cgroup cannot be read");
+        return VN_ENOTSUP;
+    }
+    /* cgroup v2, when its hierarchy has the memory controller: the line
+     * "0::/path" names the group. */
+    const char *v2 = strncmp(self, "0::", 3) == 0 ? self : strstr(self, "\n0::");
+    char controllers[512] = "";
+    if (v2 && vn__read_text(CGROUP_ROOT "/cgroup.controllers", controllers,
+                            sizeof controllers) >= 0 &&
+        strstr(controllers, "memory")) {
+        v2 += *v2 == '\n' ? 4 : 3;
+        char parent[1100];
+        size_t l = strcspn(v2, "\n");
+        snprintf(parent, sizeof parent, "%s%.*s", CGROUP_ROOT,
+                 (int)(l == 1 && v2[0] == '/' ? 0 : l), v2);
+        return make_group(parent, dir, dirlen, why, whylen);
+    }
+    /* Else the v1 memory controller, wherever it is mounted. */
+    char mounts[65536], parent[1100];
+    if (vn__read_text("/proc/self/mountinfo", mounts, sizeof mounts) < 0 ||
+        vn__cgroup_v1_memory_dir(self, mounts, parent, sizeof parent) != 0) {
+        snprintf(why, whylen, "this system has neither cgroup v2 with the memory controller nor "
+                              "the cgroup v1 memory controller");
+        return VN_ENOTSUP;
+    }
+    return make_group(parent, dir, dirlen, why, whylen);
+}
+
+int vn_cgroup_join(const char *dir, long pid)
+{
+    char path[1200], num[32];
+    snprintf(path, sizeof path, "%s/cgroup.procs", dir);
+    int len = snprintf(num, sizeof num, "%ld", pid);
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    int rc = write(fd, num, (size_t)len) == len ? 0 : -errno;
+    close(fd);
+    return rc;
+}
+
+int vn_cgroup_peak(const char *dir, long long *kib)
+{
+    char path[1200], buf[64];
+    peak_file(dir, path, sizeof path);
+    if (vn__read_text(path, buf, sizeof buf) < 0)
+        return VN_EIO;
+    *kib = strtoll(buf, NULL, 10) / 1024;
+    /* Writing resets the peak to the present use: v1 always allows it, v2
+     * from Linux 6.12. Older kernels refuse, and then each run's peak is the
+     * peak so far, which the caller says. */
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, "0", 1) != 1)
+        *kib = -*kib - 1; /* marks "not reset": the caller reports it once */
+    if (fd >= 0)
+        close(fd);
+    return 0;
+}
+
+void vn_cgroup_remove(const char *dir)
+{
+    if (dir && *dir)
+        rmdir(dir);
+}
