@@ -82,18 +82,21 @@ void vn_state_fail(vn_state *st, const char *message);
 
 /* vn_keep(x): the value of x must be computed, as if something read it, but
  * nothing is stored: the value stays in a register (like Google Benchmark's
- * DoNotOptimize, without the memory round trip). For scalars and pointers;
- * for an aggregate keep its address and call vn_clobber(). */
+ * DoNotOptimize, without the memory round trip). An input of an empty asm,
+ * not an output: an output ("+r") would make the compiler copy x to a second
+ * register every iteration whenever x stays live (x += x), an instruction
+ * the benchmark never asked for. For scalars and pointers; for an aggregate
+ * keep its address and call vn_clobber(). */
 #if defined(__cplusplus)
 extern "C++" {
-template <class T> static inline void vn_keep(T v) { __asm__ __volatile__("" : "+r"(v)); }
+template <class T> static inline void vn_keep(T v) { __asm__ __volatile__("" : : "r"(v)); }
 }
 #else
 /* "+ 0" drops const, so a const value can be kept too. */
 #define vn_keep(x)                                   \
     do {                                             \
         __typeof__((x) + 0) vn__kept = (x);          \
-        __asm__ __volatile__("" : "+r"(vn__kept));   \
+        __asm__ __volatile__("" : : "r"(vn__kept));  \
     } while (0)
 #endif
 
