@@ -229,10 +229,36 @@ static int calibrate(job *j, uint64_t *iters_out)
     return 0;
 }
 
+/* The empty loop's samples: time per iteration, the same in reference
+ * cycles (the reference measured right before, as for every sample of the
+ * body), and the counters. */
+typedef struct empties {
+    dbuf ns, cyc, counts;
+} empties;
+
+static void empties_free(empties *e) { free(e->ns.v), free(e->cyc.v), free(e->counts.v); }
+
+/* One sample of the empty loop; an interfered one is dropped. 0, or a
+ * negative code when memory ran out. */
+static int empty_sample(job *j, uint64_t iters, empties *e)
+{
+    struct vn__run *r = &j->run;
+    double ref = vn__ref_ns_per_cycle(r), ns;
+    unsigned tags;
+    if (run_sample(j, vn__empty_loop, 0, iters, &ns, &tags) != 0 || tags)
+        return 0;
+    int rc = push_double(&e->ns, ns / (double)iters);
+    if (rc == 0 && isfinite(ref) && ref > 0)
+        rc = push_double(&e->cyc, ns / (double)iters / ref);
+    if (rc == 0 && r->ctr)
+        rc = push_counts(&e->counts, r);
+    return rc;
+}
+
 /* Fills the result's numbers from the samples (no clocks, no I/O). */
 /* floor_ns is the smallest difference per iteration the timer can show:
  * its resolution over the iterations of a sample. */
-static int summarize(vn_result *res, const dbuf *empty, size_t min_untagged, double floor_ns)
+static int summarize(vn_result *res, const empties *E, size_t min_untagged, double floor_ns)
 {
     size_t n = res->nsamples;
     double *net = malloc((n ? n : 1) * sizeof *net);
@@ -244,9 +270,16 @@ static int summarize(vn_result *res, const dbuf *empty, size_t min_untagged, dou
         return VN_ENOMEM;
     }
     double om = 0, olo = 0, ohi = 0;
+    const dbuf *empty = &E->ns;
     if (empty->n)
         vn_median_ci(empty->v, empty->n, &om, &olo, &ohi);
     res->overhead_ns = om;
+    /* The empty loop in reference cycles, each sample against the reference
+     * measured next to it, as the body's cycles are. */
+    double oc = NAN, unused;
+    if (E->cyc.n)
+        vn_median_ci(E->cyc.v, E->cyc.n, &oc, &unused, &unused);
+    res->overhead_cycles = oc;
     res->overhead_ci[0] = olo;
     res->overhead_ci[1] = ohi;
 
@@ -336,8 +369,8 @@ static int measure(job *j, vn_result *res)
 {
     struct vn__run *r = &j->run;
     samples S = {0};
-    dbuf empty = {0};
-    dbuf counts = {0}, empty_counts = {0}; /* per sample, vn_counters_n() each */
+    empties E = {0};
+    dbuf counts = {0}; /* per sample, vn_counters_n() each */
     int rc = 0;
     j->t0 = vn__timer_read(r);
 
@@ -354,15 +387,9 @@ static int measure(job *j, vn_result *res)
         if (run_sample(j, j->b->fn, 1, iters, &ns, &tags))
             goto failed;
     }
-    for (int k = 0; k < EMPTY_FIRST; k++) {
-        double ns;
-        unsigned tags;
-        if (run_sample(j, vn__empty_loop, 0, iters, &ns, &tags) == 0 && !tags) {
-            push_double(&empty, ns / (double)iters);
-            if (r->ctr && (rc = push_counts(&empty_counts, r)) != 0)
-                goto out;
-        }
-    }
+    for (int k = 0; k < EMPTY_FIRST; k++)
+        if ((rc = empty_sample(j, iters, &E)) != 0)
+            goto out;
 
     size_t untagged = 0;
     double budget = j->cfg.max_time * 1e9, target = j->cfg.precision / 100.0;
@@ -372,14 +399,8 @@ static int measure(job *j, vn_result *res)
             res->stop = VN_STOP_INTERRUPTED;
             break;
         }
-        if (k % EMPTY_EVERY == EMPTY_EVERY - 1) {
-            double ns;
-            unsigned tags;
-            if (run_sample(j, vn__empty_loop, 0, iters, &ns, &tags) == 0 && !tags &&
-                ((rc = push_double(&empty, ns / (double)iters)) != 0 ||
-                 (r->ctr && (rc = push_counts(&empty_counts, r)) != 0)))
-                goto out;
-        }
+        if (k % EMPTY_EVERY == EMPTY_EVERY - 1 && (rc = empty_sample(j, iters, &E)) != 0)
+            goto out;
         vn_sample s = {0};
         s.ref_ns = vn__ref_ns_per_cycle(r);
         double ns;
@@ -404,7 +425,7 @@ static int measure(job *j, vn_result *res)
          * most, and no quadratic cost. */
         if (enough && untagged >= 6 && (untagged < 64 || untagged % (untagged / 32) == 0)) {
             double om = 0, lo = 0, hi = 0;
-            if (empty.n && (rc = vn_median_ci(empty.v, empty.n, &om, &lo, &hi)) != 0)
+            if (E.ns.n && (rc = vn_median_ci(E.ns.v, E.ns.n, &om, &lo, &hi)) != 0)
                 goto out;
             if (precision_reached(S.v, S.n, om, hi, target, &rc)) {
                 res->stop = VN_STOP_PRECISION;
@@ -418,10 +439,10 @@ static int measure(job *j, vn_result *res)
     res->nsamples = S.n;
     S.v = NULL;
     throughput_of(j, res);
-    rc = summarize(res, &empty, vn__min_untagged(&j->cfg), j->res_ns / (double)res->iters);
+    rc = summarize(res, &E, vn__min_untagged(&j->cfg), j->res_ns / (double)res->iters);
     if (rc == 0 && r->ctr) {
-        rc = vn__bench_counters_finish(res, r->ctr, counts.v, empty_counts.v,
-                                       empty_counts.n / vn_counters_n(r->ctr),
+        rc = vn__bench_counters_finish(res, r->ctr, counts.v, E.counts.v,
+                                       E.counts.n / vn_counters_n(r->ctr),
                                        vn__min_untagged(&j->cfg));
         counts.v = NULL;
     }
@@ -434,15 +455,14 @@ failed:
     S.v = NULL;
     /* The samples before the failure keep their counts. */
     if (r->ctr) {
-        vn__bench_counters_finish(res, r->ctr, counts.v, empty_counts.v,
-                                  empty_counts.n / vn_counters_n(r->ctr), vn__min_untagged(&j->cfg));
+        vn__bench_counters_finish(res, r->ctr, counts.v, E.counts.v,
+                                  E.counts.n / vn_counters_n(r->ctr), vn__min_untagged(&j->cfg));
         counts.v = NULL;
     }
 out:
     free(S.v);
-    free(empty.v);
     free(counts.v);
-    free(empty_counts.v);
+    empties_free(&E);
     res->elapsed = elapsed_ns(j) / 1e9;
     return rc;
 }
@@ -545,7 +565,8 @@ static int measure_threads(job *j, vn_result *res)
 {
     int n = j->cfg.threads;
     int rc = 0;
-    dbuf empty = {0}, empty_counts = {0}, all_counts = {0};
+    empties E = {0};
+    dbuf all_counts = {0};
     size_t nctr = j->run.ctr ? vn_counters_n(j->run.ctr) : 0;
     j->t0 = vn__timer_read(&j->run);
     uint64_t iters;
@@ -555,28 +576,21 @@ static int measure_threads(job *j, vn_result *res)
         return 0;
     }
     res->iters = iters;
-    for (int k = 0; k < EMPTY_FIRST * 2; k++) {
-        double ns;
-        unsigned tags;
-        if (run_sample(j, vn__empty_loop, 0, iters, &ns, &tags) == 0 && !tags) {
-            push_double(&empty, ns / (double)iters);
-            if (nctr && push_counts(&empty_counts, &j->run) != 0)
-                rc = VN_ENOMEM;
-        }
-    }
+    for (int k = 0; k < EMPTY_FIRST * 2 && rc == 0; k++)
+        rc = empty_sample(j, iters, &E);
     shared sh;
     memset(&sh, 0, sizeof sh);
     sh.n = n;
     sh.iters = iters;
     sh.reason = VN_STOP_MAX_SAMPLES;
     double lo, hi;
-    if (empty.n)
-        vn_median_ci(empty.v, empty.n, &sh.om, &lo, &sh.ohi);
+    if (E.ns.n)
+        vn_median_ci(E.ns.v, E.ns.n, &sh.om, &lo, &sh.ohi);
     tctx *t = calloc((size_t)n, sizeof *t);
     pthread_t *tid = calloc((size_t)n, sizeof *tid);
     res->thread_median = calloc((size_t)n, sizeof *res->thread_median);
     if (!t || !tid || !res->thread_median || pthread_barrier_init(&sh.start, NULL, (unsigned)n)) {
-        free(t), free(tid), free(empty.v), free(empty_counts.v);
+        free(t), free(tid), empties_free(&E);
         return VN_ENOMEM;
     }
     int started = 0;
@@ -638,15 +652,14 @@ static int measure_threads(job *j, vn_result *res)
     res->nsamples = all.n;
     if (rc == 0 && res->stop != VN_STOP_FAILED) {
         throughput_of(&t[0].j, res);
-        rc = summarize(res, &empty, vn__min_untagged(&j->cfg), j->res_ns / (double)res->iters);
+        rc = summarize(res, &E, vn__min_untagged(&j->cfg), j->res_ns / (double)res->iters);
     }
     if (nctr && rc == 0) {
-        rc = vn__bench_counters_finish(res, j->run.ctr, all_counts.v, empty_counts.v,
-                                       empty_counts.n / nctr, vn__min_untagged(&j->cfg));
+        rc = vn__bench_counters_finish(res, j->run.ctr, all_counts.v, E.counts.v,
+                                       E.counts.n / nctr, vn__min_untagged(&j->cfg));
         all_counts.v = NULL;
     }
     free(all_counts.v);
-    free(empty_counts.v);
     /* Each thread's median like the headline: net of the empty loop, or as
      * measured when the result is an upper bound (a net value would be
      * noise around zero, and its rate absurd). */
@@ -656,7 +669,7 @@ static int measure_threads(job *j, vn_result *res)
         if (res->thread_median[i] > 0)
             res->total_iter_per_sec += 1e9 / res->thread_median[i];
     }
-    free(t), free(tid), free(empty.v);
+    free(t), free(tid), empties_free(&E);
     res->elapsed = elapsed_ns(j) / 1e9;
     return rc;
 }
@@ -763,7 +776,7 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
             /* Unknown until measured: a row that fails before its summary
              * says null, not a 0 that looks measured. */
             res->overhead_ns = res->overhead_ci[0] = res->overhead_ci[1] = NAN;
-            res->ref_ns = res->ref_spread = res->cycles = NAN;
+            res->ref_ns = res->ref_spread = res->cycles = res->overhead_cycles = NAN;
             res->bytes_per_iter = res->items_per_iter = NAN;
             res->bytes_per_sec = res->items_per_sec = NAN;
             res->unit = "ns";

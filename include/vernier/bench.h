@@ -299,6 +299,7 @@ typedef struct vn_result {
     uint64_t iters;            /* iterations per sample */
     double overhead_ns;        /* the empty loop, per iteration */
     double overhead_ci[2];
+    double overhead_cycles;    /* the empty loop in reference cycles per iteration; NaN unknown */
     int upper_bound;           /* 1: the body is not distinguishable from the empty loop */
     double bound_ns;           /* then: the median of the loop with the body, which the body cannot exceed */
     double ref_ns;             /* median ns per reference cycle */

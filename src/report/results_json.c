@@ -149,6 +149,7 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on)
     vn__json_num(j, NULL, r->overhead_ci[0]);
     vn__json_num(j, NULL, r->overhead_ci[1]);
     vn__json_arr_end(j);
+    vn__json_num(j, "cycles", r->overhead_cycles);
     vn__json_obj_end(j);
 
     vn__json_bool(j, "upper_bound", r->upper_bound != 0);

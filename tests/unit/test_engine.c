@@ -236,6 +236,8 @@ static void overhead_is_measured_and_subtracted(void **state)
     const vn_result *b = &r.bench[0];
     double per_iter_overhead = 50000.0 / (double)b->iters;
     assert_true(fabs(b->overhead_ns - per_iter_overhead) < 1e-9);
+    /* And in reference cycles: 0.5 ns each here. */
+    assert_true(fabs(b->overhead_cycles - per_iter_overhead / 0.5) < 1e-9);
     assert_true(fabs(b->samples[0].value - (10.0 + per_iter_overhead)) < 1e-9);
     assert_true(fabs(b->stats.median - 10.0) < 1e-9);
     assert_int_equal(b->upper_bound, 0);
