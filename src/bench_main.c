@@ -96,6 +96,19 @@ static int num(const char *prog, const char *opt, const char *s, double lo, doub
     return 0;
 }
 
+/* num() for a whole number: what names the kind ("a whole number"). */
+static int whole(const char *prog, const char *opt, const char *s, double lo, double hi,
+                 const char *what, double *out)
+{
+    if (num(prog, opt, s, lo, hi, out))
+        return 2;
+    if (*out != floor(*out)) {
+        fprintf(stderr, "%s: %s needs %s, not '%s'; see '%s --help'\n", prog, opt, what, s, prog);
+        return 2;
+    }
+    return 0;
+}
+
 static int emit(const char *prog, const char *path, int (*report)(const vn_results *, vn_buf *),
                 const vn_results *r)
 {
@@ -162,23 +175,23 @@ int vn__main(int argc, char **argv, int optimized)
             cfg.warmup = v;
             break;
         case O_MINSAMPLES:
-            if (num(prog, "--min-samples", optarg, 1, 1e7, &v) || v != floor(v))
-                return v != floor(v) ? usage_error(prog, "--min-samples needs a whole number, not '%s'%s", optarg, "") : 2;
+            if (whole(prog, "--min-samples", optarg, 1, 1e7, "a whole number", &v))
+                return 2;
             cfg.min_samples = (size_t)v;
             break;
         case O_MAXSAMPLES:
-            if (num(prog, "--max-samples", optarg, 1, 1e7, &v) || v != floor(v))
-                return v != floor(v) ? usage_error(prog, "--max-samples needs a whole number, not '%s'%s", optarg, "") : 2;
+            if (whole(prog, "--max-samples", optarg, 1, 1e7, "a whole number", &v))
+                return 2;
             cfg.max_samples = (size_t)v;
             break;
         case O_CPU:
-            if (num(prog, "--cpu", optarg, 0, CPU_SETSIZE - 1, &v) || v != floor(v))
-                return v != floor(v) ? usage_error(prog, "--cpu needs a CPU number, not '%s'%s", optarg, "") : 2;
+            if (whole(prog, "--cpu", optarg, 0, CPU_SETSIZE - 1, "a CPU number", &v))
+                return 2;
             cfg.cpu = (int)v;
             break;
         case O_THREADS:
-            if (num(prog, "--threads", optarg, 1, 1024, &v) || v != floor(v))
-                return v != floor(v) ? usage_error(prog, "--threads needs a whole number, not '%s'%s", optarg, "") : 2;
+            if (whole(prog, "--threads", optarg, 1, 1024, "a whole number", &v))
+                return 2;
             cfg.threads = (int)v;
             break;
         case ':': return usage_error(prog, "option '%s' needs a value%s", argv[optind - 1], "");
