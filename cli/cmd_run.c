@@ -199,6 +199,7 @@ static int whole(const char *opt, const char *s, double lo, double hi, double *o
 static int num(const char *opt, const char *s, double lo, double hi, double *out)
 {
     char *end;
+    *out = NAN; /* set on every path, an error's too */
     errno = 0;
     double v = strtod(s, &end);
     if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi || s[0] == ' ' || s[0] == '+')

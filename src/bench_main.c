@@ -85,6 +85,7 @@ static int usage_error(const char *prog, const char *fmt, const char *a, const c
 static int num(const char *prog, const char *opt, const char *s, double lo, double hi, double *out)
 {
     char *end;
+    *out = NAN; /* set on every path, an error's too */
     double v = strtod(s, &end);
     if (!*s || *end || !isfinite(v) || v < lo || v > hi) {
         char range[64];
