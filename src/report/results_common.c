@@ -11,18 +11,18 @@
 _Static_assert(sizeof ((vn_result *)0)->name <= VN__CELL, "a name must fit in a cell");
 
 const vn__col vn__results_cols[VN__NCOLS] = {
-    [VN__COL_NAME] = {"benchmark", 0, 0},
-    [VN__COL_MEDIAN] = {"median", 1, 0},
-    [VN__COL_CI] = {"ci95", 0, 0},
-    [VN__COL_MEAN] = {"mean", 1, 0},
-    [VN__COL_MAD] = {"MAD", 1, 0},
-    [VN__COL_MIN] = {"min", 1, 0},
-    [VN__COL_P99] = {"p99", 1, 0},
-    [VN__COL_CYCLES] = {"cycles", 1, 1},
-    [VN__COL_RATE] = {"throughput", 1, 1},
-    [VN__COL_SAMPLES] = {"samples", 1, 0},
-    [VN__COL_OVERHEAD] = {"overhead", 1, 0},
-    [VN__COL_MARKS] = {"warn", 0, 1},
+    [VN__COL_NAME] = {"benchmark", 0, 0, 0, NULL},
+    [VN__COL_MEDIAN] = {"median", 1, 0, 0, NULL},
+    [VN__COL_CI] = {"ci95", 0, 0, 0, NULL},
+    [VN__COL_MEAN] = {"mean", 1, 0, 0, NULL},
+    [VN__COL_MAD] = {"MAD", 1, 0, 0, NULL},
+    [VN__COL_MIN] = {"min", 1, 0, 0, NULL},
+    [VN__COL_P99] = {"p99", 1, 0, 0, NULL},
+    [VN__COL_CYCLES] = {"cycles", 1, 1, 0, NULL},
+    [VN__COL_RATE] = {"throughput", 1, 1, 0, NULL},
+    [VN__COL_SAMPLES] = {"samples", 1, 0, 0, NULL},
+    [VN__COL_OVERHEAD] = {"overhead", 1, 0, 0, NULL},
+    [VN__COL_MARKS] = {"warn", 0, 1, 0, NULL},
 };
 
 const vn__tag_name vn__tag_names[2] = {

@@ -141,6 +141,7 @@ static void busy_task_clock(void **state)
             x += (unsigned long)i;
         clock_gettime(CLOCK_MONOTONIC, &t1);
     } while ((t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec) < 20e6);
+    (void)x;
     vn_counters_read(c, &b);
     double cpu = count_of(c, &a, &b, "task-clock");
     printf("20 ms of spinning: %.2f ms of task-clock\n", cpu / 1e6);
