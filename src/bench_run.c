@@ -340,7 +340,21 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
     } else {
         res->ref_ns = res->ref_spread = NAN;
     }
-    if (nc && !res->upper_bound) {
+    if (res->upper_bound && nr) {
+        /* The bound in reference cycles: the fastest of the samples the
+         * headline uses, each over the reference measured next to it, but
+         * never over more than the median reference: a reference lengthened
+         * by an interruption would make a sample look cheaper in cycles than
+         * it was, and the bound would no longer hold. */
+        double best = INFINITY;
+        for (size_t i = 0; i < n; i++) {
+            const vn_sample *s = &res->samples[i];
+            if ((s->tags && !use_all) || !(isfinite(s->ref_ns) && s->ref_ns > 0))
+                continue;
+            best = fmin(best, s->value / fmin(s->ref_ns, res->ref_ns));
+        }
+        res->cycles = isfinite(best) ? best : NAN;
+    } else if (nc && !res->upper_bound) {
         qsort(cyc, nc, sizeof *cyc, cmp_double);
         res->cycles = vn_percentile_sorted(cyc, nc, 50);
     } else {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cgroup_internal.h"
@@ -83,13 +84,13 @@ int vn__cgroup_v1_memory_dir(const char *self, const char *mountinfo, char *out,
         const char *root = field(l, 3, &rl);
         const char *mnt = field(l, 4, &ml);
         if (!root || !mnt || !ml || mnt[0] != '/')
-            return VN_ENOTSUP;
+            continue;
         /* The group's path is relative to the hierarchy; the mount shows it
-         * from root on. */
+         * from root on, and another mount of it may show more. */
         size_t skip = rl == 1 && root[0] == '/' ? 0 : rl;
         if (skip && (plen < skip || memcmp(path, root, skip) ||
                      (plen > skip && path[skip] != '/')))
-            return VN_ENOTSUP;
+            continue;
         const char *rest = path + skip;
         size_t restlen = plen - skip;
         if (restlen == 1 && rest[0] == '/')
@@ -100,16 +101,15 @@ int vn__cgroup_v1_memory_dir(const char *self, const char *mountinfo, char *out,
     return VN_ENOTSUP;
 }
 
-/* The file that holds the group's peak: memory.peak (v2) or
+/* The file that holds the group's peak: memory.peak (v2), or
  * memory.max_usage_in_bytes (v1). */
-static void peak_file(const char *dir, char *path, size_t n)
+static void peak_file(const char *dir, int v2, char *path, size_t n)
 {
-    snprintf(path, n, "%s/memory.peak", dir);
-    if (access(path, F_OK) != 0)
-        snprintf(path, n, "%s/memory.max_usage_in_bytes", dir);
+    snprintf(path, n, "%s/%s", dir, v2 ? "memory.peak" : "memory.max_usage_in_bytes");
 }
 
-static int make_group(const char *parent, char *dir, size_t dirlen, char *why, size_t whylen)
+static int make_group(const char *parent, int v2, char *dir, size_t dirlen, char *why,
+                      size_t whylen)
 {
     int w = snprintf(dir, dirlen, "%s/vernier-%ld", parent, (long)getpid());
     if (w < 0 || (size_t)w >= dirlen) {
@@ -121,11 +121,10 @@ static int make_group(const char *parent, char *dir, size_t dirlen, char *why, s
         return VN_ENOTSUP;
     }
     char peak[1200];
-    peak_file(dir, peak, sizeof peak);
+    peak_file(dir, v2, peak, sizeof peak);
     if (access(peak, R_OK) != 0) {
-        snprintf(why, whylen, "%s", strstr(peak, "memory.peak")
-                                        ? "this kernel has no memory.peak (Linux 5.19 or later)"
-                                        : "the memory cgroup has no memory.max_usage_in_bytes");
+        snprintf(why, whylen, "%s", v2 ? "this kernel has no memory.peak (Linux 5.19 or later)"
+                                      : "the memory cgroup has no memory.max_usage_in_bytes");
         rmdir(dir);
         return VN_ENOTSUP;
     }
@@ -151,7 +150,7 @@ int vn_cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen)
         size_t l = strcspn(v2, "\n");
         snprintf(parent, sizeof parent, "%s%.*s", CGROUP_ROOT,
                  (int)(l == 1 && v2[0] == '/' ? 0 : l), v2);
-        return make_group(parent, dir, dirlen, why, whylen);
+        return make_group(parent, 1, dir, dirlen, why, whylen);
     }
     /* Else the v1 memory controller, wherever it is mounted. */
     char mounts[65536], parent[1100];
@@ -161,7 +160,7 @@ int vn_cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen)
                               "the cgroup v1 memory controller");
         return VN_ENOTSUP;
     }
-    return make_group(parent, dir, dirlen, why, whylen);
+    return make_group(parent, 0, dir, dirlen, why, whylen);
 }
 
 int vn_cgroup_join(const char *dir, long pid)
@@ -177,26 +176,55 @@ int vn_cgroup_join(const char *dir, long pid)
     return rc;
 }
 
-int vn_cgroup_peak(const char *dir, long long *kib)
+int vn_cgroup_peak_open(const char *dir)
 {
-    char path[1200], buf[64];
-    peak_file(dir, path, sizeof path);
-    if (vn__read_text(path, buf, sizeof buf) < 0)
+    char path[1200];
+    peak_file(dir, 1, path, sizeof path);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT) {
+        peak_file(dir, 0, path, sizeof path);
+        fd = open(path, O_RDWR | O_CLOEXEC);
+    }
+    if (fd < 0)
+        return -errno;
+    /* The first run starts from now; a refusal shows at the first read. */
+    ssize_t ignored = write(fd, "0", 1);
+    (void)ignored;
+    return fd;
+}
+
+int vn_cgroup_peak(int fd, long long *kib)
+{
+    char buf[64];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n <= 0)
         return VN_EIO;
+    buf[n] = '\0';
     *kib = strtoll(buf, NULL, 10) / 1024;
-    /* Writing resets the peak to the present use: v1 always allows it, v2
-     * from Linux 6.12. Older kernels refuse, and then each run's peak is the
-     * peak so far, which the caller says. */
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0 || write(fd, "0", 1) != 1)
+    /* Writing resets the peak to the present use: v1 for the group, v2
+     * (Linux 6.12 on) for what is read through this same file, which is
+     * why it stays open. Older v2 kernels refuse, and then each run's peak
+     * is the peak so far, which the caller says. */
+    if (write(fd, "0", 1) != 1)
         *kib = -*kib - 1; /* marks "not reset": the caller reports it once */
-    if (fd >= 0)
-        close(fd);
     return 0;
 }
 
-void vn_cgroup_remove(const char *dir)
+int vn_cgroup_remove(const char *dir)
 {
-    if (dir && *dir)
-        rmdir(dir);
+    if (!dir || !*dir)
+        return 0;
+    /* Processes of a group just killed (a timeout) may still be exiting:
+     * wait for them, up to a second. */
+    int e = 0;
+    for (int i = 0; i < 100; i++) {
+        if (rmdir(dir) == 0 || errno == ENOENT)
+            return 0;
+        e = errno;
+        if (e != EBUSY)
+            break;
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    return -e;
 }

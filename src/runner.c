@@ -236,6 +236,7 @@ typedef struct runctx {
     const char *cgroup;
     int peak_resets;           /* 0 once a reset of memory.peak was refused */
     int helper_in_group;       /* the helper, and so each command, is in the cgroup */
+    int peak_fd;               /* the cgroup's peak file, open for its life */
     /* Counters: the first run's handle names the events for the whole run;
      * every run opens its own on its child. */
     vn_counters *first;
@@ -323,7 +324,7 @@ static int run_once(runctx *x, char *const *argv, const char *path, int show, do
     int rc = x->exec(&o, wall, u, err, errlen, x->c->executor_ctx);
     if (rc >= 0 && x->cgroup) {
         long long kib;
-        if (vn_cgroup_peak(x->cgroup, &kib) == 0) {
+        if (vn_cgroup_peak(x->peak_fd, &kib) == 0) {
             if (kib < 0) {
                 x->peak_resets = 0;
                 kib = -kib - 1;
@@ -630,12 +631,16 @@ static int measure_shell(runctx *x, double *wall, double *user, double *sys, cha
             sy[i - 3] = u.sys_ns;
         }
     }
+    /* The wall time's median, like the headline it is taken from; user
+     * and system time as means, like the summary they are taken from (the
+     * kernel splits short runs' CPU time between the two by ticks). */
     qsort(w, SHELL_RUNS, sizeof *w, cmp_double);
-    qsort(us, SHELL_RUNS, sizeof *us, cmp_double);
-    qsort(sy, SHELL_RUNS, sizeof *sy, cmp_double);
     *wall = vn_percentile_sorted(w, SHELL_RUNS, 50);
-    *user = vn_percentile_sorted(us, SHELL_RUNS, 50);
-    *sys = vn_percentile_sorted(sy, SHELL_RUNS, 50);
+    double su = 0, ss = 0;
+    for (int i = 0; i < SHELL_RUNS; i++)
+        su += us[i], ss += sy[i];
+    *user = su / SHELL_RUNS;
+    *sys = ss / SHELL_RUNS;
     return 0;
 }
 
@@ -709,14 +714,16 @@ static int fill_result(vn_result *res, row *r, const vn_run_config *c, double sh
         res->samples[i].iters = 1;
         res->samples[i].ref_ns = NAN;
         res->proc[i] = r->use[i];
-        /* The shell's own share of user and system time goes too. */
-        if (c->shell) {
-            res->proc[i].user_ns = fmax(0, res->proc[i].user_ns - shell_user);
-            res->proc[i].sys_ns = fmax(0, res->proc[i].sys_ns - shell_sys);
-        }
         net[i] = r->wall[i] - shell_wall;
     }
     res->nsamples = r->n;
+    /* The shell's own share of user and system time goes from the summary,
+     * mean from mean: per run, a tick-split time less a mean would go below
+     * 0 as often as not. */
+    if (c->shell) {
+        res->shell_user_ns = shell_user;
+        res->shell_sys_ns = shell_sys;
+    }
     res->overhead_ns = shell_wall;
     res->overhead_ci[0] = res->overhead_ci[1] = shell_wall;
     res->cycles = res->ref_ns = res->ref_spread = res->overhead_cycles = NAN;
@@ -859,8 +866,15 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     char cgdir[1200] = "";
     if (c->tree_memory && !c->executor) {
         char why[256];
-        if (vn_cgroup_create(cgdir, sizeof cgdir, why, sizeof why) == 0) {
+        int fd = -1;
+        if (vn_cgroup_create(cgdir, sizeof cgdir, why, sizeof why) == 0 &&
+            (fd = vn_cgroup_peak_open(cgdir)) < 0) {
+            snprintf(why, sizeof why, "cannot open the peak of %s: %s", cgdir, strerror(-fd));
+            vn_cgroup_remove(cgdir);
+        }
+        if (fd >= 0) {
             x.cgroup = cgdir;
+            x.peak_fd = fd;
             /* The helper joins the group, and the commands it spawns start
              * in it: the cheap spawn and the helper's small RSS floor stay.
              * Its own pages stay charged where they were; what it allocates
@@ -999,7 +1013,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     for (size_t i = 0; i < nrows; i++) {
         if (!rows[i].finished && rows[i].stop != VN_STOP_FAILED)
             rows[i].stop = results->interrupted ? VN_STOP_INTERRUPTED : VN_STOP_FAILED;
-        if (!rows[i].cleaned && rows[i].cleanup && (rows[i].n || rows[i].warmed)) {
+        if (!rows[i].cleaned && rows[i].cleanup && rows[i].set_up) {
             vn_run_failure ignored;
             memset(&ignored, 0, sizeof ignored);
             hook(&x, "cleanup", rows[i].cleanup, fail->failed ? &ignored : fail);
@@ -1065,8 +1079,15 @@ out:
         sched_setaffinity(0, sizeof old_mask, &old_mask);
     drop_counts(&x);
     vn_counters_destroy(x.first);
-    if (x.cgroup)
-        vn_cgroup_remove(x.cgroup);
+    if (x.cgroup) {
+        close(x.peak_fd);
+        int e = vn_cgroup_remove(x.cgroup);
+        if (e && rc == 0)
+            add_note(results,
+                     "the cgroup %s could not be removed (%s): something the commands started is "
+                     "still in it; remove it with rmdir once that has ended",
+                     x.cgroup, strerror(-e));
+    }
     free_rows(rows, nrows);
     if (rc) {
         vn_results_free(results);

@@ -299,9 +299,9 @@ typedef struct vn_result {
     uint64_t iters;            /* iterations per sample */
     double overhead_ns;        /* the empty loop, per iteration */
     double overhead_ci[2];
-    double overhead_cycles;    /* the empty loop in reference cycles per iteration; NaN unknown */
     int upper_bound;           /* 1: the body is not distinguishable from the empty loop */
-    double bound_ns;           /* then: the median of the loop with the body, which the body cannot exceed */
+    double bound_ns;           /* then: the fastest sample the headline uses (untagged, unless too
+                                * few are), which the body cannot exceed */
     double ref_ns;             /* median ns per reference cycle */
     double ref_spread;         /* (p90 - p10) / median of the reference, a fraction */
     double cycles;             /* median reference cycles per iteration */
@@ -325,6 +325,11 @@ typedef struct vn_result {
     int ncounters;
     vn_counter_derived derived;
     double *sample_counts;     /* nsamples x ncounters, owned; what samples[i].counts point into */
+    double overhead_cycles;    /* the empty loop in reference cycles per iteration; NaN unknown */
+    /* vernier run --shell: the shell's own start-up in user and system time
+     * (means of its runs), which the summary takes off the runs' means; 0
+     * otherwise. The runs' own numbers keep it. */
+    double shell_user_ns, shell_sys_ns;
 } vn_result;
 
 typedef struct vn_results {

@@ -93,10 +93,17 @@ int vn_spawner_serve(int in_fd, int out_fd, volatile int *stop_flag);
 int  vn_cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen);
 /* Moves process pid (and so its later children) into the group: 0 or -errno. */
 int  vn_cgroup_join(const char *dir, long pid);
-/* The peak of the group since it was reset, in KiB; resets it for the next
- * run. A kernel that cannot reset it gives -(peak) - 1. */
-int  vn_cgroup_peak(const char *dir, long long *kib);
-void vn_cgroup_remove(const char *dir);
+/* The group's peak, read through one open file: vn_cgroup_peak_open opens
+ * it (a file descriptor, or -errno) and starts the count; vn_cgroup_peak
+ * gives the peak since the last call, in KiB, and starts the next. Under
+ * cgroup v2 a reset holds only for what is read through the same file, so
+ * keep it open for the group's life. A kernel that cannot reset gives
+ * -(peak) - 1. */
+int  vn_cgroup_peak_open(const char *dir);
+int  vn_cgroup_peak(int fd, long long *kib);
+/* Removes the group, waiting up to a second for processes still exiting:
+ * 0, or -errno (EBUSY: something the commands started is still in it). */
+int  vn_cgroup_remove(const char *dir);
 
 #ifdef __cplusplus
 }

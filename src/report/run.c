@@ -102,8 +102,8 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
          * mean is right on average. */
         fmt_kib(d, sizeof d, summary_of(r, RSS, 0));
         rc |= vn_buf_printf(o, "  user     %s   system %s (means)   max RSS %s (median)\n",
-                            vn__fmt_ns(a, sizeof a, summary_of(r, USER, 1)),
-                            vn__fmt_ns(b, sizeof b, summary_of(r, SYS, 1)), d);
+                            vn__fmt_ns(a, sizeof a, fmax(0, summary_of(r, USER, 1) - r->shell_user_ns)),
+                            vn__fmt_ns(b, sizeof b, fmax(0, summary_of(r, SYS, 1) - r->shell_sys_ns)), d);
         if (r->ncounters) {
             rc |= vn_buf_puts(o, "  counters ");
             for (int k = 0; k < r->ncounters; k++) {
@@ -197,8 +197,8 @@ int vn_report_hyperfine_json(const vn_results *res, vn_buf *out)
             user += r->proc[k].user_ns;
             sys += r->proc[k].sys_ns;
         }
-        vn__json_num(&j, "user", user / (double)r->nsamples / 1e9);
-        vn__json_num(&j, "system", sys / (double)r->nsamples / 1e9);
+        vn__json_num(&j, "user", fmax(0, user / (double)r->nsamples - r->shell_user_ns) / 1e9);
+        vn__json_num(&j, "system", fmax(0, sys / (double)r->nsamples - r->shell_sys_ns) / 1e9);
         vn__json_num(&j, "min", s->min / 1e9);
         vn__json_num(&j, "max", s->max / 1e9);
         vn__json_arr_begin(&j, "times");

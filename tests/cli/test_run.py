@@ -86,6 +86,23 @@ def test_fake_shell_bound_is_the_fastest_run(tmp_path):
     assert "< 4.8" in p.stderr, p.stderr
 
 
+def test_fake_shell_user_and_system_come_off_the_means(tmp_path):
+    # The empty shell takes 1 ms of CPU that ticks split 2:1 between user
+    # and system: means 0.667 and 0.333 ms (medians would say 1 and 0). The
+    # command takes 1.2 ms of user time: 0.533 ms of it is its own.
+    shell = (["2 1 0 100 0", "2 1 0 100 0", "2 0 1 100 0"] * 11)
+    lines = shell + ["5 1.2 0 100 0"] * 5
+    p = run("run", "--fake-exec", fake(tmp_path, lines), "--runs", "5", "--shell", "--json", "-",
+            "work", check=0)
+    assert "user     533 us   system 0 ns (means)" in p.stderr, p.stderr
+    b = json.loads(p.stdout)["benchmarks"][0]
+    validate(json.loads(p.stdout), "results-1.json")
+    assert b["overhead"]["user_ns"] == pytest.approx(2e6 / 3, rel=1e-9)
+    assert b["overhead"]["sys_ns"] == pytest.approx(1e6 / 3, rel=1e-9)
+    # The runs keep their own numbers.
+    assert [s["user"] for s in b["samples"]] == [1.2e6] * 5
+
+
 def test_fake_parameters_substitute(tmp_path):
     f = fake(tmp_path, ["5 0 0 10 0"])
     p = run("run", "--fake-exec", f, "--runs", "2", "--param", "n=1,2,4", "--json", "-",
@@ -167,6 +184,13 @@ def test_interleaving_order(tmp_path):
         "--cleanup", f"echo cleanup >> {log}", a, b, check=0)
     assert log.read_text().split() == (["setup"] + ["a"] * 4 + ["cleanup"] +
                                        ["setup"] + ["b"] * 4 + ["cleanup"])
+    log.unlink()
+    # A command whose setup ran is cleaned up even when none of its runs
+    # could happen (here its prepare fails).
+    p = run("run", "--runs", "3", "--order", "blocks", "--prepare", "exit 1", "--setup",
+            f"echo setup >> {log}", "--cleanup", f"echo cleanup >> {log}", a)
+    assert p.returncode == 1
+    assert log.read_text().split() == ["setup", "cleanup"]
 
 
 def test_cpu_pins_every_command(tmp_path):
