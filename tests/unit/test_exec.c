@@ -64,6 +64,13 @@ static void cgroup_v1_memory_dir(void **state)
     assert_int_equal(vn__cgroup_v1_memory_dir("4:memory:/docker/abcd\n", container, dir, sizeof dir),
                      VN_ENOTSUP);
 
+    /* The hierarchy mounted twice: a mount of another group's subtree is
+     * passed over for one that holds ours. */
+    const char *twice = "50 40 0:32 /other /mnt/a rw - cgroup cgroup rw,memory\n"
+                        "51 40 0:32 / /mnt/b rw - cgroup cgroup rw,memory\n";
+    assert_int_equal(vn__cgroup_v1_memory_dir("4:memory:/mine\n", twice, dir, sizeof dir), 0);
+    assert_string_equal(dir, "/mnt/b/mine");
+
     /* cgroup v2 only, or memory not among the v1 controllers. */
     const char *v2 = "30 25 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n";
     assert_int_equal(vn__cgroup_v1_memory_dir("0::/user.slice\n", v2, dir, sizeof dir), VN_ENOTSUP);
