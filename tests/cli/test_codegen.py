@@ -20,10 +20,22 @@ pytestmark = [
 ]
 
 
+def cache(key):
+    m = re.search(rf"^{key}:\w+=(.*)$", (BUILD / "CMakeCache.txt").read_text(), re.M)
+    return m.group(1) if m else ""
+
+
 def optimized():
-    cache = (BUILD / "CMakeCache.txt").read_text()
-    m = re.search(r"^CMAKE_BUILD_TYPE:STRING=(.*)$", cache, re.M)
-    return m and m.group(1) in ("Release", "RelWithDebInfo", "MinSizeRel")
+    return cache("CMAKE_BUILD_TYPE") in ("Release", "RelWithDebInfo", "MinSizeRel")
+
+
+def gcc():
+    """clang treats every volatile asm as touching memory, so it keeps the
+    count in memory across vn_keep() (docs/engine.md says what that costs):
+    the register-only loop is GCC's."""
+    cc = cache("CMAKE_C_COMPILER")
+    out = subprocess.run([cc, "--version"], capture_output=True, text=True).stdout if cc else ""
+    return "clang" not in out.lower()
 
 
 def loop_of(binary, function):
@@ -55,6 +67,7 @@ def check_loop(loop, most):
 
 
 @pytest.mark.skipif(not optimized(), reason="the build is not optimized (sanitizer build)")
+@pytest.mark.skipif(not gcc(), reason="built with clang, which keeps the count in memory")
 def test_empty_loop_is_a_decrement_and_a_branch():
     loop = loop_of(BUILD / "libvernier.so.0", "vn__empty_loop")
     check_loop(loop, 2)
@@ -62,6 +75,7 @@ def test_empty_loop_is_a_decrement_and_a_branch():
 
 
 @pytest.mark.skipif(not optimized(), reason="the build is not optimized (sanitizer build)")
+@pytest.mark.skipif(not gcc(), reason="built with clang, which keeps the count in memory")
 def test_kept_add_costs_the_add_alone():
     # x += x; vn_keep(x): the add, the decrement, the branch (and a test the
     # compiler adds because an asm statement may change the flags).
