@@ -26,12 +26,16 @@ demo: deps build
 	@echo '$$ build/examples/sum_arrays --hist'
 	@$(BUILD)/examples/sum_arrays --hist
 
+# The sanitized build uses clang, the normal one gcc: every check compiles
+# the code (with -Werror) with both.
 $(ASAN)/build.ninja:
 	$(CMAKE) -S . -B $(ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVN_SANITIZE=ON \
+	    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
 	    -DVN_PYTHON=$(CURDIR)/$(BUILD)/venv/bin/python
 
-# Every test: the unit and end-to-end tests of the normal build, then the
-# whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# Every test: the unit and end-to-end tests of the normal build (gcc), then
+# the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer
+# (clang).
 check: deps build $(ASAN)/build.ninja
 	cd $(BUILD) && ctest --output-on-failure
 	$(CMAKE) --build $(ASAN)
