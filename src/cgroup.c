@@ -46,6 +46,13 @@ static int has_item(const char *list, size_t len, const char *word)
     return 0;
 }
 
+/* The line after the one at l (at its NUL when l is the last). */
+static const char *next_line(const char *l)
+{
+    l += strcspn(l, "\n");
+    return *l ? l + 1 : l;
+}
+
 int vn__cgroup_v1_memory_dir(const char *self, const char *mountinfo, char *out, size_t n)
 {
     if (!self || !mountinfo || !out || !n)
@@ -53,7 +60,7 @@ int vn__cgroup_v1_memory_dir(const char *self, const char *mountinfo, char *out,
     /* "ID:memory,other:/path": the controllers are the second field. */
     const char *path = NULL;
     size_t plen = 0;
-    for (const char *l = self; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+    for (const char *l = self; *l; l = next_line(l)) {
         size_t ll = strcspn(l, "\n");
         const char *c1 = memchr(l, ':', ll);
         const char *c2 = c1 ? memchr(c1 + 1, ':', (size_t)(l + ll - c1 - 1)) : NULL;
@@ -67,7 +74,7 @@ int vn__cgroup_v1_memory_dir(const char *self, const char *mountinfo, char *out,
         return VN_ENOTSUP;
     /* mountinfo: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [TAGS...] - TYPE
      * SOURCE SUPER-OPTIONS". */
-    for (const char *l = mountinfo; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+    for (const char *l = mountinfo; *l; l = next_line(l)) {
         size_t ll = strcspn(l, "\n");
         const char *dash = NULL;
         for (const char *p = l; p + 2 < l + ll; p++)

@@ -446,8 +446,7 @@ static size_t round_order(row *rows, size_t n, const vn_run_config *c, vn_rng *r
     for (size_t i = 0; i < n && !(c->order_blocks && k); i++)
         if (!rows[i].finished)
             order[k++] = i;
-    int shuffle = c->order_random;
-    if (shuffle)
+    if (c->order_random)
         for (size_t i = k; i > 1; i--) {
             size_t j = (size_t)vn_rng_below(rng, i);
             size_t t = order[i - 1];
