@@ -42,6 +42,10 @@ static void help(FILE *f)
             "                          falls on one command)\n"
             "  --cpu N                 pin vernier and every command to CPU N (on a VM, one\n"
             "                          vCPU can be much slower than another)\n"
+            "  --dma-latency US|off    while the runs last, keep CPUs out of idle states\n"
+            "                          slower to wake than US microseconds, through\n"
+            "                          /dev/cpu_dma_latency (root only; default 0, as\n"
+            "                          cyclictest does); 'off' leaves them alone\n"
             "  --prepare CMD           a shell command before every timed run, untimed\n"
             "  --setup CMD, --cleanup CMD  shell commands once before / after a command's runs\n"
             "  --param NAME=V1,V2,...  run each command once per value, replacing {NAME}\n"
@@ -286,7 +290,8 @@ int cmd_run(int argc, char **argv)
     enum {
         O_WARMUP = 256, O_RUNS, O_MINRUNS, O_MAXRUNS, O_MINTIME, O_PRECISION, O_ORDER, O_PREPARE,
         O_SETUP, O_CLEANUP, O_PARAM, O_RANGE, O_TIMEOUT, O_IGNORE, O_SHELL, O_SHOW, O_INPUT, O_JSON,
-        O_CSV, O_RAW, O_MD, O_HF, O_HIST, O_FAKE, O_SEED, O_COUNTERS, O_CPU
+        O_CSV, O_RAW, O_MD, O_HF, O_HIST, O_FAKE, O_SEED, O_COUNTERS, O_CPU,
+        O_DMA
     };
     static const struct option longopts[] = {
         {"warmup", required_argument, NULL, O_WARMUP},
@@ -297,6 +302,7 @@ int cmd_run(int argc, char **argv)
         {"precision", required_argument, NULL, O_PRECISION},
         {"order", required_argument, NULL, O_ORDER},
         {"cpu", required_argument, NULL, O_CPU},
+        {"dma-latency", required_argument, NULL, O_DMA},
         {"seed", required_argument, NULL, O_SEED},
         {"prepare", required_argument, NULL, O_PREPARE},
         {"setup", required_argument, NULL, O_SETUP},
@@ -341,6 +347,20 @@ int cmd_run(int argc, char **argv)
         case O_MINTIME: if (num("--min-time", optarg, 0, 86400, &v)) goto usage; c.min_time = v; break;
         case O_PRECISION: if (num("--precision", optarg, 1e-3, 100, &v)) goto usage; c.precision = v; break;
         case O_CPU: if (whole("--cpu", optarg, 0, CPU_SETSIZE - 1, &v)) goto usage; c.cpu = (int)v; break;
+        case O_DMA: {
+            char *end;
+            long us = strtol(optarg, &end, 10);
+            if (!strcmp(optarg, "off")) {
+                c.dma_latency_us = -1;
+            } else if (optarg[0] < '0' || optarg[0] > '9' || *end || us > 1000000) {
+                vn_cli_usage_error(CMD, "--dma-latency needs microseconds from 0 to 1000000 or 'off', not '%s'",
+                                   optarg);
+                goto usage;
+            } else {
+                c.dma_latency_us = (int)us;
+            }
+            break;
+        }
         case O_SEED: if (num("--seed", optarg, 0, 1e18, &v)) goto usage; c.seed = (uint64_t)v; break;
         case O_TIMEOUT: if (num("--timeout", optarg, 1e-3, 86400 * 7, &v)) goto usage; c.timeout = v; break;
         case O_ORDER:

@@ -1,5 +1,6 @@
 /* vn_main(): a benchmark program's whole command line. The option names are
  * the same as the vernier tool's, so one habit serves both. */
+#include <ctype.h>
 #include <getopt.h>
 #include <regex.h>
 #include <sched.h>
@@ -23,7 +24,7 @@ typedef struct outputs {
 enum {
     O_LIST = 256, O_FILTER, O_JSON, O_CSV, O_RAW, O_MD, O_HIST, O_PRECISION, O_MAXTIME,
     O_MINSAMPLES, O_MAXSAMPLES, O_WARMUP, O_CPU, O_TIMER, O_THREADS, O_COLD, O_COUNTERS, O_QUIET,
-    O_HELP
+    O_DMA, O_HELP
 };
 
 static const struct {
@@ -48,6 +49,7 @@ static const struct {
     {{"threads", required_argument, 0, O_THREADS}, "N", "run N threads at once, started together"},
     {{"cold", no_argument, 0, O_COLD}, NULL, "evict the caches before each sample (one iteration per sample)"},
     {{"counters", required_argument, 0, O_COUNTERS}, "LIST", "performance counters: 'default', 'none', or names such as instructions,page-faults"},
+    {{"dma-latency", required_argument, 0, O_DMA}, "US|off", "keep CPUs out of idle states slower to wake than US microseconds (/dev/cpu_dma_latency, as root; default 0); 'off' leaves them alone"},
     {{"quiet", no_argument, 0, O_QUIET}, NULL, "no progress line on stderr"},
     {{"help", no_argument, 0, O_HELP}, NULL, "show this help"},
 };
@@ -189,6 +191,20 @@ int vn__main(int argc, char **argv, int optimized)
             if (whole(prog, "--cpu", optarg, 0, CPU_SETSIZE - 1, "a CPU number", &v))
                 return 2;
             cfg.cpu = (int)v;
+            break;
+        case O_DMA:
+            if (!strcmp(optarg, "off")) {
+                cfg.dma_latency_us = -1;
+                break;
+            }
+            {
+                char *end;
+                long us = strtol(optarg, &end, 10);
+                if (!isdigit((unsigned char)optarg[0]) || *end || us > 1000000)
+                    return usage_error(prog, "--dma-latency needs microseconds from 0 to 1000000 or 'off', not '%s'%s",
+                                       optarg, "");
+                cfg.dma_latency_us = (int)us;
+            }
             break;
         case O_THREADS:
             if (whole(prog, "--threads", optarg, 1, 1024, "a whole number", &v))

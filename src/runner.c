@@ -14,6 +14,7 @@
 #include "bench_internal.h"
 #include "counters_internal.h"
 #include "clock_internal.h"
+#include "idle_internal.h"
 #include "sysinfo_parse.h"
 #include "vernier/runner.h"
 
@@ -30,6 +31,7 @@ void vn_run_config_init(vn_run_config *c)
     c->seed = 0x76657231;
     c->tree_memory = 1;
     c->cpu = -1;
+    c->dma_latency_us = 0;
 }
 
 /* ---- Parameters --------------------------------------------------------------- */
@@ -898,6 +900,21 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     results->config.precision = c->precision;
     results->config.warmup = 0;
     results->config.cpu = c->cpu;
+    /* Every run has at least two wake-ups: vernier's when the command ends,
+     * and the command's own whenever it sleeps or waits. From a deep idle
+     * state each pays its exit latency, which depends on how long the CPU
+     * idled (see idle.c). Held until the last run. */
+    int idle_fd = -1;
+    if (!c->executor && c->dma_latency_us >= 0) {
+        char why[160];
+        idle_fd = vn__idle_hold(NULL, c->dma_latency_us, why, sizeof why);
+        if (idle_fd < 0)
+            add_note(results,
+                     "the CPUs' idle states were left as they are, so wake-ups may add to the "
+                     "runs: %s; --dma-latency off says this is meant",
+                     why);
+    }
+    results->config.dma_latency_us = idle_fd >= 0 ? c->dma_latency_us : -1;
     if (!c->executor)
         vn_sysinfo_collect(&results->env);
     else
@@ -1073,6 +1090,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
 out_order:
     free(order);
 out:
+    vn__idle_release(idle_fd);
     vn_spawner_stop(x.spawner);
     if (pinned)
         sched_setaffinity(0, sizeof old_mask, &old_mask);

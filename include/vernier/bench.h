@@ -214,6 +214,12 @@ typedef struct vn_config {
     /* When set, checked between samples: non-zero stops the run, which then
      * reports what it has (vn_main points it at its SIGINT/SIGTERM flag). */
     const volatile int *stop_flag;
+    /* Hold the CPUs' wake-up latency under this many microseconds while
+     * measuring, through /dev/cpu_dma_latency, so that no sample pays the
+     * exit from a deep idle state (default 0, as cyclictest does); -1 leaves
+     * the idle states alone. It takes root; in the results, the value that
+     * was held, or -1 when none was. */
+    int dma_latency_us;
 } vn_config;
 
 void vn_config_init(vn_config *c);

@@ -58,6 +58,9 @@ typedef struct vn_run_config {
     const char *helper;           /* vernier-spawn, for an honest peak memory (see vn_exec_opts) */
     vn_executor executor;         /* NULL: vn_exec */
     void *executor_ctx;
+    int dma_latency_us;           /* hold the CPUs' wake-up latency under this while the commands
+                                   * run (/dev/cpu_dma_latency, root only; default 0); -1: leave it.
+                                   * The results' config says what was held. */
 } vn_run_config;
 
 void vn_run_config_init(vn_run_config *c);

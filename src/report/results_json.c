@@ -200,6 +200,10 @@ static void config(vn__json *j, const vn_config *c)
     vn__json_str(j, "timer", c->timer);
     vn__json_str(j, "filter", c->filter);
     vn__json_str(j, "counters", c->counters);
+    if (c->dma_latency_us < 0)
+        vn__json_null(j, "dma_latency_us");
+    else
+        vn__json_int(j, "dma_latency_us", c->dma_latency_us);
     vn__json_obj_end(j);
 }
 

@@ -62,6 +62,16 @@ def test_sleep_reads_ten_milliseconds():
     assert len(b["samples"]) >= 5
 
 
+def test_dma_latency_is_held_and_recorded():
+    dma = "/dev/cpu_dma_latency"
+    held = os.path.exists(dma) and os.access(dma, os.W_OK)
+    d, _ = results("sleep_10ms", "--min-samples", "5", "--dma-latency", "9")
+    # The value in force, or null when it could not be held (not root).
+    assert d["config"]["dma_latency_us"] == (9 if held else None)
+    d, _ = results("sleep_10ms", "--min-samples", "5", "--dma-latency", "off")
+    assert d["config"]["dma_latency_us"] is None
+
+
 def test_random_work_median_is_sharp_and_tagged_samples_are_kept():
     d, _ = results("random_work")
     b = d["benchmarks"][0]
@@ -147,6 +157,8 @@ def test_csv_markdown_and_hist(tmp_path):
     (["--json"], "needs a value"),
     (["extra"], "unexpected argument"),
     (["--cpu", "4096"], "--cpu"),
+    (["--dma-latency", "-3"], "--dma-latency"),
+    (["--dma-latency", "1ms"], "--dma-latency"),
 ])
 def test_usage_errors_exit_2(args, needle):
     p = run_ex("x_plus_x", *args)
@@ -159,7 +171,8 @@ def test_usage_errors_exit_2(args, needle):
 def test_help_lists_every_option():
     p = run_ex("x_plus_x", "--help", check=0)
     for opt in ("--list", "--filter", "--json", "--csv", "--markdown", "--hist", "--precision",
-                "--max-time", "--min-samples", "--cpu", "--timer", "--threads", "--cold", "--help"):
+                "--max-time", "--min-samples", "--cpu", "--timer", "--threads", "--cold", "--dma-latency",
+                "--help"):
         assert opt in p.stdout, opt
 
 

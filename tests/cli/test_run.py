@@ -5,6 +5,7 @@ import json
 import os
 import re
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -212,6 +213,40 @@ def test_cpu_pins_every_command(tmp_path):
     assert len(p.stderr.strip().splitlines()) == 1
 
 
+DMA = "/dev/cpu_dma_latency"
+READ_DMA = ("import struct, sys; open(sys.argv[1], 'w').write(str(struct.unpack('i', "
+            "open('/dev/cpu_dma_latency', 'rb').read(4))[0]))")
+
+
+def test_dma_latency_is_held_while_the_runs_last(tmp_path):
+    out = tmp_path / "latency.txt"
+    if not (os.path.exists(DMA) and os.access(DMA, os.R_OK | os.W_OK)):
+        # Without the file, or without root: the runs go on, the idle
+        # states are left alone, and the results say so.
+        p = run("run", "--runs", "1", "--json", "-", "true", check=0)
+        d = json.loads(p.stdout)
+        assert d["config"]["dma_latency_us"] is None
+        assert "idle states were left as they are" in p.stderr
+        return
+    # Reading the file gives the strictest request in force: the command
+    # sees vernier's while it runs.
+    p = run("run", "--runs", "1", "--dma-latency", "7", "--json", "-", "--", PY, "-c", READ_DMA,
+            str(out), check=0)
+    assert out.read_text() == "7"
+    d = json.loads(p.stdout)
+    validate(d, "results-1.json")
+    assert d["config"]["dma_latency_us"] == 7
+    assert "idle states" not in p.stderr
+    # Released when vernier ends: no 7 is left behind.
+    with open(DMA, "rb") as f:
+        assert struct.unpack("i", f.read(4))[0] != 7
+    p = run("run", "--runs", "1", "--dma-latency", "off", "--json", "-", "--", PY, "-c", READ_DMA,
+            str(out), check=0)
+    assert out.read_text() != "7"
+    assert json.loads(p.stdout)["config"]["dma_latency_us"] is None
+    assert "idle states" not in p.stderr
+
+
 def test_prepare_setup_cleanup_and_dashdash(tmp_path):
     log = tmp_path / "hooks.log"
     run("run", "--runs", "3", "--setup", f"echo setup >> {log}", "--prepare", f"echo prepare >> {log}",
@@ -309,6 +344,9 @@ def test_interrupt_writes_complete_files(tmp_path):
     (["--param-range", "n=1:x", "true"], "LO:HI"),
     (["--order", "sideways", "true"], "--order"),
     (["--cpu", "-1", "true"], "--cpu"),
+    (["--dma-latency", "-1", "true"], "--dma-latency"),
+    (["--dma-latency", "5us", "true"], "--dma-latency"),
+    (["--dma-latency", "2000000", "true"], "--dma-latency"),
     (["--timeout", "0", "true"], "--timeout"),
     (["--bogus", "true"], "unknown option"),
     ([], "no command"),

@@ -717,7 +717,13 @@ static void json(void **state)
     assert_non_null(strstr(b.data, "\"params\": {\n        \"n\": 1024\n      },"));
     assert_non_null(strstr(b.data, "\"params\": {},"));
     assert_non_null(strstr(b.data, "\"cpu\": null,"));
-    assert_non_null(strstr(b.data, "\"filter\": null,\n    \"counters\": null\n"));
+    assert_non_null(strstr(b.data, "\"filter\": null,\n    \"counters\": null,\n"));
+    /* The latency held: a number, or null when none was. */
+    assert_non_null(strstr(b.data, "\"dma_latency_us\": 0\n"));
+    r.config.dma_latency_us = -1;
+    vn_buf_free(&b);
+    render(&r, vn_report_results_json, &b);
+    assert_non_null(strstr(b.data, "\"dma_latency_us\": null\n"));
     /* Counters were off in this run: null, not an empty object. */
     assert_non_null(strstr(b.data, "\n  \"counters\": null,\n"));
     assert_non_null(strstr(b.data, "\"counters\": null,\n      \"derived\": null,"));
