@@ -21,6 +21,8 @@ cmake --build "$BUILD" --target vernier >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 loop="sh -c 'i=0; while [ \$i -lt 100000 ]; do i=\$((i+1)); done'"
+# vernier holds /dev/cpu_dma_latency at 0 while it runs (when root); it also
+# runs once more with --dma-latency off, so the table shows what that does.
 # Each command in its own invocation of each tool, so both run it back to
 # back: interleaving, which vernier does with several commands, would put
 # each `true` after a sleep or a busy loop, and measure that too.
@@ -34,7 +36,10 @@ for r in $(seq "$ROUNDS"); do
         i=$((i + 1))
         v() { taskset -c "$cpu" "$BUILD/vernier" run --warmup 3 --runs "$n" --export-hyperfine "$out/vernier-$r-$i.json" "$cmd" >/dev/null 2>&1; }
         h() { taskset -c "$cpu" hyperfine -N --warmup 3 --runs "$n" --export-json "$out/hyperfine-$r-$i.json" "$cmd" >/dev/null 2>&1; }
-        if [ $((r % 2)) = 1 ]; then v; h; else h; v; fi
+        # vernier once more with the idle states left alone, as hyperfine
+        # leaves them, to show what holding /dev/cpu_dma_latency changes.
+        vi() { taskset -c "$cpu" "$BUILD/vernier" run --dma-latency off --warmup 3 --runs "$n" --export-hyperfine "$out/idle-$r-$i.json" "$cmd" >/dev/null 2>&1; }
+        if [ $((r % 2)) = 1 ]; then v; h; vi; else vi; h; v; fi
     done
 done
 "$BUILD/venv/bin/python" - "$out" "$ROUNDS" <<'PY'
@@ -51,12 +56,17 @@ def load(tool):
                 med.append(x["median"] * 1e3)
                 runs.extend(t * 1e3 for t in x["times"])
     return m
-v, h = load("vernier"), load("hyperfine")
-print(f"{'command':<22} {'vernier run':>12} {'hyperfine -N':>13} {'ratio':>7}   {'ratio per round: median (range)'}")
+v, h, vi = load("vernier"), load("hyperfine"), load("idle")
+print(f"{'command':<22} {'tool':<26} {'median':>9} {'ratio':>7}   {'ratio per round: median (range)'}")
 for k in v:
-    per = sorted(a / b for a, b in zip(v[k][0], h[k][0]))
-    vm, hm = statistics.median(v[k][1]), statistics.median(h[k][1])
-    print(f"{k:<22} {vm:>12.3f} {hm:>13.3f} {vm / hm:>7.3f}   {statistics.median(per):.3f}"
-          f" ({per[0]:.3f} .. {per[-1]:.3f})")
-print(f"(medians in ms of all runs over {rounds} rounds; ratio = vernier / hyperfine)")
+    hm = statistics.median(h[k][1])
+    print(f"{k:<22} {'hyperfine -N':<26} {hm:>9.3f}")
+    for name, t in (("vernier run", v), ("vernier run, idle allowed", vi)):
+        per = sorted(a / b for a, b in zip(t[k][0], h[k][0]))
+        m = statistics.median(t[k][1])
+        print(f"{'':<22} {name:<26} {m:>9.3f} {m / hm:>7.3f}   {statistics.median(per):.3f}"
+              f" ({per[0]:.3f} .. {per[-1]:.3f})")
+print(f"(medians in ms of all runs over {rounds} rounds; ratio = vernier / hyperfine;")
+print(" 'idle allowed' is vernier run --dma-latency off: the CPUs' idle states left as they are,")
+print(" as hyperfine leaves them)")
 PY
