@@ -44,10 +44,14 @@ for w in WORK:
         print(f"{w:<12} {tool:<16} {statistics.median(vals):>9.4g} {unit:<2} {min(vals):>9.4g} {unit:<2}"
               f" {max(vals):>9.4g} {unit:<2} {max(vals) / min(vals):>8.3f}")
 vw = [wall("vernier", i) for i in range(1, runs + 1)]
+slow = max(range(runs), key=lambda i: vw[i])
 gw = [wall("gbench", i) for i in range(1, runs + 1)]
 print(f"\nwall time of one run of the three: vernier median {statistics.median(vw):.2f} s "
       f"(max {max(vw):.2f} s), google-benchmark median {statistics.median(gw):.2f} s "
       f"(ratio {statistics.median(vw) / statistics.median(gw):.2f})")
+print("  the slowest vernier run: " + ", ".join(
+    f"{w} {v[slow][w]['elapsed_s']:.2f} s ({v[slow][w]['stop']}, {len(v[slow][w]['samples'])} samples)"
+    for w in WORK))
 
 loop = []
 for r in v:

@@ -343,18 +343,25 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
     }
     if (res->upper_bound && nr) {
         /* The bound in reference cycles: the fastest of the samples the
-         * headline uses, each over the reference measured next to it, but
-         * never over more than the median reference: a reference lengthened
-         * by an interruption would make a sample look cheaper in cycles than
-         * it was, and the bound would no longer hold. */
-        double best = INFINITY;
+         * headline uses over the fastest of their references. Both minima
+         * are what the machine did at its fastest during the run, when the
+         * loop and the reference ran at the same clock; noise only ever
+         * lengthens either. Dividing each sample by its own reference
+         * instead and taking the smallest quotient picks the sample whose
+         * reference happened to run slow (the reference takes microseconds,
+         * the sample a millisecond, and the clock moves in between): here
+         * that read x += x at 0.96 to 0.99 cycles, which no loop with a
+         * dependent add can take, while fastest over fastest read 1.003 to
+         * 1.007. */
+        double best = INFINITY, fastest_ref = INFINITY;
         for (size_t i = 0; i < n; i++) {
             const vn_sample *s = &res->samples[i];
             if ((s->tags && !use_all) || !(isfinite(s->ref_ns) && s->ref_ns > 0))
                 continue;
-            best = fmin(best, s->value / fmin(s->ref_ns, res->ref_ns));
+            best = fmin(best, s->value);
+            fastest_ref = fmin(fastest_ref, s->ref_ns);
         }
-        res->cycles = isfinite(best) ? best : NAN;
+        res->cycles = isfinite(best) ? best / fastest_ref : NAN;
     } else if (nc && !res->upper_bound) {
         qsort(cyc, nc, sizeof *cyc, cmp_double);
         res->cycles = vn_percentile_sorted(cyc, nc, 50);

@@ -19,7 +19,8 @@ static uint64_t read_cost;     /* each clock read advances time this much */
 static double costs[64];       /* ns per iteration, cycled per sample */
 static size_t ncosts, sample_no;
 static unsigned tag_every;     /* every tag_every-th sample is tagged preempted */
-static double ref_value[2];    /* ns per reference cycle, alternating */
+static double ref_value[3];    /* ns per reference cycle, in turn */
+static size_t nref_values;     /* how many of ref_value take turns */
 static size_t ref_calls;
 static int setups, teardowns;
 
@@ -41,7 +42,7 @@ static unsigned tags(void *ctx)
 static double ref(void *ctx)
 {
     (void)ctx;
-    return ref_value[ref_calls++ % 2];
+    return ref_value[ref_calls++ % nref_values];
 }
 
 /* Each iteration costs the current sample's cost; tagged samples cost 1000x
@@ -70,7 +71,8 @@ static void reset_fake(void)
     costs[0] = 10;
     sample_no = 0;
     tag_every = 0;
-    ref_value[0] = ref_value[1] = 0.5;
+    ref_value[0] = ref_value[1] = ref_value[2] = 0.5;
+    nref_values = 2;
     ref_calls = 0;
     setups = teardowns = 0;
 }
@@ -614,6 +616,10 @@ static void upper_bound_is_the_fastest_sample(void **state)
     read_cost = 2000000; /* each sample one iteration, nearly all overhead */
     ncosts = 4;
     costs[0] = 3000, costs[1] = 1000, costs[2] = 4000, costs[3] = 2000;
+    /* The reference reads differently from sample to sample, as the
+     * machine's clock moves. */
+    nref_values = 3;
+    ref_value[0] = 0.5, ref_value[1] = 0.8, ref_value[2] = 0.65;
     vn_suite *s = fake_suite(20);
     assert_int_equal(vn_suite_add(s, "shadowed", body, NULL), 0);
     vn_config c = quick_config();
@@ -633,6 +639,14 @@ static void upper_bound_is_the_fastest_sample(void **state)
     assert_true(fabs(b->bound_ns - (2 * read_cost + 1000)) < 1e-6 ||
                 fabs(b->bound_ns - (read_cost + 1000)) < 1e-6);
     assert_true(b->bound_ns < sum / (double)b->nsamples - 500);
+    /* In reference cycles: the fastest sample over the fastest reference,
+     * not the smallest quotient of a sample and its own reference (that
+     * would pick a fast sample whose reference read slow). */
+    double fastest_ref = INFINITY;
+    for (size_t i = 0; i < b->nsamples; i++)
+        fastest_ref = fmin(fastest_ref, b->samples[i].ref_ns);
+    assert_true(fabs(fastest_ref - 0.5) < 1e-12);
+    assert_true(fabs(b->cycles - mn / 0.5) < 1e-9);
     assert_true(has_warning(b, "dead_code"));
     vn_results_free(&r);
     vn_suite_destroy(s);
