@@ -58,6 +58,8 @@ static void help(FILE *f)
             "  --counters LIST         performance counters per run, following the command's\n"
             "                          children too: 'default', or names such as\n"
             "                          task-clock,page-faults,instructions (see vernier env)\n"
+            "  --no-tree-peak          do not put the commands in a memory cgroup to measure\n"
+            "                          the peak memory of their whole process tree\n"
             "\n"
             "Output:\n"
             "  --json FILE             vernier.results/1, every run included ('-' for stdout)\n"
@@ -291,7 +293,7 @@ int cmd_run(int argc, char **argv)
         O_WARMUP = 256, O_RUNS, O_MINRUNS, O_MAXRUNS, O_MINTIME, O_PRECISION, O_ORDER, O_PREPARE,
         O_SETUP, O_CLEANUP, O_PARAM, O_RANGE, O_TIMEOUT, O_IGNORE, O_SHELL, O_SHOW, O_INPUT, O_JSON,
         O_CSV, O_RAW, O_MD, O_HF, O_HIST, O_FAKE, O_SEED, O_COUNTERS, O_CPU,
-        O_DMA
+        O_DMA, O_NOTREE
     };
     static const struct option longopts[] = {
         {"warmup", required_argument, NULL, O_WARMUP},
@@ -303,6 +305,7 @@ int cmd_run(int argc, char **argv)
         {"order", required_argument, NULL, O_ORDER},
         {"cpu", required_argument, NULL, O_CPU},
         {"dma-latency", required_argument, NULL, O_DMA},
+        {"no-tree-peak", no_argument, NULL, O_NOTREE},
         {"seed", required_argument, NULL, O_SEED},
         {"prepare", required_argument, NULL, O_PREPARE},
         {"setup", required_argument, NULL, O_SETUP},
@@ -390,6 +393,7 @@ int cmd_run(int argc, char **argv)
         case O_HF: hf = optarg; break;
         case O_HIST: hist = 1; break;
         case O_FAKE: fake_path = optarg; break;
+        case O_NOTREE: c.tree_memory = 0; break;
         case O_COUNTERS: {
             char why[1536];
             if (vn_counters_check(optarg, why, sizeof why) != 0) {

@@ -166,6 +166,23 @@ def test_tree_peak_counts_the_whole_process_tree():
     assert max(rss_true) < 2 * 1024
 
 
+def test_no_tree_peak_leaves_the_commands_in_vernier_s_cgroup(tmp_path):
+    out = tmp_path / "cgroup.txt"
+    with open("/proc/self/cgroup") as f:
+        ours = f.read()
+    cmd = ["--", "sh", "-c", f"cat /proc/self/cgroup > {out}"]
+    p = run("run", "--runs", "1", "--json", "-", *cmd, check=0)
+    if "not measured" in p.stderr:
+        pytest.skip("no memory cgroup here: " + p.stderr.strip().splitlines()[-1])
+    # By default the command runs in a group of its own below ours.
+    assert out.read_text() != ours
+    p = run("run", "--runs", "1", "--no-tree-peak", "--json", "-", *cmd, check=0)
+    assert out.read_text() == ours
+    d = json.loads(p.stdout)
+    assert all(s["tree_peak_kib"] is None for s in d["benchmarks"][0]["samples"])
+    assert "whole process tree" not in p.stderr
+
+
 def test_interleaving_order(tmp_path):
     log = tmp_path / "order.log"
     a = f"sh -c 'echo a >> {log}'"
