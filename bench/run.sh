@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-ROUNDS=${ROUNDS:-10}
+ROUNDS=${ROUNDS:-20}
 scripts/install-deps --bench >/dev/null
 cmake --build "$BUILD" --target vernier >/dev/null
 out=$(mktemp -d)
@@ -26,12 +26,13 @@ loop="sh -c 'i=0; while [ \$i -lt 100000 ]; do i=\$((i+1)); done'"
 # Each command in its own invocation of each tool, so both run it back to
 # back: interleaving, which vernier does with several commands, would put
 # each `true` after a sleep or a busy loop, and measure that too.
-# Runs per round: about half a second of `true`, one to three of the others.
+# Runs per round: about 0.1 s of `true`, 0.5 to 1 s of the others: the host's
+# slow spells last seconds, and short rounds put both tools in the same one.
 ncpu=$(nproc)
 for r in $(seq "$ROUNDS"); do
     i=0
     cpu=$(( (r - 1) % ncpu ))
-    for spec in "300 true" "20 sleep 0.05" "300 sleep 0" "20 $loop"; do
+    for spec in "150 true" "10 sleep 0.05" "150 sleep 0" "10 $loop"; do
         n=${spec%% *} cmd=${spec#* }
         i=$((i + 1))
         v() { taskset -c "$cpu" "$BUILD/vernier" run --warmup 3 --runs "$n" --export-hyperfine "$out/vernier-$r-$i.json" "$cmd" >/dev/null 2>&1; }
@@ -39,7 +40,9 @@ for r in $(seq "$ROUNDS"); do
         # vernier once more with the idle states left alone, as hyperfine
         # leaves them, to show what holding /dev/cpu_dma_latency changes.
         vi() { taskset -c "$cpu" "$BUILD/vernier" run --dma-latency off --warmup 3 --runs "$n" --export-hyperfine "$out/idle-$r-$i.json" "$cmd" >/dev/null 2>&1; }
-        if [ $((r % 2)) = 1 ]; then v; h; vi; else vi; h; v; fi
+        # And without the memory cgroup that measures the tree's peak.
+        vt() { taskset -c "$cpu" "$BUILD/vernier" run --no-tree-peak --warmup 3 --runs "$n" --export-hyperfine "$out/notree-$r-$i.json" "$cmd" >/dev/null 2>&1; }
+        if [ $((r % 2)) = 1 ]; then v; h; vi; vt; else vt; vi; h; v; fi
     done
 done
 "$BUILD/venv/bin/python" - "$out" "$ROUNDS" <<'PY'
@@ -56,17 +59,18 @@ def load(tool):
                 med.append(x["median"] * 1e3)
                 runs.extend(t * 1e3 for t in x["times"])
     return m
-v, h, vi = load("vernier"), load("hyperfine"), load("idle")
+v, h, vi, vt = load("vernier"), load("hyperfine"), load("idle"), load("notree")
 print(f"{'command':<22} {'tool':<26} {'median':>9} {'ratio':>7}   {'ratio per round: median (range)'}")
 for k in v:
     hm = statistics.median(h[k][1])
     print(f"{k:<22} {'hyperfine -N':<26} {hm:>9.3f}")
-    for name, t in (("vernier run", v), ("vernier run, idle allowed", vi)):
+    for name, t in (("vernier run", v), ("vernier run, idle allowed", vi),
+                    ("vernier run, no tree peak", vt)):
         per = sorted(a / b for a, b in zip(t[k][0], h[k][0]))
         m = statistics.median(t[k][1])
         print(f"{'':<22} {name:<26} {m:>9.3f} {m / hm:>7.3f}   {statistics.median(per):.3f}"
               f" ({per[0]:.3f} .. {per[-1]:.3f})")
 print(f"(medians in ms of all runs over {rounds} rounds; ratio = vernier / hyperfine;")
 print(" 'idle allowed' is vernier run --dma-latency off: the CPUs' idle states left as they are,")
-print(" as hyperfine leaves them)")
+print(" as hyperfine leaves them; 'no tree peak' is vernier run --no-tree-peak)")
 PY
