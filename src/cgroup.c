@@ -108,6 +108,63 @@ int vn__cgroup_v1_memory_dir(const char *self, const char *mountinfo, char *out,
     return VN_ENOTSUP;
 }
 
+/* Does the cgroup v2 directory dir enable the memory controller for the
+ * groups below it? */
+static int subtree_has_memory(const char *dir)
+{
+    char path[1200], list[512];
+    snprintf(path, sizeof path, "%s/cgroup.subtree_control", dir);
+    if (vn__read_text(path, list, sizeof list) < 0)
+        return 0;
+    for (const char *p = list; *p;) {
+        size_t l = strcspn(p, " \n");
+        if (l == 6 && !memcmp(p, "memory", 6))
+            return 1;
+        p += l;
+        p += strspn(p, " \n");
+    }
+    return 0;
+}
+
+int vn__cgroup_v2_parent(const char *root, const char *group, char *out, size_t n, char *why,
+                         size_t whylen)
+{
+    if (!root || !group || group[0] != '/' || !out || !n)
+        return VN_EINVAL;
+    size_t gl = strcspn(group, "\n");
+    if (gl == 1)
+        gl = 0; /* the root group itself */
+    char dir[1100];
+    int w = snprintf(dir, sizeof dir, "%s%.*s", root, (int)gl, group);
+    if (w < 0 || (size_t)w >= sizeof dir)
+        return VN_ERANGE;
+    /* Our own group, when it lets its children have the memory controller.
+     * Most often it does not: a group with processes of its own (a login
+     * session's scope, a container's) cannot enable it for children, by
+     * cgroup v2's rule that only leaves hold processes. Its parent then
+     * does, since our group has the controller: a group beside ours has it
+     * too. Moving the helper there needs write access to the parent's
+     * cgroup.procs, which root has. */
+    const char *pick = NULL;
+    char parent[1100];
+    snprintf(parent, sizeof parent, "%s", dir);
+    if (subtree_has_memory(dir)) {
+        pick = dir;
+    } else if (gl) {
+        *strrchr(parent, '/') = '\0';
+        if (strlen(parent) >= strlen(root) && subtree_has_memory(parent))
+            pick = parent;
+    }
+    if (!pick) {
+        snprintf(why, whylen,
+                 "the memory controller is not enabled for the groups below %s%s (cgroup.subtree_control)",
+                 dir, gl ? " nor below its parent" : "");
+        return VN_ENOTSUP;
+    }
+    w = snprintf(out, n, "%s", pick);
+    return w < 0 || (size_t)w >= n ? VN_ERANGE : 0;
+}
+
 /* The file that holds the group's peak: memory.peak (v2), or
  * memory.max_usage_in_bytes (v1). */
 static void peak_file(const char *dir, int v2, char *path, size_t n)
@@ -154,10 +211,10 @@ int vn_cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen)
         strstr(controllers, "memory")) {
         v2 += *v2 == '\n' ? 4 : 3;
         char parent[1100];
-        size_t l = strcspn(v2, "\n");
-        snprintf(parent, sizeof parent, "%s%.*s", CGROUP_ROOT,
-                 (int)(l == 1 && v2[0] == '/' ? 0 : l), v2);
-        return make_group(parent, 1, dir, dirlen, why, whylen);
+        int rc = vn__cgroup_v2_parent(CGROUP_ROOT, v2, parent, sizeof parent, why, whylen);
+        if (rc == VN_EINVAL || rc == VN_ERANGE)
+            snprintf(why, whylen, "this process's cgroup path cannot be used");
+        return rc ? VN_ENOTSUP : make_group(parent, 1, dir, dirlen, why, whylen);
     }
     /* Else the v1 memory controller, wherever it is mounted. */
     char mounts[65536], parent[1100];

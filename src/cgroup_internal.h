@@ -11,4 +11,12 @@
  * there is no such hierarchy or the group is outside the mount. */
 int vn__cgroup_v1_memory_dir(const char *self, const char *mountinfo, char *out, size_t n);
 
+/* Under cgroup v2 mounted at root, the directory to make vernier's group
+ * in, for this process's group (the path after "0::" in /proc/self/cgroup):
+ * the group itself when its cgroup.subtree_control enables memory, else its
+ * parent when that one does. 0 and the directory in out; VN_ENOTSUP with a
+ * reason in why when neither does. */
+int vn__cgroup_v2_parent(const char *root, const char *group, char *out, size_t n, char *why,
+                         size_t whylen);
+
 #endif

@@ -1,11 +1,13 @@
 /* Splitting command lines into words, finding programs, parameter values
  * and their substitution, and one real run of a child through vn_exec(). */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -29,6 +31,55 @@ static void expect_words(const char *line, const char *const *want, int n)
 /* The cgroup v1 memory hierarchy, found from /proc/self/cgroup and
  * /proc/self/mountinfo as a hybrid systemd host, a container and a v2-only
  * host write them. */
+/* A fake cgroup v2 tree: each directory with its cgroup.subtree_control. */
+static void put(const char *root, const char *rel, const char *subtree)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s%s", root, rel);
+    assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
+    strcat(path, "/cgroup.subtree_control");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(subtree, f);
+    fclose(f);
+}
+
+/* Where vernier's group goes under cgroup v2: below our own group when it
+ * enables memory for its children, else beside it, else nowhere, with why. */
+static void cgroup_v2_parent(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/vn-cgroup-XXXXXX";
+    assert_non_null(mkdtemp(root));
+    put(root, "", "cpu io memory pids\n");
+    put(root, "/user.slice", "memory pids\n");
+    put(root, "/user.slice/session-3.scope", "");          /* has processes */
+    put(root, "/service", "cpu memory\n");                  /* delegated, empty */
+    put(root, "/bare", "");
+    put(root, "/bare/inner", "");
+    char out[512], want[512], why[256] = "";
+    /* The root group: below it. */
+    assert_int_equal(vn__cgroup_v2_parent(root, "/", out, sizeof out, why, sizeof why), 0);
+    assert_string_equal(out, root);
+    assert_int_equal(vn__cgroup_v2_parent(root, "/service\n", out, sizeof out, why, sizeof why), 0);
+    snprintf(want, sizeof want, "%s/service", root);
+    assert_string_equal(out, want);
+    /* A session scope cannot have children with memory: beside it. */
+    assert_int_equal(vn__cgroup_v2_parent(root, "/user.slice/session-3.scope", out, sizeof out, why,
+                                          sizeof why), 0);
+    snprintf(want, sizeof want, "%s/user.slice", root);
+    assert_string_equal(out, want);
+    /* Neither the group nor its parent: the reason names the group. */
+    assert_int_equal(vn__cgroup_v2_parent(root, "/bare/inner", out, sizeof out, why, sizeof why),
+                     VN_ENOTSUP);
+    assert_non_null(strstr(why, "/bare/inner nor below its parent"));
+    assert_int_equal(vn__cgroup_v2_parent(root, "relative", out, sizeof out, why, sizeof why),
+                     VN_EINVAL);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void cgroup_v1_memory_dir(void **state)
 {
     (void)state;
@@ -250,7 +301,7 @@ static void the_slow_path_with_a_hook(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(cgroup_v1_memory_dir),
+        cmocka_unit_test(cgroup_v1_memory_dir), cmocka_unit_test(cgroup_v2_parent),
         cmocka_unit_test(words_like_a_shell),   cmocka_unit_test(bad_lines_are_errors),
         cmocka_unit_test(which_finds_programs), cmocka_unit_test(param_values),
         cmocka_unit_test(substitution),         cmocka_unit_test(one_real_run),
