@@ -235,8 +235,11 @@ static int default_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u
 typedef struct runctx {
     const vn_run_config *c;
     vn_executor exec;
-    const char *cgroup;
-    int peak_resets;           /* 0 once a reset of memory.peak was refused */
+    const char *cgroup;        /* NULL, or cgbuf */
+    char cgbuf[1200];
+    char stuck[1200];          /* a renewed-away group that could not be removed */
+    unsigned cg_seq;           /* groups made after the first, one per run without resets */
+    int peak_resets;           /* 0 once the peak could be neither reset nor renewed */
     int helper_in_group;       /* the helper, and so each command, is in the cgroup */
     int peak_fd;               /* the cgroup's peak file, open for its life */
     /* Counters: the first run's handle names the events for the whole run;
@@ -305,6 +308,32 @@ static int o_counting(const runctx *x)
     return x->c->counters && strcmp(x->c->counters, "none") != 0 && !x->c->executor;
 }
 
+/* For a kernel that keeps memory.peak at the largest value so far (cgroup
+ * v2 before Linux 6.12): the next run starts in a new group, whose peak
+ * starts from nothing, and the old one is removed. 0, or -1 when that
+ * cannot be done (the caller then says each peak is the largest so far). */
+static int renew_group(runctx *x)
+{
+    char next[sizeof x->cgbuf], why[256];
+    if (vn_cgroup_create_next(x->cgbuf, ++x->cg_seq, next, sizeof next, why, sizeof why) != 0)
+        return -1;
+    int fd = vn_cgroup_peak_open(next);
+    if (fd < 0 || (x->helper_in_group && vn_cgroup_join(next, vn_spawner_pid(x->spawner)) != 0)) {
+        if (fd >= 0)
+            close(fd);
+        vn_cgroup_remove(next);
+        return -1;
+    }
+    close(x->peak_fd);
+    /* Empty now (the run was reaped, the helper moved on) unless the
+     * command left something running; then it stays, as at the end. */
+    if (rmdir(x->cgbuf) != 0 && errno == EBUSY)
+        memcpy(x->stuck, x->cgbuf, sizeof x->stuck);
+    memcpy(x->cgbuf, next, sizeof next);
+    x->peak_fd = fd;
+    return 0;
+}
+
 /* Runs argv once with the run's settings; fills wall and usage. */
 static int run_once(runctx *x, char *const *argv, const char *path, int show, double *wall,
                     vn_proc_usage *u, char *err, size_t errlen)
@@ -328,8 +357,9 @@ static int run_once(runctx *x, char *const *argv, const char *path, int show, do
         long long kib;
         if (vn_cgroup_peak(x->peak_fd, &kib) == 0) {
             if (kib < 0) {
-                x->peak_resets = 0;
                 kib = -kib - 1;
+                if (renew_group(x) != 0)
+                    x->peak_resets = 0;
             }
             u->tree_peak_kib = kib;
         }
@@ -874,7 +904,8 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
             vn_cgroup_remove(cgdir);
         }
         if (fd >= 0) {
-            x.cgroup = cgdir;
+            memcpy(x.cgbuf, cgdir, sizeof x.cgbuf);
+            x.cgroup = x.cgbuf;
             x.peak_fd = fd;
             /* The helper joins the group, and the commands it spawns start
              * in it: the cheap spawn and the helper's small RSS floor stay.
@@ -1104,6 +1135,11 @@ out:
                      "the cgroup %s could not be removed (%s): something the commands started is "
                      "still in it; remove it with rmdir once that has ended",
                      x.cgroup, strerror(-e));
+        if (x.stuck[0] && rmdir(x.stuck) != 0 && rc == 0)
+            add_note(results,
+                     "the cgroup %s could not be removed: something a command started is still "
+                     "in it; remove it with rmdir once that has ended",
+                     x.stuck);
     }
     free_rows(rows, nrows);
     if (rc) {
