@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -414,17 +415,26 @@ static int exec_via_spawner(const vn_exec_opts *o, double *wall_ns, vn_proc_usag
         snprintf(err, errlen, "the helper vernier-spawn stopped answering");
         return rc;
     }
+    /* Waits without waking up until the report comes or a signal raises
+     * the stop flag: SIGINT and SIGTERM are let in only inside ppoll(), so
+     * one that arrives before it starts is not lost, and nothing wakes this
+     * process (on the command's CPU, perhaps) while the command runs. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
     int signalled = 0;
     for (;;) {
-        struct pollfd p = {o->spawner->from, POLLIN, 0};
-        int n = poll(&p, 1, 50);
-        if (n > 0)
-            break;
         if (o->stop_flag && *o->stop_flag && !signalled) {
             kill(o->spawner->pid, SIGTERM);
             signalled = 1;
         }
+        struct pollfd p = {o->spawner->from, POLLIN, 0};
+        if (ppoll(&p, 1, NULL, &old) > 0)
+            break;
     }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     helper_report r;
     if (full_read(o->spawner->from, &r, sizeof r) != 0) {
         snprintf(err, errlen, "the helper vernier-spawn ended without a report");
@@ -581,6 +591,14 @@ static int wait_child(const vn_exec_opts *o, pid_t pid, uint64_t t0, double *wal
     int status = 0, result = VN_EXEC_OK;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
+    /* SIGINT and SIGTERM get in only inside ppoll() (see exec_via_spawner):
+     * the wait sleeps until the child ends, the deadline passes or a
+     * signal raises the stop flag, and never wakes up in between. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
     for (;;) {
         pid_t r = wait4(pid, &status, WNOHANG, &ru);
         if (r == pid)
@@ -596,18 +614,25 @@ static int wait_child(const vn_exec_opts *o, pid_t pid, uint64_t t0, double *wal
             wait4(pid, &status, 0, &ru);
             break;
         }
-        /* Slices of at most 50 ms, so the stop flag is seen soon even if
-         * the signal that raised it arrived just before poll() started. */
-        uint64_t left = deadline - now;
-        int ms = left > 50000000u ? 50 : (int)(left / 1000000u) + 1;
         if (pfd >= 0) {
+            struct timespec left, *tp = NULL;
+            if (deadline != UINT64_MAX) {
+                uint64_t ns = deadline - now;
+                left.tv_sec = (time_t)(ns / 1000000000u);
+                left.tv_nsec = (long)(ns % 1000000000u);
+                tp = &left;
+            }
             struct pollfd p = {pfd, POLLIN, 0};
-            poll(&p, 1, ms);
+            ppoll(&p, 1, tp, &old);
         } else {
+            /* No pidfd (Linux before 5.3): look again every 200 us. */
+            pthread_sigmask(SIG_SETMASK, &old, NULL);
             struct timespec ts = {0, 200000};
             nanosleep(&ts, NULL);
+            pthread_sigmask(SIG_BLOCK, &block, NULL);
         }
     }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     uint64_t t1 = vn__posix_read(CLOCK_MONOTONIC);
     if (pfd >= 0)
         close(pfd);
