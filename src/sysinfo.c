@@ -6,8 +6,10 @@
  * control in old kernels, intel_pstate on AMD). */
 #include "vernier/sysinfo.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,6 +419,36 @@ static int collect_files(const reader *r, vn_sysinfo *s)
     if (read_into(r, "sys/devices/system/clocksource/clocksource0/available_clocksource", buf,
                   sizeof buf) >= 0)
         vn__parse_words(buf, s->clocksource_available, sizeof s->clocksource_available);
+
+    read_line(r, "sys/devices/system/cpu/cpuidle/current_driver", s->idle_driver,
+              sizeof s->idle_driver);
+    if (!read_line(r, "sys/devices/system/cpu/cpuidle/current_governor", s->idle_governor,
+                   sizeof s->idle_governor))
+        read_line(r, "sys/devices/system/cpu/cpuidle/current_governor_ro", s->idle_governor,
+                  sizeof s->idle_governor);
+    for (int i = 0; i < VN_SYSINFO_MAX_IDLE; i++) {
+        char rel[96];
+        snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu0/cpuidle/state%d/name", i);
+        if (!read_line(r, rel, s->idle[i].name, sizeof s->idle[i].name))
+            break;
+        snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu0/cpuidle/state%d/latency", i);
+        s->idle[i].exit_us = read_int_in(r, rel, 0, 100000000, -1);
+        snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu0/cpuidle/state%d/disable", i);
+        s->idle[i].disabled = read_int_in(r, rel, 0, 1, 0);
+        s->nidle = i + 1;
+    }
+    /* Four bytes, the strictest request in force. Opening the file adds a
+     * request of "no limit" for as long as it is open, which changes
+     * nothing. */
+    char path[PATH_MAX];
+    if (make_path(r, "dev/cpu_dma_latency", path, sizeof path) == 0) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        int32_t v;
+        if (fd >= 0 && read(fd, &v, sizeof v) == (ssize_t)sizeof v && v >= 0)
+            s->latency_request_us = v;
+        if (fd >= 0)
+            close(fd);
+    }
     return 0;
 }
 

@@ -25,6 +25,7 @@ void vn__sysinfo_reset(vn_sysinfo *s)
     s->hypervisor = -1;
     s->loadavg[0] = s->loadavg[1] = s->loadavg[2] = NAN;
     s->tsc_invariant = -1;
+    s->latency_request_us = -1;
 }
 
 /* The kernel's text is ASCII; these avoid the locale-dependent <ctype.h>

@@ -36,6 +36,7 @@ typedef struct vn_cpu_freq {
 
 #define VN_SYSINFO_MAX_CACHES 8
 #define VN_SYSINFO_MAX_WARNINGS 32
+#define VN_SYSINFO_MAX_IDLE 10
 
 /* Unknown values: -1 for counts and flags, "" for strings, NAN for doubles. */
 typedef struct vn_sysinfo {
@@ -75,7 +76,25 @@ typedef struct vn_sysinfo {
     /* Which performance counters work here (vernier/counters.h); owned,
      * NULL unless vn_sysinfo_probe_counters() ran. */
     struct vn_counter_info *counters;
+    /* CPU idle states (cpuidle), as CPU 0 has them: the driver, the
+     * governor, and each state's name and exit latency in microseconds as
+     * the driver declares it (on a VM the real wake-up from a halt is far
+     * longer: the host must run the vCPU again). nidle = 0: no cpuidle. */
+    char idle_driver[32];
+    char idle_governor[32];
+    int nidle;
+    struct {
+        char name[16];
+        int exit_us;          /* -1 unknown */
+        int disabled;
+    } idle[VN_SYSINFO_MAX_IDLE];
+    /* The CPU latency request in force (/dev/cpu_dma_latency, readable by
+     * root): microseconds, VN_SYSINFO_NO_LATENCY_REQUEST when nobody asks,
+     * -1 unknown. vernier itself asks for 0 while it measures. */
+    int latency_request_us;
 } vn_sysinfo;
+
+#define VN_SYSINFO_NO_LATENCY_REQUEST 2000000000
 
 #define VN_SYSINFO_PARANOID_UNKNOWN (-100)
 

@@ -135,6 +135,27 @@ static void sysinfo_members(vn__json *j, const vn_sysinfo *s)
 
     vn__json_bool(j, "tsc_invariant", s->tsc_invariant);
 
+    vn__json_obj_begin(j, "idle");
+    j_str(j, "driver", s->idle_driver);
+    j_str(j, "governor", s->idle_governor);
+    vn__json_arr_begin(j, "states");
+    for (int i = 0; i < s->nidle; i++) {
+        vn__json_obj_begin(j, NULL);
+        vn__json_str(j, "name", s->idle[i].name);
+        if (s->idle[i].exit_us < 0)
+            vn__json_null(j, "exit_latency_us");
+        else
+            vn__json_int(j, "exit_latency_us", s->idle[i].exit_us);
+        vn__json_bool(j, "disabled", s->idle[i].disabled != 0);
+        vn__json_obj_end(j);
+    }
+    vn__json_arr_end(j);
+    if (s->latency_request_us < 0)
+        vn__json_null(j, "latency_request_us");
+    else
+        vn__json_int(j, "latency_request_us", s->latency_request_us);
+    vn__json_obj_end(j);
+
     vn__json_arr_begin(j, "warnings");
     for (int i = 0; i < s->nwarnings; i++) {
         const vn_warning *w = &s->warnings[i];
@@ -298,6 +319,36 @@ static int freq_known(const vn_cpu_freq *f)
 /* One line per run of consecutive CPUs with the same settings: a machine
  * with 128 identical CPUs gets one line, not 128. The current frequency
  * changes all the time, so it is shown as a range and does not split runs. */
+/* The idle states with their declared exit latencies, and the latency
+ * request in force, which decides which of them an idle CPU may enter. */
+static void idle_rows(text *t, const vn_sysinfo *s)
+{
+    if (!s->nidle) {
+        row(t, "idle states", "%s", s->idle_driver[0] ? s->idle_driver : "unknown (no cpuidle)");
+    } else {
+        char list[256] = "";
+        size_t l = 0;
+        for (int i = 0; i < s->nidle && l < sizeof list; i++) {
+            int w = s->idle[i].exit_us >= 0
+                        ? snprintf(list + l, sizeof list - l, "%s%s %d us%s", i ? ", " : "",
+                                   s->idle[i].name, s->idle[i].exit_us,
+                                   s->idle[i].disabled ? " (disabled)" : "")
+                        : snprintf(list + l, sizeof list - l, "%s%s%s", i ? ", " : "",
+                                   s->idle[i].name, s->idle[i].disabled ? " (disabled)" : "");
+            l += w > 0 ? (size_t)w : 0;
+        }
+        row(t, "idle states", "%s (driver %s, governor %s)", list, or_unknown(s->idle_driver),
+            or_unknown(s->idle_governor));
+    }
+    if (s->latency_request_us == VN_SYSINFO_NO_LATENCY_REQUEST)
+        row(t, "latency request", "none (/dev/cpu_dma_latency: no process asks for one)");
+    else if (s->latency_request_us >= 0)
+        row(t, "latency request", "%d us (/dev/cpu_dma_latency, held by a running process)",
+            s->latency_request_us);
+    else
+        row(t, "latency request", "unknown (/dev/cpu_dma_latency can be read only by root)");
+}
+
 static void frequency_rows(text *t, const vn_sysinfo *s)
 {
     int any = 0;
@@ -491,6 +542,7 @@ int vn_report_env_text(const vn_sysinfo *s, unsigned flags, vn_buf *b)
     row(&t, "invariant TSC", "%s", yes_no(s->tsc_invariant, "yes", "no"));
     cpuset_row(&t, "isolated CPUs", s->isolcpus, s->isolcpus_count);
     cpuset_row(&t, "nohz_full CPUs", s->nohz_full, s->nohz_full_count);
+    idle_rows(&t, s);
 
     section(&t, "Security/perf");
     static const char *aslr_names[] = {"off", "stack, mmap and vDSO", "stack, mmap, vDSO and heap"};

@@ -5,7 +5,6 @@ import json
 import os
 import re
 import signal
-import struct
 import subprocess
 import sys
 import time
@@ -231,8 +230,20 @@ def test_cpu_pins_every_command(tmp_path):
 
 
 DMA = "/dev/cpu_dma_latency"
-READ_DMA = ("import struct, sys; open(sys.argv[1], 'w').write(str(struct.unpack('i', "
-            "open('/dev/cpu_dma_latency', 'rb').read(4))[0]))")
+# Run as the command: whether vernier (its parent or grandparent, with the
+# spawn helper between) holds the request file open, and the strictest
+# request in force, which other processes (a parallel test) may also make.
+READ_DMA = """import os, struct, sys
+def parent(pid):
+    return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+def holds(pid):
+    d = f"/proc/{pid}/fd"
+    return any(os.readlink(f"{d}/{f}") == "/dev/cpu_dma_latency" for f in os.listdir(d))
+p = os.getppid()
+held = holds(p) or holds(parent(p))
+value = struct.unpack("i", open("/dev/cpu_dma_latency", "rb").read(4))[0]
+open(sys.argv[1], "w").write(f"{int(held)} {value}")
+"""
 
 
 def test_dma_latency_is_held_while_the_runs_last(tmp_path):
@@ -245,21 +256,18 @@ def test_dma_latency_is_held_while_the_runs_last(tmp_path):
         assert d["config"]["dma_latency_us"] is None
         assert "idle states were left as they are" in p.stderr
         return
-    # Reading the file gives the strictest request in force: the command
-    # sees vernier's while it runs.
     p = run("run", "--runs", "1", "--dma-latency", "7", "--json", "-", "--", PY, "-c", READ_DMA,
             str(out), check=0)
-    assert out.read_text() == "7"
+    held, value = map(int, out.read_text().split())
+    assert held == 1
+    assert value <= 7  # ours, or a stricter one of another process
     d = json.loads(p.stdout)
     validate(d, "results-1.json")
     assert d["config"]["dma_latency_us"] == 7
     assert "idle states" not in p.stderr
-    # Released when vernier ends: no 7 is left behind.
-    with open(DMA, "rb") as f:
-        assert struct.unpack("i", f.read(4))[0] != 7
     p = run("run", "--runs", "1", "--dma-latency", "off", "--json", "-", "--", PY, "-c", READ_DMA,
             str(out), check=0)
-    assert out.read_text() != "7"
+    assert out.read_text().split()[0] == "0"
     assert json.loads(p.stdout)["config"]["dma_latency_us"] is None
     assert "idle states" not in p.stderr
 

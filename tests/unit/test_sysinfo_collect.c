@@ -92,6 +92,17 @@ static void laptop(void **state)
     assert_string_equal(s.clocksource_available, "tsc hpet acpi_pm");
     assert_int_equal(s.tsc_invariant, 1);
 
+    /* Idle states in order, the disabled one marked; nobody asks for a
+     * latency (the request file reads the kernel's no-request value). */
+    assert_string_equal(s.idle_driver, "intel_idle");
+    assert_string_equal(s.idle_governor, "menu");
+    assert_int_equal(s.nidle, 5);
+    assert_string_equal(s.idle[3].name, "C6");
+    assert_int_equal(s.idle[3].exit_us, 170);
+    assert_int_equal(s.idle[3].disabled, 0);
+    assert_string_equal(s.idle[4].name, "C10");
+    assert_int_equal(s.idle[4].disabled, 1);
+    assert_int_equal(s.latency_request_us, VN_SYSINFO_NO_LATENCY_REQUEST);
     static const char *const ids[] = {"governor", "turbo", "smt", "clocksource",
                                       "aslr", "perf_paranoid", NULL};
     expect_ids(&s, ids);
@@ -119,6 +130,8 @@ static void tuned_server(void **state)
     assert_string_equal(s.clocksource, "tsc");
     assert_int_equal(s.caches[3].shared_cpus, 4);
     assert_int_equal(s.mem_total_bytes, 131895652LL * 1024);
+    assert_int_equal(s.latency_request_us, 0); /* held, as tuned's profiles do */
+    assert_int_equal(s.nidle, 0);
     assert_int_equal(s.nwarnings, 0);
     vn_sysinfo_free(&s);
 }
@@ -175,6 +188,13 @@ static void kvm_guest(void **state)
     assert_int_equal(s.perf_event_paranoid, 3);
     assert_int_equal(s.perf_capable, 1); /* root: the paranoid level does not apply */
     assert_string_equal(s.clocksource, "kvm-clock");
+    /* haltpoll: its governor file is the read-only one. */
+    assert_string_equal(s.idle_driver, "haltpoll");
+    assert_string_equal(s.idle_governor, "haltpoll");
+    assert_int_equal(s.nidle, 2);
+    assert_string_equal(s.idle[1].name, "haltpoll idle");
+    assert_int_equal(s.idle[1].exit_us, 1);
+    assert_int_equal(s.latency_request_us, -1); /* no file: unknown */
 
     static const char *const ids[] = {"hypervisor", "load", "clocksource", "aslr", NULL};
     expect_ids(&s, ids);
@@ -200,6 +220,9 @@ static void assert_all_unknown_but_cpus(const vn_sysinfo *s)
     assert_true(isnan(s->loadavg[0]));
     assert_string_equal(s->clocksource, "");
     assert_int_equal(s->tsc_invariant, -1);
+    assert_int_equal(s->nidle, 0);
+    assert_string_equal(s->idle_driver, "");
+    assert_int_equal(s->latency_request_us, -1);
     assert_int_equal(s->nwarnings, 0);
 }
 
