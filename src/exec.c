@@ -204,7 +204,11 @@ static void stop_group(pid_t pid)
     kill(-pid, SIGKILL);
 }
 
-/* In the child, between fork and exec: only async-signal-safe calls. */
+/* In the child, between fork and exec: only async-signal-safe calls. It
+ * tells the parent on errw: 'R' once it is ready, so the parent starts the
+ * clock only then (joining a cgroup can take the child milliseconds, a
+ * grace period of the kernel's, which would count as the command's time);
+ * 'F' and the errno when something fails, before or at the exec. */
 static void child(const vn_exec_opts *o, int go, int errw, int cg)
 {
     setpgid(0, 0);
@@ -224,6 +228,8 @@ static void child(const vn_exec_opts *o, int go, int errw, int cg)
     /* A handler the parent installed must not fire in the child. */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    if (write(errw, "R", 1) != 1)
+        _exit(127);
     char c;
     if (read(go, &c, 1) != 1)
         _exit(127);
@@ -232,10 +238,41 @@ static void child(const vn_exec_opts *o, int go, int errw, int cg)
     else
         execvp(o->argv[0], o->argv);
 fail:;
+    char msg[1 + sizeof(int)] = {'F'};
     int e = errno;
-    if (write(errw, &e, sizeof e) < 0)
+    memcpy(msg + 1, &e, sizeof e);
+    if (write(errw, msg, sizeof msg) < 0)
         _exit(127);
     _exit(127);
+}
+
+/* The child's next message on fd: 'R' (returns 0), 'F' and an errno
+ * (returns -errno), or the end of the pipe (returns 1: the exec closed it,
+ * or the child died). */
+static int child_says(int fd)
+{
+    char msg[1 + sizeof(int)];
+    ssize_t got;
+    do
+        got = read(fd, msg, 1);
+    while (got < 0 && errno == EINTR);
+    if (got <= 0)
+        return 1;
+    if (msg[0] == 'R')
+        return 0;
+    int e = EIO;
+    size_t have = 0;
+    while (have < sizeof e) {
+        ssize_t r = read(fd, msg + 1 + have, sizeof e - have);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        have += (size_t)r;
+    }
+    if (have == sizeof e)
+        memcpy(&e, msg + 1, sizeof e);
+    return e > 0 ? -e : VN_EIO;
 }
 
 extern char **environ;
@@ -549,7 +586,16 @@ int vn_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err,
         close(cg);
     /* Both sides set the group, so it exists whichever runs first. */
     setpgid(pid, pid);
-    int rc = 0;
+    int rc = child_says(ep[0]);
+    if (rc != 0) {
+        /* The child could not get ready (its stdin, /dev/null, the cgroup). */
+        rc = rc == 1 ? VN_EIO : rc;
+        snprintf(err, errlen, "cannot run '%s': %s", o->argv[0], strerror(-rc));
+        close(go[1]);
+        close(ep[0]);
+        waitpid(pid, NULL, 0);
+        return rc;
+    }
     if (o->on_spawn && (rc = o->on_spawn(pid, o->ctx)) != 0) {
         snprintf(err, errlen, "cannot prepare '%s': %s", o->argv[0], vn_strerror(rc));
         kill(pid, SIGKILL);
@@ -561,21 +607,18 @@ int vn_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err,
     uint64_t t0 = vn__posix_read(CLOCK_MONOTONIC);
     ssize_t w = write(go[1], "g", 1);
     close(go[1]);
-    /* EOF here means exec succeeded (the pipe closed on exec); an int means
-     * it failed, with that errno. */
-    int e = 0;
-    ssize_t got;
-    do
-        got = read(ep[0], &e, sizeof e);
-    while (got < 0 && errno == EINTR);
+    /* The end of the pipe here means the exec succeeded (the pipe closed
+     * on exec); 'F' and an errno, that it failed. */
+    rc = w == 1 ? child_says(ep[0]) : VN_EIO;
     close(ep[0]);
-    if (w != 1 || got > 0) {
+    if (rc != 1) {
         struct rusage ru;
+        if (w != 1)
+            kill(pid, SIGKILL);
         wait4(pid, NULL, 0, &ru);
-        if (got <= 0)
-            e = EIO;
-        snprintf(err, errlen, "cannot run '%s': %s", o->argv[0], strerror(e));
-        return -e;
+        rc = rc == 0 ? VN_EIO : rc;
+        snprintf(err, errlen, "cannot run '%s': %s", o->argv[0], strerror(-rc));
+        return rc;
     }
 
     return wait_child(o, pid, t0, wall_ns, u);

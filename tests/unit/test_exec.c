@@ -1,6 +1,9 @@
 /* Splitting command lines into words, finding programs, parameter values
  * and their substitution, and one real run of a child through vn_exec(). */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <time.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -298,6 +301,53 @@ static void the_slow_path_with_a_hook(void **state)
     assert_non_null(strstr(err, "No such file"));
 }
 
+/* Opens the FIFO for writing after 300 ms, which lets the child's open of
+ * its stdin return. */
+static void *late_writer(void *path)
+{
+    struct timespec ts = {0, 300000000};
+    nanosleep(&ts, NULL);
+    int fd = open(path, O_WRONLY);
+    if (fd >= 0)
+        close(fd);
+    return NULL;
+}
+
+/* On the slow path the child prepares itself between fork and exec (its
+ * stdin, /dev/null, joining a cgroup, which can take it milliseconds): the
+ * clock must start only once it is ready. Here its stdin is a FIFO nobody
+ * writes to for 300 ms, so its open() waits that long; the run of `true`
+ * must not include those 300 ms. */
+static void the_clock_starts_when_the_child_is_ready(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/vn-fifo-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "%s/in", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    char *argv[] = {"true", NULL};
+    vn_exec_opts o = {0};
+    o.argv = argv;
+    o.on_spawn = on_spawn;
+    o.stdin_path = fifo;
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, late_writer, fifo), 0);
+    double wall;
+    vn_proc_usage u;
+    char err[256];
+    assert_int_equal(vn_exec(&o, &wall, &u, err, sizeof err), VN_EXEC_OK);
+    pthread_join(t, NULL);
+    assert_int_equal(u.exit_status, 0);
+    assert_true(wall < 150e6);
+    unlink(fifo);
+    rmdir(dir);
+    /* A child that cannot get ready is an error, not a run. */
+    o.stdin_path = "/no/such/input";
+    assert_true(vn_exec(&o, &wall, &u, err, sizeof err) < 0);
+    assert_non_null(strstr(err, "No such file"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -305,7 +355,7 @@ int main(void)
         cmocka_unit_test(words_like_a_shell),   cmocka_unit_test(bad_lines_are_errors),
         cmocka_unit_test(which_finds_programs), cmocka_unit_test(param_values),
         cmocka_unit_test(substitution),         cmocka_unit_test(one_real_run),
-        cmocka_unit_test(the_slow_path_with_a_hook),
+        cmocka_unit_test(the_slow_path_with_a_hook), cmocka_unit_test(the_clock_starts_when_the_child_is_ready),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
