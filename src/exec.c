@@ -186,6 +186,11 @@ int vn_which(const char *name, char *out, size_t outlen)
 
 /* ---- Running ----------------------------------------------------------------------- */
 
+/* How often a wait looks at the stop flag when no signal woke it: a flag
+ * raised by another thread of a host program is seen this late at most.
+ * Four wake-ups a second cost a long command next to nothing. */
+static const struct timespec STOP_CHECK = {0, 250000000};
+
 static void stop_group(pid_t pid)
 {
     /* The whole group: a shell's children and a program's helpers too.
@@ -452,10 +457,10 @@ static int exec_via_spawner(const vn_exec_opts *o, double *wall_ns, vn_proc_usag
         snprintf(err, errlen, "the helper vernier-spawn stopped answering");
         return rc;
     }
-    /* Waits without waking up until the report comes or a signal raises
-     * the stop flag: SIGINT and SIGTERM are let in only inside ppoll(), so
-     * one that arrives before it starts is not lost, and nothing wakes this
-     * process (on the command's CPU, perhaps) while the command runs. */
+    /* Waits until the report comes or a signal raises the stop flag:
+     * SIGINT and SIGTERM are let in only inside ppoll(), so one that
+     * arrives before it starts is not lost. A flag raised some other way (by
+     * another thread of a host program) is seen within STOP_CHECK. */
     sigset_t block, old;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
@@ -468,8 +473,13 @@ static int exec_via_spawner(const vn_exec_opts *o, double *wall_ns, vn_proc_usag
             signalled = 1;
         }
         struct pollfd p = {o->spawner->from, POLLIN, 0};
-        if (ppoll(&p, 1, NULL, &old) > 0)
+        int n = ppoll(&p, 1, &STOP_CHECK, &old);
+        if (n > 0)
             break;
+        if (n < 0 && errno != EINTR) {
+            struct timespec ts = {0, 1000000}; /* never a busy loop */
+            nanosleep(&ts, NULL);
+        }
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     helper_report r;
@@ -636,7 +646,8 @@ static int wait_child(const vn_exec_opts *o, pid_t pid, uint64_t t0, double *wal
     memset(&ru, 0, sizeof ru);
     /* SIGINT and SIGTERM get in only inside ppoll() (see exec_via_spawner):
      * the wait sleeps until the child ends, the deadline passes or a
-     * signal raises the stop flag, and never wakes up in between. */
+     * signal raises the stop flag, waking only every STOP_CHECK to look at
+     * a flag raised without a signal. */
     sigset_t block, old;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
@@ -658,15 +669,17 @@ static int wait_child(const vn_exec_opts *o, pid_t pid, uint64_t t0, double *wal
             break;
         }
         if (pfd >= 0) {
-            struct timespec left, *tp = NULL;
-            if (deadline != UINT64_MAX) {
-                uint64_t ns = deadline - now;
-                left.tv_sec = (time_t)(ns / 1000000000u);
-                left.tv_nsec = (long)(ns % 1000000000u);
-                tp = &left;
+            struct timespec left = STOP_CHECK;
+            uint64_t ns = deadline - now;
+            if (ns < (uint64_t)STOP_CHECK.tv_nsec) {
+                left.tv_sec = 0;
+                left.tv_nsec = (long)ns;
             }
             struct pollfd p = {pfd, POLLIN, 0};
-            ppoll(&p, 1, tp, &old);
+            if (ppoll(&p, 1, &left, &old) < 0 && errno != EINTR) {
+                struct timespec ts = {0, 1000000}; /* never a busy loop */
+                nanosleep(&ts, NULL);
+            }
         } else {
             /* No pidfd (Linux before 5.3): look again every 200 us. */
             pthread_sigmask(SIG_SETMASK, &old, NULL);

@@ -348,6 +348,37 @@ static void the_clock_starts_when_the_child_is_ready(void **state)
     assert_non_null(strstr(err, "No such file"));
 }
 
+static volatile int flag;
+
+static void *raise_flag(void *arg)
+{
+    (void)arg;
+    struct timespec ts = {0, 100000000};
+    nanosleep(&ts, NULL);
+    flag = 1;
+    return NULL;
+}
+
+/* A host program may raise the stop flag from another thread, with no
+ * signal to wake the wait: it is still seen, well before the command ends. */
+static void a_flag_raised_by_another_thread_stops_the_run(void **state)
+{
+    (void)state;
+    char *argv[] = {"sleep", "5", NULL};
+    vn_exec_opts o = {0};
+    o.argv = argv;
+    o.stop_flag = &flag;
+    flag = 0;
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, raise_flag, NULL), 0);
+    double wall;
+    vn_proc_usage u;
+    char err[256];
+    assert_int_equal(vn_exec(&o, &wall, &u, err, sizeof err), VN_EXEC_INTERRUPTED);
+    pthread_join(t, NULL);
+    assert_true(wall < 1.5e9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -356,6 +387,7 @@ int main(void)
         cmocka_unit_test(which_finds_programs), cmocka_unit_test(param_values),
         cmocka_unit_test(substitution),         cmocka_unit_test(one_real_run),
         cmocka_unit_test(the_slow_path_with_a_hook), cmocka_unit_test(the_clock_starts_when_the_child_is_ready),
+        cmocka_unit_test(a_flag_raised_by_another_thread_stops_the_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
