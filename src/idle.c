@@ -42,8 +42,9 @@ int vn__idle_hold(const char *path, int us, char *why, size_t whylen)
     }
     /* The binary form: exactly four bytes, the value in host order. */
     int32_t v = us;
-    if (write(fd, &v, sizeof v) != (ssize_t)sizeof v) {
-        int e = errno ? errno : EIO;
+    ssize_t w = write(fd, &v, sizeof v);
+    if (w != (ssize_t)sizeof v) {
+        int e = w < 0 ? errno : EIO;
         snprintf(why, whylen, "cannot write to %s: %s", path, strerror(e));
         close(fd);
         return -e;

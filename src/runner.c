@@ -237,7 +237,8 @@ typedef struct runctx {
     vn_executor exec;
     const char *cgroup;        /* NULL, or cgbuf */
     char cgbuf[1200];
-    char stuck[1200];          /* a renewed-away group that could not be removed */
+    char first_group[1200];    /* the first group; the renewed ones are named after it, -1, -2 ... */
+    char renew_why[1400];      /* why a fresh group could not be made */
     unsigned cg_seq;           /* groups made after the first, one per run without resets */
     int peak_resets;           /* 0 once the peak could be neither reset nor renewed */
     int helper_in_group;       /* the helper, and so each command, is in the cgroup */
@@ -314,11 +315,16 @@ static int o_counting(const runctx *x)
  * cannot be done (the caller then says each peak is the largest so far). */
 static int renew_group(runctx *x)
 {
-    char next[sizeof x->cgbuf], why[256];
-    if (vn_cgroup_create_next(x->cgbuf, ++x->cg_seq, next, sizeof next, why, sizeof why) != 0)
+    char next[sizeof x->cgbuf];
+    if (vn_cgroup_create_next(x->cgbuf, ++x->cg_seq, next, sizeof next, x->renew_why,
+                              sizeof x->renew_why) != 0)
         return -1;
     int fd = vn_cgroup_peak_open(next);
-    if (fd < 0 || (x->helper_in_group && vn_cgroup_join(next, vn_spawner_pid(x->spawner)) != 0)) {
+    int e = fd < 0 ? -fd : 0;
+    if (fd >= 0 && x->helper_in_group)
+        e = -vn_cgroup_join(next, vn_spawner_pid(x->spawner));
+    if (e) {
+        snprintf(x->renew_why, sizeof x->renew_why, "%s: %s", next, strerror(e));
         if (fd >= 0)
             close(fd);
         vn_cgroup_remove(next);
@@ -326,12 +332,43 @@ static int renew_group(runctx *x)
     }
     close(x->peak_fd);
     /* Empty now (the run was reaped, the helper moved on) unless the
-     * command left something running; then it stays, as at the end. */
-    if (rmdir(x->cgbuf) != 0 && errno == EBUSY)
-        memcpy(x->stuck, x->cgbuf, sizeof x->stuck);
+     * command left something running in it; sweep_groups() tries again at
+     * the end. */
+    rmdir(x->cgbuf);
     memcpy(x->cgbuf, next, sizeof next);
     x->peak_fd = fd;
     return 0;
+}
+
+/* The groups renew_group() left behind because a command left something
+ * running in them: one more try each, waiting for what is exiting, and a
+ * note for those that stay. */
+static void sweep_groups(runctx *x, vn_results *results, int report)
+{
+    size_t left = 0;
+    char first[sizeof x->first_group + 16] = "";
+    for (unsigned k = 0; k < x->cg_seq; k++) {
+        char dir[sizeof first];
+        if (k == 0)
+            snprintf(dir, sizeof dir, "%s", x->first_group);
+        else
+            snprintf(dir, sizeof dir, "%s-%u", x->first_group, k);
+        if (rmdir(dir) == 0 || errno == ENOENT || vn_cgroup_remove(dir) == 0)
+            continue;
+        if (!left++)
+            memcpy(first, dir, sizeof first);
+    }
+    if (left == 1 && report)
+        add_note(results,
+                 "the cgroup %s could not be removed: something a command started is still in "
+                 "it; remove it with rmdir once that has ended",
+                 first);
+    else if (left && report)
+        add_note(results,
+                 "%zu cgroups, %s and others numbered like it, could not be removed: something "
+                 "the commands started is still in them; remove them with rmdir once that has "
+                 "ended",
+                 left, first);
 }
 
 /* Runs argv once with the run's settings; fills wall and usage. */
@@ -905,6 +942,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
         }
         if (fd >= 0) {
             memcpy(x.cgbuf, cgdir, sizeof x.cgbuf);
+            memcpy(x.first_group, cgdir, sizeof x.first_group);
             x.cgroup = x.cgbuf;
             x.peak_fd = fd;
             /* The helper joins the group, and the commands it spawns start
@@ -1114,8 +1152,10 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
                  "must attach before its exec), so a run's max RSS cannot be below vernier's own");
     if (rc == 0 && !x.peak_resets)
         add_note(results,
-                 "this kernel cannot reset memory.peak between runs: each run's tree peak is the "
-                 "largest so far (Linux 6.12 resets it)");
+                 "each run's tree peak is the largest so far: this kernel cannot reset "
+                 "memory.peak (Linux 6.12 can), and a fresh group per run could not be made "
+                 "(%s)",
+                 x.renew_why[0] ? x.renew_why : "no reason given");
     if (rc == 0)
         rc = compare(results, cmp, ncmp);
 out_order:
@@ -1135,11 +1175,7 @@ out:
                      "the cgroup %s could not be removed (%s): something the commands started is "
                      "still in it; remove it with rmdir once that has ended",
                      x.cgroup, strerror(-e));
-        if (x.stuck[0] && rmdir(x.stuck) != 0 && rc == 0)
-            add_note(results,
-                     "the cgroup %s could not be removed: something a command started is still "
-                     "in it; remove it with rmdir once that has ended",
-                     x.stuck);
+        sweep_groups(&x, results, rc == 0);
     }
     free_rows(rows, nrows);
     if (rc) {

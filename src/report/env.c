@@ -316,9 +316,6 @@ static int freq_known(const vn_cpu_freq *f)
            f->max_khz >= 0;
 }
 
-/* One line per run of consecutive CPUs with the same settings: a machine
- * with 128 identical CPUs gets one line, not 128. The current frequency
- * changes all the time, so it is shown as a range and does not split runs. */
 /* The idle states with their declared exit latencies, and the latency
  * request in force, which decides which of them an idle CPU may enter. */
 static void idle_rows(text *t, const vn_sysinfo *s)
@@ -349,6 +346,9 @@ static void idle_rows(text *t, const vn_sysinfo *s)
         row(t, "latency request", "unknown (/dev/cpu_dma_latency can be read only by root)");
 }
 
+/* One line per run of consecutive CPUs with the same settings: a machine
+ * with 128 identical CPUs gets one line, not 128. The current frequency
+ * changes all the time, so it is shown as a range and does not split runs. */
 static void frequency_rows(text *t, const vn_sysinfo *s)
 {
     int any = 0;

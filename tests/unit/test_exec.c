@@ -31,9 +31,6 @@ static void expect_words(const char *line, const char *const *want, int n)
     vn_words_free(w);
 }
 
-/* The cgroup v1 memory hierarchy, found from /proc/self/cgroup and
- * /proc/self/mountinfo as a hybrid systemd host, a container and a v2-only
- * host write them. */
 /* A fake cgroup v2 tree: each directory with its cgroup.subtree_control. */
 static void put(const char *root, const char *rel, const char *subtree)
 {
@@ -83,6 +80,9 @@ static void cgroup_v2_parent(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The cgroup v1 memory hierarchy, found from /proc/self/cgroup and
+ * /proc/self/mountinfo as a hybrid systemd host, a container and a v2-only
+ * host write them. */
 static void cgroup_v1_memory_dir(void **state)
 {
     (void)state;
