@@ -42,10 +42,10 @@ static void help(FILE *f)
             "                          falls on one command)\n"
             "  --cpu N                 pin vernier and every command to CPU N (on a VM, one\n"
             "                          vCPU can be much slower than another)\n"
-            "  --dma-latency US|off    while the runs last, keep CPUs out of idle states\n"
-            "                          slower to wake than US microseconds, through\n"
-            "                          /dev/cpu_dma_latency (root only; default 0, as\n"
-            "                          cyclictest does); 'off' leaves them alone\n"
+            "  --dma-latency US|auto|off  while the runs last, keep CPUs out of idle\n"
+            "                          states slower to wake than US microseconds, through\n"
+            "                          /dev/cpu_dma_latency (root only); 'auto' (the default)\n"
+            "                          is 0 in a VM and 'off' on bare metal\n"
             "  --prepare CMD           a shell command before every timed run, untimed\n"
             "  --setup CMD, --cleanup CMD  shell commands once before / after a command's runs\n"
             "  --param NAME=V1,V2,...  run each command once per value, replacing {NAME}\n"
@@ -355,8 +355,10 @@ int cmd_run(int argc, char **argv)
             long us = strtol(optarg, &end, 10);
             if (!strcmp(optarg, "off")) {
                 c.dma_latency_us = -1;
+            } else if (!strcmp(optarg, "auto")) {
+                c.dma_latency_us = VN_DMA_LATENCY_AUTO;
             } else if (optarg[0] < '0' || optarg[0] > '9' || *end || us > 1000000) {
-                vn_cli_usage_error(CMD, "--dma-latency needs microseconds from 0 to 1000000 or 'off', not '%s'",
+                vn_cli_usage_error(CMD, "--dma-latency needs microseconds from 0 to 1000000, 'auto' or 'off', not '%s'",
                                    optarg);
                 goto usage;
             } else {

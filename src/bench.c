@@ -240,7 +240,7 @@ void vn_config_init(vn_config *c)
     c->warmup = 0.02;
     c->min_sample_time = 0.001;
     c->cpu = -1;
-    c->dma_latency_us = 0;
+    c->dma_latency_us = VN_DMA_LATENCY_AUTO;
     c->threads = 1;
 }
 

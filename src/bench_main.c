@@ -49,7 +49,7 @@ static const struct {
     {{"threads", required_argument, 0, O_THREADS}, "N", "run N threads at once, started together"},
     {{"cold", no_argument, 0, O_COLD}, NULL, "evict the caches before each sample (one iteration per sample)"},
     {{"counters", required_argument, 0, O_COUNTERS}, "LIST", "performance counters: 'default', 'none', or names such as instructions,page-faults"},
-    {{"dma-latency", required_argument, 0, O_DMA}, "US|off", "keep CPUs out of idle states slower to wake than US microseconds (/dev/cpu_dma_latency, as root; default 0); 'off' leaves them alone"},
+    {{"dma-latency", required_argument, 0, O_DMA}, "US|auto|off", "keep CPUs out of idle states slower to wake than US microseconds (/dev/cpu_dma_latency, as root); 'auto' (the default) is 0 in a VM and 'off' on bare metal"},
     {{"quiet", no_argument, 0, O_QUIET}, NULL, "no progress line on stderr"},
     {{"help", no_argument, 0, O_HELP}, NULL, "show this help"},
 };
@@ -193,15 +193,15 @@ int vn__main(int argc, char **argv, int optimized)
             cfg.cpu = (int)v;
             break;
         case O_DMA:
-            if (!strcmp(optarg, "off")) {
-                cfg.dma_latency_us = -1;
+            if (!strcmp(optarg, "off") || !strcmp(optarg, "auto")) {
+                cfg.dma_latency_us = optarg[0] == 'o' ? -1 : VN_DMA_LATENCY_AUTO;
                 break;
             }
             {
                 char *end;
                 long us = strtol(optarg, &end, 10);
                 if (!isdigit((unsigned char)optarg[0]) || *end || us > 1000000)
-                    return usage_error(prog, "--dma-latency needs microseconds from 0 to 1000000 or 'off', not '%s'%s",
+                    return usage_error(prog, "--dma-latency needs microseconds from 0 to 1000000, 'auto' or 'off', not '%s'%s",
                                        optarg, "");
                 cfg.dma_latency_us = (int)us;
             }

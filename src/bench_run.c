@@ -744,15 +744,8 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
     vn_counters *ctr = NULL;
     cpu_set_t old;
     int pinned = 0;
-    /* Held for the whole suite; a benchmark that sleeps or waits then wakes
-     * without the exit latency of a deep idle state (see idle.c). Without
-     * root the states stay as they are, and the results say so. */
     int idle_fd = -1;
-    if (!hooks && cfg.dma_latency_us >= 0) {
-        char why[160];
-        idle_fd = vn__idle_hold(NULL, cfg.dma_latency_us, why, sizeof why);
-    }
-    out->config.dma_latency_us = idle_fd >= 0 ? cfg.dma_latency_us : -1;
+    out->config.dma_latency_us = -1;
     if (cfg.cpu >= 0) {
         if (cfg.cpu >= CPU_SETSIZE || pin(cfg.cpu, &old) != 0) {
             rc = VN_EINVAL;
@@ -764,6 +757,16 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
         vn__sysinfo_reset(&out->env);
     } else if ((rc = vn_sysinfo_collect(&out->env)) != 0) {
         goto done;
+    }
+    /* Held for the whole suite, once the machine's state is recorded: a
+     * benchmark that sleeps or waits then wakes without the exit latency of
+     * a deep idle state (see idle.c). Without root the states stay as they
+     * are, and the results say so. */
+    int hold = hooks ? -1 : vn__idle_resolve(cfg.dma_latency_us, out->env.hypervisor);
+    if (hold >= 0) {
+        char why[160];
+        idle_fd = vn__idle_hold(NULL, hold, why, sizeof why);
+        out->config.dma_latency_us = idle_fd >= 0 ? hold : -1;
     }
     if (hooks && hooks->now) {
         out->timer = VN_CLOCK_MONOTONIC;

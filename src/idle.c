@@ -14,7 +14,14 @@
  * only states that wake faster. Closing the file, or the process ending in
  * any way, drops the request, so nothing is left behind. cyclictest holds it
  * at 0 by default, and rtla's --dma-latency takes a value, for the same
- * reason: so that exits from idle states do not count in the measurement. */
+ * reason: so that exits from idle states do not count in the measurement.
+ *
+ * By default it is held only under a hypervisor. There the idle state is a
+ * halt that hands the vCPU back to the host, slow to return from whatever
+ * latency the driver declares, and the host's turbo budget is the host's
+ * business. On bare metal every idle core kept polling counts as active, and
+ * the core being measured may then run at a lower turbo clock: a worse
+ * distortion for CPU-bound code than the wake-ups it saves. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -24,6 +31,7 @@
 
 #include "idle_internal.h"
 #include "vernier/base.h"
+#include "vernier/bench.h"
 
 int vn__idle_hold(const char *path, int us, char *why, size_t whylen)
 {
@@ -50,6 +58,13 @@ int vn__idle_hold(const char *path, int us, char *why, size_t whylen)
         return -e;
     }
     return fd;
+}
+
+int vn__idle_resolve(int setting, int hypervisor)
+{
+    if (setting == VN_DMA_LATENCY_AUTO)
+        return hypervisor == 1 ? 0 : -1;
+    return setting < 0 ? -1 : setting;
 }
 
 void vn__idle_release(int fd)

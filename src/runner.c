@@ -31,7 +31,7 @@ void vn_run_config_init(vn_run_config *c)
     c->seed = 0x76657231;
     c->tree_memory = 1;
     c->cpu = -1;
-    c->dma_latency_us = 0;
+    c->dma_latency_us = VN_DMA_LATENCY_AUTO;
 }
 
 /* ---- Parameters --------------------------------------------------------------- */
@@ -969,25 +969,27 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     results->config.precision = c->precision;
     results->config.warmup = 0;
     results->config.cpu = c->cpu;
+    if (!c->executor)
+        vn_sysinfo_collect(&results->env);
+    else
+        vn__sysinfo_reset(&results->env);
     /* Every run has at least two wake-ups: vernier's when the command ends,
      * and the command's own whenever it sleeps or waits. From a deep idle
      * state each pays its exit latency, which depends on how long the CPU
-     * idled (see idle.c). Held until the last run. */
+     * idled (see idle.c). Held until the last run, once the machine's state
+     * is recorded; a value asked for that cannot be held is a note. */
     int idle_fd = -1;
-    if (!c->executor && c->dma_latency_us >= 0) {
+    int hold = c->executor ? -1 : vn__idle_resolve(c->dma_latency_us, results->env.hypervisor);
+    if (hold >= 0) {
         char why[160];
-        idle_fd = vn__idle_hold(NULL, c->dma_latency_us, why, sizeof why);
-        if (idle_fd < 0)
+        idle_fd = vn__idle_hold(NULL, hold, why, sizeof why);
+        if (idle_fd < 0 && c->dma_latency_us >= 0)
             add_note(results,
                      "the CPUs' idle states were left as they are, so wake-ups may add to the "
                      "runs: %s; --dma-latency off says this is meant",
                      why);
     }
-    results->config.dma_latency_us = idle_fd >= 0 ? c->dma_latency_us : -1;
-    if (!c->executor)
-        vn_sysinfo_collect(&results->env);
-    else
-        vn__sysinfo_reset(&results->env);
+    results->config.dma_latency_us = idle_fd >= 0 ? hold : -1;
 
     double sh_wall = 0, sh_user = 0, sh_sys = 0;
     int stop = 0;

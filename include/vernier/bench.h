@@ -216,11 +216,15 @@ typedef struct vn_config {
     const volatile int *stop_flag;
     /* Hold the CPUs' wake-up latency under this many microseconds while
      * measuring, through /dev/cpu_dma_latency, so that no sample pays the
-     * exit from a deep idle state (default 0, as cyclictest does); -1 leaves
-     * the idle states alone. It takes root; in the results, the value that
-     * was held, or -1 when none was. */
+     * exit from a deep idle state, as cyclictest does; -1 leaves the idle
+     * states alone; VN_DMA_LATENCY_AUTO (the default) is 0 under a
+     * hypervisor and -1 on bare metal, where every idle core polling could
+     * lower the turbo clock of the one being measured. It takes root; in
+     * the results, the value that was held, or -1 when none was. */
     int dma_latency_us;
 } vn_config;
+
+#define VN_DMA_LATENCY_AUTO (-2)
 
 void vn_config_init(vn_config *c);
 

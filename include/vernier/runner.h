@@ -59,7 +59,8 @@ typedef struct vn_run_config {
     vn_executor executor;         /* NULL: vn_exec */
     void *executor_ctx;
     int dma_latency_us;           /* hold the CPUs' wake-up latency under this while the commands
-                                   * run (/dev/cpu_dma_latency, root only; default 0); -1: leave it.
+                                   * run (/dev/cpu_dma_latency, root only); -1: leave it;
+                                   * VN_DMA_LATENCY_AUTO (default): 0 under a hypervisor, else -1.
                                    * The results' config says what was held. */
 } vn_run_config;
 

@@ -70,6 +70,10 @@ def test_dma_latency_is_held_and_recorded():
     assert d["config"]["dma_latency_us"] == (9 if held else None)
     d, _ = results("sleep_10ms", "--min-samples", "5", "--dma-latency", "off")
     assert d["config"]["dma_latency_us"] is None
+    # By default: 0 in a VM, nothing on bare metal.
+    d, _ = results("sleep_10ms", "--min-samples", "5")
+    vm = d["env"]["hypervisor"]["present"] is True
+    assert d["config"]["dma_latency_us"] == (0 if vm and held else None)
 
 
 def test_random_work_median_is_sharp_and_tagged_samples_are_kept():
