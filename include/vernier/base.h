@@ -12,9 +12,9 @@ extern "C" {
 #endif
 
 #define VN_VERSION_MAJOR 0
-#define VN_VERSION_MINOR 1
+#define VN_VERSION_MINOR 2
 #define VN_VERSION_PATCH 0
-#define VN_VERSION_STRING "0.1.0"
+#define VN_VERSION_STRING "0.2.0"
 
 const char *vn_version(void);
 
