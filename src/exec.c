@@ -191,6 +191,16 @@ int vn_which(const char *name, char *out, size_t outlen)
  * Four wake-ups a second cost a long command next to nothing. */
 static const struct timespec STOP_CHECK = {0, 250000000};
 
+/* Blocks SIGINT and SIGTERM on this thread (block: those two; old: the mask
+ * before), so that they get in only inside a ppoll() given old. */
+static void block_stop_signals(sigset_t *block, sigset_t *old)
+{
+    sigemptyset(block);
+    sigaddset(block, SIGINT);
+    sigaddset(block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, block, old);
+}
+
 static void stop_group(pid_t pid)
 {
     /* The whole group: a shell's children and a program's helpers too.
@@ -462,10 +472,7 @@ static int exec_via_spawner(const vn_exec_opts *o, double *wall_ns, vn_proc_usag
      * arrives before it starts is not lost. A flag raised some other way (by
      * another thread of a host program) is seen within STOP_CHECK. */
     sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &block, &old);
+    block_stop_signals(&block, &old);
     int signalled = 0;
     for (;;) {
         if (o->stop_flag && *o->stop_flag && !signalled) {
@@ -649,10 +656,7 @@ static int wait_child(const vn_exec_opts *o, pid_t pid, uint64_t t0, double *wal
      * signal raises the stop flag, waking only every STOP_CHECK to look at
      * a flag raised without a signal. */
     sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &block, &old);
+    block_stop_signals(&block, &old);
     for (;;) {
         pid_t r = wait4(pid, &status, WNOHANG, &ru);
         if (r == pid)
