@@ -762,11 +762,10 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
      * benchmark that sleeps or waits then wakes without the exit latency of
      * a deep idle state (see idle.c). Without root the states stay as they
      * are, and the results say so. */
-    int hold = hooks ? -1 : vn__idle_resolve(cfg.dma_latency_us, out->env.hypervisor);
-    if (hold >= 0) {
+    if (!hooks) {
         char why[160];
-        idle_fd = vn__idle_hold(NULL, hold, why, sizeof why);
-        out->config.dma_latency_us = idle_fd >= 0 ? hold : -1;
+        idle_fd = vn__idle_hold_for(cfg.dma_latency_us, out->env.hypervisor,
+                                    &out->config.dma_latency_us, why, sizeof why);
     }
     if (hooks && hooks->now) {
         out->timer = VN_CLOCK_MONOTONIC;

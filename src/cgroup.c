@@ -172,15 +172,9 @@ static void peak_file(const char *dir, int v2, char *path, size_t n)
     snprintf(path, n, "%s/%s", dir, v2 ? "memory.peak" : "memory.max_usage_in_bytes");
 }
 
-static int make_group(const char *parent, int v2, unsigned seq, char *dir, size_t dirlen,
-                      char *why, size_t whylen)
+/* Makes the group dir and checks that it has the peak file. */
+static int make_group(const char *dir, int v2, char *why, size_t whylen)
 {
-    int w = seq ? snprintf(dir, dirlen, "%s/vernier-%ld-%u", parent, (long)getpid(), seq)
-                : snprintf(dir, dirlen, "%s/vernier-%ld", parent, (long)getpid());
-    if (w < 0 || (size_t)w >= dirlen) {
-        snprintf(why, whylen, "the cgroup path is too long");
-        return VN_ENOTSUP;
-    }
     if (mkdir(dir, 0755) != 0) {
         snprintf(why, whylen, "cannot create %s: %s", dir, strerror(errno));
         return VN_ENOTSUP;
@@ -194,6 +188,18 @@ static int make_group(const char *parent, int v2, unsigned seq, char *dir, size_
         return VN_ENOTSUP;
     }
     return 0;
+}
+
+/* vernier-PID below parent, made. */
+static int make_named(const char *parent, int v2, char *dir, size_t dirlen, char *why,
+                      size_t whylen)
+{
+    int w = snprintf(dir, dirlen, "%s/vernier-%ld", parent, (long)getpid());
+    if (w < 0 || (size_t)w >= dirlen) {
+        snprintf(why, whylen, "the cgroup path is too long");
+        return VN_ENOTSUP;
+    }
+    return make_group(dir, v2, why, whylen);
 }
 
 int vn_cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen)
@@ -215,7 +221,7 @@ int vn_cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen)
         int rc = vn__cgroup_v2_parent(CGROUP_ROOT, v2, parent, sizeof parent, why, whylen);
         if (rc == VN_EINVAL || rc == VN_ERANGE)
             snprintf(why, whylen, "this process's cgroup path cannot be used");
-        return rc ? VN_ENOTSUP : make_group(parent, 1, 0, dir, dirlen, why, whylen);
+        return rc ? VN_ENOTSUP : make_named(parent, 1, dir, dirlen, why, whylen);
     }
     /* Else the v1 memory controller, wherever it is mounted. */
     char mounts[65536], parent[1100];
@@ -225,21 +231,22 @@ int vn_cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen)
                               "the cgroup v1 memory controller");
         return VN_ENOTSUP;
     }
-    return make_group(parent, 0, 0, dir, dirlen, why, whylen);
+    return make_named(parent, 0, dir, dirlen, why, whylen);
 }
 
-int vn_cgroup_create_next(const char *dir, unsigned seq, char *next, size_t nextlen, char *why,
-                          size_t whylen)
+int vn_cgroup_create_next(const char *first, unsigned seq, char *next, size_t nextlen,
+                          char *why, size_t whylen)
 {
-    char parent[1200], peak[1300];
-    if (!dir || !seq || snprintf(parent, sizeof parent, "%s", dir) >= (int)sizeof parent ||
-        !strrchr(parent, '/')) {
+    if (!first || !*first || !seq) {
         snprintf(why, whylen, "not a group vernier made");
         return VN_EINVAL;
     }
-    *strrchr(parent, '/') = '\0';
-    snprintf(peak, sizeof peak, "%s/memory.peak", dir);
-    return make_group(parent, access(peak, F_OK) == 0, seq, next, nextlen, why, whylen);
+    int w = snprintf(next, nextlen, "%s-%u", first, seq);
+    if (w < 0 || (size_t)w >= nextlen) {
+        snprintf(why, whylen, "the cgroup path is too long");
+        return VN_ENOTSUP;
+    }
+    return make_group(next, 1, why, whylen);
 }
 
 int vn_cgroup_join(const char *dir, long pid)

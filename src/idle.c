@@ -60,11 +60,12 @@ int vn__idle_hold(const char *path, int us, char *why, size_t whylen)
     return fd;
 }
 
-int vn__idle_resolve(int setting, int hypervisor)
+int vn__idle_hold_for(int setting, int hypervisor, int *held, char *why, size_t whylen)
 {
-    if (setting == VN_DMA_LATENCY_AUTO)
-        return hypervisor == 1 ? 0 : -1;
-    return setting < 0 ? -1 : setting;
+    int us = setting == VN_DMA_LATENCY_AUTO ? (hypervisor == 1 ? 0 : -1) : setting;
+    int fd = vn__idle_hold(NULL, us, why, whylen);
+    *held = fd >= 0 ? us : -1;
+    return fd;
 }
 
 void vn__idle_release(int fd)

@@ -12,10 +12,12 @@
  * written, with why saying so. */
 int vn__idle_hold(const char *path, int us, char *why, size_t whylen);
 
-/* The latency to hold for a setting (vn_config.dma_latency_us): the
- * setting itself, or for VN_DMA_LATENCY_AUTO 0 under a hypervisor and -1
- * (none) otherwise. */
-int vn__idle_resolve(int setting, int hypervisor);
+/* Holds what a setting (vn_config.dma_latency_us) asks for: the setting
+ * itself, or for VN_DMA_LATENCY_AUTO 0 under a hypervisor and nothing
+ * otherwise. *held is the latency held, or -1; the result is the file
+ * descriptor, or a negative code (VN_EINVAL when nothing was asked for,
+ * else why says what failed). */
+int vn__idle_hold_for(int setting, int hypervisor, int *held, char *why, size_t whylen);
 
 /* Ends the request (fd from vn__idle_hold; a negative fd is ignored). */
 void vn__idle_release(int fd);

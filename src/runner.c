@@ -237,7 +237,7 @@ typedef struct runctx {
     vn_executor exec;
     const char *cgroup;        /* NULL, or cgbuf */
     char cgbuf[1200];
-    char first_group[1200];    /* the first group; the renewed ones are named after it, -1, -2 ... */
+    char first_group[1200];    /* the first group; renewed ones are first_group-1, -2, ... */
     char renew_why[1400];      /* why a fresh group could not be made */
     unsigned cg_seq;           /* groups made after the first, one per run without resets */
     int peak_resets;           /* 0 once the peak could be neither reset nor renewed */
@@ -316,7 +316,7 @@ static int o_counting(const runctx *x)
 static int renew_group(runctx *x)
 {
     char next[sizeof x->cgbuf];
-    if (vn_cgroup_create_next(x->cgbuf, ++x->cg_seq, next, sizeof next, x->renew_why,
+    if (vn_cgroup_create_next(x->first_group, ++x->cg_seq, next, sizeof next, x->renew_why,
                               sizeof x->renew_why) != 0)
         return -1;
     int fd = vn_cgroup_peak_open(next);
@@ -341,8 +341,8 @@ static int renew_group(runctx *x)
 }
 
 /* The groups renew_group() left behind because a command left something
- * running in them: one more try each, waiting for what is exiting, and a
- * note for those that stay. */
+ * running in them (named as vn_cgroup_create_next names them): one more try
+ * each, waiting for what is exiting, and a note for those that stay. */
 static void sweep_groups(runctx *x, vn_results *results, int report)
 {
     size_t left = 0;
@@ -979,17 +979,17 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
      * idled (see idle.c). Held until the last run, once the machine's state
      * is recorded; a value asked for that cannot be held is a note. */
     int idle_fd = -1;
-    int hold = c->executor ? -1 : vn__idle_resolve(c->dma_latency_us, results->env.hypervisor);
-    if (hold >= 0) {
+    results->config.dma_latency_us = -1;
+    if (!c->executor) {
         char why[160];
-        idle_fd = vn__idle_hold(NULL, hold, why, sizeof why);
+        idle_fd = vn__idle_hold_for(c->dma_latency_us, results->env.hypervisor,
+                                    &results->config.dma_latency_us, why, sizeof why);
         if (idle_fd < 0 && c->dma_latency_us >= 0)
             add_note(results,
                      "the CPUs' idle states were left as they are, so wake-ups may add to the "
                      "runs: %s; --dma-latency off says this is meant",
                      why);
     }
-    results->config.dma_latency_us = idle_fd >= 0 ? hold : -1;
 
     double sh_wall = 0, sh_user = 0, sh_sys = 0;
     int stop = 0;

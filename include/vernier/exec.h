@@ -91,12 +91,13 @@ int vn_spawner_serve(int in_fd, int out_fd, volatile int *stop_flag);
  * why (VN_ENOTSUP) why it cannot: no memory controller, no permission, a
  * kernel without memory.peak. */
 int  vn_cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen);
-/* A fresh group beside dir (a group vn_cgroup_create made), named after it
- * with seq appended: for kernels that cannot reset the peak, a new group
- * per run is the reset. 0, or a negative code with why (VN_EINVAL for a dir
- * that is not such a group, VN_ENOTSUP when the group cannot be made). */
-int  vn_cgroup_create_next(const char *dir, unsigned seq, char *next, size_t nextlen, char *why,
-                           size_t whylen);
+/* Under cgroup v2, a fresh group named first-SEQ beside first (the group
+ * vn_cgroup_create made, which may be gone by now): for kernels that cannot
+ * reset memory.peak, a new group per run is the reset. 0, or a negative
+ * code with why (VN_EINVAL for no first or a seq of 0, VN_ENOTSUP when the
+ * group cannot be made). */
+int  vn_cgroup_create_next(const char *first, unsigned seq, char *next, size_t nextlen,
+                           char *why, size_t whylen);
 /* Moves process pid (and so its later children) into the group: 0 or -errno. */
 int  vn_cgroup_join(const char *dir, long pid);
 /* The group's peak, read through one open file: vn_cgroup_peak_open opens
