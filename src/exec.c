@@ -201,6 +201,18 @@ static void block_stop_signals(sigset_t *block, sigset_t *old)
     pthread_sigmask(SIG_BLOCK, block, old);
 }
 
+/* One ppoll() on p with the signal mask mask; an error other than a signal
+ * sleeps a millisecond, so a caller's loop never spins. */
+static int wait_for(struct pollfd *p, const struct timespec *t, const sigset_t *mask)
+{
+    int n = ppoll(p, 1, t, mask);
+    if (n < 0 && errno != EINTR) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    return n;
+}
+
 static void stop_group(pid_t pid)
 {
     /* The whole group: a shell's children and a program's helpers too.
@@ -480,13 +492,8 @@ static int exec_via_spawner(const vn_exec_opts *o, double *wall_ns, vn_proc_usag
             signalled = 1;
         }
         struct pollfd p = {o->spawner->from, POLLIN, 0};
-        int n = ppoll(&p, 1, &STOP_CHECK, &old);
-        if (n > 0)
+        if (wait_for(&p, &STOP_CHECK, &old) > 0)
             break;
-        if (n < 0 && errno != EINTR) {
-            struct timespec ts = {0, 1000000}; /* never a busy loop */
-            nanosleep(&ts, NULL);
-        }
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     helper_report r;
@@ -680,10 +687,7 @@ static int wait_child(const vn_exec_opts *o, pid_t pid, uint64_t t0, double *wal
                 left.tv_nsec = (long)ns;
             }
             struct pollfd p = {pfd, POLLIN, 0};
-            if (ppoll(&p, 1, &left, &old) < 0 && errno != EINTR) {
-                struct timespec ts = {0, 1000000}; /* never a busy loop */
-                nanosleep(&ts, NULL);
-            }
+            wait_for(&p, &left, &old);
         } else {
             /* No pidfd (Linux before 5.3): look again every 200 us. */
             pthread_sigmask(SIG_SETMASK, &old, NULL);
