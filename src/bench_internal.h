@@ -17,6 +17,7 @@ typedef struct vn__hooks {
     double timer_cost_ns;         /* used instead of probing the timer */
     double timer_resolution_ns;
     double (*ref_ns)(void *ctx);  /* ns per reference cycle; NULL gives NAN */
+    vn_bench_fn empty;            /* the empty loop, instead of the real one; NULL: the real one */
     int no_interference;          /* skip getrusage/getcpu around samples */
     unsigned (*sample_tags)(void *ctx); /* the tags of each sample, instead of probing */
     int no_sysinfo;               /* skip the machine snapshot */

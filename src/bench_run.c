@@ -246,7 +246,8 @@ static int empty_sample(job *j, uint64_t iters, empties *e)
     struct vn__run *r = &j->run;
     double ref = vn__ref_ns_per_cycle(r), ns;
     unsigned tags;
-    if (run_sample(j, vn__empty_loop, 0, iters, &ns, &tags) != 0 || tags)
+    vn_bench_fn loop = j->hooks && j->hooks->empty ? j->hooks->empty : vn__empty_loop;
+    if (run_sample(j, loop, 0, iters, &ns, &tags) != 0 || tags)
         return 0;
     int rc = push_double(&e->ns, ns / (double)iters);
     if (rc == 0 && isfinite(ref) && ref > 0)
@@ -278,8 +279,22 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
     /* The empty loop in reference cycles, each sample against the reference
      * measured next to it, as the body's cycles are. */
     double oc = NAN, unused;
-    if (E->cyc.n)
+    res->overhead_cycles_spread = NAN;
+    if (E->cyc.n) {
         vn_median_ci(E->cyc.v, E->cyc.n, &oc, &unused, &unused);
+        /* Its spread, from the 5 samples every row has before sampling on;
+         * only where a sample is long enough (1000 iterations) for the
+         * loop, not the timer's own cost, to be what it measures. */
+        double *c = E->cyc.n >= EMPTY_FIRST && res->iters >= 1000
+                        ? malloc(E->cyc.n * sizeof *c) : NULL;
+        if (c) {
+            memcpy(c, E->cyc.v, E->cyc.n * sizeof *c);
+            qsort(c, E->cyc.n, sizeof *c, cmp_double);
+            res->overhead_cycles_spread = (vn_percentile_sorted(c, E->cyc.n, 90) -
+                                           vn_percentile_sorted(c, E->cyc.n, 10)) / oc;
+            free(c);
+        }
+    }
     res->overhead_cycles = oc;
     res->overhead_ci[0] = olo;
     res->overhead_ci[1] = ohi;
@@ -810,6 +825,7 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
              * says null, not a 0 that looks measured. */
             res->overhead_ns = res->overhead_ci[0] = res->overhead_ci[1] = NAN;
             res->ref_ns = res->ref_spread = res->cycles = res->overhead_cycles = NAN;
+            res->overhead_cycles_spread = NAN;
             res->bytes_per_iter = res->items_per_iter = NAN;
             res->bytes_per_sec = res->items_per_sec = NAN;
             res->unit = "ns";

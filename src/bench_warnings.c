@@ -83,6 +83,21 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
              "the machine's speed moved by %.0f%% during the run (reference add loop, p10-p90); "
              "compare cycles rather than ns",
              100 * r->ref_spread);
+    /* The reference chain of adds needs one ALU a cycle and does not feel a
+     * second hardware thread on the core; the empty loop, a taken branch
+     * every cycle, shares the front end with it and slows while that thread
+     * is busy (here, under KVM: 1.00 reference cycles when the host's
+     * sibling thread was idle, 1.05 to 1.6 when it was not). Time the
+     * hypervisor takes the vCPU away moves it too. Either way the loop's
+     * speed, and every short loop's, changed under the benchmark, and a
+     * reading of the same code in another process differs by about as much. */
+    if (isfinite(r->overhead_cycles_spread) && r->overhead_cycles_spread > 0.05)
+        vn__result_warn(r, "shared_core",
+             "the empty loop's own cost moved by %.0f%% during the run (reference cycles, "
+             "p10-p90, median %.3g): something shared this core, a second hardware thread "
+             "(under a hypervisor, possibly the host's) or the hypervisor itself; short loops "
+             "ran slower while it did, and another run may read them that much faster",
+             100 * r->overhead_cycles_spread, r->overhead_cycles);
     double headline = r->upper_bound ? r->bound_ns : r->stats.median;
     if (cfg->cold && r->iters == 1 && headline < 1e3)
         vn__result_warn(r, "timer_bound",

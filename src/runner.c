@@ -795,6 +795,7 @@ static int fill_result(vn_result *res, row *r, const vn_run_config *c, double sh
     res->overhead_ns = shell_wall;
     res->overhead_ci[0] = res->overhead_ci[1] = shell_wall;
     res->cycles = res->ref_ns = res->ref_spread = res->overhead_cycles = NAN;
+    res->overhead_cycles_spread = NAN;
     res->bytes_per_sec = res->items_per_sec = NAN;
     int rc = r->n ? vn_stats_compute(net, r->n, &res->stats) : 0;
     if (rc == 0 && r->n && (res->stats.median <= 0 || (c->shell && res->stats.median_ci[0] <= 0))) {

@@ -340,6 +340,11 @@ typedef struct vn_result {
      * (means of its runs), which the summary takes off the runs' means; 0
      * otherwise. The runs' own numbers keep it. */
     double shell_user_ns, shell_sys_ns;
+    /* (p90 - p10) / median of the empty loop in reference cycles, a
+     * fraction; NAN unknown. The reference add chain does not feel a busy
+     * sibling hardware thread, a loop with a taken branch every cycle does:
+     * when this moves, something shared the core during the run. */
+    double overhead_cycles_spread;
 } vn_result;
 
 typedef struct vn_results {

@@ -37,7 +37,7 @@ static const struct {
     {'V', "high_variance"}, {'M', "multimodal"},  {'D', "drift"},
     {'I', "interference"},  {'T', "max_time"},    {'N', "max_samples"},
     {'B', "debug_build"},   {'Z', "dead_code"},   {'S', "speed_drift"},
-    {'O', "overhead_dominates"}, {'C', "timer_bound"},
+    {'O', "overhead_dominates"}, {'C', "timer_bound"}, {'H', "shared_core"},
 };
 
 char vn__warning_mark(const char *id)

@@ -150,6 +150,8 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on)
     vn__json_num(j, NULL, r->overhead_ci[1]);
     vn__json_arr_end(j);
     vn__json_num(j, "cycles", r->overhead_cycles);
+    if (!r->command)
+        vn__json_num(j, "cycles_spread", r->overhead_cycles_spread);
     if (r->command && (r->shell_user_ns > 0 || r->shell_sys_ns > 0)) {
         vn__json_num(j, "user_ns", r->shell_user_ns);
         vn__json_num(j, "sys_ns", r->shell_sys_ns);

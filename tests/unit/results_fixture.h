@@ -29,6 +29,7 @@ static inline vn_result *fx_add(vn_results *r, const char *name, uint64_t iters,
     res->overhead_ci[0] = 0.30;
     res->overhead_ci[1] = 0.32;
     res->overhead_cycles = overhead / 0.385;
+    res->overhead_cycles_spread = 0.02;
     res->ref_ns = 0.385;
     res->cycles = NAN;
     res->bytes_per_iter = res->items_per_iter = NAN;

@@ -351,6 +351,69 @@ static void speed_drift_is_reported(void **state)
     vn_suite_destroy(s);
 }
 
+/* An empty loop whose cost moves from sample to sample while the reference
+ * stays put: what a busy second hardware thread on the core does. */
+static double empty_costs[2];
+static size_t empty_no;
+
+static void fake_empty(vn_state *st)
+{
+    double c = empty_costs[empty_no++ % 2], acc = 0;
+    while (vn_next(st)) {
+        acc += c;
+        if (acc >= 1) {
+            fake_now += (uint64_t)acc;
+            acc -= (double)(uint64_t)acc;
+        }
+    }
+}
+
+static vn_result *run_with_empty(vn_results *r, double a, double b)
+{
+    reset_fake();
+    empty_costs[0] = a;
+    empty_costs[1] = b;
+    empty_no = 0;
+    vn_suite *s = vn__suite_create(1);
+    vn__hooks h = {0};
+    h.now = now;
+    h.timer_cost_ns = 20;
+    h.timer_resolution_ns = 1;
+    h.ref_ns = ref;
+    h.no_interference = 1;
+    h.no_sysinfo = 1;
+    h.empty = fake_empty;
+    vn__suite_set_hooks(s, &h);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    c.min_samples = 80; /* 5 + 80 / 8 empty-loop samples: p10 and p90 of both kinds */
+    c.max_samples = 80;
+    assert_int_equal(vn_suite_run(s, &c, r), 0);
+    vn_suite_destroy(s);
+    return &r->bench[0];
+}
+
+static void a_moving_empty_loop_is_a_shared_core(void **state)
+{
+    (void)state;
+    vn_results r;
+    /* 1 and 1.5 ns per iteration, in turn, at 0.5 ns per reference cycle:
+     * 2 and 3 cycles. 5 empty-loop samples before sampling and one per 8 of
+     * the 80 make 15, eight of 2 and seven of 3: p10 2, p90 3, median 2. */
+    const vn_result *b = run_with_empty(&r, 1.0, 1.5);
+    assert_true(fabs(b->overhead_cycles_spread - 0.5) < 1e-9);
+    assert_true(has_warning(b, "shared_core"));
+    assert_false(has_warning(b, "speed_drift"));
+    vn_results_free(&r);
+
+    /* The same cost every time: no spread, no warning. */
+    b = run_with_empty(&r, 1.0, 1.0);
+    assert_true(fabs(b->overhead_cycles_spread) < 1e-9);
+    assert_true(fabs(b->overhead_cycles - 2.0) < 1e-9);
+    assert_false(has_warning(b, "shared_core"));
+    vn_results_free(&r);
+}
+
 static void growing_cost_is_drift(void **state)
 {
     (void)state;
@@ -693,6 +756,7 @@ int main(void)
         cmocka_unit_test(a_loop_as_costly_as_the_body_is_flagged),
         cmocka_unit_test(tagged_samples_stay_out_of_the_headline),
         cmocka_unit_test(speed_drift_is_reported),
+        cmocka_unit_test(a_moving_empty_loop_is_a_shared_core),
         cmocka_unit_test(growing_cost_is_drift),
         cmocka_unit_test(parameters_give_rows),
         cmocka_unit_test(setup_and_teardown_wrap_every_sample),

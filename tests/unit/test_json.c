@@ -168,6 +168,10 @@ static void error_strings(void **state)
     assert_non_null(strstr(vn_strerror(VN_ENOENT), "No such file"));
     assert_string_equal(vn_strerror(12345), "unknown error");
     assert_string_equal(vn_version(), VN_VERSION_STRING);
+    /* The three numbers and the string are written out separately. */
+    char v[32];
+    snprintf(v, sizeof v, "%d.%d.%d", VN_VERSION_MAJOR, VN_VERSION_MINOR, VN_VERSION_PATCH);
+    assert_string_equal(v, VN_VERSION_STRING);
 }
 
 int main(void)

@@ -167,6 +167,7 @@ static void fixture(vn_results *r)
     res = add(r, TRICKY);
     res->ref_ns = NAN;
     res->ref_spread = NAN;
+    res->overhead_cycles = res->overhead_cycles_spread = NAN;
     res->items_per_iter = 100;
     samples(res, 12, 7.25, 0.01);
     for (size_t i = 0; i < res->nsamples; i++)
