@@ -43,6 +43,31 @@ for w in WORK:
         unit = "cyc" if "cycles" in tool else "ns"
         print(f"{w:<12} {tool:<16} {statistics.median(vals):>9.4g} {unit:<2} {min(vals):>9.4g} {unit:<2}"
               f" {max(vals):>9.4g} {unit:<2} {max(vals) / min(vals):>8.3f}")
+# Each process of x += x next to its own empty loop, which is the
+# contention it met: a taken branch every cycle, like x += x, slows while
+# a second hardware thread on the core is busy, and the reference chain of
+# adds does not.
+print("\nx_plus_x per process: the headline in reference cycles, the empty loop's own cost"
+      " (median, spread p10-p90), Google Benchmark's time of the same round")
+quiet_cost = min(r["x_plus_x"]["overhead"]["cycles"] or float("inf") for r in v)
+quiet = []
+for i, r in enumerate(v):
+    b = r["x_plus_x"]
+    o = b["overhead"]
+    spread = o.get("cycles_spread")
+    shared = any(w["id"] == "shared_core" for w in b["warnings"])
+    calm = not shared and o["cycles"] is not None and o["cycles"] <= 1.02 * quiet_cost
+    if calm:
+        quiet.append(headline(b) / b["ref"]["ns_per_cycle"])
+    print(f"  run {i + 1}: {headline(b) / b['ref']['ns_per_cycle']:.3f} cycles; empty loop "
+          f"{o['cycles']:.3f} cycles, spread {'n/a' if spread is None else f'{spread:.3f}'}"
+          f"{' (shared_core)' if shared else ''}; google-benchmark {g[i]['x_plus_x']:.4g} ns")
+if len(quiet) >= 2:
+    print(f"  the {len(quiet)} runs whose empty loop was steady and within 2% of the cheapest run's:"
+          f" x_plus_x max/min {max(quiet) / min(quiet):.3f} in cycles")
+else:
+    print(f"  {len(quiet)} run(s) had a steady empty loop within 2% of the cheapest run's")
+
 vw = [wall("vernier", i) for i in range(1, runs + 1)]
 slow = max(range(runs), key=lambda i: vw[i])
 gw = [wall("gbench", i) for i in range(1, runs + 1)]
