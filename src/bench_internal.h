@@ -17,6 +17,7 @@ typedef struct vn__hooks {
     double timer_cost_ns;         /* used instead of probing the timer */
     double timer_resolution_ns;
     double (*ref_ns)(void *ctx);  /* ns per reference cycle; NULL gives NAN */
+    double (*branch_cycles)(void *ctx); /* the taken-branch probe; NULL gives NAN */
     vn_bench_fn empty;            /* the empty loop, instead of the real one; NULL: the real one */
     int no_interference;          /* skip getrusage/getcpu around samples */
     unsigned (*sample_tags)(void *ctx); /* the tags of each sample, instead of probing */
@@ -80,6 +81,23 @@ int vn__timer_choose(const char *name, vn_clock_id *id, char *reason, size_t rea
 /* ns per cycle of a dependent chain of adds, one cycle each on every
  * out-of-order core since the 1990s; NAN where no such loop is compiled. */
 double vn__ref_ns_per_cycle(const struct vn__run *r);
+
+/* Reference cycles per iteration of a loop that is nothing but a taken
+ * branch, timed right now (ref_ns: the reference measured just before).
+ * One on every core that takes a branch a cycle, when the core is its own;
+ * about two while a second hardware thread shares its front end, which the
+ * chain of adds does not feel. NAN where no such loop is compiled. */
+double vn__branch_cycles(const struct vn__run *r, double ref_ns);
+
+/* A probe this many times slower than the fastest of the run: the core's
+ * front end was shared (VN_TAG_SHARED_CORE). Quiet probes read within a few
+ * percent of each other; shared ones 1.5 to 2.5 times the quiet ones, with
+ * a few at 1.1 to 1.2 (a lighter load on the other thread). */
+#define VN__SHARED_RATIO 1.10
+/* The fastest probe of a core that ran a taken branch a cycle at some point:
+ * the x86 cores of the last decade and the big ARM cores do on a core of
+ * their own. Never faster than this, the core was shared throughout. */
+#define VN__BRANCH_QUIET_MAX 1.5
 
 /* Writes over a buffer larger than the caches, so the next sample starts
  * cold. The buffer is sized once from the machine snapshot. */

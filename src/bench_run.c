@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench_internal.h"
@@ -19,6 +20,8 @@
 #define EMPTY_EVERY 8        /* one empty-loop sample per this many samples */
 #define EMPTY_FIRST 5        /* empty-loop samples before sampling starts */
 #define MAX_ITERS ((uint64_t)1 << 40)
+#define EMPTY_SELF_RATIO 1.05 /* an empty-loop sample this much over its fastest was shared */
+#define FASTEST_AGREE 5      /* samples within the precision of the fastest: a bound reproduced */
 
 /* Everything one benchmark row needs while it runs. */
 typedef struct job {
@@ -33,7 +36,74 @@ typedef struct job {
     struct vn__run run;          /* the state's private part */
     vn_state st;
     uint64_t t0;                 /* timer read at the start of this row */
+    struct branch_floor *floor;  /* NULL: no probes (--threads) */
+    double cpu_ns;               /* the last sample's CPU time (getrusage); NAN unknown */
 } job;
+
+/* The fastest taken-branch probes of the whole suite so far, in reference
+ * cycles per branch (vn__branch_cycles), kept by the rows together, so a
+ * row run in a busy spell is judged against a quiet moment of an earlier
+ * one. The floor is the third fastest: one probe whose reference an
+ * interrupt slowed reads too fast, and would make every other probe look
+ * shared. */
+#define FLOOR_KEEP 3
+struct branch_floor {
+    double low[FLOOR_KEEP];      /* ascending; INFINITY where none yet */
+};
+
+/* Times the taken-branch probe against the reference measured just before
+ * and adds it to the suite's fastest. */
+static double probe_branch(job *j, double ref)
+{
+    if (!j->floor)
+        return NAN;
+    double b = vn__branch_cycles(&j->run, ref);
+    double *low = j->floor->low;
+    if (isfinite(b) && b > 0 && b < low[FLOOR_KEEP - 1]) {
+        int i = FLOOR_KEEP - 1;
+        for (; i > 0 && low[i - 1] > b; i--)
+            low[i] = low[i - 1];
+        low[i] = b;
+    }
+    return b;
+}
+
+/* The floor: until three probes are in, the slowest of them; NAN without
+ * any. */
+static double branch_floor(const job *j)
+{
+    double f = NAN;
+    for (int i = 0; j->floor && i < FLOOR_KEEP && isfinite(j->floor->low[i]); i++)
+        f = j->floor->low[i];
+    return f;
+}
+
+static double shared_threshold(const job *j)
+{
+    double f = branch_floor(j);
+    return isfinite(f) ? VN__SHARED_RATIO * f : INFINITY;
+}
+
+/* Tags the samples taken while the core's front end was shared: the probe
+ * before the sample, or the one after it (the next sample's, or `last`
+ * after the final one), read over thr. Sets the tag afresh each time, since
+ * the floor under thr only ever falls. Returns how many are tagged. */
+static size_t tag_shared(vn_sample *v, size_t n, double last, double thr)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        double after = i + 1 < n ? v[i + 1].branch_cycles : last;
+        /* false for NAN: a sample without a probe of its own (off the
+         * CPU, see measure()) is never tagged */
+        int shared = v[i].branch_cycles > thr || (!isnan(v[i].branch_cycles) && after > thr);
+        if (shared)
+            v[i].tags |= VN_TAG_SHARED_CORE;
+        else
+            v[i].tags &= ~(unsigned)VN_TAG_SHARED_CORE;
+        k += shared;
+    }
+    return k;
+}
 
 static double elapsed_ns(job *j) { return vn__timer_delta_ns(&j->run, vn__timer_read(&j->run) - j->t0); }
 
@@ -57,9 +127,14 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
         vn__evict_run(j->evict);
     struct rusage ru0, ru1;
     int cpu0 = -1;
+    /* The thread's CPU time from the scheduler's own count: getrusage's
+     * user and system times move only at ticks on many kernels. */
+    struct timespec c0;
+    int have_c0 = 0;
     if (j->interference) {
         getrusage(RUSAGE_THREAD, &ru0);
         cpu0 = sched_getcpu();
+        have_c0 = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0) == 0;
     }
     if (!r->failed) {
         /* The last thing before the call: the timer; just before it the
@@ -73,9 +148,13 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
     }
     if (user_hooks && j->hooks && j->hooks->sample_tags)
         *tags = j->hooks->sample_tags(j->hooks->ctx);
+    j->cpu_ns = NAN;
     if (j->interference) {
         int cpu1 = sched_getcpu();
         getrusage(RUSAGE_THREAD, &ru1);
+        struct timespec c1;
+        if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1) == 0 && have_c0)
+            j->cpu_ns = (double)(c1.tv_sec - c0.tv_sec) * 1e9 + (double)(c1.tv_nsec - c0.tv_nsec);
         if (ru1.ru_nivcsw != ru0.ru_nivcsw)
             *tags |= VN_TAG_PREEMPTED;
         if (cpu0 != cpu1)
@@ -105,6 +184,24 @@ static int cmp_double(const void *a, const void *b)
 }
 
 
+/* Which tags keep a sample out of the headline: every tag, while at least
+ * min_untagged samples carry none; else only preemption and migration (a
+ * row that ran on a shared core throughout still measured that core); else
+ * none, and the interference warning says so. */
+static unsigned left_out_tags(const vn_sample *v, size_t n, size_t min_untagged)
+{
+    const unsigned levels[] = {VN_TAG_PREEMPTED | VN_TAG_MIGRATED | VN_TAG_SHARED_CORE,
+                               VN_TAG_PREEMPTED | VN_TAG_MIGRATED};
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            k += !(v[i].tags & levels[l]);
+        if (k >= min_untagged)
+            return levels[l];
+    }
+    return 0;
+}
+
 /* Can the body not be told apart from the empty loop? Either statistically
  * (the lowest plausible time of the loop with the body is at or below the
  * highest plausible time of the empty loop), or because the difference is
@@ -117,34 +214,55 @@ static int indistinguishable(double raw_lo, double raw_med, double om, double oh
 }
 
 /* Has the headline reached the precision asked for? The headline is the
- * median net of the empty loop's median om; when the samples cannot be told
- * apart from the empty loop (the same test summarize() makes, against ohi,
- * the top of the empty loop's interval), the headline will be an upper bound,
- * the fastest sample of the loop with the body; it has no interval, and the
- * median of that loop must then be known to +-target instead. A rule on the
- * fastest sample alone (say, both halves of the samples agree on it) stops
- * within 10 samples when the machine is steadily busy, and so reports the
- * busy loop; sampling until the median is known gives the quiet moments a
- * chance to show. Looks at untagged samples only. */
-static int precision_reached(const vn_sample *v, size_t n, double om, double ohi, double target,
-                             int *err)
+ * median net of the empty loop's median om, and its 95% interval must be
+ * within +-target of it. When the samples cannot be told apart from the
+ * empty loop (the same test summarize() makes, against ohi, the top of the
+ * empty loop's interval), the headline will be an upper bound, the fastest
+ * sample of the loop with the body. It has no interval; it must be
+ * reproduced instead, FASTEST_AGREE samples within target of it.
+ *
+ * floor is the fastest taken-branch probe so far (NAN without probes). A
+ * rule on the fastest sample alone would stop within ten samples on a core
+ * shared the whole time and report the busy loop, so it holds only once the
+ * probes have seen the core run a branch a cycle; and while samples from a
+ * shared core are still in the headline (too few others yet) although the
+ * core has been seen on its own, nothing is reached: the budget is spent
+ * waiting for quiet moments rather than on a busy figure. Without probes, a
+ * bound needs the median of its loop known to +-target. Looks at the
+ * samples the headline would use: those without the tags in skip
+ * (left_out_tags). */
+static int precision_reached(const vn_sample *v, size_t n, unsigned skip, double om, double ohi,
+                             double target, double floor, int *err)
 {
     double *x = malloc((n ? n : 1) * sizeof *x);
     if (!x) {
         *err = VN_ENOMEM;
         return 0;
     }
-    size_t m = 0;
+    size_t m = 0, shared = 0;
+    double fastest = INFINITY;
     for (size_t i = 0; i < n; i++)
-        if (!v[i].tags)
+        if (!(v[i].tags & skip)) {
             x[m++] = v[i].value;
+            fastest = fmin(fastest, v[i].value);
+            shared += (v[i].tags & VN_TAG_SHARED_CORE) != 0;
+        }
+    int quiet_seen = floor <= VN__BRANCH_QUIET_MAX; /* false for NAN */
+    int waiting = quiet_seen && shared > 0;
     double med, lo, hi;
     int ok = 0;
-    if (m >= 6 && vn_median_ci(x, m, &med, &lo, &hi) == 0) {
+    if (m >= 6 && !waiting && vn_median_ci(x, m, &med, &lo, &hi) == 0) {
         if (!indistinguishable(lo, med, om, ohi)) {
             med -= om, lo -= om, hi -= om;
+            ok = med > 0 && fmax(med - lo, hi - med) <= target * med;
+        } else if (isfinite(floor)) {
+            size_t agree = 0;
+            for (size_t i = 0; i < m; i++)
+                agree += x[i] <= fastest * (1 + target);
+            ok = quiet_seen && agree >= FASTEST_AGREE;
+        } else {
+            ok = med > 0 && fmax(med - lo, hi - med) <= target * med;
         }
-        ok = med > 0 && fmax(med - lo, hi - med) <= target * med;
     }
     free(x);
     return ok;
@@ -230,37 +348,136 @@ static int calibrate(job *j, uint64_t *iters_out)
     return 0;
 }
 
-/* The empty loop's samples: time per iteration, the same in reference
- * cycles (the reference measured right before, as for every sample of the
- * body), and the counters. */
+/* The empty loop's samples, one entry each in ns, cyc and branch: time per
+ * iteration, the same in reference cycles (the reference measured right
+ * before, as for every sample of the body; NAN without one), the slower of
+ * the taken-branch probes before and after it; and the counters. */
 typedef struct empties {
-    dbuf ns, cyc, counts;
+    dbuf ns, cyc, branch, counts;
 } empties;
 
-static void empties_free(empties *e) { free(e->ns.v), free(e->cyc.v), free(e->counts.v); }
+static void empties_free(empties *e)
+{
+    free(e->ns.v), free(e->cyc.v), free(e->branch.v), free(e->counts.v);
+}
 
-/* One sample of the empty loop; an interfered one is dropped. 0, or a
- * negative code when memory ran out. */
+/* One sample of the empty loop; a preempted or migrated one is dropped. 0,
+ * or a negative code when memory ran out. */
 static int empty_sample(job *j, uint64_t iters, empties *e)
 {
     struct vn__run *r = &j->run;
     double ref = vn__ref_ns_per_cycle(r), ns;
+    double before = probe_branch(j, ref);
     unsigned tags;
     vn_bench_fn loop = j->hooks && j->hooks->empty ? j->hooks->empty : vn__empty_loop;
     if (run_sample(j, loop, 0, iters, &ns, &tags) != 0 || tags)
         return 0;
+    double after = probe_branch(j, ref);
     int rc = push_double(&e->ns, ns / (double)iters);
-    if (rc == 0 && isfinite(ref) && ref > 0)
-        rc = push_double(&e->cyc, ns / (double)iters / ref);
+    if (rc == 0)
+        rc = push_double(&e->cyc, isfinite(ref) && ref > 0 ? ns / (double)iters / ref : NAN);
+    if (rc == 0)
+        rc = push_double(&e->branch, fmax(before, after));
     if (rc == 0 && r->ctr)
         rc = push_counts(&e->counts, r);
     return rc;
 }
 
-/* Fills the result's numbers from the samples (no clocks, no I/O). */
-/* floor_ns is the smallest difference per iteration the timer can show:
- * its resolution over the iterations of a sample. */
-static int summarize(vn_result *res, const empties *E, size_t min_untagged, double floor_ns)
+/* The empty loop's numbers: median ns with its interval, median reference
+ * cycles and their spread. So that the loop subtracted ran like the samples
+ * it is subtracted from, from the empty loop's samples taken on a core of
+ * its own when most of those samples were (quiet set), else from those
+ * taken on a shared one; from all when there are none of the kind. */
+typedef struct empty_stats {
+    double om, olo, ohi;   /* ns per iteration: median and its 95% interval */
+    double oc, spread;     /* reference cycles: median, (p90 - p10) / median */
+} empty_stats;
+
+/* Was empty-loop sample i taken on a core of its own? Its probes say so,
+ * and so does the sample itself, a loop of taken branches too: a sharing
+ * that began and ended inside it shows only there, so it must be within
+ * EMPTY_SELF_RATIO of the row's fastest, in reference cycles (quiet samples
+ * of the empty loop agree within a percent or two). That needs samples of
+ * 1000 iterations or more, where the loop and not the timer's own cost is
+ * what they measure (fastest_empty is NAN otherwise). */
+static int empty_quiet(const empties *E, size_t i, double thr, double fastest_cyc)
+{
+    return !(E->branch.v[i] > thr) && !(E->cyc.v[i] > EMPTY_SELF_RATIO * fastest_cyc);
+}
+
+static double fastest_empty(const empties *E, size_t iters)
+{
+    double f = NAN;
+    for (size_t i = 0; iters >= 1000 && i < E->cyc.n; i++)
+        f = fmin(f, E->cyc.v[i]); /* fmin skips NAN */
+    return f;
+}
+
+static size_t quiet_empties(const empties *E, double thr, size_t iters)
+{
+    size_t q = 0;
+    double f = fastest_empty(E, iters);
+    for (size_t i = 0; i < E->ns.n; i++)
+        q += empty_quiet(E, i, thr, f);
+    return q;
+}
+
+static int empty_summary(const empties *E, int quiet, double thr, size_t iters, empty_stats *o)
+{
+    o->om = o->olo = o->ohi = 0;
+    o->oc = o->spread = NAN;
+    size_t n = E->ns.n;
+    if (!n)
+        return 0;
+    double fastest = fastest_empty(E, iters);
+    size_t q = quiet_empties(E, thr, iters);
+    int all = quiet ? q == 0 : q == n;
+    double *ns = malloc(n * sizeof *ns), *cyc = malloc(n * sizeof *cyc);
+    if (!ns || !cyc) {
+        free(ns), free(cyc);
+        return VN_ENOMEM;
+    }
+    size_t m = 0, mc = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!all && empty_quiet(E, i, thr, fastest) != quiet)
+            continue;
+        ns[m++] = E->ns.v[i];
+        if (isfinite(E->cyc.v[i]))
+            cyc[mc++] = E->cyc.v[i];
+    }
+    int rc = vn_median_ci(ns, m, &o->om, &o->olo, &o->ohi);
+    if (rc == 0 && mc) {
+        qsort(cyc, mc, sizeof *cyc, cmp_double);
+        o->oc = vn_percentile_sorted(cyc, mc, 50);
+        /* The spread needs a few samples, long enough (1000 iterations)
+         * for the loop, not the timer's own cost, to be what they measure. */
+        if (mc >= EMPTY_FIRST && iters >= 1000)
+            o->spread = (vn_percentile_sorted(cyc, mc, 90) - vn_percentile_sorted(cyc, mc, 10)) /
+                        o->oc;
+    }
+    free(ns), free(cyc);
+    return rc;
+}
+
+/* Were most of the samples the headline uses (those without the tags in
+ * skip) taken on a core of its own? */
+static int mostly_quiet(const vn_sample *v, size_t n, unsigned skip)
+{
+    size_t quiet = 0, used = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(v[i].tags & skip)) {
+            used++;
+            quiet += !(v[i].tags & VN_TAG_SHARED_CORE);
+        }
+    return 2 * quiet >= used;
+}
+
+/* Fills the result's numbers from the samples (no clocks, no I/O). floor_ns
+ * is the smallest difference per iteration the timer can show: its
+ * resolution over the iterations of a sample. thr is the taken-branch probe
+ * over which a sample ran on a shared core (tag_shared, done before). */
+static int summarize(vn_result *res, const empties *E, size_t min_untagged, double floor_ns,
+                     double thr)
 {
     size_t n = res->nsamples;
     double *net = malloc((n ? n : 1) * sizeof *net);
@@ -271,48 +488,34 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
         free(net), free(cyc), free(ref), free(raw);
         return VN_ENOMEM;
     }
-    double om = 0, olo = 0, ohi = 0;
-    const dbuf *empty = &E->ns;
-    if (empty->n)
-        vn_median_ci(empty->v, empty->n, &om, &olo, &ohi);
-    res->overhead_ns = om;
-    /* The empty loop in reference cycles, each sample against the reference
-     * measured next to it, as the body's cycles are. */
-    double oc = NAN, unused;
-    res->overhead_cycles_spread = NAN;
-    if (E->cyc.n) {
-        vn_median_ci(E->cyc.v, E->cyc.n, &oc, &unused, &unused);
-        /* Its spread, from the 5 samples every row has before sampling on;
-         * only where a sample is long enough (1000 iterations) for the
-         * loop, not the timer's own cost, to be what it measures. */
-        double *c = E->cyc.n >= EMPTY_FIRST && res->iters >= 1000
-                        ? malloc(E->cyc.n * sizeof *c) : NULL;
-        if (c) {
-            memcpy(c, E->cyc.v, E->cyc.n * sizeof *c);
-            qsort(c, E->cyc.n, sizeof *c, cmp_double);
-            res->overhead_cycles_spread = (vn_percentile_sorted(c, E->cyc.n, 90) -
-                                           vn_percentile_sorted(c, E->cyc.n, 10)) / oc;
-            free(c);
-        }
-    }
-    res->overhead_cycles = oc;
-    res->overhead_ci[0] = olo;
-    res->overhead_ci[1] = ohi;
-
     /* The headline leaves tagged samples out, unless so few are left that
-     * the headline would rest on almost nothing; then all are used and the
-     * interference warning says so. */
-    size_t untagged = 0;
-    for (size_t i = 0; i < n; i++)
-        untagged += res->samples[i].tags == 0;
-    res->ntagged = n - untagged;
-    int use_all = untagged < min_untagged;
+     * it would rest on almost nothing (left_out_tags). */
+    unsigned skip = left_out_tags(res->samples, n, min_untagged);
+    res->left_out = skip;
+    res->ntagged = res->nshared = 0;
+    for (size_t i = 0; i < n; i++) {
+        res->ntagged += res->samples[i].tags != 0;
+        res->nshared += (res->samples[i].tags & VN_TAG_SHARED_CORE) != 0;
+    }
+    empty_stats es;
+    int erc = empty_summary(E, mostly_quiet(res->samples, n, skip), thr, res->iters, &es);
+    if (erc) {
+        free(net), free(cyc), free(ref), free(raw);
+        return erc;
+    }
+    double om = es.om;
+    res->overhead_ns = om;
+    res->overhead_ci[0] = es.olo;
+    res->overhead_ci[1] = es.ohi;
+    res->overhead_cycles = es.oc;
+    res->overhead_cycles_spread = es.spread;
+
     size_t m = 0, nc = 0, nr = 0;
     for (size_t i = 0; i < n; i++) {
         const vn_sample *s = &res->samples[i];
         if (isfinite(s->ref_ns) && s->ref_ns > 0)
             ref[nr++] = s->ref_ns;
-        if (s->tags && !use_all)
+        if (s->tags & skip)
             continue;
         raw[m] = s->value;
         net[m] = s->value - om;
@@ -334,7 +537,7 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
          * more than the whole loop. (It can cost less than the difference
          * suggests, too: an out-of-order core runs a short body in the
          * shadow of the loop's own increment and branch.) */
-        if (rc == 0 && (indistinguishable(rs.median_ci[0], rs.median, om, ohi) ||
+        if (rc == 0 && (indistinguishable(rs.median_ci[0], rs.median, om, es.ohi) ||
                         res->stats.median <= 0)) {
             res->upper_bound = 1;
             /* Every sample of the loop with the body bounds the body, and
@@ -371,7 +574,7 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
         double best = INFINITY, fastest_ref = INFINITY;
         for (size_t i = 0; i < n; i++) {
             const vn_sample *s = &res->samples[i];
-            if ((s->tags && !use_all) || !(isfinite(s->ref_ns) && s->ref_ns > 0))
+            if ((s->tags & skip) || !(isfinite(s->ref_ns) && s->ref_ns > 0))
                 continue;
             best = fmin(best, s->value);
             fastest_ref = fmin(fastest_ref, s->ref_ns);
@@ -428,7 +631,7 @@ static int measure(job *j, vn_result *res)
         if ((rc = empty_sample(j, iters, &E)) != 0)
             goto out;
 
-    size_t untagged = 0;
+    size_t min_untagged = vn__min_untagged(&j->cfg);
     double budget = j->cfg.max_time * 1e9, target = j->cfg.precision / 100.0;
     res->stop = VN_STOP_MAX_SAMPLES;
     for (size_t k = 0;; k++) {
@@ -440,15 +643,30 @@ static int measure(job *j, vn_result *res)
             goto out;
         vn_sample s = {0};
         s.ref_ns = vn__ref_ns_per_cycle(r);
+        s.branch_cycles = probe_branch(j, s.ref_ns);
+        /* A quiet moment, and too few empty-loop samples from quiet
+         * moments to subtract from the quiet samples: one more now, where
+         * it has a chance, rather than one in eight whenever. */
+        if (s.branch_cycles <= shared_threshold(j) &&
+            quiet_empties(&E, shared_threshold(j), iters) < EMPTY_FIRST) {
+            if ((rc = empty_sample(j, iters, &E)) != 0)
+                goto out;
+            s.ref_ns = vn__ref_ns_per_cycle(r);
+            s.branch_cycles = probe_branch(j, s.ref_ns);
+        }
         double ns;
         if (run_sample(j, j->b->fn, 1, iters, &ns, &s.tags))
             goto failed;
         s.value = ns / (double)iters;
         s.iters = iters;
         s.counts_scaled = r->ctr ? r->cur_scaled : 0;
+        /* A sample mostly off the CPU (asleep, waiting) lost little to a
+         * shared core, whatever the probes say: it is never tagged for it,
+         * and its probe is not kept. */
+        if (j->cpu_ns < 0.5 * ns)
+            s.branch_cycles = NAN;
         if ((rc = push_sample(&S, s)) != 0 || (r->ctr && (rc = push_counts(&counts, r)) != 0))
             goto out;
-        untagged += s.tags == 0;
 
         if (S.n >= j->cfg.max_samples)
             break;
@@ -457,14 +675,17 @@ static int measure(job *j, vn_result *res)
             res->stop = VN_STOP_MAX_TIME;
             break;
         }
-        /* The stop test sorts every untagged sample, so past 64 samples it
-         * runs only every n/32 samples: a few percent of extra samples at
-         * most, and no quadratic cost. */
-        if (enough && untagged >= 6 && (untagged < 64 || untagged % (untagged / 32) == 0)) {
-            double om = 0, lo = 0, hi = 0;
-            if (E.ns.n && (rc = vn_median_ci(E.ns.v, E.ns.n, &om, &lo, &hi)) != 0)
+        /* The stop test sorts the samples, so past 64 samples it runs only
+         * every n/32 samples: a few percent of extra samples at most, and
+         * no quadratic cost. */
+        if (enough && (S.n < 64 || S.n % (S.n / 32) == 0)) {
+            double thr = shared_threshold(j);
+            tag_shared(S.v, S.n, NAN, thr);
+            unsigned skip = left_out_tags(S.v, S.n, min_untagged);
+            empty_stats es;
+            if ((rc = empty_summary(&E, mostly_quiet(S.v, S.n, skip), thr, iters, &es)) != 0)
                 goto out;
-            if (precision_reached(S.v, S.n, om, hi, target, &rc)) {
+            if (precision_reached(S.v, S.n, skip, es.om, es.ohi, target, branch_floor(j), &rc)) {
                 res->stop = VN_STOP_PRECISION;
                 break;
             }
@@ -472,11 +693,13 @@ static int measure(job *j, vn_result *res)
                 goto out;
         }
     }
+    /* The probe after the last sample, so it is judged on both sides too. */
+    tag_shared(S.v, S.n, probe_branch(j, vn__ref_ns_per_cycle(r)), shared_threshold(j));
     res->samples = S.v;
     res->nsamples = S.n;
     S.v = NULL;
     throughput_of(j, res);
-    rc = summarize(res, &E, vn__min_untagged(&j->cfg), j->res_ns / (double)res->iters);
+    rc = summarize(res, &E, min_untagged, j->res_ns / (double)res->iters, shared_threshold(j));
     if (rc == 0 && r->ctr) {
         rc = vn__bench_counters_finish(res, r->ctr, counts.v, E.counts.v,
                                        E.counts.n / vn_counters_n(r->ctr),
@@ -552,7 +775,7 @@ static void *thread_main(void *arg)
         return NULL;
     }
     double budget = j->cfg.max_time * 1e9, target = j->cfg.precision / 100.0;
-    size_t untagged = 0;
+    size_t min_untagged = vn__min_untagged(&j->cfg);
     while (!atomic_load(&sh->stop)) {
         if (j->cfg.stop_flag && *j->cfg.stop_flag) {
             sh->reason = VN_STOP_INTERRUPTED;
@@ -562,6 +785,7 @@ static void *thread_main(void *arg)
         vn_sample s = {0};
         s.thread = t->index;
         s.ref_ns = vn__ref_ns_per_cycle(&j->run);
+        s.branch_cycles = NAN; /* the threads share cores on purpose */
         if (run_sample(j, j->b->fn, 1, sh->iters, &ns, &s.tags)) {
             t->failed = 1;
             atomic_store(&sh->stop, 1);
@@ -576,7 +800,6 @@ static void *thread_main(void *arg)
             atomic_store(&sh->stop, 1);
             break;
         }
-        untagged += s.tags == 0;
         if (t->index != 0)
             continue;
         /* Thread 0 decides for all, on its own samples: they are measured
@@ -588,8 +811,9 @@ static void *thread_main(void *arg)
         } else if (enough && elapsed_ns(j) >= budget) {
             sh->reason = VN_STOP_MAX_TIME;
             atomic_store(&sh->stop, 1);
-        } else if (enough && untagged >= 6 && (untagged < 64 || untagged % (untagged / 32) == 0)) {
-            if (precision_reached(t->S.v, t->S.n, sh->om, sh->ohi, target, &t->rc)) {
+        } else if (enough && (t->S.n < 64 || t->S.n % (t->S.n / 32) == 0)) {
+            unsigned skip = left_out_tags(t->S.v, t->S.n, min_untagged);
+            if (precision_reached(t->S.v, t->S.n, skip, sh->om, sh->ohi, target, NAN, &t->rc)) {
                 sh->reason = VN_STOP_PRECISION;
                 atomic_store(&sh->stop, 1);
             }
@@ -689,7 +913,8 @@ static int measure_threads(job *j, vn_result *res)
     res->nsamples = all.n;
     if (rc == 0 && res->stop != VN_STOP_FAILED) {
         throughput_of(&t[0].j, res);
-        rc = summarize(res, &E, vn__min_untagged(&j->cfg), j->res_ns / (double)res->iters);
+        rc = summarize(res, &E, vn__min_untagged(&j->cfg), j->res_ns / (double)res->iters,
+                       INFINITY);
     }
     if (nctr && rc == 0) {
         rc = vn__bench_counters_finish(res, j->run.ctr, all_counts.v, E.counts.v,
@@ -815,6 +1040,7 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
     if (cfg.cold && (rc = vn__evict_init(&evict, &out->env)) != 0)
         goto done;
     size_t row = 0;
+    struct branch_floor floor = {{INFINITY, INFINITY, INFINITY}};
     for (size_t i = 0; i < s->n && rc == 0; i++) {
         const vn__bench *b = &s->v[i];
         size_t nv = b->nvalues ? b->nvalues : 1;
@@ -876,6 +1102,7 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
             }
             j->evict = cfg.cold ? &evict : NULL;
             j->interference = !(hooks && hooks->no_interference);
+            j->floor = cfg.threads > 1 ? NULL : &floor;
             j->run.timer = j->timer;
             j->run.hooks = hooks;
             j->run.user = b->opts.user;

@@ -63,12 +63,18 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
         vn__result_warn(r, "drift",
              "the time per iteration %s over the run (rank correlation %.2f with sample order)",
              s->drift > 0 ? "grew" : "shrank", s->drift);
-    if (r->nsamples && r->ntagged * 10 > r->nsamples)
+    /* Counted apart from the shared core: a sample both preempted and on a
+     * shared core is in both counts. */
+    const unsigned pm = VN_TAG_PREEMPTED | VN_TAG_MIGRATED;
+    size_t ninterfered = 0;
+    for (size_t i = 0; i < r->nsamples; i++)
+        ninterfered += (r->samples[i].tags & pm) != 0;
+    if (r->nsamples && ninterfered * 10 > r->nsamples)
         vn__result_warn(r, "interference",
-             "%zu of %zu samples were preempted or migrated and are left out of the headline%s",
-             r->ntagged, r->nsamples,
-             r->nsamples - r->ntagged < vn__min_untagged(cfg) ? " (too many: all are used instead)"
-                                                               : "");
+             "%zu of %zu samples were preempted or migrated and are %s", ninterfered,
+             r->nsamples,
+             r->left_out & pm ? "left out of the headline"
+                              : "in the headline all the same: too few others were left");
     if (r->stop == VN_STOP_MAX_TIME && !r->upper_bound) {
         double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
         vn__result_warn(r, "max_time",
@@ -84,20 +90,33 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
              "compare cycles rather than ns",
              100 * r->ref_spread);
     /* The reference chain of adds needs one ALU a cycle and does not feel a
-     * second hardware thread on the core; the empty loop, a taken branch
-     * every cycle, shares the front end with it and slows while that thread
-     * is busy (here, under KVM: 1.00 reference cycles when the host's
-     * sibling thread was idle, 1.05 to 1.6 when it was not). Time the
-     * hypervisor takes the vCPU away moves it too. Either way the loop's
-     * speed, and every short loop's, changed under the benchmark, and a
-     * reading of the same code in another process differs by about as much. */
-    if (isfinite(r->overhead_cycles_spread) && r->overhead_cycles_spread > 0.05)
+     * second hardware thread on the core; a loop of taken branches shares
+     * the front end with it and slows while that thread is busy (here,
+     * under KVM: 1.00 reference cycles a branch while the host's sibling
+     * thread was idle, 1.5 to 2.5 while it was not, in spells of a fraction
+     * of a millisecond to seconds). Every sample has such a probe on both
+     * sides (VN_TAG_SHARED_CORE). */
+    if (r->nsamples && r->nshared * 10 > r->nsamples)
         vn__result_warn(r, "shared_core",
-             "the empty loop's own cost moved by %.0f%% during the run (reference cycles, "
-             "p10-p90, median %.3g): something shared this core, a second hardware thread "
-             "(under a hypervisor, possibly the host's) or the hypervisor itself; short loops "
-             "ran slower while it did, and another run may read them that much faster",
-             100 * r->overhead_cycles_spread, r->overhead_cycles);
+             "%zu of %zu samples ran while something shared this core (a loop of taken branches "
+             "next to them ran over %.2fx slower than at its fastest): a second hardware thread, "
+             "under a hypervisor possibly the host's; they are %s",
+             r->nshared, r->nsamples, VN__SHARED_RATIO,
+             r->left_out & VN_TAG_SHARED_CORE
+                 ? "left out of the headline"
+                 : "in the headline all the same, too few others were left: another run may "
+                   "read short loops faster");
+    /* A row whose every probe was slow: no sample is slower than the
+     * others, yet none ran on a core of its own. */
+    double fastest = INFINITY;
+    for (size_t i = 0; i < r->nsamples; i++)
+        fastest = fmin(fastest, r->samples[i].branch_cycles); /* fmin skips NAN */
+    if (isfinite(fastest) && fastest > VN__BRANCH_QUIET_MAX)
+        vn__result_warn(r, "shared_core_throughout",
+             "a loop of taken branches never ran faster than %.2f reference cycles a branch "
+             "during this benchmark, where a core of its own runs one a cycle: the core was "
+             "probably shared the whole time, and short loops read slower than on a quiet core",
+             fastest);
     double headline = r->upper_bound ? r->bound_ns : r->stats.median;
     if (cfg->cold && r->iters == 1 && headline < 1e3)
         vn__result_warn(r, "timer_bound",

@@ -781,6 +781,7 @@ static int fill_result(vn_result *res, row *r, const vn_run_config *c, double sh
         res->samples[i].value = r->wall[i];
         res->samples[i].iters = 1;
         res->samples[i].ref_ns = NAN;
+        res->samples[i].branch_cycles = NAN;
         res->proc[i] = r->use[i];
         net[i] = r->wall[i] - shell_wall;
     }

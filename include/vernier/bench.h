@@ -252,6 +252,12 @@ int vn_suite_add_registered(vn_suite *s);
 enum {
     VN_TAG_PREEMPTED = 1u << 0, /* involuntary context switch during the sample */
     VN_TAG_MIGRATED = 1u << 1,  /* ended on another CPU than it started on */
+    /* The core's front end was shared while it ran: a loop of taken
+     * branches timed right before or right after it ran over 1.25 times
+     * slower than the fastest such probe of the run. A second hardware
+     * thread on the core (under a hypervisor, perhaps the host's) halves
+     * what short loops get, while a chain of adds does not notice. */
+    VN_TAG_SHARED_CORE = 1u << 2,
 };
 
 typedef struct vn_sample {
@@ -265,6 +271,10 @@ typedef struct vn_sample {
      * without counters. Points into the result's sample_counts. */
     const double *counts;
     uint32_t counts_scaled;    /* bit i: counts[i] is scaled (multiplexed) */
+    /* Reference cycles per iteration of a loop of taken branches, timed
+     * right before this sample: about 1 on a core of its own, about 2 on a
+     * shared one (VN_TAG_SHARED_CORE); NAN unknown. */
+    double branch_cycles;
 } vn_sample;
 
 /* What wait4() says about one run of a command (vernier run), for that
@@ -345,6 +355,11 @@ typedef struct vn_result {
      * sibling hardware thread, a loop with a taken branch every cycle does:
      * when this moves, something shared the core during the run. */
     double overhead_cycles_spread;
+    size_t nshared;            /* samples tagged VN_TAG_SHARED_CORE (counted in ntagged too) */
+    /* The tags whose samples the headline leaves out: all of them, unless
+     * too few samples carry none; then preemption and migration only, unless
+     * too few are free of those too; then none. */
+    unsigned left_out;
 } vn_result;
 
 typedef struct vn_results {

@@ -72,13 +72,14 @@ char vn__warning_mark(const char *id);
 /* The id a mark stands for in the legend, NULL for '!' and unknown marks. */
 const char *vn__warning_mark_id(char mark);
 
-/* The sample tags by name, "preempted" and "migrated", in bit order. */
+/* The sample tags by name, "preempted", "migrated" and "shared_core", in
+ * bit order. */
 typedef struct vn__tag_name {
     unsigned bit;
     const char *name;
 } vn__tag_name;
 
-extern const vn__tag_name vn__tag_names[2];
+extern const vn__tag_name vn__tag_names[3];
 
 /* Sentences on why sampling stopped for the benchmarks that did not stop at
  * the precision asked for ("2 of 3 stopped at the time budget before

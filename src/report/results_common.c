@@ -25,9 +25,10 @@ const vn__col vn__results_cols[VN__NCOLS] = {
     [VN__COL_MARKS] = {"warn", 0, 1, 0, NULL},
 };
 
-const vn__tag_name vn__tag_names[2] = {
+const vn__tag_name vn__tag_names[3] = {
     {VN_TAG_PREEMPTED, "preempted"},
     {VN_TAG_MIGRATED, "migrated"},
+    {VN_TAG_SHARED_CORE, "shared_core"},
 };
 
 static const struct {
@@ -38,6 +39,7 @@ static const struct {
     {'I', "interference"},  {'T', "max_time"},    {'N', "max_samples"},
     {'B', "debug_build"},   {'Z', "dead_code"},   {'S', "speed_drift"},
     {'O', "overhead_dominates"}, {'C', "timer_bound"}, {'H', "shared_core"},
+    {'W', "shared_core_throughout"},
 };
 
 char vn__warning_mark(const char *id)

@@ -23,6 +23,8 @@ static void sample(vn__json *j, const vn_sample *s, int ncounters, const vn_proc
     vn__json_arr_end(j);
     vn__json_num(j, "ref_ns", s->ref_ns);
     vn__json_int(j, "thread", s->thread);
+    if (!u)
+        vn__json_num(j, "branch_cycles", s->branch_cycles);
     /* A run of a command (vernier run): what wait4() said about it. */
     if (u) {
         vn__json_num(j, "user", u->user_ns);
@@ -142,6 +144,14 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on)
     else
         vn__json_null(j, "stats");
     vn__json_uint(j, "tagged", r->ntagged);
+    if (!r->command) {
+        vn__json_uint(j, "shared_core", r->nshared);
+        vn__json_arr_begin(j, "left_out");
+        for (size_t i = 0; i < sizeof vn__tag_names / sizeof vn__tag_names[0]; i++)
+            if (r->left_out & vn__tag_names[i].bit)
+                vn__json_str(j, NULL, vn__tag_names[i].name);
+        vn__json_arr_end(j);
+    }
 
     vn__json_obj_begin(j, "overhead");
     vn__json_num(j, "ns", r->overhead_ns);

@@ -194,7 +194,7 @@ static int csv_sample_row(vn_buf *b, const vn_result *r, size_t i)
         if (s->tags & vn__tag_names[k].bit)
             snprintf(tags + strlen(tags), sizeof tags - strlen(tags), "%s%s", tags[0] ? ";" : "",
                      vn__tag_names[k].name);
-    char v[40], ref[40];
+    char v[40], ref[40], br[40];
     int err = csv_str(b, r->name, 0);
     if (!err)
         err = csv_param(b, r);
@@ -202,6 +202,8 @@ static int csv_sample_row(vn_buf *b, const vn_result *r, size_t i)
         err = vn_buf_printf(b, "%zu,%s,%llu,%s,%s,%d", i, vn__fmt_exact(v, sizeof v, s->value),
                             (unsigned long long)s->iters, tags,
                             vn__fmt_exact(ref, sizeof ref, s->ref_ns), s->thread);
+    if (!err && !r->proc)
+        err = vn_buf_printf(b, ",%s", vn__fmt_exact(br, sizeof br, s->branch_cycles));
     /* A run of a command: what wait4() said about it. */
     if (!err && r->proc) {
         const vn_proc_usage *u = &r->proc[i];
@@ -219,7 +221,9 @@ static int csv_sample_row(vn_buf *b, const vn_result *r, size_t i)
     return err;
 }
 
-/* The raw header's extra columns for runs of commands. */
+/* The raw header's extra columns: for in-process samples, and for runs of
+ * commands. */
+static const char *const raw_bench_columns = ",branch_cycles";
 static const char *const raw_run_columns = ",user,sys,maxrss_kib,minflt,majflt,nvcsw,nivcsw,exit_status,signal";
 
 int vn_report_results_csv(const vn_results *r, int raw, vn_buf *out)
@@ -230,8 +234,8 @@ int vn_report_results_csv(const vn_results *r, int raw, vn_buf *out)
     const char *h = raw ? raw_header : summary_header;
     int on = counters_on(r);
     int err = vn_buf_append(out, h, strlen(h) - 1);
-    if (!err && raw && r->commands)
-        err = vn_buf_puts(out, raw_run_columns);
+    if (!err && raw)
+        err = vn_buf_puts(out, r->commands ? raw_run_columns : raw_bench_columns);
     if (!err && on)
         err = csv_counter_header(out, r, raw);
     if (!err)

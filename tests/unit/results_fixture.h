@@ -36,6 +36,7 @@ static inline vn_result *fx_add(vn_results *r, const char *name, uint64_t iters,
     res->bytes_per_sec = res->items_per_sec = NAN;
     res->threads = 1;
     res->stop = VN_STOP_PRECISION;
+    res->left_out = VN_TAG_PREEMPTED | VN_TAG_MIGRATED | VN_TAG_SHARED_CORE;
     return res;
 }
 

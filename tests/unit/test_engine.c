@@ -23,6 +23,19 @@ static double ref_value[3];    /* ns per reference cycle, in turn */
 static size_t nref_values;     /* how many of ref_value take turns */
 static size_t ref_calls;
 static int setups, teardowns;
+/* The core is shared (its front end busy with a second thread) from
+ * shared_from to shared_to in fake ns: the taken-branch probe reads 2
+ * reference cycles a branch instead of 1, and a body that starts then
+ * costs twice as much. */
+static uint64_t shared_from, shared_to;
+
+static int shared_now(void) { return fake_now >= shared_from && fake_now < shared_to; }
+
+static double branch_probe(void *ctx)
+{
+    (void)ctx;
+    return shared_now() ? 2.0 : 1.0;
+}
 
 static uint64_t now(void *ctx)
 {
@@ -52,6 +65,8 @@ static void body(vn_state *st)
     double c = costs[sample_no % ncosts];
     if (tag_every && sample_no % tag_every == 0)
         c *= 1000;
+    if (shared_now())
+        c *= 2;
     sample_no++;
     double acc = 0;
     while (vn_next(st)) {
@@ -75,6 +90,7 @@ static void reset_fake(void)
     nref_values = 2;
     ref_calls = 0;
     setups = teardowns = 0;
+    shared_from = shared_to = 0;
 }
 
 static vn_suite *fake_suite(double timer_cost)
@@ -352,13 +368,14 @@ static void speed_drift_is_reported(void **state)
 }
 
 /* An empty loop whose cost moves from sample to sample while the reference
- * stays put: what a busy second hardware thread on the core does. */
+ * stays put: what a busy second hardware thread on the core does. While
+ * the fake core is shared it costs twice its cost. */
 static double empty_costs[2];
 static size_t empty_no;
 
 static void fake_empty(vn_state *st)
 {
-    double c = empty_costs[empty_no++ % 2], acc = 0;
+    double c = empty_costs[empty_no++ % 2] * (shared_now() ? 2 : 1), acc = 0;
     while (vn_next(st)) {
         acc += c;
         if (acc >= 1) {
@@ -368,22 +385,31 @@ static void fake_empty(vn_state *st)
     }
 }
 
-static vn_result *run_with_empty(vn_results *r, double a, double b)
+/* A suite on the fake machine with the empty loop above and, when probe is
+ * set, the taken-branch probe. */
+static vn_suite *probe_suite(int probe)
 {
-    reset_fake();
-    empty_costs[0] = a;
-    empty_costs[1] = b;
-    empty_no = 0;
     vn_suite *s = vn__suite_create(1);
     vn__hooks h = {0};
     h.now = now;
     h.timer_cost_ns = 20;
     h.timer_resolution_ns = 1;
     h.ref_ns = ref;
+    h.branch_cycles = probe ? branch_probe : NULL;
     h.no_interference = 1;
     h.no_sysinfo = 1;
     h.empty = fake_empty;
     vn__suite_set_hooks(s, &h);
+    return s;
+}
+
+static vn_result *run_with_empty(vn_results *r, double a, double b)
+{
+    reset_fake();
+    empty_costs[0] = a;
+    empty_costs[1] = b;
+    empty_no = 0;
+    vn_suite *s = probe_suite(0);
     assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
     vn_config c = quick_config();
     c.min_samples = 80; /* 5 + 80 / 8 empty-loop samples: p10 and p90 of both kinds */
@@ -393,24 +419,190 @@ static vn_result *run_with_empty(vn_results *r, double a, double b)
     return &r->bench[0];
 }
 
-static void a_moving_empty_loop_is_a_shared_core(void **state)
+static void a_slow_empty_loop_sample_is_left_out(void **state)
 {
     (void)state;
     vn_results r;
     /* 1 and 1.5 ns per iteration, in turn, at 0.5 ns per reference cycle:
-     * 2 and 3 cycles. 5 empty-loop samples before sampling and one per 8 of
-     * the 80 make 15, eight of 2 and seven of 3: p10 2, p90 3, median 2. */
+     * 2 and 3 cycles. The empty loop is a loop of taken branches itself, so
+     * a sample of it 1.5 times its fastest ran on a shared core, even with
+     * no probe to say so: the overhead is the quiet one, 1 ns. */
     const vn_result *b = run_with_empty(&r, 1.0, 1.5);
-    assert_true(fabs(b->overhead_cycles_spread - 0.5) < 1e-9);
-    assert_true(has_warning(b, "shared_core"));
+    assert_true(fabs(b->overhead_ns - 1.0) < 1e-9);
+    assert_true(fabs(b->overhead_cycles - 2.0) < 1e-9);
+    assert_true(fabs(b->overhead_cycles_spread) < 1e-9);
+    assert_true(fabs(b->stats.median - 9.0) < 1e-9);
     assert_false(has_warning(b, "speed_drift"));
     vn_results_free(&r);
 
-    /* The same cost every time: no spread, no warning. */
+    /* The same cost every time. */
     b = run_with_empty(&r, 1.0, 1.0);
     assert_true(fabs(b->overhead_cycles_spread) < 1e-9);
     assert_true(fabs(b->overhead_cycles - 2.0) < 1e-9);
     assert_false(has_warning(b, "shared_core"));
+    vn_results_free(&r);
+}
+
+/* Runs "b" on the probing fake machine with the core shared from `from` to
+ * `to` ms after the start (body 10 ns, empty loop 1 ns, both doubled while
+ * shared). */
+static vn_result *run_shared(vn_results *r, double from_ms, double to_ms, int probe,
+                             size_t min_samples)
+{
+    reset_fake();
+    empty_costs[0] = empty_costs[1] = 1.0;
+    empty_no = 0;
+    shared_from = fake_now + (uint64_t)(from_ms * 1e6);
+    shared_to = fake_now + (uint64_t)(to_ms * 1e6);
+    vn_suite *s = probe_suite(probe);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    c.min_samples = min_samples;
+    c.max_samples = min_samples;
+    assert_int_equal(vn_suite_run(s, &c, r), 0);
+    vn_suite_destroy(s);
+    return &r->bench[0];
+}
+
+static void shared_core_samples_stay_out_of_the_headline(void **state)
+{
+    (void)state;
+    vn_results r;
+    /* Shared from 20 to 45 ms: about a third of 60 samples of ~1.3 ms. */
+    const vn_result *b = run_shared(&r, 20, 45, 1, 60);
+    size_t shared = 0, slow = 0;
+    for (size_t i = 0; i < b->nsamples; i++) {
+        const vn_sample *x = &b->samples[i];
+        assert_true(x->branch_cycles == 1.0 || x->branch_cycles == 2.0);
+        /* Every sample that started on the shared core is tagged (its
+         * probe before it), and so is the one running into it (the probe
+         * after it): the tag follows the probes on both sides. */
+        double after = i + 1 < b->nsamples ? b->samples[i + 1].branch_cycles : 1.0;
+        int want = x->branch_cycles == 2.0 || after == 2.0;
+        assert_int_equal((x->tags & VN_TAG_SHARED_CORE) != 0, want);
+        shared += want;
+        if (x->value > 15) {
+            slow++;
+            assert_true(x->tags & VN_TAG_SHARED_CORE);
+        }
+    }
+    assert_true(slow >= 10 && shared >= slow && shared < b->nsamples / 2);
+    assert_int_equal(b->nshared, shared);
+    assert_int_equal(b->ntagged, shared);
+    assert_int_equal(b->left_out, VN_TAG_PREEMPTED | VN_TAG_MIGRATED | VN_TAG_SHARED_CORE);
+    /* The headline and the empty loop are the quiet core's: 10 - 1 ns. */
+    assert_int_equal(b->stats.n, b->nsamples - shared);
+    assert_true(fabs(b->overhead_ns - 1.0) < 1e-9);
+    assert_true(fabs(b->stats.median - 9.0) < 1e-9);
+    assert_true(fabs(b->stats.max - 9.0) < 1e-9);
+    assert_true(fabs(b->cycles - 18.0) < 1e-9);
+    assert_true(has_warning(b, "shared_core"));
+    assert_false(has_warning(b, "shared_core_throughout"));
+    assert_false(has_warning(b, "interference"));
+    vn_results_free(&r);
+
+    /* Shared from the fourth sample to 80 ms: the steady shared samples
+     * would give a precise median within ten samples, but the core was seen
+     * on its own, so sampling waits for quiet moments to come back, and
+     * the headline is theirs. */
+    reset_fake();
+    empty_costs[0] = empty_costs[1] = 1.0;
+    empty_no = 0;
+    shared_from = fake_now + 4000000;
+    shared_to = fake_now + 80000000;
+    vn_suite *s = probe_suite(1);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    vn_suite_destroy(s);
+    b = &r.bench[0];
+    assert_int_equal(b->stop, VN_STOP_PRECISION);
+    assert_true(b->nshared >= 25 && b->nsamples >= b->nshared + 5);
+    assert_true(fabs(b->stats.median - 9.0) < 1e-9);
+    vn_results_free(&r);
+
+    /* Without the probe nothing is tagged, and the slow samples stay in. */
+    b = run_shared(&r, 20, 45, 0, 60);
+    assert_int_equal(b->nshared, 0);
+    assert_true(b->stats.max > 15);
+    assert_false(has_warning(b, "shared_core"));
+    vn_results_free(&r);
+}
+
+static void a_core_shared_throughout_is_said(void **state)
+{
+    (void)state;
+    vn_results r;
+    /* Shared from before the start to long after the end: every probe
+     * reads 2, so none is slower than the fastest, and nothing is tagged;
+     * but a loop of taken branches never ran a branch a cycle. */
+    const vn_result *b = run_shared(&r, -1, 1e6, 1, 20);
+    assert_int_equal(b->nshared, 0);
+    assert_true(fabs(b->stats.median - 18.0) < 1e-9);
+    assert_true(has_warning(b, "shared_core_throughout"));
+    assert_false(has_warning(b, "shared_core"));
+    vn_results_free(&r);
+
+    /* Shared from the third sample on: too few quiet samples are left, so
+     * the shared ones make the headline after all, and the warning says
+     * so. */
+    b = run_shared(&r, 4, 1e6, 1, 40);
+    assert_true(b->nshared > b->nsamples - 5);
+    assert_int_equal(b->left_out, VN_TAG_PREEMPTED | VN_TAG_MIGRATED);
+    assert_int_equal(b->stats.n, b->nsamples);
+    assert_true(fabs(b->stats.median - 18.0) < 1e-9);
+    assert_true(has_warning(b, "shared_core"));
+    assert_false(has_warning(b, "shared_core_throughout"));
+    for (int i = 0; i < b->nwarnings; i++)
+        if (!strcmp(b->warnings[i].id, "shared_core"))
+            assert_non_null(strstr(b->warnings[i].message, "in the headline all the same"));
+    vn_results_free(&r);
+}
+
+/* A bound stops once its fastest sample is reproduced, but only on a core
+ * seen quiet: costs of 1.0 to 1.9 ns next to an empty loop of 1.5 ns can
+ * never give a median within 1%, yet every fourth sample is 1.0. */
+static vn_result *run_bound(vn_results *r, int shared)
+{
+    reset_fake();
+    ncosts = 4;
+    const double c4[] = {1.0, 1.3, 1.6, 1.9};
+    memcpy(costs, c4, sizeof c4);
+    empty_costs[0] = empty_costs[1] = 1.5;
+    empty_no = 0;
+    if (shared) {
+        shared_from = 0;
+        shared_to = UINT64_MAX;
+    }
+    vn_suite *s = probe_suite(1);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    c.max_time = 0.1;
+    assert_int_equal(vn_suite_run(s, &c, r), 0);
+    vn_suite_destroy(s);
+    return &r->bench[0];
+}
+
+static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
+{
+    (void)state;
+    vn_results r;
+    const vn_result *b = run_bound(&r, 0);
+    assert_int_equal(b->upper_bound, 1);
+    assert_int_equal(b->stop, VN_STOP_PRECISION);
+    assert_true(fabs(b->bound_ns - 1.0) < 1e-9);
+    size_t fastest = 0;
+    for (size_t i = 0; i < b->nsamples; i++)
+        fastest += b->samples[i].value <= 1.0 + 1e-9;
+    assert_int_equal(fastest, 5);
+    vn_results_free(&r);
+
+    /* The core never ran a branch a cycle: the bound could be the busy
+     * loop's, so sampling goes on, to the time budget here. */
+    b = run_bound(&r, 1);
+    assert_int_equal(b->upper_bound, 1);
+    assert_int_equal(b->stop, VN_STOP_MAX_TIME);
+    assert_true(has_warning(b, "shared_core_throughout"));
     vn_results_free(&r);
 }
 
@@ -756,7 +948,10 @@ int main(void)
         cmocka_unit_test(a_loop_as_costly_as_the_body_is_flagged),
         cmocka_unit_test(tagged_samples_stay_out_of_the_headline),
         cmocka_unit_test(speed_drift_is_reported),
-        cmocka_unit_test(a_moving_empty_loop_is_a_shared_core),
+        cmocka_unit_test(a_slow_empty_loop_sample_is_left_out),
+        cmocka_unit_test(shared_core_samples_stay_out_of_the_headline),
+        cmocka_unit_test(a_core_shared_throughout_is_said),
+        cmocka_unit_test(a_bound_stops_when_its_fastest_sample_is_reproduced),
         cmocka_unit_test(growing_cost_is_drift),
         cmocka_unit_test(parameters_give_rows),
         cmocka_unit_test(setup_and_teardown_wrap_every_sample),

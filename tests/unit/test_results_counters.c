@@ -108,6 +108,7 @@ static void measured(vn_result *res, double ns, double scale)
         s->value = ns * (1 + wave) + res->overhead_ns;
         s->iters = res->iters;
         s->ref_ns = 0.385;
+        s->branch_cycles = 1.0;
         x[i] = s->value - res->overhead_ns;
         double *c = res->sample_counts + i * NEV;
         for (size_t k = 0; k < NEV; k++) {
@@ -356,7 +357,8 @@ static void csv_columns(void **state)
 
     render(&r, csv_raw, &b);
     assert_true(find_line(b.data, "name,", line, sizeof line));
-    assert_string_equal(line, "name,param,sample,value,iters,tags,ref_ns,thread,counter.cycles,"
+    assert_string_equal(line, "name,param,sample,value,iters,tags,ref_ns,thread,branch_cycles,"
+                              "counter.cycles,"
                               "counter.instructions,counter.branches,counter.branch-misses,"
                               "counter.cache-references,counter.cache-misses,"
                               "counter.task-clock,counter.page-faults,counter.context-switches");
@@ -385,7 +387,7 @@ static void json_members(void **state)
     assert_non_null(strstr(b.data, "\"user_only\": [\n      \"cycles\",\n      \"instructions\"\n"));
     assert_non_null(strstr(b.data, "\"groups\": 3,\n    \"split\": true,\n    \"max_group\": 4\n"));
     /* Per sample, in the order of opened; unknown counts are null. */
-    assert_non_null(strstr(b.data, ",\"thread\":0,\"counters\":[null,null,"));
+    assert_non_null(strstr(b.data, ",\"thread\":0,\"branch_cycles\":1,\"counters\":[null,null,"));
     assert_null(strstr(b.data, "nan"));
     vn_buf_free(&b);
     fixture_free(&r);

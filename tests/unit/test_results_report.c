@@ -47,6 +47,7 @@ static void samples(vn_result *res, size_t n, double net, double amp)
         s->value = net * (1 + amp * wave) + OVERHEAD;
         s->iters = res->iters;
         s->ref_ns = 0.385 + 0.001 * (double)(i % 3);
+        s->branch_cycles = 1.0 + 0.002 * (double)(i % 3);
     }
 }
 
@@ -55,6 +56,10 @@ static void tag(vn_result *res, size_t i, unsigned tags)
     res->samples[i].tags = tags;
     res->samples[i].value *= 3; /* a preempted sample is slow */
     res->ntagged++;
+    if (tags & VN_TAG_SHARED_CORE) {
+        res->samples[i].branch_cycles = 2.1;
+        res->nshared++;
+    }
 }
 
 /* The statistics the engine keeps: over the untagged samples, net of the
@@ -155,11 +160,13 @@ static void fixture(vn_results *r)
     samples(res, 40, 81234.0, 0.3);
     tag(res, 3, VN_TAG_PREEMPTED);
     tag(res, 17, VN_TAG_PREEMPTED | VN_TAG_MIGRATED);
+    tag(res, 29, VN_TAG_SHARED_CORE);
     finish(res);
     res->stop = VN_STOP_MAX_TIME;
     warn(res, "high_variance", "the samples vary by 18% (MAD/median); close other programs");
     warn(res, "drift", "the samples grow over time (Spearman 0.62, p < 0.001)");
     warn(res, "interference", "2 of 40 samples saw a context switch or a migration");
+    warn(res, "shared_core", "1 of 40 samples ran while something shared this core");
     warn(res, "custom_check", "a warning id the console has no letter for");
 
     /* A name that needs quoting in CSV and escaping in Markdown; no
@@ -171,7 +178,7 @@ static void fixture(vn_results *r)
     res->items_per_iter = 100;
     samples(res, 12, 7.25, 0.01);
     for (size_t i = 0; i < res->nsamples; i++)
-        res->samples[i].ref_ns = NAN;
+        res->samples[i].ref_ns = res->samples[i].branch_cycles = NAN;
     finish(res);
     res->stop = VN_STOP_MAX_SAMPLES;
     assert_int_equal(r->nbench, NBENCH);
@@ -494,10 +501,10 @@ static void text_table(void **state)
     /* Warning marks, their legend, the warnings in full, the machine's. */
     assert_true(find_line(b.data, "noisy ", line, sizeof line));
     size_t len = strlen(line);
-    assert_true(len > 5 && !strcmp(line + len - 5, " VDI!"));
+    assert_true(len > 6 && !strcmp(line + len - 6, " VDIH!"));
     assert_true(find_line(b.data, "warn: ", line, sizeof line));
     assert_string_equal(line, "warn: Z dead_code, V high_variance, D drift, I interference, "
-                              "! other (see below)");
+                              "H shared_core, ! other (see below)");
     assert_non_null(strstr(b.data, "\nnoisy: [drift] the samples grow over time"));
     assert_non_null(strstr(b.data, "\nmachine: [hypervisor] "));
     assert_non_null(strstr(b.data, " (fix: "));
@@ -577,7 +584,7 @@ static void color(void **state)
     }
     render(&r, text_color, &b);
     assert_int_equal(strncmp(b.data, "\033[1mbenchmark ", 14), 0);
-    assert_non_null(strstr(b.data, "\033[33mVDI!\033[0m\n"));
+    assert_non_null(strstr(b.data, "\033[33mVDIH!\033[0m\n"));
     assert_non_null(strstr(b.data, "\033[31mfailed: could not allocate 1 GiB\033[0m\n"));
     assert_non_null(strstr(b.data, "\033[33mmachine: ["));
     /* Colors do not move the columns: stripped, the text is the plain one. */
@@ -651,10 +658,13 @@ static void csv(void **state)
         if (raw) {
             assert_non_null(strstr(b.data, "\nnoisy,,17,"));
             assert_non_null(strstr(b.data, ",16,preempted;migrated,"));
+            /* The sample on a shared core, with its slow probe. */
+            assert_non_null(strstr(b.data, ",16,shared_core,0.387,0,2.1\n"));
             assert_non_null(strstr(b.data, "\nsum/n=1024,1024,0,"));
         } else {
             assert_int_equal(want, 31);
-            assert_non_null(strstr(b.data, ",high_variance;drift;interference;custom_check\n"));
+            assert_non_null(
+                strstr(b.data, ",high_variance;drift;interference;shared_core;custom_check\n"));
             assert_non_null(strstr(b.data, "\nbroken,,ns,0,0,,,,,,,,,,,,,,,,,,,0.31,0,,,,failed,"
                                            "could not allocate 1 GiB,\n"));
         }
@@ -732,7 +742,11 @@ static void json(void **state)
     /* One sample per line, tags by name. */
     assert_non_null(strstr(b.data, "\n        {\"value\":"));
     assert_non_null(strstr(b.data, ",\"iters\":16,\"tags\":[\"preempted\",\"migrated\"],"));
-    assert_non_null(strstr(b.data, "\"tagged\": 2,"));
+    assert_non_null(strstr(b.data, ",\"iters\":16,\"tags\":[\"shared_core\"],\"ref_ns\":0.387,"
+                                   "\"thread\":0,\"branch_cycles\":2.1}"));
+    assert_non_null(strstr(b.data, "\"tagged\": 3,\n      \"shared_core\": 1,\n      \"left_out\": [\n"
+                                   "        \"preempted\",\n        \"migrated\",\n        \"shared_core\"\n"
+                                   "      ],"));
     assert_non_null(strstr(b.data, "\"error\": \"could not allocate 1 GiB\","));
     assert_non_null(strstr(b.data, "\"stats\": null,")); /* the failed one has none */
     assert_non_null(strstr(b.data, "\"threads\": {\n        \"count\": 4,\n"));
@@ -769,7 +783,7 @@ static void histograms(void **state)
         size_t n;
         const char *header;
     } cases[] = {
-        {4, 38, "\nnoisy: 38 samples, ns per iteration net of 0.310 ns overhead (2 tagged left "
+        {4, 37, "\nnoisy: 37 samples, ns per iteration net of 0.310 ns overhead (3 tagged left "
                 "out)\n"},
         {1, 30, "\nempty: 30 samples, ns per iteration net of 0.310 ns overhead; cannot be told "
                 "apart from the empty loop: < 0.31 ns\n"},
