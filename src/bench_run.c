@@ -87,10 +87,9 @@ static double shared_threshold(const job *j)
 /* Tags the samples taken while the core's front end was shared: the probe
  * before the sample, or the one after it (the next sample's, or `last`
  * after the final one), read over thr. Sets the tag afresh each time, since
- * the floor under thr only ever falls. Returns how many are tagged. */
-static size_t tag_shared(vn_sample *v, size_t n, double last, double thr)
+ * the floor under thr only ever falls. */
+static void tag_probed(vn_sample *v, size_t n, double last, double thr)
 {
-    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         double after = i + 1 < n ? v[i + 1].branch_cycles : last;
         /* false for NAN: a sample without a probe of its own (off the
@@ -100,9 +99,64 @@ static size_t tag_shared(vn_sample *v, size_t n, double last, double thr)
             v[i].tags |= VN_TAG_SHARED_CORE;
         else
             v[i].tags &= ~(unsigned)VN_TAG_SHARED_CORE;
-        k += shared;
     }
-    return k;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* In a row where the probes saw the core shared, a shared spell shorter
+ * than a sample can begin and end between two quiet probes and slow that
+ * sample alone (here, samples of a chain of adds between quiet probes read
+ * 0 to 10% slow, in no relation to the probes). Noise like that only adds
+ * time, so the samples it spared pile up at the mode of the untagged ones
+ * (vn_half_sample_mode), m, and the others spread above it. The spread
+ * below m, s (the median distance to m, x 1.4826, as a MAD), is the
+ * benchmark's own; a sample more than max(3 s, 1% of m) above m is taken
+ * for one that shared its core part of the time, and tagged too. Where the
+ * probes never saw the core shared, nothing is tagged this way: a slow
+ * sample is then the benchmark's own. 0, or VN_ENOMEM. */
+#define SLOW_TAIL_MIN 10 /* untagged samples to find a mode in */
+static int tag_slow_tail(vn_sample *v, size_t n)
+{
+    size_t shared = 0, m = 0;
+    for (size_t i = 0; i < n; i++) {
+        shared += (v[i].tags & VN_TAG_SHARED_CORE) != 0;
+        m += v[i].tags == 0;
+    }
+    if (!shared || m < SLOW_TAIL_MIN)
+        return 0;
+    double *x = malloc(m * sizeof *x);
+    if (!x)
+        return VN_ENOMEM;
+    for (size_t i = 0, k = 0; i < n; i++)
+        if (!v[i].tags)
+            x[k++] = v[i].value;
+    qsort(x, m, sizeof *x, cmp_double);
+    double mode = vn_half_sample_mode(x, m);
+    /* The distances below the mode, nearest first. */
+    size_t below = 0;
+    while (below < m && x[below] <= mode)
+        below++;
+    for (size_t i = 0; i < below; i++)
+        x[i] = mode - x[below - 1 - i];
+    double s = 1.4826 * vn_percentile_sorted(x, below, 50);
+    double fence = mode + fmax(3 * s, 0.01 * mode);
+    for (size_t i = 0; i < n; i++)
+        if (!v[i].tags && v[i].value > fence)
+            v[i].tags |= VN_TAG_SHARED_CORE;
+    free(x);
+    return 0;
+}
+
+/* Both ways of telling the samples that ran on a shared core. */
+static int tag_shared(vn_sample *v, size_t n, double last, double thr)
+{
+    tag_probed(v, n, last, thr);
+    return tag_slow_tail(v, n);
 }
 
 static double elapsed_ns(job *j) { return vn__timer_delta_ns(&j->run, vn__timer_read(&j->run) - j->t0); }
@@ -177,11 +231,6 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 
 /* Which tags keep a sample out of the headline: every tag, while at least
@@ -680,7 +729,8 @@ static int measure(job *j, vn_result *res)
          * no quadratic cost. */
         if (enough && (S.n < 64 || S.n % (S.n / 32) == 0)) {
             double thr = shared_threshold(j);
-            tag_shared(S.v, S.n, NAN, thr);
+            if ((rc = tag_shared(S.v, S.n, NAN, thr)) != 0)
+                goto out;
             unsigned skip = left_out_tags(S.v, S.n, min_untagged);
             empty_stats es;
             if ((rc = empty_summary(&E, mostly_quiet(S.v, S.n, skip), thr, iters, &es)) != 0)
@@ -694,7 +744,9 @@ static int measure(job *j, vn_result *res)
         }
     }
     /* The probe after the last sample, so it is judged on both sides too. */
-    tag_shared(S.v, S.n, probe_branch(j, vn__ref_ns_per_cycle(r)), shared_threshold(j));
+    if ((rc = tag_shared(S.v, S.n, probe_branch(j, vn__ref_ns_per_cycle(r)),
+                         shared_threshold(j))) != 0)
+        goto out;
     res->samples = S.v;
     res->nsamples = S.n;
     S.v = NULL;

@@ -243,6 +243,33 @@ double vn_percentile_sorted(const double *sorted, size_t n, double p)
     return g >= 0.5 ? b - d * (1.0 - g) : a + d * g;
 }
 
+double vn_half_sample_mode(const double *sorted, size_t n)
+{
+    if (!sorted || n == 0)
+        return NAN;
+    /* Bickel and Fruehwirth's recursion: keep the shortest run of
+     * ceil(len/2) consecutive sorted values (the first of equal ones) until
+     * three or fewer remain; the densest region shrinks to a point. */
+    size_t lo = 0, len = n;
+    while (len > 3) {
+        size_t h = (len + 1) / 2, best = lo;
+        double w = INFINITY;
+        for (size_t i = lo; i + h <= lo + len; i++)
+            if (sorted[i + h - 1] - sorted[i] < w) {
+                w = sorted[i + h - 1] - sorted[i];
+                best = i;
+            }
+        lo = best;
+        len = h;
+    }
+    const double *x = sorted + lo;
+    if (len == 3) {
+        double a = x[1] - x[0], b = x[2] - x[1];
+        return a < b ? (x[0] + x[1]) / 2 : a > b ? (x[1] + x[2]) / 2 : x[1];
+    }
+    return len == 2 ? (x[0] + x[1]) / 2 : x[0];
+}
+
 /* The narrowest symmetric interval of order statistics [x(k), x(n+1-k)]
  * (1-based) that covers the median with probability >= 0.95, for n >= 2.
  *

@@ -57,6 +57,13 @@ int vn_stats_compute(const double *x, size_t n, vn_stats *out);
  * between order statistics exactly as numpy.percentile does by default. */
 double vn_percentile_sorted(const double *sorted, size_t n, double p);
 
+/* The half-sample mode of sorted values (Bickel and Fruehwirth, "On a fast,
+ * robust estimator of the mode", 2006): the middle of the densest region.
+ * Where noise only ever adds time, the samples it spared pile up at the
+ * mode while the others spread above it, so the mode finds them however
+ * many the others are, as long as they spread wider. NAN for n == 0. */
+double vn_half_sample_mode(const double *sorted, size_t n);
+
 /* The distribution-free 95% interval of the median: 0-based indices lo and
  * hi into the n sorted values (the order statistics x(lo+1) and x(hi+1)),
  * and the interval's exact coverage P(lo+1 <= B <= hi) for B ~ Binomial(n,

@@ -559,6 +559,53 @@ static void a_core_shared_throughout_is_said(void **state)
     vn_results_free(&r);
 }
 
+/* Samples between two quiet probes that ran 5% slow, every fourth one: a
+ * shared spell shorter than a sample. With the core seen shared elsewhere
+ * in the row they are tagged too; on a core never seen shared they are the
+ * benchmark's own. */
+static void a_slow_tail_on_a_shared_core_is_tagged(void **state)
+{
+    (void)state;
+    for (int window = 0; window < 2; window++) {
+        vn_results r;
+        reset_fake();
+        ncosts = 4;
+        const double c4[] = {10, 10, 10, 10.5};
+        memcpy(costs, c4, sizeof c4);
+        empty_costs[0] = empty_costs[1] = 1.0;
+        empty_no = 0;
+        if (window) {
+            shared_from = fake_now + 20000000;
+            shared_to = fake_now + 30000000;
+        }
+        vn_suite *s = probe_suite(1);
+        assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+        vn_config c = quick_config();
+        c.min_samples = c.max_samples = 60;
+        assert_int_equal(vn_suite_run(s, &c, &r), 0);
+        vn_suite_destroy(s);
+        const vn_result *b = &r.bench[0];
+        size_t slow_untagged = 0, probed = 0;
+        for (size_t i = 0; i < b->nsamples; i++) {
+            const vn_sample *x = &b->samples[i];
+            double after = i + 1 < b->nsamples ? b->samples[i + 1].branch_cycles : 1.0;
+            probed += x->branch_cycles == 2.0 || after == 2.0;
+            slow_untagged += !x->tags && x->value > 10.2;
+        }
+        if (window) {
+            assert_true(probed > 0 && b->nshared > probed + 5);
+            assert_int_equal(slow_untagged, 0);
+            assert_true(fabs(b->stats.max - 9.0) < 1e-9);
+        } else {
+            assert_int_equal(b->nshared, 0);
+            assert_true(slow_untagged >= 10);
+            assert_true(fabs(b->stats.max - 9.5) < 1e-9);
+        }
+        assert_true(fabs(b->stats.median - 9.0) < 1e-9);
+        vn_results_free(&r);
+    }
+}
+
 /* A bound stops once its fastest sample is reproduced, but only on a core
  * seen quiet: costs of 1.0 to 1.9 ns next to an empty loop of 1.5 ns can
  * never give a median within 1%, yet every fourth sample is 1.0. */
@@ -951,6 +998,7 @@ int main(void)
         cmocka_unit_test(a_slow_empty_loop_sample_is_left_out),
         cmocka_unit_test(shared_core_samples_stay_out_of_the_headline),
         cmocka_unit_test(a_core_shared_throughout_is_said),
+        cmocka_unit_test(a_slow_tail_on_a_shared_core_is_tagged),
         cmocka_unit_test(a_bound_stops_when_its_fastest_sample_is_reproduced),
         cmocka_unit_test(growing_cost_is_drift),
         cmocka_unit_test(parameters_give_rows),
