@@ -1,5 +1,7 @@
-"""The Mann-Whitney U test of libvernier against scipy, called through the
-shared library with ctypes on random, tied, shifted and tiny samples."""
+"""Functions of libvernier against independent implementations, called
+through the shared library with ctypes: the Mann-Whitney U test against
+scipy on random, tied, shifted and tiny samples, and the half-sample mode
+against numpy on peaks with noise above them, ties and tiny samples."""
 import ctypes
 import os
 from pathlib import Path
@@ -26,6 +28,9 @@ def lib():
     dp = ctypes.POINTER(ctypes.c_double)
     f.argtypes = [dp, ctypes.c_size_t, dp, ctypes.c_size_t, dp, dp]
     f.restype = ctypes.c_int
+    g = lib.vn_half_sample_mode
+    g.argtypes = [dp, ctypes.c_size_t]
+    g.restype = ctypes.c_double
     return lib
 
 
@@ -65,3 +70,47 @@ def test_all_tied_and_bad_input(lib):
     assert rc != 0
     rc, _, _ = mw(lib, [float("nan")], [1.0])
     assert rc != 0
+
+
+def hsm_oracle(x):
+    """Bickel and Fruehwirth's half-sample mode, vectorized: the widths of
+    every run of ceil(n/2) sorted values at once, the first narrowest kept."""
+    x = np.sort(np.asarray(x, dtype=np.float64))
+    while len(x) > 3:
+        h = (len(x) + 1) // 2
+        widths = x[h - 1:] - x[: len(x) - h + 1]
+        i = int(np.argmin(widths))
+        x = x[i : i + h]
+    if len(x) == 3:
+        a, b = x[1] - x[0], x[2] - x[1]
+        return (x[0] + x[1]) / 2 if a < b else (x[1] + x[2]) / 2 if a > b else x[1]
+    return x.mean() if len(x) == 2 else x[0]
+
+
+def hsm(lib, x):
+    x = np.ascontiguousarray(np.sort(x), dtype=np.float64)
+    return lib.vn_half_sample_mode(x.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), len(x))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_half_sample_mode_matches_numpy(lib, seed):
+    rng = np.random.default_rng(100 + seed)
+    kind = seed % 5
+    if kind == 0:  # a peak and noise that only adds: the samples of a shared core
+        x = np.concatenate([rng.normal(1000, 1, 30), 1000 + rng.exponential(40, 70)])
+    elif kind == 1:
+        x = rng.lognormal(0, 0.5, 501)
+    elif kind == 2:  # many ties
+        x = rng.integers(0, 7, 64).astype(float)
+    elif kind == 3:
+        x = rng.normal(0, 1, 1 + seed)
+    else:
+        x = rng.uniform(0, 1, 10000)
+    assert hsm(lib, x) == hsm_oracle(x)
+    if kind == 0:
+        # The peak, where the median is pulled up by the noise.
+        assert abs(hsm(lib, x) - 1000) < 3 < np.median(x) - 1000
+
+
+def test_half_sample_mode_of_nothing(lib):
+    assert np.isnan(lib.vn_half_sample_mode(None, 0))

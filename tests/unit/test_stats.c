@@ -424,6 +424,39 @@ static void modality_scores(void **state)
     free(y);
 }
 
+/* The half-sample mode by hand: each step keeps the shortest run of
+ * ceil(len/2) sorted values. */
+static void half_sample_mode(void **state)
+{
+    (void)state;
+    assert_true(isnan(vn_half_sample_mode(NULL, 0)));
+    const double one[] = {4};
+    assert_true(vn_half_sample_mode(one, 1) == 4);
+    const double two[] = {1, 3};
+    assert_true(vn_half_sample_mode(two, 2) == 2);
+    /* Three: the middle one with the nearer neighbour, or alone at equal
+     * distances. */
+    const double near_low[] = {1, 2, 5}, near_high[] = {1, 4, 5}, even[] = {1, 3, 5};
+    assert_true(vn_half_sample_mode(near_low, 3) == 1.5);
+    assert_true(vn_half_sample_mode(near_high, 3) == 4.5);
+    assert_true(vn_half_sample_mode(even, 3) == 3);
+    /* 10 values: runs of 5, the shortest is {4, 5, 6, 7, 8} (width 4);
+     * then runs of 3, all of width 2, and the first is kept, {4, 5, 6},
+     * whose gaps are equal: 5. */
+    const double ten[] = {1, 4, 5, 6, 7, 8, 12, 15, 18, 20};
+    assert_true(vn_half_sample_mode(ten, 10) == 5);
+    /* A peak of a quarter of the values beats a broad spread of the rest,
+     * which a median would follow. */
+    double x[40];
+    for (int i = 0; i < 10; i++)
+        x[i] = 100 + 0.01 * i;
+    for (int i = 10; i < 40; i++)
+        x[i] = 101 + 0.5 * (i - 10);
+    double mode = vn_half_sample_mode(x, 40);
+    assert_true(mode >= 100 && mode <= 100.1);
+    assert_true(vn_percentile_sorted(x, 40, 50) > 104);
+}
+
 static void histogram_bins(void **state)
 {
     (void)state;
@@ -641,6 +674,7 @@ int main(void)
         cmocka_unit_test(caller_array_untouched),
         cmocka_unit_test(large_offset_small_spread),
         cmocka_unit_test(modality_scores),
+        cmocka_unit_test(half_sample_mode),
         cmocka_unit_test(histogram_bins),
         cmocka_unit_test(histogram_fenced),
         cmocka_unit_test(formats_for_columns),
