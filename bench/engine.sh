@@ -13,8 +13,15 @@ RUNS=${RUNS:-5}
 scripts/install-deps --bench >/dev/null
 cmake -S . -B "$BUILD" >/dev/null
 cmake --build "$BUILD" --target bench_workloads bench_gbench >/dev/null
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+# OUT=DIR keeps every JSON file there (bench/engine_report.py DIR RUNS
+# prints the summary again); by default they go with the script.
+if [ -n "${OUT:-}" ]; then
+    out=$OUT
+    mkdir -p "$out"
+else
+    out=$(mktemp -d)
+    trap 'rm -rf "$out"' EXIT
+fi
 
 # Every process of both tools runs on one CPU. On a VM the host may give one
 # vCPU a busy neighbour for minutes (a loop of one taken branch per cycle

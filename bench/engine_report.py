@@ -34,8 +34,11 @@ g = [gbench(i) for i in range(1, runs + 1)]
 print(f"{runs} separate runs of each tool; time per iteration")
 print(f"{'workload':<12} {'tool':<16} {'median':>12} {'min':>12} {'max':>12} {'max/min':>8}")
 for w in WORK:
+    # vernier's cycles are its own figure: the median of each sample over
+    # the reference measured next to it, or for a bound the fastest sample
+    # over the fastest reference.
     for tool, vals in (("vernier", [headline(r[w]) for r in v]),
-                       ("vernier cycles", [headline(r[w]) / r[w]["ref"]["ns_per_cycle"] for r in v]),
+                       ("vernier cycles", [r[w]["cycles"] for r in v]),
                        ("google-benchmark", [r[w] for r in g])):
         if any(x is None for x in vals):
             print(f"{w:<12} {tool:<16} {'n/a':>12}")
@@ -43,30 +46,20 @@ for w in WORK:
         unit = "cyc" if "cycles" in tool else "ns"
         print(f"{w:<12} {tool:<16} {statistics.median(vals):>9.4g} {unit:<2} {min(vals):>9.4g} {unit:<2}"
               f" {max(vals):>9.4g} {unit:<2} {max(vals) / min(vals):>8.3f}")
-# Each process of x += x next to its own empty loop, which is the
-# contention it met: a taken branch every cycle, like x += x, slows while
-# a second hardware thread on the core is busy, and the reference chain of
-# adds does not.
-print("\nx_plus_x per process: the headline in reference cycles, the empty loop's own cost"
-      " (median, spread p10-p90), Google Benchmark's time of the same round")
-quiet_cost = min(r["x_plus_x"]["overhead"]["cycles"] or float("inf") for r in v)
-quiet = []
+
+# How busy the core was: the share of samples that ran while something
+# shared it (a second hardware thread, here the host's), which the headline
+# leaves out while enough others are left.
+print("\nper process: samples on a shared core (left out of the headline, or 'kept' when too few"
+      " others were left), and Google Benchmark's x_plus_x of the same round")
 for i, r in enumerate(v):
-    b = r["x_plus_x"]
-    o = b["overhead"]
-    spread = o.get("cycles_spread")
-    shared = any(w["id"] == "shared_core" for w in b["warnings"])
-    calm = not shared and o["cycles"] is not None and o["cycles"] <= 1.02 * quiet_cost
-    if calm:
-        quiet.append(headline(b) / b["ref"]["ns_per_cycle"])
-    print(f"  run {i + 1}: {headline(b) / b['ref']['ns_per_cycle']:.3f} cycles; empty loop "
-          f"{o['cycles']:.3f} cycles, spread {'n/a' if spread is None else f'{spread:.3f}'}"
-          f"{' (shared_core)' if shared else ''}; google-benchmark {g[i]['x_plus_x']:.4g} ns")
-if len(quiet) >= 2:
-    print(f"  the {len(quiet)} runs whose empty loop was steady and within 2% of the cheapest run's:"
-          f" x_plus_x max/min {max(quiet) / min(quiet):.3f} in cycles")
-else:
-    print(f"  {len(quiet)} run(s) had a steady empty loop within 2% of the cheapest run's")
+    cells = []
+    for w in WORK:
+        b = r[w]
+        n = len(b["samples"])
+        kept = "" if "shared_core" in b["left_out"] or not b["shared_core"] else " kept"
+        cells.append(f"{w} {b['shared_core']}/{n}{kept}")
+    print(f"  run {i + 1}: " + ", ".join(cells) + f"; google-benchmark {g[i]['x_plus_x']:.4g} ns")
 
 vw = [wall("vernier", i) for i in range(1, runs + 1)]
 slow = max(range(runs), key=lambda i: vw[i])
@@ -81,7 +74,8 @@ print("  the slowest vernier run: " + ", ".join(
 loop = []
 for r in v:
     # The engine's own figure: each empty-loop sample over the reference
-    # cycle measured next to it, the median of those.
+    # cycle measured next to it, the median of those taken on a core of its
+    # own.
     if r["x_plus_x"]["overhead"]["cycles"]:
         loop.append(r["x_plus_x"]["overhead"]["cycles"])
 if loop:

@@ -21,6 +21,7 @@
 #define EMPTY_FIRST 5        /* empty-loop samples before sampling starts */
 #define MAX_ITERS ((uint64_t)1 << 40)
 #define EMPTY_SELF_RATIO 1.05 /* an empty-loop sample this much over its fastest was shared */
+#define EMPTY_SELF_ITERS 1000 /* iterations an empty-loop sample needs to be judged by itself */
 #define FASTEST_AGREE 5      /* samples within the precision of the fastest: a bound reproduced */
 
 /* Everything one benchmark row needs while it runs. */
@@ -36,47 +37,57 @@ typedef struct job {
     struct vn__run run;          /* the state's private part */
     vn_state st;
     uint64_t t0;                 /* timer read at the start of this row */
-    struct branch_floor *floor;  /* NULL: no probes (--threads) */
+    struct floors *floors;       /* NULL: no probes (--threads) */
     double cpu_ns;               /* the last sample's CPU time (getrusage); NAN unknown */
 } job;
 
-/* The fastest taken-branch probes of the whole suite so far, in reference
- * cycles per branch (vn__branch_cycles), kept by the rows together, so a
- * row run in a busy spell is judged against a quiet moment of an earlier
- * one. The floor is the third fastest: one probe whose reference an
- * interrupt slowed reads too fast, and would make every other probe look
- * shared. */
+/* The fastest few readings of a kind over the whole suite so far, kept by
+ * the rows together, so a row run in a busy spell is judged against a quiet
+ * moment of an earlier one. The floor is the third fastest: one reading
+ * whose reference an interrupt slowed reads too fast, and would make every
+ * other look slow; until three are in, the slowest of them; NAN without
+ * any. */
 #define FLOOR_KEEP 3
-struct branch_floor {
-    double low[FLOOR_KEEP];      /* ascending; INFINITY where none yet */
+typedef struct low3 {
+    double v[FLOOR_KEEP];        /* ascending; INFINITY where none yet */
+} low3;
+
+static void low3_add(low3 *l, double x)
+{
+    if (!(isfinite(x) && x > 0 && x < l->v[FLOOR_KEEP - 1]))
+        return;
+    int i = FLOOR_KEEP - 1;
+    for (; i > 0 && l->v[i - 1] > x; i--)
+        l->v[i] = l->v[i - 1];
+    l->v[i] = x;
+}
+
+static double low3_floor(const low3 *l)
+{
+    double f = NAN;
+    for (int i = 0; i < FLOOR_KEEP && isfinite(l->v[i]); i++)
+        f = l->v[i];
+    return f;
+}
+
+struct floors {
+    low3 branch;   /* taken-branch probes (vn__branch_cycles), reference cycles a branch */
+    low3 empty;    /* empty-loop samples of 1000 iterations or more, reference cycles each */
 };
 
 /* Times the taken-branch probe against the reference measured just before
  * and adds it to the suite's fastest. */
 static double probe_branch(job *j, double ref)
 {
-    if (!j->floor)
+    if (!j->floors)
         return NAN;
     double b = vn__branch_cycles(&j->run, ref);
-    double *low = j->floor->low;
-    if (isfinite(b) && b > 0 && b < low[FLOOR_KEEP - 1]) {
-        int i = FLOOR_KEEP - 1;
-        for (; i > 0 && low[i - 1] > b; i--)
-            low[i] = low[i - 1];
-        low[i] = b;
-    }
+    low3_add(&j->floors->branch, b);
     return b;
 }
 
-/* The floor: until three probes are in, the slowest of them; NAN without
- * any. */
-static double branch_floor(const job *j)
-{
-    double f = NAN;
-    for (int i = 0; j->floor && i < FLOOR_KEEP && isfinite(j->floor->low[i]); i++)
-        f = j->floor->low[i];
-    return f;
-}
+static double branch_floor(const job *j) { return j->floors ? low3_floor(&j->floors->branch) : NAN; }
+static double empty_floor(const job *j) { return j->floors ? low3_floor(&j->floors->empty) : NAN; }
 
 static double shared_threshold(const job *j)
 {
@@ -141,8 +152,13 @@ static int tag_slow_tail(vn_sample *v, size_t n)
     size_t below = 0;
     while (below < m && x[below] <= mode)
         below++;
+    for (size_t i = 0; i < below / 2; i++) {
+        double t = x[i];
+        x[i] = x[below - 1 - i];
+        x[below - 1 - i] = t;
+    }
     for (size_t i = 0; i < below; i++)
-        x[i] = mode - x[below - 1 - i];
+        x[i] = mode - x[i];
     double s = 1.4826 * vn_percentile_sorted(x, below, 50);
     double fence = mode + fmax(3 * s, 0.01 * mode);
     for (size_t i = 0; i < n; i++)
@@ -422,9 +438,12 @@ static int empty_sample(job *j, uint64_t iters, empties *e)
     if (run_sample(j, loop, 0, iters, &ns, &tags) != 0 || tags)
         return 0;
     double after = probe_branch(j, ref);
+    double cyc = isfinite(ref) && ref > 0 ? ns / (double)iters / ref : NAN;
+    if (j->floors && iters >= EMPTY_SELF_ITERS)
+        low3_add(&j->floors->empty, cyc);
     int rc = push_double(&e->ns, ns / (double)iters);
     if (rc == 0)
-        rc = push_double(&e->cyc, isfinite(ref) && ref > 0 ? ns / (double)iters / ref : NAN);
+        rc = push_double(&e->cyc, cyc);
     if (rc == 0)
         rc = push_double(&e->branch, fmax(before, after));
     if (rc == 0 && r->ctr)
@@ -436,51 +455,52 @@ static int empty_sample(job *j, uint64_t iters, empties *e)
  * cycles and their spread. So that the loop subtracted ran like the samples
  * it is subtracted from, from the empty loop's samples taken on a core of
  * its own when most of those samples were (quiet set), else from those
- * taken on a shared one; from all when there are none of the kind. */
+ * taken on a shared one; from all when there are none of the kind, and
+ * matched then says so. */
 typedef struct empty_stats {
     double om, olo, ohi;   /* ns per iteration: median and its 95% interval */
     double oc, spread;     /* reference cycles: median, (p90 - p10) / median */
+    int matched;           /* from samples of the kind asked for */
 } empty_stats;
 
 /* Was empty-loop sample i taken on a core of its own? Its probes say so,
  * and so does the sample itself, a loop of taken branches too: a sharing
  * that began and ended inside it shows only there, so it must be within
- * EMPTY_SELF_RATIO of the row's fastest, in reference cycles (quiet samples
- * of the empty loop agree within a percent or two). That needs samples of
- * 1000 iterations or more, where the loop and not the timer's own cost is
- * what they measure (fastest_empty is NAN otherwise). */
-static int empty_quiet(const empties *E, size_t i, double thr, double fastest_cyc)
+ * EMPTY_SELF_RATIO of efloor, the fastest the empty loop ran in the whole
+ * suite, in reference cycles (quiet samples of the empty loop agree within
+ * a percent or two). That needs samples of EMPTY_SELF_ITERS iterations or
+ * more, where the loop and not the timer's own cost is what they measure;
+ * for shorter ones efloor is NAN (row_empty_floor). */
+static int empty_quiet(const empties *E, size_t i, double thr, double efloor)
 {
-    return !(E->branch.v[i] > thr) && !(E->cyc.v[i] > EMPTY_SELF_RATIO * fastest_cyc);
+    return !(E->branch.v[i] > thr) && !(E->cyc.v[i] > EMPTY_SELF_RATIO * efloor);
 }
 
-static double fastest_empty(const empties *E, size_t iters)
+static double row_empty_floor(const job *j, uint64_t iters)
 {
-    double f = NAN;
-    for (size_t i = 0; iters >= 1000 && i < E->cyc.n; i++)
-        f = fmin(f, E->cyc.v[i]); /* fmin skips NAN */
-    return f;
+    return iters >= EMPTY_SELF_ITERS ? empty_floor(j) : NAN;
 }
 
-static size_t quiet_empties(const empties *E, double thr, size_t iters)
+static size_t quiet_empties(const empties *E, double thr, double efloor)
 {
     size_t q = 0;
-    double f = fastest_empty(E, iters);
     for (size_t i = 0; i < E->ns.n; i++)
-        q += empty_quiet(E, i, thr, f);
+        q += empty_quiet(E, i, thr, efloor);
     return q;
 }
 
-static int empty_summary(const empties *E, int quiet, double thr, size_t iters, empty_stats *o)
+static int empty_summary(const empties *E, int quiet, double thr, double efloor, uint64_t iters,
+                         empty_stats *o)
 {
     o->om = o->olo = o->ohi = 0;
     o->oc = o->spread = NAN;
+    o->matched = 0;
     size_t n = E->ns.n;
     if (!n)
         return 0;
-    double fastest = fastest_empty(E, iters);
-    size_t q = quiet_empties(E, thr, iters);
+    size_t q = quiet_empties(E, thr, efloor);
     int all = quiet ? q == 0 : q == n;
+    o->matched = !all;
     double *ns = malloc(n * sizeof *ns), *cyc = malloc(n * sizeof *cyc);
     if (!ns || !cyc) {
         free(ns), free(cyc);
@@ -488,7 +508,7 @@ static int empty_summary(const empties *E, int quiet, double thr, size_t iters, 
     }
     size_t m = 0, mc = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!all && empty_quiet(E, i, thr, fastest) != quiet)
+        if (!all && empty_quiet(E, i, thr, efloor) != quiet)
             continue;
         ns[m++] = E->ns.v[i];
         if (isfinite(E->cyc.v[i]))
@@ -500,7 +520,7 @@ static int empty_summary(const empties *E, int quiet, double thr, size_t iters, 
         o->oc = vn_percentile_sorted(cyc, mc, 50);
         /* The spread needs a few samples, long enough (1000 iterations)
          * for the loop, not the timer's own cost, to be what they measure. */
-        if (mc >= EMPTY_FIRST && iters >= 1000)
+        if (mc >= EMPTY_FIRST && iters >= EMPTY_SELF_ITERS)
             o->spread = (vn_percentile_sorted(cyc, mc, 90) - vn_percentile_sorted(cyc, mc, 10)) /
                         o->oc;
     }
@@ -524,9 +544,10 @@ static int mostly_quiet(const vn_sample *v, size_t n, unsigned skip)
 /* Fills the result's numbers from the samples (no clocks, no I/O). floor_ns
  * is the smallest difference per iteration the timer can show: its
  * resolution over the iterations of a sample. thr is the taken-branch probe
- * over which a sample ran on a shared core (tag_shared, done before). */
+ * over which a sample ran on a shared core (tag_shared, done before), efloor
+ * the empty loop's fastest (empty_quiet). */
 static int summarize(vn_result *res, const empties *E, size_t min_untagged, double floor_ns,
-                     double thr)
+                     double thr, double efloor)
 {
     size_t n = res->nsamples;
     double *net = malloc((n ? n : 1) * sizeof *net);
@@ -547,7 +568,7 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
         res->nshared += (res->samples[i].tags & VN_TAG_SHARED_CORE) != 0;
     }
     empty_stats es;
-    int erc = empty_summary(E, mostly_quiet(res->samples, n, skip), thr, res->iters, &es);
+    int erc = empty_summary(E, mostly_quiet(res->samples, n, skip), thr, efloor, res->iters, &es);
     if (erc) {
         free(net), free(cyc), free(ref), free(raw);
         return erc;
@@ -697,7 +718,7 @@ static int measure(job *j, vn_result *res)
          * moments to subtract from the quiet samples: one more now, where
          * it has a chance, rather than one in eight whenever. */
         if (s.branch_cycles <= shared_threshold(j) &&
-            quiet_empties(&E, shared_threshold(j), iters) < EMPTY_FIRST) {
+            quiet_empties(&E, shared_threshold(j), row_empty_floor(j, iters)) < EMPTY_FIRST) {
             if ((rc = empty_sample(j, iters, &E)) != 0)
                 goto out;
             s.ref_ns = vn__ref_ns_per_cycle(r);
@@ -733,8 +754,21 @@ static int measure(job *j, vn_result *res)
                 goto out;
             unsigned skip = left_out_tags(S.v, S.n, min_untagged);
             empty_stats es;
-            if ((rc = empty_summary(&E, mostly_quiet(S.v, S.n, skip), thr, iters, &es)) != 0)
+            if ((rc = empty_summary(&E, mostly_quiet(S.v, S.n, skip), thr,
+                                    row_empty_floor(j, iters), iters, &es)) != 0)
                 goto out;
+            /* Samples that ran on the CPU (so a shared core slowed them),
+             * and the core not yet seen to run a taken branch a cycle: every
+             * sample so far may be a busy one, so wait for a quiet moment.
+             * Or no empty-loop sample yet from the kind of moments the
+             * samples come from: a net time against the other kind would
+             * be off by the difference, so wait for one (taken at the next
+             * quiet probe, above). The budget bounds the wait. */
+            int probed = 0;
+            for (size_t i = 0; i < S.n && !probed; i++)
+                probed = isfinite(S.v[i].branch_cycles);
+            if (probed && !(es.matched && branch_floor(j) <= VN__BRANCH_QUIET_MAX))
+                continue;
             if (precision_reached(S.v, S.n, skip, es.om, es.ohi, target, branch_floor(j), &rc)) {
                 res->stop = VN_STOP_PRECISION;
                 break;
@@ -751,7 +785,8 @@ static int measure(job *j, vn_result *res)
     res->nsamples = S.n;
     S.v = NULL;
     throughput_of(j, res);
-    rc = summarize(res, &E, min_untagged, j->res_ns / (double)res->iters, shared_threshold(j));
+    rc = summarize(res, &E, min_untagged, j->res_ns / (double)res->iters, shared_threshold(j),
+                   row_empty_floor(j, iters));
     if (rc == 0 && r->ctr) {
         rc = vn__bench_counters_finish(res, r->ctr, counts.v, E.counts.v,
                                        E.counts.n / vn_counters_n(r->ctr),
@@ -966,7 +1001,7 @@ static int measure_threads(job *j, vn_result *res)
     if (rc == 0 && res->stop != VN_STOP_FAILED) {
         throughput_of(&t[0].j, res);
         rc = summarize(res, &E, vn__min_untagged(&j->cfg), j->res_ns / (double)res->iters,
-                       INFINITY);
+                       INFINITY, NAN);
     }
     if (nctr && rc == 0) {
         rc = vn__bench_counters_finish(res, j->run.ctr, all_counts.v, E.counts.v,
@@ -1092,7 +1127,7 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
     if (cfg.cold && (rc = vn__evict_init(&evict, &out->env)) != 0)
         goto done;
     size_t row = 0;
-    struct branch_floor floor = {{INFINITY, INFINITY, INFINITY}};
+    struct floors floors = {{{INFINITY, INFINITY, INFINITY}}, {{INFINITY, INFINITY, INFINITY}}};
     for (size_t i = 0; i < s->n && rc == 0; i++) {
         const vn__bench *b = &s->v[i];
         size_t nv = b->nvalues ? b->nvalues : 1;
@@ -1154,7 +1189,7 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
             }
             j->evict = cfg.cold ? &evict : NULL;
             j->interference = !(hooks && hooks->no_interference);
-            j->floor = cfg.threads > 1 ? NULL : &floor;
+            j->floors = cfg.threads > 1 ? NULL : &floors;
             j->run.timer = j->timer;
             j->run.hooks = hooks;
             j->run.user = b->opts.user;
