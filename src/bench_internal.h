@@ -99,6 +99,13 @@ double vn__branch_cycles(const struct vn__run *r, double ref_ns);
  * their own. Never faster than this, the core was shared throughout. */
 #define VN__BRANCH_QUIET_MAX 1.5
 
+/* Tags VN_TAG_SHARED_CORE the untagged samples far slower than the
+ * untagged samples' half-sample mode, when some sample is tagged
+ * VN_TAG_SHARED_CORE already and at least VN__SLOW_TAIL_MIN are untagged
+ * (bench_run.c says why and how far). 0, or VN_ENOMEM. */
+#define VN__SLOW_TAIL_MIN 10
+int vn__tag_slow_tail(vn_sample *v, size_t n);
+
 /* Writes over a buffer larger than the caches, so the next sample starts
  * cold. The buffer is sized once from the machine snapshot. */
 typedef struct vn__evict {

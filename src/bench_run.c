@@ -129,16 +129,15 @@ static int cmp_double(const void *a, const void *b)
  * benchmark's own; a sample more than max(3 s, 1% of m) above m is taken
  * for one that shared its core part of the time, and tagged too. Where the
  * probes never saw the core shared, nothing is tagged this way: a slow
- * sample is then the benchmark's own. 0, or VN_ENOMEM. */
-#define SLOW_TAIL_MIN 10 /* untagged samples to find a mode in */
-static int tag_slow_tail(vn_sample *v, size_t n)
+ * sample is then the benchmark's own. (bench_internal.h) */
+int vn__tag_slow_tail(vn_sample *v, size_t n)
 {
     size_t shared = 0, m = 0;
     for (size_t i = 0; i < n; i++) {
         shared += (v[i].tags & VN_TAG_SHARED_CORE) != 0;
         m += v[i].tags == 0;
     }
-    if (!shared || m < SLOW_TAIL_MIN)
+    if (!shared || m < VN__SLOW_TAIL_MIN)
         return 0;
     double *x = malloc(m * sizeof *x);
     if (!x)
@@ -172,7 +171,7 @@ static int tag_slow_tail(vn_sample *v, size_t n)
 static int tag_shared(vn_sample *v, size_t n, double last, double thr)
 {
     tag_probed(v, n, last, thr);
-    return tag_slow_tail(v, n);
+    return vn__tag_slow_tail(v, n);
 }
 
 static double elapsed_ns(job *j) { return vn__timer_delta_ns(&j->run, vn__timer_read(&j->run) - j->t0); }

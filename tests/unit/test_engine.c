@@ -643,6 +643,36 @@ static void the_fence_follows_the_spread_below_the_mode(void **state)
     vn_results_free(&r);
 }
 
+/* The fence by hand, on 12 untagged samples and one tagged by a probe. The
+ * mode is 10; the 8 at or below it are 0, 0, 0, 0, 0.15, 0.3, 0.6 and 1.0
+ * from it, median 0.075, so the fence is 10 + 3 x 1.4826 x 0.075 = 10.33:
+ * 10.3 stays, 10.6, 15 and 16 are tagged. Without the probe's tag nothing
+ * is. */
+static void slow_tail_fence_by_hand(void **state)
+{
+    (void)state;
+    const double x[] = {9.0, 9.4, 9.7, 9.85, 10, 10, 10, 10, 10.3, 10.6, 15, 16, 20};
+    const size_t n = sizeof x / sizeof x[0];
+    for (int probed = 0; probed < 2; probed++) {
+        vn_sample v[sizeof x / sizeof x[0]];
+        memset(v, 0, sizeof v);
+        for (size_t i = 0; i < n; i++)
+            v[i].value = x[i];
+        v[n - 1].tags = probed ? VN_TAG_SHARED_CORE : 0;
+        assert_int_equal(vn__tag_slow_tail(v, probed ? n : n - 1), 0);
+        for (size_t i = 0; i + 1 < n; i++)
+            assert_int_equal(v[i].tags, probed && x[i] > 10.33 ? VN_TAG_SHARED_CORE : 0);
+    }
+    /* Too few untagged samples to find a mode: nothing is tagged. */
+    vn_sample few[VN__SLOW_TAIL_MIN];
+    memset(few, 0, sizeof few);
+    for (size_t i = 0; i < VN__SLOW_TAIL_MIN; i++)
+        few[i].value = i + 1 < VN__SLOW_TAIL_MIN ? 10 : 50;
+    few[0].tags = VN_TAG_SHARED_CORE;
+    assert_int_equal(vn__tag_slow_tail(few, VN__SLOW_TAIL_MIN), 0);
+    assert_int_equal(few[VN__SLOW_TAIL_MIN - 1].tags, 0);
+}
+
 /* A bound stops once its fastest sample is reproduced, but only on a core
  * seen quiet: costs of 1.0 to 1.9 ns next to an empty loop of 1.5 ns can
  * never give a median within 1%, yet every fourth sample is 1.0. */
@@ -1037,6 +1067,7 @@ int main(void)
         cmocka_unit_test(a_core_shared_throughout_is_said),
         cmocka_unit_test(a_slow_tail_on_a_shared_core_is_tagged),
         cmocka_unit_test(the_fence_follows_the_spread_below_the_mode),
+        cmocka_unit_test(slow_tail_fence_by_hand),
         cmocka_unit_test(a_bound_stops_when_its_fastest_sample_is_reproduced),
         cmocka_unit_test(growing_cost_is_drift),
         cmocka_unit_test(parameters_give_rows),
