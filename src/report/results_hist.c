@@ -23,16 +23,17 @@ static int one(const vn_result *res, unsigned flags, vn_buf *b, int first)
     double *x = malloc((res->nsamples ? res->nsamples : 1) * sizeof *x);
     if (!x)
         return VN_ENOMEM;
+    /* The samples of the headline: those without a tag it leaves out. */
     for (size_t i = 0; i < res->nsamples; i++)
-        if (!res->samples[i].tags)
+        if (!(res->samples[i].tags & res->left_out))
             x[n++] = res->samples[i].value - (net ? res->overhead_ns : 0);
 
     char oh[32];
     err = vn_buf_printf(b, ": %zu samples, ns per iteration", n);
     if (!err && net)
         err = vn_buf_printf(b, " net of %s overhead", vn__fmt_ns(oh, sizeof oh, res->overhead_ns));
-    if (!err && res->ntagged)
-        err = vn_buf_printf(b, " (%zu tagged left out)", res->ntagged);
+    if (!err && n < res->nsamples)
+        err = vn_buf_printf(b, " (%zu tagged left out)", res->nsamples - n);
     if (!err && res->upper_bound) {
         char bound[32];
         err = vn_buf_printf(b, "; cannot be told apart from the empty loop: < %s",
@@ -43,7 +44,7 @@ static int one(const vn_result *res, unsigned flags, vn_buf *b, int first)
     if (!err && n)
         err = vn_report_histogram_text(x, n, "ns", flags, b);
     else if (!err)
-        err = vn_buf_puts(b, "  no untagged samples\n");
+        err = vn_buf_puts(b, "  no samples\n");
     free(x);
     return err;
 }
