@@ -452,7 +452,7 @@ static vn_result *run_shared(vn_results *r, double from_ms, double to_ms, int pr
     reset_fake();
     empty_costs[0] = empty_costs[1] = 1.0;
     empty_no = 0;
-    shared_from = fake_now + (uint64_t)(from_ms * 1e6);
+    shared_from = from_ms < 0 ? 0 : fake_now + (uint64_t)(from_ms * 1e6);
     shared_to = fake_now + (uint64_t)(to_ms * 1e6);
     vn_suite *s = probe_suite(probe);
     assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
