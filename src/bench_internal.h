@@ -94,9 +94,9 @@ double vn__branch_cycles(const struct vn__run *r, double ref_ns);
  * percent of each other; shared ones 1.5 to 2.5 times the quiet ones, with
  * a few at 1.1 to 1.2 (a lighter load on the other thread). */
 #define VN__SHARED_RATIO 1.10
-/* The fastest probe of a core that ran a taken branch a cycle at some point:
- * the x86 cores of the last decade and the big ARM cores do on a core of
- * their own. Never faster than this, the core was shared throughout. */
+/* The fastest probe of a core that ran a taken branch a cycle at some point,
+ * as most out-of-order cores do on a core of their own. Never faster than
+ * this, the core was probably shared throughout. */
 #define VN__BRANCH_QUIET_MAX 1.5
 
 /* Tags VN_TAG_SHARED_CORE the untagged samples far slower than the

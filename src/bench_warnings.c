@@ -95,12 +95,14 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
      * under KVM: 1.00 reference cycles a branch while the host's sibling
      * thread was idle, 1.5 to 2.5 while it was not, in spells of a fraction
      * of a millisecond to seconds). Every sample has such a probe on both
-     * sides (VN_TAG_SHARED_CORE). */
+     * sides, and shorter spells show as a slow tail (VN_TAG_SHARED_CORE,
+     * bench_run.c). */
     if (r->nsamples && r->nshared * 10 > r->nsamples)
         vn__result_warn(r, "shared_core",
              "%zu of %zu samples ran while something shared this core (a loop of taken branches "
-             "next to them ran over %.2fx slower than at its fastest): a second hardware thread, "
-             "under a hypervisor possibly the host's; they are %s",
+             "timed next to them ran over %.2fx its fastest, or they ran far slower than the "
+             "quiet samples): a second hardware thread, under a hypervisor possibly the host's; "
+             "they are %s",
              r->nshared, r->nsamples, VN__SHARED_RATIO,
              r->left_out & VN_TAG_SHARED_CORE
                  ? "left out of the headline"
@@ -114,8 +116,9 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
     if (isfinite(fastest) && fastest > VN__BRANCH_QUIET_MAX)
         vn__result_warn(r, "shared_core_throughout",
              "a loop of taken branches never ran faster than %.2f reference cycles a branch "
-             "during this benchmark, where a core of its own runs one a cycle: the core was "
-             "probably shared the whole time, and short loops read slower than on a quiet core",
+             "during this benchmark, where most cores run one a cycle on a core of their own: "
+             "the core was probably shared the whole time, and short loops read slower than on "
+             "a quiet core",
              fastest);
     double headline = r->upper_bound ? r->bound_ns : r->stats.median;
     if (cfg->cold && r->iters == 1 && headline < 1e3)
