@@ -20,7 +20,7 @@
 #define EMPTY_EVERY 8        /* one empty-loop sample per this many samples */
 #define EMPTY_FIRST 5        /* empty-loop samples before sampling starts */
 #define MAX_ITERS ((uint64_t)1 << 40)
-#define EMPTY_SELF_RATIO 1.05 /* an empty-loop sample this much over its fastest was shared */
+#define EMPTY_SELF_RATIO 1.02 /* an empty-loop sample this much over its fastest was shared */
 #define EMPTY_SELF_ITERS 1000 /* iterations an empty-loop sample needs to be judged by itself */
 #define FASTEST_AGREE 5      /* samples within the precision of the fastest: a bound reproduced */
 
@@ -467,7 +467,7 @@ typedef struct empty_stats {
  * that began and ended inside it shows only there, so it must be within
  * EMPTY_SELF_RATIO of efloor, the fastest the empty loop ran in the whole
  * suite, in reference cycles (quiet samples of the empty loop agree within
- * a percent or two). That needs samples of EMPTY_SELF_ITERS iterations or
+ * half a percent). That needs samples of EMPTY_SELF_ITERS iterations or
  * more, where the loop and not the timer's own cost is what they measure;
  * for shorter ones efloor is NAN (row_empty_floor). */
 static int empty_quiet(const empties *E, size_t i, double thr, double efloor)
