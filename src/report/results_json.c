@@ -7,6 +7,16 @@
 
 #include "results.h"
 
+/* The names of the tags set in mask, as an array. */
+static void tag_array(vn__json *j, const char *key, unsigned mask)
+{
+    vn__json_arr_begin(j, key);
+    for (size_t i = 0; i < sizeof vn__tag_names / sizeof vn__tag_names[0]; i++)
+        if (mask & vn__tag_names[i].bit)
+            vn__json_str(j, NULL, vn__tag_names[i].name);
+    vn__json_arr_end(j);
+}
+
 /* One sample per line: a pretty document with thousands of samples would
  * otherwise take seven lines for each of them. */
 static void sample(vn__json *j, const vn_sample *s, int ncounters, const vn_proc_usage *u)
@@ -16,11 +26,7 @@ static void sample(vn__json *j, const vn_sample *s, int ncounters, const vn_proc
     j->pretty = 0;
     vn__json_num(j, "value", s->value);
     vn__json_uint(j, "iters", s->iters);
-    vn__json_arr_begin(j, "tags");
-    for (size_t i = 0; i < sizeof vn__tag_names / sizeof vn__tag_names[0]; i++)
-        if (s->tags & vn__tag_names[i].bit)
-            vn__json_str(j, NULL, vn__tag_names[i].name);
-    vn__json_arr_end(j);
+    tag_array(j, "tags", s->tags);
     vn__json_num(j, "ref_ns", s->ref_ns);
     vn__json_int(j, "thread", s->thread);
     if (!u)
@@ -146,11 +152,7 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on)
     vn__json_uint(j, "tagged", r->ntagged);
     if (!r->command) {
         vn__json_uint(j, "shared_core", r->nshared);
-        vn__json_arr_begin(j, "left_out");
-        for (size_t i = 0; i < sizeof vn__tag_names / sizeof vn__tag_names[0]; i++)
-            if (r->left_out & vn__tag_names[i].bit)
-                vn__json_str(j, NULL, vn__tag_names[i].name);
-        vn__json_arr_end(j);
+        tag_array(j, "left_out", r->left_out);
     }
 
     vn__json_obj_begin(j, "overhead");

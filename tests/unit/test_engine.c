@@ -443,25 +443,50 @@ static void a_slow_empty_loop_sample_is_left_out(void **state)
     vn_results_free(&r);
 }
 
-/* Runs "b" on the probing fake machine with the core shared from `from` to
- * `to` ms after the start (body 10 ns, empty loop 1 ns, both doubled while
- * shared). */
-static vn_result *run_shared(vn_results *r, double from_ms, double to_ms, int probe,
-                             size_t min_samples)
+/* How "b" runs on the fake machine: its costs per iteration in turn, the
+ * empty loop's, both doubled while the core is shared from from_ms to to_ms
+ * after the start (from before it when from_ms < 0; never when both are 0),
+ * the branch probe hooked in or not, exactly n samples (0: the default
+ * stop), and the time budget (0: the default). */
+typedef struct fake_run {
+    const double *costs;
+    size_t ncosts;
+    double empty;
+    double from_ms, to_ms;
+    int probe;
+    size_t n;
+    double max_time;
+} fake_run;
+
+static vn_result *run_on(vn_results *r, fake_run f)
 {
     reset_fake();
-    empty_costs[0] = empty_costs[1] = 1.0;
+    ncosts = f.ncosts;
+    memcpy(costs, f.costs, f.ncosts * sizeof *costs);
+    empty_costs[0] = empty_costs[1] = f.empty;
     empty_no = 0;
-    shared_from = from_ms < 0 ? 0 : fake_now + (uint64_t)(from_ms * 1e6);
-    shared_to = fake_now + (uint64_t)(to_ms * 1e6);
-    vn_suite *s = probe_suite(probe);
+    if (f.from_ms || f.to_ms) {
+        shared_from = f.from_ms < 0 ? 0 : fake_now + (uint64_t)(f.from_ms * 1e6);
+        shared_to = fake_now + (uint64_t)(f.to_ms * 1e6);
+    }
+    vn_suite *s = probe_suite(f.probe);
     assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
     vn_config c = quick_config();
-    c.min_samples = min_samples;
-    c.max_samples = min_samples;
+    if (f.n)
+        c.min_samples = c.max_samples = f.n;
+    if (f.max_time > 0)
+        c.max_time = f.max_time;
     assert_int_equal(vn_suite_run(s, &c, r), 0);
     vn_suite_destroy(s);
     return &r->bench[0];
+}
+
+static const double ten_ns[] = {10};
+
+/* Body 10 ns, empty loop 1 ns, the core shared from `from` to `to` ms. */
+static vn_result *run_shared(vn_results *r, double from_ms, double to_ms, int probe, size_t n)
+{
+    return run_on(r, (fake_run){ten_ns, 1, 1.0, from_ms, to_ms, probe, n, 0});
 }
 
 static void shared_core_samples_stay_out_of_the_headline(void **state)
@@ -505,17 +530,7 @@ static void shared_core_samples_stay_out_of_the_headline(void **state)
      * would give a precise median within ten samples, but the core was seen
      * on its own, so sampling waits for quiet moments to come back, and
      * the headline is theirs. */
-    reset_fake();
-    empty_costs[0] = empty_costs[1] = 1.0;
-    empty_no = 0;
-    shared_from = fake_now + 4000000;
-    shared_to = fake_now + 80000000;
-    vn_suite *s = probe_suite(1);
-    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
-    vn_config c = quick_config();
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    vn_suite_destroy(s);
-    b = &r.bench[0];
+    b = run_shared(&r, 4, 80, 1, 0);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_true(b->nshared >= 25 && b->nsamples >= b->nshared + 5);
     assert_true(fabs(b->stats.median - 9.0) < 1e-9);
@@ -568,23 +583,9 @@ static void a_slow_tail_on_a_shared_core_is_tagged(void **state)
     (void)state;
     for (int window = 0; window < 2; window++) {
         vn_results r;
-        reset_fake();
-        ncosts = 4;
         const double c4[] = {10, 10, 10, 10.5};
-        memcpy(costs, c4, sizeof c4);
-        empty_costs[0] = empty_costs[1] = 1.0;
-        empty_no = 0;
-        if (window) {
-            shared_from = fake_now + 20000000;
-            shared_to = fake_now + 30000000;
-        }
-        vn_suite *s = probe_suite(1);
-        assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
-        vn_config c = quick_config();
-        c.min_samples = c.max_samples = 60;
-        assert_int_equal(vn_suite_run(s, &c, &r), 0);
-        vn_suite_destroy(s);
-        const vn_result *b = &r.bench[0];
+        const vn_result *b =
+            run_on(&r, (fake_run){c4, 4, 1.0, window ? 20 : 0, window ? 30 : 0, 1, 60, 0});
         size_t slow_untagged = 0, probed = 0;
         for (size_t i = 0; i < b->nsamples; i++) {
             const vn_sample *x = &b->samples[i];
@@ -615,21 +616,8 @@ static void the_fence_follows_the_spread_below_the_mode(void **state)
 {
     (void)state;
     vn_results r;
-    reset_fake();
-    ncosts = 7;
     const double c7[] = {9.4, 9.7, 10, 10, 10.3, 10.6, 15};
-    memcpy(costs, c7, sizeof c7);
-    empty_costs[0] = empty_costs[1] = 1.0;
-    empty_no = 0;
-    shared_from = fake_now + 20000000;
-    shared_to = fake_now + 30000000;
-    vn_suite *s = probe_suite(1);
-    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
-    vn_config c = quick_config();
-    c.min_samples = c.max_samples = 70;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    vn_suite_destroy(s);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = run_on(&r, (fake_run){c7, 7, 1.0, 20, 30, 1, 70, 0});
     size_t kept_high = 0;
     for (size_t i = 0; i < b->nsamples; i++) {
         const vn_sample *x = &b->samples[i];
@@ -678,23 +666,8 @@ static void slow_tail_fence_by_hand(void **state)
  * never give a median within 1%, yet every fourth sample is 1.0. */
 static vn_result *run_bound(vn_results *r, int shared)
 {
-    reset_fake();
-    ncosts = 4;
     const double c4[] = {1.0, 1.3, 1.6, 1.9};
-    memcpy(costs, c4, sizeof c4);
-    empty_costs[0] = empty_costs[1] = 1.5;
-    empty_no = 0;
-    if (shared) {
-        shared_from = 0;
-        shared_to = UINT64_MAX;
-    }
-    vn_suite *s = probe_suite(1);
-    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
-    vn_config c = quick_config();
-    c.max_time = 0.1;
-    assert_int_equal(vn_suite_run(s, &c, r), 0);
-    vn_suite_destroy(s);
-    return &r->bench[0];
+    return run_on(r, (fake_run){c4, 4, 1.5, shared ? -1 : 0, shared ? 1e9 : 0, 1, 0, 0.1});
 }
 
 static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
