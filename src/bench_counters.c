@@ -61,7 +61,7 @@ void vn__bench_counters_sample(struct vn__run *r, uint64_t iters)
 }
 
 int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *sample_counts,
-                              const double *empty, size_t nempty, size_t min_untagged)
+                              const double *empty, size_t nempty)
 {
     size_t n = vn_counters_n(c);
     res->ncounters = (int)n;
@@ -70,8 +70,8 @@ int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *samp
         res->samples[i].counts = sample_counts ? sample_counts + i * n : NULL;
     if (!n)
         return 0;
-    /* The same samples as the headline time: untagged ones, unless too few
-     * are left and the headline uses all. */
+    /* The same samples as the headline time: those without a tag it
+     * leaves out. */
     unsigned char *use = malloc(res->nsamples ? res->nsamples : 1);
     uint32_t *scaled = malloc((res->nsamples ? res->nsamples : 1) * sizeof *scaled);
     if (!use || !scaled) {
@@ -79,11 +79,8 @@ int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *samp
         free(scaled);
         return VN_ENOMEM;
     }
-    size_t untagged = 0;
-    for (size_t i = 0; i < res->nsamples; i++)
-        untagged += res->samples[i].tags == 0;
     for (size_t i = 0; i < res->nsamples; i++) {
-        use[i] = untagged < min_untagged || res->samples[i].tags == 0;
+        use[i] = !(res->samples[i].tags & res->left_out);
         scaled[i] = res->samples[i].counts_scaled;
     }
     double net[VN_COUNTERS_MAX], over[VN_COUNTERS_MAX];

@@ -18,6 +18,7 @@ typedef struct vn__hooks {
     double timer_resolution_ns;
     double (*ref_ns)(void *ctx);  /* ns per reference cycle; NULL gives NAN */
     double (*branch_cycles)(void *ctx); /* the taken-branch probe; NULL gives NAN */
+    double (*cpu_ns)(void *ctx, double wall_ns); /* a sample's CPU time, given its wall time */
     vn_bench_fn empty;            /* the empty loop, instead of the real one; NULL: the real one */
     int no_interference;          /* skip getrusage/getcpu around samples */
     unsigned (*sample_tags)(void *ctx); /* the tags of each sample, instead of probing */
@@ -102,9 +103,11 @@ double vn__branch_cycles(const struct vn__run *r, double ref_ns);
 /* Tags VN_TAG_SHARED_CORE the untagged samples far slower than the
  * untagged samples' half-sample mode, when some sample is tagged
  * VN_TAG_SHARED_CORE already and at least VN__SLOW_TAIL_MIN are untagged
- * (bench_run.c says why and how far). 0, or VN_ENOMEM. */
+ * (bench_run.c says why and how far). Samples whose off_cpu entry is set
+ * (off_cpu may be NULL) take no part: a shared core slowed them little.
+ * 0, or VN_ENOMEM. */
 #define VN__SLOW_TAIL_MIN 10
-int vn__tag_slow_tail(vn_sample *v, size_t n);
+int vn__tag_slow_tail(vn_sample *v, const unsigned char *off_cpu, size_t n);
 
 /* Writes over a buffer larger than the caches, so the next sample starts
  * cold. The buffer is sized once from the machine snapshot. */
@@ -139,7 +142,7 @@ void vn__bench_counters_sample(struct vn__run *r, uint64_t iters);
 /* The result's counters from its samples' counts (nsamples x n, taken over
  * by res) and the empty loop's (nempty x n). */
 int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *sample_counts,
-                              const double *empty, size_t nempty, size_t min_untagged);
+                              const double *empty, size_t nempty);
 
 /* Adds a warning (stable id, one-line message) to a result; the first
  * VN_MAX_WARNINGS are kept. */

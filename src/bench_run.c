@@ -22,6 +22,7 @@
 #define MAX_ITERS ((uint64_t)1 << 40)
 #define EMPTY_SELF_RATIO 1.02 /* an empty-loop sample this much over its fastest was shared */
 #define EMPTY_SELF_ITERS 1000 /* iterations an empty-loop sample needs to be judged by itself */
+#define EXTRA_EVERY 4         /* at most one empty-loop sample out of turn per this many */
 #define FASTEST_AGREE 5      /* samples within the precision of the fastest: a bound reproduced */
 
 /* Everything one benchmark row needs while it runs. */
@@ -38,8 +39,46 @@ typedef struct job {
     vn_state st;
     uint64_t t0;                 /* timer read at the start of this row */
     struct floors *floors;       /* NULL: no probes (--threads) */
-    double cpu_ns;               /* the last sample's CPU time (getrusage); NAN unknown */
+    double cpu_ns;               /* the last sample's CPU time; NAN unknown */
+    struct auxes *aux;           /* the samples' private side; NULL: none kept */
+    size_t pending;              /* the sample waiting for its probe after, or NO_SAMPLE */
+    struct low3 *empty_low;      /* this row's fastest empty-loop samples (empty_quiet) */
 } job;
+
+#define NO_SAMPLE ((size_t)-1)
+
+/* What the engine keeps of each sample beside what it reports, one entry
+ * per sample in each array: the first branch probe taken after it (before
+ * the next sample, before an empty-loop sample in between, or at the very
+ * end; NAN until taken), and whether it spent most of its time off the
+ * CPU. */
+struct auxes {
+    double *after;
+    unsigned char *off_cpu;
+    size_t n, cap;
+};
+
+static void auxes_free(struct auxes *a) { free(a->after), free(a->off_cpu); }
+
+static int push_aux(struct auxes *a, int off_cpu)
+{
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 256;
+        double *after = realloc(a->after, cap * sizeof *after);
+        if (!after)
+            return VN_ENOMEM;
+        a->after = after;
+        unsigned char *off = realloc(a->off_cpu, cap);
+        if (!off)
+            return VN_ENOMEM;
+        a->off_cpu = off;
+        a->cap = cap;
+    }
+    a->after[a->n] = NAN;
+    a->off_cpu[a->n] = (unsigned char)(off_cpu != 0);
+    a->n++;
+    return 0;
+}
 
 /* The fastest few readings of a kind over the whole suite so far, kept by
  * the rows together, so a row run in a busy spell is judged against a quiet
@@ -70,24 +109,32 @@ static double low3_floor(const low3 *l)
     return f;
 }
 
+#define LOW3_NONE {{INFINITY, INFINITY, INFINITY}}
+
+/* The suite's: the probe is the same loop in every row. (The empty loop's
+ * cost per iteration carries the timer's reads spread over the sample's
+ * iterations, so its floor is each row's own.) */
 struct floors {
     low3 branch;   /* taken-branch probes (vn__branch_cycles), reference cycles a branch */
-    low3 empty;    /* empty-loop samples of 1000 iterations or more, reference cycles each */
 };
 
-/* Times the taken-branch probe against the reference measured just before
- * and adds it to the suite's fastest. */
+/* Times the taken-branch probe against the reference measured just before,
+ * adds it to the suite's fastest, and gives it to the sample before it as
+ * the probe after that sample. */
 static double probe_branch(job *j, double ref)
 {
     if (!j->floors)
         return NAN;
     double b = vn__branch_cycles(&j->run, ref);
     low3_add(&j->floors->branch, b);
+    if (j->aux && j->pending != NO_SAMPLE) {
+        j->aux->after[j->pending] = b;
+        j->pending = NO_SAMPLE;
+    }
     return b;
 }
 
 static double branch_floor(const job *j) { return j->floors ? low3_floor(&j->floors->branch) : NAN; }
-static double empty_floor(const job *j) { return j->floors ? low3_floor(&j->floors->empty) : NAN; }
 
 static double shared_threshold(const job *j)
 {
@@ -96,16 +143,14 @@ static double shared_threshold(const job *j)
 }
 
 /* Tags the samples taken while the core's front end was shared: the probe
- * before the sample, or the one after it (the next sample's, or `last`
- * after the final one), read over thr. Sets the tag afresh each time, since
- * the floor under thr only ever falls. */
-static void tag_probed(vn_sample *v, size_t n, double last, double thr)
+ * before the sample, or the one after it, read over thr. A sample mostly
+ * off the CPU (asleep, waiting) lost little to a shared core, whatever the
+ * probes say, and is never tagged. Sets the tag afresh each time, since the
+ * floor under thr only ever falls. */
+static void tag_probed(vn_sample *v, const struct auxes *a, double thr)
 {
-    for (size_t i = 0; i < n; i++) {
-        double after = i + 1 < n ? v[i + 1].branch_cycles : last;
-        /* false for NAN: a sample without a probe of its own (off the
-         * CPU, see measure()) is never tagged */
-        int shared = v[i].branch_cycles > thr || (!isnan(v[i].branch_cycles) && after > thr);
+    for (size_t i = 0; i < a->n; i++) {
+        int shared = !a->off_cpu[i] && (v[i].branch_cycles > thr || a->after[i] > thr);
         if (shared)
             v[i].tags |= VN_TAG_SHARED_CORE;
         else
@@ -130,12 +175,13 @@ static int cmp_double(const void *a, const void *b)
  * for one that shared its core part of the time, and tagged too. Where the
  * probes never saw the core shared, nothing is tagged this way: a slow
  * sample is then the benchmark's own. (bench_internal.h) */
-int vn__tag_slow_tail(vn_sample *v, size_t n)
+int vn__tag_slow_tail(vn_sample *v, const unsigned char *off_cpu, size_t n)
 {
+#define CANDIDATE(i) (!v[i].tags && !(off_cpu && off_cpu[i]))
     size_t shared = 0, m = 0;
     for (size_t i = 0; i < n; i++) {
         shared += (v[i].tags & VN_TAG_SHARED_CORE) != 0;
-        m += v[i].tags == 0;
+        m += CANDIDATE(i);
     }
     if (!shared || m < VN__SLOW_TAIL_MIN)
         return 0;
@@ -143,7 +189,7 @@ int vn__tag_slow_tail(vn_sample *v, size_t n)
     if (!x)
         return VN_ENOMEM;
     for (size_t i = 0, k = 0; i < n; i++)
-        if (!v[i].tags)
+        if (CANDIDATE(i))
             x[k++] = v[i].value;
     qsort(x, m, sizeof *x, cmp_double);
     double mode = vn_half_sample_mode(x, m);
@@ -161,17 +207,19 @@ int vn__tag_slow_tail(vn_sample *v, size_t n)
     double s = 1.4826 * vn_percentile_sorted(x, below, 50);
     double fence = mode + fmax(3 * s, 0.01 * mode);
     for (size_t i = 0; i < n; i++)
-        if (!v[i].tags && v[i].value > fence)
+        if (CANDIDATE(i) && v[i].value > fence)
             v[i].tags |= VN_TAG_SHARED_CORE;
+#undef CANDIDATE
     free(x);
     return 0;
 }
 
-/* Both ways of telling the samples that ran on a shared core. */
-static int tag_shared(vn_sample *v, size_t n, double last, double thr)
+/* Both ways of telling the samples that ran on a shared core; a holds one
+ * entry per sample of v. */
+static int tag_shared(vn_sample *v, const struct auxes *a, double thr)
 {
-    tag_probed(v, n, last, thr);
-    return vn__tag_slow_tail(v, n);
+    tag_probed(v, a, thr);
+    return vn__tag_slow_tail(v, a->off_cpu, a->n);
 }
 
 static double elapsed_ns(job *j) { return vn__timer_delta_ns(&j->run, vn__timer_read(&j->run) - j->t0); }
@@ -241,6 +289,8 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
         return 1;
     }
     *ns = vn__timer_delta_ns(r, r->t_end - r->t_start);
+    if (j->hooks && j->hooks->cpu_ns)
+        j->cpu_ns = j->hooks->cpu_ns(j->hooks->ctx, *ns);
     if (r->ctr)
         vn__bench_counters_sample(r, iters);
     return 0;
@@ -285,18 +335,17 @@ static int indistinguishable(double raw_lo, double raw_med, double om, double oh
  * sample of the loop with the body. It has no interval; it must be
  * reproduced instead, FASTEST_AGREE samples within target of it.
  *
- * floor is the fastest taken-branch probe so far (NAN without probes). A
- * rule on the fastest sample alone would stop within ten samples on a core
- * shared the whole time and report the busy loop, so it holds only once the
- * probes have seen the core run a branch a cycle; and while samples from a
- * shared core are still in the headline (too few others yet) although the
- * core has been seen on its own, nothing is reached: the budget is spent
- * waiting for quiet moments rather than on a busy figure. Without probes, a
- * bound needs the median of its loop known to +-target. Looks at the
- * samples the headline would use: those without the tags in skip
- * (left_out_tags). */
+ * probed says the samples had branch probes and the core has been seen to
+ * run a taken branch a cycle (measure() waits until it has). A rule on the
+ * fastest sample alone would stop within ten samples on a core shared the
+ * whole time and report the busy loop, so it holds only then; and while
+ * samples from a shared core are still in the headline (too few others
+ * yet), nothing is reached: the budget is spent waiting for quiet moments
+ * rather than on a busy figure. Without probes, a bound needs the median of
+ * its loop known to +-target. Looks at the samples the headline would use:
+ * those without the tags in skip (left_out_tags). */
 static int precision_reached(const vn_sample *v, size_t n, unsigned skip, double om, double ohi,
-                             double target, double floor, int *err)
+                             double target, int probed, int *err)
 {
     double *x = malloc((n ? n : 1) * sizeof *x);
     if (!x) {
@@ -311,19 +360,18 @@ static int precision_reached(const vn_sample *v, size_t n, unsigned skip, double
             fastest = fmin(fastest, v[i].value);
             shared += (v[i].tags & VN_TAG_SHARED_CORE) != 0;
         }
-    int quiet_seen = floor <= VN__BRANCH_QUIET_MAX; /* false for NAN */
-    int waiting = quiet_seen && shared > 0;
+    int waiting = probed && shared > 0;
     double med, lo, hi;
     int ok = 0;
     if (m >= 6 && !waiting && vn_median_ci(x, m, &med, &lo, &hi) == 0) {
         if (!indistinguishable(lo, med, om, ohi)) {
             med -= om, lo -= om, hi -= om;
             ok = med > 0 && fmax(med - lo, hi - med) <= target * med;
-        } else if (isfinite(floor)) {
+        } else if (probed) {
             size_t agree = 0;
             for (size_t i = 0; i < m; i++)
                 agree += x[i] <= fastest * (1 + target);
-            ok = quiet_seen && agree >= FASTEST_AGREE;
+            ok = agree >= FASTEST_AGREE;
         } else {
             ok = med > 0 && fmax(med - lo, hi - med) <= target * med;
         }
@@ -438,8 +486,8 @@ static int empty_sample(job *j, uint64_t iters, empties *e)
         return 0;
     double after = probe_branch(j, ref);
     double cyc = isfinite(ref) && ref > 0 ? ns / (double)iters / ref : NAN;
-    if (j->floors && iters >= EMPTY_SELF_ITERS)
-        low3_add(&j->floors->empty, cyc);
+    if (j->empty_low && iters >= EMPTY_SELF_ITERS)
+        low3_add(j->empty_low, cyc);
     int rc = push_double(&e->ns, ns / (double)iters);
     if (rc == 0)
         rc = push_double(&e->cyc, cyc);
@@ -454,19 +502,19 @@ static int empty_sample(job *j, uint64_t iters, empties *e)
  * cycles and their spread. So that the loop subtracted ran like the samples
  * it is subtracted from, from the empty loop's samples taken on a core of
  * its own when most of those samples were (quiet set), else from those
- * taken on a shared one; from all when there are none of the kind, and
- * matched then says so. */
+ * taken on a shared one; from all when there are none of the kind. matched
+ * says there are EMPTY_FIRST of the kind, enough for an interval. */
 typedef struct empty_stats {
     double om, olo, ohi;   /* ns per iteration: median and its 95% interval */
     double oc, spread;     /* reference cycles: median, (p90 - p10) / median */
-    int matched;           /* from samples of the kind asked for */
+    int matched;
 } empty_stats;
 
 /* Was empty-loop sample i taken on a core of its own? Its probes say so,
  * and so does the sample itself, a loop of taken branches too: a sharing
  * that began and ended inside it shows only there, so it must be within
- * EMPTY_SELF_RATIO of efloor, the fastest the empty loop ran in the whole
- * suite, in reference cycles (quiet samples of the empty loop agree within
+ * EMPTY_SELF_RATIO of efloor, the third fastest the empty loop ran in this
+ * row, in reference cycles (quiet samples of the empty loop agree within
  * half a percent). That needs samples of EMPTY_SELF_ITERS iterations or
  * more, where the loop and not the timer's own cost is what they measure;
  * for shorter ones efloor is NAN (row_empty_floor). */
@@ -477,7 +525,7 @@ static int empty_quiet(const empties *E, size_t i, double thr, double efloor)
 
 static double row_empty_floor(const job *j, uint64_t iters)
 {
-    return iters >= EMPTY_SELF_ITERS ? empty_floor(j) : NAN;
+    return iters >= EMPTY_SELF_ITERS && j->empty_low ? low3_floor(j->empty_low) : NAN;
 }
 
 static size_t quiet_empties(const empties *E, double thr, double efloor)
@@ -488,8 +536,10 @@ static size_t quiet_empties(const empties *E, double thr, double efloor)
     return q;
 }
 
+/* used, when not NULL, gets 1 for each empty-loop sample the numbers come
+ * from. */
 static int empty_summary(const empties *E, int quiet, double thr, double efloor, uint64_t iters,
-                         empty_stats *o)
+                         empty_stats *o, unsigned char *used)
 {
     o->om = o->olo = o->ohi = 0;
     o->oc = o->spread = NAN;
@@ -497,9 +547,9 @@ static int empty_summary(const empties *E, int quiet, double thr, double efloor,
     size_t n = E->ns.n;
     if (!n)
         return 0;
-    size_t q = quiet_empties(E, thr, efloor);
-    int all = quiet ? q == 0 : q == n;
-    o->matched = !all;
+    size_t q = quiet_empties(E, thr, efloor), kind = quiet ? q : n - q;
+    int all = kind == 0;
+    o->matched = kind >= EMPTY_FIRST;
     double *ns = malloc(n * sizeof *ns), *cyc = malloc(n * sizeof *cyc);
     if (!ns || !cyc) {
         free(ns), free(cyc);
@@ -507,7 +557,10 @@ static int empty_summary(const empties *E, int quiet, double thr, double efloor,
     }
     size_t m = 0, mc = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!all && empty_quiet(E, i, thr, efloor) != quiet)
+        int use = all || empty_quiet(E, i, thr, efloor) == quiet;
+        if (used)
+            used[i] = (unsigned char)use;
+        if (!use)
             continue;
         ns[m++] = E->ns.v[i];
         if (isfinite(E->cyc.v[i]))
@@ -544,9 +597,10 @@ static int mostly_quiet(const vn_sample *v, size_t n, unsigned skip)
  * is the smallest difference per iteration the timer can show: its
  * resolution over the iterations of a sample. thr is the taken-branch probe
  * over which a sample ran on a shared core (tag_shared, done before), efloor
- * the empty loop's fastest (empty_quiet). */
+ * the empty loop's fastest (empty_quiet); empty_used, when not NULL, gets 1
+ * for each empty-loop sample the overhead comes from. */
 static int summarize(vn_result *res, const empties *E, size_t min_untagged, double floor_ns,
-                     double thr, double efloor)
+                     double thr, double efloor, unsigned char *empty_used)
 {
     size_t n = res->nsamples;
     double *net = malloc((n ? n : 1) * sizeof *net);
@@ -567,7 +621,8 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
         res->nshared += (res->samples[i].tags & VN_TAG_SHARED_CORE) != 0;
     }
     empty_stats es;
-    int erc = empty_summary(E, mostly_quiet(res->samples, n, skip), thr, efloor, res->iters, &es);
+    int erc = empty_summary(E, mostly_quiet(res->samples, n, skip), thr, efloor, res->iters, &es,
+                            empty_used);
     if (erc) {
         free(net), free(cyc), free(ref), free(raw);
         return erc;
@@ -678,10 +733,17 @@ static int measure(job *j, vn_result *res)
 {
     struct vn__run *r = &j->run;
     samples S = {0};
+    struct auxes A = {0};
     empties E = {0};
+    low3 empty_low = LOW3_NONE;
     dbuf counts = {0}; /* per sample, vn_counters_n() each */
+    unsigned char *empty_used = NULL;
+    double *empty_counts = NULL;
     int rc = 0;
     j->t0 = vn__timer_read(r);
+    j->aux = &A;
+    j->pending = NO_SAMPLE;
+    j->empty_low = &empty_low;
 
     uint64_t iters;
     if (calibrate(j, &iters))
@@ -702,6 +764,8 @@ static int measure(job *j, vn_result *res)
 
     size_t min_untagged = vn__min_untagged(&j->cfg);
     double budget = j->cfg.max_time * 1e9, target = j->cfg.precision / 100.0;
+    size_t last_extra = 0;
+    int probed = 0; /* some sample ran on the CPU with a probe */
     res->stop = VN_STOP_MAX_SAMPLES;
     for (size_t k = 0;; k++) {
         if (j->cfg.stop_flag && *j->cfg.stop_flag) {
@@ -715,9 +779,13 @@ static int measure(job *j, vn_result *res)
         s.branch_cycles = probe_branch(j, s.ref_ns);
         /* A quiet moment, and too few empty-loop samples from quiet
          * moments to subtract from the quiet samples: one more now, where
-         * it has a chance, rather than one in eight whenever. */
-        if (s.branch_cycles <= shared_threshold(j) &&
-            quiet_empties(&E, shared_threshold(j), row_empty_floor(j, iters)) < EMPTY_FIRST) {
+         * it has a chance, rather than one in eight whenever; at most one
+         * such in EXTRA_EVERY samples, so a row whose empty loop never reads
+         * quiet does not spend half its budget on it. */
+        double thr = shared_threshold(j);
+        if (s.branch_cycles <= thr && (last_extra == 0 || k >= last_extra + EXTRA_EVERY) &&
+            quiet_empties(&E, thr, row_empty_floor(j, iters)) < EMPTY_FIRST) {
+            last_extra = k;
             if ((rc = empty_sample(j, iters, &E)) != 0)
                 goto out;
             s.ref_ns = vn__ref_ns_per_cycle(r);
@@ -729,13 +797,13 @@ static int measure(job *j, vn_result *res)
         s.value = ns / (double)iters;
         s.iters = iters;
         s.counts_scaled = r->ctr ? r->cur_scaled : 0;
-        /* A sample mostly off the CPU (asleep, waiting) lost little to a
-         * shared core, whatever the probes say: it is never tagged for it,
-         * and its probe is not kept. */
-        if (j->cpu_ns < 0.5 * ns)
-            s.branch_cycles = NAN;
-        if ((rc = push_sample(&S, s)) != 0 || (r->ctr && (rc = push_counts(&counts, r)) != 0))
+        /* Off the CPU for most of it: asleep or waiting (tag_probed). */
+        int off_cpu = j->cpu_ns < 0.5 * ns;
+        probed |= !off_cpu && isfinite(s.branch_cycles);
+        if ((rc = push_sample(&S, s)) != 0 || (rc = push_aux(&A, off_cpu)) != 0 ||
+            (r->ctr && (rc = push_counts(&counts, r)) != 0))
             goto out;
+        j->pending = S.n - 1;
 
         if (S.n >= j->cfg.max_samples)
             break;
@@ -747,49 +815,61 @@ static int measure(job *j, vn_result *res)
         /* The stop test sorts the samples, so past 64 samples it runs only
          * every n/32 samples: a few percent of extra samples at most, and
          * no quadratic cost. */
-        if (enough && (S.n < 64 || S.n % (S.n / 32) == 0)) {
-            double thr = shared_threshold(j);
-            if ((rc = tag_shared(S.v, S.n, NAN, thr)) != 0)
-                goto out;
-            unsigned skip = left_out_tags(S.v, S.n, min_untagged);
-            empty_stats es;
-            if ((rc = empty_summary(&E, mostly_quiet(S.v, S.n, skip), thr,
-                                    row_empty_floor(j, iters), iters, &es)) != 0)
-                goto out;
-            /* Samples that ran on the CPU (so a shared core slowed them),
-             * and the core not yet seen to run a taken branch a cycle: every
-             * sample so far may be a busy one, so wait for a quiet moment.
-             * Or no empty-loop sample yet from the kind of moments the
-             * samples come from: a net time against the other kind would
-             * be off by the difference, so wait for one (taken at the next
-             * quiet probe, above). The budget bounds the wait. */
-            int probed = 0;
-            for (size_t i = 0; i < S.n && !probed; i++)
-                probed = isfinite(S.v[i].branch_cycles);
-            if (probed && !(es.matched && branch_floor(j) <= VN__BRANCH_QUIET_MAX))
-                continue;
-            if (precision_reached(S.v, S.n, skip, es.om, es.ohi, target, branch_floor(j), &rc)) {
-                res->stop = VN_STOP_PRECISION;
-                break;
-            }
-            if (rc)
-                goto out;
+        if (!enough || (S.n >= 64 && S.n % (S.n / 32) != 0))
+            continue;
+        /* Samples that ran on the CPU (so a shared core slowed them), and
+         * the core not yet seen to run a taken branch a cycle: every sample
+         * so far may be a busy one, so wait for a quiet moment. The budget
+         * bounds the wait, as it does the others below. */
+        if (probed && !(branch_floor(j) <= VN__BRANCH_QUIET_MAX))
+            continue;
+        thr = shared_threshold(j);
+        if ((rc = tag_shared(S.v, &A, thr)) != 0)
+            goto out;
+        unsigned skip = left_out_tags(S.v, S.n, min_untagged);
+        empty_stats es;
+        if ((rc = empty_summary(&E, mostly_quiet(S.v, S.n, skip), thr, row_empty_floor(j, iters),
+                                iters, &es, NULL)) != 0)
+            goto out;
+        /* Too few empty-loop samples from the kind of moments the samples
+         * come from: a net time against the other kind would be off by the
+         * difference, so wait for them (taken at quiet probes, above). */
+        if (probed && !es.matched)
+            continue;
+        if (precision_reached(S.v, S.n, skip, es.om, es.ohi, target, probed, &rc)) {
+            res->stop = VN_STOP_PRECISION;
+            break;
         }
+        if (rc)
+            goto out;
     }
     /* The probe after the last sample, so it is judged on both sides too. */
-    if ((rc = tag_shared(S.v, S.n, probe_branch(j, vn__ref_ns_per_cycle(r)),
-                         shared_threshold(j))) != 0)
+    probe_branch(j, vn__ref_ns_per_cycle(r));
+    if ((rc = tag_shared(S.v, &A, shared_threshold(j))) != 0)
         goto out;
     res->samples = S.v;
     res->nsamples = S.n;
     S.v = NULL;
     throughput_of(j, res);
+    empty_used = calloc(E.ns.n ? E.ns.n : 1, 1);
+    if (!empty_used) {
+        rc = VN_ENOMEM;
+        goto out;
+    }
     rc = summarize(res, &E, min_untagged, j->res_ns / (double)res->iters, shared_threshold(j),
-                   row_empty_floor(j, iters));
+                   row_empty_floor(j, iters), empty_used);
     if (rc == 0 && r->ctr) {
-        rc = vn__bench_counters_finish(res, r->ctr, counts.v, E.counts.v,
-                                       E.counts.n / vn_counters_n(r->ctr),
-                                       vn__min_untagged(&j->cfg));
+        /* The counters net of the same empty-loop samples as the time. */
+        size_t nc = vn_counters_n(r->ctr), m = 0;
+        empty_counts = malloc((E.ns.n ? E.ns.n : 1) * nc * sizeof *empty_counts);
+        if (!empty_counts) {
+            rc = VN_ENOMEM;
+            goto out;
+        }
+        for (size_t i = 0; i < E.ns.n && (i + 1) * nc <= E.counts.n; i++)
+            if (empty_used[i])
+                memcpy(empty_counts + nc * m++, E.counts.v + nc * i, nc * sizeof *empty_counts);
+        rc = vn__bench_counters_finish(res, r->ctr, counts.v, empty_counts, m);
         counts.v = NULL;
     }
     goto out;
@@ -801,13 +881,19 @@ failed:
     S.v = NULL;
     /* The samples before the failure keep their counts. */
     if (r->ctr) {
+        res->left_out = left_out_tags(res->samples, res->nsamples, vn__min_untagged(&j->cfg));
         vn__bench_counters_finish(res, r->ctr, counts.v, E.counts.v,
-                                  E.counts.n / vn_counters_n(r->ctr), vn__min_untagged(&j->cfg));
+                                  E.counts.n / vn_counters_n(r->ctr));
         counts.v = NULL;
     }
 out:
+    j->aux = NULL;
+    j->empty_low = NULL;
     free(S.v);
+    auxes_free(&A);
     free(counts.v);
+    free(empty_used);
+    free(empty_counts);
     empties_free(&E);
     res->elapsed = elapsed_ns(j) / 1e9;
     return rc;
@@ -899,7 +985,7 @@ static void *thread_main(void *arg)
             atomic_store(&sh->stop, 1);
         } else if (enough && (t->S.n < 64 || t->S.n % (t->S.n / 32) == 0)) {
             unsigned skip = left_out_tags(t->S.v, t->S.n, min_untagged);
-            if (precision_reached(t->S.v, t->S.n, skip, sh->om, sh->ohi, target, NAN, &t->rc)) {
+            if (precision_reached(t->S.v, t->S.n, skip, sh->om, sh->ohi, target, 0, &t->rc)) {
                 sh->reason = VN_STOP_PRECISION;
                 atomic_store(&sh->stop, 1);
             }
@@ -1000,11 +1086,11 @@ static int measure_threads(job *j, vn_result *res)
     if (rc == 0 && res->stop != VN_STOP_FAILED) {
         throughput_of(&t[0].j, res);
         rc = summarize(res, &E, vn__min_untagged(&j->cfg), j->res_ns / (double)res->iters,
-                       INFINITY, NAN);
+                       INFINITY, NAN, NULL);
     }
     if (nctr && rc == 0) {
         rc = vn__bench_counters_finish(res, j->run.ctr, all_counts.v, E.counts.v,
-                                       E.counts.n / nctr, vn__min_untagged(&j->cfg));
+                                       E.counts.n / nctr);
         all_counts.v = NULL;
     }
     free(all_counts.v);
@@ -1126,7 +1212,7 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
     if (cfg.cold && (rc = vn__evict_init(&evict, &out->env)) != 0)
         goto done;
     size_t row = 0;
-    struct floors floors = {{{INFINITY, INFINITY, INFINITY}}, {{INFINITY, INFINITY, INFINITY}}};
+    struct floors floors = {LOW3_NONE};
     for (size_t i = 0; i < s->n && rc == 0; i++) {
         const vn__bench *b = &s->v[i];
         size_t nv = b->nvalues ? b->nvalues : 1;

@@ -253,10 +253,12 @@ enum {
     VN_TAG_PREEMPTED = 1u << 0, /* involuntary context switch during the sample */
     VN_TAG_MIGRATED = 1u << 1,  /* ended on another CPU than it started on */
     /* The core's front end was shared while it ran: a loop of taken
-     * branches timed right before or right after it ran over 1.25 times
-     * slower than the fastest such probe of the run. A second hardware
-     * thread on the core (under a hypervisor, perhaps the host's) halves
-     * what short loops get, while a chain of adds does not notice. */
+     * branches timed right before or right after it took over 1.1 times
+     * the third fastest such probe of the run so far, or, where the probes
+     * saw the core shared, the sample ran far slower than the quiet ones. A
+     * second hardware thread on the core (under a hypervisor, perhaps the
+     * host's) halves what short loops get, while a chain of adds does not
+     * notice. A sample mostly off the CPU is never tagged so. */
     VN_TAG_SHARED_CORE = 1u << 2,
 };
 
@@ -314,14 +316,15 @@ typedef struct vn_result {
     const char *unit;          /* "ns" (per iteration) */
     vn_sample *samples;        /* every sample, tagged ones too; owned */
     size_t nsamples;
-    size_t ntagged;            /* left out of the headline */
-    vn_stats stats;            /* of the untagged samples, overhead subtracted */
+    size_t ntagged;            /* samples with any tag */
+    vn_stats stats;            /* of the headline's samples (no tag in left_out), overhead
+                                * subtracted */
     uint64_t iters;            /* iterations per sample */
     double overhead_ns;        /* the empty loop, per iteration */
     double overhead_ci[2];
     int upper_bound;           /* 1: the body is not distinguishable from the empty loop */
-    double bound_ns;           /* then: the fastest sample the headline uses (untagged, unless too
-                                * few are), which the body cannot exceed */
+    double bound_ns;           /* then: the fastest of the headline's samples, which the body
+                                * cannot exceed */
     double ref_ns;             /* median ns per reference cycle */
     double ref_spread;         /* (p90 - p10) / median of the reference, a fraction */
     double cycles;             /* median reference cycles per iteration */
@@ -350,10 +353,9 @@ typedef struct vn_result {
      * (means of its runs), which the summary takes off the runs' means; 0
      * otherwise. The runs' own numbers keep it. */
     double shell_user_ns, shell_sys_ns;
-    /* (p90 - p10) / median of the empty loop in reference cycles, a
-     * fraction; NAN unknown. The reference add chain does not feel a busy
-     * sibling hardware thread, a loop with a taken branch every cycle does:
-     * when this moves, something shared the core during the run. */
+    /* (p90 - p10) / median of the empty loop in reference cycles, over the
+     * empty-loop samples the overhead comes from, a fraction; NAN unknown
+     * (fewer than 5, samples under 1000 iterations, no reference). */
     double overhead_cycles_spread;
     size_t nshared;            /* samples tagged VN_TAG_SHARED_CORE (counted in ntagged too) */
     /* The tags whose samples the headline leaves out: all of them, unless

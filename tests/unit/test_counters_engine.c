@@ -281,6 +281,72 @@ static void failed_reads_give_unknown_counts(void **state)
     vn_suite_destroy(s);
 }
 
+/* The counters come from the headline's samples. Here three samples in
+ * four are preempted and cost 100 times as much, and the core is shared
+ * from the fourth millisecond on, so too few samples carry no tag: the
+ * headline leaves out the preempted ones only, and keeps the shared ones
+ * (20 ns an iteration, 40 cycles). So must the counters, whose median over
+ * every sample would be a preempted one's. */
+static uint64_t shared_from;
+static size_t body_no;
+
+static double branch_probe(void *ctx)
+{
+    (void)ctx;
+    return fake.now >= shared_from ? 2.0 : 1.0;
+}
+
+static unsigned preempted(void *ctx)
+{
+    (void)ctx;
+    return (body_no - 1) % 4 != 3 ? VN_TAG_PREEMPTED : 0;
+}
+
+static void costly_body(vn_state *st)
+{
+    uint64_t ns = body_no % 4 != 3 ? 1000 : fake.now >= shared_from ? 20 : 10;
+    body_no++;
+    uint64_t i = 0;
+    while (vn_next(st))
+        work(ns, i++);
+}
+
+static void counters_follow_the_headline(void **state)
+{
+    (void)state;
+    setup_world();
+    vn_suite *s = vn__suite_create(1);
+    sys = fake_sys;
+    sys.read = counting_read;
+    vn__hooks h = {0};
+    h.now = now;
+    h.timer_cost_ns = 20;
+    h.timer_resolution_ns = 1;
+    h.no_interference = 1;
+    h.no_sysinfo = 1;
+    h.perf = &sys;
+    h.branch_cycles = branch_probe;
+    h.sample_tags = preempted;
+    vn__suite_set_hooks(s, &h);
+    shared_from = fake.now + 4000000;
+    body_no = 0;
+    assert_int_equal(vn_suite_add(s, "b", costly_body, NULL), 0);
+    vn_config c = config("default");
+    c.max_samples = 40; /* the shared samples in the headline keep it going to there */
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = &r.bench[0];
+    assert_int_equal(b->nsamples, 40);
+    assert_int_equal(b->left_out, VN_TAG_PREEMPTED | VN_TAG_MIGRATED);
+    assert_true(b->ntagged > 30);
+    assert_true(fabs(b->stats.median - 20) < 0.5);
+    assert_true(fabs(counter(b, "cycles")->value - 40) < 1);
+    assert_true(fabs(counter(b, "instructions")->value - 60) < 1);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+    assert_int_equal(fake_open_fds(), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +355,7 @@ int main(void)
         cmocka_unit_test(missing_events_are_named_not_fatal),
         cmocka_unit_test(counters_off),
         cmocka_unit_test(failed_reads_give_unknown_counts),
+        cmocka_unit_test(counters_follow_the_headline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,6 +37,16 @@ static double branch_probe(void *ctx)
     return shared_now() ? 2.0 : 1.0;
 }
 
+/* With asleep set, every sample spends nine tenths of its time off the
+ * CPU. */
+static int asleep;
+
+static double cpu_time(void *ctx, double wall_ns)
+{
+    (void)ctx;
+    return asleep ? 0.1 * wall_ns : wall_ns;
+}
+
 static uint64_t now(void *ctx)
 {
     (void)ctx;
@@ -91,6 +101,7 @@ static void reset_fake(void)
     ref_calls = 0;
     setups = teardowns = 0;
     shared_from = shared_to = 0;
+    asleep = 0;
 }
 
 static vn_suite *fake_suite(double timer_cost)
@@ -396,6 +407,7 @@ static vn_suite *probe_suite(int probe)
     h.timer_resolution_ns = 1;
     h.ref_ns = ref;
     h.branch_cycles = probe ? branch_probe : NULL;
+    h.cpu_ns = cpu_time;
     h.no_interference = 1;
     h.no_sysinfo = 1;
     h.empty = fake_empty;
@@ -456,11 +468,13 @@ typedef struct fake_run {
     int probe;
     size_t n;
     double max_time;
+    int asleep;        /* every sample mostly off the CPU */
 } fake_run;
 
 static vn_result *run_on(vn_results *r, fake_run f)
 {
     reset_fake();
+    asleep = f.asleep;
     ncosts = f.ncosts;
     memcpy(costs, f.costs, f.ncosts * sizeof *costs);
     empty_costs[0] = empty_costs[1] = f.empty;
@@ -486,7 +500,7 @@ static const double ten_ns[] = {10};
 /* Body 10 ns, empty loop 1 ns, the core shared from `from` to `to` ms. */
 static vn_result *run_shared(vn_results *r, double from_ms, double to_ms, int probe, size_t n)
 {
-    return run_on(r, (fake_run){ten_ns, 1, 1.0, from_ms, to_ms, probe, n, 0});
+    return run_on(r, (fake_run){ten_ns, 1, 1.0, from_ms, to_ms, probe, n, 0, 0});
 }
 
 static void shared_core_samples_stay_out_of_the_headline(void **state)
@@ -585,7 +599,7 @@ static void a_slow_tail_on_a_shared_core_is_tagged(void **state)
         vn_results r;
         const double c4[] = {10, 10, 10, 10.5};
         const vn_result *b =
-            run_on(&r, (fake_run){c4, 4, 1.0, window ? 20 : 0, window ? 30 : 0, 1, 60, 0});
+            run_on(&r, (fake_run){c4, 4, 1.0, window ? 20 : 0, window ? 30 : 0, 1, 60, 0, 0});
         size_t slow_untagged = 0, probed = 0;
         for (size_t i = 0; i < b->nsamples; i++) {
             const vn_sample *x = &b->samples[i];
@@ -617,7 +631,7 @@ static void the_fence_follows_the_spread_below_the_mode(void **state)
     (void)state;
     vn_results r;
     const double c7[] = {9.4, 9.7, 10, 10, 10.3, 10.6, 15};
-    const vn_result *b = run_on(&r, (fake_run){c7, 7, 1.0, 20, 30, 1, 70, 0});
+    const vn_result *b = run_on(&r, (fake_run){c7, 7, 1.0, 20, 30, 1, 70, 0, 0});
     size_t kept_high = 0;
     for (size_t i = 0; i < b->nsamples; i++) {
         const vn_sample *x = &b->samples[i];
@@ -631,34 +645,99 @@ static void the_fence_follows_the_spread_below_the_mode(void **state)
     vn_results_free(&r);
 }
 
+/* A benchmark that sleeps through its samples lost little to a shared
+ * core: the probes are kept, but nothing is tagged. */
+static void samples_off_the_cpu_are_never_tagged(void **state)
+{
+    (void)state;
+    vn_results r;
+    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 20, 45, 1, 60, 0, 1});
+    size_t probed_shared = 0;
+    for (size_t i = 0; i < b->nsamples; i++)
+        probed_shared += b->samples[i].branch_cycles == 2.0;
+    assert_true(probed_shared >= 10);
+    assert_int_equal(b->nshared, 0);
+    assert_true(fabs(b->stats.max - 19.0) < 1e-9); /* the slow ones stay in */
+    vn_results_free(&r);
+}
+
+/* The empty loop's cost per iteration carries the timer's reads spread over
+ * a sample's iterations, so a row of few iterations reads its empty loop
+ * slower than a row of millions, however quiet: each row judges its own
+ * empty loop, and the second row stops by precision rather than waiting
+ * for empty-loop samples as fast as the first row's. */
+static void param_cost_body(vn_state *st)
+{
+    double c = (double)vn_state_param(st), acc = 0;
+    while (vn_next(st)) {
+        acc += c;
+        if (acc >= 1) {
+            fake_now += (uint64_t)acc;
+            acc -= (double)(uint64_t)acc;
+        }
+    }
+}
+
+static void each_row_judges_its_own_empty_loop(void **state)
+{
+    (void)state;
+    reset_fake();
+    read_cost = 20;
+    empty_costs[0] = empty_costs[1] = 1.0;
+    empty_no = 0;
+    vn_suite *s = probe_suite(1);
+    const int64_t costs2[] = {2, 2000};
+    vn_bench_opts o = {0};
+    o.param_values = costs2;
+    o.param_count = 2;
+    assert_int_equal(vn_suite_add(s, "b", param_cost_body, &o), 0);
+    vn_config c = quick_config();
+    c.max_time = 0.5;
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.nbench, 2);
+    assert_true(r.bench[0].iters > 100 * r.bench[1].iters);
+    for (size_t k = 0; k < 2; k++) {
+        assert_int_equal(r.bench[k].stop, VN_STOP_PRECISION);
+        assert_true(r.bench[k].nsamples < 40);
+    }
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
 /* The fence by hand, on 12 untagged samples and one tagged by a probe. The
  * mode is 10; the 8 at or below it are 0, 0, 0, 0, 0.15, 0.3, 0.6 and 1.0
  * from it, median 0.075, so the fence is 10 + 3 x 1.4826 x 0.075 = 10.33:
  * 10.3 stays, 10.6, 15 and 16 are tagged. Without the probe's tag nothing
- * is. */
+ * is; a sample off the CPU is never tagged, nor counted. */
 static void slow_tail_fence_by_hand(void **state)
 {
     (void)state;
     const double x[] = {9.0, 9.4, 9.7, 9.85, 10, 10, 10, 10, 10.3, 10.6, 15, 16, 20};
     const size_t n = sizeof x / sizeof x[0];
+    unsigned char off[sizeof x / sizeof x[0]] = {0};
+    off[10] = 1; /* the 15 */
     for (int probed = 0; probed < 2; probed++) {
         vn_sample v[sizeof x / sizeof x[0]];
         memset(v, 0, sizeof v);
         for (size_t i = 0; i < n; i++)
             v[i].value = x[i];
         v[n - 1].tags = probed ? VN_TAG_SHARED_CORE : 0;
-        assert_int_equal(vn__tag_slow_tail(v, probed ? n : n - 1), 0);
+        assert_int_equal(vn__tag_slow_tail(v, off, probed ? n : n - 1), 0);
         for (size_t i = 0; i + 1 < n; i++)
-            assert_int_equal(v[i].tags, probed && x[i] > 10.33 ? VN_TAG_SHARED_CORE : 0);
+            assert_int_equal(v[i].tags, probed && i != 10 && x[i] > 10.33 ? VN_TAG_SHARED_CORE : 0);
     }
-    /* Too few untagged samples to find a mode: nothing is tagged. */
-    vn_sample few[VN__SLOW_TAIL_MIN];
-    memset(few, 0, sizeof few);
-    for (size_t i = 0; i < VN__SLOW_TAIL_MIN; i++)
-        few[i].value = i + 1 < VN__SLOW_TAIL_MIN ? 10 : 50;
-    few[0].tags = VN_TAG_SHARED_CORE;
-    assert_int_equal(vn__tag_slow_tail(few, VN__SLOW_TAIL_MIN), 0);
-    assert_int_equal(few[VN__SLOW_TAIL_MIN - 1].tags, 0);
+    /* VN__SLOW_TAIL_MIN untagged samples are enough to find a mode in; one
+     * fewer is not. */
+    for (size_t m = VN__SLOW_TAIL_MIN - 1; m <= VN__SLOW_TAIL_MIN; m++) {
+        vn_sample v[VN__SLOW_TAIL_MIN + 1];
+        memset(v, 0, sizeof v);
+        for (size_t i = 0; i < m; i++)
+            v[i].value = i + 1 < m ? 10 : 50;
+        v[m].tags = VN_TAG_SHARED_CORE;
+        assert_int_equal(vn__tag_slow_tail(v, NULL, m + 1), 0);
+        assert_int_equal(v[m - 1].tags, m == VN__SLOW_TAIL_MIN ? VN_TAG_SHARED_CORE : 0);
+    }
 }
 
 /* A bound stops once its fastest sample is reproduced, but only on a core
@@ -667,7 +746,7 @@ static void slow_tail_fence_by_hand(void **state)
 static vn_result *run_bound(vn_results *r, int shared)
 {
     const double c4[] = {1.0, 1.3, 1.6, 1.9};
-    return run_on(r, (fake_run){c4, 4, 1.5, shared ? -1 : 0, shared ? 1e9 : 0, 1, 0, 0.1});
+    return run_on(r, (fake_run){c4, 4, 1.5, shared ? -1 : 0, shared ? 1e9 : 0, 1, 0, 0.1, 0});
 }
 
 static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
@@ -1041,6 +1120,8 @@ int main(void)
         cmocka_unit_test(a_slow_tail_on_a_shared_core_is_tagged),
         cmocka_unit_test(the_fence_follows_the_spread_below_the_mode),
         cmocka_unit_test(slow_tail_fence_by_hand),
+        cmocka_unit_test(samples_off_the_cpu_are_never_tagged),
+        cmocka_unit_test(each_row_judges_its_own_empty_loop),
         cmocka_unit_test(a_bound_stops_when_its_fastest_sample_is_reproduced),
         cmocka_unit_test(growing_cost_is_drift),
         cmocka_unit_test(parameters_give_rows),
