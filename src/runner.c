@@ -939,7 +939,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
         int fd = -1;
         if (vn_cgroup_create(cgdir, sizeof cgdir, why, sizeof why) == 0 &&
             (fd = vn_cgroup_peak_open(cgdir)) < 0) {
-            snprintf(why, sizeof why, "cannot open the peak of %s: %s", cgdir, strerror(-fd));
+            snprintf(why, sizeof why, "cannot open the peak of %.180s: %s", cgdir, strerror(-fd));
             vn_cgroup_remove(cgdir);
         }
         if (fd >= 0) {
