@@ -46,9 +46,13 @@ def test_x_plus_x_costs_about_one_reference_cycle():
     # in the loop's shadow. Either a small net time or an upper bound.
     ref = b["ref"]["ns_per_cycle"]
     assert ref and 0.05 < ref < 5
-    assert b["overhead"]["ns"] / ref < 3
+    # On a core shared with a busy second hardware thread a taken branch a
+    # cycle becomes one in two, and the headline keeps such samples (and
+    # their empty loop) when too few others were left.
+    shared = "shared_core" not in b["left_out"] and b["shared_core"] > 0
+    assert b["overhead"]["ns"] / ref < (6 if shared else 3)
     gross = b["bound_ns"] if b["upper_bound"] else b["stats"]["median"] + b["overhead"]["ns"]
-    assert 0.3 < gross / ref < 4
+    assert 0.3 < gross / ref < (8 if shared else 4)
     # The console table went to stderr, since stdout carries the JSON.
     assert "x_plus_x" in p.stderr and "median" in p.stderr
 
