@@ -62,7 +62,8 @@ static void body(vn_state *st)
         work(10, i++);
 }
 
-static vn_suite *suite(int with_pmu)
+/* The fake machine's suite; a branch probe and sample tags when given. */
+static vn_suite *suite_with(int with_pmu, double (*probe)(void *), unsigned (*tags)(void *))
 {
     sys = fake_sys;
     sys.read = counting_read;
@@ -74,9 +75,13 @@ static vn_suite *suite(int with_pmu)
     h.no_interference = 1;
     h.no_sysinfo = 1;
     h.perf = with_pmu ? &sys : NULL;
+    h.branch_cycles = probe;
+    h.sample_tags = tags;
     vn__suite_set_hooks(s, &h);
     return s;
 }
+
+static vn_suite *suite(int with_pmu) { return suite_with(with_pmu, NULL, NULL); }
 
 static vn_config config(const char *counters)
 {
@@ -315,19 +320,7 @@ static void counters_follow_the_headline(void **state)
 {
     (void)state;
     setup_world();
-    vn_suite *s = vn__suite_create(1);
-    sys = fake_sys;
-    sys.read = counting_read;
-    vn__hooks h = {0};
-    h.now = now;
-    h.timer_cost_ns = 20;
-    h.timer_resolution_ns = 1;
-    h.no_interference = 1;
-    h.no_sysinfo = 1;
-    h.perf = &sys;
-    h.branch_cycles = branch_probe;
-    h.sample_tags = preempted;
-    vn__suite_set_hooks(s, &h);
+    vn_suite *s = suite_with(1, branch_probe, preempted);
     shared_from = fake.now + 4000000;
     body_no = 0;
     assert_int_equal(vn_suite_add(s, "b", costly_body, NULL), 0);
