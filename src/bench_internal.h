@@ -84,21 +84,30 @@ int vn__timer_choose(const char *name, vn_clock_id *id, char *reason, size_t rea
 double vn__ref_ns_per_cycle(const struct vn__run *r);
 
 /* Reference cycles per iteration of a loop that is nothing but a taken
- * branch, timed right now (ref_ns: the reference measured just before).
+ * branch, VN__PROBE_BRANCHES of them twice, the faster half, timed right
+ * now (ref_ns: a reference measured shortly before).
  * One on every core that takes a branch a cycle, when the core is its own;
  * about two while a second hardware thread shares its front end, which the
  * chain of adds does not feel. NAN where no such loop is compiled. */
 double vn__branch_cycles(const struct vn__run *r, double ref_ns);
+#define VN__PROBE_BRANCHES 8000  /* a half: about 2.5-5 us */
 
-/* A probe this many times slower than the fastest of the run: the core's
- * front end was shared (VN_TAG_SHARED_CORE). Quiet probes read within a few
- * percent of each other; shared ones 1.5 to 2.5 times the quiet ones, with
- * a few at 1.1 to 1.2 (a lighter load on the other thread). */
+/* A probe this many times slower than the third fastest of the run: the
+ * core's front end was shared (VN_TAG_SHARED_CORE). Quiet probes read
+ * within a few percent of each other; shared ones 1.5 to 2.5 times the
+ * quiet ones, with a few at 1.1 to 1.2 (a lighter load on the other
+ * thread). */
 #define VN__SHARED_RATIO 1.10
 /* The fastest probe of a core that ran a taken branch a cycle at some point,
  * as most out-of-order cores do on a core of their own. Never faster than
  * this, the core was probably shared throughout. */
 #define VN__BRANCH_QUIET_MAX 1.5
+
+/* Whether the branch probes of these samples read steady: at least 20 of
+ * them, p10 to p90 within 5% of their median. A core that never runs a
+ * taken branch a cycle reads steady at its own speed; a shared one spreads
+ * from 1.5 to 2.5. */
+int vn__probes_steady(const vn_sample *v, size_t n);
 
 /* Tags VN_TAG_SHARED_CORE the untagged samples far slower than the
  * untagged samples' half-sample mode, when some sample is tagged

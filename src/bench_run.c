@@ -118,12 +118,15 @@ struct floors {
     low3 branch;   /* taken-branch probes (vn__branch_cycles), reference cycles a branch */
 };
 
-/* Times the taken-branch probe against the reference measured just before,
- * adds it to the suite's fastest, and gives it to the sample before it as
- * the probe after that sample. */
+/* Times the taken-branch probe against a reference measured shortly
+ * before (right before, or before the sample it follows), adds it to the
+ * suite's fastest, and gives it to the sample before it as the probe after
+ * that sample. NAN where the timer's cost and resolution are over 2% of a
+ * probe's half (a syscall clock, cpuid;rdtsc in a VM): it could not tell a
+ * shared core from its own reads. */
 static double probe_branch(job *j, double ref)
 {
-    if (!j->floors)
+    if (!j->floors || (isfinite(ref) && !(j->cost_ns + j->res_ns <= 0.02 * VN__PROBE_BRANCHES * ref)))
         return NAN;
     double b = vn__branch_cycles(&j->run, ref);
     low3_add(&j->floors->branch, b);
@@ -183,7 +186,10 @@ int vn__tag_slow_tail(vn_sample *v, const unsigned char *off_cpu, size_t n)
         shared += (v[i].tags & VN_TAG_SHARED_CORE) != 0;
         m += CANDIDATE(i);
     }
-    if (!shared || m < VN__SLOW_TAIL_MIN)
+    /* One probe an interrupt slowed must not cut off a benchmark's own
+     * slow tail on a quiet machine: a few shared samples, at least one in
+     * fifty, show the core was really shared. */
+    if (shared < 3 || shared * 50 < n || m < VN__SLOW_TAIL_MIN)
         return 0;
     double *x = malloc(m * sizeof *x);
     if (!x)
@@ -295,8 +301,6 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
         vn__bench_counters_sample(r, iters);
     return 0;
 }
-
-
 
 /* The median of the values of the samples whose tags, masked, equal want;
  * NAN for none or when memory ran out. */
@@ -788,7 +792,7 @@ static int measure(job *j, vn_result *res)
 
     size_t min_untagged = vn__min_untagged(&j->cfg);
     double budget = j->cfg.max_time * 1e9, target = j->cfg.precision / 100.0;
-    size_t last_extra = 0;
+    size_t last_extra = NO_SAMPLE; /* when the last empty-loop sample out of turn was */
     int probed = 0; /* some sample ran on the CPU with a probe */
     res->stop = VN_STOP_MAX_SAMPLES;
     for (size_t k = 0;; k++) {
@@ -807,7 +811,7 @@ static int measure(job *j, vn_result *res)
          * such in EXTRA_EVERY samples, so a row whose empty loop never reads
          * quiet does not spend half its budget on it. */
         double thr = shared_threshold(j);
-        if (s.branch_cycles <= thr && (last_extra == 0 || k >= last_extra + EXTRA_EVERY) &&
+        if (s.branch_cycles <= thr && (last_extra == NO_SAMPLE || k >= last_extra + EXTRA_EVERY) &&
             quiet_empties(&E, thr, row_empty_floor(j, iters)) < EMPTY_FIRST) {
             last_extra = k;
             if ((rc = empty_sample(j, iters, &E)) != 0)
@@ -843,9 +847,11 @@ static int measure(job *j, vn_result *res)
             continue;
         /* Samples that ran on the CPU (so a shared core slowed them), and
          * the core not yet seen to run a taken branch a cycle: every sample
-         * so far may be a busy one, so wait for a quiet moment. The budget
-         * bounds the wait, as it does the others below. */
-        if (probed && !(branch_floor(j) <= VN__BRANCH_QUIET_MAX))
+         * so far may be a busy one, so wait for a quiet moment; unless the
+         * probes read steady, the speed of a core that takes a branch in
+         * more than a cycle. The budget bounds the wait, as it does the
+         * others below. */
+        if (probed && !(branch_floor(j) <= VN__BRANCH_QUIET_MAX) && !vn__probes_steady(S.v, S.n))
             continue;
         thr = shared_threshold(j);
         if ((rc = tag_shared(S.v, &A, thr)) != 0)
@@ -867,7 +873,10 @@ static int measure(job *j, vn_result *res)
         if (rc)
             goto out;
     }
-    /* The probe after the last sample, so it is judged on both sides too. */
+    /* The probe after the last sample, so it is judged on both sides too.
+     * It can retag the last samples after the stop was decided on them;
+     * the headline then rests on what is known at the end, a sample or two
+     * different from what the stop rule saw. */
     probe_branch(j, vn__ref_ns_per_cycle(r));
     if ((rc = tag_shared(S.v, &A, shared_threshold(j))) != 0)
         goto out;
@@ -903,9 +912,9 @@ failed:
     res->samples = S.v;
     res->nsamples = S.n;
     S.v = NULL;
+    res->left_out = left_out_tags(res->samples, res->nsamples, vn__min_untagged(&j->cfg));
     /* The samples before the failure keep their counts. */
     if (r->ctr) {
-        res->left_out = left_out_tags(res->samples, res->nsamples, vn__min_untagged(&j->cfg));
         vn__bench_counters_finish(res, r->ctr, counts.v, E.counts.v,
                                   E.counts.n / vn_counters_n(r->ctr));
         counts.v = NULL;
@@ -1084,19 +1093,11 @@ static int measure_threads(job *j, vn_result *res)
         }
         if (t[i].rc)
             rc = t[i].rc;
-        dbuf mine = {0};
         for (size_t k = 0; k < t[i].S.n && rc == 0; k++) {
             rc = push_sample(&all, t[i].S.v[k]);
             for (size_t c = 0; c < nctr && rc == 0; c++)
                 rc = push_double(&all_counts, t[i].counts.v[k * nctr + c]);
-            if (!t[i].S.v[k].tags)
-                push_double(&mine, t[i].S.v[k].value);
         }
-        double med = NAN;
-        if (mine.n)
-            vn_median_ci(mine.v, mine.n, &med, &lo, &hi);
-        res->thread_median[i] = med; /* as measured; made net below */
-        free(mine.v);
     }
     for (int i = 0; i < n; i++) {
         free(t[i].S.v);
@@ -1118,14 +1119,23 @@ static int measure_threads(job *j, vn_result *res)
         all_counts.v = NULL;
     }
     free(all_counts.v);
-    /* Each thread's median like the headline: net of the empty loop, or as
-     * measured when the result is an upper bound (a net value would be
-     * noise around zero, and its rate absurd). */
+    /* Each thread's median like the headline: of the samples it uses, net
+     * of the empty loop, or as measured when the result is an upper bound
+     * (a net value would be noise around zero, and its rate absurd). */
     for (int i = 0; i < n; i++) {
+        dbuf mine = {0};
+        for (size_t k = 0; k < res->nsamples && rc == 0; k++)
+            if (res->samples[k].thread == i && !(res->samples[k].tags & res->left_out))
+                rc = push_double(&mine, res->samples[k].value);
+        double med = NAN;
+        if (mine.n)
+            vn_median_ci(mine.v, mine.n, &med, &lo, &hi);
+        free(mine.v);
         if (!res->upper_bound)
-            res->thread_median[i] -= res->overhead_ns;
-        if (res->thread_median[i] > 0)
-            res->total_iter_per_sec += 1e9 / res->thread_median[i];
+            med -= res->overhead_ns;
+        res->thread_median[i] = med;
+        if (med > 0)
+            res->total_iter_per_sec += 1e9 / med;
     }
     free(t), free(tid), empties_free(&E);
     res->elapsed = elapsed_ns(j) / 1e9;

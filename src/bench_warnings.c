@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench_internal.h"
@@ -17,6 +18,29 @@ void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(w->message, sizeof w->message, fmt, ap);
     va_end(ap);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int vn__probes_steady(const vn_sample *v, size_t n)
+{
+    double *x = malloc((n ? n : 1) * sizeof *x);
+    size_t m = 0;
+    for (size_t i = 0; x && i < n; i++)
+        if (isfinite(v[i].branch_cycles))
+            x[m++] = v[i].branch_cycles;
+    int steady = 0;
+    if (m >= 20) {
+        qsort(x, m, sizeof *x, cmp_double);
+        double p10 = vn_percentile_sorted(x, m, 10), p90 = vn_percentile_sorted(x, m, 90);
+        steady = p90 - p10 < 0.05 * vn_percentile_sorted(x, m, 50);
+    }
+    free(x);
+    return steady;
 }
 
 void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
@@ -97,23 +121,31 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
      * of a millisecond to seconds). Every sample has such a probe on both
      * sides, and shorter spells show as a slow tail (VN_TAG_SHARED_CORE,
      * bench_run.c). */
-    if (r->nsamples && r->nshared * 10 > r->nsamples)
+    size_t untagged = 0;
+    for (size_t i = 0; i < r->nsamples; i++)
+        untagged += r->samples[i].tags == 0;
+    int kept = r->nshared && !(r->left_out & VN_TAG_SHARED_CORE);
+    if (kept || (r->nsamples && r->nshared * 10 > r->nsamples))
         vn__result_warn(r, "shared_core",
              "%zu of %zu samples ran while something shared this core (a loop of taken branches "
              "timed next to them ran over %.2fx its fastest, or they ran far slower than the "
              "quiet samples): a second hardware thread, under a hypervisor possibly the host's; "
              "they are %s",
              r->nshared, r->nsamples, VN__SHARED_RATIO,
-             r->left_out & VN_TAG_SHARED_CORE
-                 ? "left out of the headline"
+             !kept ? "left out of the headline"
+             : untagged >= vn__min_untagged(cfg)
+                 ? "in the headline all the same, since the others ran slower still (something "
+                   "no probe sees, such as the hypervisor taking the vCPU away)"
                  : "in the headline all the same, too few others were left: another run may "
                    "read short loops faster");
     /* A row whose every probe was slow: no sample is slower than the
-     * others, yet none ran on a core of its own. */
+     * others, yet none ran on a core of its own; unless the probes read
+     * steady, which is the core's own speed. */
     double fastest = INFINITY;
     for (size_t i = 0; i < r->nsamples; i++)
         fastest = fmin(fastest, r->samples[i].branch_cycles); /* fmin skips NAN */
-    if (isfinite(fastest) && fastest > VN__BRANCH_QUIET_MAX)
+    if (isfinite(fastest) && fastest > VN__BRANCH_QUIET_MAX &&
+        !vn__probes_steady(r->samples, r->nsamples))
         vn__result_warn(r, "shared_core_throughout",
              "a loop of taken branches never ran faster than %.2f reference cycles a branch "
              "during this benchmark, where most cores run one a cycle on a core of their own: "

@@ -359,8 +359,9 @@ typedef struct vn_result {
     double overhead_cycles_spread;
     size_t nshared;            /* samples tagged VN_TAG_SHARED_CORE (counted in ntagged too) */
     /* The tags whose samples the headline leaves out: all of them, unless
-     * too few samples carry none; then preemption and migration only, unless
-     * too few are free of those too; then none. */
+     * too few samples carry none or those are slower than the shared-core
+     * ones; then preemption and migration only, unless too few are free of
+     * those too; then none. */
     unsigned left_out;
 } vn_result;
 
