@@ -37,7 +37,7 @@ int vn__probes_steady(const vn_sample *v, size_t n)
     if (m >= 20) {
         qsort(x, m, sizeof *x, cmp_double);
         double p10 = vn_percentile_sorted(x, m, 10), p90 = vn_percentile_sorted(x, m, 90);
-        steady = p90 - p10 < 0.05 * vn_percentile_sorted(x, m, 50);
+        steady = p90 - p10 < 0.015 * vn_percentile_sorted(x, m, 50);
     }
     free(x);
     return steady;
