@@ -106,8 +106,8 @@ double vn__branch_cycles(const struct vn__run *r, double ref_ns);
 /* Whether the branch probes of these samples read steady: at least 20 of
  * them, p10 to p90 within 1.5% of their median. A core that never runs a
  * taken branch a cycle reads steady at its own speed, as a quiet one does
- * (here, within 0.8%); a shared one spreads from 1.5 to 2.5, and even a
- * spell of steady sharing read 3% wide. */
+ * (here, within 0.8%); a shared one mostly spreads from 1.5 to 2.5, though
+ * a spell of even sharing can read steady too (1.90 to 1.92 here). */
 int vn__probes_steady(const vn_sample *v, size_t n);
 
 /* Tags VN_TAG_SHARED_CORE the untagged samples far slower than the

@@ -139,19 +139,28 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
                  : "in the headline all the same, too few others were left: another run may "
                    "read short loops faster");
     /* A row whose every probe was slow: no sample is slower than the
-     * others, yet none ran on a core of its own; unless the probes read
-     * steady, which is the core's own speed. */
+     * others, yet none ran on a core of its own; or, when they read steady,
+     * a core that takes a branch in more than a cycle, which evenly spread
+     * sharing also looks like. */
     double fastest = INFINITY;
     for (size_t i = 0; i < r->nsamples; i++)
         fastest = fmin(fastest, r->samples[i].branch_cycles); /* fmin skips NAN */
-    if (isfinite(fastest) && fastest > VN__BRANCH_QUIET_MAX &&
-        !vn__probes_steady(r->samples, r->nsamples))
-        vn__result_warn(r, "shared_core_throughout",
-             "a loop of taken branches never ran faster than %.2f reference cycles a branch "
-             "during this benchmark, where most cores run one a cycle on a core of their own: "
-             "the core was probably shared the whole time, and short loops read slower than on "
-             "a quiet core",
-             fastest);
+    if (isfinite(fastest) && fastest > VN__BRANCH_QUIET_MAX) {
+        if (vn__probes_steady(r->samples, r->nsamples))
+            vn__result_warn(r, "shared_core_throughout",
+                 "a loop of taken branches read a steady %.2f reference cycles a branch during "
+                 "this benchmark, where most cores run one a cycle on a core of their own: "
+                 "either this core is slower at branches, or something shared it evenly the "
+                 "whole time and short loops read slower than on a quiet core",
+                 fastest);
+        else
+            vn__result_warn(r, "shared_core_throughout",
+                 "a loop of taken branches never ran faster than %.2f reference cycles a branch "
+                 "during this benchmark, where most cores run one a cycle on a core of their own: "
+                 "the core was probably shared the whole time, and short loops read slower than "
+                 "on a quiet core",
+                 fastest);
+    }
     double headline = r->upper_bound ? r->bound_ns : r->stats.median;
     if (cfg->cold && r->iters == 1 && headline < 1e3)
         vn__result_warn(r, "timer_bound",
