@@ -61,7 +61,7 @@ void vn__bench_counters_sample(struct vn__run *r, uint64_t iters)
 }
 
 int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *sample_counts,
-                              const double *empty, size_t nempty)
+                              const double *empty, size_t nempty, const unsigned char *empty_use)
 {
     size_t n = vn_counters_n(c);
     res->ncounters = (int)n;
@@ -86,8 +86,8 @@ int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *samp
     double net[VN_COUNTERS_MAX], over[VN_COUNTERS_MAX];
     int any[VN_COUNTERS_MAX];
     if (sample_counts)
-        vn__ctr_summarize(sample_counts, scaled, res->nsamples, use, empty, nempty, n, net, over,
-                          any);
+        vn__ctr_summarize(sample_counts, scaled, res->nsamples, use, empty, nempty, empty_use, n,
+                          net, over, any);
     for (size_t k = 0; k < n; k++) {
         vn_counter_result *cr = &res->counters[k];
         memset(cr, 0, sizeof *cr);

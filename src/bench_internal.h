@@ -150,9 +150,10 @@ vn_counters *vn__bench_counters_again(const vn_counters *c);
  * failed). */
 void vn__bench_counters_sample(struct vn__run *r, uint64_t iters);
 /* The result's counters from its samples' counts (nsamples x n, taken over
- * by res) and the empty loop's (nempty x n). */
+ * by res; those without a tag in res->left_out used) and the empty loop's
+ * (nempty x n; those in empty_use used, or all when it is NULL). */
 int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *sample_counts,
-                              const double *empty, size_t nempty);
+                              const double *empty, size_t nempty, const unsigned char *empty_use);
 
 /* Adds a warning (stable id, one-line message) to a result; the first
  * VN_MAX_WARNINGS are kept. */

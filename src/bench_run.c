@@ -766,7 +766,6 @@ static int measure(job *j, vn_result *res)
     low3 empty_low = LOW3_NONE;
     dbuf counts = {0}; /* per sample, vn_counters_n() each */
     unsigned char *empty_used = NULL;
-    double *empty_counts = NULL;
     int rc = 0;
     j->t0 = vn__timer_read(r);
     j->aux = &A;
@@ -894,18 +893,10 @@ static int measure(job *j, vn_result *res)
     }
     rc = summarize(res, &E, min_untagged, j->res_ns / (double)res->iters, shared_threshold(j),
                    row_empty_floor(j, iters), empty_used);
+    /* The counters net of the same empty-loop samples as the time. */
     if (rc == 0 && r->ctr) {
-        /* The counters net of the same empty-loop samples as the time. */
-        size_t nc = vn_counters_n(r->ctr), m = 0;
-        empty_counts = malloc((E.ns.n ? E.ns.n : 1) * nc * sizeof *empty_counts);
-        if (!empty_counts) {
-            rc = VN_ENOMEM;
-            goto out;
-        }
-        for (size_t i = 0; i < E.ns.n && (i + 1) * nc <= E.counts.n; i++)
-            if (empty_used[i])
-                memcpy(empty_counts + nc * m++, E.counts.v + nc * i, nc * sizeof *empty_counts);
-        rc = vn__bench_counters_finish(res, r->ctr, counts.v, empty_counts, m);
+        rc = vn__bench_counters_finish(res, r->ctr, counts.v, E.counts.v,
+                                       E.counts.n / vn_counters_n(r->ctr), empty_used);
         counts.v = NULL;
     }
     goto out;
@@ -919,7 +910,7 @@ failed:
     /* The samples before the failure keep their counts. */
     if (r->ctr) {
         vn__bench_counters_finish(res, r->ctr, counts.v, E.counts.v,
-                                  E.counts.n / vn_counters_n(r->ctr));
+                                  E.counts.n / vn_counters_n(r->ctr), NULL);
         counts.v = NULL;
     }
 out:
@@ -929,7 +920,6 @@ out:
     auxes_free(&A);
     free(counts.v);
     free(empty_used);
-    free(empty_counts);
     empties_free(&E);
     res->elapsed = elapsed_ns(j) / 1e9;
     return rc;
@@ -1118,7 +1108,7 @@ static int measure_threads(job *j, vn_result *res)
     }
     if (nctr && rc == 0) {
         rc = vn__bench_counters_finish(res, j->run.ctr, all_counts.v, E.counts.v,
-                                       E.counts.n / nctr);
+                                       E.counts.n / nctr, NULL);
         all_counts.v = NULL;
     }
     free(all_counts.v);

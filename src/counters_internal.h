@@ -75,11 +75,13 @@ double vn__ctr_median(const double *table, size_t rows, size_t ncols, size_t k,
                      const unsigned char *use);
 
 /* One benchmark's counters: medians over the samples in use, minus the
- * empty loop's medians; a net value below zero is noise in the loop's own
- * counts and is 0. scaled_any[k] says whether any used sample was scaled. */
+ * medians of the empty loop's samples in empty_use (NULL: all); a net value
+ * below zero is noise in the loop's own counts and is 0. scaled_any[k] says
+ * whether any used sample was scaled. */
 void vn__ctr_summarize(const double *samples, const uint32_t *sample_scaled, size_t nsamples,
-                       const unsigned char *use, const double *empty, size_t nempty, size_t ncols,
-                       double *net, double *overhead, int *scaled_any);
+                       const unsigned char *use, const double *empty, size_t nempty,
+                       const unsigned char *empty_use, size_t ncols, double *net,
+                       double *overhead, int *scaled_any);
 
 /* The ratios from net values by event name (NAN where a part is missing,
  * unknown or zero). bytes_per_iter is NAN without a throughput. */

@@ -78,12 +78,13 @@ double vn__ctr_median(const double *table, size_t rows, size_t ncols, size_t k,
 }
 
 void vn__ctr_summarize(const double *samples, const uint32_t *sample_scaled, size_t nsamples,
-                       const unsigned char *use, const double *empty, size_t nempty, size_t ncols,
-                       double *net, double *overhead, int *scaled_any)
+                       const unsigned char *use, const double *empty, size_t nempty,
+                       const unsigned char *empty_use, size_t ncols, double *net,
+                       double *overhead, int *scaled_any)
 {
     for (size_t k = 0; k < ncols; k++) {
         double med = vn__ctr_median(samples, nsamples, ncols, k, use);
-        double om = nempty ? vn__ctr_median(empty, nempty, ncols, k, NULL) : NAN;
+        double om = nempty ? vn__ctr_median(empty, nempty, ncols, k, empty_use) : NAN;
         overhead[k] = om;
         /* The empty loop's counts are the loop's own instructions and
          * branches and the reads at its edges; every sample has them too.

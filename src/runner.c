@@ -1147,7 +1147,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
                 memcpy(per + k * x.ncounters, rows[i].counts + k * VN_COUNTERS_MAX,
                        x.ncounters * sizeof *per);
             /* A command has no empty loop: its counts are its own. */
-            rc = vn__bench_counters_finish(res, x.first, per, NULL, 0);
+            rc = vn__bench_counters_finish(res, x.first, per, NULL, 0, NULL);
         }
     }
     if (rc == 0 && o_counting(&x))

@@ -123,7 +123,7 @@ static void medians_and_overhead(void **state)
     const double empty[] = {2.0, 1.0, 2.001, 1.0, 1.999, 1.001};
     double net[2], over[2];
     int any[2];
-    vn__ctr_summarize(samples, scaled, 5, untagged, empty, 3, 2, net, over, any);
+    vn__ctr_summarize(samples, scaled, 5, untagged, empty, 3, NULL, 2, net, over, any);
     assert_true(fabs(net[0] - 1.0005) < 1e-9); /* median of 3.001, 3.0, 3.002, 3.0 minus 2.0 */
     assert_true(fabs(over[0] - 2.0) < 1e-12);
     assert_true(fabs(net[1] - 0.0) < 1e-9);
@@ -135,14 +135,23 @@ static void medians_and_overhead(void **state)
      * taken off and the overhead is unknown. */
     const double low[] = {1.9, 1.95, 1.98};
     const double emp[] = {2.0, 2.0};
-    vn__ctr_summarize(low, NULL, 3, NULL, emp, 2, 1, net, over, any);
+    vn__ctr_summarize(low, NULL, 3, NULL, emp, 2, NULL, 1, net, over, any);
     assert_true(net[0] == 0);
-    vn__ctr_summarize(low, NULL, 3, NULL, NULL, 0, 1, net, over, any);
+    /* Only the empty loop's samples in empty_use: those of the kind of
+     * moments the samples came from. */
+    const double three[] = {3.0, 3.0, 3.0};
+    const double emp3[] = {2.0, 2.5, 2.5};
+    const unsigned char first[] = {1, 0, 0};
+    vn__ctr_summarize(three, NULL, 3, NULL, emp3, 3, first, 1, net, over, any);
+    assert_true(over[0] == 2.0 && net[0] == 1.0);
+    vn__ctr_summarize(three, NULL, 3, NULL, emp3, 3, NULL, 1, net, over, any);
+    assert_true(over[0] == 2.5 && net[0] == 0.5);
+    vn__ctr_summarize(low, NULL, 3, NULL, NULL, 0, NULL, 1, net, over, any);
     assert_true(net[0] == 1.95);
     assert_true(isnan(over[0]));
     /* Every sample unknown: unknown, not 0. */
     const double unknown[] = {NAN, NAN};
-    vn__ctr_summarize(unknown, NULL, 2, NULL, emp, 2, 1, net, over, any);
+    vn__ctr_summarize(unknown, NULL, 2, NULL, emp, 2, NULL, 1, net, over, any);
     assert_true(isnan(net[0]));
 }
 
