@@ -25,6 +25,45 @@
 #define EXTRA_EVERY 4         /* at most one empty-loop sample out of turn per this many */
 #define FASTEST_AGREE 5      /* samples within the precision of the fastest: a bound reproduced */
 
+/* A growable array of samples. */
+typedef struct samples {
+    vn_sample *v;
+    size_t n, cap;
+} samples;
+
+static int push_sample(samples *s, vn_sample x)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 256;
+        vn_sample *v = realloc(s->v, cap * sizeof *v);
+        if (!v)
+            return VN_ENOMEM;
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = x;
+    return 0;
+}
+
+typedef struct dbuf {
+    double *v;
+    size_t n, cap;
+} dbuf;
+
+static int push_double(dbuf *d, double x)
+{
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 64;
+        double *v = realloc(d->v, cap * sizeof *v);
+        if (!v)
+            return VN_ENOMEM;
+        d->v = v;
+        d->cap = cap;
+    }
+    d->v[d->n++] = x;
+    return 0;
+}
+
 /* Everything one benchmark row needs while it runs. */
 typedef struct job {
     const vn__bench *b;
@@ -48,37 +87,15 @@ typedef struct job {
 #define NO_SAMPLE ((size_t)-1)
 
 /* What the engine keeps of each sample beside what it reports, one entry
- * per sample in each array: the first branch probe taken after it (before
- * the next sample, before an empty-loop sample in between, or at the very
- * end; NAN until taken), and whether it spent most of its time off the
- * CPU. */
+ * per sample in each: the first branch probe taken after it (before the
+ * next sample, before an empty-loop sample in between, or at the very end;
+ * NAN until taken), and the share of its wall time it spent on the CPU
+ * (NAN unknown). */
 struct auxes {
-    double *after;
-    unsigned char *off_cpu;
-    size_t n, cap;
+    dbuf after, cpu_share;
 };
 
-static void auxes_free(struct auxes *a) { free(a->after), free(a->off_cpu); }
-
-static int push_aux(struct auxes *a, int off_cpu)
-{
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 256;
-        double *after = realloc(a->after, cap * sizeof *after);
-        if (!after)
-            return VN_ENOMEM;
-        a->after = after;
-        unsigned char *off = realloc(a->off_cpu, cap);
-        if (!off)
-            return VN_ENOMEM;
-        a->off_cpu = off;
-        a->cap = cap;
-    }
-    a->after[a->n] = NAN;
-    a->off_cpu[a->n] = (unsigned char)(off_cpu != 0);
-    a->n++;
-    return 0;
-}
+static void auxes_free(struct auxes *a) { free(a->after.v), free(a->cpu_share.v); }
 
 /* The fastest few readings of a kind over the whole suite so far, kept by
  * the rows together, so a row run in a busy spell is judged against a quiet
@@ -131,7 +148,7 @@ static double probe_branch(job *j, double ref)
     double b = vn__branch_cycles(&j->run, ref);
     low3_add(&j->floors->branch, b);
     if (j->aux && j->pending != NO_SAMPLE) {
-        j->aux->after[j->pending] = b;
+        j->aux->after.v[j->pending] = b;
         j->pending = NO_SAMPLE;
     }
     return b;
@@ -152,8 +169,9 @@ static double shared_threshold(const job *j)
  * floor under thr only ever falls. */
 static void tag_probed(vn_sample *v, const struct auxes *a, double thr)
 {
-    for (size_t i = 0; i < a->n; i++) {
-        int shared = !a->off_cpu[i] && (v[i].branch_cycles > thr || a->after[i] > thr);
+    for (size_t i = 0; i < a->after.n; i++) {
+        int shared = !(a->cpu_share.v[i] < VN__ON_CPU_MIN) &&
+                     (v[i].branch_cycles > thr || a->after.v[i] > thr);
         if (shared)
             v[i].tags |= VN_TAG_SHARED_CORE;
         else
@@ -178,9 +196,9 @@ static int cmp_double(const void *a, const void *b)
  * for one that shared its core part of the time, and tagged too. Where the
  * probes never saw the core shared, nothing is tagged this way: a slow
  * sample is then the benchmark's own. (bench_internal.h) */
-int vn__tag_slow_tail(vn_sample *v, const unsigned char *off_cpu, size_t n)
+int vn__tag_slow_tail(vn_sample *v, const double *cpu_share, size_t n)
 {
-#define CANDIDATE(i) (!v[i].tags && !(off_cpu && off_cpu[i]))
+#define CANDIDATE(i) (!v[i].tags && !(cpu_share && cpu_share[i] < VN__ON_CPU_MIN))
     size_t shared = 0, m = 0;
     for (size_t i = 0; i < n; i++) {
         shared += (v[i].tags & VN_TAG_SHARED_CORE) != 0;
@@ -225,7 +243,7 @@ int vn__tag_slow_tail(vn_sample *v, const unsigned char *off_cpu, size_t n)
 static int tag_shared(vn_sample *v, const struct auxes *a, double thr)
 {
     tag_probed(v, a, thr);
-    return vn__tag_slow_tail(v, a->off_cpu, a->n);
+    return vn__tag_slow_tail(v, a->cpu_share.v, a->after.n);
 }
 
 static double elapsed_ns(job *j) { return vn__timer_delta_ns(&j->run, vn__timer_read(&j->run) - j->t0); }
@@ -406,45 +424,6 @@ static int precision_reached(const vn_sample *v, size_t n, unsigned skip, double
     }
     free(x);
     return ok;
-}
-
-/* A growable array of samples. */
-typedef struct samples {
-    vn_sample *v;
-    size_t n, cap;
-} samples;
-
-static int push_sample(samples *s, vn_sample x)
-{
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 256;
-        vn_sample *v = realloc(s->v, cap * sizeof *v);
-        if (!v)
-            return VN_ENOMEM;
-        s->v = v;
-        s->cap = cap;
-    }
-    s->v[s->n++] = x;
-    return 0;
-}
-
-typedef struct dbuf {
-    double *v;
-    size_t n, cap;
-} dbuf;
-
-static int push_double(dbuf *d, double x)
-{
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 64;
-        double *v = realloc(d->v, cap * sizeof *v);
-        if (!v)
-            return VN_ENOMEM;
-        d->v = v;
-        d->cap = cap;
-    }
-    d->v[d->n++] = x;
-    return 0;
 }
 
 /* The last sample's counts (n of them) at the end of d. */
@@ -824,10 +803,11 @@ static int measure(job *j, vn_result *res)
         s.value = ns / (double)iters;
         s.iters = iters;
         s.counts_scaled = r->ctr ? r->cur_scaled : 0;
-        /* Off the CPU for most of it: asleep or waiting (tag_probed). */
-        int off_cpu = j->cpu_ns < 0.5 * ns;
-        probed |= !off_cpu && isfinite(s.branch_cycles);
-        if ((rc = push_sample(&S, s)) != 0 || (rc = push_aux(&A, off_cpu)) != 0 ||
+        /* Under half of it on the CPU: asleep or waiting (tag_probed). */
+        double cpu_share = j->cpu_ns / ns;
+        probed |= !(cpu_share < VN__ON_CPU_MIN) && isfinite(s.branch_cycles);
+        if ((rc = push_sample(&S, s)) != 0 || (rc = push_double(&A.after, NAN)) != 0 ||
+            (rc = push_double(&A.cpu_share, cpu_share)) != 0 ||
             (r->ctr && (rc = push_counts(&counts, r)) != 0))
             goto out;
         j->pending = S.n - 1;
