@@ -410,15 +410,15 @@ static int precision_reached(const vn_sample *v, size_t n, unsigned skip, double
     double med, lo, hi;
     int ok = 0;
     if (m >= 6 && !waiting && vn_median_ci(x, m, &med, &lo, &hi) == 0) {
-        if (!indistinguishable(lo, med, om, ohi)) {
-            med -= om, lo -= om, hi -= om;
-            ok = med > 0 && fmax(med - lo, hi - med) <= target * med;
-        } else if (probed) {
+        int bound = indistinguishable(lo, med, om, ohi);
+        if (bound && probed) {
             size_t agree = 0;
             for (size_t i = 0; i < m; i++)
                 agree += x[i] <= fastest * (1 + target);
             ok = agree >= FASTEST_AGREE;
         } else {
+            if (!bound)
+                med -= om, lo -= om, hi -= om;
             ok = med > 0 && fmax(med - lo, hi - med) <= target * med;
         }
     }
