@@ -16,6 +16,7 @@
 #include "bench_internal.h"
 #include "idle_internal.h"
 #include "sysinfo_parse.h"
+#include "stats_internal.h"
 
 #define EMPTY_EVERY 8        /* one empty-loop sample per this many samples */
 #define EMPTY_FIRST 5        /* empty-loop samples before sampling starts */
@@ -179,12 +180,6 @@ static void tag_probed(vn_sample *v, const struct auxes *a, double thr)
     }
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* In a row where the probes saw the core shared, a shared spell shorter
  * than a sample can begin and end between two quiet probes and slow that
  * sample alone (here, samples of a chain of adds between quiet probes read
@@ -215,7 +210,7 @@ int vn__tag_slow_tail(vn_sample *v, const double *cpu_share, size_t n)
     for (size_t i = 0, k = 0; i < n; i++)
         if (CANDIDATE(i))
             x[k++] = v[i].value;
-    qsort(x, m, sizeof *x, cmp_double);
+    qsort(x, m, sizeof *x, vn__cmp_double);
     double mode = vn_half_sample_mode(x, m);
     /* The distances below the mode, nearest first. */
     size_t below = 0;
@@ -575,7 +570,7 @@ static int empty_summary(const empties *E, int quiet, double thr, double efloor,
     }
     int rc = vn_median_ci(ns, m, &o->om, &o->olo, &o->ohi);
     if (rc == 0 && mc) {
-        qsort(cyc, mc, sizeof *cyc, cmp_double);
+        qsort(cyc, mc, sizeof *cyc, vn__cmp_double);
         o->oc = vn_percentile_sorted(cyc, mc, 50);
         /* The spread needs a few samples, long enough (1000 iterations)
          * for the loop, not the timer's own cost, to be what they measure. */
@@ -683,7 +678,7 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
         }
     }
     if (nr) {
-        qsort(ref, nr, sizeof *ref, cmp_double);
+        qsort(ref, nr, sizeof *ref, vn__cmp_double);
         res->ref_ns = vn_percentile_sorted(ref, nr, 50);
         res->ref_spread = (vn_percentile_sorted(ref, nr, 90) - vn_percentile_sorted(ref, nr, 10)) /
                           res->ref_ns;
@@ -712,7 +707,7 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
         }
         res->cycles = isfinite(best) ? best / fastest_ref : NAN;
     } else if (nc && !res->upper_bound) {
-        qsort(cyc, nc, sizeof *cyc, cmp_double);
+        qsort(cyc, nc, sizeof *cyc, vn__cmp_double);
         res->cycles = vn_percentile_sorted(cyc, nc, 50);
     } else {
         res->cycles = NAN;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench_internal.h"
+#include "stats_internal.h"
 
 void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...)
 {
@@ -20,12 +21,6 @@ void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...)
     va_end(ap);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 int vn__probes_steady(const vn_sample *v, size_t n)
 {
     double *x = malloc((n ? n : 1) * sizeof *x);
@@ -35,7 +30,7 @@ int vn__probes_steady(const vn_sample *v, size_t n)
             x[m++] = v[i].branch_cycles;
     int steady = 0;
     if (m >= 20) {
-        qsort(x, m, sizeof *x, cmp_double);
+        qsort(x, m, sizeof *x, vn__cmp_double);
         double p10 = vn_percentile_sorted(x, m, 10), p90 = vn_percentile_sorted(x, m, 90);
         steady = p90 - p10 < 0.015 * vn_percentile_sorted(x, m, 50);
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "counters_internal.h"
+#include "stats_internal.h"
 
 double vn_counter_scale(uint64_t value, uint64_t enabled, uint64_t running, int *scaled)
 {
@@ -50,12 +51,6 @@ void vn__ctr_delta(const vn_counts *a, const vn_counts *b, uint64_t iters, doubl
     }
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 double vn__ctr_median(const double *table, size_t rows, size_t ncols, size_t k,
                       const unsigned char *use)
 {
@@ -70,7 +65,7 @@ double vn__ctr_median(const double *table, size_t rows, size_t ncols, size_t k,
     }
     double med = NAN;
     if (m) {
-        qsort(v, m, sizeof *v, cmp_double);
+        qsort(v, m, sizeof *v, vn__cmp_double);
         med = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
     }
     free(v);

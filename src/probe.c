@@ -12,6 +12,7 @@
 #include "arch.h"
 #include "clock_internal.h"
 #include "vernier/probe.h"
+#include "stats_internal.h"
 
 /* ---- The delta distribution (pure) ----------------------------------------- */
 
@@ -186,12 +187,6 @@ static uint64_t time_reads(vn_clock_id id, size_t iters)
     return t1 - t0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 #define MAX_BATCHES 256
 
 /* The cost of one read: batches of reads long enough that the reference
@@ -211,7 +206,7 @@ static double measure_latency(vn_clock_id id, unsigned budget_us)
     while (nb < MAX_BATCHES && (nb < 5 || vn__posix_read(CLOCK_MONOTONIC_RAW) - start <
                                               (uint64_t)budget_us * 1000u))
         per[nb++] = (double)time_reads(id, iters) / (double)(iters * 8);
-    qsort(per, nb, sizeof *per, cmp_double);
+    qsort(per, nb, sizeof *per, vn__cmp_double);
     return nb % 2 ? per[nb / 2] : (per[nb / 2 - 1] + per[nb / 2]) / 2.0;
 }
 

@@ -17,6 +17,7 @@
 #include "idle_internal.h"
 #include "sysinfo_parse.h"
 #include "vernier/runner.h"
+#include "stats_internal.h"
 
 #define MAX_ROWS 10000
 #define SHELL_RUNS 30
@@ -466,12 +467,6 @@ static int grow(row *r)
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 
 /* Is this row done? Exactly --runs, or: at least --min-runs and either the
  * median known to the precision asked for or --min-time spent; never more
@@ -702,7 +697,7 @@ static int measure_shell(runctx *x, double *wall, double *user, double *sys, cha
     /* The wall time's median, like the headline it is taken from; user
      * and system time as means, like the summary they are taken from (the
      * kernel splits short runs' CPU time between the two by ticks). */
-    qsort(w, SHELL_RUNS, sizeof *w, cmp_double);
+    qsort(w, SHELL_RUNS, sizeof *w, vn__cmp_double);
     *wall = vn_percentile_sorted(w, SHELL_RUNS, 50);
     double su = 0, ss = 0;
     for (int i = 0; i < SHELL_RUNS; i++)

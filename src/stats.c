@@ -341,7 +341,7 @@ static int cmp_ranked(const void *pa, const void *pb)
     return a->i < b->i ? -1 : a->i > b->i;
 }
 
-static int cmp_double(const void *pa, const void *pb)
+int vn__cmp_double(const void *pa, const void *pb)
 {
     double a = *(const double *)pa, b = *(const double *)pb;
     return a < b ? -1 : a > b;
@@ -811,7 +811,7 @@ double *vn__sorted_copy(const double *x, size_t n)
         return NULL;
     if (n)
         memcpy(s, x, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp_double);
+    qsort(s, n, sizeof *s, vn__cmp_double);
     return s;
 }
 

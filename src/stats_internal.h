@@ -8,4 +8,7 @@
  * memory runs out. The caller's array is never reordered. */
 double *vn__sorted_copy(const double *x, size_t n);
 
+/* Ascending order of doubles, for qsort. */
+int vn__cmp_double(const void *a, const void *b);
+
 #endif
