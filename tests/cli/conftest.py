@@ -1,6 +1,7 @@
 """Shared helpers for the end-to-end tests of the vernier tool."""
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -10,6 +11,19 @@ from referencing import Registry, Resource
 
 VERNIER = os.environ.get("VERNIER", str(Path(__file__).resolve().parents[2] / "build" / "vernier"))
 SOURCE = Path(os.environ.get("VN_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+BUILD = Path(os.environ.get("VN_BUILD_DIR", SOURCE / "build"))
+
+
+def cmake_cache(key):
+    """The value of key in this build's CMakeCache.txt, "" when it is unset or
+    the build has no cache."""
+    path = BUILD / "CMakeCache.txt"
+    m = re.search(rf"^{re.escape(key)}:\w+=(.*)$", path.read_text(), re.M) if path.exists() else None
+    return m.group(1) if m else ""
+
+
+def sanitized():
+    return cmake_cache("VN_SANITIZE") == "ON"
 
 
 def run(*args, check=None, timeout=60, env=None, **kw):

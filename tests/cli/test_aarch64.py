@@ -5,7 +5,6 @@ qemu is missing."""
 import json
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 

@@ -6,7 +6,6 @@ there in the places a real system puts it: the root group, a group with
 processes of its own (a login session's scope), and a group where nothing
 enables the memory controller."""
 import json
-import os
 import platform
 import re
 import shutil
@@ -15,17 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import VERNIER
+from conftest import BUILD, VERNIER, sanitized
 
-BUILD = Path(os.environ.get("VN_BUILD_DIR", Path(VERNIER).parent))
 KERNEL = BUILD / "vm" / "vmlinuz"
 QEMU = shutil.which("qemu-system-x86_64")
 BUSYBOX = shutil.which("busybox")
-
-
-def cache(key):
-    m = re.search(rf"^{key}:\w+=(.*)$", (BUILD / "CMakeCache.txt").read_text(), re.M)
-    return m.group(1) if m else ""
 
 
 def static(path):
@@ -41,7 +34,7 @@ pytestmark = [
     pytest.mark.skipif(not KERNEL.is_file(), reason=f"no kernel at {KERNEL}: scripts/install-deps could not download one"),
     pytest.mark.skipif(not static(BUSYBOX), reason="a static busybox is not installed (busybox-static)"),
     pytest.mark.skipif(shutil.which("cpio") is None, reason="cpio is not installed"),
-    pytest.mark.skipif(cache("VN_SANITIZE") == "ON",
+    pytest.mark.skipif(sanitized(),
                        reason="a sanitized vernier needs its runtime's environment, not a bare initramfs"),
 ]
 

@@ -3,16 +3,15 @@ a predicted branch per iteration, and vn_keep() adds no instruction of its
 own. Read off the machine code of the examples and of the empty loop the
 engine subtracts, in an optimized build; a change to vn_next() or vn_keep()
 that puts a load, a store or a register copy in the loop fails here."""
-import os
 import platform
 import re
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-BUILD = Path(os.environ.get("VN_BUILD_DIR", Path(__file__).resolve().parents[2] / "build"))
+from conftest import BUILD, cmake_cache
+
 
 pytestmark = [
     pytest.mark.skipif(platform.machine() != "x86_64", reason="reads x86-64 machine code"),
@@ -20,20 +19,15 @@ pytestmark = [
 ]
 
 
-def cache(key):
-    m = re.search(rf"^{key}:\w+=(.*)$", (BUILD / "CMakeCache.txt").read_text(), re.M)
-    return m.group(1) if m else ""
-
-
 def optimized():
-    return cache("CMAKE_BUILD_TYPE") in ("Release", "RelWithDebInfo", "MinSizeRel")
+    return cmake_cache("CMAKE_BUILD_TYPE") in ("Release", "RelWithDebInfo", "MinSizeRel")
 
 
 def gcc():
     """clang treats every volatile asm as touching memory, so it keeps the
     count in memory across vn_keep() (docs/engine.md says what that costs):
     the register-only loop is GCC's."""
-    cc = cache("CMAKE_C_COMPILER")
+    cc = cmake_cache("CMAKE_C_COMPILER")
     out = subprocess.run([cc, "--version"], capture_output=True, text=True).stdout if cc else ""
     return "clang" not in out.lower()
 

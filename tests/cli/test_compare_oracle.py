@@ -3,14 +3,13 @@ through the shared library with ctypes: the Mann-Whitney U test against
 scipy on random, tied, shifted and tiny samples, and the half-sample mode
 against numpy on peaks with noise above them, ties and tiny samples."""
 import ctypes
-import os
-from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy.stats import mannwhitneyu
 
-BUILD = Path(os.environ.get("VN_BUILD_DIR", Path(__file__).resolve().parents[2] / "build"))
+from conftest import BUILD, sanitized
+
 
 
 @pytest.fixture(scope="module")
@@ -18,8 +17,7 @@ def lib():
     path = BUILD / "libvernier.so"
     if not path.exists():
         pytest.skip("no shared library at %s" % path)
-    cache = BUILD / "CMakeCache.txt"
-    if cache.exists() and "VN_SANITIZE:BOOL=ON" in cache.read_text():
+    if sanitized():
         # The sanitizers' runtime must be loaded first, which a Python
         # process cannot do for a library it opens; the normal build runs this.
         pytest.skip("a sanitized library cannot be loaded into Python")
