@@ -77,12 +77,16 @@ typedef struct job {
     int timer_capped;            /* samples shorter than 1000 x the timer's cost + resolution */
     struct vn__run run;          /* the state's private part */
     vn_state st;
-    uint64_t t0;                 /* timer read at the start of this row */
+    /* The row's own time: spent_ns in its turns before the one that began
+     * at the timer read resumed (a row that runs alone has one turn, from
+     * its start). */
+    double spent_ns;
+    uint64_t resumed;
     struct floors *floors;       /* NULL: no probes (--threads) */
     double cpu_ns;               /* the last sample's CPU time; NAN unknown */
-    struct auxes *aux;           /* the samples' private side; NULL: none kept */
-    size_t pending;              /* the sample waiting for its probe after, or NO_SAMPLE */
+    struct rowrun *w;            /* the row while it samples (row_begin) */
     struct low3 *empty_low;      /* this row's fastest empty-loop samples (empty_quiet) */
+    vn_result *res;              /* where its result goes */
 } job;
 
 #define NO_SAMPLE ((size_t)-1)
@@ -131,9 +135,12 @@ static double low3_floor(const low3 *l)
 
 /* The suite's: the probe is the same loop in every row. (The empty loop's
  * cost per iteration carries the timer's reads spread over the sample's
- * iterations, so its floor is each row's own.) */
+ * iterations, so its floor is each row's own.) The last sample of any row
+ * waits here for the next probe, the one after it, whichever row takes it. */
 struct floors {
     low3 branch;   /* taken-branch probes (vn__branch_cycles), reference cycles a branch */
+    struct auxes *pend;   /* the probes after the samples of the row that sampled last; NULL none */
+    size_t pend_i;        /* the sample waiting in it */
 };
 
 /* Times the taken-branch probe against a reference measured shortly
@@ -148,9 +155,9 @@ static double probe_branch(job *j, double ref)
         return NAN;
     double b = vn__branch_cycles(&j->run, ref);
     low3_add(&j->floors->branch, b);
-    if (j->aux && j->pending != NO_SAMPLE) {
-        j->aux->after.v[j->pending] = b;
-        j->pending = NO_SAMPLE;
+    if (j->floors->pend) {
+        j->floors->pend->after.v[j->floors->pend_i] = b;
+        j->floors->pend = NULL;
     }
     return b;
 }
@@ -241,7 +248,11 @@ static int tag_shared(vn_sample *v, const struct auxes *a, double thr)
     return vn__tag_slow_tail(v, a->cpu_share.v, a->after.n);
 }
 
-static double elapsed_ns(job *j) { return vn__timer_delta_ns(&j->run, vn__timer_read(&j->run) - j->t0); }
+/* The row's own time so far: since it began, less the other rows' turns. */
+static double elapsed_ns(job *j)
+{
+    return j->spent_ns + vn__timer_delta_ns(&j->run, vn__timer_read(&j->run) - j->resumed);
+}
 
 /* Runs fn once with iters iterations. Returns 0 and the sample's total ns,
  * or 1 when the benchmark failed (the message is in j->run.error). */
@@ -731,173 +742,241 @@ size_t vn__min_untagged(const vn_config *c) { return c->min_samples / 2 > 5 ? c-
 
 /* Measures one row single-threaded. Returns 0 (the result says whether the
  * benchmark failed), or a negative code when vernier itself failed. */
-static int measure(job *j, vn_result *res)
-{
-    struct vn__run *r = &j->run;
-    samples S = {0};
-    struct auxes A = {0};
-    empties E = {0};
-    low3 empty_low = LOW3_NONE;
-    dbuf counts = {0}; /* per sample, vn_counters_n() each */
-    unsigned char *empty_used = NULL;
-    int rc = 0;
-    j->t0 = vn__timer_read(r);
-    j->aux = &A;
-    j->pending = NO_SAMPLE;
-    j->empty_low = &empty_low;
-
+/* A row while it samples: what measure() kept in locals when a row ran
+ * from start to end in one go, kept here so that rows can take turns
+ * (--interleave). */
+struct rowrun {
+    samples S;
+    struct auxes A;
+    empties E;
+    low3 empty_low;
+    dbuf counts;                 /* per sample, vn_counters_n() each */
     uint64_t iters;
-    if (calibrate(j, &iters))
-        goto failed;
-    res->iters = iters;
+    size_t min_untagged;
+    double budget, target;
+    size_t k;                    /* samples asked for so far */
+    size_t last_extra;           /* when the last empty-loop sample out of turn was */
+    int probed;                  /* some sample ran on the CPU with a probe */
+};
+
+/* What a row is doing between its turns. */
+enum { ROW_MORE, ROW_DONE, ROW_FAILED };
+
+/* Starts a row: calibration, warmup and the first empty-loop samples. 0
+ * with *state ROW_MORE, or ROW_FAILED when the benchmark failed (its
+ * message in j->run.error); a negative code when memory ran out. */
+static int row_begin(job *j, vn_result *res, int *state)
+{
+    struct rowrun *w = calloc(1, sizeof *w);
+    if (!w)
+        return VN_ENOMEM;
+    j->w = w;
+    w->empty_low = (low3)LOW3_NONE;
+    w->last_extra = NO_SAMPLE;
+    j->resumed = vn__timer_read(&j->run);
+    j->spent_ns = 0;
+    j->empty_low = &w->empty_low;
+    *state = ROW_FAILED;
+    if (calibrate(j, &w->iters))
+        return 0;
+    res->iters = w->iters;
 
     /* Warmup: untimed samples until the warmup time has passed since the
      * row began (calibration counts: it ran the code too). */
     while (elapsed_ns(j) < j->cfg.warmup * 1e9) {
         double ns;
         unsigned tags;
-        if (run_sample(j, j->b->fn, 1, iters, &ns, &tags))
-            goto failed;
+        if (run_sample(j, j->b->fn, 1, w->iters, &ns, &tags))
+            return 0;
     }
-    for (int k = 0; k < EMPTY_FIRST; k++)
-        if ((rc = empty_sample(j, iters, &E)) != 0)
-            goto out;
-
-    size_t min_untagged = vn__min_untagged(&j->cfg);
-    double budget = j->cfg.max_time * 1e9, target = j->cfg.precision / 100.0;
-    size_t last_extra = NO_SAMPLE; /* when the last empty-loop sample out of turn was */
-    int probed = 0; /* some sample ran on the CPU with a probe */
+    for (int k = 0; k < EMPTY_FIRST; k++) {
+        int rc = empty_sample(j, w->iters, &w->E);
+        if (rc)
+            return rc;
+    }
+    w->min_untagged = vn__min_untagged(&j->cfg);
+    w->budget = j->cfg.max_time * 1e9;
+    w->target = j->cfg.precision / 100.0;
     res->stop = VN_STOP_MAX_SAMPLES;
-    for (size_t k = 0;; k++) {
-        if (j->cfg.stop_flag && *j->cfg.stop_flag) {
-            res->stop = VN_STOP_INTERRUPTED;
-            break;
-        }
-        if (k % EMPTY_EVERY == EMPTY_EVERY - 1 && (rc = empty_sample(j, iters, &E)) != 0)
-            goto out;
-        vn_sample s = {0};
+    *state = ROW_MORE;
+    return 0;
+}
+
+/* One sample of a row (with the empty-loop samples due before it), then
+ * the stop rule. *state stays ROW_MORE, or becomes ROW_DONE (res->stop
+ * says why) or ROW_FAILED; a negative code when memory ran out. */
+static int row_step(job *j, vn_result *res, int *state)
+{
+    struct vn__run *r = &j->run;
+    struct rowrun *w = j->w;
+    samples *S = &w->S;
+    size_t k = w->k++;
+    int rc;
+    if (j->cfg.stop_flag && *j->cfg.stop_flag) {
+        res->stop = VN_STOP_INTERRUPTED;
+        *state = ROW_DONE;
+        return 0;
+    }
+    if (k % EMPTY_EVERY == EMPTY_EVERY - 1 && (rc = empty_sample(j, w->iters, &w->E)) != 0)
+        return rc;
+    vn_sample s = {0};
+    s.ref_ns = vn__ref_ns_per_cycle(r);
+    s.branch_cycles = probe_branch(j, s.ref_ns);
+    /* A quiet moment, and too few empty-loop samples from quiet moments to
+     * subtract from the quiet samples: one more now, where it has a chance,
+     * rather than one in eight whenever; at most one such in EXTRA_EVERY
+     * samples, so a row whose empty loop never reads quiet does not spend
+     * half its budget on it. */
+    double thr = shared_threshold(j);
+    if (s.branch_cycles <= thr && (w->last_extra == NO_SAMPLE || k >= w->last_extra + EXTRA_EVERY) &&
+        quiet_empties(&w->E, thr, row_empty_floor(j, w->iters)) < EMPTY_FIRST) {
+        w->last_extra = k;
+        if ((rc = empty_sample(j, w->iters, &w->E)) != 0)
+            return rc;
         s.ref_ns = vn__ref_ns_per_cycle(r);
         s.branch_cycles = probe_branch(j, s.ref_ns);
-        /* A quiet moment, and too few empty-loop samples from quiet
-         * moments to subtract from the quiet samples: one more now, where
-         * it has a chance, rather than one in eight whenever; at most one
-         * such in EXTRA_EVERY samples, so a row whose empty loop never reads
-         * quiet does not spend half its budget on it. */
-        double thr = shared_threshold(j);
-        if (s.branch_cycles <= thr && (last_extra == NO_SAMPLE || k >= last_extra + EXTRA_EVERY) &&
-            quiet_empties(&E, thr, row_empty_floor(j, iters)) < EMPTY_FIRST) {
-            last_extra = k;
-            if ((rc = empty_sample(j, iters, &E)) != 0)
-                goto out;
-            s.ref_ns = vn__ref_ns_per_cycle(r);
-            s.branch_cycles = probe_branch(j, s.ref_ns);
-        }
-        double ns;
-        if (run_sample(j, j->b->fn, 1, iters, &ns, &s.tags))
-            goto failed;
-        s.value = ns / (double)iters;
-        s.iters = iters;
-        s.counts_scaled = r->ctr ? r->cur_scaled : 0;
-        /* Under half of it on the CPU: asleep or waiting (tag_probed). */
-        double cpu_share = j->cpu_ns / ns;
-        probed |= !(cpu_share < VN__ON_CPU_MIN) && isfinite(s.branch_cycles);
-        if ((rc = push_sample(&S, s)) != 0 || (rc = push_double(&A.after, NAN)) != 0 ||
-            (rc = push_double(&A.cpu_share, cpu_share)) != 0 ||
-            (r->ctr && (rc = push_counts(&counts, r)) != 0))
-            goto out;
-        j->pending = S.n - 1;
+    }
+    double ns;
+    if (run_sample(j, j->b->fn, 1, w->iters, &ns, &s.tags)) {
+        *state = ROW_FAILED;
+        return 0;
+    }
+    s.value = ns / (double)w->iters;
+    s.iters = w->iters;
+    s.counts_scaled = r->ctr ? r->cur_scaled : 0;
+    /* Under half of it on the CPU: asleep or waiting (tag_probed). */
+    double cpu_share = j->cpu_ns / ns;
+    w->probed |= !(cpu_share < VN__ON_CPU_MIN) && isfinite(s.branch_cycles);
+    if ((rc = push_sample(S, s)) != 0 || (rc = push_double(&w->A.after, NAN)) != 0 ||
+        (rc = push_double(&w->A.cpu_share, cpu_share)) != 0 ||
+        (r->ctr && (rc = push_counts(&w->counts, r)) != 0))
+        return rc;
+    /* The next probe, this row's or another's, is the one after it. */
+    if (j->floors) {
+        j->floors->pend = &w->A;
+        j->floors->pend_i = S->n - 1;
+    }
 
-        if (S.n >= j->cfg.max_samples)
-            break;
-        int enough = S.n >= j->cfg.min_samples;
-        if (enough && elapsed_ns(j) >= budget) {
-            res->stop = VN_STOP_MAX_TIME;
-            break;
+    *state = ROW_DONE;
+    if (S->n >= j->cfg.max_samples)
+        return 0;
+    int enough = S->n >= j->cfg.min_samples;
+    if (enough && elapsed_ns(j) >= w->budget) {
+        res->stop = VN_STOP_MAX_TIME;
+        return 0;
+    }
+    *state = ROW_MORE;
+    /* The stop test sorts the samples, so past 64 samples it runs only
+     * every n/32 samples: a few percent of extra samples at most, and no
+     * quadratic cost. */
+    if (!enough || (S->n >= 64 && S->n % (S->n / 32) != 0))
+        return 0;
+    /* Samples that ran on the CPU (so a shared core slowed them), and the
+     * core not yet seen to run a taken branch a cycle: every sample so far
+     * may be a busy one, so wait for a quiet moment. Past half the budget,
+     * probes that read steady are taken for the speed of a core that takes
+     * a branch in more than a cycle; not before, since a spell of even
+     * sharing reads steady too (here, 1.90 to 1.92 for a twentieth of a
+     * second). The budget bounds the wait, as it does the others below. */
+    if (w->probed && !(branch_floor(j) <= VN__BRANCH_QUIET_MAX) &&
+        !(elapsed_ns(j) >= 0.5 * w->budget && vn__probes_steady(S->v, S->n)))
+        return 0;
+    thr = shared_threshold(j);
+    if ((rc = tag_shared(S->v, &w->A, thr)) != 0)
+        return rc;
+    unsigned skip = left_out_tags(S->v, S->n, w->min_untagged);
+    empty_stats es;
+    if ((rc = empty_summary(&w->E, mostly_quiet(S->v, S->n, skip), thr, row_empty_floor(j, w->iters),
+                            w->iters, &es, NULL)) != 0)
+        return rc;
+    /* Too few empty-loop samples from the kind of moments the samples come
+     * from: a net time against the other kind would be off by the
+     * difference, so wait for them (taken at quiet probes, above). */
+    if (w->probed && !es.matched)
+        return 0;
+    if (precision_reached(S->v, S->n, skip, es.om, es.ohi, w->target, w->probed, &rc)) {
+        res->stop = VN_STOP_PRECISION;
+        *state = ROW_DONE;
+    }
+    return rc;
+}
+
+/* Ends a row: its result from the samples (ROW_DONE), or what it had when
+ * the benchmark failed (ROW_FAILED); then frees the row's state, also when
+ * rc, an error that ends the whole run, is passed in (and returned). */
+static int row_end(job *j, vn_result *res, int state, int rc)
+{
+    struct rowrun *w = j->w;
+    unsigned char *empty_used = NULL;
+    if (!w)
+        return rc;
+    struct vn__run *r = &j->run;
+    samples *S = &w->S;
+    if (rc)
+        goto out;
+    if (state == ROW_FAILED) {
+        res->stop = VN_STOP_FAILED;
+        snprintf(res->error, sizeof res->error, "%s", r->error);
+        res->samples = S->v;
+        res->nsamples = S->n;
+        S->v = NULL;
+        res->left_out = left_out_tags(res->samples, res->nsamples, vn__min_untagged(&j->cfg));
+        /* The samples before the failure keep their counts. */
+        if (r->ctr) {
+            vn__bench_counters_finish(res, r->ctr, w->counts.v, w->E.counts.v,
+                                      w->E.counts.n / vn_counters_n(r->ctr), NULL);
+            w->counts.v = NULL;
         }
-        /* The stop test sorts the samples, so past 64 samples it runs only
-         * every n/32 samples: a few percent of extra samples at most, and
-         * no quadratic cost. */
-        if (!enough || (S.n >= 64 && S.n % (S.n / 32) != 0))
-            continue;
-        /* Samples that ran on the CPU (so a shared core slowed them), and
-         * the core not yet seen to run a taken branch a cycle: every sample
-         * so far may be a busy one, so wait for a quiet moment. Past half
-         * the budget, probes that read steady are taken for the speed of a
-         * core that takes a branch in more than a cycle; not before, since a
-         * spell of even sharing reads steady too (here, 1.90 to 1.92 for a
-         * twentieth of a second). The budget bounds the wait, as it does
-         * the others below. */
-        if (probed && !(branch_floor(j) <= VN__BRANCH_QUIET_MAX) &&
-            !(elapsed_ns(j) >= 0.5 * budget && vn__probes_steady(S.v, S.n)))
-            continue;
-        thr = shared_threshold(j);
-        if ((rc = tag_shared(S.v, &A, thr)) != 0)
-            goto out;
-        unsigned skip = left_out_tags(S.v, S.n, min_untagged);
-        empty_stats es;
-        if ((rc = empty_summary(&E, mostly_quiet(S.v, S.n, skip), thr, row_empty_floor(j, iters),
-                                iters, &es, NULL)) != 0)
-            goto out;
-        /* Too few empty-loop samples from the kind of moments the samples
-         * come from: a net time against the other kind would be off by the
-         * difference, so wait for them (taken at quiet probes, above). */
-        if (probed && !es.matched)
-            continue;
-        if (precision_reached(S.v, S.n, skip, es.om, es.ohi, target, probed, &rc)) {
-            res->stop = VN_STOP_PRECISION;
-            break;
-        }
-        if (rc)
-            goto out;
+        goto out;
     }
     /* The probe after the last sample, so it is judged on both sides too.
      * It can retag the last samples after the stop was decided on them;
      * the headline then rests on what is known at the end, a sample or two
      * different from what the stop rule saw. */
     probe_branch(j, vn__ref_ns_per_cycle(r));
-    if ((rc = tag_shared(S.v, &A, shared_threshold(j))) != 0)
+    if ((rc = tag_shared(S->v, &w->A, shared_threshold(j))) != 0)
         goto out;
-    res->samples = S.v;
-    res->nsamples = S.n;
-    S.v = NULL;
+    res->samples = S->v;
+    res->nsamples = S->n;
+    S->v = NULL;
     throughput_of(j, res);
-    empty_used = calloc(E.ns.n ? E.ns.n : 1, 1);
+    empty_used = calloc(w->E.ns.n ? w->E.ns.n : 1, 1);
     if (!empty_used) {
         rc = VN_ENOMEM;
         goto out;
     }
-    rc = summarize(res, &E, min_untagged, j->res_ns / (double)res->iters, shared_threshold(j),
-                   row_empty_floor(j, iters), empty_used);
+    rc = summarize(res, &w->E, w->min_untagged, j->res_ns / (double)res->iters, shared_threshold(j),
+                   row_empty_floor(j, w->iters), empty_used);
     /* The counters net of the same empty-loop samples as the time. */
     if (rc == 0 && r->ctr) {
-        rc = vn__bench_counters_finish(res, r->ctr, counts.v, E.counts.v,
-                                       E.counts.n / vn_counters_n(r->ctr), empty_used);
-        counts.v = NULL;
-    }
-    goto out;
-failed:
-    res->stop = VN_STOP_FAILED;
-    snprintf(res->error, sizeof res->error, "%s", r->error);
-    res->samples = S.v;
-    res->nsamples = S.n;
-    S.v = NULL;
-    res->left_out = left_out_tags(res->samples, res->nsamples, vn__min_untagged(&j->cfg));
-    /* The samples before the failure keep their counts. */
-    if (r->ctr) {
-        vn__bench_counters_finish(res, r->ctr, counts.v, E.counts.v,
-                                  E.counts.n / vn_counters_n(r->ctr), NULL);
-        counts.v = NULL;
+        rc = vn__bench_counters_finish(res, r->ctr, w->counts.v, w->E.counts.v,
+                                       w->E.counts.n / vn_counters_n(r->ctr), empty_used);
+        w->counts.v = NULL;
     }
 out:
-    j->aux = NULL;
+    /* No probe may write into this row's arrays once they are gone. */
+    if (j->floors && j->floors->pend == &w->A)
+        j->floors->pend = NULL;
     j->empty_low = NULL;
-    free(S.v);
-    auxes_free(&A);
-    free(counts.v);
+    free(S->v);
+    auxes_free(&w->A);
+    free(w->counts.v);
     free(empty_used);
-    empties_free(&E);
+    empties_free(&w->E);
+    free(w);
+    j->w = NULL;
     res->elapsed = elapsed_ns(j) / 1e9;
     return rc;
+}
+
+/* A row from start to end. */
+static int measure(job *j, vn_result *res)
+{
+    int state;
+    int rc = row_begin(j, res, &state);
+    while (rc == 0 && state == ROW_MORE)
+        rc = row_step(j, res, &state);
+    return row_end(j, res, state, rc);
 }
 
 /* ---- Several threads at once ----------------------------------------------- */
@@ -1002,7 +1081,7 @@ static int measure_threads(job *j, vn_result *res)
     empties E = {0};
     dbuf all_counts = {0};
     size_t nctr = j->run.ctr ? vn_counters_n(j->run.ctr) : 0;
-    j->t0 = vn__timer_read(&j->run);
+    j->resumed = vn__timer_read(&j->run);
     uint64_t iters;
     if (calibrate(j, &iters)) {
         res->stop = VN_STOP_FAILED;
@@ -1130,6 +1209,183 @@ static int pin(int cpu, cpu_set_t *old)
     return sched_setaffinity(0, sizeof one, &one) == 0 ? 0 : -1;
 }
 
+/* A row's result before it is measured: its name, and null (NAN) for
+ * every number, so that a row that fails before its summary says null,
+ * not a 0 that looks measured. */
+static void row_result_init(vn_result *res, const vn__bench *b, size_t k)
+{
+    memset(res, 0, sizeof *res);
+    res->overhead_ns = res->overhead_ci[0] = res->overhead_ci[1] = NAN;
+    res->ref_ns = res->ref_spread = res->cycles = res->overhead_cycles = NAN;
+    res->overhead_cycles_spread = NAN;
+    res->bytes_per_iter = res->items_per_iter = NAN;
+    res->bytes_per_sec = res->items_per_sec = NAN;
+    res->unit = "ns";
+    res->threads = 1;
+    if (b->nvalues) {
+        res->param = b->values[k];
+        snprintf(res->param_name, sizeof res->param_name, "%s",
+                 b->opts.param_name ? b->opts.param_name : "n");
+        snprintf(res->name, sizeof res->name, "%s/%s=%lld", b->name, res->param_name,
+                 (long long)res->param);
+    } else {
+        snprintf(res->name, sizeof res->name, "%s", b->name);
+    }
+}
+
+/* The job of one row, with the benchmark's own settings applied; NULL with
+ * *rc set when memory ran out or its own timer is unknown. */
+static job *job_new(const vn__bench *b, vn_result *res, const vn_config *cfg, const vn__hooks *hooks,
+                    const vn_results *out, vn_counters *ctr, vn__evict *evict, struct floors *floors,
+                    int *rc)
+{
+    job *j = calloc(1, sizeof *j);
+    if (!j) {
+        *rc = VN_ENOMEM;
+        return NULL;
+    }
+    j->b = b;
+    j->res = res;
+    j->cfg = *cfg;
+    if (b->opts.max_time > 0)
+        j->cfg.max_time = b->opts.max_time;
+    if (b->opts.precision > 0)
+        j->cfg.precision = b->opts.precision;
+    if (b->opts.min_samples > 0)
+        j->cfg.min_samples = b->opts.min_samples;
+    if (j->cfg.max_samples < j->cfg.min_samples)
+        j->cfg.max_samples = j->cfg.min_samples;
+    j->hooks = hooks;
+    j->timer = out->timer;
+    j->cost_ns = out->timer_cost_ns;
+    j->res_ns = out->timer_resolution_ns;
+    if (b->opts.timer && !hooks) {
+        char why[64];
+        *rc = vn__timer_choose(b->opts.timer, &j->timer, why, sizeof why, &j->cost_ns, &j->res_ns);
+        if (*rc) {
+            free(j);
+            return NULL;
+        }
+    }
+    j->evict = evict;
+    j->interference = !(hooks && hooks->no_interference);
+    j->floors = floors;
+    j->run.timer = j->timer;
+    j->run.hooks = hooks;
+    j->run.user = b->opts.user;
+    j->run.param = res->param;
+    j->run.bytes = j->run.items = -1;
+    j->run.ctr = ctr;
+    j->st.run = &j->run;
+    return j;
+}
+
+/* A measured row's warnings, and its place in the results. */
+static void row_done(job *j, vn_results *out)
+{
+    vn_result *res = j->res;
+    vn__result_warnings(res, &j->cfg, out->optimized);
+    if (j->timer_capped)
+        vn__result_warn(res, "timer_bound",
+                        "the timer (%s, %.3g ns per read, steps of %.3g ns) is too coarse for "
+                        "samples that fit the time budget: its error is more than 0.1%% of a sample",
+                        vn_clock_name(j->timer), j->cost_ns, j->res_ns);
+    out->nbench++;
+    if (res->stop == VN_STOP_INTERRUPTED)
+        out->interrupted = 1;
+}
+
+/* Each row from start to end, one after another. */
+static int run_in_turn(job **jobs, size_t n, const vn_config *cfg, vn_results *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (cfg->stop_flag && *cfg->stop_flag) {
+            out->interrupted = 1;
+            break;
+        }
+        progress(cfg, jobs[i]->res->name, i, n);
+        job *j = jobs[i];
+        int rc = cfg->threads > 1 ? measure_threads(j, j->res) : measure(j, j->res);
+        if (rc)
+            return rc;
+        row_done(j, out);
+    }
+    return 0;
+}
+
+/* The rows take turns, a sample each, in an order shuffled every round
+ * (as Google Benchmark's random interleaving does), so that a machine
+ * whose speed or neighbours change over seconds affects them alike, and
+ * the rows compare under the same conditions. Each row keeps its own
+ * budget, counted in its own turns, and its own stop rule; all begin
+ * (calibration, warmup) before the first turn, and each ends as soon as it
+ * stops, so that its probe after and its time are its own. */
+static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, vn_results *out)
+{
+    int rc = 0;
+    int *state = malloc((n ? n : 1) * sizeof *state);
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    unsigned char *ended = calloc(n ? n : 1, 1);
+    size_t began = 0;
+    if (!state || !order || !ended) {
+        rc = VN_ENOMEM;
+        goto out;
+    }
+#define END_ROW(i)                                                  \
+    do {                                                            \
+        ended[i] = 1;                                               \
+        if ((rc = row_end(jobs[i], jobs[i]->res, state[i], 0)) == 0) \
+            row_done(jobs[i], out);                            \
+    } while (0)
+    for (; began < n && rc == 0; began++) {
+        progress(cfg, jobs[began]->res->name, began, n);
+        rc = row_begin(jobs[began], jobs[began]->res, &state[began]);
+        if (rc == 0 && state[began] != ROW_MORE)
+            END_ROW(began);
+        else
+            jobs[began]->spent_ns = elapsed_ns(jobs[began]);
+    }
+    vn_rng rng;
+    vn_rng_seed(&rng, 0x7665726e696572u);
+    for (;;) {
+        size_t m = 0;
+        for (size_t i = 0; i < began; i++)
+            if (!ended[i])
+                order[m++] = i;
+        if (rc || m == 0)
+            break;
+        if (cfg->progress) {
+            fprintf(stderr, "\r\033[K%zu rows in turns, %zu still sampling ...", n, m);
+            fflush(stderr);
+        }
+        for (size_t i = m; i > 1; i--) {
+            size_t r = (size_t)vn_rng_below(&rng, i), t = order[i - 1];
+            order[i - 1] = order[r];
+            order[r] = t;
+        }
+        for (size_t t = 0; t < m && rc == 0; t++) {
+            size_t i = order[t];
+            job *j = jobs[i];
+            j->resumed = vn__timer_read(&j->run);
+            rc = row_step(j, j->res, &state[i]);
+            if (rc == 0 && state[i] != ROW_MORE)
+                END_ROW(i);
+            else
+                j->spent_ns = elapsed_ns(j);
+        }
+    }
+#undef END_ROW
+    /* After an error, the rows still open are freed. */
+    for (size_t i = 0; i < began; i++)
+        if (!ended[i])
+            rc = row_end(jobs[i], jobs[i]->res, state[i], rc);
+out:
+    free(state);
+    free(order);
+    free(ended);
+    return rc;
+}
+
 int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
 {
     if (!s || !out)
@@ -1143,8 +1399,9 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
         cfg.max_samples < cfg.min_samples || cfg.threads < 1 || cfg.threads > 1024 ||
         !(cfg.warmup >= 0) || !(cfg.min_sample_time > 0) ||
         /* Pinned, all threads would share one CPU; cold, one thread's
-         * eviction would run while the others time. */
-        (cfg.threads > 1 && (cfg.cpu >= 0 || cfg.cold)))
+         * eviction would run while the others time; threads that start
+         * together take no turns. */
+        (cfg.threads > 1 && (cfg.cpu >= 0 || cfg.cold || cfg.interleave)))
         return VN_EINVAL;
     regex_t re;
     if (cfg.filter && regcomp(&re, cfg.filter, REG_EXTENDED | REG_NOSUB) != 0)
@@ -1213,94 +1470,33 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
     vn__evict evict = {0};
     if (cfg.cold && (rc = vn__evict_init(&evict, &out->env)) != 0)
         goto done;
-    size_t row = 0;
-    struct floors floors = {LOW3_NONE};
+    struct floors floors = {LOW3_NONE, NULL, 0};
+    job **jobs = calloc(nrows ? nrows : 1, sizeof *jobs);
+    size_t nj = 0;
+    if (!jobs) {
+        rc = VN_ENOMEM;
+        goto rows_done;
+    }
     for (size_t i = 0; i < s->n && rc == 0; i++) {
         const vn__bench *b = &s->v[i];
         size_t nv = b->nvalues ? b->nvalues : 1;
         for (size_t k = 0; k < nv && rc == 0; k++) {
-            vn_result *res = &out->bench[out->nbench];
-            memset(res, 0, sizeof *res);
-            /* Unknown until measured: a row that fails before its summary
-             * says null, not a 0 that looks measured. */
-            res->overhead_ns = res->overhead_ci[0] = res->overhead_ci[1] = NAN;
-            res->ref_ns = res->ref_spread = res->cycles = res->overhead_cycles = NAN;
-            res->overhead_cycles_spread = NAN;
-            res->bytes_per_iter = res->items_per_iter = NAN;
-            res->bytes_per_sec = res->items_per_sec = NAN;
-            res->unit = "ns";
-            res->threads = 1;
-            if (b->nvalues) {
-                res->param = b->values[k];
-                snprintf(res->param_name, sizeof res->param_name, "%s",
-                         b->opts.param_name ? b->opts.param_name : "n");
-                snprintf(res->name, sizeof res->name, "%s/%s=%lld", b->name, res->param_name,
-                         (long long)res->param);
-            } else {
-                snprintf(res->name, sizeof res->name, "%s", b->name);
-            }
+            vn_result *res = &out->bench[nj];
+            row_result_init(res, b, k);
             if (cfg.filter && regexec(&re, res->name, 0, NULL, 0) != 0)
                 continue;
-            if (cfg.stop_flag && *cfg.stop_flag) {
-                out->interrupted = 1;
+            if (!(jobs[nj] = job_new(b, res, &cfg, hooks, out, ctr, cfg.cold ? &evict : NULL,
+                                     cfg.threads > 1 ? NULL : &floors, &rc)))
                 break;
-            }
-            progress(&cfg, res->name, row++, nrows);
-            job *j = calloc(1, sizeof *j);
-            if (!j) {
-                rc = VN_ENOMEM;
-                break;
-            }
-            j->b = b;
-            j->cfg = cfg;
-            if (b->opts.max_time > 0)
-                j->cfg.max_time = b->opts.max_time;
-            if (b->opts.precision > 0)
-                j->cfg.precision = b->opts.precision;
-            if (b->opts.min_samples > 0)
-                j->cfg.min_samples = b->opts.min_samples;
-            if (j->cfg.max_samples < j->cfg.min_samples)
-                j->cfg.max_samples = j->cfg.min_samples;
-            j->hooks = hooks;
-            j->timer = out->timer;
-            j->cost_ns = out->timer_cost_ns;
-            j->res_ns = out->timer_resolution_ns;
-            if (b->opts.timer && !hooks) {
-                char why[64];
-                rc = vn__timer_choose(b->opts.timer, &j->timer, why, sizeof why, &j->cost_ns,
-                                      &j->res_ns);
-                if (rc) {
-                    free(j);
-                    break;
-                }
-            }
-            j->evict = cfg.cold ? &evict : NULL;
-            j->interference = !(hooks && hooks->no_interference);
-            j->floors = cfg.threads > 1 ? NULL : &floors;
-            j->run.timer = j->timer;
-            j->run.hooks = hooks;
-            j->run.user = b->opts.user;
-            j->run.param = res->param;
-            j->run.bytes = j->run.items = -1;
-            j->run.ctr = ctr;
-            j->st.run = &j->run;
-            rc = cfg.threads > 1 ? measure_threads(j, res) : measure(j, res);
-            if (rc == 0)
-                vn__result_warnings(res, &j->cfg, s->optimized);
-            if (rc == 0 && j->timer_capped)
-                vn__result_warn(res, "timer_bound",
-                                "the timer (%s, %.3g ns per read, steps of %.3g ns) is too coarse "
-                                "for samples that fit the time budget: its error is more than 0.1%% "
-                                "of a sample",
-                                vn_clock_name(j->timer), j->cost_ns, j->res_ns);
-            free(j);
-            if (rc == 0) {
-                out->nbench++;
-                if (res->stop == VN_STOP_INTERRUPTED)
-                    out->interrupted = 1;
-            }
+            nj++;
         }
     }
+    if (rc == 0)
+        rc = cfg.interleave ? run_interleaved(jobs, nj, &cfg, out) : run_in_turn(jobs, nj, &cfg, out);
+    for (size_t i = 0; i < nj; i++)
+        free(jobs[i]);
+    free(jobs);
+rows_done:
     vn__evict_free(&evict);
     if (cfg.progress)
         fprintf(stderr, "\r\033[K");

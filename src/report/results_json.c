@@ -211,6 +211,7 @@ static void config(vn__json *j, const vn_config *c)
         vn__json_int(j, "cpu", c->cpu);
     vn__json_int(j, "threads", c->threads);
     vn__json_bool(j, "cold", c->cold != 0);
+    vn__json_bool(j, "interleave", c->interleave != 0);
     vn__json_str(j, "timer", c->timer);
     vn__json_str(j, "filter", c->filter);
     vn__json_str(j, "counters", c->counters);

@@ -298,6 +298,27 @@ def test_one_output_per_stdout_and_threads_rules():
     assert p.returncode == 2 and "--threads cannot go with --cpu" in p.stderr
     p = run_ex("atomic_counter", "--threads", "2", "--cold")
     assert p.returncode == 2 and "--cold" in p.stderr
+    p = run_ex("atomic_counter", "--threads", "2", "--interleave")
+    assert p.returncode == 2 and "--interleave" in p.stderr
+
+
+def test_interleaved_rows_each_keep_their_budget():
+    # The memcpy example's five sizes take turns; each row's time is its
+    # own turns', so with a budget of 0.2 s none reads more than about that,
+    # while the whole run holds all five.
+    t0 = time.time()
+    d, _ = results("memcpy_throughput", "--interleave")
+    wall = time.time() - t0
+    assert d["config"]["interleave"] is True
+    rows = d["benchmarks"]
+    assert [b["name"] for b in rows] == ["copy/size=8", "copy/size=64", "copy/size=512",
+                                         "copy/size=4096", "copy/size=8192"]
+    for b in rows:
+        assert b["error"] is None and len(b["samples"]) >= 10
+        assert b["elapsed_s"] < 0.2 + 0.1
+    assert sum(b["elapsed_s"] for b in rows) <= wall
+    d, _ = results("memcpy_throughput")
+    assert d["config"]["interleave"] is False
 
 
 def test_a_coarse_timer_still_keeps_the_budget():

@@ -1055,6 +1055,140 @@ static void failures_are_reported_not_fatal(void **state)
     vn_suite_destroy(s);
 }
 
+/* ---- Rows that take turns (--interleave) ------------------------------------ */
+
+/* A machine that slows down as time passes, 1% every 10 ms of fake time,
+ * and a log of which row each sample (with its setup) belongs to. */
+static uint64_t slow_from;
+static char turn_log[4096];
+static size_t nturns;
+
+static void drifting(vn_state *st, double cost)
+{
+    double c = cost * (1.0 + (double)(fake_now - slow_from) / 1e9), acc = 0;
+    while (vn_next(st)) {
+        acc += c;
+        if (acc >= 1) {
+            fake_now += (uint64_t)acc;
+            acc -= (double)(uint64_t)acc;
+        }
+    }
+}
+static void ten(vn_state *st) { drifting(st, 10); }
+static void hundred(vn_state *st) { drifting(st, 100); }
+static void log_turn(vn_state *st)
+{
+    if (nturns < sizeof turn_log - 1)
+        turn_log[nturns++] = *(const char *)vn_state_user(st);
+}
+
+/* "t" (10 ns) and "h" (100 ns) on the drifting machine, each for exactly n
+ * samples; returns h's median over t's. */
+static double drift_ratio(int interleave, size_t n, vn_results *r)
+{
+    reset_fake();
+    slow_from = fake_now;
+    nturns = 0;
+    vn_suite *s = fake_suite(20);
+    vn_bench_opts o = {0};
+    o.setup = log_turn;
+    o.user = (void *)"t";
+    assert_int_equal(vn_suite_add(s, "t", ten, &o), 0);
+    o.user = (void *)"h";
+    assert_int_equal(vn_suite_add(s, "h", hundred, &o), 0);
+    vn_config c = quick_config();
+    c.min_samples = c.max_samples = n;
+    c.interleave = interleave;
+    assert_int_equal(vn_suite_run(s, &c, r), 0);
+    vn_suite_destroy(s);
+    assert_int_equal(r->nbench, 2);
+    return r->bench[1].stats.median / r->bench[0].stats.median;
+}
+
+static void interleaved_rows_meet_the_same_machine(void **state)
+{
+    (void)state;
+    vn_results r;
+    /* One after the other, "h" runs on a machine slowed by t's samples and
+     * reads more than 10x; taking turns, both meet the same slowing. */
+    double apart = drift_ratio(0, 40, &r);
+    assert_int_equal(r.config.interleave, 0);
+    vn_results_free(&r);
+    assert_true(apart > 10.05);
+    /* The log (calibration runs each row's setup too): every one of t's
+     * samples, then every one of h's. */
+    assert_true(nturns > 80);
+    size_t i = 0;
+    while (i < nturns && turn_log[i] == 't')
+        i++;
+    assert_true(i >= 40);
+    for (; i < nturns; i++)
+        assert_int_equal(turn_log[i], 'h');
+
+    double together = drift_ratio(1, 40, &r);
+    assert_int_equal(r.config.interleave, 1);
+    assert_int_equal(r.bench[0].nsamples, 40);
+    assert_int_equal(r.bench[1].nsamples, 40);
+    assert_true(fabs(together - 10.0) < 0.25 * fabs(apart - 10.0));
+    vn_results_free(&r);
+    /* After both calibrations, each round holds each row once, in a
+     * shuffled order: both orders occur. */
+    assert_true(nturns > 80);
+    size_t calib = nturns - 80;
+    int th = 0, ht = 0;
+    for (i = calib; i < nturns; i += 2) {
+        assert_true(turn_log[i] != turn_log[i + 1]);
+        th += turn_log[i] == 't';
+        ht += turn_log[i] == 'h';
+    }
+    assert_true(th > 5 && ht > 5);
+}
+
+static void steady_ten(vn_state *st)
+{
+    while (vn_next(st))
+        fake_now += 10;
+}
+
+static void interleaved_rows_keep_their_own_budget(void **state)
+{
+    (void)state;
+    reset_fake();
+    ncosts = 7;
+    const double c7[] = {10, 13, 9, 15, 11, 8, 14};
+    memcpy(costs, c7, sizeof c7);
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "noisy", body, NULL), 0);
+    assert_int_equal(vn_suite_add(s, "steady", steady_ten, NULL), 0);
+    assert_int_equal(vn_suite_add(s, "failing", failing, NULL), 0);
+    vn_config c = quick_config();
+    c.precision = 0.001;
+    c.max_time = 0.05;
+    c.interleave = 1;
+    vn_results r;
+    slow_from = fake_now;
+    uint64_t t0 = fake_now;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.nbench, 3);
+    /* The noisy row runs to its budget, counted in its own turns only: about
+     * its 50 ms, while the whole run took longer. */
+    const vn_result *b = &r.bench[0];
+    assert_int_equal(b->stop, VN_STOP_MAX_TIME);
+    assert_true(b->elapsed >= 0.05 && b->elapsed < 0.06);
+    assert_true(b->nsamples >= 10 && b->nsamples < 50);
+    assert_true((double)(fake_now - t0) / 1e9 > b->elapsed + 0.01);
+    /* The steady one stops at its precision; the failing one fails alone. */
+    assert_int_equal(r.bench[1].stop, VN_STOP_PRECISION);
+    assert_int_equal(r.bench[2].stop, VN_STOP_FAILED);
+    assert_string_equal(r.bench[2].error, "the input was wrong");
+    vn_results_free(&r);
+
+    /* Threads started together take no turns. */
+    c.threads = 2;
+    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    vn_suite_destroy(s);
+}
+
 static void misuse_returns_errors(void **state)
 {
     (void)state;
@@ -1247,6 +1381,8 @@ int main(void)
         cmocka_unit_test(parameters_give_rows),
         cmocka_unit_test(setup_and_teardown_wrap_every_sample),
         cmocka_unit_test(failures_are_reported_not_fatal),
+        cmocka_unit_test(interleaved_rows_meet_the_same_machine),
+        cmocka_unit_test(interleaved_rows_keep_their_own_budget),
         cmocka_unit_test(misuse_returns_errors),
         cmocka_unit_test(stop_flag_interrupts),
         cmocka_unit_test(debug_builds_are_flagged),
