@@ -301,7 +301,9 @@ def test_prepare_setup_cleanup_and_dashdash(tmp_path):
 def test_sleep_reads_its_duration():
     p = run("run", "--runs", "5", "--json", "-", "sleep 0.05", check=0)
     b = json.loads(p.stdout)["benchmarks"][0]
-    assert 50.0e6 <= b["stats"]["median"] <= 60e6
+    # Never shorter than the sleep; the start of a process (slower under the
+    # sanitizers, and on a busy machine) adds a few ms, not another sleep.
+    assert 50.0e6 <= b["stats"]["median"] <= 75e6
 
 
 def test_shell_mode_subtracts_the_shell():
@@ -312,7 +314,7 @@ def test_shell_mode_subtracts_the_shell():
     raw = sorted(s["value"] for s in b["samples"])[2]
     # The headline is the runs' median less the shell's own start-up.
     assert b["stats"]["median"] == pytest.approx(raw - shell, rel=1e-9)
-    assert 49e6 <= b["stats"]["median"] <= 60e6
+    assert 49e6 <= b["stats"]["median"] <= 75e6
 
 
 def test_input_file_is_stdin(tmp_path):
