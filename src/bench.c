@@ -242,6 +242,7 @@ void vn_config_init(vn_config *c)
     c->cpu = -1;
     c->dma_latency_us = VN_DMA_LATENCY_AUTO;
     c->threads = 1;
+    c->interleave = 1;
 }
 
 const char *vn_stop_name(vn_stop s)

@@ -23,7 +23,7 @@ typedef struct outputs {
 /* The one table of options: parsing and --help both read it. */
 enum {
     O_LIST = 256, O_FILTER, O_JSON, O_CSV, O_RAW, O_MD, O_HIST, O_PRECISION, O_MAXTIME,
-    O_MINSAMPLES, O_MAXSAMPLES, O_WARMUP, O_CPU, O_TIMER, O_THREADS, O_COLD, O_INTERLEAVE, O_COUNTERS, O_QUIET,
+    O_MINSAMPLES, O_MAXSAMPLES, O_WARMUP, O_CPU, O_TIMER, O_THREADS, O_COLD, O_INTERLEAVE, O_NO_INTERLEAVE, O_COUNTERS, O_QUIET,
     O_DMA, O_HELP
 };
 
@@ -48,7 +48,8 @@ static const struct {
     {{"timer", required_argument, 0, O_TIMER}, "NAME", "time with this clock (see 'vernier clocks')"},
     {{"threads", required_argument, 0, O_THREADS}, "N", "run N threads at once, started together"},
     {{"cold", no_argument, 0, O_COLD}, NULL, "evict the caches before each sample (one iteration per sample)"},
-    {{"interleave", no_argument, 0, O_INTERLEAVE}, NULL, "the benchmarks take turns, a sample each, so that those compared meet the same machine"},
+    {{"interleave", no_argument, 0, O_INTERLEAVE}, NULL, "the benchmarks take turns, a sample each, so that those compared meet the same machine (the default)"},
+    {{"no-interleave", no_argument, 0, O_NO_INTERLEAVE}, NULL, "run each benchmark to its end before the next begins"},
     {{"counters", required_argument, 0, O_COUNTERS}, "LIST", "performance counters: 'default', 'none', or names such as instructions,page-faults"},
     {{"dma-latency", required_argument, 0, O_DMA}, "US|auto|off", "keep CPUs out of idle states slower to wake than US microseconds (/dev/cpu_dma_latency, as root); 'auto' (the default) is 0 in a VM and 'off' on bare metal"},
     {{"quiet", no_argument, 0, O_QUIET}, NULL, "no progress line on stderr"},
@@ -140,6 +141,7 @@ int vn__main(int argc, char **argv, int optimized)
     vn_config_init(&cfg);
     cfg.progress = isatty(STDERR_FILENO);
     outputs o = {0};
+    int interleave_asked = 0; /* --interleave given: an error with --threads, unlike the default */
     struct option longopts[NOPTIONS + 1];
     for (size_t i = 0; i < NOPTIONS; i++)
         longopts[i] = options[i].opt;
@@ -159,7 +161,8 @@ int vn__main(int argc, char **argv, int optimized)
         case O_MD: o.markdown = optarg; break;
         case O_HIST: o.hist = 1; break;
         case O_COLD: cfg.cold = 1; break;
-        case O_INTERLEAVE: cfg.interleave = 1; break;
+        case O_INTERLEAVE: cfg.interleave = interleave_asked = 1; break;
+        case O_NO_INTERLEAVE: cfg.interleave = interleave_asked = 0; break;
         case O_QUIET: cfg.progress = 0; break;
         case O_TIMER: cfg.timer = optarg; break;
         case O_COUNTERS: cfg.counters = optarg; break;
@@ -223,7 +226,7 @@ int vn__main(int argc, char **argv, int optimized)
         return usage_error(prog, "--max-samples must be at least --min-samples%s%s", "", "");
     if (o.raw && !o.csv)
         return usage_error(prog, "--raw goes with --csv%s%s", "", "");
-    if (cfg.threads > 1 && (cfg.cpu >= 0 || cfg.cold || cfg.interleave))
+    if (cfg.threads > 1 && (cfg.cpu >= 0 || cfg.cold || interleave_asked))
         return usage_error(prog, "--threads cannot go with %s%s",
                            cfg.cpu >= 0 ? "--cpu (every thread would share one CPU)"
                            : cfg.cold   ? "--cold (one thread's eviction would disturb the others)"

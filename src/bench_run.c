@@ -1399,10 +1399,12 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
         cfg.max_samples < cfg.min_samples || cfg.threads < 1 || cfg.threads > 1024 ||
         !(cfg.warmup >= 0) || !(cfg.min_sample_time > 0) ||
         /* Pinned, all threads would share one CPU; cold, one thread's
-         * eviction would run while the others time; threads that start
-         * together take no turns. */
-        (cfg.threads > 1 && (cfg.cpu >= 0 || cfg.cold || cfg.interleave)))
+         * eviction would run while the others time. */
+        (cfg.threads > 1 && (cfg.cpu >= 0 || cfg.cold)))
         return VN_EINVAL;
+    /* Threads started together take no turns. */
+    if (cfg.threads > 1)
+        cfg.interleave = 0;
     regex_t re;
     if (cfg.filter && regcomp(&re, cfg.filter, REG_EXTENDED | REG_NOSUB) != 0)
         return VN_EINVAL;

@@ -222,11 +222,12 @@ typedef struct vn_config {
      * lower the turbo clock of the one being measured. It takes root; in
      * the results, the value that was held, or -1 when none was. */
     int dma_latency_us;
-    /* Non-zero: the benchmarks take turns, one sample each in an order
-     * shuffled every round, rather than each running to its end before
-     * the next begins; each keeps its own time budget and stop rule. Rows
-     * compared with each other then meet the same machine, when its speed
-     * or a neighbour on the core changes over seconds. Not with threads. */
+    /* Non-zero (the default): the benchmarks take turns, one sample each in
+     * an order shuffled every round, rather than each running to its end
+     * before the next begins; each keeps its own time budget and stop rule.
+     * Rows compared with each other then meet the same machine, when its
+     * speed or a neighbour on the core changes over seconds. With threads
+     * the rows run one after another, and the results record 0. */
     int interleave;
 } vn_config;
 

@@ -303,11 +303,11 @@ def test_one_output_per_stdout_and_threads_rules():
 
 
 def test_interleaved_rows_each_keep_their_budget():
-    # The memcpy example's five sizes take turns; each row's time is its
-    # own turns', so with a budget of 0.2 s none reads more than about that,
-    # while the whole run holds all five.
+    # The memcpy example's five sizes take turns (the default); each row's
+    # time is its own turns', so with a budget of 0.2 s none reads more
+    # than about that, while the whole run holds all five.
     t0 = time.time()
-    d, _ = results("memcpy_throughput", "--interleave")
+    d, _ = results("memcpy_throughput")
     wall = time.time() - t0
     assert d["config"]["interleave"] is True
     rows = d["benchmarks"]
@@ -317,8 +317,14 @@ def test_interleaved_rows_each_keep_their_budget():
         assert b["error"] is None and len(b["samples"]) >= 10
         assert b["elapsed_s"] < 0.2 + 0.1
     assert sum(b["elapsed_s"] for b in rows) <= wall
-    d, _ = results("memcpy_throughput")
+    d, _ = results("memcpy_throughput", "--no-interleave", "--interleave")
+    assert d["config"]["interleave"] is True
+    d, _ = results("memcpy_throughput", "--no-interleave")
     assert d["config"]["interleave"] is False
+    # Threads started together take no turns: by default they run one row
+    # after another, and the results say so.
+    d, _ = results("atomic_counter", "--threads", "2")
+    assert d["config"]["interleave"] is False and d["config"]["threads"] == 2
 
 
 def test_a_coarse_timer_still_keeps_the_budget():

@@ -1182,10 +1182,6 @@ static void interleaved_rows_keep_their_own_budget(void **state)
     assert_int_equal(r.bench[2].stop, VN_STOP_FAILED);
     assert_string_equal(r.bench[2].error, "the input was wrong");
     vn_results_free(&r);
-
-    /* Threads started together take no turns. */
-    c.threads = 2;
-    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
     vn_suite_destroy(s);
 }
 
@@ -1223,11 +1219,11 @@ static void misuse_returns_errors(void **state)
 }
 
 static volatile int stop_now;
+static int stop_calls;
 
 static void stops_the_run(vn_state *st)
 {
-    static int calls;
-    if (++calls > 15)
+    if (++stop_calls > 15)
         stop_now = 1;
     while (vn_next(st))
         fake_now += 10;
@@ -1236,23 +1232,35 @@ static void stops_the_run(vn_state *st)
 static void stop_flag_interrupts(void **state)
 {
     (void)state;
-    reset_fake();
-    ncosts = 3;
-    const double c3[] = {10, 20, 30};
-    memcpy(costs, c3, sizeof c3);
-    vn_suite *s = fake_suite(20);
-    assert_int_equal(vn_suite_add(s, "a", stops_the_run, NULL), 0);
-    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
-    vn_config c = quick_config();
-    c.precision = 0.0001;
-    c.stop_flag = &stop_now;
-    vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    assert_int_equal(r.interrupted, 1);
-    assert_int_equal(r.nbench, 1);
-    assert_int_equal(r.bench[0].stop, VN_STOP_INTERRUPTED);
-    vn_results_free(&r);
-    vn_suite_destroy(s);
+    for (int interleave = 0; interleave <= 1; interleave++) {
+        reset_fake();
+        ncosts = 3;
+        const double c3[] = {10, 20, 30};
+        memcpy(costs, c3, sizeof c3);
+        stop_now = 0;
+        stop_calls = 0;
+        vn_suite *s = fake_suite(20);
+        assert_int_equal(vn_suite_add(s, "a", stops_the_run, NULL), 0);
+        assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+        vn_config c = quick_config();
+        c.precision = 0.0001;
+        c.stop_flag = &stop_now;
+        c.interleave = interleave;
+        vn_results r;
+        assert_int_equal(vn_suite_run(s, &c, &r), 0);
+        assert_int_equal(r.interrupted, 1);
+        assert_int_equal(r.bench[0].stop, VN_STOP_INTERRUPTED);
+        /* One after the other, b never began; taking turns, it had begun
+         * (calibrated) and stops with a. */
+        if (interleave) {
+            assert_int_equal(r.nbench, 2);
+            assert_int_equal(r.bench[1].stop, VN_STOP_INTERRUPTED);
+        } else {
+            assert_int_equal(r.nbench, 1);
+        }
+        vn_results_free(&r);
+        vn_suite_destroy(s);
+    }
 }
 
 static void debug_builds_are_flagged(void **state)
