@@ -4,7 +4,8 @@
 # separate processes, all on the same CPU. Reports the spread of each
 # headline across the runs (max/min), the wall time of a whole run, the
 # loop's own cost in reference cycles, and the ratio of a 1000-add chain to a
-# 100-add chain.
+# 100-add chain, with the two rows taking turns (the default) and one after
+# the other.
 # Needs Google Benchmark: scripts/install-deps --bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,5 +57,7 @@ for i in $(seq "$RUNS"); do
     e=$(date +%s%N)
     echo $(( (e - s) / 1000 )) > "$out/gbench-$i.us"
     taskset -c "$CPU" "$BUILD/bench/bench_workloads" --quiet --filter '^chain' --json "$out/chain-$i.json" >/dev/null
+    taskset -c "$CPU" "$BUILD/bench/bench_workloads" --quiet --filter '^chain' --no-interleave \
+        --json "$out/chain-apart-$i.json" >/dev/null
 done
 "$BUILD/venv/bin/python" bench/engine_report.py "$out" "$RUNS"

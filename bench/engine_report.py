@@ -81,16 +81,32 @@ for r in v:
 if loop:
     print(f"loop's own cost (empty loop, reference cycles per iteration): median {statistics.median(loop):.2f}, "
           f"min {min(loop):.2f}, max {max(loop):.2f}")
-ratios, cratios = [], []
-for i in range(1, runs + 1):
-    d = {b["name"]: b for b in json.loads((out / f"chain-{i}.json").read_text())["benchmarks"]}
-    ratios.append(d["chain1000"]["stats"]["median"] / d["chain100"]["stats"]["median"])
-    # In reference cycles too: the two run one after the other, and a change
-    # of the machine's speed between them moves the ratio in ns only.
-    if d["chain1000"]["cycles"] and d["chain100"]["cycles"]:
-        cratios.append(d["chain1000"]["cycles"] / d["chain100"]["cycles"])
-print(f"chain of 1000 adds / chain of 100 adds: median {statistics.median(ratios):.3f}, "
-      f"range {min(ratios):.3f} .. {max(ratios):.3f} in ns (goal 10.0 +-2%)")
-if cratios:
-    print(f"  the same in reference cycles: median {statistics.median(cratios):.3f}, "
-          f"range {min(cratios):.3f} .. {max(cratios):.3f}")
+def chain_ratios(kind):
+    """The ratio of the 1000-add chain to the 100-add chain in each run, in
+    ns and in reference cycles; None when the runs of that kind are absent."""
+    ns, cyc = [], []
+    for i in range(1, runs + 1):
+        f = out / f"{kind}-{i}.json"
+        if not f.exists():
+            return None
+        d = {b["name"]: b for b in json.loads(f.read_text())["benchmarks"]}
+        ns.append(d["chain1000"]["stats"]["median"] / d["chain100"]["stats"]["median"])
+        if d["chain1000"]["cycles"] and d["chain100"]["cycles"]:
+            cyc.append(d["chain1000"]["cycles"] / d["chain100"]["cycles"])
+    return ns, cyc
+
+
+def within(xs):
+    return sum(9.8 <= x <= 10.2 for x in xs)
+
+
+for kind, how in (("chain", "in turns (the default)"), ("chain-apart", "one after the other (--no-interleave)")):
+    r = chain_ratios(kind)
+    if r is None:
+        continue
+    ns, cyc = r
+    print(f"chain of 1000 adds / chain of 100 adds, rows {how}: median {statistics.median(ns):.3f}, "
+          f"range {min(ns):.3f} .. {max(ns):.3f} in ns, {within(ns)} of {len(ns)} within 10.0 +-2%")
+    if cyc:
+        print(f"  the same in reference cycles: median {statistics.median(cyc):.3f}, "
+              f"range {min(cyc):.3f} .. {max(cyc):.3f}, {within(cyc)} of {len(cyc)} within")
