@@ -102,6 +102,10 @@ double vn__branch_cycles(const struct vn__run *r, double ref_ns);
  * as most out-of-order cores do on a core of their own. Never faster than
  * this, the core was probably shared throughout. */
 #define VN__BRANCH_QUIET_MAX 1.5
+/* An upper bound (the fastest sample) counts as reproduced when this many
+ * samples are within the precision of it: its stop rule, and its warning
+ * when the budget ran out first. */
+#define VN__FASTEST_AGREE 5
 
 /* Whether the branch probes of these samples read steady: at least 20 of
  * them, p10 to p90 within 1.5% of their median. A core that never runs a

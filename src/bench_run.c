@@ -24,7 +24,6 @@
 #define EMPTY_SELF_RATIO 1.02 /* an empty-loop sample this much over its fastest was shared */
 #define EMPTY_SELF_ITERS 1000 /* iterations an empty-loop sample needs to be judged by itself */
 #define EXTRA_EVERY 4         /* at most one empty-loop sample out of turn per this many */
-#define FASTEST_AGREE 5      /* samples within the precision of the fastest: a bound reproduced */
 
 /* A growable array of samples. */
 typedef struct samples {
@@ -385,7 +384,7 @@ static int indistinguishable(double raw_lo, double raw_med, double om, double oh
  * empty loop (the same test summarize() makes, against ohi, the top of the
  * empty loop's interval), the headline will be an upper bound, the fastest
  * sample of the loop with the body. It has no interval; it must be
- * reproduced instead, FASTEST_AGREE samples within target of it.
+ * reproduced instead, VN__FASTEST_AGREE samples within target of it.
  *
  * probed says the samples had branch probes and the core has been seen to
  * run a taken branch a cycle (measure() waits until it has). A rule on the
@@ -421,7 +420,7 @@ static int precision_reached(const vn_sample *v, size_t n, unsigned skip, double
             size_t agree = 0;
             for (size_t i = 0; i < m; i++)
                 agree += x[i] <= fastest * (1 + target);
-            ok = agree >= FASTEST_AGREE;
+            ok = agree >= VN__FASTEST_AGREE;
         } else {
             if (!bound)
                 med -= om, lo -= om, hi -= om;

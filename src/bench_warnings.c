@@ -38,6 +38,52 @@ int vn__probes_steady(const vn_sample *v, size_t n)
     return steady;
 }
 
+/* Why sampling stopped short of the precision asked for, when it did: the
+ * budget or the most samples. The stop rule is the one precision_reached()
+ * applies (bench_run.c): the median's interval, or for an upper bound its
+ * fastest sample reproduced by VN__FASTEST_AGREE. When that held at the end
+ * all the same, the engine was waiting: for quiet moments of a shared core,
+ * or for empty-loop samples from the same kind of moments. */
+static void stop_warning(vn_result *r, const vn_config *cfg)
+{
+    const vn_stats *s = &r->stats;
+    const char *id = r->stop == VN_STOP_MAX_TIME ? "max_time" : "max_samples";
+    char what[64];
+    if (r->stop == VN_STOP_MAX_TIME)
+        snprintf(what, sizeof what, "the time budget (%.3g s)", cfg->max_time);
+    else
+        snprintf(what, sizeof what, "the most samples (%zu)", cfg->max_samples);
+    if (r->upper_bound) {
+        size_t agree = 0;
+        for (size_t i = 0; i < r->nsamples; i++)
+            agree += !(r->samples[i].tags & r->left_out) &&
+                     r->samples[i].value <= r->bound_ns * (1 + cfg->precision / 100);
+        if (agree >= VN__FASTEST_AGREE)
+            vn__result_warn(r, id,
+                 "%s ran out while sampling waited for moments when the core was its own; "
+                 "%zu samples are within +-%.3g%% of the fastest already",
+                 what, agree, cfg->precision);
+        else
+            vn__result_warn(r, id,
+                 "%s ran out before %d samples came within +-%.3g%% of the fastest (%zu did): "
+                 "the bound rests on a fastest sample seen that rarely",
+                 what, VN__FASTEST_AGREE, cfg->precision, agree);
+        return;
+    }
+    double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
+    double pct = s->median != 0 ? 100 * half / fabs(s->median) : NAN;
+    if (pct <= cfg->precision)
+        vn__result_warn(r, id,
+             "%s ran out while sampling waited for moments when the core was its own, or for "
+             "empty-loop samples from the same kind of moments; the median's 95%% CI is +-%.2g%%, "
+             "within the +-%.3g%% asked for",
+             what, pct, cfg->precision);
+    else
+        vn__result_warn(r, id,
+             "%s ran out before the median's 95%% CI reached +-%.3g%% (it is +-%.2g%%)", what,
+             cfg->precision, pct);
+}
+
 void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
 {
     r->nwarnings = 0;
@@ -94,13 +140,8 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
              r->nsamples,
              r->left_out & pm ? "left out of the headline"
                               : "in the headline all the same: too few others were left");
-    if (r->stop == VN_STOP_MAX_TIME && !r->upper_bound) {
-        double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
-        vn__result_warn(r, "max_time",
-             "the time budget (%.3g s) ran out before the median's 95%% CI reached +-%.3g%% "
-             "(it is +-%.2g%%)",
-             cfg->max_time, cfg->precision, s->median != 0 ? 100 * half / fabs(s->median) : NAN);
-    }
+    if (r->stop == VN_STOP_MAX_TIME || r->stop == VN_STOP_MAX_SAMPLES)
+        stop_warning(r, cfg);
     /* The reference loop is the machine's speed: when it moved, times in ns
      * moved with it, and the cycles column is the steadier number. */
     if (isfinite(r->ref_spread) && r->ref_spread > 0.05)

@@ -172,17 +172,16 @@ int vn__results_stop_notes(const vn_results *r, const char *prefix, vn_buf *b)
     for (size_t i = 0; i < r->nbench; i++)
         if ((unsigned)r->bench[i].stop <= VN_STOP_INTERRUPTED)
             count[r->bench[i].stop]++;
-    char goal[48] = "";
-    if (r->config.precision > 0 && isfinite(r->config.precision))
-        snprintf(goal, sizeof goal, " before reaching +-%g%%", r->config.precision);
+    /* How far each got, and whether it was waiting for quiet moments, is
+     * its own warning's to say: the precision can be a benchmark's own. */
     int err = 0;
     size_t n = r->nbench;
     if (count[VN_STOP_MAX_TIME] && !err)
-        err = vn_buf_printf(b, "%s%zu of %zu stopped at the time budget%s\n", prefix,
-                            count[VN_STOP_MAX_TIME], n, goal);
+        err = vn_buf_printf(b, "%s%zu of %zu stopped at the time budget (their max_time warnings say how far they got)\n",
+                            prefix, count[VN_STOP_MAX_TIME], n);
     if (count[VN_STOP_MAX_SAMPLES] && !err)
-        err = vn_buf_printf(b, "%s%zu of %zu stopped at the sample limit (%zu)%s\n", prefix,
-                            count[VN_STOP_MAX_SAMPLES], n, r->config.max_samples, goal);
+        err = vn_buf_printf(b, "%s%zu of %zu stopped at the most samples (their max_samples warnings say how far they got)\n",
+                            prefix, count[VN_STOP_MAX_SAMPLES], n);
     if (count[VN_STOP_FAILED] && !err)
         err = vn_buf_printf(b, "%s%zu of %zu failed\n", prefix, count[VN_STOP_FAILED], n);
     if (count[VN_STOP_INTERRUPTED] && !err)

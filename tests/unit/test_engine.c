@@ -141,13 +141,16 @@ static vn_config quick_config(void)
     return c;
 }
 
-static int has_warning(const vn_result *r, const char *id)
+/* The message of r's warning id; NULL when r has none such. */
+static const char *warning_text(const vn_result *r, const char *id)
 {
     for (int i = 0; i < r->nwarnings; i++)
         if (!strcmp(r->warnings[i].id, id))
-            return 1;
-    return 0;
+            return r->warnings[i].message;
+    return NULL;
 }
+
+static int has_warning(const vn_result *r, const char *id) { return warning_text(r, id) != NULL; }
 
 /* ---- Tests ----------------------------------------------------------------- */
 
@@ -224,7 +227,9 @@ static void noisy_body_runs_to_the_budget(void **state)
     /* Samples of ~1.4 ms each (about 11 ns x 131072): the budget of 50 ms
      * holds a few dozen, not hundreds. */
     assert_true(b->nsamples >= 10 && b->nsamples < 50);
-    assert_true(has_warning(b, "max_time"));
+    assert_non_null(warning_text(b, "max_time"));
+    assert_non_null(strstr(warning_text(b, "max_time"),
+                           "the time budget (0.05 s) ran out before the median's 95% CI reached +-0.001%"));
     assert_true(has_warning(b, "high_variance"));
     vn_results_free(&r);
     vn_suite_destroy(s);
@@ -886,6 +891,10 @@ static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
     assert_int_equal(b->upper_bound, 1);
     assert_int_equal(b->stop, VN_STOP_MAX_TIME);
     assert_true(has_warning(b, "shared_core_throughout"));
+    /* Its samples agreed with the fastest long before: the budget went on
+     * waiting, and the warning says so rather than that it fell short. */
+    assert_non_null(warning_text(b, "max_time"));
+    assert_non_null(strstr(warning_text(b, "max_time"), "waited for moments when the core was its own"));
     vn_results_free(&r);
 }
 
@@ -907,6 +916,10 @@ static void growing_cost_is_drift(void **state)
     assert_int_equal(b->stop, VN_STOP_MAX_SAMPLES);
     assert_int_equal(b->nsamples, 40);
     assert_true(has_warning(b, "drift"));
+    /* 10 to 14 ns: the median's interval is a few percent wide. */
+    assert_non_null(warning_text(b, "max_samples"));
+    assert_non_null(strstr(warning_text(b, "max_samples"),
+                           "the most samples (40) ran out before the median's 95% CI reached +-1%"));
     vn_results_free(&r);
     vn_suite_destroy(s);
 }

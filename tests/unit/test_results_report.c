@@ -518,9 +518,9 @@ static void text_table(void **state)
     /* The timer and why sampling stopped. */
     assert_non_null(strstr(b.data, "\ntimer: tsc_lfence, 16.9 ns per read, resolution 10.0 ns "
                                    "(the TSC is invariant and agrees across CPUs)\n"));
-    assert_non_null(strstr(b.data, "\n2 of 6 stopped at the time budget before reaching +-1%\n"));
-    assert_non_null(strstr(b.data, "\n1 of 6 stopped at the sample limit (10000) before reaching "
-                                   "+-1%\n"));
+    assert_non_null(strstr(b.data, "\n2 of 6 stopped at the time budget (their max_time warnings say how far they got)\n"));
+    assert_non_null(strstr(b.data, "\n1 of 6 stopped at the most samples (their max_samples "
+                                   "warnings say how far they got)\n"));
     assert_non_null(strstr(b.data, "\n1 of 6 failed\n"));
     assert_null(strstr(b.data, "interrupted"));
     /* No line ends in a space. */
@@ -712,7 +712,7 @@ static void markdown(void **state)
     assert_non_null(strstr(b.data, "| broken | failed: could not allocate 1 GiB |"));
     assert_non_null(strstr(b.data, "\n- noisy: \\[high\\_variance\\] the samples vary by 18%"));
     assert_non_null(strstr(b.data, "\n- machine: \\[hypervisor\\] "));
-    assert_non_null(strstr(b.data, "\n- 2 of 6 stopped at the time budget before reaching +-1%\n"));
+    assert_non_null(strstr(b.data, "\n- 2 of 6 stopped at the time budget (their max\\_time warnings say how far they got)\n"));
     vn_buf_free(&b);
     fixture_free(&r);
 }
