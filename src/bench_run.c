@@ -443,7 +443,7 @@ static int push_counts(dbuf *d, const struct vn__run *r)
 /* The batch: double the iterations (GMPBench's method) until one sample
  * lasts at least 1000 x (timer cost + resolution), so the timer's error is
  * under 0.1% of it, and at least the minimum sample time. */
-static int calibrate(job *j, uint64_t *iters_out)
+static int calibrate(job *j, uint64_t *iters_out, double *threshold_out)
 {
     double threshold = 1000.0 * (j->cost_ns + j->res_ns);
     if (!(threshold >= j->cfg.min_sample_time * 1e9))
@@ -464,11 +464,23 @@ static int calibrate(job *j, uint64_t *iters_out)
             return 1;
         /* With --cold only the first iteration finds the caches cold, so a
          * sample is one iteration whatever the timer's resolution. */
-        if (j->cfg.cold || ns >= threshold || iters >= MAX_ITERS)
+        if (j->cfg.cold || iters >= MAX_ITERS)
             break;
+        /* The first sample to reach the threshold may be the first to touch
+         * its memory, or meet cold caches: slower than the samples after
+         * warmup, which would then fall short of it (here, sum_arrays' first
+         * 256 iterations reached 1 ms and the later ones took 0.65 ms). A
+         * second one at the same size must reach it too. */
+        if (ns >= threshold) {
+            if (run_sample(j, j->b->fn, 1, iters, &ns, &tags))
+                return 1;
+            if (ns >= threshold)
+                break;
+        }
         iters *= 2;
     }
     *iters_out = iters;
+    *threshold_out = threshold;
     return 0;
 }
 
@@ -776,18 +788,34 @@ static int row_begin(job *j, vn_result *res, int *state)
     j->spent_ns = 0;
     j->empty_low = &w->empty_low;
     *state = ROW_FAILED;
-    if (calibrate(j, &w->iters))
+    double threshold;
+    if (calibrate(j, &w->iters, &threshold))
         return 0;
-    res->iters = w->iters;
 
     /* Warmup: untimed samples until the warmup time has passed since the
      * row began (calibration counts: it ran the code too). */
+    double fastest = INFINITY;
     while (elapsed_ns(j) < j->cfg.warmup * 1e9) {
         double ns;
         unsigned tags;
         if (run_sample(j, j->b->fn, 1, w->iters, &ns, &tags))
             return 0;
+        fastest = fmin(fastest, ns);
     }
+    /* The fastest warmup sample must reach the threshold too, or the
+     * samples are made longer. On a core shared with a busy second hardware
+     * thread now, a loop may run up to as much faster later as the taken-
+     * branch probe is slow now (here, the probe read 2 cycles a branch
+     * through calibration and warmup, and the quiet samples that followed
+     * lasted 0.65 ms): then by that much more. */
+    double b = probe_branch(j, vn__ref_ns_per_cycle(&j->run));
+    if (b > VN__BRANCH_QUIET_MAX)
+        threshold *= fmin(b, 4);
+    while (!j->cfg.cold && fastest < threshold && w->iters < MAX_ITERS) {
+        w->iters *= 2;
+        fastest *= 2;
+    }
+    res->iters = w->iters;
     for (int k = 0; k < EMPTY_FIRST; k++) {
         int rc = empty_sample(j, w->iters, &w->E);
         if (rc)
@@ -1082,7 +1110,8 @@ static int measure_threads(job *j, vn_result *res)
     size_t nctr = j->run.ctr ? vn_counters_n(j->run.ctr) : 0;
     j->resumed = vn__timer_read(&j->run);
     uint64_t iters;
-    if (calibrate(j, &iters)) {
+    double threshold;
+    if (calibrate(j, &iters, &threshold)) {
         res->stop = VN_STOP_FAILED;
         snprintf(res->error, sizeof res->error, "%s", j->run.error);
         return 0;

@@ -186,6 +186,37 @@ static void calibration_doubles_to_the_threshold(void **state)
     vn_suite_destroy(s);
 }
 
+/* Slow for its first cold_calls calls, as a body that touches its memory
+ * for the first time: 20 ns an iteration, then 10. */
+static unsigned cold_calls, calls_so_far;
+
+static void cold_at_first(vn_state *st)
+{
+    uint64_t c = ++calls_so_far <= cold_calls ? 20 : 10;
+    while (vn_next(st))
+        fake_now += c;
+}
+
+static void calibration_needs_a_second_sample_at_the_threshold(void **state)
+{
+    (void)state;
+    reset_fake();
+    /* Calls 1 to 17 run 1 to 2^16 iterations at 20 ns: 2^16 is the first to
+     * reach 1 ms, at 1.3 ms. The second call at that size runs at 10 ns,
+     * 0.66 ms, short of it, so the size doubles once more. */
+    cold_calls = 17;
+    calls_so_far = 0;
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "cold", cold_at_first, NULL), 0);
+    vn_config c = quick_config();
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.bench[0].iters, 131072);
+    assert_true(fabs(r.bench[0].stats.median - 10.0) < 1e-9);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
 static void steady_body_stops_at_min_samples(void **state)
 {
     (void)state;
@@ -488,6 +519,7 @@ typedef struct fake_run {
     size_t n;
     double max_time;
     int asleep;        /* every sample mostly off the CPU */
+    double warmup;     /* seconds (0: none) */
 } fake_run;
 
 static vn_result *run_on(vn_results *r, fake_run f)
@@ -509,6 +541,7 @@ static vn_result *run_on(vn_results *r, fake_run f)
         c.min_samples = c.max_samples = f.n;
     if (f.max_time > 0)
         c.max_time = f.max_time;
+    c.warmup = f.warmup;
     assert_int_equal(vn_suite_run(s, &c, r), 0);
     vn_suite_destroy(s);
     return &r->bench[0];
@@ -516,10 +549,30 @@ static vn_result *run_on(vn_results *r, fake_run f)
 
 static const double ten_ns[] = {10};
 
+static void a_shared_core_at_calibration_gives_longer_samples(void **state)
+{
+    (void)state;
+    vn_results r;
+    /* Quiet throughout: 10 ns, so 2^17 iterations reach 1 ms. */
+    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0.02});
+    assert_int_equal(b->iters, 131072);
+    vn_results_free(&r);
+    /* Shared through calibration and warmup (20 ns, 2^16 iterations reach
+     * 1 ms), with the probe at 1.6 or more: the loop may run that much
+     * faster later, so the samples are made long enough for that. */
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 1, 20, 0, 0, 0.02});
+    assert_int_equal(b->iters, 131072);
+    vn_results_free(&r);
+    /* Without the probe, nothing says the core was shared: 2^16 stays. */
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 0, 20, 0, 0, 0.02});
+    assert_int_equal(b->iters, 65536);
+    vn_results_free(&r);
+}
+
 /* Body 10 ns, empty loop 1 ns, the core shared from `from` to `to` ms. */
 static vn_result *run_shared(vn_results *r, double from_ms, double to_ms, int probe, size_t n)
 {
-    return run_on(r, (fake_run){ten_ns, 1, 1.0, from_ms, to_ms, probe, n, 0, 0});
+    return run_on(r, (fake_run){ten_ns, 1, 1.0, from_ms, to_ms, probe, n, 0, 0, 0});
 }
 
 static void shared_core_samples_stay_out_of_the_headline(void **state)
@@ -590,10 +643,10 @@ static void a_core_shared_throughout_is_said(void **state)
     assert_true(has_warning(b, "shared_core_throughout"));
     vn_results_free(&r);
 
-    /* Shared from the third sample on: too few quiet samples are left, so
+    /* Shared from the first few samples on: too few quiet samples are left, so
      * the shared ones make the headline after all, and the warning says
      * so. */
-    b = run_shared(&r, 4, 1e6, 1, 40);
+    b = run_shared(&r, 6, 1e6, 1, 40);
     assert_true(b->nshared > b->nsamples - 5);
     assert_int_equal(b->left_out, VN_TAG_PREEMPTED | VN_TAG_MIGRATED);
     assert_int_equal(b->stats.n, b->nsamples);
@@ -617,7 +670,7 @@ static void a_slow_tail_on_a_shared_core_is_tagged(void **state)
         vn_results r;
         const double c4[] = {10, 10, 10, 10.5};
         const vn_result *b =
-            run_on(&r, (fake_run){c4, 4, 1.0, window ? 20 : 0, window ? 30 : 0, 1, 60, 0, 0});
+            run_on(&r, (fake_run){c4, 4, 1.0, window ? 20 : 0, window ? 30 : 0, 1, 60, 0, 0, 0});
         size_t slow_untagged = 0, probed = 0;
         for (size_t i = 0; i < b->nsamples; i++) {
             const vn_sample *x = &b->samples[i];
@@ -649,7 +702,7 @@ static void the_fence_follows_the_spread_below_the_mode(void **state)
     (void)state;
     vn_results r;
     const double c7[] = {9.4, 9.7, 10, 10, 10.3, 10.6, 15};
-    const vn_result *b = run_on(&r, (fake_run){c7, 7, 1.0, 20, 30, 1, 70, 0, 0});
+    const vn_result *b = run_on(&r, (fake_run){c7, 7, 1.0, 20, 30, 1, 70, 0, 0, 0});
     size_t kept_high = 0;
     for (size_t i = 0; i < b->nsamples; i++) {
         const vn_sample *x = &b->samples[i];
@@ -669,7 +722,7 @@ static void samples_off_the_cpu_are_never_tagged(void **state)
 {
     (void)state;
     vn_results r;
-    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 20, 45, 1, 60, 0, 1});
+    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 20, 45, 1, 60, 0, 1, 0});
     size_t probed_shared = 0;
     for (size_t i = 0; i < b->nsamples; i++)
         probed_shared += b->samples[i].branch_cycles > 1.5;
@@ -868,7 +921,7 @@ static void a_costly_timer_takes_no_probes(void **state)
 static vn_result *run_bound(vn_results *r, int shared)
 {
     const double c4[] = {1.0, 1.3, 1.6, 1.9};
-    return run_on(r, (fake_run){c4, 4, 1.5, shared ? -1 : 0, shared ? 1e9 : 0, 1, 0, 0.1, 0});
+    return run_on(r, (fake_run){c4, 4, 1.5, shared ? -1 : 0, shared ? 1e9 : 0, 1, 0, 0.1, 0, 0});
 }
 
 static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
@@ -1377,6 +1430,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(calibration_doubles_to_the_threshold),
+        cmocka_unit_test(calibration_needs_a_second_sample_at_the_threshold),
+        cmocka_unit_test(a_shared_core_at_calibration_gives_longer_samples),
         cmocka_unit_test(steady_body_stops_at_min_samples),
         cmocka_unit_test(noisy_body_runs_to_the_budget),
         cmocka_unit_test(precision_stop_matches_an_independent_check),
