@@ -32,6 +32,7 @@ typedef struct vn__hooks {
 /* What a benchmark function's state points at during a sample. */
 struct vn__run {
     vn_clock_id timer;
+    double timer_cost_ns;         /* one read of it (the reference loop grows with it) */
     const vn__hooks *hooks;       /* NULL on the real machine */
     uint64_t iters;
     uint64_t t_start, t_end;      /* in the timer's unit */

@@ -1299,6 +1299,7 @@ static job *job_new(const vn__bench *b, vn_result *res, const vn_config *cfg, co
     j->interference = !(hooks && hooks->no_interference);
     j->floors = floors;
     j->run.timer = j->timer;
+    j->run.timer_cost_ns = j->cost_ns;
     j->run.hooks = hooks;
     j->run.user = b->opts.user;
     j->run.param = res->param;

@@ -99,7 +99,8 @@ int vn__timer_choose(const char *name, vn_clock_id *id, char *reason, size_t rea
 
 /* ---- The reference cycle ------------------------------------------------------- */
 
-#define REF_ADDS 10000  /* per half: 100 blocks of 100 adds, about 3-5 us */
+#define REF_BLOCKS 100        /* per half, of 100 adds each: about 3 to 5 us */
+#define REF_BLOCKS_MAX 10000  /* about 0.3 ms */
 
 double vn__ref_ns_per_cycle(const struct vn__run *r)
 {
@@ -109,11 +110,19 @@ double vn__ref_ns_per_cycle(const struct vn__run *r)
     /* Two halves, and the faster one: an interrupt in one half would
      * otherwise read as a slow clock, and every cycle count against it as
      * too few. */
+    /* A timer read costs a little of each half; a costly one (a system
+     * call, cpuid;rdtsc in a VM: several microseconds) would be most of
+     * 10000 adds and make every cycle count too small, so the halves grow
+     * until a read is under 1% of one at 0.25 ns an add. */
+    double blocks = REF_BLOCKS;
+    if (r->timer_cost_ns > 0.01 * REF_BLOCKS * 100 * 0.25)
+        blocks = fmin(ceil(r->timer_cost_ns / (0.01 * 100 * 0.25)), REF_BLOCKS_MAX);
+    int nblocks = (int)blocks;
     double best = INFINITY;
     for (int half = 0; half < 2; half++) {
         uint64_t x = 0;
         uint64_t t0 = vn__timer_read(r);
-        for (int i = 0; i < REF_ADDS / 100; i++) {
+        for (int i = 0; i < nblocks; i++) {
             /* A chain of dependent adds: each waits for the one before, so
              * the block takes 100 core cycles whatever the core's width. */
 #if defined(__x86_64__)
@@ -123,7 +132,7 @@ double vn__ref_ns_per_cycle(const struct vn__run *r)
 #endif
         }
         uint64_t t1 = vn__timer_read(r);
-        best = fmin(best, vn__timer_delta_ns(r, t1 - t0) / REF_ADDS);
+        best = fmin(best, vn__timer_delta_ns(r, t1 - t0) / (nblocks * 100.0));
     }
     /* A timer too coarse to see the loop (monotonic_coarse) tells nothing. */
     return best > 0 ? best : NAN;

@@ -3,6 +3,7 @@ run for real with short budgets, their options, their outputs and their
 failures. Timing goals live in bench/; these check behavior and sanity."""
 import json
 import os
+import platform
 import re
 import signal
 import subprocess
@@ -145,6 +146,21 @@ def test_cpu_pinning_and_timer_choice():
     assert d["config"]["cpu"] == cpu
     assert d["clock"]["name"] == "monotonic"
     assert all(not s["tags"] or "migrated" not in s["tags"] for s in d["benchmarks"][0]["samples"])
+
+
+def test_reference_cycle_does_not_depend_on_the_timer():
+    # The reference add loop is timed with the run's timer; a costly one (a
+    # system call, cpuid;rdtsc under a hypervisor: microseconds) must not
+    # make the reference cycle longer, and every cycle count smaller.
+    d, _ = results("random_work", "--timer", "tsc_lfence" if platform.machine() == "x86_64" else "monotonic")
+    base = d["benchmarks"][0]["ref"]["ns_per_cycle"]
+    costly = ["monotonic_syscall"] + (["tsc_cpuid"] if platform.machine() == "x86_64" else [])
+    for timer in costly:
+        d, _ = results("random_work", "--timer", timer)
+        ref = d["benchmarks"][0]["ref"]["ns_per_cycle"]
+        # The machine's own speed moves by up to 15% between runs on a busy
+        # VM; cpuid;rdtsc there made the cycle three times too long.
+        assert ref == pytest.approx(base, rel=0.25), (timer, ref, base)
 
 
 def test_cpp_program_works_too():
