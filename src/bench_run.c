@@ -697,6 +697,10 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
              * much less from one run to the next (the argument of Chen and
              * Revels, "Robust benchmarking in noisy environments", 2016). */
             res->bound_ns = fmax(rs.min, floor_ns);
+            /* And the statistics are of the loop with the body: the net
+             * times are noise around zero, negative half the time, and
+             * their modes and drift would describe nothing. */
+            res->stats = rs;
         }
     }
     if (nr) {

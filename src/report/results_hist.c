@@ -1,5 +1,6 @@
 /* The distribution of each benchmark's samples as a text histogram, net of
- * the loop overhead like the headline numbers, so the two views agree. */
+ * the loop overhead like the headline numbers, so the two views agree; for
+ * an upper bound, of the loop with the body, as its statistics are. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -18,7 +19,7 @@ static int one(const vn_result *res, unsigned flags, vn_buf *b, int first)
 
     /* Without a measured overhead the samples are shown as measured, which
      * is also what the headline statistics then hold. */
-    int net = isfinite(res->overhead_ns);
+    int net = isfinite(res->overhead_ns) && !res->upper_bound;
     size_t n = 0;
     double *x = malloc((res->nsamples ? res->nsamples : 1) * sizeof *x);
     if (!x)
@@ -29,14 +30,15 @@ static int one(const vn_result *res, unsigned flags, vn_buf *b, int first)
             x[n++] = res->samples[i].value - (net ? res->overhead_ns : 0);
 
     char oh[32];
-    err = vn_buf_printf(b, ": %zu samples, ns per iteration", n);
+    err = vn_buf_printf(b, ": %zu samples%s, ns per iteration", n,
+                        res->upper_bound ? " of the loop with the body" : "");
     if (!err && net)
         err = vn_buf_printf(b, " net of %s overhead", vn__fmt_ns(oh, sizeof oh, res->overhead_ns));
     if (!err && n < res->nsamples)
         err = vn_buf_printf(b, " (%zu tagged left out)", res->nsamples - n);
     if (!err && res->upper_bound) {
         char bound[32];
-        err = vn_buf_printf(b, "; cannot be told apart from the empty loop: < %s",
+        err = vn_buf_printf(b, "; the body cannot be told apart from the empty loop: < %s",
                             vn__fmt_ns_bound(bound, sizeof bound, res->bound_ns));
     }
     if (!err)
