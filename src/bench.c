@@ -134,7 +134,9 @@ int vn_suite_add(vn_suite *s, const char *name, vn_bench_fn fn, const vn_bench_o
     return 0;
 }
 
-int vn_suite_add_registered(vn_suite *s)
+int vn_suite_add_registered(vn_suite *s) { return vn__suite_add_registered(s, NULL); }
+
+int vn__suite_add_registered(vn_suite *s, const char **bad)
 {
     if (!s)
         return VN_EINVAL;
@@ -149,7 +151,8 @@ int vn_suite_add_registered(vn_suite *s)
         order[--i] = d;
     int rc = 0;
     for (i = 0; i < n && rc == 0; i++)
-        rc = vn_suite_add(s, order[i]->name, order[i]->fn, order[i]->opts);
+        if ((rc = vn_suite_add(s, order[i]->name, order[i]->fn, order[i]->opts)) != 0 && bad)
+            *bad = order[i]->name;
     free(order);
     return rc;
 }

@@ -171,5 +171,8 @@ void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...) VN_PRIN
 
 /* The warnings of one result, derived from its numbers (pure). */
 void vn__result_warnings(vn_result *res, const vn_config *cfg, int optimized);
+/* vn_suite_add_registered(), and on an error the name of the benchmark that
+ * could not be added in *bad (when bad is not NULL). */
+int vn__suite_add_registered(vn_suite *s, const char **bad);
 
 #endif

@@ -285,11 +285,16 @@ int vn__main(int argc, char **argv, int optimized)
         fprintf(stderr, "%s: out of memory\n", prog);
         return 1;
     }
-    int rc = vn_suite_add_registered(s);
+    const char *bad = NULL;
+    int rc = vn__suite_add_registered(s, &bad);
     if (rc) {
-        fprintf(stderr, "%s: a registered benchmark is invalid: %s\n", prog, vn_strerror(rc));
+        /* A mistake in the program, as a bad option is one in its command
+         * line: the program's usage is wrong. */
+        fprintf(stderr, "%s: the benchmark '%s' cannot be registered: %s; give each VN_BENCH a "
+                "function of its own name and valid options\n",
+                prog, bad ? bad : "?", vn_strerror(rc));
         vn_suite_destroy(s);
-        return 1;
+        return 2;
     }
     if (o.list) {
         regex_t re;

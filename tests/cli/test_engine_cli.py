@@ -303,6 +303,27 @@ def test_a_failed_benchmark_writes_valid_json(tmp_path):
     assert "failed: the input was rejected" in p.stderr
 
 
+DUPLICATE = r"""
+#include <vernier.h>
+static void twice(vn_state *st) { while (vn_next(st)) vn_clobber(); }
+VN_BENCH(twice);
+/* A second registration under the same name, as a second file with its own
+ * VN_BENCH(twice) would make. */
+static vn_bench_def again = {"twice", twice, 0, 0};
+__attribute__((constructor)) static void register_again(void) { vn__register(&again); }
+int main(int argc, char **argv) { return vn_main(argc, argv); }
+"""
+
+
+def test_a_duplicate_name_is_a_usage_error_that_names_it(tmp_path):
+    exe = compile_program(tmp_path, DUPLICATE)
+    p = subprocess.run([str(exe), "--quiet", "--json", str(tmp_path / "r.json")], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 2
+    assert p.stderr.count("\n") == 1 and "'twice'" in p.stderr
+    assert not (tmp_path / "r.json").exists()
+
+
 def test_vn_bench_is_clean_under_pedantic(tmp_path):
     compile_program(tmp_path, FAILING, ["-Wall", "-Wextra", "-Wpedantic", "-Werror"])
 
