@@ -746,11 +746,15 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
 }
 
 /* Bytes and items per iteration: what the function set on its state, else
- * what the options said. */
+ * what the options said; NAN (null in JSON) when neither said any. */
 static void throughput_of(const job *j, vn_result *res)
 {
     res->bytes_per_iter = j->run.bytes >= 0 ? j->run.bytes : j->b->opts.bytes_per_iter;
     res->items_per_iter = j->run.items >= 0 ? j->run.items : j->b->opts.items_per_iter;
+    if (!(res->bytes_per_iter > 0))
+        res->bytes_per_iter = NAN;
+    if (!(res->items_per_iter > 0))
+        res->items_per_iter = NAN;
 }
 
 size_t vn__min_untagged(const vn_config *c) { return c->min_samples / 2 > 5 ? c->min_samples / 2 : 5; }

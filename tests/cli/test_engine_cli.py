@@ -50,6 +50,8 @@ def test_x_plus_x_runs_and_reports():
     else:
         assert b["stats"]["median"] > 0 and b["bound_ns"] is None
     assert b["overhead"]["ns"] > 0
+    # It declared no bytes or items per iteration: null, not a measured 0.
+    assert set(b["throughput"].values()) == {None}
     # The console table went to stderr, since stdout carries the JSON.
     assert "x_plus_x" in p.stderr and "median" in p.stderr
 
