@@ -154,6 +154,17 @@ static int has_warning(const vn_result *r, const char *id) { return warning_text
 
 /* ---- Tests ----------------------------------------------------------------- */
 
+/* fn alone on the fake machine as it stands, with quick_config(). */
+static const vn_result *run_alone(vn_results *r, vn_bench_fn fn)
+{
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "b", fn, NULL), 0);
+    vn_config c = quick_config();
+    assert_int_equal(vn_suite_run(s, &c, r), 0);
+    vn_suite_destroy(s);
+    return &r->bench[0];
+}
+
 static void calibration_doubles_to_the_threshold(void **state)
 {
     (void)state;
@@ -206,15 +217,11 @@ static void calibration_needs_a_second_sample_at_the_threshold(void **state)
      * 0.66 ms, short of it, so the size doubles once more. */
     cold_calls = 17;
     calls_so_far = 0;
-    vn_suite *s = fake_suite(20);
-    assert_int_equal(vn_suite_add(s, "cold", cold_at_first, NULL), 0);
-    vn_config c = quick_config();
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    assert_int_equal(r.bench[0].iters, 131072);
-    assert_true(fabs(r.bench[0].stats.median - 10.0) < 1e-9);
+    const vn_result *b = run_alone(&r, cold_at_first);
+    assert_int_equal(b->iters, 131072);
+    assert_true(fabs(b->stats.median - 10.0) < 1e-9);
     vn_results_free(&r);
-    vn_suite_destroy(s);
 }
 
 static void steady_body_stops_at_min_samples(void **state)
@@ -238,18 +245,27 @@ static void steady_body_stops_at_min_samples(void **state)
     vn_suite_destroy(s);
 }
 
-static void noisy_body_runs_to_the_budget(void **state)
+/* A suite whose row "noisy" costs 8 to 15 ns an iteration in turn, never
+ * reaching the precision c asks for (0.001%) within its budget (50 ms). */
+static vn_suite *noisy_suite(vn_config *c)
 {
-    (void)state;
     reset_fake();
     ncosts = 7;
     const double c7[] = {10, 13, 9, 15, 11, 8, 14};
     memcpy(costs, c7, sizeof c7);
     vn_suite *s = fake_suite(20);
     assert_int_equal(vn_suite_add(s, "noisy", body, NULL), 0);
-    vn_config c = quick_config();
-    c.precision = 0.001;
-    c.max_time = 0.05;
+    *c = quick_config();
+    c->precision = 0.001;
+    c->max_time = 0.05;
+    return s;
+}
+
+static void noisy_body_runs_to_the_budget(void **state)
+{
+    (void)state;
+    vn_config c;
+    vn_suite *s = noisy_suite(&c);
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
     const vn_result *b = &r.bench[0];
@@ -1223,17 +1239,10 @@ static void steady_ten(vn_state *st)
 static void interleaved_rows_keep_their_own_budget(void **state)
 {
     (void)state;
-    reset_fake();
-    ncosts = 7;
-    const double c7[] = {10, 13, 9, 15, 11, 8, 14};
-    memcpy(costs, c7, sizeof c7);
-    vn_suite *s = fake_suite(20);
-    assert_int_equal(vn_suite_add(s, "noisy", body, NULL), 0);
+    vn_config c;
+    vn_suite *s = noisy_suite(&c);
     assert_int_equal(vn_suite_add(s, "steady", steady_ten, NULL), 0);
     assert_int_equal(vn_suite_add(s, "failing", failing, NULL), 0);
-    vn_config c = quick_config();
-    c.precision = 0.001;
-    c.max_time = 0.05;
     c.interleave = 1;
     vn_results r;
     slow_from = fake_now;
