@@ -1321,6 +1321,10 @@ static job *job_new(const vn__bench *b, vn_result *res, const vn_config *cfg, co
 static void row_done(job *j, vn_results *out)
 {
     vn_result *res = j->res;
+    res->max_time = j->cfg.max_time;
+    res->precision = j->cfg.precision;
+    res->min_samples = j->cfg.min_samples;
+    res->timer = j->timer;
     vn__result_warnings(res, &j->cfg, out->optimized);
     if (j->timer_capped)
         vn__result_warn(res, "timer_bound",

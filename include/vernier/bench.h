@@ -325,7 +325,7 @@ typedef struct vn_result {
     size_t nsamples;
     size_t ntagged;            /* samples with any tag */
     vn_stats stats;            /* of the headline's samples (no tag in left_out), overhead
-                                * subtracted */
+                                * subtracted; for an upper bound, of the loop with the body */
     uint64_t iters;            /* iterations per sample */
     double overhead_ns;        /* the empty loop, per iteration */
     double overhead_ci[2];
@@ -370,6 +370,12 @@ typedef struct vn_result {
      * ones; then preemption and migration only, unless too few are free of
      * those too; then none. */
     unsigned left_out;
+    /* In-process: the settings this row ran with, the run's or the
+     * benchmark's own (vn_bench_opts) where it set them; timer is the clock
+     * its samples were read with. */
+    double max_time, precision;
+    size_t min_samples;
+    vn_clock_id timer;
 } vn_result;
 
 typedef struct vn_results {

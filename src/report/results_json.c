@@ -182,6 +182,16 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on)
     const char *stop = vn_stop_name(r->stop);
     vn__json_str(j, "stop", stop ? stop : "unknown");
     vn__json_num(j, "elapsed_s", r->elapsed);
+    /* The settings in force for this row, which a benchmark may set for
+     * itself; runs of commands have theirs in config. */
+    if (!r->command) {
+        vn__json_obj_begin(j, "settings");
+        vn__json_num(j, "max_time", r->max_time);
+        vn__json_num(j, "precision", r->precision);
+        vn__json_uint(j, "min_samples", r->min_samples);
+        vn__json_str(j, "timer", vn_clock_name(r->timer));
+        vn__json_obj_end(j);
+    }
     vn__json_str(j, "error", r->error[0] ? r->error : NULL);
     counters(j, r, counters_on);
 

@@ -326,6 +326,28 @@ def test_a_duplicate_name_is_a_usage_error_that_names_it(tmp_path):
     assert not (tmp_path / "r.json").exists()
 
 
+OWN_SETTINGS = r"""
+#include <vernier.h>
+static void own(vn_state *st) { while (vn_next(st)) vn_clobber(); }
+VN_BENCH_OPTS(own, .max_time = 0.05, .precision = 5, .min_samples = 12, .timer = "monotonic");
+static void plain(vn_state *st) { while (vn_next(st)) vn_clobber(); }
+VN_BENCH(plain);
+int main(int argc, char **argv) { return vn_main(argc, argv); }
+"""
+
+
+def test_each_row_records_the_settings_it_ran_with(tmp_path):
+    exe = compile_program(tmp_path, OWN_SETTINGS)
+    p = subprocess.run([str(exe), *QUICK, "--json", "-"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    validate(d, "results-1.json")
+    rows = {b["name"]: b for b in d["benchmarks"]}
+    assert rows["own"]["settings"] == {"max_time": 0.05, "precision": 5, "min_samples": 12, "timer": "monotonic"}
+    assert rows["plain"]["settings"] == {"max_time": 0.2, "precision": 1, "min_samples": 10,
+                                         "timer": d["clock"]["name"]}
+
+
 def test_vn_bench_is_clean_under_pedantic(tmp_path):
     compile_program(tmp_path, FAILING, ["-Wall", "-Wextra", "-Wpedantic", "-Werror"])
 

@@ -37,6 +37,10 @@ static inline vn_result *fx_add(vn_results *r, const char *name, uint64_t iters,
     res->threads = 1;
     res->stop = VN_STOP_PRECISION;
     res->left_out = VN_TAG_PREEMPTED | VN_TAG_MIGRATED | VN_TAG_SHARED_CORE;
+    res->max_time = 1;
+    res->precision = 1;
+    res->min_samples = 10;
+    res->timer = VN_CLOCK_TSC_LFENCE;
     return res;
 }
 
