@@ -287,6 +287,11 @@ int vn__main(int argc, char **argv, int optimized)
     }
     const char *bad = NULL;
     int rc = vn__suite_add_registered(s, &bad);
+    if (rc == VN_ENOMEM) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        vn_suite_destroy(s);
+        return 1;
+    }
     if (rc) {
         /* A mistake in the program, as a bad option is one in its command
          * line: the program's usage is wrong. */

@@ -396,7 +396,7 @@ static int indistinguishable(double raw_lo, double raw_med, double om, double oh
  * its loop known to +-target. Looks at the samples the headline would use:
  * those without the tags in skip (left_out_tags). */
 static int precision_reached(const vn_sample *v, size_t n, unsigned skip, double om, double ohi,
-                             double target, int probed, int *err)
+                             double target, int probed, int *waiting_out, int *err)
 {
     double *x = malloc((n ? n : 1) * sizeof *x);
     if (!x) {
@@ -412,6 +412,7 @@ static int precision_reached(const vn_sample *v, size_t n, unsigned skip, double
             shared += (v[i].tags & VN_TAG_SHARED_CORE) != 0;
         }
     int waiting = probed && shared > 0;
+    *waiting_out = waiting;
     double med, lo, hi;
     int ok = 0;
     if (m >= 6 && !waiting && vn_median_ci(x, m, &med, &lo, &hi) == 0) {
@@ -443,7 +444,7 @@ static int push_counts(dbuf *d, const struct vn__run *r)
 /* The batch: double the iterations (GMPBench's method) until one sample
  * lasts at least 1000 x (timer cost + resolution), so the timer's error is
  * under 0.1% of it, and at least the minimum sample time. */
-static int calibrate(job *j, uint64_t *iters_out, double *threshold_out)
+static int calibrate(job *j, uint64_t *iters_out, double *threshold_out, double *cap_out)
 {
     double threshold = 1000.0 * (j->cost_ns + j->res_ns);
     if (!(threshold >= j->cfg.min_sample_time * 1e9))
@@ -481,6 +482,7 @@ static int calibrate(job *j, uint64_t *iters_out, double *threshold_out)
     }
     *iters_out = iters;
     *threshold_out = threshold;
+    *cap_out = cap;
     return 0;
 }
 
@@ -776,6 +778,7 @@ struct rowrun {
     size_t k;                    /* samples asked for so far */
     size_t last_extra;           /* when the last empty-loop sample out of turn was */
     int probed;                  /* some sample ran on the CPU with a probe */
+    int waiting;                 /* the last stop test waited for quiet moments */
 };
 
 /* What a row is doing between its turns. */
@@ -796,8 +799,8 @@ static int row_begin(job *j, vn_result *res, int *state)
     j->spent_ns = 0;
     j->empty_low = &w->empty_low;
     *state = ROW_FAILED;
-    double threshold;
-    if (calibrate(j, &w->iters, &threshold))
+    double threshold, cap;
+    if (calibrate(j, &w->iters, &threshold, &cap))
         return 0;
 
     /* Warmup: untimed samples until the warmup time has passed since the
@@ -819,7 +822,9 @@ static int row_begin(job *j, vn_result *res, int *state)
     double b = probe_branch(j, vn__ref_ns_per_cycle(&j->run));
     if (b > VN__BRANCH_QUIET_MAX)
         threshold *= fmin(b, 4);
-    while (!j->cfg.cold && fastest < threshold && w->iters < MAX_ITERS) {
+    /* As in calibration, the budget must still hold the minimum samples. */
+    threshold = fmin(threshold, cap);
+    while (!j->cfg.cold && fastest > 0 && fastest < threshold && w->iters < MAX_ITERS) {
         w->iters *= 2;
         fastest *= 2;
     }
@@ -886,13 +891,15 @@ static int row_step(job *j, vn_result *res, int *state)
         (rc = push_double(&w->A.cpu_share, cpu_share)) != 0 ||
         (r->ctr && (rc = push_counts(&w->counts, r)) != 0))
         return rc;
-    /* The next probe, this row's or another's, is the one after it. */
-    if (j->floors) {
+    /* The next probe, this row's or another's, is the one after it (a row
+     * whose timer is too costly to probe leaves the one waiting as it is). */
+    if (j->floors && isfinite(s.branch_cycles)) {
         j->floors->pend = &w->A;
         j->floors->pend_i = S->n - 1;
     }
 
     *state = ROW_DONE;
+    res->waited = w->waiting;
     if (S->n >= j->cfg.max_samples)
         return 0;
     int enough = S->n >= j->cfg.min_samples;
@@ -913,6 +920,7 @@ static int row_step(job *j, vn_result *res, int *state)
      * a branch in more than a cycle; not before, since a spell of even
      * sharing reads steady too (here, 1.90 to 1.92 for a twentieth of a
      * second). The budget bounds the wait, as it does the others below. */
+    w->waiting = 1;
     if (w->probed && !(branch_floor(j) <= VN__BRANCH_QUIET_MAX) &&
         !(elapsed_ns(j) >= 0.5 * w->budget && vn__probes_steady(S->v, S->n)))
         return 0;
@@ -929,7 +937,7 @@ static int row_step(job *j, vn_result *res, int *state)
      * difference, so wait for them (taken at quiet probes, above). */
     if (w->probed && !es.matched)
         return 0;
-    if (precision_reached(S->v, S->n, skip, es.om, es.ohi, w->target, w->probed, &rc)) {
+    if (precision_reached(S->v, S->n, skip, es.om, es.ohi, w->target, w->probed, &w->waiting, &rc)) {
         res->stop = VN_STOP_PRECISION;
         *state = ROW_DONE;
     }
@@ -1100,7 +1108,9 @@ static void *thread_main(void *arg)
             atomic_store(&sh->stop, 1);
         } else if (enough && (t->S.n < 64 || t->S.n % (t->S.n / 32) == 0)) {
             unsigned skip = left_out_tags(t->S.v, t->S.n, min_untagged);
-            if (precision_reached(t->S.v, t->S.n, skip, sh->om, sh->ohi, target, 0, &t->rc)) {
+            int waiting; /* never, without probes */
+            if (precision_reached(t->S.v, t->S.n, skip, sh->om, sh->ohi, target, 0, &waiting,
+                                  &t->rc)) {
                 sh->reason = VN_STOP_PRECISION;
                 atomic_store(&sh->stop, 1);
             }
@@ -1118,8 +1128,8 @@ static int measure_threads(job *j, vn_result *res)
     size_t nctr = j->run.ctr ? vn_counters_n(j->run.ctr) : 0;
     j->resumed = vn__timer_read(&j->run);
     uint64_t iters;
-    double threshold;
-    if (calibrate(j, &iters, &threshold)) {
+    double threshold, cap;
+    if (calibrate(j, &iters, &threshold, &cap)) {
         res->stop = VN_STOP_FAILED;
         snprintf(res->error, sizeof res->error, "%s", j->run.error);
         return 0;
@@ -1379,6 +1389,11 @@ static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, vn_result
             row_done(jobs[i], out);                            \
     } while (0)
     for (; began < n && rc == 0; began++) {
+        /* Stopped: the rows not begun are not run, as one after another. */
+        if (cfg->stop_flag && *cfg->stop_flag) {
+            out->interrupted = 1;
+            break;
+        }
         progress(cfg, jobs[began]->res->name, began, n);
         rc = row_begin(jobs[began], jobs[began]->res, &state[began]);
         if (rc == 0 && state[began] != ROW_MORE)
@@ -1455,6 +1470,7 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
     out->optimized = s->optimized;
     const vn__hooks *hooks = s->has_hooks ? &s->hooks : NULL;
     int rc = 0;
+    size_t nrows = 0;
     vn_counters *ctr = NULL;
     cpu_set_t old;
     int pinned = 0;
@@ -1502,7 +1518,6 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
         goto done;
 
     /* The rows: every benchmark, times every parameter value. */
-    size_t nrows = 0;
     for (size_t i = 0; i < s->n; i++)
         nrows += s->v[i].nvalues ? s->v[i].nvalues : 1;
     out->bench = calloc(nrows ? nrows : 1, sizeof *out->bench);
@@ -1550,7 +1565,13 @@ done:
         sched_setaffinity(0, sizeof old, &old);
     if (cfg.filter)
         regfree(&re);
-    if (rc)
+    /* Rows in turns end in any order, and a row that failed to summarize
+     * holds its samples already: every row is freed, the unused ones being
+     * zeroed. */
+    if (rc) {
+        if (out->bench)
+            out->nbench = nrows;
         vn_results_free(out);
+    }
     return rc;
 }

@@ -38,12 +38,13 @@ int vn__probes_steady(const vn_sample *v, size_t n)
     return steady;
 }
 
-/* Why sampling stopped short of the precision asked for, when it did: the
- * budget or the most samples. The stop rule is the one precision_reached()
- * applies (bench_run.c): the median's interval, or for an upper bound its
- * fastest sample reproduced by VN__FASTEST_AGREE. When that held at the end
- * all the same, the engine was waiting: for quiet moments of a shared core,
- * or for empty-loop samples from the same kind of moments. */
+/* Why sampling stopped at the budget or the most samples, and how far it
+ * got. The stop rule is the one precision_reached() applies (bench_run.c):
+ * the median's interval, or for an upper bound whose samples had branch
+ * probes, its fastest sample reproduced by VN__FASTEST_AGREE. The engine
+ * records whether its last stop test waited for quiet moments rather than
+ * for precision (r->waited); stopped at the most samples with the rule met
+ * at the end, nothing needs saying. */
 static void stop_warning(vn_result *r, const vn_config *cfg)
 {
     const vn_stats *s = &r->stats;
@@ -53,35 +54,35 @@ static void stop_warning(vn_result *r, const vn_config *cfg)
         snprintf(what, sizeof what, "the time budget (%.3g s)", cfg->max_time);
     else
         snprintf(what, sizeof what, "the most samples (%zu)", cfg->max_samples);
-    if (r->upper_bound) {
-        size_t agree = 0;
-        for (size_t i = 0; i < r->nsamples; i++)
-            agree += !(r->samples[i].tags & r->left_out) &&
-                     r->samples[i].value <= r->bound_ns * (1 + cfg->precision / 100);
-        if (agree >= VN__FASTEST_AGREE)
-            vn__result_warn(r, id,
-                 "%s ran out while sampling waited for moments when the core was its own; "
-                 "%zu samples are within +-%.3g%% of the fastest already",
-                 what, agree, cfg->precision);
-        else
-            vn__result_warn(r, id,
-                 "%s ran out before %d samples came within +-%.3g%% of the fastest (%zu did): "
-                 "the bound rests on a fastest sample seen that rarely",
-                 what, VN__FASTEST_AGREE, cfg->precision, agree);
-        return;
+    size_t agree = 0;
+    int probed = 0;
+    for (size_t i = 0; i < r->nsamples; i++) {
+        const vn_sample *x = &r->samples[i];
+        if (x->tags & r->left_out)
+            continue;
+        probed |= isfinite(x->branch_cycles);
+        agree += r->upper_bound && x->value <= r->bound_ns * (1 + cfg->precision / 100);
     }
     double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
     double pct = s->median != 0 ? 100 * half / fabs(s->median) : NAN;
-    if (pct <= cfg->precision)
-        vn__result_warn(r, id,
-             "%s ran out while sampling waited for moments when the core was its own, or for "
-             "empty-loop samples from the same kind of moments; the median's 95%% CI is +-%.2g%%, "
-             "within the +-%.3g%% asked for",
-             what, pct, cfg->precision);
+    int by_agree = r->upper_bound && probed;
+    int met = by_agree ? agree >= VN__FASTEST_AGREE : pct <= cfg->precision;
+    char got[128];
+    if (by_agree)
+        snprintf(got, sizeof got, "%zu samples within +-%.3g%% of the fastest, of %d needed", agree,
+                 cfg->precision, VN__FASTEST_AGREE);
     else
+        snprintf(got, sizeof got, "the median's 95%% CI is +-%.2g%%, for +-%.3g%% asked", pct,
+                 cfg->precision);
+    if (r->waited)
         vn__result_warn(r, id,
-             "%s ran out before the median's 95%% CI reached +-%.3g%% (it is +-%.2g%%)", what,
-             cfg->precision, pct);
+             "%s ran out while sampling waited for moments when the core was its own (or for "
+             "empty-loop samples from such moments); %s",
+             what, got);
+    else if (!met)
+        vn__result_warn(r, id, "%s ran out before the precision was reached: %s", what, got);
+    else if (r->stop == VN_STOP_MAX_TIME)
+        vn__result_warn(r, id, "%s ran out before the stop rule was checked again: %s", what, got);
 }
 
 void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)

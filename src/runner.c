@@ -966,6 +966,8 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     results->config.precision = c->precision;
     results->config.warmup = 0;
     results->config.cpu = c->cpu;
+    /* The commands take turns run by run, unless in blocks. */
+    results->config.interleave = !c->order_blocks;
     if (!c->executor)
         vn_sysinfo_collect(&results->env);
     else

@@ -376,6 +376,10 @@ typedef struct vn_result {
     double max_time, precision;
     size_t min_samples;
     vn_clock_id timer;
+    /* In-process, stopped at the budget or the most samples: 1 when the
+     * last stop test went on waiting for moments when the core was its own
+     * (or for empty-loop samples from such moments), not for precision. */
+    int waited;
 } vn_result;
 
 typedef struct vn_results {

@@ -123,9 +123,9 @@ void vn__results_cells(const vn_result *r, vn__cells *c)
     char bound[48];
 
     if (r->upper_bound) {
-        /* The body cannot be told apart from the empty loop, so the net
-         * numbers are noise around zero: only the bound and the spread mean
-         * anything, and a negative or tiny median must never be shown. */
+        /* The body cannot be told apart from the empty loop: the statistics
+         * are of the loop with the body, whose median and mean are not the
+         * body's, so only the bound and the spread are shown. */
         snprintf(c->s[VN__COL_MEDIAN], z, "< %s", vn__fmt_ns_bound(bound, sizeof bound, r->bound_ns));
         snprintf(c->s[VN__COL_CI], z, "-");
         snprintf(c->s[VN__COL_MEAN], z, "-");
@@ -179,7 +179,10 @@ int vn__results_stop_notes(const vn_results *r, const char *prefix, vn_buf *b)
     if (count[VN_STOP_MAX_TIME] && !err)
         err = vn_buf_printf(b, "%s%zu of %zu stopped at the time budget (their max_time warnings say how far they got)\n",
                             prefix, count[VN_STOP_MAX_TIME], n);
-    if (count[VN_STOP_MAX_SAMPLES] && !err)
+    if (count[VN_STOP_MAX_SAMPLES] && !err && r->commands)
+        err = vn_buf_printf(b, "%s%zu of %zu stopped at the most runs (%zu)\n", prefix,
+                            count[VN_STOP_MAX_SAMPLES], n, r->config.max_samples);
+    else if (count[VN_STOP_MAX_SAMPLES] && !err)
         err = vn_buf_printf(b, "%s%zu of %zu stopped at the most samples (their max_samples warnings say how far they got)\n",
                             prefix, count[VN_STOP_MAX_SAMPLES], n);
     if (count[VN_STOP_FAILED] && !err)

@@ -134,9 +134,9 @@ static int csv_summary_row(vn_buf *b, const vn_result *r)
 {
     const vn_stats *st = &r->stats;
     int have = st->n > 0 && !r->error[0];
-    /* Where the result is only a bound, the location of the net values
-     * (median, mean, percentiles) is noise around zero and is left empty:
-     * a spreadsheet would otherwise plot it as a real, even negative, time.
+    /* Where the result is only a bound, the statistics are of the loop with
+     * the body, and their location (median, mean, percentiles) is not the
+     * body's: left empty, or a spreadsheet would plot it as the body's time.
      * The spread (stddev, mad) stays, and `bound` holds the number. */
     int loc = have && !r->upper_bound;
     int err = csv_str(b, r->name, 0);
