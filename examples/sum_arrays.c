@@ -108,6 +108,12 @@ int main(int argc, char **argv)
                fast == one ? "merged_loop" : "two_loops", ratio,
                fast == one ? "two_loops" : "merged_loop", lo, hi,
                lo > 1 ? "" : "; the difference is not significant");
+        /* The two headlines leave out different samples when one of them
+         * had too few from moments the core was its own (its shared_core
+         * warning says so): then they describe different machines. */
+        if (r.bench[0].left_out != r.bench[1].left_out)
+            printf("but the two were not measured alike: one headline keeps samples the other "
+                   "leaves out (see the shared_core and interference warnings); run it again\n");
     }
     vn_results_free(&r);
     return failed;
