@@ -136,7 +136,8 @@ static void busy_task_clock(void **state)
     /* 20 ms of the thread's own CPU time, by the scheduler's clock for it:
      * on a busy host the wall time would hold less of it, by whatever the
      * hypervisor or other tasks took. */
-    struct timespec t0, t1;
+    struct timespec t0, t1, w0, w1;
+    clock_gettime(CLOCK_MONOTONIC, &w0);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
     double spun;
     volatile unsigned long x = 0;
@@ -148,12 +149,15 @@ static void busy_task_clock(void **state)
     } while (spun < 20e6);
     (void)x;
     vn_counters_read(c, &b);
+    clock_gettime(CLOCK_MONOTONIC, &w1);
+    double wall = (double)(w1.tv_sec - w0.tv_sec) * 1e9 + (double)(w1.tv_nsec - w0.tv_nsec);
     double cpu = count_of(c, &a, &b, "task-clock");
-    printf("20 ms of spinning: %.2f ms of task-clock, %.2f ms of thread CPU time\n", cpu / 1e6,
-           spun / 1e6);
-    /* task-clock counts the same time, from the same scheduler: it agrees
-     * with the thread's CPU clock, give or take the reads around it. */
-    assert_true(cpu > 0.9 * spun && cpu < 1.1 * spun + 1e6);
+    printf("20 ms of spinning: %.2f ms of task-clock, %.2f ms of thread CPU time, %.2f ms of wall time\n",
+           cpu / 1e6, spun / 1e6, wall / 1e6);
+    /* task-clock counts the time the thread was on its CPU as the guest
+     * sees it: at least its CPU time (which leaves out the time the host
+     * stole from the vCPU, and task-clock may not), at most the wall time. */
+    assert_true(cpu > 0.9 * spun && cpu < wall + 1e6);
     vn_counters_destroy(c);
 }
 
