@@ -325,6 +325,24 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
     return 0;
 }
 
+/* The median of the finite values of x (n of them); NAN for none, or when
+ * memory ran out. */
+static double median_of(const double *x, size_t n)
+{
+    double *y = malloc((n ? n : 1) * sizeof *y);
+    size_t m = 0;
+    for (size_t i = 0; y && i < n; i++)
+        if (isfinite(x[i]))
+            y[m++] = x[i];
+    double med = NAN;
+    if (m) {
+        qsort(y, m, sizeof *y, vn__cmp_double);
+        med = vn_percentile_sorted(y, m, 50);
+    }
+    free(y);
+    return med;
+}
+
 /* The median of the values of the samples whose tags, masked, equal want;
  * NAN for none or when memory ran out. */
 static double median_where(const vn_sample *v, size_t n, unsigned mask, unsigned want)
@@ -983,6 +1001,7 @@ static int row_end(job *j, vn_result *res, int state, int rc)
     res->nsamples = S->n;
     S->v = NULL;
     throughput_of(j, res);
+    res->on_cpu = median_of(w->A.cpu_share.v, w->A.cpu_share.n);
     empty_used = calloc(w->E.ns.n ? w->E.ns.n : 1, 1);
     if (!empty_used) {
         rc = VN_ENOMEM;
@@ -1261,6 +1280,7 @@ static int pin(int cpu, cpu_set_t *old)
 static void row_result_init(vn_result *res, const vn__bench *b, size_t k)
 {
     memset(res, 0, sizeof *res);
+    res->on_cpu = NAN;
     res->overhead_ns = res->overhead_ci[0] = res->overhead_ci[1] = NAN;
     res->ref_ns = res->ref_spread = res->cycles = res->overhead_cycles = NAN;
     res->overhead_cycles_spread = NAN;

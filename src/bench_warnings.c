@@ -182,7 +182,8 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
     double fastest = INFINITY;
     for (size_t i = 0; i < r->nsamples; i++)
         fastest = fmin(fastest, r->samples[i].branch_cycles); /* fmin skips NAN */
-    if (isfinite(fastest) && fastest > VN__BRANCH_QUIET_MAX) {
+    /* A row that mostly slept or waited lost little to a shared core. */
+    if (isfinite(fastest) && fastest > VN__BRANCH_QUIET_MAX && !(r->on_cpu < VN__ON_CPU_MIN)) {
         if (vn__probes_steady(r->samples, r->nsamples))
             vn__result_warn(r, "shared_core_throughout",
                  "a loop of taken branches read a steady %.2f reference cycles a branch during "

@@ -380,6 +380,10 @@ typedef struct vn_result {
      * last stop test went on waiting for moments when the core was its own
      * (or for empty-loop samples from such moments), not for precision. */
     int waited;
+    /* In-process: the median share of a sample's wall time its thread spent
+     * on the CPU (CLOCK_THREAD_CPUTIME_ID), about 1 for code that computes
+     * and near 0 for code that sleeps or waits; NAN unknown. */
+    double on_cpu;
 } vn_result;
 
 typedef struct vn_results {

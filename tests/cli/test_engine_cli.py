@@ -50,6 +50,9 @@ def test_x_plus_x_runs_and_reports():
     else:
         assert b["stats"]["median"] > 0 and b["bound_ns"] is None
     assert b["overhead"]["ns"] > 0
+    # It computes: on the CPU for most of each sample (less what a host
+    # steals from the vCPU).
+    assert b["on_cpu"] > 0.3
     # It declared no bytes or items per iteration: null, not a measured 0.
     assert set(b["throughput"].values()) == {None}
     # The console table went to stderr, since stdout carries the JSON.
@@ -84,6 +87,9 @@ def test_sleep_reads_ten_milliseconds():
     assert b["iters"] == 1
     assert 10.0e6 <= b["stats"]["median"] < 12.0e6
     assert b["upper_bound"] is False
+    # Asleep nearly all of each sample: a shared core is no concern of it.
+    assert b["on_cpu"] < 0.5
+    assert "shared_core_throughout" not in {w["id"] for w in b["warnings"]}
     assert len(b["samples"]) >= 5
 
 

@@ -661,6 +661,13 @@ static void a_core_shared_throughout_is_said(void **state)
     const vn_result *b = run_shared(&r, -1, 1e6, 1, 20);
     assert_true(fabs(b->stats.median - 18.0) < 1e-9);
     assert_true(has_warning(b, "shared_core_throughout"));
+    assert_true(fabs(b->on_cpu - 1.0) < 1e-9);
+    vn_results_free(&r);
+    /* The same core, for a benchmark that sleeps nine tenths of each
+     * sample: a shared core hardly slows it, and nothing is said. */
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 1e6, 1, 20, 0, 1, 0});
+    assert_true(fabs(b->on_cpu - 0.1) < 1e-9);
+    assert_false(has_warning(b, "shared_core_throughout"));
     vn_results_free(&r);
 
     /* Shared from the first few samples on: too few quiet samples are left, so
