@@ -1402,11 +1402,11 @@ static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, vn_result
         rc = VN_ENOMEM;
         goto out;
     }
-#define END_ROW(i)                                                  \
-    do {                                                            \
-        ended[i] = 1;                                               \
+#define END_ROW(i)                                                   \
+    do {                                                             \
+        ended[i] = 1;                                                \
         if ((rc = row_end(jobs[i], jobs[i]->res, state[i], 0)) == 0) \
-            row_done(jobs[i], out);                            \
+            row_done(jobs[i], out);                                  \
     } while (0)
     for (; began < n && rc == 0; began++) {
         /* Stopped: the rows not begun are not run, as one after another. */
