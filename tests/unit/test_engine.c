@@ -979,6 +979,86 @@ static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
     vn_results_free(&r);
 }
 
+/* One probe, the spike-th, reads the core shared; the others quiet. It
+ * records which row's sample ran last before it, whether it is the first
+ * probe since, and which row's sample ran next. */
+static long spike, probes_so_far, probes_since_sample;
+static int last_row = -1, row_before_spike, row_after_spike, spike_first;
+static size_t samples_of[2], sample_before_spike;
+
+static double spike_probe(void *ctx)
+{
+    (void)ctx;
+    probes_since_sample++;
+    if (++probes_so_far != spike)
+        return 1.0;
+    row_before_spike = last_row;
+    sample_before_spike = last_row >= 0 ? samples_of[last_row] : 0;
+    spike_first = probes_since_sample == 1;
+    return 3.0;
+}
+
+static void row_body(vn_state *st, int row)
+{
+    if (probes_so_far >= spike && row_after_spike < 0)
+        row_after_spike = row;
+    last_row = row;
+    samples_of[row]++;
+    probes_since_sample = 0;
+    while (vn_next(st))
+        fake_now += 10;
+}
+static void row_zero(vn_state *st) { row_body(st, 0); }
+static void row_one(vn_state *st) { row_body(st, 1); }
+
+static void the_probe_after_a_sample_is_the_next_one_whichever_row_takes_it(void **state)
+{
+    (void)state;
+    /* For each of a run of probes in turn: the sample that ran last before
+     * it, of either row, has it as its probe after when it is the first
+     * probe since, and is tagged. */
+    int other_row = 0;
+    for (spike = 40; spike < 70; spike++) {
+        reset_fake();
+        probes_so_far = 0;
+        last_row = row_after_spike = row_before_spike = -1;
+        probes_since_sample = 0;
+        vn_suite *s = vn__suite_create(1);
+        vn__hooks h = {0};
+        h.now = now;
+        h.timer_cost_ns = 20;
+        h.timer_resolution_ns = 1;
+        h.ref_ns = ref;
+        h.branch_cycles = spike_probe;
+        h.no_interference = 1;
+        h.no_sysinfo = 1;
+        vn__suite_set_hooks(s, &h);
+        assert_int_equal(vn_suite_add(s, "zero", row_zero, NULL), 0);
+        assert_int_equal(vn_suite_add(s, "one", row_one, NULL), 0);
+        vn_config c = quick_config();
+        c.min_samples = c.max_samples = 30;
+        c.interleave = 1;
+        samples_of[0] = samples_of[1] = 0;
+        vn_results r;
+        assert_int_equal(vn_suite_run(s, &c, &r), 0);
+        vn_suite_destroy(s);
+        assert_true(row_before_spike >= 0);
+        /* The calibration samples came first; the sample before the spike
+         * is the row's (count - calibration count)-th of the run. */
+        const vn_result *b = &r.bench[row_before_spike];
+        size_t calib = samples_of[row_before_spike] - b->nsamples;
+        if (spike_first && sample_before_spike > calib) {
+            const vn_sample *v = &b->samples[sample_before_spike - calib - 1];
+            assert_true(v->tags & VN_TAG_SHARED_CORE);
+            /* Taken in the other row's turn: a probe after kept per row would
+             * have been the row's own next one, quiet. */
+            other_row += row_after_spike >= 0 && row_after_spike != row_before_spike;
+        }
+        vn_results_free(&r);
+    }
+    assert_true(other_row > 0);
+}
+
 static void precise_at_the_most_samples_says_nothing(void **state)
 {
     (void)state;
@@ -1488,6 +1568,7 @@ int main(void)
         cmocka_unit_test(quiet_samples_slower_than_shared_ones_are_no_quiet_figure),
         cmocka_unit_test(a_bound_stops_when_its_fastest_sample_is_reproduced),
         cmocka_unit_test(precise_at_the_most_samples_says_nothing),
+        cmocka_unit_test(the_probe_after_a_sample_is_the_next_one_whichever_row_takes_it),
         cmocka_unit_test(growing_cost_is_drift),
         cmocka_unit_test(parameters_give_rows),
         cmocka_unit_test(setup_and_teardown_wrap_every_sample),
