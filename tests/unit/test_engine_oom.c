@@ -125,6 +125,8 @@ static void each_allocation_may_fail(void **state)
         long made;
         assert_int_equal(run_once(0, interleave, &made), 0);
         assert_true(made > 20);
+        print_message("%ld allocations with the rows %s\n", made,
+                      interleave ? "in turns" : "one after another");
         for (long k = 1; k <= made; k++) {
             long ignored;
             int rc = run_once(k, interleave, &ignored);
