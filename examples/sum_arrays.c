@@ -1,6 +1,7 @@
 /* Two ways to sum two arrays: two separate loops, and one merged loop.
- * Which is faster, by how much, and how sure can we be? This program uses
- * the programmatic API to run both, then compares them. */
+ * Which is faster, by how much, and how sure can we be? This program builds
+ * its suite at run time, runs it with every option of a benchmark program
+ * (vn_suite_main), then compares the two from the results. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,15 +60,6 @@ static void merged_loop(vn_state *st)
 
 int main(int argc, char **argv)
 {
-    int hist = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--hist")) {
-            hist = 1;
-        } else {
-            fprintf(stderr, "usage: %s [--hist]\n", argv[0]);
-            return 2;
-        }
-    }
     vn_suite *s = vn_suite_create();
     vn_bench_opts o = {0};
     o.setup = setup;
@@ -75,46 +67,48 @@ int main(int argc, char **argv)
     o.bytes_per_iter = 2.0 * N * sizeof(int);
     if (!s || vn_suite_add(s, "two_loops", two_loops, &o) || vn_suite_add(s, "merged_loop", merged_loop, &o)) {
         fprintf(stderr, "sum_arrays: cannot set up the suite\n");
+        vn_suite_destroy(s);
         return 1;
     }
-    vn_config cfg;
-    vn_config_init(&cfg);
+    /* Every option of a benchmark program (--hist, --json FILE, ...), the
+     * same reports; then the results are ours, to compare the two. */
     vn_results r;
-    int rc = vn_suite_run(s, &cfg, &r);
+    int rc = vn_suite_main(s, argc, argv, &r);
     vn_suite_destroy(s);
-    if (rc) {
-        fprintf(stderr, "sum_arrays: %s\n", vn_strerror(rc));
-        return 1;
+    const vn_result *two = NULL, *one = NULL;
+    for (size_t i = 0; i < r.nbench; i++) {
+        if (!strcmp(r.bench[i].name, "two_loops"))
+            two = &r.bench[i];
+        else if (!strcmp(r.bench[i].name, "merged_loop"))
+            one = &r.bench[i];
     }
-    vn_buf b;
-    vn_buf_init(&b, 0);
-    vn_report_results_text(&r, 0, &b);
-    if (hist)
-        vn_report_results_hist(&r, 0, &b);
-    fwrite(b.data, 1, b.len, stdout);
-    vn_buf_free(&b);
-
-    const vn_stats *two = &r.bench[0].stats, *one = &r.bench[1].stats;
-    int failed = r.bench[0].error[0] || r.bench[1].error[0];
-    if (!failed) {
-        const vn_stats *fast = one->median <= two->median ? one : two;
-        const vn_stats *slow = fast == one ? two : one;
+    /* Both measured, neither a bound: the medians and their intervals. */
+    if (two && one && !two->error[0] && !one->error[0] && two->stats.n && one->stats.n &&
+        !two->upper_bound && !one->upper_bound) {
+        const vn_stats *t = &two->stats, *m = &one->stats;
+        const vn_stats *fast = m->median <= t->median ? m : t;
+        const vn_stats *slow = fast == m ? t : m;
         /* The ratio's extremes from the two medians' 95% intervals: a
          * conservative range, since each interval alone covers 95%. */
         double ratio = slow->median / fast->median;
         double lo = slow->median_ci[0] / fast->median_ci[1];
         double hi = slow->median_ci[1] / fast->median_ci[0];
-        printf("\n%s is %.2fx faster than %s (between %.2fx and %.2fx from the medians' 95%% CIs)%s\n",
-               fast == one ? "merged_loop" : "two_loops", ratio,
-               fast == one ? "two_loops" : "merged_loop", lo, hi,
-               lo > 1 ? "" : "; the difference is not significant");
+        /* The comparison goes where the table went: stderr when stdout
+         * carries a result file. */
+        FILE *out = stdout;
+        for (int i = 1; i < argc; i++)
+            if (!strcmp(argv[i], "-"))
+                out = stderr;
+        fprintf(out, "\n%s is %.2fx faster than %s (between %.2fx and %.2fx from the medians' 95%% CIs)%s\n",
+                fast == m ? "merged_loop" : "two_loops", ratio, fast == m ? "two_loops" : "merged_loop",
+                lo, hi, lo > 1 ? "" : "; the difference is not significant");
         /* The two headlines leave out different samples when one of them
          * had too few from moments the core was its own (its shared_core
          * warning says so): then they describe different machines. */
-        if (r.bench[0].left_out != r.bench[1].left_out)
-            printf("but the two were not measured alike: one headline keeps samples the other "
-                   "leaves out (see the shared_core and interference warnings); run it again\n");
+        if (two->left_out != one->left_out)
+            fprintf(out, "but the two were not measured alike: one headline keeps samples the other "
+                         "leaves out (see the shared_core and interference warnings); run it again\n");
     }
     vn_results_free(&r);
-    return failed;
+    return rc;
 }

@@ -134,8 +134,12 @@ static int emit(const char *prog, const char *path, int (*report)(const vn_resul
 static int csv_rows(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 0, b); }
 static int csv_raw(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 1, b); }
 
-int vn__main(int argc, char **argv, int optimized)
+/* vn_main() with the registered benchmarks (given NULL), or
+ * vn_suite_main() with a suite of the program's own; keep as there. */
+static int main_of(int argc, char **argv, vn_suite *given, int optimized, vn_results *keep)
 {
+    if (keep)
+        memset(keep, 0, sizeof *keep);
     const char *prog = prog_name(argc > 0 ? argv[0] : NULL);
     vn_config cfg;
     vn_config_init(&cfg);
@@ -280,13 +284,13 @@ int vn__main(int argc, char **argv, int optimized)
         regfree(&re);
     }
 
-    vn_suite *s = vn__suite_create(optimized);
+    vn_suite *s = given ? given : vn__suite_create(optimized);
     if (!s) {
         fprintf(stderr, "%s: out of memory\n", prog);
         return 1;
     }
     const char *bad = NULL;
-    int rc = vn__suite_add_registered(s, &bad);
+    int rc = given ? 0 : vn__suite_add_registered(s, &bad);
     if (rc == VN_ENOMEM) {
         fprintf(stderr, "%s: out of memory\n", prog);
         vn_suite_destroy(s);
@@ -320,7 +324,8 @@ int vn__main(int argc, char **argv, int optimized)
         }
         if (filtered)
             regfree(&re);
-        vn_suite_destroy(s);
+        if (!given)
+            vn_suite_destroy(s);
         return 0;
     }
 
@@ -333,7 +338,8 @@ int vn__main(int argc, char **argv, int optimized)
     vn_results res;
     rc = vn_suite_run(s, &cfg, &res);
     vn__interrupt_restore(&saved);
-    vn_suite_destroy(s);
+    if (!given)
+        vn_suite_destroy(s);
     if (rc) {
         fprintf(stderr, "%s: the run failed: %s\n", prog, vn_strerror(rc));
         return 1;
@@ -369,10 +375,26 @@ int vn__main(int argc, char **argv, int optimized)
         if (res.bench[i].error[0])
             status = 1;
     int interrupted = res.interrupted || vn__interrupted;
-    vn_results_free(&res);
+    if (keep)
+        *keep = res;
+    else
+        vn_results_free(&res);
     if (interrupted) {
         fprintf(stderr, "%s: interrupted; the results so far were reported\n", prog);
         return vn__interrupt_exit_code();
     }
     return status;
+}
+
+int vn__main(int argc, char **argv, int optimized) { return main_of(argc, argv, NULL, optimized, NULL); }
+
+int vn_suite_main(vn_suite *s, int argc, char **argv, vn_results *keep)
+{
+    if (!s) {
+        if (keep)
+            memset(keep, 0, sizeof *keep);
+        fprintf(stderr, "%s: no suite to run\n", prog_name(argc > 0 ? argv[0] : NULL));
+        return 1;
+    }
+    return main_of(argc, argv, s, s->optimized, keep);
 }

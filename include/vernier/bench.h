@@ -418,6 +418,14 @@ void vn_results_free(vn_results *r);
 int vn__main(int argc, char **argv, int optimized);
 #define vn_main(argc, argv) vn__main((argc), (argv), VN__OPTIMIZED)
 
+/* The same program around a suite built at run time (vn_suite_create,
+ * vn_suite_add): every option of vn_main(), the same reports and exit
+ * codes. When keep is not NULL it receives the results of the run, for the
+ * program's own use after the reports (vn_results_free them); it is zeroed
+ * when nothing ran (--help, --list, a usage error). The suite stays the
+ * caller's. */
+int vn_suite_main(vn_suite *s, int argc, char **argv, vn_results *keep);
+
 #ifdef __cplusplus
 }
 #endif

@@ -258,11 +258,25 @@ def test_interrupt_writes_complete_results(tmp_path):
 
 
 def test_sum_arrays_compares_the_two_loops():
-    p = run_ex("sum_arrays", check=0, timeout=60)
+    p = run_ex("sum_arrays", *QUICK, check=0, timeout=60)
     m = re.search(r"^(merged_loop|two_loops) is ([\d.]+)x faster than (two_loops|merged_loop)", p.stdout, re.M)
     assert m, p.stdout
     assert float(m.group(2)) >= 1.0
     assert m.group(1) != m.group(3)
+
+
+def test_a_suite_built_at_run_time_takes_every_option():
+    # sum_arrays builds its suite with vn_suite_add and runs it with
+    # vn_suite_main: the options, reports and exit codes of vn_main().
+    assert run_ex("sum_arrays", "--list", check=0).stdout.split() == ["two_loops", "merged_loop"]
+    p = run_ex("sum_arrays", "--max-time", "nope")
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "--max-time" in p.stderr
+    d, p = results("sum_arrays", "--filter", "^merged")
+    assert [b["name"] for b in d["benchmarks"]] == ["merged_loop"]
+    assert d["benchmarks"][0]["throughput"]["bytes_per_iter"] == 2 * (1 << 14) * 4
+    # With one of the two filtered out there is nothing to compare.
+    assert "faster than" not in p.stderr
+    assert "usage:" in run_ex("sum_arrays", "--help", check=0).stdout
 
 
 FAILING = r"""
