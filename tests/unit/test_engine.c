@@ -466,9 +466,9 @@ static void fake_empty(vn_state *st)
     }
 }
 
-/* A suite on the fake machine with the empty loop above and, when probe is
- * set, the taken-branch probe. */
-static vn_suite *probe_suite(int probe)
+/* A suite on the fake machine with the empty loop above and the taken-
+ * branch probe given (NULL: none). */
+static vn_suite *suite_probed_by(double (*probe)(void *ctx))
 {
     vn_suite *s = vn__suite_create(1);
     vn__hooks h = {0};
@@ -476,7 +476,7 @@ static vn_suite *probe_suite(int probe)
     h.timer_cost_ns = 20;
     h.timer_resolution_ns = 1;
     h.ref_ns = ref;
-    h.branch_cycles = probe ? branch_probe : NULL;
+    h.branch_cycles = probe;
     h.cpu_ns = cpu_time;
     h.no_interference = 1;
     h.no_sysinfo = 1;
@@ -484,6 +484,9 @@ static vn_suite *probe_suite(int probe)
     vn__suite_set_hooks(s, &h);
     return s;
 }
+
+/* The same, with the probe that follows the shared spell when probe is set. */
+static vn_suite *probe_suite(int probe) { return suite_probed_by(probe ? branch_probe : NULL); }
 
 static vn_result *run_with_empty(vn_results *r, double a, double b)
 {
@@ -1023,16 +1026,9 @@ static void the_probe_after_a_sample_is_the_next_one_whichever_row_takes_it(void
         probes_so_far = 0;
         last_row = row_after_spike = row_before_spike = -1;
         probes_since_sample = 0;
-        vn_suite *s = vn__suite_create(1);
-        vn__hooks h = {0};
-        h.now = now;
-        h.timer_cost_ns = 20;
-        h.timer_resolution_ns = 1;
-        h.ref_ns = ref;
-        h.branch_cycles = spike_probe;
-        h.no_interference = 1;
-        h.no_sysinfo = 1;
-        vn__suite_set_hooks(s, &h);
+        empty_costs[0] = empty_costs[1] = 1.0;
+        empty_no = 0;
+        vn_suite *s = suite_probed_by(spike_probe);
         assert_int_equal(vn_suite_add(s, "zero", row_zero, NULL), 0);
         assert_int_equal(vn_suite_add(s, "one", row_one, NULL), 0);
         vn_config c = quick_config();
