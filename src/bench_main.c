@@ -134,9 +134,10 @@ static int emit(const char *prog, const char *path, int (*report)(const vn_resul
 static int csv_rows(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 0, b); }
 static int csv_raw(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 1, b); }
 
-/* vn_main() with the registered benchmarks (given NULL), or
- * vn_suite_main() with a suite of the program's own; keep as there. */
-static int main_of(int argc, char **argv, vn_suite *given, int optimized, vn_results *keep)
+/* The program around suite s (the registered benchmarks for vn_main(), or
+ * the program's own for vn_suite_main(); keep as there). s stays the
+ * caller's. */
+static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
 {
     if (keep)
         memset(keep, 0, sizeof *keep);
@@ -284,27 +285,6 @@ static int main_of(int argc, char **argv, vn_suite *given, int optimized, vn_res
         regfree(&re);
     }
 
-    vn_suite *s = given ? given : vn__suite_create(optimized);
-    if (!s) {
-        fprintf(stderr, "%s: out of memory\n", prog);
-        return 1;
-    }
-    const char *bad = NULL;
-    int rc = given ? 0 : vn__suite_add_registered(s, &bad);
-    if (rc == VN_ENOMEM) {
-        fprintf(stderr, "%s: out of memory\n", prog);
-        vn_suite_destroy(s);
-        return 1;
-    }
-    if (rc) {
-        /* A mistake in the program, as a bad option is one in its command
-         * line: the program's usage is wrong. */
-        fprintf(stderr, "%s: the benchmark '%s' cannot be registered: %s; give each VN_BENCH a "
-                "function of its own name and valid options\n",
-                prog, bad ? bad : "?", vn_strerror(rc));
-        vn_suite_destroy(s);
-        return 2;
-    }
     if (o.list) {
         regex_t re;
         int filtered = cfg.filter && regcomp(&re, cfg.filter, REG_EXTENDED | REG_NOSUB) == 0;
@@ -324,8 +304,6 @@ static int main_of(int argc, char **argv, vn_suite *given, int optimized, vn_res
         }
         if (filtered)
             regfree(&re);
-        if (!given)
-            vn_suite_destroy(s);
         return 0;
     }
 
@@ -336,10 +314,8 @@ static int main_of(int argc, char **argv, vn_suite *given, int optimized, vn_res
     cfg.stop_flag = &vn__interrupted;
 
     vn_results res;
-    rc = vn_suite_run(s, &cfg, &res);
+    int rc = vn_suite_run(s, &cfg, &res);
     vn__interrupt_restore(&saved);
-    if (!given)
-        vn_suite_destroy(s);
     if (rc) {
         fprintf(stderr, "%s: the run failed: %s\n", prog, vn_strerror(rc));
         return 1;
@@ -386,7 +362,32 @@ static int main_of(int argc, char **argv, vn_suite *given, int optimized, vn_res
     return status;
 }
 
-int vn__main(int argc, char **argv, int optimized) { return main_of(argc, argv, NULL, optimized, NULL); }
+int vn__main(int argc, char **argv, int optimized)
+{
+    const char *prog = prog_name(argc > 0 ? argv[0] : NULL);
+    vn_suite *s = vn__suite_create(optimized);
+    if (!s) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return 1;
+    }
+    const char *bad = NULL;
+    int rc = vn__suite_add_registered(s, &bad);
+    if (rc == VN_ENOMEM) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        rc = 1;
+    } else if (rc) {
+        /* A mistake in the program, as a bad option is one in its command
+         * line: the program's usage is wrong. */
+        fprintf(stderr, "%s: the benchmark '%s' cannot be registered: %s; give each VN_BENCH a "
+                "function of its own name and valid options\n",
+                prog, bad ? bad : "?", vn_strerror(rc));
+        rc = 2;
+    } else {
+        rc = main_of(argc, argv, s, NULL);
+    }
+    vn_suite_destroy(s);
+    return rc;
+}
 
 int vn_suite_main(vn_suite *s, int argc, char **argv, vn_results *keep)
 {
@@ -396,5 +397,5 @@ int vn_suite_main(vn_suite *s, int argc, char **argv, vn_results *keep)
         fprintf(stderr, "%s: no suite to run\n", prog_name(argc > 0 ? argv[0] : NULL));
         return 1;
     }
-    return main_of(argc, argv, s, s->optimized, keep);
+    return main_of(argc, argv, s, keep);
 }

@@ -83,8 +83,7 @@ typedef struct job {
     uint64_t resumed;
     struct floors *floors;       /* NULL: no probes (--threads) */
     double cpu_ns;               /* the last sample's CPU time; NAN unknown */
-    struct rowrun *w;            /* the row while it samples (row_begin) */
-    struct low3 *empty_low;      /* this row's fastest empty-loop samples (empty_quiet) */
+    struct rowrun *w;            /* the row while it samples (row_begin); NULL with threads */
     vn_result *res;              /* where its result goes */
 } job;
 
@@ -329,16 +328,13 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
  * memory ran out. */
 static double median_of(const double *x, size_t n)
 {
-    double *y = malloc((n ? n : 1) * sizeof *y);
+    double *y = malloc((n ? n : 1) * sizeof *y), med = NAN, lo, hi;
     size_t m = 0;
     for (size_t i = 0; y && i < n; i++)
         if (isfinite(x[i]))
             y[m++] = x[i];
-    double med = NAN;
-    if (m) {
-        qsort(y, m, sizeof *y, vn__cmp_double);
-        med = vn_percentile_sorted(y, m, 50);
-    }
+    if (m && vn_median_ci(y, m, &med, &lo, &hi) != 0)
+        med = NAN;
     free(y);
     return med;
 }
@@ -347,13 +343,13 @@ static double median_of(const double *x, size_t n)
  * NAN for none or when memory ran out. */
 static double median_where(const vn_sample *v, size_t n, unsigned mask, unsigned want)
 {
-    double *x = malloc((n ? n : 1) * sizeof *x), med = NAN, lo, hi;
+    double *x = malloc((n ? n : 1) * sizeof *x), med = NAN;
     size_t m = 0;
     for (size_t i = 0; x && i < n; i++)
         if ((v[i].tags & mask) == want)
             x[m++] = v[i].value;
-    if (m && vn_median_ci(x, m, &med, &lo, &hi) != 0)
-        med = NAN;
+    if (x)
+        med = median_of(x, m);
     free(x);
     return med;
 }
@@ -517,6 +513,24 @@ static void empties_free(empties *e)
     free(e->ns.v), free(e->cyc.v), free(e->branch.v), free(e->counts.v);
 }
 
+/* A row while it samples: what measure() kept in locals when a row ran
+ * from start to end in one go, kept here so that rows can take turns
+ * (--interleave). */
+struct rowrun {
+    samples S;
+    struct auxes A;
+    empties E;
+    low3 empty_low;
+    dbuf counts;                 /* per sample, vn_counters_n() each */
+    uint64_t iters;
+    size_t min_untagged;
+    double budget, target;
+    size_t k;                    /* samples asked for so far */
+    size_t last_extra;           /* when the last empty-loop sample out of turn was */
+    int probed;                  /* some sample ran on the CPU with a probe */
+    int waiting;                 /* the last stop test waited for quiet moments */
+};
+
 /* One sample of the empty loop; a preempted or migrated one is dropped. 0,
  * or a negative code when memory ran out. */
 static int empty_sample(job *j, uint64_t iters, empties *e)
@@ -530,8 +544,8 @@ static int empty_sample(job *j, uint64_t iters, empties *e)
         return 0;
     double after = probe_branch(j, ref);
     double cyc = isfinite(ref) && ref > 0 ? ns / (double)iters / ref : NAN;
-    if (j->empty_low && iters >= EMPTY_SELF_ITERS)
-        low3_add(j->empty_low, cyc);
+    if (j->w && iters >= EMPTY_SELF_ITERS)
+        low3_add(&j->w->empty_low, cyc);
     int rc = push_double(&e->ns, ns / (double)iters);
     if (rc == 0)
         rc = push_double(&e->cyc, cyc);
@@ -569,7 +583,7 @@ static int empty_quiet(const empties *E, size_t i, double thr, double efloor)
 
 static double row_empty_floor(const job *j, uint64_t iters)
 {
-    return iters >= EMPTY_SELF_ITERS && j->empty_low ? low3_floor(j->empty_low) : NAN;
+    return iters >= EMPTY_SELF_ITERS && j->w ? low3_floor(&j->w->empty_low) : NAN;
 }
 
 static size_t quiet_empties(const empties *E, double thr, double efloor)
@@ -779,34 +793,15 @@ static void throughput_of(const job *j, vn_result *res)
 
 size_t vn__min_untagged(const vn_config *c) { return c->min_samples / 2 > 5 ? c->min_samples / 2 : 5; }
 
-/* Measures one row single-threaded. Returns 0 (the result says whether the
- * benchmark failed), or a negative code when vernier itself failed. */
-/* A row while it samples: what measure() kept in locals when a row ran
- * from start to end in one go, kept here so that rows can take turns
- * (--interleave). */
-struct rowrun {
-    samples S;
-    struct auxes A;
-    empties E;
-    low3 empty_low;
-    dbuf counts;                 /* per sample, vn_counters_n() each */
-    uint64_t iters;
-    size_t min_untagged;
-    double budget, target;
-    size_t k;                    /* samples asked for so far */
-    size_t last_extra;           /* when the last empty-loop sample out of turn was */
-    int probed;                  /* some sample ran on the CPU with a probe */
-    int waiting;                 /* the last stop test waited for quiet moments */
-};
-
 /* What a row is doing between its turns. */
 enum { ROW_MORE, ROW_DONE, ROW_FAILED };
 
 /* Starts a row: calibration, warmup and the first empty-loop samples. 0
  * with *state ROW_MORE, or ROW_FAILED when the benchmark failed (its
  * message in j->run.error); a negative code when memory ran out. */
-static int row_begin(job *j, vn_result *res, int *state)
+static int row_begin(job *j, int *state)
 {
+    vn_result *res = j->res;
     struct rowrun *w = calloc(1, sizeof *w);
     if (!w)
         return VN_ENOMEM;
@@ -815,7 +810,6 @@ static int row_begin(job *j, vn_result *res, int *state)
     w->last_extra = NO_SAMPLE;
     j->resumed = vn__timer_read(&j->run);
     j->spent_ns = 0;
-    j->empty_low = &w->empty_low;
     *state = ROW_FAILED;
     double threshold, cap;
     if (calibrate(j, &w->iters, &threshold, &cap))
@@ -863,8 +857,9 @@ static int row_begin(job *j, vn_result *res, int *state)
 /* One sample of a row (with the empty-loop samples due before it), then
  * the stop rule. *state stays ROW_MORE, or becomes ROW_DONE (res->stop
  * says why) or ROW_FAILED; a negative code when memory ran out. */
-static int row_step(job *j, vn_result *res, int *state)
+static int row_step(job *j, int *state)
 {
+    vn_result *res = j->res;
     struct vn__run *r = &j->run;
     struct rowrun *w = j->w;
     samples *S = &w->S;
@@ -965,8 +960,9 @@ static int row_step(job *j, vn_result *res, int *state)
 /* Ends a row: its result from the samples (ROW_DONE), or what it had when
  * the benchmark failed (ROW_FAILED); then frees the row's state, also when
  * rc, an error that ends the whole run, is passed in (and returned). */
-static int row_end(job *j, vn_result *res, int state, int rc)
+static int row_end(job *j, int state, int rc)
 {
+    vn_result *res = j->res;
     struct rowrun *w = j->w;
     unsigned char *empty_used = NULL;
     if (!w)
@@ -1019,7 +1015,6 @@ out:
     /* No probe may write into this row's arrays once they are gone. */
     if (j->floors && j->floors->pend == &w->A)
         j->floors->pend = NULL;
-    j->empty_low = NULL;
     free(S->v);
     auxes_free(&w->A);
     free(w->counts.v);
@@ -1031,14 +1026,16 @@ out:
     return rc;
 }
 
-/* A row from start to end. */
-static int measure(job *j, vn_result *res)
+/* Measures one row single-threaded, from start to end. Returns 0 (the
+ * result says whether the benchmark failed), or a negative code when
+ * vernier itself failed. */
+static int measure(job *j)
 {
     int state;
-    int rc = row_begin(j, res, &state);
+    int rc = row_begin(j, &state);
     while (rc == 0 && state == ROW_MORE)
-        rc = row_step(j, res, &state);
-    return row_end(j, res, state, rc);
+        rc = row_step(j, &state);
+    return row_end(j, state, rc);
 }
 
 /* ---- Several threads at once ----------------------------------------------- */
@@ -1138,8 +1135,9 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
-static int measure_threads(job *j, vn_result *res)
+static int measure_threads(job *j)
 {
+    vn_result *res = j->res;
     int n = j->cfg.threads;
     int rc = 0;
     empties E = {0};
@@ -1376,7 +1374,7 @@ static int run_in_turn(job **jobs, size_t n, const vn_config *cfg, vn_results *o
         }
         progress(cfg, jobs[i]->res->name, i, n);
         job *j = jobs[i];
-        int rc = cfg->threads > 1 ? measure_threads(j, j->res) : measure(j, j->res);
+        int rc = cfg->threads > 1 ? measure_threads(j) : measure(j);
         if (rc)
             return rc;
         row_done(j, out);
@@ -1405,7 +1403,7 @@ static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, vn_result
 #define END_ROW(i)                                                   \
     do {                                                             \
         ended[i] = 1;                                                \
-        if ((rc = row_end(jobs[i], jobs[i]->res, state[i], 0)) == 0) \
+        if ((rc = row_end(jobs[i], state[i], 0)) == 0) \
             row_done(jobs[i], out);                                  \
     } while (0)
     for (; began < n && rc == 0; began++) {
@@ -1415,7 +1413,7 @@ static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, vn_result
             break;
         }
         progress(cfg, jobs[began]->res->name, began, n);
-        rc = row_begin(jobs[began], jobs[began]->res, &state[began]);
+        rc = row_begin(jobs[began], &state[began]);
         if (rc == 0 && state[began] != ROW_MORE)
             END_ROW(began);
         else
@@ -1443,7 +1441,7 @@ static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, vn_result
             size_t i = order[t];
             job *j = jobs[i];
             j->resumed = vn__timer_read(&j->run);
-            rc = row_step(j, j->res, &state[i]);
+            rc = row_step(j, &state[i]);
             if (rc == 0 && state[i] != ROW_MORE)
                 END_ROW(i);
             else
@@ -1454,7 +1452,7 @@ static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, vn_result
     /* After an error, the rows still open are freed. */
     for (size_t i = 0; i < began; i++)
         if (!ended[i])
-            rc = row_end(jobs[i], jobs[i]->res, state[i], rc);
+            rc = row_end(jobs[i], state[i], rc);
 out:
     free(state);
     free(order);

@@ -182,11 +182,11 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on)
     const char *stop = vn_stop_name(r->stop);
     vn__json_str(j, "stop", stop ? stop : "unknown");
     vn__json_num(j, "elapsed_s", r->elapsed);
-    if (!r->command)
-        vn__json_num(j, "on_cpu", r->on_cpu);
-    /* The settings in force for this row, which a benchmark may set for
-     * itself; runs of commands have theirs in config. */
+    /* In-process: the share on the CPU, and the settings in force for this
+     * row, which a benchmark may set for itself; runs of commands have
+     * theirs in config. */
     if (!r->command) {
+        vn__json_num(j, "on_cpu", r->on_cpu);
         vn__json_obj_begin(j, "settings");
         vn__json_num(j, "max_time", r->max_time);
         vn__json_num(j, "precision", r->precision);
