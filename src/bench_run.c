@@ -911,6 +911,8 @@ static int row_step(job *j, int *state)
         j->floors->pend_i = S->n - 1;
     }
 
+    /* Stopped by the samples or the budget: say whether the last stop test
+     * was waiting for quiet moments rather than for precision. */
     *state = ROW_DONE;
     res->waited = w->waiting;
     if (S->n >= j->cfg.max_samples)
@@ -933,7 +935,7 @@ static int row_step(job *j, int *state)
      * a branch in more than a cycle; not before, since a spell of even
      * sharing reads steady too (here, 1.90 to 1.92 for a twentieth of a
      * second). The budget bounds the wait, as it does the others below. */
-    w->waiting = 1;
+    w->waiting = 1; /* until precision_reached() says what it waits for */
     if (w->probed && !(branch_floor(j) <= VN__BRANCH_QUIET_MAX) &&
         !(elapsed_ns(j) >= 0.5 * w->budget && vn__probes_steady(S->v, S->n)))
         return 0;
