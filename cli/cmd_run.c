@@ -32,10 +32,12 @@ static void help(FILE *f)
             "Runs:\n"
             "  --warmup N              untimed runs of each command first (default 0)\n"
             "  --runs N                exactly N timed runs of each command\n"
-            "  --min-runs N            otherwise: at least N runs (default 10) ...\n"
-            "  --min-time SEC          ... and SEC seconds of runs (default 3), unless the\n"
-            "                          median is within --precision sooner\n"
-            "  --max-runs N            at most N runs (default 10000)\n"
+            "  --min-samples N         otherwise: at least N runs (default 10) ...\n"
+            "  --max-time SEC          ... then runs until the median is within --precision\n"
+            "                          or SEC seconds of runs have passed (default 3)\n"
+            "  --max-samples N         at most N runs (default 10000)\n"
+            "                          (hyperfine's names work too: --min-runs, --min-time,\n"
+            "                          --max-runs)\n"
             "  --precision PCT         stop when the median's 95%% CI is within +-PCT%% (default 1)\n"
             "  --order alternate|random|blocks  A B A B (default), shuffled blocks, or\n"
             "                          all runs of A, then all of B (no cross-talk, but drift\n"
@@ -69,6 +71,7 @@ static void help(FILE *f)
             "  --fake-exec FILE        do not run anything: take each run's numbers from FILE,\n"
             "                          one run per line 'WALL_MS [USER_MS SYS_MS MAXRSS_KIB EXIT]'\n"
             "                          (for testing reports; see docs/run.md)\n"
+            "  --quiet                 no progress line on stderr (shown on a terminal)\n"
             "  -h, --help              show this help\n"
             "\n"
             "Exit status: 0, 1 when a run failed or an output could not be written, 2 for a\n"
@@ -293,7 +296,7 @@ int cmd_run(int argc, char **argv)
         O_WARMUP = 256, O_RUNS, O_MINRUNS, O_MAXRUNS, O_MINTIME, O_PRECISION, O_ORDER, O_PREPARE,
         O_SETUP, O_CLEANUP, O_PARAM, O_RANGE, O_TIMEOUT, O_IGNORE, O_SHELL, O_SHOW, O_INPUT, O_JSON,
         O_CSV, O_RAW, O_MD, O_HF, O_HIST, O_FAKE, O_SEED, O_COUNTERS, O_CPU,
-        O_DMA, O_NOTREE
+        O_DMA, O_NOTREE, O_MAXTIME, O_QUIET, O_MINSAMPLES, O_MAXSAMPLES
     };
     static const struct option longopts[] = {
         {"warmup", required_argument, NULL, O_WARMUP},
@@ -301,6 +304,11 @@ int cmd_run(int argc, char **argv)
         {"min-runs", required_argument, NULL, O_MINRUNS},
         {"max-runs", required_argument, NULL, O_MAXRUNS},
         {"min-time", required_argument, NULL, O_MINTIME},
+        /* The names a benchmark program takes (vn_main) for the same things. */
+        {"min-samples", required_argument, NULL, O_MINSAMPLES},
+        {"max-samples", required_argument, NULL, O_MAXSAMPLES},
+        {"max-time", required_argument, NULL, O_MAXTIME},
+        {"quiet", no_argument, NULL, O_QUIET},
         {"precision", required_argument, NULL, O_PRECISION},
         {"order", required_argument, NULL, O_ORDER},
         {"cpu", required_argument, NULL, O_CPU},
@@ -345,9 +353,21 @@ int cmd_run(int argc, char **argv)
         case 'h': help(stdout); free_params(&P); return VN_EXIT_OK;
         case O_WARMUP: if (whole("--warmup", optarg, 0, 1e6, &v)) goto usage; c.warmup = (size_t)v; break;
         case O_RUNS: if (whole("--runs", optarg, 1, 1e7, &v)) goto usage; c.runs = (size_t)v; runs_set = 1; break;
-        case O_MINRUNS: if (whole("--min-runs", optarg, 1, 1e7, &v)) goto usage; c.min_runs = (size_t)v; minmax_set = 1; break;
-        case O_MAXRUNS: if (whole("--max-runs", optarg, 1, 1e7, &v)) goto usage; c.max_runs = (size_t)v; minmax_set = 1; break;
+        case O_MINRUNS:
+        case O_MINSAMPLES:
+            if (whole(o == O_MINRUNS ? "--min-runs" : "--min-samples", optarg, 1, 1e7, &v)) goto usage;
+            c.min_runs = (size_t)v;
+            minmax_set = 1;
+            break;
+        case O_MAXRUNS:
+        case O_MAXSAMPLES:
+            if (whole(o == O_MAXRUNS ? "--max-runs" : "--max-samples", optarg, 1, 1e7, &v)) goto usage;
+            c.max_runs = (size_t)v;
+            minmax_set = 1;
+            break;
         case O_MINTIME: if (num("--min-time", optarg, 0, 86400, &v)) goto usage; c.min_time = v; break;
+        case O_MAXTIME: if (num("--max-time", optarg, 0, 86400, &v)) goto usage; c.min_time = v; break;
+        case O_QUIET: c.progress = 0; break;
         case O_PRECISION: if (num("--precision", optarg, 1e-3, 100, &v)) goto usage; c.precision = v; break;
         case O_CPU: if (whole("--cpu", optarg, 0, CPU_SETSIZE - 1, &v)) goto usage; c.cpu = (int)v; break;
         case O_DMA: {
@@ -436,11 +456,11 @@ int cmd_run(int argc, char **argv)
         }
     }
     if (runs_set && minmax_set) {
-        vn_cli_usage_error(CMD, "--runs fixes the number of runs; drop --min-runs/--max-runs");
+        vn_cli_usage_error(CMD, "--runs fixes the number of runs; drop --min-samples/--max-samples");
         goto usage;
     }
     if (c.max_runs < c.min_runs) {
-        vn_cli_usage_error(CMD, "--max-runs must be at least --min-runs");
+        vn_cli_usage_error(CMD, "--max-samples must be at least --min-samples");
         goto usage;
     }
     if (c.input && access(c.input, R_OK) != 0) {

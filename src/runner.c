@@ -468,9 +468,9 @@ static int grow(row *r)
 }
 
 
-/* Is this row done? Exactly --runs, or: at least --min-runs and either the
- * median known to the precision asked for or --min-time spent; never more
- * than --max-runs. */
+/* Is this row done? Exactly --runs, or: at least --min-samples and either
+ * the median known to the precision asked for or --max-time spent; never
+ * more than --max-samples. */
 static void check_done(const vn_run_config *c, row *r, double shell_ns)
 {
     if (c->runs) {
@@ -744,7 +744,7 @@ static void run_warnings(vn_result *res, const row *r, const vn_run_config *c)
         double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
         vn__result_warn(res, "max_time",
              "%g s of runs did not make the median's 95%% CI +-%g%% (it is +-%.2g%%); more runs "
-             "with --min-time or --max-runs",
+             "with --max-time or --max-samples",
              c->min_time, c->precision, 100 * half / fabs(s->median));
     }
     if (r->failed_runs && c->ignore_failure)

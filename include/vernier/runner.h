@@ -35,7 +35,7 @@ typedef struct vn_run_config {
     size_t runs;                  /* exactly this many runs; 0: adaptive */
     size_t min_runs;              /* adaptive: at least (default 10) */
     size_t max_runs;              /* adaptive: at most (default 10000) */
-    double min_time;              /* adaptive: seconds of runs per command unless precise earlier (default 3) */
+    double min_time;              /* adaptive: seconds of runs per command unless precise earlier (default 3; --max-time) */
     double precision;             /* adaptive: stop when the median's 95% CI is within +-this % (default 1) */
     int order_random;             /* shuffled blocks instead of A B A B */
     int order_blocks;             /* all runs of a command, with its warmup, before the next */

@@ -43,6 +43,25 @@ def test_fake_runs_give_exact_statistics(tmp_path):
     assert "max RSS 2.0 MiB" in p.stderr
 
 
+@pytest.mark.parametrize("names", [("--max-time", "--min-samples", "--max-samples"),
+                                   ("--min-time", "--min-runs", "--max-runs")])
+def test_engine_names_and_hyperfine_names_stop_alike(tmp_path, names):
+    # Runs of 50, 150 and 100 ms in turn never make the median precise to 1%:
+    # they go on until 1 s of them has passed (11 runs, 1.1 s), and the
+    # budget is what stopped them.
+    f = fake(tmp_path, ["%d 0 0 100 0" % (50, 150, 100)[i % 3] for i in range(40)])
+    budget, fewest, most = names
+    p = run("run", "--fake-exec", f, budget, "1", fewest, "3", "--json", "-", "x", check=0)
+    b = json.loads(p.stdout)["benchmarks"][0]
+    assert len(b["samples"]) == 11 and b["stop"] == "max_time"
+    assert "--max-time" in next(w["message"] for w in b["warnings"] if w["id"] == "max_time")
+    p = run("run", "--fake-exec", f, fewest, "4", most, "4", "--json", "-", "x", check=0)
+    b = json.loads(p.stdout)["benchmarks"][0]
+    assert len(b["samples"]) == 4 and b["stop"] == "max_samples"
+    p = run("run", fewest, "5", most, "4", "true")
+    assert p.returncode == 2 and "--max-samples must be at least --min-samples" in p.stderr
+
+
 def test_fake_user_and_system_are_means(tmp_path):
     # Runs shorter than a tick are all user or all system: a median would
     # say 0 for both here; the means are 1.6 ms and 1 ms.
@@ -396,6 +415,8 @@ def test_interrupt_writes_complete_files(tmp_path):
     (["--bogus", "true"], "unknown option"),
     ([], "no command"),
     (["--runs", "3", "--min-runs", "2", "true"], "--runs"),
+    (["--runs", "3", "--max-samples", "9", "true"], "--runs"),
+    (["--max-time", "-1", "true"], "--max-time"),
     (["--raw", "true"], "--raw"),
     (["'unterminated"], None),
 ])
@@ -411,7 +432,8 @@ def test_bad_options_exit_2(args, needle):
 
 def test_help():
     p = run("run", "--help", check=0)
-    for opt in ("--warmup", "--runs", "--min-runs", "--max-runs", "--order", "--prepare", "--setup",
+    for opt in ("--warmup", "--runs", "--min-samples", "--max-samples", "--max-time", "--min-runs",
+                "--max-runs", "--min-time", "--quiet", "--order", "--prepare", "--setup",
                 "--cleanup", "--param", "--param-range", "--timeout", "--shell", "--ignore-failure",
                 "--show-output", "--input", "--json", "--csv", "--markdown", "--export-hyperfine"):
         assert opt in p.stdout, opt
@@ -489,7 +511,8 @@ def test_outputs_are_checked_before_any_run(tmp_path):
     assert p.returncode == 2 and "standard output" in p.stderr
 
 
-@pytest.mark.parametrize("opt", ["--runs", "--warmup", "--min-runs", "--max-runs"])
+@pytest.mark.parametrize("opt", ["--runs", "--warmup", "--min-runs", "--max-runs", "--min-samples",
+                                 "--max-samples"])
 def test_whole_numbers_say_so(opt):
     p = run("run", opt, "1.5", "true")
     assert p.returncode == 2 and "whole number" in p.stderr and opt in p.stderr
