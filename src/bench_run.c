@@ -854,6 +854,41 @@ static int row_begin(job *j, int *state)
     return 0;
 }
 
+/* The stop rule of a row: 1 when its samples are precise enough (in the
+ * sense of precision_reached()), 0 while they are not or while it waits for
+ * quiet moments (w->waiting says which); *rc an error that ends the run. */
+static int stop_test(job *j, int *rc)
+{
+    struct rowrun *w = j->w;
+    samples *S = &w->S;
+    *rc = 0;
+    /* Samples that ran on the CPU (so a shared core slowed them), and the
+     * core not yet seen to run a taken branch a cycle: every sample so far
+     * may be a busy one, so wait for a quiet moment. Past half the budget,
+     * probes that read steady are taken for the speed of a core that takes
+     * a branch in more than a cycle; not before, since a spell of even
+     * sharing reads steady too (here, 1.90 to 1.92 for a twentieth of a
+     * second). The budget bounds the wait, as it does the others below. */
+    w->waiting = 1; /* until precision_reached() says what it waits for */
+    if (w->probed && !(branch_floor(j) <= VN__BRANCH_QUIET_MAX) &&
+        !(elapsed_ns(j) >= 0.5 * w->budget && vn__probes_steady(S->v, S->n)))
+        return 0;
+    double thr = shared_threshold(j);
+    if ((*rc = tag_shared(S->v, &w->A, thr)) != 0)
+        return 0;
+    unsigned skip = left_out_tags(S->v, S->n, w->min_untagged);
+    empty_stats es;
+    if ((*rc = empty_summary(&w->E, mostly_quiet(S->v, S->n, skip), thr, row_empty_floor(j, w->iters),
+                             w->iters, &es, NULL)) != 0)
+        return 0;
+    /* Too few empty-loop samples from the kind of moments the samples come
+     * from: a net time against the other kind would be off by the
+     * difference, so wait for them (taken at quiet probes, above). */
+    if (w->probed && !es.matched)
+        return 0;
+    return precision_reached(S->v, S->n, skip, es.om, es.ohi, w->target, w->probed, &w->waiting, rc);
+}
+
 /* One sample of a row (with the empty-loop samples due before it), then
  * the stop rule. *state stays ROW_MORE, or becomes ROW_DONE (res->stop
  * says why) or ROW_FAILED; a negative code when memory ran out. */
@@ -911,53 +946,31 @@ static int row_step(job *j, int *state)
         j->floors->pend_i = S->n - 1;
     }
 
-    /* Stopped by the samples or the budget: say whether the last stop test
-     * was waiting for quiet moments rather than for precision. */
-    *state = ROW_DONE;
-    res->waited = w->waiting;
-    if (S->n >= j->cfg.max_samples)
-        return 0;
+    /* At the most samples or the end of the budget the stop test runs a
+     * last time: met, it is what stopped the row; not met, the limit did,
+     * and the result says whether the test was waiting for quiet moments
+     * rather than for precision. */
     int enough = S->n >= j->cfg.min_samples;
-    if (enough && elapsed_ns(j) >= w->budget) {
-        res->stop = VN_STOP_MAX_TIME;
-        return 0;
+    if (S->n >= j->cfg.max_samples || (enough && elapsed_ns(j) >= w->budget)) {
+        int met = stop_test(j, &rc);
+        res->stop = met ? VN_STOP_PRECISION
+                  : S->n >= j->cfg.max_samples ? VN_STOP_MAX_SAMPLES : VN_STOP_MAX_TIME;
+        res->waited = !met && w->waiting;
+        *state = ROW_DONE;
+        return rc;
     }
-    *state = ROW_MORE;
     /* The stop test sorts the samples, so past 64 samples it runs only
      * every n/32 samples: a few percent of extra samples at most, and no
      * quadratic cost. */
     if (!enough || (S->n >= 64 && S->n % (S->n / 32) != 0))
         return 0;
-    /* Samples that ran on the CPU (so a shared core slowed them), and the
-     * core not yet seen to run a taken branch a cycle: every sample so far
-     * may be a busy one, so wait for a quiet moment. Past half the budget,
-     * probes that read steady are taken for the speed of a core that takes
-     * a branch in more than a cycle; not before, since a spell of even
-     * sharing reads steady too (here, 1.90 to 1.92 for a twentieth of a
-     * second). The budget bounds the wait, as it does the others below. */
-    w->waiting = 1; /* until precision_reached() says what it waits for */
-    if (w->probed && !(branch_floor(j) <= VN__BRANCH_QUIET_MAX) &&
-        !(elapsed_ns(j) >= 0.5 * w->budget && vn__probes_steady(S->v, S->n)))
-        return 0;
-    thr = shared_threshold(j);
-    if ((rc = tag_shared(S->v, &w->A, thr)) != 0)
-        return rc;
-    unsigned skip = left_out_tags(S->v, S->n, w->min_untagged);
-    empty_stats es;
-    if ((rc = empty_summary(&w->E, mostly_quiet(S->v, S->n, skip), thr, row_empty_floor(j, w->iters),
-                            w->iters, &es, NULL)) != 0)
-        return rc;
-    /* Too few empty-loop samples from the kind of moments the samples come
-     * from: a net time against the other kind would be off by the
-     * difference, so wait for them (taken at quiet probes, above). */
-    if (w->probed && !es.matched)
-        return 0;
-    if (precision_reached(S->v, S->n, skip, es.om, es.ohi, w->target, w->probed, &w->waiting, &rc)) {
+    if (stop_test(j, &rc)) {
         res->stop = VN_STOP_PRECISION;
         *state = ROW_DONE;
     }
     return rc;
 }
+
 
 /* Ends a row: its result from the samples (ROW_DONE), or what it had when
  * the benchmark failed (ROW_FAILED); then frees the row's state, also when
@@ -1117,19 +1130,17 @@ static void *thread_main(void *arg)
             continue;
         /* Thread 0 decides for all, on its own samples: they are measured
          * under the same contention as everyone's. */
+        /* As for a row alone (row_step): at a limit, the stop test runs a
+         * last time and says which of the two stopped it. */
         int enough = t->S.n >= j->cfg.min_samples;
-        if (t->S.n >= j->cfg.max_samples) {
-            sh->reason = VN_STOP_MAX_SAMPLES;
-            atomic_store(&sh->stop, 1);
-        } else if (enough && elapsed_ns(j) >= budget) {
-            sh->reason = VN_STOP_MAX_TIME;
-            atomic_store(&sh->stop, 1);
-        } else if (enough && (t->S.n < 64 || t->S.n % (t->S.n / 32) == 0)) {
+        int last = t->S.n >= j->cfg.max_samples, spent = enough && elapsed_ns(j) >= budget;
+        if (last || spent || (enough && (t->S.n < 64 || t->S.n % (t->S.n / 32) == 0))) {
             unsigned skip = left_out_tags(t->S.v, t->S.n, min_untagged);
             int waiting; /* never, without probes */
-            if (precision_reached(t->S.v, t->S.n, skip, sh->om, sh->ohi, target, 0, &waiting,
-                                  &t->rc)) {
-                sh->reason = VN_STOP_PRECISION;
+            int met = precision_reached(t->S.v, t->S.n, skip, sh->om, sh->ohi, target, 0, &waiting,
+                                        &t->rc);
+            if (met || last || spent) {
+                sh->reason = met ? VN_STOP_PRECISION : last ? VN_STOP_MAX_SAMPLES : VN_STOP_MAX_TIME;
                 atomic_store(&sh->stop, 1);
             }
         }

@@ -42,9 +42,9 @@ int vn__probes_steady(const vn_sample *v, size_t n)
  * got. The stop rule is the one precision_reached() applies (bench_run.c):
  * the median's interval, or for an upper bound whose samples had branch
  * probes, its fastest sample reproduced by VN__FASTEST_AGREE. The engine
- * records whether its last stop test waited for quiet moments rather than
- * for precision (r->waited); stopped at the most samples with the rule met
- * at the end, nothing needs saying. */
+ * runs the stop test a last time at either limit, so a row stopped by one
+ * did not meet the rule there; it records whether that test waited for
+ * quiet moments rather than for precision (r->waited). */
 static void stop_warning(vn_result *r, const vn_config *cfg)
 {
     const vn_stats *s = &r->stats;
@@ -66,7 +66,6 @@ static void stop_warning(vn_result *r, const vn_config *cfg)
     double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
     double pct = s->median != 0 ? 100 * half / fabs(s->median) : NAN;
     int by_agree = r->upper_bound && probed;
-    int met = by_agree ? agree >= VN__FASTEST_AGREE : pct <= cfg->precision;
     char got[128];
     if (by_agree)
         snprintf(got, sizeof got, "%zu samples within +-%.3g%% of the fastest, of %d needed", agree,
@@ -79,10 +78,8 @@ static void stop_warning(vn_result *r, const vn_config *cfg)
              "%s ran out while sampling waited for moments when the core was its own (or for "
              "empty-loop samples from such moments); %s",
              what, got);
-    else if (!met)
+    else
         vn__result_warn(r, id, "%s ran out before the precision was reached: %s", what, got);
-    else if (r->stop == VN_STOP_MAX_TIME)
-        vn__result_warn(r, id, "%s ran out before the stop rule was checked again: %s", what, got);
 }
 
 void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)

@@ -470,7 +470,7 @@ static int grow(row *r)
 
 /* Is this row done? Exactly --runs, or: at least --min-samples and either
  * the median known to the precision asked for or --max-time spent; never
- * more than --max-samples. */
+ * more than --max-samples. r->stop says which. */
 static void check_done(const vn_run_config *c, row *r, double shell_ns)
 {
     if (c->runs) {
@@ -480,10 +480,12 @@ static void check_done(const vn_run_config *c, row *r, double shell_ns)
         }
         return;
     }
-    if (r->n >= c->max_runs) {
+    /* At the most runs the precision is tested a last time: met there, it
+     * is what stopped the row. */
+    int last = r->n >= c->max_runs;
+    if (last) {
         r->finished = 1;
         r->stop = VN_STOP_MAX_SAMPLES;
-        return;
     }
     if (r->n < c->min_runs)
         return;
@@ -496,7 +498,7 @@ static void check_done(const vn_run_config *c, row *r, double shell_ns)
             return;
         }
     }
-    if (r->spent_ns >= c->min_time * 1e9) {
+    if (!last && r->spent_ns >= c->min_time * 1e9) {
         r->finished = 1;
         r->stop = VN_STOP_MAX_TIME;
     }

@@ -58,6 +58,12 @@ def test_engine_names_and_hyperfine_names_stop_alike(tmp_path, names):
     p = run("run", "--fake-exec", f, fewest, "4", most, "4", "--json", "-", "x", check=0)
     b = json.loads(p.stdout)["benchmarks"][0]
     assert len(b["samples"]) == 4 and b["stop"] == "max_samples"
+    # Runs all alike are precise at the most runs: that is what stopped them.
+    same = fake(tmp_path, ["10 0 0 100 0"] * 40)
+    p = run("run", "--fake-exec", same, fewest, "8", most, "8", "--json", "-", "x", check=0)
+    b = json.loads(p.stdout)["benchmarks"][0]
+    assert len(b["samples"]) == 8 and b["stop"] == "precision"
+    assert "stopped at the most runs" not in p.stderr
     p = run("run", fewest, "5", most, "4", "true")
     assert p.returncode == 2 and "--max-samples must be at least --min-samples" in p.stderr
 

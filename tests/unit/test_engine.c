@@ -1059,18 +1059,28 @@ static void precise_at_the_most_samples_says_nothing(void **state)
 {
     (void)state;
     vn_results r;
-    /* Exactly 20 samples asked for, all alike: the sample limit stops it,
-     * but the precision was met, so there is nothing to warn about. */
+    /* Exactly 20 samples asked for, all alike: the sample limit ends it,
+     * but the precision was met there, so that is what stopped it, and
+     * there is nothing to warn about. */
     const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0});
-    assert_int_equal(b->stop, VN_STOP_MAX_SAMPLES);
+    assert_int_equal(b->stop, VN_STOP_PRECISION);
+    assert_int_equal(b->nsamples, 20);
     assert_false(has_warning(b, "max_samples"));
     vn_results_free(&r);
     /* An upper bound without probes stops on its median's interval, not on
      * samples agreeing with the fastest: 20 equal samples meet it too. */
     b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 0, 20, 0, 0, 0});
     assert_int_equal(b->upper_bound, 1);
+    assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_false(has_warning(b, "max_samples"));
     assert_false(b->waited);
+    vn_results_free(&r);
+    /* A budget of 1 ms is spent at the first stop test (the tenth sample of
+     * about 1 ms), which the samples meet: precision, not the budget. */
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 0, 0.001, 0, 0});
+    assert_int_equal(b->nsamples, 10);
+    assert_int_equal(b->stop, VN_STOP_PRECISION);
+    assert_false(has_warning(b, "max_time"));
     vn_results_free(&r);
 }
 
