@@ -691,6 +691,8 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
     res->overhead_ci[1] = es.ohi;
     res->overhead_cycles = es.oc;
     res->overhead_cycles_spread = es.spread;
+    if (!E->ns.n) /* stopped before any was taken: unknown, not 0 */
+        res->overhead_ns = res->overhead_ci[0] = res->overhead_ci[1] = NAN;
 
     size_t m = 0, nc = 0, nr = 0;
     for (size_t i = 0; i < n; i++) {
@@ -797,8 +799,9 @@ size_t vn__min_untagged(const vn_config *c) { return c->min_samples / 2 > 5 ? c-
 enum { ROW_MORE, ROW_DONE, ROW_FAILED };
 
 /* Starts a row: calibration, warmup and the first empty-loop samples. 0
- * with *state ROW_MORE, or ROW_FAILED when the benchmark failed (its
- * message in j->run.error); a negative code when memory ran out. */
+ * with *state ROW_MORE, ROW_FAILED when the benchmark failed (its message
+ * in j->run.error), or ROW_DONE when stopped (Ctrl-C) while warming up; a
+ * negative code when memory ran out. */
 static int row_begin(job *j, int *state)
 {
     vn_result *res = j->res;
@@ -821,6 +824,12 @@ static int row_begin(job *j, int *state)
     while (elapsed_ns(j) < j->cfg.warmup * 1e9) {
         double ns;
         unsigned tags;
+        if (j->cfg.stop_flag && *j->cfg.stop_flag) {
+            /* Stopped while warming up: the row ends with no samples. */
+            res->stop = VN_STOP_INTERRUPTED;
+            *state = ROW_DONE;
+            return 0;
+        }
         if (run_sample(j, j->b->fn, 1, w->iters, &ns, &tags))
             return 0;
         fastest = fmin(fastest, ns);
@@ -1057,13 +1066,16 @@ static int measure(job *j)
 
 /* Threads that start at different moments measure different machines: the
  * first ones run alone. So every thread runs untimed samples until all have
- * arrived, then they pass a barrier together and only then start timing. */
+ * arrived, then they pass a barrier together and only then start timing.
+ * The barrier is two counters rather than a pthread barrier, so that when a
+ * thread cannot be started the main thread can let the others through by
+ * counting the missing ones in, all at once. */
 typedef struct shared {
     int n;
     uint64_t iters;
     atomic_int arrived;
+    atomic_int ready;           /* at the barrier */
     atomic_int stop;
-    pthread_barrier_t start;
     vn_stop reason;
     double om, ohi;             /* the empty loop, measured before: median, top of its CI */
 } shared;
@@ -1095,7 +1107,9 @@ static void *thread_main(void *arg)
     atomic_fetch_add(&sh->arrived, 1);
     while (atomic_load(&sh->arrived) < sh->n && !t->failed)
         t->failed = run_sample(j, j->b->fn, 1, 1, &ns, &tags);
-    pthread_barrier_wait(&sh->start);
+    atomic_fetch_add(&sh->ready, 1);
+    while (atomic_load(&sh->ready) < sh->n)
+        sched_yield(); /* more threads than CPUs: let the last ones get there */
     if (t->failed) {
         atomic_store(&sh->stop, 1);
         return NULL;
@@ -1178,33 +1192,33 @@ static int measure_threads(job *j)
     tctx *t = calloc((size_t)n, sizeof *t);
     pthread_t *tid = calloc((size_t)n, sizeof *tid);
     res->thread_median = calloc((size_t)n, sizeof *res->thread_median);
-    if (!t || !tid || !res->thread_median || pthread_barrier_init(&sh.start, NULL, (unsigned)n)) {
+    if (!t || !tid || !res->thread_median) {
         free(t), free(tid), empties_free(&E);
         return VN_ENOMEM;
     }
-    int started = 0;
+    int started = 0, err = 0;
     for (int i = 0; i < n; i++) {
         t[i].j = *j;
         t[i].j.st.run = &t[i].j.run;
         t[i].index = i;
         t[i].sh = &sh;
         t[i].nctr = nctr;
-        if (pthread_create(&tid[i], NULL, thread_main, &t[i]) != 0)
+        if ((err = pthread_create(&tid[i], NULL, thread_main, &t[i])) != 0)
             break;
         started++;
     }
     if (started < n) {
-        /* The barrier waits for n threads; let the ones that started past it
-         * by arriving as the missing ones, then stop them. */
+        /* The row fails: the threads that started are stopped, and let past
+         * the barrier by counting the missing ones in. */
         atomic_store(&sh.stop, 1);
         atomic_fetch_add(&sh.arrived, n - started);
-        for (int i = started; i < n; i++)
-            pthread_barrier_wait(&sh.start);
-        rc = VN_ENOMEM;
+        atomic_fetch_add(&sh.ready, n - started);
+        res->stop = VN_STOP_FAILED;
+        snprintf(res->error, sizeof res->error, "could not start thread %d of %d: %s", started + 1, n,
+                 strerror(err));
     }
     for (int i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
-    pthread_barrier_destroy(&sh.start);
 
     samples all = {0};
     res->threads = n;

@@ -257,6 +257,27 @@ def test_interrupt_writes_complete_results(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
 
 
+@pytest.mark.parametrize("order", ["--interleave", "--no-interleave"])
+def test_interrupt_during_warmup_stops_at_once(tmp_path, order):
+    # A 30 s warmup, stopped after 0.5 s: the run ends within seconds, not
+    # at the end of the warmup, and the row says it was interrupted.
+    out = tmp_path / "r.json"
+    proc = subprocess.Popen([str(EX / "sum_arrays"), "--quiet", order, "--warmup", "30", "--json", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert time.monotonic() - start < 5, "the warmup went on after Ctrl-C"
+    assert proc.returncode == 130, stderr
+    d = json.loads(out.read_text())
+    validate(d, "results-1.json")
+    assert d["interrupted"] is True
+    first = d["benchmarks"][0]
+    assert first["stop"] == "interrupted" and first["samples"] == []
+    assert first["overhead"]["ns"] is None
+
+
 def test_sum_arrays_compares_the_two_loops():
     p = run_ex("sum_arrays", *QUICK, check=0, timeout=60)
     m = re.search(r"^(merged_loop|two_loops) is ([\d.]+)x faster than (two_loops|merged_loop)", p.stdout, re.M)
