@@ -521,8 +521,8 @@ int cmd_run(int argc, char **argv)
     vn_run_failure fail;
     char err[512] = "";
     int rc = vn_run_commands(&c, &res, &cmp, &ncmp, &fail, err, sizeof err);
-    vn__interrupt_restore(&saved);
     if (rc) {
+        vn__interrupt_restore(&saved);
         status = vn_cli_fail(CMD, "%s", err[0] ? err : vn_strerror(rc));
         goto done;
     }
@@ -546,6 +546,9 @@ int cmd_run(int argc, char **argv)
         status |= write_out(md, vn_report_results_markdown, &res);
     if (hf)
         status |= write_out(hf, vn_report_hyperfine_json, &res);
+    /* Only now: a second Ctrl-C while the files were written would have
+     * left a temporary file behind. */
+    vn__interrupt_restore(&saved);
     if (fail.failed) {
         fprintf(stderr, "vernier run: %s\n", fail.message);
         status = VN_EXIT_FAIL;

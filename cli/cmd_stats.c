@@ -134,7 +134,7 @@ int cmd_stats(int argc, char **argv)
     if (rc) {
         free(x);
         return vn_cli_fail(CMD, "cannot summarize the numbers: %s%s", vn_strerror(rc),
-                           rc == VN_ERANGE ? " (their spread is too large for a double)" : "");
+                           rc == VN_ERANGE ? " (their spread, or the interval of their mean, is too large for a double)" : "");
     }
 
     vn_buf out;

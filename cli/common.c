@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 
 int vn_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -44,20 +45,10 @@ int vn_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
         snprintf(spec, sizeof spec, ":%s", shortopts);
     opterr = 0;
     int c = getopt_long(argc, argv, spec, longopts, NULL);
-    if (c == '?') {
-        const char *arg = argv[optind - 1];
-        /* getopt_long reports "--help=1" (a value for an option that takes
-         * none) as '?' with optopt set to the option's value. */
-        if (!strncmp(arg, "--", 2) && strchr(arg, '='))
-            vn_cli_usage_error(cmd, "option '%.*s' takes no value", (int)(strchr(arg, '=') - arg), arg);
-        else if (optopt && optopt < 256 && arg[0] == '-' && arg[1] != '-')
-            vn_cli_usage_error(cmd, "unknown option '-%c'", optopt);
-        else
-            vn_cli_usage_error(cmd, "unknown option '%s'", arg);
-        return '?';
-    }
-    if (c == ':') {
-        vn_cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+    if (c == '?' || c == ':') {
+        char msg[512];
+        vn__option_error(msg, sizeof msg, c, argv[optind - 1], optopt, longopts);
+        vn_cli_usage_error(cmd, "%s", msg);
         return '?';
     }
     return c;

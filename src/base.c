@@ -127,6 +127,34 @@ static int write_all(int fd, const char *p, size_t len)
     return 0;
 }
 
+/* The file a symlink at path names, allocated; NULL when path is not a
+ * symlink (or memory ran out). A link whose target does not exist yet
+ * names it too (read from the link, relative to the link's directory), so
+ * that writing through it creates the target, as a shell's > does, rather
+ * than replacing the link. */
+static char *link_target(const char *path)
+{
+    struct stat lst;
+    if (lstat(path, &lst) != 0 || !S_ISLNK(lst.st_mode))
+        return NULL;
+    char *r = realpath(path, NULL);
+    if (r)
+        return r;
+    char to[4096];
+    ssize_t n = readlink(path, to, sizeof to - 1);
+    if (n <= 0)
+        return NULL;
+    to[n] = '\0';
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = to[0] == '/' || !slash ? 0 : (size_t)(slash - path) + 1;
+    r = malloc(dirlen + (size_t)n + 1);
+    if (r) {
+        memcpy(r, path, dirlen);
+        memcpy(r + dirlen, to, (size_t)n + 1);
+    }
+    return r;
+}
+
 int vn_write_file_atomic(const char *path, const void *data, size_t len)
 {
     if (!path || !*path || (!data && len))
@@ -150,13 +178,9 @@ int vn_write_file_atomic(const char *path, const void *data, size_t len)
             rc = -errno;
         return rc;
     }
-    char *resolved = NULL;
-    struct stat lst;
-    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-        resolved = realpath(path, NULL);
-        if (resolved)
-            path = resolved;
-    }
+    char *resolved = link_target(path);
+    if (resolved)
+        path = resolved;
     /* The temporary file must live in the target's directory: rename() is
      * atomic only within one file system. */
     size_t plen = strlen(path);
@@ -208,8 +232,11 @@ int vn_output_check(const char *path)
         if (!S_ISREG(st.st_mode))
             return access(path, W_OK) == 0 ? 0 : -errno;
     }
-    /* The temporary file and the rename need the directory. */
-    char *dir = strdup(path);
+    /* The temporary file and the rename need the directory (the target's,
+     * for a symlink). */
+    char *target = link_target(path);
+    char *dir = strdup(target ? target : path);
+    free(target);
     if (!dir)
         return VN_ENOMEM;
     char *slash = strrchr(dir, '/');

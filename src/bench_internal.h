@@ -69,6 +69,9 @@ struct vn_suite {
 };
 
 void vn__suite_set_hooks(vn_suite *s, const vn__hooks *h);
+/* The name of benchmark b's row for parameter value k (k unused without
+ * values): "name", or "name/param=value", as results and --filter see it. */
+void vn__row_name(const vn__bench *b, size_t k, char *name, size_t len);
 
 /* One timer read, in the timer's unit (inline counter reads on x86/arm). */
 uint64_t vn__timer_read(const struct vn__run *r);

@@ -13,6 +13,7 @@
 
 #include "bench_internal.h"
 #include "interrupt.h"
+#include "options.h"
 #include "vernier/report.h"
 
 typedef struct outputs {
@@ -134,6 +135,42 @@ static int emit(const char *prog, const char *path, int (*report)(const vn_resul
 static int csv_rows(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 0, b); }
 static int csv_raw(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 1, b); }
 
+/* The names of suite s's rows (a benchmark, or one per parameter value),
+ * those filter (a valid POSIX extended expression, or NULL) matches:
+ * printed one per line when print is set, and counted. */
+static size_t each_name(const vn_suite *s, const char *filter, int print)
+{
+    regex_t re;
+    int filtered = filter && regcomp(&re, filter, REG_EXTENDED | REG_NOSUB) == 0;
+    size_t count = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        size_t nv = s->v[i].nvalues ? s->v[i].nvalues : 1;
+        for (size_t k = 0; k < nv; k++) {
+            char name[sizeof ((vn_result *)0)->name];
+            vn__row_name(&s->v[i], k, name, sizeof name);
+            if (filtered && regexec(&re, name, 0, NULL, 0) != 0)
+                continue;
+            count++;
+            if (print)
+                printf("%s\n", name);
+        }
+    }
+    if (filtered)
+        regfree(&re);
+    return count;
+}
+
+/* Standard output written out: 0, or 1 with a message when it could not be
+ * (closed, a full disk, a pipe whose reader left). */
+static int flush_stdout(const char *prog)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: cannot write to standard output\n", prog);
+        return 1;
+    }
+    return 0;
+}
+
 /* The program around suite s (the registered benchmarks for vn_main(), or
  * the program's own for vn_suite_main(); keep as there). s stays the
  * caller's. */
@@ -171,7 +208,7 @@ static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
         case O_QUIET: cfg.progress = 0; break;
         case O_TIMER: cfg.timer = optarg; break;
         case O_COUNTERS: cfg.counters = optarg; break;
-        case O_HELP: help(prog); return 0;
+        case O_HELP: help(prog); return flush_stdout(prog);
         case O_PRECISION:
             if (num(prog, "--precision", optarg, 1e-3, 100, &v))
                 return 2;
@@ -221,8 +258,11 @@ static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
                 return 2;
             cfg.threads = (int)v;
             break;
-        case ':': return usage_error(prog, "option '%s' needs a value%s", argv[optind - 1], "");
-        default: return usage_error(prog, "unknown option '%s'%s", argv[optind - 1], "");
+        default: {
+            char msg[512];
+            vn__option_error(msg, sizeof msg, c == ':' ? ':' : '?', argv[optind - 1], optopt, longopts);
+            return usage_error(prog, "%s%s", msg, "");
+        }
         }
     }
     if (optind < argc)
@@ -241,6 +281,9 @@ static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
         const char *outs[] = {o.json, o.csv, o.markdown};
         int dash = 0;
         for (int i = 0; i < 3; i++) {
+            if (outs[i] && !*outs[i])
+                return usage_error(prog, "%s needs a file name, or '-' for standard output%s",
+                                   i == 0 ? "--json" : i == 1 ? "--csv" : "--markdown", "");
             dash += outs[i] && !strcmp(outs[i], "-");
             int rc = outs[i] ? vn_output_check(outs[i]) : 0;
             if (rc) {
@@ -285,27 +328,14 @@ static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
         regfree(&re);
     }
 
-    if (o.list) {
-        regex_t re;
-        int filtered = cfg.filter && regcomp(&re, cfg.filter, REG_EXTENDED | REG_NOSUB) == 0;
-        for (size_t i = 0; i < s->n; i++) {
-            size_t nv = s->v[i].nvalues ? s->v[i].nvalues : 1;
-            for (size_t k = 0; k < nv; k++) {
-                char name[200];
-                if (s->v[i].nvalues)
-                    snprintf(name, sizeof name, "%s/%s=%lld", s->v[i].name,
-                             s->v[i].opts.param_name ? s->v[i].opts.param_name : "n",
-                             (long long)s->v[i].values[k]);
-                else
-                    snprintf(name, sizeof name, "%s", s->v[i].name);
-                if (!filtered || regexec(&re, name, 0, NULL, 0) == 0)
-                    printf("%s\n", name);
-            }
-        }
-        if (filtered)
-            regfree(&re);
-        return 0;
-    }
+    /* --list, and a filter that matches nothing: a typo would otherwise
+     * look like a run that passed. */
+    size_t matching = each_name(s, cfg.filter, o.list);
+    if (cfg.filter && matching == 0)
+        return usage_error(prog, "--filter '%s' matches no benchmark%s", cfg.filter,
+                           " (--list shows their names)");
+    if (o.list)
+        return flush_stdout(prog);
 
     /* Ctrl-C and SIGTERM stop the run between samples; what was measured is
      * still reported and written, marked interrupted. */
@@ -315,8 +345,8 @@ static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
 
     vn_results res;
     int rc = vn_suite_run(s, &cfg, &res);
-    vn__interrupt_restore(&saved);
     if (rc) {
+        vn__interrupt_restore(&saved);
         fprintf(stderr, "%s: the run failed: %s\n", prog, vn_strerror(rc));
         return 1;
     }
@@ -330,17 +360,16 @@ static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
     const char *nc = getenv("NO_COLOR");
     if (isatty(fileno(con)) && !(nc && *nc))
         flags |= VN_REPORT_COLOR;
-    if (vn_report_results_text(&res, flags, &b) == 0)
-        fwrite(b.data, 1, b.len, con);
-    if (o.hist) {
-        vn_buf_reset(&b);
-        if (vn_report_results_hist(&res, flags, &b) == 0)
-            fwrite(b.data, 1, b.len, con);
+    int status = 0;
+    if (vn_report_results_text(&res, flags, &b) == 0 && o.hist)
+        vn_report_results_hist(&res, flags, &b);
+    if (b.len && (fwrite(b.data, 1, b.len, con) != b.len || fflush(con) != 0)) {
+        fprintf(stderr, "%s: cannot write the report to standard %s\n", prog,
+                con == stdout ? "output" : "error");
+        status = 1;
     }
     vn_buf_free(&b);
-    fflush(con);
 
-    int status = 0;
     if (o.json)
         status |= emit(prog, o.json, vn_report_results_json, &res);
     if (o.csv)
@@ -350,6 +379,9 @@ static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
     for (size_t i = 0; i < res.nbench; i++)
         if (res.bench[i].error[0])
             status = 1;
+    /* Only now: a second Ctrl-C while the files were written would have
+     * left a temporary file behind. */
+    vn__interrupt_restore(&saved);
     int interrupted = res.interrupted || vn__interrupted;
     if (keep)
         *keep = res;

@@ -1317,11 +1317,17 @@ static void row_result_init(vn_result *res, const vn__bench *b, size_t k)
         res->param = b->values[k];
         snprintf(res->param_name, sizeof res->param_name, "%s",
                  b->opts.param_name ? b->opts.param_name : "n");
-        snprintf(res->name, sizeof res->name, "%s/%s=%lld", b->name, res->param_name,
-                 (long long)res->param);
-    } else {
-        snprintf(res->name, sizeof res->name, "%s", b->name);
     }
+    vn__row_name(b, k, res->name, sizeof res->name);
+}
+
+void vn__row_name(const vn__bench *b, size_t k, char *name, size_t len)
+{
+    if (b->nvalues)
+        snprintf(name, len, "%s/%s=%lld", b->name, b->opts.param_name ? b->opts.param_name : "n",
+                 (long long)b->values[k]);
+    else
+        snprintf(name, len, "%s", b->name);
 }
 
 /* The job of one row, with the benchmark's own settings applied; NULL with

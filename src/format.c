@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Seconds from which durations are shown in exponent notation. */
+#define BIG_S 1e6
+
 char *vn__fmt_ns(char *s, size_t n, double ns)
 {
     static const struct {
@@ -25,9 +28,13 @@ char *vn__fmt_ns(char *s, size_t n, double ns)
         u++;
     double v = ns / units[u].scale;
     double av = fabs(v);
-    /* Three significant digits, without switching to exponent notation. */
+    /* Three significant digits, without switching to exponent notation
+     * below a million seconds (past it, every digit would be printed). */
     int decimals = av >= 99.95 ? 0 : av >= 9.995 ? 1 : av >= 0.9995 ? 2 : 3;
-    snprintf(s, n, "%.*f %s", decimals, v, units[u].unit);
+    if (av >= BIG_S)
+        snprintf(s, n, "%.3g %s", v, units[u].unit);
+    else
+        snprintf(s, n, "%.*f %s", decimals, v, units[u].unit);
     return s;
 }
 
@@ -61,7 +68,13 @@ char *vn__fmt_ns_bound(char *s, size_t n, double ns)
         u++;
         v = round_up_2(ns / units[u].scale, &decimals);
     }
-    snprintf(s, n, "%.*f %s", decimals, v, units[u].unit);
+    if (v >= BIG_S) {
+        /* Two significant digits, rounded up so that it stays a bound. */
+        double p = pow(10, floor(log10(v)) - 1);
+        snprintf(s, n, "%.2g %s", ceil(v / p * (1 - 1e-12)) * p, units[u].unit);
+    }
+    else
+        snprintf(s, n, "%.*f %s", decimals, v, units[u].unit);
     return s;
 }
 
@@ -150,7 +163,10 @@ char *vn__fmt_ns_as(char *s, size_t n, double ns, double like, double step)
     while (u + 1 < sizeof units / sizeof units[0] && fabs(like) < units[u].scale * 0.9995)
         u++;
     double sc = units[u].scale;
-    snprintf(s, n, "%.*f %s", decimals_for(like / sc, step / sc, 9), ns / sc, units[u].unit);
+    if (fmax(fabs(like), fabs(ns)) / sc >= BIG_S)
+        snprintf(s, n, "%.6g %s", ns / sc, units[u].unit);
+    else
+        snprintf(s, n, "%.*f %s", decimals_for(like / sc, step / sc, 9), ns / sc, units[u].unit);
     return s;
 }
 

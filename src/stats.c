@@ -587,6 +587,10 @@ int vn_stats_compute(const double *x, size_t n, vn_stats *out)
     double half = n > 1 ? vn_t975((double)(n - 1)) * st.sem : NAN;
     st.mean_ci[0] = st.mean - half;
     st.mean_ci[1] = st.mean + half;
+    if (n > 1 && !(isfinite(st.mean_ci[0]) && isfinite(st.mean_ci[1]))) {
+        err = VN_ERANGE; /* the interval of the mean reaches past the largest double */
+        goto done;
+    }
     st.cv = n > 1 && st.mean != 0 ? st.stddev / fabs(st.mean) : NAN;
 
     for (size_t i = 0; i < VN_STATS_NPCT; i++)

@@ -49,7 +49,8 @@ typedef struct vn_stats {
 
 /* Summarizes x[0..n) (which is only read). VN_EINVAL for n == 0, a NULL
  * pointer, or a NaN or infinite value (which is an error, not a number);
- * VN_ERANGE when max - min overflows a double; VN_ENOMEM. On failure *out
+ * VN_ERANGE when max - min, or the t-interval of the mean, overflows a double;
+ * VN_ENOMEM. On failure *out
  * is untouched. docs/stats.md defines each number. */
 int vn_stats_compute(const double *x, size_t n, vn_stats *out);
 

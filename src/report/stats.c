@@ -196,7 +196,7 @@ int vn_report_stats_text(const vn_stats *s, const char *unit, unsigned flags, vn
     if (s->n >= 2) {
         rc |= vn_buf_printf(o, " +- %s", val(&f, a, sizeof a, half));
         if (m != 0)
-            rc |= vn_buf_printf(o, " (+-%s)", percent(pc, sizeof pc, 100 * half / fabs(m)));
+            rc |= vn_buf_printf(o, " (+-%s)", percent(pc, sizeof pc, half / fabs(m) * 100));
         rc |= vn_buf_printf(o, "\n%*s95%% CI [%s, %s] from order statistics, coverage %.4g%%",
                             INDENT, "", val(&f, b, sizeof b, s->median_ci[0]),
                             val(&f, c, sizeof c, s->median_ci[1]), 100 * s->median_ci_level);
@@ -212,7 +212,7 @@ int vn_report_stats_text(const vn_stats *s, const char *unit, unsigned flags, vn
         double mh = (s->mean_ci[1] - s->mean_ci[0]) / 2;
         rc |= vn_buf_printf(o, " +- %s", val(&f, a, sizeof a, mh));
         if (s->mean != 0)
-            rc |= vn_buf_printf(o, " (+-%s)", percent(pc, sizeof pc, 100 * mh / fabs(s->mean)));
+            rc |= vn_buf_printf(o, " (+-%s)", percent(pc, sizeof pc, mh / fabs(s->mean) * 100));
         rc |= vn_buf_printf(o, "\n%*s95%% CI [%s, %s] from Student's t", INDENT, "",
                             val(&f, b, sizeof b, s->mean_ci[0]),
                             val(&f, c, sizeof c, s->mean_ci[1]));
@@ -282,7 +282,7 @@ int vn_report_stats_text(const vn_stats *s, const char *unit, unsigned flags, vn
                  "%zu severe outlier%s (beyond 3 IQR) put%s the mean %s %s the median: the "
                  "median and percentiles describe the usual value, the mean the rare ones too",
                  severe, severe == 1 ? "" : "s", severe == 1 ? "s" : "",
-                 percent(pc, sizeof pc, 100 * fabs(s->mean - m) / fabs(m)),
+                 percent(pc, sizeof pc, fabs(s->mean - m) / fabs(m) * 100),
                  s->mean >= m ? "above" : "below");
         rc |= note(o, flags, text);
     }

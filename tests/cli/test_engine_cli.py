@@ -214,6 +214,14 @@ def test_csv_markdown_and_hist(tmp_path):
     (["--cpu", "4096"], "--cpu"),
     (["--dma-latency", "-3"], "--dma-latency"),
     (["--dma-latency", "1ms"], "--dma-latency"),
+    (["--list=yes"], "option '--list' takes no value"),
+    (["--quiet=1"], "option '--quiet' takes no value"),
+    (["--max", "1"], "option '--max' is ambiguous: it could be --max-time, --max-samples"),
+    (["--bogus=3"], "unknown option '--bogus'"),
+    (["--json", ""], "--json needs a file name, or '-' for standard output"),
+    (["--csv="], "--csv needs a file name"),
+    (["--filter", "^nothing$"], "--filter '^nothing$' matches no benchmark"),
+    (["--list", "--filter", "^nothing$"], "matches no benchmark"),
 ])
 def test_usage_errors_exit_2(args, needle):
     p = run_ex("x_plus_x", *args)
@@ -229,6 +237,18 @@ def test_help_lists_every_option():
                 "--max-time", "--min-samples", "--cpu", "--timer", "--threads", "--cold", "--dma-latency",
                 "--help"):
         assert opt in p.stdout, opt
+
+
+@pytest.mark.parametrize("args", [[*QUICK, "--max-time", "0.05"], ["--list"], ["--help"]])
+def test_unwritable_standard_output_fails(args):
+    # A report, a list or the help that cannot be written is a failure, not
+    # a silent success.
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([str(EX / "x_plus_x"), *args], stdout=full, stderr=subprocess.PIPE, text=True,
+                           timeout=60)
+    assert p.returncode == 1, p.stderr
+    assert "cannot write" in p.stderr and "standard output" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
 
 
 def test_unwritable_output_fails_and_leaves_nothing(tmp_path):

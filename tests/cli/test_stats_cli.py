@@ -79,6 +79,25 @@ def test_non_finite_values(bad):
     assert f"line 2: '{bad}' is not a finite number" in p.stderr
 
 
+@pytest.mark.parametrize("values", ["-1e308\n1e308\n", "1e308\n1.7e308\n1.7e308\n"])
+def test_numbers_whose_spread_or_mean_interval_overflow_are_refused(values):
+    p = run("stats", input=values)
+    assert p.returncode == 1 and p.stdout == ""
+    assert "too large for a double" in p.stderr
+
+
+def test_huge_values_keep_finite_percentages_and_short_lines():
+    # Near the largest double the percentages are still computed, not +-inf%.
+    p = run("stats", input="1.5e308\n1.55e308\n1.5e308\n1.55e308\n1.52e308\n1.5e308\n1.55e308\n")
+    assert p.returncode == 0
+    assert "inf" not in p.stdout and "+- -" not in p.stdout
+    assert re.search(r"^median .*\(\+-\d+\.\d+%\)$", p.stdout, re.M), p.stdout
+    # Durations of 1e40 ns are shown in exponent notation, not 30 digits.
+    p = run("stats", "--unit", "ns", input="1e40\n2e40\n3e40\n")
+    assert "2e+31 s" in p.stdout
+    assert max(len(line) for line in p.stdout.splitlines()) < 120
+
+
 def test_column_errors():
     p = run("stats", "--column", "1", str(FIX / "table.csv"))
     assert p.returncode == 1
@@ -178,6 +197,21 @@ def test_json_into_missing_directory(tmp_path):
     assert str(path) in p.stderr
     assert not (tmp_path / "no").exists()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_json_through_symlinks(tmp_path):
+    # A link to a file, and a link whose target does not exist yet: the
+    # links stay, and their targets get the results.
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "old.json").write_text("old")
+    (tmp_path / "to-old.json").symlink_to("old.json")
+    (tmp_path / "to-new.json").symlink_to("sub/new.json")
+    for link in ("to-old.json", "to-new.json"):
+        run("stats", "--json", str(tmp_path / link), input="1\n2\n", check=0)
+        assert (tmp_path / link).is_symlink()
+    assert json.loads((tmp_path / "old.json").read_text())["stats"]["n"] == 2
+    assert json.loads((tmp_path / "sub" / "new.json").read_text())["stats"]["n"] == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json", "sub", "to-new.json", "to-old.json"]
 
 
 def test_hist_graph():

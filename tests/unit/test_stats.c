@@ -292,6 +292,10 @@ static void rejects_bad_input(void **state)
     assert_int_equal(vn_stats_compute(NULL, 3, &s), VN_EINVAL);
     assert_int_equal(vn_stats_compute(nan_in, 1, NULL), VN_EINVAL);
     assert_int_equal(vn_stats_compute(wide, 2, &s), VN_ERANGE);
+    /* A spread that fits, but a mean's interval that reaches past the
+     * largest double. */
+    const double high[] = {1e308, 1.7e308, 1.7e308};
+    assert_int_equal(vn_stats_compute(high, 3, &s), VN_ERANGE);
     assert_memory_equal(&s, &before, sizeof s); /* untouched on failure */
     vn_histogram h = {0};
     assert_int_equal(vn_histogram_compute(nan_in, 3, 0, &h), VN_EINVAL);
@@ -597,6 +601,9 @@ static void formats_for_columns(void **state)
     assert_string_equal(vn__fmt_ns_as(s, sizeof s, 900, 1500, 100), "0.90 us");
     assert_string_equal(vn__fmt_ns_as(s, sizeof s, 24, 24, 0), "24.0 ns");
     assert_string_equal(vn__fmt_ns_as(s, sizeof s, NAN, 1, 1), "-");
+    /* Past a million seconds, exponent notation rather than 300 digits. */
+    assert_string_equal(vn__fmt_ns_as(s, sizeof s, 2e40, 2e40, 1e39), "2e+31 s");
+    assert_string_equal(vn__fmt_ns_as(s, sizeof s, 2e14, 2e14, 1e13), "200000 s");
     assert_string_equal(vn__fmt_num_as(s, sizeof s, 1e12 + 0.25, 1e12, 0.01), "1000000000000.25");
     assert_string_equal(vn__fmt_num_as(s, sizeof s, 3, 3, 0), "3.00");
     assert_string_equal(vn__fmt_num_as(s, sizeof s, 123456, 123456, 1000), "123456");

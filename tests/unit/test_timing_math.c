@@ -125,6 +125,9 @@ static void duration_format(void **state)
     assert_string_equal(vn__fmt_ns(s, sizeof s, 3999999), "4.00 ms");
     assert_string_equal(vn__fmt_ns(s, sizeof s, 1.5e9), "1.50 s");
     assert_string_equal(vn__fmt_ns(s, sizeof s, 125e9), "125 s");
+    assert_string_equal(vn__fmt_ns(s, sizeof s, 9.99e14), "999000 s");
+    assert_string_equal(vn__fmt_ns(s, sizeof s, 1.234e40), "1.23e+31 s");
+    assert_string_equal(vn__fmt_ns_bound(s, sizeof s, 1.234e40), "1.3e+31 s");
     assert_string_equal(vn__fmt_ns(s, sizeof s, NAN), "-");
 }
 

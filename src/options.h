@@ -1,0 +1,17 @@
+/* What the benchmark programs (vn_main) and the tool share about their
+ * command lines. */
+#ifndef VN_OPTIONS_H
+#define VN_OPTIONS_H
+
+#include <getopt.h>
+#include <stddef.h>
+
+/* The message, without a program name, for what getopt_long() refused: c is
+ * what it returned ('?' or ':'), arg the word it refused (argv[optind - 1])
+ * and opt its optopt. Names the option as typed: a value given to an option
+ * that takes none, an abbreviation several options share (and which), a
+ * missing value, or an unknown option. */
+void vn__option_error(char *msg, size_t len, int c, const char *arg, int opt,
+                      const struct option *longopts);
+
+#endif
