@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench_internal.h"
+#include "format.h"
 #include "idle_internal.h"
 #include "sysinfo_parse.h"
 #include "stats_internal.h"
@@ -21,6 +22,7 @@
 #define EMPTY_EVERY 8        /* one empty-loop sample per this many samples */
 #define EMPTY_FIRST 5        /* empty-loop samples before sampling starts */
 #define MAX_ITERS ((uint64_t)1 << 40)
+#define FLAT_FROM 20         /* from 2^20 iterations, calibration checks that they run */
 #define EMPTY_SELF_RATIO 1.02 /* an empty-loop sample this much over its fastest was shared */
 #define EMPTY_SELF_ITERS 1000 /* iterations an empty-loop sample needs to be judged by itself */
 #define EXTRA_EVERY 4         /* at most one empty-loop sample out of turn per this many */
@@ -457,7 +459,8 @@ static int push_counts(dbuf *d, const struct vn__run *r)
 
 /* The batch: double the iterations (GMPBench's method) until one sample
  * lasts at least 1000 x (timer cost + resolution), so the timer's error is
- * under 0.1% of it, and at least the minimum sample time. */
+ * under 0.1% of it, and at least the minimum sample time. 1 when the
+ * benchmark failed or its iterations do not run (j->run.error says which). */
 static int calibrate(job *j, uint64_t *iters_out, double *threshold_out, double *cap_out)
 {
     double threshold = 1000.0 * (j->cost_ns + j->res_ns);
@@ -472,15 +475,34 @@ static int calibrate(job *j, uint64_t *iters_out, double *threshold_out, double 
         j->timer_capped = 1;
     }
     uint64_t iters = 1;
-    for (;;) {
+    double took[64]; /* by doubling: took[k] for 2^k iterations */
+    for (int k = 0;; k++) {
         double ns;
         unsigned tags;
         if (run_sample(j, j->b->fn, 1, iters, &ns, &tags))
             return 1;
+        took[k] = ns;
         /* With --cold only the first iteration finds the caches cold, so a
          * sample is one iteration whatever the timer's resolution. */
         if (j->cfg.cold || iters >= MAX_ITERS)
             break;
+        /* A thousand times the iterations in under 4 times the time: they
+         * do not run. The compiler removed the loop, or computed what it
+         * does without running it (a real loop, even one that runs a
+         * hundred iterations a nanosecond, takes at least 6 us for 2^20 of
+         * them, against the timer's tens of ns for 2^10). Doubling on would
+         * reach 2^40 iterations, and the empty loop would take minutes to
+         * run that many. */
+        if (k >= FLAT_FROM && ns < 4 * took[k - 10]) {
+            char a[32], b[32];
+            snprintf(j->run.error, sizeof j->run.error,
+                     "%llu iterations took %s and %llu took %s: they do not run, so there is "
+                     "nothing to time; the compiler removed the loop or computed its result "
+                     "without it (make each iteration's result matter with vn_keep())",
+                     (unsigned long long)iters, vn__fmt_ns(b, sizeof b, ns),
+                     (unsigned long long)(iters >> 10), vn__fmt_ns(a, sizeof a, took[k - 10]));
+            return 1;
+        }
         /* The first sample to reach the threshold may be the first to touch
          * its memory, or meet cold caches: slower than the samples after
          * warmup, which would then fall short of it (here, sum_arrays' first

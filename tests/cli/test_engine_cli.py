@@ -455,3 +455,35 @@ def test_a_coarse_timer_still_keeps_the_budget():
     assert time.time() - t0 < 10
     b = d["benchmarks"][0]
     assert any(w["id"] == "timer_bound" for w in b["warnings"])
+
+
+REMOVED = r"""
+#include <stdint.h>
+#include <vernier.h>
+static void nothing(vn_state *st) {
+    while (vn_next(st)) {
+    }
+}
+VN_BENCH(nothing);
+static void kept(vn_state *st) {
+    uint64_t x = 1;
+    while (vn_next(st)) { x += x; vn_keep(x); }
+}
+VN_BENCH(kept);
+int main(int argc, char **argv) { return vn_main(argc, argv); }
+"""
+
+
+def test_a_loop_the_compiler_removed_fails_at_once(tmp_path):
+    # With nothing in it the compiler drops the loop: every sample takes
+    # the same time however many iterations it asks for. Calibration sees
+    # it instead of doubling to 2^40 iterations (then minutes a sample).
+    exe = compile_program(tmp_path, REMOVED)
+    start = time.monotonic()
+    p = subprocess.run([str(exe), *QUICK, "--json", "-"], capture_output=True, text=True, timeout=120)
+    assert time.monotonic() - start < 30
+    assert p.returncode == 1, p.stderr
+    rows = {b["name"]: b for b in json.loads(p.stdout)["benchmarks"]}
+    assert rows["nothing"]["stop"] == "failed"
+    assert "they do not run" in rows["nothing"]["error"] and "vn_keep()" in rows["nothing"]["error"]
+    assert rows["kept"]["stop"] != "failed"

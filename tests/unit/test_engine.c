@@ -1055,6 +1055,46 @@ static void the_probe_after_a_sample_is_the_next_one_whichever_row_takes_it(void
     assert_true(other_row > 0);
 }
 
+/* What is left of a loop the compiler removed: however many iterations
+ * are asked for, the sample takes the same time. */
+static uint64_t flat_most;
+
+static void flat(vn_state *st)
+{
+    if (vn_state_iterations(st) > flat_most)
+        flat_most = vn_state_iterations(st);
+    fake_now += 20;
+    while (vn_next(st)) {
+    }
+}
+
+static void a_loop_that_does_not_run_fails(void **state)
+{
+    (void)state;
+    reset_fake();
+    flat_most = 0;
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "flat", flat, NULL), 0);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    ncosts = 1;
+    costs[0] = 10;
+    vn_config c = quick_config();
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    /* Calibration stops at 2^20 iterations, not 2^40 (where the empty
+     * loop would take minutes a sample), and the row says why it failed. */
+    assert_int_equal(flat_most, (uint64_t)1 << 20);
+    assert_int_equal(r.bench[0].stop, VN_STOP_FAILED);
+    assert_non_null(strstr(r.bench[0].error, "1048576 iterations took 20.0 ns and 1024 took 20.0 ns: "
+                                             "they do not run"));
+    assert_non_null(strstr(r.bench[0].error, "vn_keep()"));
+    /* A loop whose iterations run is measured as before. */
+    assert_int_not_equal(r.bench[1].stop, VN_STOP_FAILED);
+    assert_true(fabs(r.bench[1].stats.median - 10.0) < 1e-9);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
 static void precise_at_the_most_samples_says_nothing(void **state)
 {
     (void)state;
@@ -1574,6 +1614,7 @@ int main(void)
         cmocka_unit_test(quiet_samples_slower_than_shared_ones_are_no_quiet_figure),
         cmocka_unit_test(a_bound_stops_when_its_fastest_sample_is_reproduced),
         cmocka_unit_test(precise_at_the_most_samples_says_nothing),
+        cmocka_unit_test(a_loop_that_does_not_run_fails),
         cmocka_unit_test(the_probe_after_a_sample_is_the_next_one_whichever_row_takes_it),
         cmocka_unit_test(growing_cost_is_drift),
         cmocka_unit_test(parameters_give_rows),
