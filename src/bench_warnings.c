@@ -17,8 +17,15 @@ void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...)
     snprintf(w->id, sizeof w->id, "%s", id);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w->message, sizeof w->message, fmt, ap);
+    int n = vsnprintf(w->message, sizeof w->message, fmt, ap);
     va_end(ap);
+    /* Too long for the message: cut at a word, and say so. */
+    if (n >= (int)sizeof w->message) {
+        char *end = w->message + sizeof w->message - 4;
+        while (end > w->message && *end != ' ')
+            end--;
+        memcpy(end, " ...", 5);
+    }
 }
 
 int vn__probes_steady(const vn_sample *v, size_t n)
@@ -54,12 +61,13 @@ static void stop_warning(vn_result *r, const vn_config *cfg)
         snprintf(what, sizeof what, "the time budget (%.3g s)", cfg->max_time);
     else
         snprintf(what, sizeof what, "the most samples (%zu)", cfg->max_samples);
-    size_t agree = 0;
+    size_t agree = 0, used = 0;
     int probed = 0;
     for (size_t i = 0; i < r->nsamples; i++) {
         const vn_sample *x = &r->samples[i];
         if (x->tags & r->left_out)
             continue;
+        used++;
         probed |= isfinite(x->branch_cycles);
         agree += r->upper_bound && x->value <= r->bound_ns * (1 + cfg->precision / 100);
     }
@@ -68,8 +76,11 @@ static void stop_warning(vn_result *r, const vn_config *cfg)
     int by_agree = r->upper_bound && probed;
     char got[128];
     if (by_agree)
-        snprintf(got, sizeof got, "%zu samples within +-%.3g%% of the fastest, of %d needed", agree,
-                 cfg->precision, VN__FASTEST_AGREE);
+        snprintf(got, sizeof got, "%zu sample%s within +-%.3g%% of the fastest, of %d needed", agree,
+                 agree == 1 ? "" : "s", cfg->precision, VN__FASTEST_AGREE);
+    else if (used < 6) /* no interval of order statistics reaches 95% below 6 */
+        snprintf(got, sizeof got, "only %zu samples were left for the headline, too few for a "
+                 "95%% interval of its median", used);
     else
         snprintf(got, sizeof got, "the median's 95%% CI is +-%.2g%%, for +-%.3g%% asked", pct,
                  cfg->precision);
@@ -163,12 +174,11 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
         vn__result_warn(r, "shared_core",
              "%zu of %zu samples ran while something shared this core (a loop of taken branches "
              "timed next to them ran over %.2fx its fastest, or they ran far slower than the "
-             "quiet samples): a second hardware thread, under a hypervisor possibly the host's; "
-             "they are %s",
+             "quiet ones): a second hardware thread, perhaps the host's; they are %s",
              r->nshared, r->nsamples, VN__SHARED_RATIO,
              !kept ? "left out of the headline"
              : untagged >= vn__min_untagged(cfg)
-                 ? "in the headline all the same, since the others ran slower still (something "
+                 ? "in the headline all the same, since the others ran slower still (from what "
                    "no probe sees, such as the hypervisor taking the vCPU away)"
                  : "in the headline all the same, too few others were left: another run may "
                    "read short loops faster");

@@ -1095,6 +1095,53 @@ static void a_loop_that_does_not_run_fails(void **state)
     vn_suite_destroy(s);
 }
 
+static void too_few_headline_samples_for_an_interval_say_so(void **state)
+{
+    (void)state;
+    reset_fake();
+    tag_every = 2; /* every other sample preempted, and left out */
+    ncosts = 1;
+    costs[0] = 10;
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    c.min_samples = c.max_samples = 10;
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = &r.bench[0];
+    size_t used = 0;
+    for (size_t i = 0; i < b->nsamples; i++)
+        used += !(b->samples[i].tags & b->left_out);
+    /* Five samples are left: no interval of order statistics reaches 95%,
+     * so the stop rule cannot be met, and the warning says why rather than
+     * quoting the [min, max] interval as if it were one. */
+    assert_int_equal(used, 5);
+    assert_int_equal(b->stop, VN_STOP_MAX_SAMPLES);
+    assert_non_null(strstr(warning_text(b, "max_samples"),
+                           "only 5 samples were left for the headline, too few for a 95% interval"));
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void a_warning_too_long_is_cut_at_a_word(void **state)
+{
+    (void)state;
+    vn_result r;
+    memset(&r, 0, sizeof r);
+    char word[] = "abcdefghi ";
+    char longer[1000] = "";
+    for (int i = 0; i < 90; i++)
+        strcat(longer, word);
+    vn__result_warn(&r, "x", "%s", longer);
+    const char *m = r.warnings[0].message;
+    size_t n = strlen(m);
+    assert_true(n < sizeof r.warnings[0].message);
+    assert_string_equal(m + n - 4, " ...");
+    assert_string_equal(m + n - 13, "abcdefghi ..."); /* a whole word before it */
+    vn__result_warn(&r, "y", "short");
+    assert_string_equal(r.warnings[1].message, "short");
+}
+
 static void precise_at_the_most_samples_says_nothing(void **state)
 {
     (void)state;
@@ -1615,6 +1662,8 @@ int main(void)
         cmocka_unit_test(a_bound_stops_when_its_fastest_sample_is_reproduced),
         cmocka_unit_test(precise_at_the_most_samples_says_nothing),
         cmocka_unit_test(a_loop_that_does_not_run_fails),
+        cmocka_unit_test(a_warning_too_long_is_cut_at_a_word),
+        cmocka_unit_test(too_few_headline_samples_for_an_interval_say_so),
         cmocka_unit_test(the_probe_after_a_sample_is_the_next_one_whichever_row_takes_it),
         cmocka_unit_test(growing_cost_is_drift),
         cmocka_unit_test(parameters_give_rows),
