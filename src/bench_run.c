@@ -22,7 +22,7 @@
 #define EMPTY_EVERY 8        /* one empty-loop sample per this many samples */
 #define EMPTY_FIRST 5        /* empty-loop samples before sampling starts */
 #define MAX_ITERS ((uint64_t)1 << 40)
-#define FLAT_FROM 20         /* from 2^20 iterations, calibration checks that they run */
+#define FLAT_FROM 24         /* from 2^24 iterations, calibration checks that they run */
 #define EMPTY_SELF_RATIO 1.02 /* an empty-loop sample this much over its fastest was shared */
 #define EMPTY_SELF_ITERS 1000 /* iterations an empty-loop sample needs to be judged by itself */
 #define EXTRA_EVERY 4         /* at most one empty-loop sample out of turn per this many */
@@ -486,14 +486,17 @@ static int calibrate(job *j, uint64_t *iters_out, double *threshold_out, double 
          * sample is one iteration whatever the timer's resolution. */
         if (j->cfg.cold || iters >= MAX_ITERS)
             break;
-        /* A thousand times the iterations in under 4 times the time: they
+        /* A thousand times the iterations in under twice the time: they
          * do not run. The compiler removed the loop, or computed what it
-         * does without running it (a real loop, even one that runs a
-         * hundred iterations a nanosecond, takes at least 6 us for 2^20 of
-         * them, against the timer's tens of ns for 2^10). Doubling on would
-         * reach 2^40 iterations, and the empty loop would take minutes to
-         * run that many. */
-        if (k >= FLAT_FROM && ns < 4 * took[k - 10]) {
+         * does without running it. A real loop, even one that runs a
+         * hundred iterations a nanosecond, takes at least 0.17 ms for 2^24
+         * of them, against the timer's tens of ns for 2^14; one with a
+         * fixed cost in each sample reaches the threshold before 2^24
+         * unless that cost is under a millisecond, and then the thousand-
+         * fold iterations more than double it unless each takes under
+         * 0.06 ns. Doubling on would reach 2^40 iterations, and the empty
+         * loop would take minutes to run that many. */
+        if (k >= FLAT_FROM && ns < 2 * took[k - 10]) {
             char a[32], b[32];
             snprintf(j->run.error, sizeof j->run.error,
                      "%llu iterations took %s and %llu took %s: they do not run, so there is "

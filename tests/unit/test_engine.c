@@ -1068,6 +1068,22 @@ static void flat(vn_state *st)
     }
 }
 
+/* Half a millisecond in each sample whatever its iterations, then 0.1 ns
+ * an iteration: the iterations run, though the fixed cost hides them at
+ * first. */
+static void fixed_then_fast(vn_state *st)
+{
+    fake_now += 500000;
+    double acc = 0;
+    while (vn_next(st)) {
+        acc += 0.1;
+        if (acc >= 1) {
+            fake_now += 1;
+            acc -= 1;
+        }
+    }
+}
+
 static void a_loop_that_does_not_run_fails(void **state)
 {
     (void)state;
@@ -1081,16 +1097,27 @@ static void a_loop_that_does_not_run_fails(void **state)
     vn_config c = quick_config();
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    /* Calibration stops at 2^20 iterations, not 2^40 (where the empty
+    /* Calibration stops at 2^24 iterations, not 2^40 (where the empty
      * loop would take minutes a sample), and the row says why it failed. */
-    assert_int_equal(flat_most, (uint64_t)1 << 20);
+    assert_int_equal(flat_most, (uint64_t)1 << 24);
     assert_int_equal(r.bench[0].stop, VN_STOP_FAILED);
-    assert_non_null(strstr(r.bench[0].error, "1048576 iterations took 20.0 ns and 1024 took 20.0 ns: "
+    assert_non_null(strstr(r.bench[0].error, "16777216 iterations took 20.0 ns and 16384 took 20.0 ns: "
                                              "they do not run"));
     assert_non_null(strstr(r.bench[0].error, "vn_keep()"));
     /* A loop whose iterations run is measured as before. */
     assert_int_not_equal(r.bench[1].stop, VN_STOP_FAILED);
     assert_true(fabs(r.bench[1].stats.median - 10.0) < 1e-9);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+    /* A fixed cost in each sample is not taken for iterations that do not
+     * run: 2^23 iterations (0.84 ms of them) reach the 1 ms threshold. */
+    reset_fake();
+    s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "fixed", fixed_then_fast, NULL), 0);
+    c.max_time = 0.1;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_not_equal(r.bench[0].stop, VN_STOP_FAILED);
+    assert_int_equal(r.bench[0].iters, (uint64_t)1 << 23);
     vn_results_free(&r);
     vn_suite_destroy(s);
 }
