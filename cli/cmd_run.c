@@ -460,7 +460,8 @@ int cmd_run(int argc, char **argv)
         goto usage;
     }
     if (c.max_runs < c.min_runs) {
-        vn_cli_usage_error(CMD, "--max-samples must be at least --min-samples");
+        vn_cli_usage_error(CMD, "--max-samples (%zu) must be at least --min-samples (%zu)", c.max_runs,
+                           c.min_runs);
         goto usage;
     }
     if (c.input && access(c.input, R_OK) != 0) {

@@ -267,8 +267,12 @@ static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
     }
     if (optind < argc)
         return usage_error(prog, "unexpected argument '%s'%s", argv[optind], "");
-    if (cfg.max_samples < cfg.min_samples)
-        return usage_error(prog, "--max-samples must be at least --min-samples%s%s", "", "");
+    if (cfg.max_samples < cfg.min_samples) {
+        char most[32], fewest[32];
+        snprintf(most, sizeof most, "%zu", cfg.max_samples);
+        snprintf(fewest, sizeof fewest, "%zu", cfg.min_samples);
+        return usage_error(prog, "--max-samples (%s) must be at least --min-samples (%s)", most, fewest);
+    }
     if (o.raw && !o.csv)
         return usage_error(prog, "--raw goes with --csv%s%s", "", "");
     if (cfg.threads > 1 && (cfg.cpu >= 0 || cfg.cold || interleave_asked))

@@ -65,7 +65,7 @@ def test_engine_names_and_hyperfine_names_stop_alike(tmp_path, names):
     assert len(b["samples"]) == 8 and b["stop"] == "precision"
     assert "stopped at the most runs" not in p.stderr
     p = run("run", fewest, "5", most, "4", "true")
-    assert p.returncode == 2 and "--max-samples must be at least --min-samples" in p.stderr
+    assert p.returncode == 2 and "--max-samples (4) must be at least --min-samples (5)" in p.stderr
 
 
 def test_fake_user_and_system_are_means(tmp_path):
