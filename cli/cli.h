@@ -42,6 +42,10 @@ int vn_cli_write(const char *cmd, const char *path, const vn_buf *buf);
 /* Writes buf to standard output and flushes it; on failure (a full disk, a
  * closed pipe) prints one line and returns 1, else 0. */
 int vn_cli_print(const char *cmd, const vn_buf *buf);
+/* Standard output flushed: VN_EXIT_OK, or VN_EXIT_FAIL with a message when
+ * it could not be written (the help to /dev/full, a closed pipe). cmd may
+ * be NULL for the tool itself. */
+int vn_cli_flushed(const char *cmd);
 
 /* An output path given to opt: "-" or a non-empty name. Returns 0, or
  * prints a usage error and returns 2. */

@@ -92,7 +92,7 @@ int cmd_clocks(int argc, char **argv)
     int c;
     while ((c = vn_cli_getopt(CMD, argc, argv, "h", longopts)) != -1) {
         switch (c) {
-        case 'h': help(stdout); return VN_EXIT_OK;
+        case 'h': help(stdout); return vn_cli_flushed(CMD);
         case OPT_JSON: json = optarg; break;
         case OPT_DIST: dist = optarg; break;
         case OPT_READS:

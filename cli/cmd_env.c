@@ -38,7 +38,7 @@ int cmd_env(int argc, char **argv)
             break;
         case 'h':
             usage(stdout);
-            return VN_EXIT_OK;
+            return vn_cli_flushed("env");
         default:
             return VN_EXIT_USAGE;
         }

@@ -350,7 +350,7 @@ int cmd_run(int argc, char **argv)
      * are never taken for vernier's. */
     while ((o = vn_cli_getopt(CMD, argc, argv, "+h", longopts)) != -1) {
         switch (o) {
-        case 'h': help(stdout); free_params(&P); return VN_EXIT_OK;
+        case 'h': help(stdout); free_params(&P); return vn_cli_flushed(CMD);
         case O_WARMUP: if (whole("--warmup", optarg, 0, 1e6, &v)) goto usage; c.warmup = (size_t)v; break;
         case O_RUNS: if (whole("--runs", optarg, 1, 1e7, &v)) goto usage; c.runs = (size_t)v; runs_set = 1; break;
         case O_MINRUNS:

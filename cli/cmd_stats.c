@@ -84,7 +84,7 @@ int cmd_stats(int argc, char **argv)
             break;
         case 'h':
             usage(stdout);
-            return VN_EXIT_OK;
+            return vn_cli_flushed(CMD);
         default:
             return VN_EXIT_USAGE;
         }

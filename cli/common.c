@@ -75,9 +75,19 @@ int vn_cli_write(const char *cmd, const char *path, const vn_buf *buf)
 
 int vn_cli_print(const char *cmd, const vn_buf *buf)
 {
-    if ((buf->len && fwrite(buf->data, 1, buf->len, stdout) != buf->len) || fflush(stdout) != 0)
+    if (buf->len && fwrite(buf->data, 1, buf->len, stdout) != buf->len)
         return vn_cli_fail(cmd, "cannot write to standard output");
-    return VN_EXIT_OK;
+    return vn_cli_flushed(cmd);
+}
+
+int vn_cli_flushed(const char *cmd)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return VN_EXIT_OK;
+    if (cmd)
+        return vn_cli_fail(cmd, "cannot write to standard output");
+    fprintf(stderr, "vernier: cannot write to standard output\n");
+    return VN_EXIT_FAIL;
 }
 
 int vn_cli_check_path(const char *cmd, const char *opt, const char *path)

@@ -47,11 +47,11 @@ int main(int argc, char **argv)
     const char *name = argv[1];
     if (!strcmp(name, "-h") || !strcmp(name, "--help") || !strcmp(name, "help")) {
         usage(stdout);
-        return VN_EXIT_OK;
+        return vn_cli_flushed(NULL);
     }
     if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
         printf("vernier %s\n", vn_version());
-        return VN_EXIT_OK;
+        return vn_cli_flushed(NULL);
     }
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (!strcmp(name, commands[i].name))

@@ -127,32 +127,46 @@ static int write_all(int fd, const char *p, size_t len)
     return 0;
 }
 
-/* The file a symlink at path names, allocated; NULL when path is not a
- * symlink (or memory ran out). A link whose target does not exist yet
- * names it too (read from the link, relative to the link's directory), so
- * that writing through it creates the target, as a shell's > does, rather
- * than replacing the link. */
-static char *link_target(const char *path)
+/* The file a symlink at path names, in *out (allocated; NULL when path is
+ * not a symlink). A link whose target does not exist yet names it too (read
+ * from each link in turn, relative to that link's directory), so that
+ * writing through it creates the target, as a shell's > does, rather than
+ * replacing a link. 0, or -ELOOP for links that go round, VN_ENOMEM. */
+static int link_target(const char *path, char **out)
 {
+    *out = NULL;
     struct stat lst;
     if (lstat(path, &lst) != 0 || !S_ISLNK(lst.st_mode))
-        return NULL;
-    char *r = realpath(path, NULL);
-    if (r)
-        return r;
-    char to[4096];
-    ssize_t n = readlink(path, to, sizeof to - 1);
-    if (n <= 0)
-        return NULL;
-    to[n] = '\0';
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = to[0] == '/' || !slash ? 0 : (size_t)(slash - path) + 1;
-    r = malloc(dirlen + (size_t)n + 1);
-    if (r) {
-        memcpy(r, path, dirlen);
-        memcpy(r + dirlen, to, (size_t)n + 1);
+        return 0;
+    if ((*out = realpath(path, NULL)) != NULL)
+        return 0;
+    char *cur = strdup(path);
+    for (int hops = 0; cur && hops < 40; hops++) {
+        if (lstat(cur, &lst) != 0 || !S_ISLNK(lst.st_mode)) {
+            *out = cur; /* not there yet, or not a link: this is the file */
+            return 0;
+        }
+        char to[4096];
+        ssize_t n = readlink(cur, to, sizeof to);
+        if (n <= 0 || n == (ssize_t)sizeof to) {
+            free(cur);
+            return -ENAMETOOLONG;
+        }
+        to[n] = '\0';
+        const char *slash = strrchr(cur, '/');
+        size_t dirlen = to[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+        char *next = malloc(dirlen + (size_t)n + 1);
+        if (next) {
+            memcpy(next, cur, dirlen);
+            memcpy(next + dirlen, to, (size_t)n + 1);
+        }
+        free(cur);
+        cur = next;
     }
-    return r;
+    if (!cur)
+        return VN_ENOMEM;
+    free(cur);
+    return -ELOOP;
 }
 
 int vn_write_file_atomic(const char *path, const void *data, size_t len)
@@ -178,7 +192,10 @@ int vn_write_file_atomic(const char *path, const void *data, size_t len)
             rc = -errno;
         return rc;
     }
-    char *resolved = link_target(path);
+    char *resolved;
+    int lrc = link_target(path, &resolved);
+    if (lrc)
+        return lrc;
     if (resolved)
         path = resolved;
     /* The temporary file must live in the target's directory: rename() is
@@ -234,7 +251,10 @@ int vn_output_check(const char *path)
     }
     /* The temporary file and the rename need the directory (the target's,
      * for a symlink). */
-    char *target = link_target(path);
+    char *target;
+    int lrc = link_target(path, &target);
+    if (lrc)
+        return lrc;
     char *dir = strdup(target ? target : path);
     free(target);
     if (!dir)

@@ -21,10 +21,11 @@ void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...)
     va_end(ap);
     /* Too long for the message: cut at a word, and say so. */
     if (n >= (int)sizeof w->message) {
-        char *end = w->message + sizeof w->message - 4;
-        while (end > w->message && *end != ' ')
-            end--;
-        memcpy(end, " ...", 5);
+        size_t cut = sizeof w->message - 5; /* room for " ..." and its NUL */
+        size_t k = cut;
+        while (k > 0 && w->message[k] != ' ')
+            k--;
+        memcpy(w->message + (k > 0 ? k : cut), " ...", 5);
     }
 }
 

@@ -4,10 +4,11 @@ import json
 import os
 import platform
 import re
+import subprocess
 
 import pytest
 
-from conftest import run, validate
+from conftest import VERNIER, run, validate
 
 X86 = platform.machine() in ("x86_64", "i686")
 FIXED_NAMES = ["monotonic", "monotonic_raw", "monotonic_coarse", "realtime", "boottime",
@@ -228,3 +229,13 @@ def test_unwritable_json_path_fails_and_leaves_nothing(tmp_path):
     p = run("clocks", "--distribution", "monotonic", "--reads", "100", "--json", "/proc/vernier.json")
     assert p.returncode == 1
     assert not os.path.exists("/proc/vernier.json")
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["run", "--help"], ["stats", "--help"],
+                                  ["env", "--help"], ["clocks", "--help"]])
+def test_help_that_cannot_be_written_fails(args):
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([VERNIER, *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=30)
+    assert p.returncode == 1
+    assert p.stderr.strip().endswith("cannot write to standard output")
+    assert len(p.stderr.strip().splitlines()) == 1

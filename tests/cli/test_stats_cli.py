@@ -212,6 +212,18 @@ def test_json_through_symlinks(tmp_path):
     assert json.loads((tmp_path / "old.json").read_text())["stats"]["n"] == 2
     assert json.loads((tmp_path / "sub" / "new.json").read_text())["stats"]["n"] == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json", "sub", "to-new.json", "to-old.json"]
+    # A chain of links to a file not there yet: every link stays.
+    (tmp_path / "a").symlink_to("b")
+    (tmp_path / "b").symlink_to("sub/c.json")
+    run("stats", "--json", str(tmp_path / "a"), input="1\n2\n3\n", check=0)
+    assert (tmp_path / "a").is_symlink() and (tmp_path / "b").is_symlink()
+    assert json.loads((tmp_path / "sub" / "c.json").read_text())["stats"]["n"] == 3
+    # Links that go round: an error, and the links stay.
+    (tmp_path / "l1").symlink_to("l2")
+    (tmp_path / "l2").symlink_to("l1")
+    p = run("stats", "--json", str(tmp_path / "l1"), input="1\n2\n")
+    assert p.returncode == 1 and "symbolic links" in p.stderr
+    assert (tmp_path / "l1").is_symlink() and (tmp_path / "l2").is_symlink()
 
 
 def test_hist_graph():

@@ -1167,6 +1167,32 @@ static void a_warning_too_long_is_cut_at_a_word(void **state)
     assert_string_equal(m + n - 13, "abcdefghi ..."); /* a whole word before it */
     vn__result_warn(&r, "y", "short");
     assert_string_equal(r.warnings[1].message, "short");
+    /* A space at every place near the end, in the last warning there is
+     * room for: " ..." and its NUL stay inside the message, and the count
+     * after it is untouched. */
+    size_t z = sizeof r.warnings[0].message;
+    for (size_t at = z - 8; at < z + 2; at++) {
+        char text[600];
+        memset(text, 'a', sizeof text - 1);
+        text[sizeof text - 1] = '\0';
+        text[at] = ' ';
+        memset(&r, 0, sizeof r);
+        r.nwarnings = VN_MAX_WARNINGS - 1;
+        vn__result_warn(&r, "z", "%s", text);
+        assert_int_equal(r.nwarnings, VN_MAX_WARNINGS);
+        m = r.warnings[VN_MAX_WARNINGS - 1].message;
+        assert_true(memchr(m, '\0', z) != NULL);
+        n = strlen(m);
+        assert_string_equal(m + n - 4, " ...");
+        assert_true(n == (at <= z - 5 ? at + 4 : z - 1));
+    }
+    /* No space at all: cut where the room ends. */
+    char none[600];
+    memset(none, 'b', sizeof none - 1);
+    none[sizeof none - 1] = '\0';
+    memset(&r, 0, sizeof r);
+    vn__result_warn(&r, "w", "%s", none);
+    assert_int_equal(strlen(r.warnings[0].message), z - 1);
 }
 
 static void precise_at_the_most_samples_says_nothing(void **state)
