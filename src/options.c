@@ -7,33 +7,42 @@
 void vn__option_error(char *msg, size_t len, int c, const char *arg, int opt,
                       const struct option *longopts)
 {
-    if (c == ':') {
-        snprintf(msg, len, "option '%s' needs a value", arg);
-        return;
+    /* The long option the word names: itself, or the one it abbreviates. */
+    const struct option *o = NULL;
+    const char *name = NULL, *eq = NULL;
+    size_t n = 0;
+    int prefixed = 0;
+    if (!strncmp(arg, "--", 2)) {
+        name = arg + 2;
+        eq = strchr(name, '=');
+        n = eq ? (size_t)(eq - name) : strlen(name);
+        const struct option *exact = NULL, *first = NULL;
+        for (const struct option *p = longopts; p->name; p++) {
+            if (strncmp(p->name, name, n) != 0)
+                continue;
+            if (strlen(p->name) == n)
+                exact = p;
+            prefixed++;
+            if (!first)
+                first = p;
+        }
+        o = exact ? exact : prefixed == 1 ? first : NULL;
     }
-    if (strncmp(arg, "--", 2) != 0) {
-        if (opt > 0 && opt < 256)
+    /* getopt_long sets optopt to 0 for a long option it does not know, and
+     * to the option's value for one it refused; any other value is a short
+     * option, which may sit inside a cluster after a long one ("--quiet
+     * -xq"), where the word getopt last passed is not the one refused. */
+    int is_long = name && (opt == 0 || (o && !o->flag && o->val == opt));
+    if (!is_long) {
+        if (c == ':')
+            snprintf(msg, len, "option '-%c' needs a value", opt);
+        else if (opt > 0 && opt < 256)
             snprintf(msg, len, "unknown option '-%c'", opt);
         else
             snprintf(msg, len, "unknown option '%s'", arg);
-        return;
-    }
-    const char *name = arg + 2, *eq = strchr(name, '=');
-    size_t n = eq ? (size_t)(eq - name) : strlen(name);
-    /* The options the word names: itself, or those it abbreviates. */
-    const struct option *exact = NULL, *first = NULL;
-    int prefixed = 0;
-    for (const struct option *o = longopts; o->name; o++) {
-        if (strncmp(o->name, name, n) != 0)
-            continue;
-        if (strlen(o->name) == n)
-            exact = o;
-        prefixed++;
-        if (!first)
-            first = o;
-    }
-    const struct option *o = exact ? exact : prefixed == 1 ? first : NULL;
-    if (o && eq && o->has_arg == no_argument) {
+    } else if (c == ':') {
+        snprintf(msg, len, "option '--%s' needs a value", o ? o->name : name);
+    } else if (o && eq && o->has_arg == no_argument) {
         snprintf(msg, len, "option '--%s' takes no value", o->name);
     } else if (!o && prefixed > 1) {
         size_t k = (size_t)snprintf(msg, len, "option '--%.*s' is ambiguous: it could be", (int)n, name);

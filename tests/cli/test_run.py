@@ -422,6 +422,7 @@ def test_interrupt_writes_complete_files(tmp_path):
     (["--ma", "3", "true"], "option '--ma' is ambiguous: it could be --max-runs, --max-samples, --max-time"),
     (["--shell=1", "true"], "option '--shell' takes no value"),
     (["-q", "true"], "unknown option '-q'"),
+    (["--shell", "-xq", "true"], "unknown option '-x'"),
     ([], "no command"),
     (["--runs", "3", "--min-runs", "2", "true"], "--runs"),
     (["--runs", "3", "--max-samples", "9", "true"], "--runs"),
