@@ -494,9 +494,27 @@ static int calibrate(job *j, uint64_t *iters_out, double *threshold_out, double 
          * fixed cost in each sample reaches the threshold before 2^24
          * unless that cost is under a millisecond, and then the thousand-
          * fold iterations more than double it unless each takes under
-         * 0.06 ns. Doubling on would reach 2^40 iterations, and the empty
-         * loop would take minutes to run that many. */
+         * 0.06 ns. An interrupted sample could fake it, so the fastest of
+         * three of each size decides. A timer too coarse to see either
+         * (both read 0) leaves it to the second test: no loop runs a
+         * thousand iterations a nanosecond, so that many for each ns of
+         * the threshold that still fall short do not run either. Doubling
+         * on would reach 2^40 iterations, and the empty loop would take
+         * minutes to run that many. */
+        int flat = 0;
         if (k >= FLAT_FROM && ns < 2 * took[k - 10]) {
+            double small = took[k - 10], big = ns, x;
+            for (int r = 0; r < 2; r++) {
+                if (run_sample(j, j->b->fn, 1, iters >> 10, &x, &tags))
+                    return 1;
+                small = fmin(small, x);
+                if (run_sample(j, j->b->fn, 1, iters, &x, &tags))
+                    return 1;
+                big = fmin(big, x);
+            }
+            flat = big < 2 * small;
+        }
+        if (flat || (k >= 10 && ns < threshold && (double)iters >= 1000 * threshold)) {
             char a[32], b[32];
             snprintf(j->run.error, sizeof j->run.error,
                      "%llu iterations took %s and %llu took %s: they do not run, so there is "

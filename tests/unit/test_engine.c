@@ -1084,6 +1084,33 @@ static void fixed_then_fast(vn_state *st)
     }
 }
 
+/* What the same removed loop reads with a timer too coarse to see it. */
+static void flat_unseen(vn_state *st)
+{
+    if (vn_state_iterations(st) > flat_most)
+        flat_most = vn_state_iterations(st);
+    while (vn_next(st)) {
+    }
+}
+
+/* 100 iterations a nanosecond, and the first sample of 2^14 iterations
+ * interrupted for a millisecond. */
+static int fast_interrupted_once;
+
+static void fast_interrupted(vn_state *st)
+{
+    if (vn_state_iterations(st) == (uint64_t)1 << 14 && !fast_interrupted_once++)
+        fake_now += 1000000;
+    double acc = 0;
+    while (vn_next(st)) {
+        acc += 0.01;
+        if (acc >= 1) {
+            fake_now += 1;
+            acc -= 1;
+        }
+    }
+}
+
 static void a_loop_that_does_not_run_fails(void **state)
 {
     (void)state;
@@ -1118,6 +1145,32 @@ static void a_loop_that_does_not_run_fails(void **state)
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
     assert_int_not_equal(r.bench[0].stop, VN_STOP_FAILED);
     assert_int_equal(r.bench[0].iters, (uint64_t)1 << 23);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+    /* An interrupted sample of 2^14 iterations makes 2^24 of a very fast
+     * loop look no slower than it: the fastest of three of each decides. */
+    reset_fake();
+    fast_interrupted_once = 0;
+    s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "fast", fast_interrupted, NULL), 0);
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    /* The first sample of 2^14 (1 ms: the threshold, so taken again), then
+     * two more at the check. */
+    assert_int_equal(fast_interrupted_once, 2 + 2);
+    assert_int_not_equal(r.bench[0].stop, VN_STOP_FAILED);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+    /* A timer that never moves sees no difference between the sizes: then
+     * a thousand iterations for each ns of the 1 ms threshold (2^30) that
+     * still fall short of it do not run either. */
+    reset_fake();
+    flat_most = 0;
+    s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "unseen", flat_unseen, NULL), 0);
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.bench[0].stop, VN_STOP_FAILED);
+    assert_non_null(strstr(r.bench[0].error, "they do not run"));
+    assert_int_equal(flat_most, (uint64_t)1 << 30);
     vn_results_free(&r);
     vn_suite_destroy(s);
 }
