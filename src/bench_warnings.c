@@ -50,9 +50,13 @@ int vn__probes_steady(const vn_sample *v, size_t n)
  * got. The stop rule is the one precision_reached() applies (bench_run.c):
  * the median's interval, or for an upper bound whose samples had branch
  * probes, its fastest sample reproduced by VN__FASTEST_AGREE. The engine
- * runs the stop test a last time at either limit, so a row stopped by one
- * did not meet the rule there; it records whether that test waited for
- * quiet moments rather than for precision (r->waited). */
+ * runs the stop test a last time at either limit and records whether it
+ * waited for quiet moments rather than for precision (r->waited). The
+ * headline can still meet the rule where that test did not: with
+ * --threads thread 0 decides on its own samples and the headline takes
+ * every thread's, and the probe after the last sample can retag it. Then
+ * the result is as precise as asked, and its stop reason says so (r->stop
+ * becomes precision, with no warning). */
 static void stop_warning(vn_result *r, const vn_config *cfg)
 {
     const vn_stats *s = &r->stats;
@@ -85,6 +89,11 @@ static void stop_warning(vn_result *r, const vn_config *cfg)
     else
         snprintf(got, sizeof got, "the median's 95%% CI is +-%.2g%%, for +-%.3g%% asked", pct,
                  cfg->precision);
+    int met = by_agree ? agree >= VN__FASTEST_AGREE : used >= 6 && pct <= cfg->precision;
+    if (met && !r->waited) {
+        r->stop = VN_STOP_PRECISION;
+        return;
+    }
     if (r->waited)
         vn__result_warn(r, id,
              "%s ran out while sampling waited for moments when the core was its own (or for "

@@ -1203,6 +1203,36 @@ static void too_few_headline_samples_for_an_interval_say_so(void **state)
     vn_suite_destroy(s);
 }
 
+/* A row stopped at a limit whose headline meets the precision all the same
+ * (thread 0 decides for --threads on its own samples; the headline takes
+ * every thread's): stopped for precision, with no warning. */
+static void a_headline_precise_at_a_limit_stopped_for_precision(void **state)
+{
+    (void)state;
+    vn_config c = quick_config();
+    vn_sample v[10];
+    memset(v, 0, sizeof v);
+    for (int i = 0; i < 10; i++) {
+        v[i].value = 10;
+        v[i].iters = 1000;
+        v[i].branch_cycles = NAN;
+    }
+    for (int waited = 0; waited <= 1; waited++) {
+        vn_result r;
+        memset(&r, 0, sizeof r);
+        r.samples = v;
+        r.nsamples = 10;
+        r.stop = VN_STOP_MAX_SAMPLES;
+        r.waited = waited;
+        assert_int_equal(vn_stats_compute((const double[]){10, 10, 10, 10, 10, 10, 10, 10, 10, 10}, 10,
+                                          &r.stats), 0);
+        vn__result_warnings(&r, &c, 1);
+        /* Waiting for quiet moments is a reason of its own to say so. */
+        assert_int_equal(r.stop, waited ? VN_STOP_MAX_SAMPLES : VN_STOP_PRECISION);
+        assert_int_equal(has_warning(&r, "max_samples"), waited);
+    }
+}
+
 static void a_warning_too_long_is_cut_at_a_word(void **state)
 {
     (void)state;
@@ -1769,6 +1799,7 @@ int main(void)
         cmocka_unit_test(precise_at_the_most_samples_says_nothing),
         cmocka_unit_test(a_loop_that_does_not_run_fails),
         cmocka_unit_test(a_warning_too_long_is_cut_at_a_word),
+        cmocka_unit_test(a_headline_precise_at_a_limit_stopped_for_precision),
         cmocka_unit_test(too_few_headline_samples_for_an_interval_say_so),
         cmocka_unit_test(the_probe_after_a_sample_is_the_next_one_whichever_row_takes_it),
         cmocka_unit_test(growing_cost_is_drift),
