@@ -734,7 +734,7 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
     res->overhead_ci[1] = es.ohi;
     res->overhead_cycles = es.oc;
     res->overhead_cycles_spread = es.spread;
-    if (!E->ns.n) /* stopped before any was taken: unknown, not 0 */
+    if (!E->ns.n && n == 0) /* stopped before any was taken: unknown, not 0 */
         res->overhead_ns = res->overhead_ci[0] = res->overhead_ci[1] = NAN;
 
     size_t m = 0, nc = 0, nr = 0;
@@ -860,6 +860,7 @@ static int row_begin(job *j, int *state)
     double threshold, cap;
     if (calibrate(j, &w->iters, &threshold, &cap))
         return 0;
+    res->iters = w->iters; /* a row stopped while warming up has its size too */
 
     /* Warmup: untimed samples until the warmup time has passed since the
      * row began (calibration counts: it ran the code too). */
@@ -1119,7 +1120,7 @@ typedef struct shared {
     atomic_int arrived;
     atomic_int ready;           /* at the barrier */
     atomic_int stop;
-    vn_stop reason;
+    atomic_int reason;          /* a vn_stop, set by whoever stops the threads first */
     double om, ohi;             /* the empty loop, measured before: median, top of its CI */
 } shared;
 
@@ -1134,6 +1135,15 @@ typedef struct tctx {
     vn_counters *own;            /* this thread's own group; NULL: counts unknown */
     dbuf counts;
 } tctx;
+
+/* Stops every thread for the reason given, unless something stopped them
+ * first (Ctrl-C, a limit, a failure): the first to stop them says why. */
+static void stop_threads(shared *sh, vn_stop why)
+{
+    int running = 0;
+    if (atomic_compare_exchange_strong(&sh->stop, &running, 1))
+        atomic_store(&sh->reason, (int)why);
+}
 
 static void *thread_main(void *arg)
 {
@@ -1161,8 +1171,7 @@ static void *thread_main(void *arg)
     size_t min_untagged = vn__min_untagged(&j->cfg);
     while (!atomic_load(&sh->stop)) {
         if (j->cfg.stop_flag && *j->cfg.stop_flag) {
-            sh->reason = VN_STOP_INTERRUPTED;
-            atomic_store(&sh->stop, 1);
+            stop_threads(sh, VN_STOP_INTERRUPTED);
             break;
         }
         vn_sample s = {0};
@@ -1196,10 +1205,8 @@ static void *thread_main(void *arg)
             int waiting; /* never, without probes */
             int met = precision_reached(t->S.v, t->S.n, skip, sh->om, sh->ohi, target, 0, &waiting,
                                         &t->rc);
-            if (met || last || spent) {
-                sh->reason = met ? VN_STOP_PRECISION : last ? VN_STOP_MAX_SAMPLES : VN_STOP_MAX_TIME;
-                atomic_store(&sh->stop, 1);
-            }
+            if (met || last || spent)
+                stop_threads(sh, met ? VN_STOP_PRECISION : last ? VN_STOP_MAX_SAMPLES : VN_STOP_MAX_TIME);
         }
     }
     return NULL;
@@ -1285,7 +1292,7 @@ static int measure_threads(job *j)
         vn_counters_destroy(t[i].own);
     }
     if (res->stop != VN_STOP_FAILED)
-        res->stop = sh.reason;
+        res->stop = (vn_stop)atomic_load(&sh.reason);
     res->samples = all.v;
     res->nsamples = all.n;
     if (rc == 0 && res->stop != VN_STOP_FAILED) {
