@@ -20,6 +20,11 @@ int main(void)
         fprintf(stderr, "vernier-spawn: started by vernier run, not by hand\n");
         return 2;
     }
+    /* dup2 left them open across exec: the commands must not get them (a
+     * command could write a report of its own, or hold the report pipe open
+     * after this program is gone). */
+    fcntl(3, F_SETFD, FD_CLOEXEC);
+    fcntl(4, F_SETFD, FD_CLOEXEC);
     vn__interrupt saved;
     vn__interrupt_catch(&saved);
     return vn_spawner_serve(3, 4, &vn__interrupted) == 0 ? 0 : 1;

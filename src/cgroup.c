@@ -3,6 +3,7 @@
  * controller's memory.max_usage_in_bytes, which both count every process of
  * the group and can be reset between runs. */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,12 +297,29 @@ int vn_cgroup_peak(int fd, long long *kib)
     return 0;
 }
 
+/* Kills what is still in the group: what a command left running, even
+ * outside its process group (setsid), is in its cgroup still. */
+static void kill_members(const char *dir)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/cgroup.procs", dir);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return;
+    long pid;
+    while (fscanf(f, "%ld", &pid) == 1)
+        if (pid > 1 && pid != (long)getpid())
+            kill((pid_t)pid, SIGKILL);
+    fclose(f);
+}
+
 int vn_cgroup_remove(const char *dir)
 {
     if (!dir || !*dir)
         return 0;
     /* Processes of a group just killed (a timeout) may still be exiting:
-     * wait for them, up to a second. */
+     * wait for them, up to a second; and what the commands left running
+     * is stopped. */
     int e = 0;
     for (int i = 0; i < 100; i++) {
         if (rmdir(dir) == 0 || errno == ENOENT)
@@ -309,6 +327,7 @@ int vn_cgroup_remove(const char *dir)
         e = errno;
         if (e != EBUSY)
             break;
+        kill_members(dir);
         struct timespec ts = {0, 10000000};
         nanosleep(&ts, NULL);
     }

@@ -243,12 +243,16 @@ static void child(const vn_exec_opts *o, int go, int errw, int cg)
     if (in < 0)
         goto fail;
     dup2(in, 0);
+    if (in != 0)
+        close(in); /* the command gets 0, 1 and 2, not a copy besides */
     if (!o->show_output) {
         int null = open("/dev/null", O_WRONLY);
         if (null < 0)
             goto fail;
         dup2(null, 1);
         dup2(null, 2);
+        if (null > 2)
+            close(null);
     }
     if (cg >= 0 && write(cg, "0", 1) != 1)
         goto fail;
@@ -698,6 +702,9 @@ static int wait_child(const vn_exec_opts *o, pid_t pid, uint64_t t0, double *wal
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     uint64_t t1 = vn__posix_read(CLOCK_MONOTONIC);
+    /* What the command left running in its group (a child sent to the
+     * background) would run on into the next runs: a run ends with it. */
+    kill(-pid, SIGKILL);
     if (pfd >= 0)
         close(pfd);
     *wall_ns = (double)(t1 - t0);

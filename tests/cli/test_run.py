@@ -526,3 +526,45 @@ def test_outputs_are_checked_before_any_run(tmp_path):
 def test_whole_numbers_say_so(opt):
     p = run("run", opt, "1.5", "true")
     assert p.returncode == 2 and "whole number" in p.stderr and opt in p.stderr
+
+
+def test_a_command_gets_no_descriptor_of_vernier():
+    # vernier is started here with only 0, 1 and 2 open: the command must
+    # see those and nothing of vernier's own (its helper's pipes).
+    code = "import os; print('fds', sorted(int(f) for f in os.listdir('/proc/self/fd')))"
+    p = run("run", "--runs", "1", "--show-output", "--", PY, "-c", code, check=0)
+    line = next(l for l in p.stdout.splitlines() if l.startswith("fds "))
+    # The fourth is the one listdir opened to read the directory.
+    assert line == "fds [0, 1, 2, 3]", p.stdout
+
+
+def test_background_children_end_with_their_run(tmp_path):
+    pids = tmp_path / "pids"
+    cmd = f"sh -c 'sleep 77 & echo $! >> {pids}'"
+    run("run", "--runs", "3", cmd, check=0)
+    left = [int(x) for x in pids.read_text().split()]
+    assert len(left) == 3
+    time.sleep(0.2)
+    alive = [pid for pid in left if os.path.exists(f"/proc/{pid}") and
+             open(f"/proc/{pid}/stat").read().split()[2] != "Z"]
+    for pid in alive:
+        os.kill(pid, signal.SIGKILL)
+    assert alive == []
+
+
+def test_a_helper_killed_under_a_command_ends_the_run_at_once(tmp_path):
+    # The command kills vernier's helper, its parent, and lives on: vernier
+    # must not wait on it (before, the command held the helper's report
+    # pipe open and vernier waited for ever, deaf to --timeout and Ctrl-C).
+    mark = tmp_path / "pid"
+    cmd = f"sh -c 'echo $$ > {mark}; kill -9 $PPID; sleep 30'"
+    start = time.monotonic()
+    p = run("run", "--runs", "2", "--timeout", "0.5", cmd, timeout=60)
+    took = time.monotonic() - start
+    try:
+        pid = int(mark.read_text())
+        os.kill(pid, signal.SIGKILL)
+    except (FileNotFoundError, ProcessLookupError, ValueError):
+        pass
+    assert took < 10
+    assert p.returncode == 1 and "vernier-spawn ended without a report" in p.stderr
