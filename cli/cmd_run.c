@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -290,6 +291,55 @@ static int write_out(const char *path, int (*rep)(const vn_results *, vn_buf *),
 static int csv_rows(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 0, b); }
 static int csv_raw(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 1, b); }
 
+/* What can be told wrong with the commands before any run, as usage
+ * errors: a word that looks like an option after the commands (options go
+ * first), a line that cannot be split into words or holds none, and a
+ * parameter whose {NAME} appears nowhere. */
+static int check_commands(const vn_run_config *c, int dashdash)
+{
+    for (size_t i = 0; i < c->ncommands; i++) {
+        const char *cmd = c->commands[i];
+        if (!dashdash && cmd[0] == '-') {
+            vn_cli_usage_error(CMD, "'%s' comes after the commands: options go before them (to run "
+                               "a command whose words start with '-', put it after --)", cmd);
+            return 1;
+        }
+        if (c->shell) {
+            if (!cmd[strspn(cmd, " \t\n")]) {
+                vn_cli_usage_error(CMD, "command %zu is empty; give a shell command to run", i + 1);
+                return 1;
+            }
+            continue;
+        }
+        char **w = NULL, why[256];
+        int n = 0;
+        if (vn_split_words(cmd, &w, &n, why, sizeof why) != 0) {
+            vn_cli_usage_error(CMD, "cannot split '%s' into words: %s", cmd, why);
+            return 1;
+        }
+        int empty = n == 0 || !w[0][0];
+        vn_words_free(w);
+        if (empty) {
+            vn_cli_usage_error(CMD, "command %zu is empty; give a program to run", i + 1);
+            return 1;
+        }
+    }
+    for (size_t k = 0; k < c->nparams; k++) {
+        char mark[300];
+        snprintf(mark, sizeof mark, "{%s}", c->params[k].name);
+        int used = (c->prepare && strstr(c->prepare, mark)) || (c->setup && strstr(c->setup, mark)) ||
+                   (c->cleanup && strstr(c->cleanup, mark));
+        for (size_t i = 0; i < c->ncommands && !used; i++)
+            used = strstr(c->commands[i], mark) != NULL;
+        if (!used) {
+            vn_cli_usage_error(CMD, "parameter %s: %s appears in no command or hook; put it where "
+                               "its values go", c->params[k].name, mark);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
     enum {
@@ -454,6 +504,17 @@ int cmd_run(int argc, char **argv)
             vn_cli_usage_error(CMD, "only one output can go to standard output ('-')");
             goto usage;
         }
+        for (int i = 0; i < 4; i++)
+            for (int k = i + 1; k < 4; k++)
+                if (outs[i] && outs[k] && strcmp(outs[i], "-") && !strcmp(outs[i], outs[k])) {
+                    vn_cli_usage_error(CMD, "two outputs would both be written to '%s'; give each its own file",
+                                       outs[i]);
+                    goto usage;
+                }
+        /* The report owns standard output: the commands' go with their
+         * standard error. */
+        if (dash && c.show_output)
+            c.show_output = 2;
     }
     if (runs_set && minmax_set) {
         vn_cli_usage_error(CMD, "--runs fixes the number of runs; drop --min-samples/--max-samples");
@@ -463,6 +524,12 @@ int cmd_run(int argc, char **argv)
         vn_cli_usage_error(CMD, "--max-samples (%zu) must be at least --min-samples (%zu)", c.max_runs,
                            c.min_runs);
         goto usage;
+    }
+    struct stat in_st;
+    if (c.input && stat(c.input, &in_st) == 0 && S_ISDIR(in_st.st_mode)) {
+        status = vn_cli_fail(CMD, "cannot read --input '%s': it is a directory; give a file", c.input);
+        free_params(&P);
+        return status;
     }
     if (c.input && access(c.input, R_OK) != 0) {
         status = vn_cli_fail(CMD, "cannot read --input '%s': %s", c.input, strerror(errno));
@@ -498,6 +565,11 @@ int cmd_run(int argc, char **argv)
     c.ncommands = ncmds;
     c.params = P.v;
     c.nparams = P.n;
+    if (check_commands(&c, dashdash)) {
+        free(joined);
+        free(cmds == (const char **)(argv + optind) ? NULL : cmds);
+        goto usage;
+    }
 
     char helper[4200];
     c.helper = find_helper(helper, sizeof helper);

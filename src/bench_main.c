@@ -298,6 +298,11 @@ static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
         }
         if (dash > 1)
             return usage_error(prog, "only one output can go to standard output ('-')%s%s", "", "");
+        for (int i = 0; i < 3; i++)
+            for (int k = i + 1; k < 3; k++)
+                if (outs[i] && outs[k] && strcmp(outs[i], "-") && !strcmp(outs[i], outs[k]))
+                    return usage_error(prog, "two outputs would both be written to '%s'%s", outs[i],
+                                       "; give each its own file");
     }
     if (cfg.timer) {
         vn_clock_id id;

@@ -253,6 +253,8 @@ static void child(const vn_exec_opts *o, int go, int errw, int cg)
         dup2(null, 2);
         if (null > 2)
             close(null);
+    } else if (o->show_output == 2) {
+        dup2(2, 1);
     }
     if (cg >= 0 && write(cg, "0", 1) != 1)
         goto fail;
@@ -324,6 +326,8 @@ static pid_t spawn_fast(const vn_exec_opts *o, uint64_t *t0, char *err, size_t e
     if (!o->show_output) {
         posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
         posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    } else if (o->show_output == 2) {
+        posix_spawn_file_actions_adddup2(&fa, 2, 1);
     }
     sigset_t def, none;
     sigemptyset(&def);

@@ -660,9 +660,11 @@ static int build_rows(const vn_run_config *c, row **out, size_t *nout, char *err
                 break;
             if (!c->executor) {
                 snprintf(err, errlen,
-                         rc == -EACCES ? "'%s' is not executable; check its permissions"
-                                       : "'%s' was not found; check the name, the PATH, or use "
-                                         "--shell for a shell command",
+                         rc == -EACCES   ? "'%s' is not executable; check its permissions"
+                         : rc == -EISDIR ? "'%s' is a directory, not a program; name the program in it"
+                         : !*r->argv[0]  ? "%sthe command is empty; give a program to run"
+                                         : "'%s' was not found; check the name, the PATH, or use "
+                                           "--shell for a shell command",
                          r->argv[0]);
                 break;
             }

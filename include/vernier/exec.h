@@ -38,7 +38,8 @@ typedef struct vn_exec_opts {
     const char *path;               /* the program's file, found beforehand (vn_which), so the
                                        PATH search is not timed; NULL: searched at the spawn */
     const char *stdin_path;         /* NULL: /dev/null */
-    int show_output;                /* 0: stdout and stderr go to /dev/null */
+    int show_output;                /* 0: stdout and stderr go to /dev/null; 1: through;
+                                       2: both to stderr (stdout carries a report) */
     double timeout;                 /* seconds; 0: none */
     const volatile int *stop_flag;  /* non-zero while waiting: stop the child */
     const char *cgroup;             /* a cgroup directory to run the child in, or NULL */

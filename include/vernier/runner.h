@@ -49,7 +49,8 @@ typedef struct vn_run_config {
     size_t nparams;
     double timeout;               /* seconds per run; 0: none */
     int ignore_failure;           /* keep going after a non-zero exit, a signal or a timeout */
-    int show_output;              /* let the command's stdout and stderr through */
+    int show_output;              /* let the command's stdout and stderr through (2: both
+                                     to stderr, when stdout carries a report) */
     const char *input;            /* stdin file; NULL: /dev/null */
     int tree_memory;              /* measure the process tree's peak through a cgroup when possible */
     int progress;                 /* a progress line on stderr */

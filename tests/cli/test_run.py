@@ -428,13 +428,17 @@ def test_interrupt_writes_complete_files(tmp_path):
     (["--runs", "3", "--max-samples", "9", "true"], "--runs"),
     (["--max-time", "-1", "true"], "--max-time"),
     (["--raw", "true"], "--raw"),
-    (["'unterminated"], None),
+    (["'unterminated"], "cannot split ''unterminated' into words: a single quote is not closed"),
+    ([""], "cannot split '' into words: the command is empty"),
+    (["--", ""], "command 1 is empty; give a program to run"),
+    (["--shell", "  "], "command 1 is empty; give a shell command to run"),
+    (["true", "--runs", "2"], "'--runs' comes after the commands: options go before them"),
+    (["true", "--"], "'--' comes after the commands"),
+    (["--json", "same", "--markdown", "same", "true"], "two outputs would both be written to 'same'"),
+    (["--param", "N=1,2", "echo hi"], "parameter N: {N} appears in no command or hook"),
 ])
 def test_bad_options_exit_2(args, needle):
     p = run("run", *args)
-    if needle is None:  # a command line that cannot be split: exit 1, before any run
-        assert p.returncode == 1 and "quote" in p.stderr
-        return
     assert p.returncode == 2, (args, p.stderr)
     assert needle in p.stderr
     assert len(p.stderr.strip().splitlines()) == 1
@@ -568,3 +572,20 @@ def test_a_helper_killed_under_a_command_ends_the_run_at_once(tmp_path):
         pass
     assert took < 10
     assert p.returncode == 1 and "vernier-spawn ended without a report" in p.stderr
+
+
+def test_input_that_is_a_directory_is_refused(tmp_path):
+    p = run("run", "--runs", "1", "--input", str(tmp_path), "cat")
+    assert p.returncode == 1 and "it is a directory" in p.stderr
+
+
+def test_a_directory_is_not_a_program(tmp_path):
+    p = run("run", "--runs", "1", str(tmp_path))
+    assert p.returncode == 1 and "is a directory, not a program" in p.stderr
+
+
+def test_shown_output_keeps_away_from_a_report_on_stdout():
+    p = run("run", "--runs", "2", "--show-output", "--json", "-", "echo NOISE", check=0)
+    d = json.loads(p.stdout)  # the JSON alone
+    assert len(d["benchmarks"][0]["samples"]) == 2
+    assert "NOISE" in p.stderr
