@@ -964,8 +964,9 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     results->timer_resolution_ns = 1;
     results->optimized = 1;
     vn_config_init(&results->config);
-    results->config.min_samples = c->min_runs;
-    results->config.max_samples = c->max_runs;
+    /* --runs N fixes both. */
+    results->config.min_samples = c->runs ? c->runs : c->min_runs;
+    results->config.max_samples = c->runs ? c->runs : c->max_runs;
     results->config.max_time = c->min_time > 0 ? c->min_time : 1;
     results->config.precision = c->precision;
     results->config.warmup = 0;
@@ -1059,7 +1060,13 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
                 fail->failed = stop = 1;
                 break;
             }
-            if (e == VN_EXEC_INTERRUPTED) {
+            /* A run that ended as Ctrl-C came may have ended because of it
+             * (its group stopped by the spawner before the wait saw the
+             * flag): interrupted, not failed, and not a run. */
+            if (e == VN_EXEC_INTERRUPTED ||
+                (c->stop_flag && *c->stop_flag && (u.exit_status || u.signal))) {
+                if (e != VN_EXEC_INTERRUPTED)
+                    drop_counts(&x);
                 stop = 1;
                 break;
             }
@@ -1090,8 +1097,11 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
             progress(c, rows, nrows, order[o]);
             if (r->finished && !r->cleaned) {
                 r->cleaned = 1;
-                if (hook(&x, "cleanup", r->cleanup, fail))
+                if (hook(&x, "cleanup", r->cleanup, fail)) {
+                    /* The runs stand; the results say the cleanup failed. */
+                    snprintf(r->error, sizeof r->error, "%.255s", fail->message);
                     stop = 1;
+                }
             }
         }
     }

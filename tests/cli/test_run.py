@@ -38,6 +38,8 @@ def test_fake_runs_give_exact_statistics(tmp_path):
     assert all(s["user"] == 4e6 and s["sys"] == 1e6 and s["exit_status"] == 0 and s["signal"] is None
                for s in b["samples"])
     assert b["stop"] == "max_samples"
+    # --runs 5 fixes both the fewest and the most.
+    assert d["config"]["min_samples"] == 5 and d["config"]["max_samples"] == 5
     # The console summary went to stderr, since stdout carries the JSON.
     assert "median   11.0 ms" in p.stderr
     assert "max RSS 2.0 MiB" in p.stderr
@@ -589,3 +591,12 @@ def test_shown_output_keeps_away_from_a_report_on_stdout():
     d = json.loads(p.stdout)  # the JSON alone
     assert len(d["benchmarks"][0]["samples"]) == 2
     assert "NOISE" in p.stderr
+
+
+def test_a_failed_cleanup_is_in_the_results(tmp_path):
+    out = tmp_path / "r.json"
+    p = run("run", "--runs", "2", "--cleanup", "false", "--json", str(out), "true")
+    assert p.returncode == 1
+    b = json.loads(out.read_text())["benchmarks"][0]
+    assert len(b["samples"]) == 2  # the runs stand
+    assert "cleanup command 'false' exited with status 1" in b["error"]
