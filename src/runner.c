@@ -128,11 +128,30 @@ int vn_param_range(const char *spec, char ***values, size_t *n, char *err, size_
         snprintf(err, errlen, "'%s' gives %.0f values; at most 10000", spec, count);
         return VN_EINVAL;
     }
+    /* Whole numbers are counted as such: past 2^53 a double would skip and
+     * repeat values. */
+    long long ilo = 0, istep = 1;
+    if (!decimal) {
+        char *end;
+        errno = 0;
+        ilo = strtoll(spec, &end, 10);
+        long long ihi = strtoll(c1 + 1, &end, 10);
+        istep = c2 ? strtoll(c2 + 1, &end, 10) : 1;
+        if (errno == ERANGE) {
+            snprintf(err, errlen, "'%s' has a number too large for a 64-bit integer", spec);
+            return VN_EINVAL;
+        }
+        count = (double)(((unsigned long long)ihi - (unsigned long long)ilo) / (unsigned long long)istep + 1);
+        if (count > 10000) {
+            snprintf(err, errlen, "'%s' gives %.0f values; at most 10000", spec, count);
+            return VN_EINVAL;
+        }
+    }
     for (size_t i = 0; i < (size_t)count; i++) {
         char buf[64];
         double v = lo + (double)i * step;
         int l = decimal ? snprintf(buf, sizeof buf, "%.10g", v)
-                        : snprintf(buf, sizeof buf, "%lld", (long long)llround(v));
+                        : snprintf(buf, sizeof buf, "%lld", ilo + (long long)i * istep);
         if (push_value(values, n, buf, (size_t)l)) {
             free_values(*values, *n);
             return VN_ENOMEM;

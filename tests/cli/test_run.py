@@ -600,3 +600,11 @@ def test_a_failed_cleanup_is_in_the_results(tmp_path):
     b = json.loads(out.read_text())["benchmarks"][0]
     assert len(b["samples"]) == 2  # the runs stand
     assert "cleanup command 'false' exited with status 1" in b["error"]
+
+
+def test_whole_number_ranges_past_2_to_the_53(tmp_path):
+    f = fake(tmp_path, ["1"] * 10)
+    p = run("run", "--fake-exec", f, "--runs", "1", "--param-range", "N=9007199254740993:9007199254740995",
+            "--json", "-", "x {N}", check=0)
+    assert [b["params"]["N"] for b in json.loads(p.stdout)["benchmarks"]] == \
+        ["9007199254740993", "9007199254740994", "9007199254740995"]
