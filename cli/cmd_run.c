@@ -279,8 +279,10 @@ static char *join_words(char **w, int n)
 
 static int write_out(const char *path, int (*rep)(const vn_results *, vn_buf *), const vn_results *r)
 {
+    /* Every run of a million is a few hundred bytes of JSON: more than the
+     * buffers' usual limit, which is for reports, not results. */
     vn_buf b;
-    vn_buf_init(&b, 0);
+    vn_buf_init(&b, VN_RESULTS_BUF_MAX);
     int rc = rep(r, &b);
     int status = rc ? vn_cli_fail(CMD, "cannot format '%s': %s", path, vn_strerror(rc))
                     : vn_cli_write(CMD, path, &b);
@@ -402,16 +404,16 @@ int cmd_run(int argc, char **argv)
         switch (o) {
         case 'h': help(stdout); free_params(&P); return vn_cli_flushed(CMD);
         case O_WARMUP: if (whole("--warmup", optarg, 0, 1e6, &v)) goto usage; c.warmup = (size_t)v; break;
-        case O_RUNS: if (whole("--runs", optarg, 1, 1e7, &v)) goto usage; c.runs = (size_t)v; runs_set = 1; break;
+        case O_RUNS: if (whole("--runs", optarg, 1, 1e6, &v)) goto usage; c.runs = (size_t)v; runs_set = 1; break;
         case O_MINRUNS:
         case O_MINSAMPLES:
-            if (whole(o == O_MINRUNS ? "--min-runs" : "--min-samples", optarg, 1, 1e7, &v)) goto usage;
+            if (whole(o == O_MINRUNS ? "--min-runs" : "--min-samples", optarg, 1, 1e6, &v)) goto usage;
             c.min_runs = (size_t)v;
             minmax_set = 1;
             break;
         case O_MAXRUNS:
         case O_MAXSAMPLES:
-            if (whole(o == O_MAXRUNS ? "--max-runs" : "--max-samples", optarg, 1, 1e7, &v)) goto usage;
+            if (whole(o == O_MAXRUNS ? "--max-runs" : "--max-samples", optarg, 1, 1e6, &v)) goto usage;
             c.max_runs = (size_t)v;
             minmax_set = 1;
             break;
@@ -626,7 +628,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "vernier run: %s\n", fail.message);
         status = VN_EXIT_FAIL;
     }
-    int interrupted = res.interrupted;
+    int interrupted = res.interrupted || vn__interrupted; /* also while the files were written */
     vn_results_free(&res);
     free(cmp);
     if (interrupted) {

@@ -119,7 +119,7 @@ static int emit(const char *prog, const char *path, int (*report)(const vn_resul
                 const vn_results *r)
 {
     vn_buf b;
-    vn_buf_init(&b, 0);
+    vn_buf_init(&b, VN_RESULTS_BUF_MAX); /* every sample is in it */
     int rc = report(r, &b);
     if (rc == 0)
         rc = vn_write_file_atomic(path, b.data ? b.data : "", b.len);
