@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,8 +60,8 @@ static int buf_reserve(vn_buf *b, size_t extra)
         return 0;
     size_t cap = b->cap ? b->cap : 256;
     while (cap < need)
-        cap *= 2;
-    if (cap > b->max + 1)
+        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+    if (b->max < SIZE_MAX && cap > b->max + 1)
         cap = b->max + 1;
     char *p = realloc(b->data, cap);
     if (!p)

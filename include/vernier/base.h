@@ -49,7 +49,7 @@ typedef struct vn_buf {
 
 #define VN_BUF_DEFAULT_MAX ((size_t)256 << 20)
 /* For results files, which hold every sample or run: memory is the limit. */
-#define VN_RESULTS_BUF_MAX ((size_t)-1)
+#define VN_RESULTS_BUF_MAX ((size_t)-1 / 4)
 
 void vn_buf_init(vn_buf *b, size_t max);   /* max 0 means VN_BUF_DEFAULT_MAX */
 void vn_buf_free(vn_buf *b);

@@ -119,6 +119,15 @@ static void buffer_maximum_is_enforced(void **state)
     assert_int_equal(b.len, 1001);
     assert_int_equal(b.data[1000], '>');
     vn_buf_free(&b);
+    /* No limit at all (the largest size): growing must not wrap around. */
+    for (size_t max = (size_t)-1 / 4; max; max = max == (size_t)-1 ? 0 : (size_t)-1) {
+        vn_buf_init(&b, max);
+        for (int i = 0; i < 100; i++)
+            assert_int_equal(vn_buf_puts(&b, big), 0);
+        assert_int_equal(b.len, 99900);
+        assert_true(b.cap > b.len);
+        vn_buf_free(&b);
+    }
 }
 
 static int count_tmp(const char *dir)
