@@ -93,17 +93,13 @@ static void failing(vn_state *st)
     }
 }
 
-/* One run of four rows, one of which fails and one of which runs to its
- * budget; the allocation fail_at fails (0: none). Returns vn_suite_run's
- * code, and the allocations it made in *made. */
-static int run_once(long fail, int interleave, long *made)
+/* A suite on the fake machine, whose time is what now_of() says. */
+static vn_suite *fake_machine(uint64_t (*now_of)(void *))
 {
-    fake_now = 1000000;
-    noisy_no = 0;
     vn_suite *s = vn__suite_create(1);
     assert_non_null(s);
     vn__hooks h = {0};
-    h.now = now;
+    h.now = now_of;
     h.timer_cost_ns = 20;
     h.timer_resolution_ns = 1;
     h.ref_ns = ref;
@@ -111,6 +107,17 @@ static int run_once(long fail, int interleave, long *made)
     h.no_interference = 1;
     h.no_sysinfo = 1;
     vn__suite_set_hooks(s, &h);
+    return s;
+}
+
+/* One run of four rows, one of which fails and one of which runs to its
+ * budget; the allocation fail_at fails (0: none). Returns vn_suite_run's
+ * code, and the allocations it made in *made. */
+static int run_once(long fail, int interleave, long *made)
+{
+    fake_now = 1000000;
+    noisy_no = 0;
+    vn_suite *s = fake_machine(now);
     assert_int_equal(vn_suite_add(s, "steady", steady, NULL), 0);
     assert_int_equal(vn_suite_add(s, "noisy", noisy, NULL), 0);
     assert_int_equal(vn_suite_add(s, "failing", failing, NULL), 0);
@@ -180,17 +187,7 @@ static void a_thread_that_cannot_start_fails_its_row(void **state)
     alarm(60); /* a run that waits for ever fails here, not at ctest's limit */
     for (int k = 0; k <= 3; k++) {
         atomic_store(&shared_now, 1000000);
-        vn_suite *s = vn__suite_create(1);
-        assert_non_null(s);
-        vn__hooks h = {0};
-        h.now = now_shared;
-        h.timer_cost_ns = 20;
-        h.timer_resolution_ns = 1;
-        h.ref_ns = ref;
-        h.branch_cycles = probe;
-        h.no_interference = 1;
-        h.no_sysinfo = 1;
-        vn__suite_set_hooks(s, &h);
+        vn_suite *s = fake_machine(now_shared);
         assert_int_equal(vn_suite_add(s, "threads", steady_shared, NULL), 0);
         assert_int_equal(vn_suite_add(s, "after", steady_shared, NULL), 0);
         vn_config c;
