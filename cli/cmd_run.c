@@ -100,7 +100,10 @@ static int fake_load(const char *path, fake *f)
             continue;
         double x[5] = {0, 0, 0, 0, 0};
         int k = sscanf(line, "%lf %lf %lf %lf %lf", &x[0], &x[1], &x[2], &x[3], &x[4]);
-        if (k < 1 || !(x[0] >= 0)) {
+        int finite = 1;
+        for (int i = 0; i < 5; i++)
+            finite &= isfinite(x[i]) != 0;
+        if (k < 1 || !(x[0] >= 0) || !finite) {
             fclose(in);
             free(f->v);
             return vn_cli_fail(CMD, "%s: line %zu: expected 'WALL_MS [USER_MS SYS_MS MAXRSS_KIB EXIT]'",
@@ -116,7 +119,12 @@ static int fake_load(const char *path, fake *f)
         memcpy(f->v + f->n * 5, x, sizeof x);
         f->n++;
     }
+    int bad = ferror(in) ? errno : 0;
     fclose(in);
+    if (bad) {
+        free(f->v);
+        return vn_cli_fail(CMD, "cannot read '%s': %s", path, strerror(bad));
+    }
     if (!f->n)
         return vn_cli_fail(CMD, "'%s' has no runs in it", path);
     return 0;

@@ -608,3 +608,10 @@ def test_whole_number_ranges_past_2_to_the_53(tmp_path):
             "--json", "-", "x {N}", check=0)
     assert [b["params"]["N"] for b in json.loads(p.stdout)["benchmarks"]] == \
         ["9007199254740993", "9007199254740994", "9007199254740995"]
+
+
+def test_fake_runs_that_cannot_be_read_say_why(tmp_path):
+    p = run("run", "--fake-exec", fake(tmp_path, ["1e400"]), "--runs", "1", "x")
+    assert p.returncode == 1 and "line 1: expected 'WALL_MS" in p.stderr
+    p = run("run", "--fake-exec", str(tmp_path), "--runs", "1", "x")
+    assert p.returncode == 1 and "Is a directory" in p.stderr
