@@ -119,33 +119,30 @@ int vn_param_range(const char *spec, char ***values, size_t *n, char *err, size_
         snprintf(err, errlen, "'%s' is not LO:HI or LO:HI:STEP with numbers", spec ? spec : "");
         return VN_EINVAL;
     }
-    if (!(step > 0) || hi < lo) {
-        snprintf(err, errlen, "'%s' needs LO <= HI and a positive STEP", spec);
-        return VN_EINVAL;
-    }
-    double count = floor((hi - lo) / step + 1e-9) + 1;
-    if (count > 10000) {
-        snprintf(err, errlen, "'%s' gives %.0f values; at most 10000", spec, count);
-        return VN_EINVAL;
-    }
     /* Whole numbers are counted as such: past 2^53 a double would skip and
      * repeat values. */
-    long long ilo = 0, istep = 1;
+    long long ilo = 0, ihi = 0, istep = 1;
     if (!decimal) {
         char *end;
         errno = 0;
         ilo = strtoll(spec, &end, 10);
-        long long ihi = strtoll(c1 + 1, &end, 10);
+        ihi = strtoll(c1 + 1, &end, 10);
         istep = c2 ? strtoll(c2 + 1, &end, 10) : 1;
         if (errno == ERANGE) {
             snprintf(err, errlen, "'%s' has a number too large for a 64-bit integer", spec);
             return VN_EINVAL;
         }
-        count = (double)(((unsigned long long)ihi - (unsigned long long)ilo) / (unsigned long long)istep + 1);
-        if (count > 10000) {
-            snprintf(err, errlen, "'%s' gives %.0f values; at most 10000", spec, count);
-            return VN_EINVAL;
-        }
+    }
+    if (!(step > 0) || hi < lo || ihi < ilo) {
+        snprintf(err, errlen, "'%s' needs LO <= HI and a positive STEP", spec);
+        return VN_EINVAL;
+    }
+    double count = decimal ? floor((hi - lo) / step + 1e-9) + 1
+                           : (double)(((unsigned long long)ihi - (unsigned long long)ilo) /
+                                          (unsigned long long)istep + 1);
+    if (count > 10000) {
+        snprintf(err, errlen, "'%s' gives %.0f values; at most 10000", spec, count);
+        return VN_EINVAL;
     }
     for (size_t i = 0; i < (size_t)count; i++) {
         char buf[64];
