@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "interrupt.h"
+#include "options.h"
 
 static const char *const CMD = "run";
 
@@ -488,19 +489,20 @@ int cmd_run(int argc, char **argv)
         default: goto usage;
         }
     }
-    if ((json && vn_cli_check_path(CMD, "--json", json)) || (csv && vn_cli_check_path(CMD, "--csv", csv)) ||
-        (md && vn_cli_check_path(CMD, "--markdown", md)) ||
-        (hf && vn_cli_check_path(CMD, "--export-hyperfine", hf)))
-        goto usage;
     if (raw && !csv) {
         vn_cli_usage_error(CMD, "--raw goes with --csv");
         goto usage;
     }
+    int to_stdout;
     {
         const char *outs[] = {json, csv, md, hf};
-        int dash = 0;
+        static const char *const names[] = {"--json", "--csv", "--markdown", "--export-hyperfine"};
+        char msg[600];
+        if (vn__outputs_usage(names, outs, 4, &to_stdout, msg, sizeof msg)) {
+            vn_cli_usage_error(CMD, "%s", msg);
+            goto usage;
+        }
         for (int i = 0; i < 4; i++) {
-            dash += outs[i] && !strcmp(outs[i], "-");
             /* A path that cannot be written fails now, not after the runs. */
             int rc = outs[i] ? vn_output_check(outs[i]) : 0;
             if (rc) {
@@ -510,20 +512,9 @@ int cmd_run(int argc, char **argv)
                 return status;
             }
         }
-        if (dash > 1) {
-            vn_cli_usage_error(CMD, "only one output can go to standard output ('-')");
-            goto usage;
-        }
-        for (int i = 0; i < 4; i++)
-            for (int k = i + 1; k < 4; k++)
-                if (outs[i] && outs[k] && strcmp(outs[i], "-") && !strcmp(outs[i], outs[k])) {
-                    vn_cli_usage_error(CMD, "two outputs would both be written to '%s'; give each its own file",
-                                       outs[i]);
-                    goto usage;
-                }
         /* The report owns standard output: the commands' go with their
          * standard error. */
-        if (dash && c.show_output)
+        if (to_stdout && c.show_output)
             c.show_output = 2;
     }
     if (runs_set && minmax_set) {
@@ -610,8 +601,6 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
 
-    int to_stdout = (json && !strcmp(json, "-")) || (csv && !strcmp(csv, "-")) ||
-                    (md && !strcmp(md, "-")) || (hf && !strcmp(hf, "-"));
     FILE *con = to_stdout ? stderr : stdout;
     vn_buf b;
     vn_buf_init(&b, 0);

@@ -281,14 +281,14 @@ static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
                            : cfg.cold   ? "--cold (one thread's eviction would disturb the others)"
                                         : "--interleave (threads started together take no turns)",
                            "");
+    int to_stdout;
     {
         const char *outs[] = {o.json, o.csv, o.markdown};
-        int dash = 0;
+        static const char *const names[] = {"--json", "--csv", "--markdown"};
+        char msg[600];
+        if (vn__outputs_usage(names, outs, 3, &to_stdout, msg, sizeof msg))
+            return usage_error(prog, "%s%s", msg, "");
         for (int i = 0; i < 3; i++) {
-            if (outs[i] && !*outs[i])
-                return usage_error(prog, "%s needs a file name, or '-' for standard output%s",
-                                   i == 0 ? "--json" : i == 1 ? "--csv" : "--markdown", "");
-            dash += outs[i] && !strcmp(outs[i], "-");
             int rc = outs[i] ? vn_output_check(outs[i]) : 0;
             if (rc) {
                 fprintf(stderr, "%s: cannot write '%s': %s; choose a writable path\n", prog,
@@ -296,13 +296,6 @@ static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
                 return 1;
             }
         }
-        if (dash > 1)
-            return usage_error(prog, "only one output can go to standard output ('-')%s%s", "", "");
-        for (int i = 0; i < 3; i++)
-            for (int k = i + 1; k < 3; k++)
-                if (outs[i] && outs[k] && strcmp(outs[i], "-") && !strcmp(outs[i], outs[k]))
-                    return usage_error(prog, "two outputs would both be written to '%s'%s", outs[i],
-                                       "; give each its own file");
     }
     if (cfg.timer) {
         vn_clock_id id;
@@ -360,8 +353,6 @@ static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
         return 1;
     }
 
-    int to_stdout = (o.json && !strcmp(o.json, "-")) || (o.csv && !strcmp(o.csv, "-")) ||
-                    (o.markdown && !strcmp(o.markdown, "-"));
     FILE *con = to_stdout ? stderr : stdout;
     vn_buf b;
     vn_buf_init(&b, 0);

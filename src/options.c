@@ -54,3 +54,29 @@ void vn__option_error(char *msg, size_t len, int c, const char *arg, int opt,
         snprintf(msg, len, "unknown option '%.*s'", (int)(n + 2), arg);
     }
 }
+
+int vn__outputs_usage(const char *const *opts, const char *const *paths, size_t n, int *to_stdout,
+                      char *msg, size_t len)
+{
+    int dash = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!paths[i])
+            continue;
+        if (!*paths[i]) {
+            snprintf(msg, len, "%s needs a file name, or '-' for standard output", opts[i]);
+            return 1;
+        }
+        if (!strcmp(paths[i], "-") && dash++) {
+            snprintf(msg, len, "only one output can go to standard output ('-')");
+            return 1;
+        }
+        for (size_t k = 0; k < i; k++)
+            if (paths[k] && strcmp(paths[i], "-") && !strcmp(paths[i], paths[k])) {
+                snprintf(msg, len, "%s and %s would both write '%s'; give each its own file", opts[k],
+                         opts[i], paths[i]);
+                return 1;
+            }
+    }
+    *to_stdout = dash;
+    return 0;
+}

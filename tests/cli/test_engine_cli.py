@@ -217,7 +217,7 @@ def test_csv_markdown_and_hist(tmp_path):
     (["--max-samples", "5"], "--max-samples (5) must be at least --min-samples (10)"),
     (["--list=yes"], "option '--list' takes no value"),
     (["--quiet", "-xq"], "unknown option '-x'"),
-    (["--json", "same", "--csv", "same"], "two outputs would both be written to 'same'"),
+    (["--json", "same", "--csv", "same"], "--json and --csv would both write 'same'"),
     (["--quiet=1"], "option '--quiet' takes no value"),
     (["--max", "1"], "option '--max' is ambiguous: it could be --max-time, --max-samples"),
     (["--bogus=3"], "unknown option '--bogus'"),

@@ -436,7 +436,7 @@ def test_interrupt_writes_complete_files(tmp_path):
     (["--shell", "  "], "command 1 is empty; give a shell command to run"),
     (["true", "--runs", "2"], "'--runs' comes after the commands: options go before them"),
     (["true", "--"], "'--' comes after the commands"),
-    (["--json", "same", "--markdown", "same", "true"], "two outputs would both be written to 'same'"),
+    (["--json", "same", "--markdown", "same", "true"], "--json and --markdown would both write 'same'"),
     (["--param", "N=1,2", "echo hi"], "parameter N: {N} appears in no command or hook"),
 ])
 def test_bad_options_exit_2(args, needle):
