@@ -1024,7 +1024,6 @@ static int row_step(job *j, int *state)
     return rc;
 }
 
-
 /* Ends a row: its result from the samples (ROW_DONE), or what it had when
  * the benchmark failed (ROW_FAILED); then frees the row's state, also when
  * rc, an error that ends the whole run, is passed in (and returned). */
@@ -1195,18 +1194,19 @@ static void *thread_main(void *arg)
         if (t->index != 0)
             continue;
         /* Thread 0 decides for all, on its own samples: they are measured
-         * under the same contention as everyone's. */
-        /* As for a row alone (row_step): at a limit, the stop test runs a
-         * last time and says which of the two stopped it. */
+         * under the same contention as everyone's. A limit stops them; the
+         * headline, of every thread's samples, may still meet the precision,
+         * and then says so (stopped_at_a_limit(), bench_warnings.c). */
         int enough = t->S.n >= j->cfg.min_samples;
-        int last = t->S.n >= j->cfg.max_samples, spent = enough && elapsed_ns(j) >= budget;
-        if (last || spent || (enough && (t->S.n < 64 || t->S.n % (t->S.n / 32) == 0))) {
+        if (t->S.n >= j->cfg.max_samples) {
+            stop_threads(sh, VN_STOP_MAX_SAMPLES);
+        } else if (enough && elapsed_ns(j) >= budget) {
+            stop_threads(sh, VN_STOP_MAX_TIME);
+        } else if (enough && (t->S.n < 64 || t->S.n % (t->S.n / 32) == 0)) {
             unsigned skip = left_out_tags(t->S.v, t->S.n, min_untagged);
             int waiting; /* never, without probes */
-            int met = precision_reached(t->S.v, t->S.n, skip, sh->om, sh->ohi, target, 0, &waiting,
-                                        &t->rc);
-            if (met || last || spent)
-                stop_threads(sh, met ? VN_STOP_PRECISION : last ? VN_STOP_MAX_SAMPLES : VN_STOP_MAX_TIME);
+            if (precision_reached(t->S.v, t->S.n, skip, sh->om, sh->ohi, target, 0, &waiting, &t->rc))
+                stop_threads(sh, VN_STOP_PRECISION);
         }
     }
     return NULL;

@@ -57,7 +57,7 @@ int vn__probes_steady(const vn_sample *v, size_t n)
  * every thread's, and the probe after the last sample can retag it. Then
  * the result is as precise as asked, and its stop reason says so (r->stop
  * becomes precision, with no warning). */
-static void stop_warning(vn_result *r, const vn_config *cfg)
+static void stopped_at_a_limit(vn_result *r, const vn_config *cfg)
 {
     const vn_stats *s = &r->stats;
     const char *id = r->stop == VN_STOP_MAX_TIME ? "max_time" : "max_samples";
@@ -160,7 +160,7 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
              r->left_out & pm ? "left out of the headline"
                               : "in the headline all the same: too few others were left");
     if (r->stop == VN_STOP_MAX_TIME || r->stop == VN_STOP_MAX_SAMPLES)
-        stop_warning(r, cfg);
+        stopped_at_a_limit(r, cfg);
     /* The reference loop is the machine's speed: when it moved, times in ns
      * moved with it, and the cycles column is the steadier number. */
     if (isfinite(r->ref_spread) && r->ref_spread > 0.05)
