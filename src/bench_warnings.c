@@ -49,10 +49,10 @@ int vn__probes_steady(const vn_sample *v, size_t n)
 /* Why sampling stopped at the budget or the most samples, and how far it
  * got. The stop rule is the one precision_reached() applies (bench_run.c):
  * the median's interval, or for an upper bound whose samples had branch
- * probes, its fastest sample reproduced by VN__FASTEST_AGREE. The engine
+ * probes, its fastest sample reproduced by VN__FASTEST_AGREE. A row alone
  * runs the stop test a last time at either limit and records whether it
  * waited for quiet moments rather than for precision (r->waited). The
- * headline can still meet the rule where that test did not: with
+ * headline can still meet the rule where the stop test did not: with
  * --threads thread 0 decides on its own samples and the headline takes
  * every thread's, and the probe after the last sample can retag it. Then
  * the result is as precise as asked, and its stop reason says so (r->stop
