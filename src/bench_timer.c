@@ -99,8 +99,8 @@ int vn__timer_choose(const char *name, vn_clock_id *id, char *reason, size_t rea
 
 /* ---- The reference cycle ------------------------------------------------------- */
 
-#define REF_BLOCKS 100        /* per half, of 100 adds each: about 3 to 5 us */
-#define REF_BLOCKS_MAX 10000  /* about 0.3 ms */
+#define REF_BLOCKS 100          /* per half, of 100 adds each: about 3 to 5 us */
+#define REF_BLOCKS_MAX 1000000  /* about 30 ms: a timer read of 500 us */
 
 double vn__ref_ns_per_cycle(const struct vn__run *r)
 {
@@ -110,13 +110,15 @@ double vn__ref_ns_per_cycle(const struct vn__run *r)
     /* Two halves, and the faster one: an interrupt in one half would
      * otherwise read as a slow clock, and every cycle count against it as
      * too few. */
-    /* A timer read costs a little of each half; a costly one (a system
-     * call, cpuid;rdtsc in a VM: several microseconds) would be most of
-     * 10000 adds and make every cycle count too small, so the halves grow
-     * until a read is under 1% of one at 0.25 ns an add. */
+    /* A timed span holds one timer read besides the adds, which is taken
+     * off; a costly read (a system call, cpuid;rdtsc in a VM: microseconds
+     * here, a hundred elsewhere) varies from read to read, so the halves
+     * also grow until a read is under 2% of one at 0.25 ns an add. The
+     * halves stay a tenth of a sample, which lasts 1000 reads or more. */
+    double cost = r->timer_cost_ns > 0 ? r->timer_cost_ns : 0;
     double blocks = REF_BLOCKS;
-    if (r->timer_cost_ns > 0.01 * REF_BLOCKS * 100 * 0.25)
-        blocks = fmin(ceil(r->timer_cost_ns / (0.01 * 100 * 0.25)), REF_BLOCKS_MAX);
+    if (cost > 0.02 * REF_BLOCKS * 100 * 0.25)
+        blocks = fmin(ceil(cost / (0.02 * 100 * 0.25)), REF_BLOCKS_MAX);
     int nblocks = (int)blocks;
     double best = INFINITY;
     for (int half = 0; half < 2; half++) {
@@ -132,7 +134,10 @@ double vn__ref_ns_per_cycle(const struct vn__run *r)
 #endif
         }
         uint64_t t1 = vn__timer_read(r);
-        best = fmin(best, vn__timer_delta_ns(r, t1 - t0) / (nblocks * 100.0));
+        double span = vn__timer_delta_ns(r, t1 - t0);
+        /* Never more than half the span: a probe's cost that was wrong
+         * (read on a busier moment) must not make the cycle vanish. */
+        best = fmin(best, (span - fmin(cost, span / 2)) / (nblocks * 100.0));
     }
     /* A timer too coarse to see the loop (monotonic_coarse) tells nothing. */
     return best > 0 ? best : NAN;

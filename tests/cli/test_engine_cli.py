@@ -158,17 +158,20 @@ def test_cpu_pinning_and_timer_choice():
 
 def test_reference_cycle_does_not_depend_on_the_timer():
     # The reference add loop is timed with the run's timer; a costly one (a
-    # system call, cpuid;rdtsc under a hypervisor: microseconds) must not
-    # make the reference cycle longer, and every cycle count smaller.
+    # system call, cpuid;rdtsc under a hypervisor: microseconds, a hundred on
+    # some hosts) must not make the reference cycle longer, and every cycle
+    # count smaller. The machine's own speed moves by a third between runs on
+    # a busy VM, and moves the nanoseconds and the reference alike, so the
+    # runs are compared in cycles: cpuid;rdtsc once made them three times too
+    # few here, and a third too few on a host where it costs about 100 us.
     d, _ = results("random_work", "--timer", "tsc_lfence" if platform.machine() == "x86_64" else "monotonic")
-    base = d["benchmarks"][0]["ref"]["ns_per_cycle"]
+    base = d["benchmarks"][0]["cycles"]
     costly = ["monotonic_syscall"] + (["tsc_cpuid"] if platform.machine() == "x86_64" else [])
     for timer in costly:
         d, _ = results("random_work", "--timer", timer)
-        ref = d["benchmarks"][0]["ref"]["ns_per_cycle"]
-        # The machine's own speed moves by up to 15% between runs on a busy
-        # VM; cpuid;rdtsc there made the cycle three times too long.
-        assert ref == pytest.approx(base, rel=0.25), (timer, ref, base)
+        b = d["benchmarks"][0]
+        assert b["ref"]["ns_per_cycle"] > 0, timer
+        assert b["cycles"] == pytest.approx(base, rel=0.15), (timer, b["cycles"], base)
 
 
 def test_cpp_program_works_too():
