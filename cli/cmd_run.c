@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "format.h"
 #include "interrupt.h"
 #include "options.h"
 
@@ -325,7 +326,8 @@ static int check_commands(const vn_run_config *c, int dashdash)
         char **w = NULL, why[256];
         int n = 0;
         if (vn_split_words(cmd, &w, &n, why, sizeof why) != 0) {
-            vn_cli_usage_error(CMD, "cannot split '%s' into words: %s", cmd, why);
+            const char *q = vn__quote_for(cmd);
+            vn_cli_usage_error(CMD, "cannot split %s%s%s into words: %s", q, cmd, q, why);
             return 1;
         }
         int empty = n == 0 || !w[0][0];

@@ -2,6 +2,7 @@
 #include "format.h"
 
 #include <math.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -184,4 +185,9 @@ char *vn__fmt_num_as(char *s, size_t n, double v, double like, double step)
     else
         snprintf(s, n, "%.*f", decimals_for(like, step, 12), v);
     return s;
+}
+
+const char *vn__quote_for(const char *text)
+{
+    return text && strchr(text, '\'') && !strchr(text, '"') ? "\"" : "'";
 }

@@ -39,4 +39,8 @@ char *vn__fmt_ns_as(char *s, size_t n, double ns, double like, double step);
  * exponent below 1e15, so 1e12 + 0.25 reads "1000000000000.25". */
 char *vn__fmt_num_as(char *s, size_t n, double v, double like, double step);
 
+/* The quote to put a command or name between in a message: ' unless the
+ * text holds one (sh -c 'exit 1'), then ". */
+const char *vn__quote_for(const char *text);
+
 #endif

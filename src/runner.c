@@ -14,6 +14,7 @@
 #include "bench_internal.h"
 #include "counters_internal.h"
 #include "clock_internal.h"
+#include "format.h"
 #include "idle_internal.h"
 #include "sysinfo_parse.h"
 #include "vernier/runner.h"
@@ -444,18 +445,19 @@ static int hook(runctx *x, const char *what, const char *cmd, vn_run_failure *fa
         return 1;
     if (rc < 0 || rc == VN_EXEC_TIMED_OUT || u.exit_status != 0) {
         fail->failed = 1;
+        const char *q = vn__quote_for(cmd);
         if (rc < 0)
-            snprintf(fail->message, sizeof fail->message, "the %s command '%s' could not run: %s",
-                     what, cmd, err);
+            snprintf(fail->message, sizeof fail->message, "the %s command %s%s%s could not run: %s",
+                     what, q, cmd, q, err);
         else if (rc == VN_EXEC_TIMED_OUT)
             snprintf(fail->message, sizeof fail->message,
-                     "the %s command '%s' ran past the timeout and was stopped", what, cmd);
+                     "the %s command %s%s%s ran past the timeout and was stopped", what, q, cmd, q);
         else if (u.signal)
-            snprintf(fail->message, sizeof fail->message,
-                     "the %s command '%s' was killed by SIG%s", what, cmd, sigabbrev_np(u.signal));
+            snprintf(fail->message, sizeof fail->message, "the %s command %s%s%s was killed by SIG%s",
+                     what, q, cmd, q, sigabbrev_np(u.signal));
         else
             snprintf(fail->message, sizeof fail->message,
-                     "the %s command '%s' exited with status %d; it must succeed", what, cmd,
+                     "the %s command %s%s%s exited with status %d; it must succeed", what, q, cmd, q,
                      u.exit_status);
         return 1;
     }
@@ -543,17 +545,18 @@ static void describe_failure(const row *r, const char *where, int rc, const vn_p
                              const vn_run_config *c, char *out, size_t outlen)
 {
     const char *keep = c->ignore_failure ? "" : "; use --ignore-failure to keep going";
+    const char *q = vn__quote_for(r->text);
     if (rc == VN_EXEC_TIMED_OUT)
         snprintf(out, outlen,
-                 "'%.200s' ran past the timeout of %g s %s and was stopped with its process "
+                 "%s%.200s%s ran past the timeout of %g s %s and was stopped with its process "
                  "group; raise --timeout%s",
-                 r->text, c->timeout, where, c->ignore_failure ? "" : " or use --ignore-failure");
+                 q, r->text, q, c->timeout, where, c->ignore_failure ? "" : " or use --ignore-failure");
     else if (u->signal)
-        snprintf(out, outlen, "'%.200s' was killed by SIG%s (%s) %s%s", r->text,
+        snprintf(out, outlen, "%s%.200s%s was killed by SIG%s (%s) %s%s", q, r->text, q,
                  sigabbrev_np(u->signal) ? sigabbrev_np(u->signal) : "?", strsignal(u->signal),
                  where, keep);
     else
-        snprintf(out, outlen, "'%.200s' exited with status %d %s%s", r->text, u->exit_status,
+        snprintf(out, outlen, "%s%.200s%s exited with status %d %s%s", q, r->text, q, u->exit_status,
                  where, keep);
 }
 

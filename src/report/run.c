@@ -141,11 +141,13 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
     }
     if (ncmp) {
         const vn_result *f = &res->bench[cmp[0].fastest];
-        rc |= vn_buf_printf(o, "%sComparison%s\n  '%s' ran\n", BOLD(flags), RESET(flags),
-                            f->command ? f->command : f->name);
+        const char *fname = f->command ? f->command : f->name;
+        rc |= vn_buf_printf(o, "%sComparison%s\n  %s%s%s ran\n", BOLD(flags), RESET(flags),
+                            vn__quote_for(fname), fname, vn__quote_for(fname));
         for (size_t i = 0; i < ncmp; i++) {
             const vn_result *x = &res->bench[cmp[i].other];
             const char *name = x->command ? x->command : x->name;
+            const char *q = vn__quote_for(name);
             char p[32];
             if (cmp[i].p < 0.001)
                 snprintf(p, sizeof p, "p < 0.001");
@@ -157,12 +159,12 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
             if (cmp[i].ratio_err > 0 && isfinite(cmp[i].ratio_err))
                 dec = (int)fmax(2, fmin(6, 1 - floor(log10(cmp[i].ratio_err)) - 1));
             if (cmp[i].significant)
-                rc |= vn_buf_printf(o, "    %s%.*f +- %.*f%s times faster than '%s' (Mann-Whitney %s)\n",
+                rc |= vn_buf_printf(o, "    %s%.*f +- %.*f%s times faster than %s%s%s (Mann-Whitney %s)\n",
                                     GREEN(flags), dec, cmp[i].ratio, dec, cmp[i].ratio_err,
-                                    RESET(flags), name, p);
+                                    RESET(flags), q, name, q, p);
             else
-                rc |= vn_buf_printf(o, "    no significant difference from '%s' (ratio %.3g, Mann-Whitney %s)\n",
-                                    name, cmp[i].ratio, p);
+                rc |= vn_buf_printf(o, "    no significant difference from %s%s%s (ratio %.3g, Mann-Whitney %s)\n",
+                                    q, name, q, cmp[i].ratio, p);
         }
         rc |= vn_buf_puts(o, "\n");
     }

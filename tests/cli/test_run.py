@@ -362,6 +362,19 @@ def test_missing_command_fails_before_any_run():
     assert p.stdout == ""
 
 
+def test_a_command_with_quotes_is_named_between_the_other_quotes():
+    # 'sh -c 'exit 3'' reads as two quoted strings with a word between.
+    p = run("run", "--runs", "3", "sh -c 'exit 3'")
+    assert p.returncode == 1
+    assert "\"sh -c 'exit 3'\" exited with status 3" in p.stderr, p.stderr
+    p = run("run", "--runs", "2", "--prepare", "sh -c 'exit 4'", "true")
+    assert "the prepare command \"sh -c 'exit 4'\" exited with status 4" in p.stderr, p.stderr
+    p = run("run", "--runs", "3", "true", "sh -c 'true'")
+    assert "\"sh -c 'true'\"" in p.stdout and "'sh -c 'true''" not in p.stdout, p.stdout
+    cmp = p.stdout.split("Comparison")[1]
+    assert re.search(r"  'true' ran|than 'true' |from 'true' ", cmp), p.stdout
+
+
 def test_nonzero_exit_stops_and_names_the_option():
     p = run("run", "--runs", "3", "false")
     assert p.returncode == 1
@@ -430,7 +443,7 @@ def test_interrupt_writes_complete_files(tmp_path):
     (["--runs", "3", "--max-samples", "9", "true"], "--runs"),
     (["--max-time", "-1", "true"], "--max-time"),
     (["--raw", "true"], "--raw"),
-    (["'unterminated"], "cannot split ''unterminated' into words: a single quote is not closed"),
+    (["'unterminated"], "cannot split \"'unterminated\" into words: a single quote is not closed"),
     ([""], "cannot split '' into words: the command is empty"),
     (["--", ""], "command 1 is empty; give a program to run"),
     (["--shell", "  "], "command 1 is empty; give a shell command to run"),
