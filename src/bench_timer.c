@@ -99,48 +99,57 @@ int vn__timer_choose(const char *name, vn_clock_id *id, char *reason, size_t rea
 
 /* ---- The reference cycle ------------------------------------------------------- */
 
-#define REF_BLOCKS 100          /* per half, of 100 adds each: about 3 to 5 us */
-#define REF_BLOCKS_MAX 1000000  /* about 30 ms: a timer read of 500 us */
+#define REF_BLOCKS 100         /* of 100 adds each: about 3 to 5 us */
+#define REF_BLOCKS_MAX 400000  /* about 12 ms: a timer read of 500 us */
+
+#if defined(__x86_64__) || defined(__aarch64__)
+/* The time of nblocks blocks of 100 dependent adds, with what the two
+ * timer reads around them add. */
+static double time_add_blocks(const struct vn__run *r, int nblocks)
+{
+    uint64_t x = 0;
+    uint64_t t0 = vn__timer_read(r);
+    for (int i = 0; i < nblocks; i++) {
+        /* A chain of dependent adds: each waits for the one before, so the
+         * block takes 100 core cycles whatever the core's width. */
+#if defined(__x86_64__)
+        __asm__ __volatile__(".rept 100\n\tadd $1, %0\n\t.endr" : "+r"(x));
+#else
+        __asm__ __volatile__(".rept 100\n\tadd %0, %0, #1\n\t.endr" : "+r"(x));
+#endif
+    }
+    uint64_t t1 = vn__timer_read(r);
+    return vn__timer_delta_ns(r, t1 - t0);
+}
+#endif
 
 double vn__ref_ns_per_cycle(const struct vn__run *r)
 {
     if (r->hooks)
         return r->hooks->ref_ns ? r->hooks->ref_ns(r->hooks->ctx) : NAN;
 #if defined(__x86_64__) || defined(__aarch64__)
-    /* Two halves, and the faster one: an interrupt in one half would
-     * otherwise read as a slow clock, and every cycle count against it as
-     * too few. */
-    /* A timed span holds one timer read besides the adds, which is taken
-     * off; a costly read (a system call, cpuid;rdtsc in a VM: microseconds
-     * here, a hundred elsewhere) varies from read to read, so the halves
-     * also grow until a read is under 2% of one at 0.25 ns an add. The
-     * halves stay a tenth of a sample, which lasts 1000 reads or more. */
+    /* A span of N blocks and one of 2N: what the timer reads add to a span
+     * (a part of one read: 3 ns of lfence;rdtsc's 22 here, all of a trapped
+     * cpuid;rdtsc) is the same in both and drops out of the difference.
+     * Each span twice, and the faster: an interrupt in one would otherwise
+     * read as a slow clock, and every cycle count against it as too few. */
+    /* A costly read (a system call, cpuid;rdtsc in a VM: microseconds here,
+     * a hundred elsewhere) also varies from read to read, so N grows until
+     * a read is under 5% of N blocks at 0.25 ns an add. The spans then
+     * stay under a fifth of a sample, which lasts 1000 reads or more. */
     double cost = r->timer_cost_ns > 0 ? r->timer_cost_ns : 0;
     double blocks = REF_BLOCKS;
-    if (cost > 0.02 * REF_BLOCKS * 100 * 0.25)
-        blocks = fmin(ceil(cost / (0.02 * 100 * 0.25)), REF_BLOCKS_MAX);
-    int nblocks = (int)blocks;
-    double best = INFINITY;
-    for (int half = 0; half < 2; half++) {
-        uint64_t x = 0;
-        uint64_t t0 = vn__timer_read(r);
-        for (int i = 0; i < nblocks; i++) {
-            /* A chain of dependent adds: each waits for the one before, so
-             * the block takes 100 core cycles whatever the core's width. */
-#if defined(__x86_64__)
-            __asm__ __volatile__(".rept 100\n\tadd $1, %0\n\t.endr" : "+r"(x));
-#else
-            __asm__ __volatile__(".rept 100\n\tadd %0, %0, #1\n\t.endr" : "+r"(x));
-#endif
-        }
-        uint64_t t1 = vn__timer_read(r);
-        double span = vn__timer_delta_ns(r, t1 - t0);
-        /* Never more than half the span: a probe's cost that was wrong
-         * (read on a busier moment) must not make the cycle vanish. */
-        best = fmin(best, (span - fmin(cost, span / 2)) / (nblocks * 100.0));
+    if (cost > 0.05 * REF_BLOCKS * 100 * 0.25)
+        blocks = fmin(ceil(cost / (0.05 * 100 * 0.25)), REF_BLOCKS_MAX);
+    int n = (int)blocks;
+    double one = INFINITY, two = INFINITY;
+    for (int k = 0; k < 2; k++) {
+        one = fmin(one, time_add_blocks(r, n));
+        two = fmin(two, time_add_blocks(r, 2 * n));
     }
+    double ns = (two - one) / (n * 100.0);
     /* A timer too coarse to see the loop (monotonic_coarse) tells nothing. */
-    return best > 0 ? best : NAN;
+    return ns > 0 && isfinite(ns) ? ns : NAN;
 #else
     return NAN;
 #endif

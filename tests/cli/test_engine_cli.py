@@ -170,7 +170,8 @@ def test_reference_cycle_does_not_depend_on_the_timer():
     # shared with another hardware thread can only make it read more (8%
     # more was seen here), never fewer; so can a sample the thread spent
     # partly off the CPU (a costly timer leaves few samples, and the headline
-    # then keeps preempted ones), so the fastest sample is what is checked.
+    # then keeps preempted ones), so the fastest sample is what is checked,
+    # against the run's reference (one sample's own may be off by a few %).
     prog = BUILD / "bench" / "bench_workloads"
     if platform.machine() not in ("x86_64", "aarch64"):
         pytest.skip("the reference add loop exists on x86-64 and arm64 only")
@@ -181,8 +182,8 @@ def test_reference_cycle_does_not_depend_on_the_timer():
                            capture_output=True, text=True, timeout=120)
         assert p.returncode == 0, (timer, p.stderr)
         b = json.loads(p.stdout)["benchmarks"][0]
-        fastest = min((s["value"] - b["overhead"]["ns"]) / s["ref_ns"] for s in b["samples"])
-        assert 0.9 * 1000 <= fastest <= 1.3 * 1000, (timer, fastest, b["cycles"], b["ref"])
+        fastest = (min(s["value"] for s in b["samples"]) - b["overhead"]["ns"]) / b["ref"]["ns_per_cycle"]
+        assert 0.85 * 1000 <= fastest <= 1.3 * 1000, (timer, fastest, b["cycles"], b["ref"])
 
 
 def test_cpp_program_works_too():
