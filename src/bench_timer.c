@@ -129,10 +129,10 @@ double vn__ref_ns_per_cycle(const struct vn__run *r)
         return r->hooks->ref_ns ? r->hooks->ref_ns(r->hooks->ctx) : NAN;
 #if defined(__x86_64__) || defined(__aarch64__)
     /* A span of N blocks and one of 2N: what the timer reads add to a span
-     * (a part of one read: 3 ns of lfence;rdtsc's 22 here, all of a trapped
+     * (a part of one read, under 10 ns of lfence;rdtsc here; all of a trapped
      * cpuid;rdtsc) is the same in both and drops out of the difference.
      * Each span twice, and the faster: an interrupt in one would otherwise
-     * read as a slow clock, and every cycle count against it as too few. */
+     * skew the difference, and every cycle count against it. */
     /* A costly read (a system call, cpuid;rdtsc in a VM: microseconds here,
      * a hundred elsewhere) also varies from read to read, so N grows until
      * a read is under 5% of N blocks at 0.25 ns an add. The spans then
