@@ -33,6 +33,8 @@ typedef struct vn__hooks {
 struct vn__run {
     vn_clock_id timer;
     double timer_cost_ns;         /* one read of it (the reference loop grows with it) */
+    int ref_blocks;               /* blocks of 100 adds a reference times; 0: none */
+    double ref_extra_ns;          /* what the timer reads add to such a span */
     const vn__hooks *hooks;       /* NULL on the real machine */
     uint64_t iters;
     uint64_t t_start, t_end;      /* in the timer's unit */
@@ -83,13 +85,19 @@ double vn__timer_delta_ns(const struct vn__run *r, uint64_t delta);
 int vn__timer_choose(const char *name, vn_clock_id *id, char *reason, size_t reasonlen,
                      double *cost_ns, double *resolution_ns);
 
+/* Sizes the reference loop for r's timer (its cost and resolution_ns) and
+ * measures, once, what the timer reads add to a span of it; with no
+ * reference (no such loop compiled, a timer too coarse, or hooks) it sets
+ * ref_blocks to 0. */
+void vn__ref_setup(struct vn__run *r, double resolution_ns);
+
 /* ns per cycle of a dependent chain of adds, one cycle each on every
- * out-of-order core since the 1990s; NAN where no such loop is compiled. */
+ * out-of-order core since the 1990s; NAN where there is no reference. */
 double vn__ref_ns_per_cycle(const struct vn__run *r);
 
 /* Reference cycles per iteration of a loop that is nothing but a taken
- * branch, VN__PROBE_BRANCHES of them twice, the faster half, timed right
- * now (ref_ns: a reference measured shortly before).
+ * branch, VN__PROBE_BRANCHES of them twice, the faster of the two, timed
+ * right now (ref_ns: a reference measured shortly before).
  * One on every core that takes a branch a cycle, when the core is its own;
  * about two while a second hardware thread shares its front end, which the
  * chain of adds does not feel. NAN where no such loop is compiled. */

@@ -1420,6 +1420,7 @@ static job *job_new(const vn__bench *b, vn_result *res, const vn_config *cfg, co
     j->run.timer = j->timer;
     j->run.timer_cost_ns = j->cost_ns;
     j->run.hooks = hooks;
+    vn__ref_setup(&j->run, j->res_ns);
     j->run.user = b->opts.user;
     j->run.param = res->param;
     j->run.bytes = j->run.items = -1;

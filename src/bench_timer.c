@@ -101,6 +101,7 @@ int vn__timer_choose(const char *name, vn_clock_id *id, char *reason, size_t rea
 
 #define REF_BLOCKS 100         /* of 100 adds each: about 3 to 5 us */
 #define REF_BLOCKS_MAX 400000  /* about 12 ms: a timer read of 500 us */
+#define REF_SETUP_TRIES 10
 
 #if defined(__x86_64__) || defined(__aarch64__)
 /* The time of nblocks blocks of 100 dependent adds, with what the two
@@ -123,32 +124,59 @@ static double time_add_blocks(const struct vn__run *r, int nblocks)
 }
 #endif
 
+void vn__ref_setup(struct vn__run *r, double resolution_ns)
+{
+    r->ref_blocks = 0;
+    r->ref_extra_ns = 0;
+    if (r->hooks)
+        return;
+#if defined(__x86_64__) || defined(__aarch64__)
+    /* A span of the reference is N blocks, at 0.25 ns an add at the
+     * fastest: long enough for the timer's step to be under 0.5% of it
+     * (a timer coarser than that for any span allowed gives no reference:
+     * monotonic_coarse), and for a read to be under 5% of it, since a
+     * costly read (a system call, cpuid;rdtsc in a VM: microseconds here, a
+     * hundred elsewhere) also varies from one read to the next. */
+    double cost = r->timer_cost_ns > 0 ? r->timer_cost_ns : 0;
+    double res = resolution_ns > 0 ? resolution_ns : 0;
+    double blocks = ceil(res / (0.005 * 100 * 0.25));
+    if (!(blocks <= REF_BLOCKS_MAX))
+        return;
+    blocks = fmax(blocks, REF_BLOCKS);
+    blocks = fmax(blocks, fmin(ceil(cost / (0.05 * 100 * 0.25)), REF_BLOCKS_MAX));
+    int n = (int)blocks;
+    /* What the reads add to a span (under 10 ns of lfence;rdtsc here, all
+     * of a trapped cpuid;rdtsc) is the same for N blocks and for 2N, so it
+     * is twice the first less the second; the fastest of several of each,
+     * taken once, since a single pair is as noisy as the two spans
+     * together. It is no less than nothing and no more than a read. */
+    double one = INFINITY, two = INFINITY;
+    for (int k = 0; k < REF_SETUP_TRIES; k++) {
+        one = fmin(one, time_add_blocks(r, n));
+        two = fmin(two, time_add_blocks(r, 2 * n));
+    }
+    double extra = 2 * one - two;
+    r->ref_extra_ns = isfinite(extra) ? fmax(0, fmin(extra, cost)) : 0;
+    r->ref_blocks = n;
+#else
+    (void)resolution_ns;
+#endif
+}
+
 double vn__ref_ns_per_cycle(const struct vn__run *r)
 {
     if (r->hooks)
         return r->hooks->ref_ns ? r->hooks->ref_ns(r->hooks->ctx) : NAN;
 #if defined(__x86_64__) || defined(__aarch64__)
-    /* A span of N blocks and one of 2N: what the timer reads add to a span
-     * (a part of one read, under 10 ns of lfence;rdtsc here; all of a trapped
-     * cpuid;rdtsc) is the same in both and drops out of the difference.
-     * Each span twice, and the faster: an interrupt in one would otherwise
-     * skew the difference, and every cycle count against it. */
-    /* A costly read (a system call, cpuid;rdtsc in a VM: microseconds here,
-     * a hundred elsewhere) also varies from read to read, so N grows until
-     * a read is under 5% of N blocks at 0.25 ns an add. The spans then
-     * stay under a fifth of a sample, which lasts 1000 reads or more. */
-    double cost = r->timer_cost_ns > 0 ? r->timer_cost_ns : 0;
-    double blocks = REF_BLOCKS;
-    if (cost > 0.05 * REF_BLOCKS * 100 * 0.25)
-        blocks = fmin(ceil(cost / (0.05 * 100 * 0.25)), REF_BLOCKS_MAX);
-    int n = (int)blocks;
-    double one = INFINITY, two = INFINITY;
-    for (int k = 0; k < 2; k++) {
-        one = fmin(one, time_add_blocks(r, n));
-        two = fmin(two, time_add_blocks(r, 2 * n));
-    }
-    double ns = (two - one) / (n * 100.0);
-    /* A timer too coarse to see the loop (monotonic_coarse) tells nothing. */
+    if (r->ref_blocks <= 0)
+        return NAN;
+    /* One span, twice, and the faster, less what the reads add to it: an
+     * interrupt can then only make the cycle read long, never short, and
+     * the faster of two leaves most interrupts out. */
+    int n = r->ref_blocks;
+    double best = fmin(time_add_blocks(r, n), time_add_blocks(r, n));
+    double ns = (best - r->ref_extra_ns) / (n * 100.0);
+    /* A timer too coarse to see the span tells nothing. */
     return ns > 0 && isfinite(ns) ? ns : NAN;
 #else
     return NAN;
@@ -162,8 +190,11 @@ double vn__branch_cycles(const struct vn__run *r, double ref_ns)
     if (!(ref_ns > 0))
         return NAN;
 #if defined(__x86_64__) || defined(__aarch64__)
-    /* Two halves, and the faster one, as for the reference: an interrupt in
-     * one half would otherwise read as a shared core. */
+    /* Twice, and the faster: an interrupt in one would otherwise read as a
+     * shared core. The reads' own share of the span is left in: 8000
+     * branches take 2.5 us or more, of which a read of the default timer
+     * adds under 10 ns, far inside the probe's thresholds (1.10 times its
+     * fastest; 1.5 cycles a branch). */
     double best = INFINITY;
     for (int half = 0; half < 2; half++) {
         uint64_t n = VN__PROBE_BRANCHES;
