@@ -312,8 +312,9 @@ static int check_commands(const vn_run_config *c, int dashdash)
     for (size_t i = 0; i < c->ncommands; i++) {
         const char *cmd = c->commands[i];
         if (!dashdash && cmd[0] == '-') {
-            vn_cli_usage_error(CMD, "'%s' comes after the commands: options go before them (to run "
-                               "a command whose words start with '-', put it after --)", cmd);
+            const char *q = vn__quote_for(cmd);
+            vn_cli_usage_error(CMD, "%s%s%s comes after the commands: options go before them (to run "
+                               "a command whose words start with '-', put it after --)", q, cmd, q);
             return 1;
         }
         if (c->shell) {

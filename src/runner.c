@@ -653,7 +653,9 @@ static int build_rows(const vn_run_config *c, row **out, size_t *nout, char *err
             char why[128] = "";
             rc = vn_split_words(c->commands[ci], &r->argv, &argc, why, sizeof why);
             if (rc) {
-                snprintf(err, errlen, "cannot split '%s' into words: %s", c->commands[ci], why);
+                const char *q = vn__quote_for(c->commands[ci]);
+                snprintf(err, errlen, "cannot split %s%s%s into words: %s", q, c->commands[ci], q,
+                         why);
                 break;
             }
             for (int w = 0; w < argc && rc == 0; w++) {
@@ -678,13 +680,16 @@ static int build_rows(const vn_run_config *c, row **out, size_t *nout, char *err
             if (rc == VN_ENOMEM)
                 break;
             if (!c->executor) {
-                snprintf(err, errlen,
-                         rc == -EACCES   ? "'%s' is not executable; check its permissions"
-                         : rc == -EISDIR ? "'%s' is a directory, not a program; name the program in it"
-                         : !*r->argv[0]  ? "%sthe command is empty; give a program to run"
-                                         : "'%s' was not found; check the name, the PATH, or use "
-                                           "--shell for a shell command",
-                         r->argv[0]);
+                const char *q = vn__quote_for(r->argv[0]);
+                if (!*r->argv[0])
+                    snprintf(err, errlen, "the command is empty; give a program to run");
+                else
+                    snprintf(err, errlen,
+                             rc == -EACCES   ? "%s%s%s is not executable; check its permissions"
+                             : rc == -EISDIR ? "%s%s%s is a directory, not a program; name the program in it"
+                                             : "%s%s%s was not found; check the name, the PATH, or use "
+                                               "--shell for a shell command",
+                             q, r->argv[0], q);
                 break;
             }
         }
