@@ -884,6 +884,10 @@ static int row_begin(job *j, int *state)
      * branch probe is slow now (here, the probe read 2 cycles a branch
      * through calibration and warmup, and the quiet samples that followed
      * lasted 0.65 ms): then by that much more. */
+    /* The reference is sized and its reads' share measured now, when the
+     * core has run this row's code for the warmup, not when the row was
+     * made (before any row ran). */
+    vn__ref_setup(&j->run, j->res_ns);
     double b = probe_branch(j, vn__ref_ns_per_cycle(&j->run));
     if (b > VN__BRANCH_QUIET_MAX)
         threshold *= fmin(b, 4);
@@ -1229,6 +1233,7 @@ static int measure_threads(job *j)
         return 0;
     }
     res->iters = iters;
+    vn__ref_setup(&j->run, j->res_ns); /* before the threads copy the run */
     for (int k = 0; k < EMPTY_FIRST * 2 && rc == 0; k++)
         rc = empty_sample(j, iters, &E);
     shared sh;
@@ -1420,7 +1425,6 @@ static job *job_new(const vn__bench *b, vn_result *res, const vn_config *cfg, co
     j->run.timer = j->timer;
     j->run.timer_cost_ns = j->cost_ns;
     j->run.hooks = hooks;
-    vn__ref_setup(&j->run, j->res_ns);
     j->run.user = b->opts.user;
     j->run.param = res->param;
     j->run.bytes = j->run.items = -1;

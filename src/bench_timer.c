@@ -8,6 +8,7 @@
 #include "arch.h"
 #include "bench_internal.h"
 #include "clock_internal.h"
+#include "stats_internal.h"
 #include "vernier/probe.h"
 
 uint64_t vn__timer_read(const struct vn__run *r)
@@ -101,7 +102,7 @@ int vn__timer_choose(const char *name, vn_clock_id *id, char *reason, size_t rea
 
 #define REF_BLOCKS 100         /* of 100 adds each: about 3 to 5 us */
 #define REF_BLOCKS_MAX 400000  /* about 12 ms: a timer read of 500 us */
-#define REF_SETUP_TRIES 10
+#define REF_SETUP_TRIES 11 /* odd: a median */
 
 #if defined(__x86_64__) || defined(__aarch64__)
 /* The time of nblocks blocks of 100 dependent adds, with what the two
@@ -131,31 +132,36 @@ void vn__ref_setup(struct vn__run *r, double resolution_ns)
     if (r->hooks)
         return;
 #if defined(__x86_64__) || defined(__aarch64__)
-    /* A span of the reference is N blocks, at 0.25 ns an add at the
-     * fastest: long enough for the timer's step to be under 0.5% of it
-     * (a timer coarser than that for any span allowed gives no reference:
-     * monotonic_coarse), and for a read to be under 5% of it, since a
-     * costly read (a system call, cpuid;rdtsc in a VM: microseconds here, a
-     * hundred elsewhere) also varies from one read to the next. */
-    double cost = r->timer_cost_ns > 0 ? r->timer_cost_ns : 0;
+    /* A span of the reference is N blocks, at 0.25 ns an add (4 GHz): long
+     * enough for the timer's step to be under 0.5% of it (a timer coarser
+     * than that for any span allowed gives no reference: monotonic_coarse),
+     * and for a read to be under 5% of it, since a costly read (a system
+     * call, cpuid;rdtsc in a VM: microseconds here, a hundred elsewhere)
+     * also varies from one read to the next. A timer of unknown cost gives
+     * none either. */
+    double cost = r->timer_cost_ns;
     double res = resolution_ns > 0 ? resolution_ns : 0;
     double blocks = ceil(res / (0.005 * 100 * 0.25));
-    if (!(blocks <= REF_BLOCKS_MAX))
+    if (!(blocks <= REF_BLOCKS_MAX) || !(cost >= 0 && isfinite(cost)))
         return;
     blocks = fmax(blocks, REF_BLOCKS);
     blocks = fmax(blocks, fmin(ceil(cost / (0.05 * 100 * 0.25)), REF_BLOCKS_MAX));
     int n = (int)blocks;
-    /* What the reads add to a span (under 10 ns of lfence;rdtsc here, all
-     * of a trapped cpuid;rdtsc) is the same for N blocks and for 2N, so it
-     * is twice the first less the second; the fastest of several of each,
-     * taken once, since a single pair is as noisy as the two spans
-     * together. It is no less than nothing and no more than a read. */
-    double one = INFINITY, two = INFINITY;
+    /* What the reads add to a span (about 10 ns of lfence;rdtsc here, one
+     * step of its TSC; all of a trapped cpuid;rdtsc) is the same for N
+     * blocks and for 2N: N, 2N, N again, the two N less the 2N, so a speed
+     * that moves steadily cancels out; the median of several such, so an
+     * interrupt in one does not count. It is no less than nothing and no
+     * more than a read. */
+    double d[REF_SETUP_TRIES];
     for (int k = 0; k < REF_SETUP_TRIES; k++) {
-        one = fmin(one, time_add_blocks(r, n));
-        two = fmin(two, time_add_blocks(r, 2 * n));
+        double a1 = time_add_blocks(r, n);
+        double b = time_add_blocks(r, 2 * n);
+        double a2 = time_add_blocks(r, n);
+        d[k] = a1 + a2 - b;
     }
-    double extra = 2 * one - two;
+    qsort(d, REF_SETUP_TRIES, sizeof d[0], vn__cmp_double);
+    double extra = d[REF_SETUP_TRIES / 2];
     r->ref_extra_ns = isfinite(extra) ? fmax(0, fmin(extra, cost)) : 0;
     r->ref_blocks = n;
 #else
@@ -171,8 +177,8 @@ double vn__ref_ns_per_cycle(const struct vn__run *r)
     if (r->ref_blocks <= 0)
         return NAN;
     /* One span, twice, and the faster, less what the reads add to it: an
-     * interrupt can then only make the cycle read long, never short, and
-     * the faster of two leaves most interrupts out. */
+     * interrupt here can only make the cycle read long, and the faster of
+     * two leaves most interrupts out. */
     int n = r->ref_blocks;
     double best = fmin(time_add_blocks(r, n), time_add_blocks(r, n));
     double ns = (best - r->ref_extra_ns) / (n * 100.0);
@@ -192,9 +198,9 @@ double vn__branch_cycles(const struct vn__run *r, double ref_ns)
 #if defined(__x86_64__) || defined(__aarch64__)
     /* Twice, and the faster: an interrupt in one would otherwise read as a
      * shared core. The reads' own share of the span is left in: 8000
-     * branches take 2.5 us or more, of which a read of the default timer
-     * adds under 10 ns, far inside the probe's thresholds (1.10 times its
-     * fastest; 1.5 cycles a branch). */
+     * branches take 2.5 us at 3.2 GHz (1.6 us at 5), of which a read of the
+     * default timer adds about 10 ns, well inside the probe's thresholds
+     * (1.10 times its fastest; 1.5 cycles a branch). */
     double best = INFINITY;
     for (int half = 0; half < 2; half++) {
         uint64_t n = VN__PROBE_BRANCHES;
