@@ -142,8 +142,9 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
     if (ncmp) {
         const vn_result *f = &res->bench[cmp[0].fastest];
         const char *fname = f->command ? f->command : f->name;
-        rc |= vn_buf_printf(o, "%sComparison%s\n  %s%s%s ran\n", BOLD(flags), RESET(flags),
-                            vn__quote_for(fname), fname, vn__quote_for(fname));
+        const char *fq = vn__quote_for(fname);
+        rc |= vn_buf_printf(o, "%sComparison%s\n  %s%s%s ran\n", BOLD(flags), RESET(flags), fq,
+                            fname, fq);
         for (size_t i = 0; i < ncmp; i++) {
             const vn_result *x = &res->bench[cmp[i].other];
             const char *name = x->command ? x->command : x->name;
