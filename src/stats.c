@@ -481,7 +481,9 @@ static double modality(const double *s, size_t n, double q1, double q3, int *err
         start = lo - g / 2;
         k = (size_t)floor((hi - start) / width) + 1;
     }
-    if (k < 3)
+    /* Values a few subnormals apart: a width that rounds to 0 would make
+     * the first index 0 / 0. */
+    if (k < 3 || !(width > 0))
         return NAN;
     uint64_t *c = calloc(k, sizeof *c);
     if (!c) {
@@ -600,6 +602,8 @@ int vn_stats_compute(const double *x, size_t n, vn_stats *out)
     vn_median_ci_ranks(n, &lo, &hi, &st.median_ci_level);
     st.median_ci[0] = n > 1 ? s[lo] : NAN;
     st.median_ci[1] = n > 1 ? s[hi] : NAN;
+    if (n < 2)
+        st.median_ci_level = NAN; /* no interval, so no coverage to state */
 
     abs_devs_sorted(s, n, st.median, dev);
     st.mad = vn_percentile_sorted(dev, n, 50);
@@ -646,6 +650,22 @@ void vn_histogram_free(vn_histogram *h)
     h->n = 0;
 }
 
+/* Do the edges lo + j * (hi - lo) / nbins, computed as the bins below
+ * compute them, rise strictly from lo to hi? */
+static int edges_rise(double lo, double hi, size_t nbins)
+{
+    double step = (hi - lo) / (double)nbins, prev = lo;
+    if (!(step > 0))
+        return 0;
+    for (size_t j = 1; j <= nbins; j++) {
+        double e = j == nbins ? hi : (double)j * step + lo;
+        if (!(e > prev))
+            return 0;
+        prev = e;
+    }
+    return 1;
+}
+
 /* Bins the values of x inside [lo, hi] (lo < hi, or lo == hi for one bin
  * of width 0) into nbins bins (0: Freedman-Diaconis with this iqr over the
  * range); values outside are counted in below and above. */
@@ -668,11 +688,17 @@ static int histogram_range(const double *x, size_t n, size_t nbins, double lo, d
                               : ceil(log2((double)m) + 1.0);
         nbins = want < 1 ? 1 : want > 200 ? 200 : (size_t)want;
     }
+    /* Values a few units in the last place apart cannot be cut into many
+     * bins: their edges lo + j * step would repeat, and a bin between two
+     * equal edges holds nothing (numpy.histogram refuses such bins). Fewer
+     * bins, then, down to the most whose edges all rise; one always does. */
+    while (nbins > 1 && !edges_rise(lo, hi, nbins))
+        nbins--;
     uint64_t *c = calloc(nbins, sizeof *c);
     if (!c)
         return VN_ENOMEM;
     uint64_t below = 0, above = 0;
-    double step = range / (double)nbins, norm = (double)nbins / range;
+    double step = range / (double)nbins;
     for (size_t i = 0; i < n; i++) {
         if (x[i] < lo) {
             below++;
@@ -688,7 +714,7 @@ static int histogram_range(const double *x, size_t n, size_t nbins, double lo, d
              * edges lo + j * step exactly as numpy.histogram does, so a value
              * on an edge lands where numpy puts it: bins are [edge, next
              * edge), the last one closed, and the maximum is in it. */
-            double f = (x[i] - lo) * norm;
+            double f = (x[i] - lo) / step; /* nbins / range may overflow */
             j = f <= 0 ? 0 : f >= (double)(nbins - 1) ? nbins - 1 : (size_t)f;
             if (j > 0 && x[i] < (double)j * step + lo)
                 j--;

@@ -33,7 +33,7 @@ typedef struct vn_stats {
     double mean_ci[2];    /* 95% Student t-interval of the mean */
     double median;
     double median_ci[2];  /* distribution-free 95% interval from order statistics */
-    double median_ci_level; /* the interval's exact coverage (>= 0.95 when n allows, else less) */
+    double median_ci_level; /* the interval's exact coverage (>= 0.95 when n allows, else less; NAN for n = 1) */
     double mad;           /* median absolute deviation from the median */
     double mad_scaled;    /* mad x 1.4826: estimates the stddev of normal data */
     double iqr;           /* p75 - p25 */
@@ -108,8 +108,9 @@ typedef struct vn_histogram {
  * lo + (i+1)*width), the last bin closed so the maximum is in it, with edges
  * computed as numpy.histogram computes them. nbins 0 chooses by the
  * Freedman-Diaconis rule (width 2 IQR n^(-1/3), Sturges's log2(n) + 1 bins
- * when the IQR is 0), clamped to 1..200. Constant data give one bin of
- * width 0. *out is overwritten (not freed) on success; release it with
+ * when the IQR is 0), clamped to 1..200. Either count is lowered to the
+ * most bins whose edges all rise, for values a few units in the last place
+ * apart (h->nbins says how many). Constant data give one bin of width 0. *out is overwritten (not freed) on success; release it with
  * vn_histogram_free. VN_EINVAL, VN_ERANGE and VN_ENOMEM as vn_stats_compute. */
 int  vn_histogram_compute(const double *x, size_t n, size_t nbins, vn_histogram *out);
 /* The same, with the bins spanning only the values inside Tukey's outer

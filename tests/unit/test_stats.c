@@ -32,7 +32,7 @@ static void one_value(void **state)
     assert_true(isnan(s.stddev) && isnan(s.sem) && isnan(s.cv));
     assert_true(isnan(s.mean_ci[0]) && isnan(s.mean_ci[1]));
     assert_true(isnan(s.median_ci[0]) && isnan(s.median_ci[1]));
-    assert_true(s.median_ci_level == 0);
+    assert_true(isnan(s.median_ci_level));
     assert_true(s.mad == 0 && s.iqr == 0);
     assert_true(s.modality == 2); /* one value: one mode */
     assert_true(isnan(s.drift) && isnan(s.drift_p));
