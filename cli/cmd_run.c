@@ -221,7 +221,7 @@ static int num(const char *opt, const char *s, double lo, double hi, double *out
     char *end;
     *out = NAN; /* set on every path, an error's too */
     errno = 0;
-    double v = strtod(s, &end);
+    double v = vn__strtod(s, &end);
     if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi || s[0] == ' ' || s[0] == '+')
         return vn_cli_usage_error(CMD, "%s needs a number from %g to %g, not '%s'", opt, lo, hi, s);
     *out = v;

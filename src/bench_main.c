@@ -13,6 +13,7 @@
 
 #include "bench_internal.h"
 #include "interrupt.h"
+#include "format.h"
 #include "options.h"
 #include "vernier/report.h"
 
@@ -91,7 +92,7 @@ static int num(const char *prog, const char *opt, const char *s, double lo, doub
 {
     char *end;
     *out = NAN; /* set on every path, an error's too */
-    double v = strtod(s, &end);
+    double v = vn__strtod(s, &end);
     if (!*s || *end || !isfinite(v) || v < lo || v > hi) {
         char range[64];
         snprintf(range, sizeof range, "a number from %g to %g", lo, hi);
@@ -174,7 +175,7 @@ static int flush_stdout(const char *prog)
 /* The program around suite s (the registered benchmarks for vn_main(), or
  * the program's own for vn_suite_main(); keep as there). s stays the
  * caller's. */
-static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
+static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep)
 {
     if (keep)
         memset(keep, 0, sizeof *keep);
@@ -392,6 +393,18 @@ static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
         return vn__interrupt_exit_code();
     }
     return status;
+}
+
+/* The program's options, messages and reports read and write numbers as
+ * "1.5" whatever locale the host program set (a decimal comma would break
+ * the JSON and the CSV, and refuse --max-time 0.1); the host's locale is
+ * back when it returns. */
+static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
+{
+    vn__locale l = vn__locale_c_begin();
+    int rc = main_in_c_locale(argc, argv, s, keep);
+    vn__locale_c_end(l);
+    return rc;
 }
 
 int vn__main(int argc, char **argv, int optimized)

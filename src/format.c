@@ -1,7 +1,9 @@
 /* Human-readable numbers for the console reporters. */
 #include "format.h"
 
+#include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,15 +124,50 @@ char *vn__fmt_count(char *s, size_t n, double v)
     return s;
 }
 
+static locale_t c_locale;
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+
+static void c_locale_make(void)
+{
+    /* Fails only without memory; numbers then follow the thread's locale,
+     * which is the C locale unless the host program set another. */
+    c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+vn__locale vn__locale_c_begin(void)
+{
+    vn__locale l = {NULL};
+    pthread_once(&c_locale_once, c_locale_make);
+    if (c_locale)
+        l.prev = uselocale(c_locale); /* (locale_t)0 on failure: nothing to undo */
+    return l;
+}
+
+void vn__locale_c_end(vn__locale l)
+{
+    if (l.prev)
+        uselocale((locale_t)l.prev);
+}
+
+double vn__strtod(const char *s, char **end)
+{
+    vn__locale l = vn__locale_c_begin();
+    double v = strtod(s, end);
+    vn__locale_c_end(l);
+    return v;
+}
+
 char *vn__fmt_exact(char *s, size_t n, double v)
 {
     if (!isfinite(v)) {
         snprintf(s, n, "%s", "");
         return s;
     }
+    vn__locale l = vn__locale_c_begin();
     snprintf(s, n, "%.15g", v);
     if (strtod(s, NULL) != v)
         snprintf(s, n, "%.17g", v);
+    vn__locale_c_end(l);
     return s;
 }
 

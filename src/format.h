@@ -39,6 +39,18 @@ char *vn__fmt_ns_as(char *s, size_t n, double ns, double like, double step);
  * exponent below 1e15, so 1e12 + 0.25 reads "1000000000000.25". */
 char *vn__fmt_num_as(char *s, size_t n, double v, double like, double step);
 
+/* Numbers read and written in the C locale's form ("1.5") whatever the
+ * host program chose with setlocale: under a locale whose decimal point is
+ * a comma, printf's "%g" writes "1,5", which breaks a JSON number and adds
+ * a field to a CSV row, and strtod stops at the dot of "0.1". begin switches
+ * the calling thread to the C locale and returns what end needs to switch
+ * it back; both cost a thread-local store. */
+typedef struct vn__locale { void *prev; } vn__locale;
+vn__locale vn__locale_c_begin(void);
+void vn__locale_c_end(vn__locale l);
+/* strtod in the C locale. */
+double vn__strtod(const char *s, char **end);
+
 /* The quote to put a command or name between in a message: ' unless the
  * text holds one (sh -c 'exit 1'), then ". */
 const char *vn__quote_for(const char *text);

@@ -1,5 +1,6 @@
 /* Streaming JSON writer; see json.h. */
 #include "json.h"
+#include "format.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -133,13 +134,10 @@ void vn__json_num(vn__json *j, const char *key, double v)
         puts_(j, "null");
         return;
     }
-    /* The shortest of %.15g and %.17g that reads back as the same double:
-     * readable for ordinary values, exact for the rest. */
+    /* Readable for ordinary values, exact for the rest, and with a dot
+     * whatever the host program's locale. */
     char s[40];
-    snprintf(s, sizeof s, "%.15g", v);
-    if (strtod(s, NULL) != v)
-        snprintf(s, sizeof s, "%.17g", v);
-    puts_(j, s);
+    puts_(j, vn__fmt_exact(s, sizeof s, v));
 }
 
 void vn__json_int(vn__json *j, const char *key, long long v)

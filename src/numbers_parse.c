@@ -1,6 +1,7 @@
 /* Numbers in text, one per line or one column of a table; see
  * numbers_parse.h for the rules. Pure: text in, doubles out. */
 #include "numbers_parse.h"
+#include "format.h"
 
 #include <errno.h>
 #include <math.h>
@@ -63,9 +64,9 @@ static vn__numbers_err to_number(span tok, double *v)
     buf[tok.n] = '\0';
     char *end;
     errno = 0;
-    /* strtod follows LC_NUMERIC; the tool never calls setlocale, so this
-     * is the C locale and "1.5" means one and a half everywhere. */
-    double d = strtod(buf, &end);
+    /* In the C locale, so "1.5" means one and a half whatever the host
+     * program set with setlocale. */
+    double d = vn__strtod(buf, &end);
     if (end != buf + tok.n)
         return VN__NUM_NOT_A_NUMBER;
     if (!isfinite(d))

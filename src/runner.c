@@ -97,7 +97,7 @@ static int parse_num(const char *s, size_t len, double *out, int *decimal)
     memcpy(buf, s, len);
     buf[len] = '\0';
     char *end;
-    double v = strtod(buf, &end);
+    double v = vn__strtod(buf, &end);
     if (*end || !isfinite(v) || buf[0] == ' ' || buf[0] == '+')
         return VN_EINVAL;
     if (strchr(buf, '.') || strchr(buf, 'e') || strchr(buf, 'E'))

@@ -1,10 +1,12 @@
 """End-to-end tests of benchmark programs built with vn_main(): the examples,
 run for real with short budgets, their options, their outputs and their
 failures. Timing goals live in bench/; these check behavior and sanity."""
+import csv
 import json
 import os
 import platform
 import re
+import shutil
 import signal
 import subprocess
 import time
@@ -517,3 +519,42 @@ def test_a_loop_the_compiler_removed_fails_at_once(tmp_path):
     assert rows["nothing"]["stop"] == "failed"
     assert "they do not run" in rows["nothing"]["error"] and "vn_keep()" in rows["nothing"]["error"]
     assert rows["kept"]["stop"] != "failed"
+
+
+@pytest.fixture(scope="module")
+def comma_locale(tmp_path_factory):
+    """A locale whose decimal point is a comma (de_DE), compiled into a
+    folder of its own with localedef, so no system locale is needed."""
+    if not shutil.which("localedef"):
+        pytest.skip("localedef is missing (Debian package libc-bin); scripts/install-deps installs it")
+    d = tmp_path_factory.mktemp("locales")
+    p = subprocess.run(["localedef", "-i", "de_DE", "-f", "UTF-8", str(d / "de_DE.UTF-8")],
+                       capture_output=True, text=True)
+    if not (d / "de_DE.UTF-8").exists():
+        pytest.skip(f"localedef could not build de_DE.UTF-8 (Debian package locales): {p.stderr.strip()}")
+    return {"LOCPATH": str(d), "LC_ALL": "de_DE.UTF-8"}
+
+
+def test_a_host_programs_locale_changes_no_number(comma_locale, tmp_path):
+    # A program that calls setlocale(LC_ALL, "") under de_DE: its printf
+    # writes 1,5. vn_main() must still take --max-time 0.2, write JSON
+    # numbers and CSV fields with a dot, and give the host its locale back.
+    prog = BUILD / "tests" / "programs" / "locale_host"
+    j, c, m = tmp_path / "r.json", tmp_path / "r.csv", tmp_path / "r.md"
+    p = subprocess.run([str(prog), *QUICK, "--json", str(j), "--csv", str(c), "--markdown", str(m)],
+                       capture_output=True, text=True, timeout=120, env={**os.environ, **comma_locale})
+    assert p.returncode == 0, (p.stdout, p.stderr)
+    assert "decimal point before: ," in p.stdout  # the locale is in effect
+    assert "after: 1,5" in p.stdout               # and back after vn_main()
+    d = json.loads(j.read_text())
+    validate(d, "results-1.json")
+    assert [b["name"] for b in d["benchmarks"]] == ["multiplies/n=1", "multiplies/n=2"]
+    assert all(b["stats"]["median"] > 0 for b in d["benchmarks"])
+    rows = list(csv.reader(c.read_text().splitlines()))
+    assert len(rows) == 3 and all(len(r) == len(rows[0]) for r in rows)
+    for r in rows[1:]:
+        float(r[rows[0].index("median")])
+    # The console and markdown tables, too, read as the JSON does.
+    table = p.stdout.split("decimal point before: ,")[1]
+    assert re.search(r"\d\.\d+ ns", table) and not re.search(r"\d,\d+ ns", table)
+    assert not re.search(r"\d,\d", m.read_text())
