@@ -1340,7 +1340,8 @@ static void progress(const vn_config *c, const char *name, size_t i, size_t n)
 {
     if (!c->progress)
         return;
-    fprintf(stderr, "\r\033[K[%zu/%zu] %s ...", i + 1, n, name);
+    char shown[sizeof ((vn_result *)0)->name];
+    fprintf(stderr, "\r\033[K[%zu/%zu] %s ...", i + 1, n, vn__fmt_printable(shown, sizeof shown, name));
     fflush(stderr);
 }
 

@@ -228,3 +228,90 @@ const char *vn__quote_for(const char *text)
 {
     return text && strchr(text, '\'') && !strchr(text, '"') ? "\"" : "'";
 }
+
+int vn__utf8_decode(const char *p, unsigned *cp)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    unsigned c = u[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    int len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (!len)
+        return 0;
+    /* The second byte's range rules out overlong forms, surrogates and
+     * code points past U+10FFFF (RFC 3629, section 4). */
+    unsigned lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+    unsigned hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+    if (u[1] < lo || u[1] > hi)
+        return 0;
+    unsigned v = c & (0x7f >> len);
+    for (int i = 1; i < len; i++) {
+        if ((u[i] & 0xc0) != 0x80)
+            return 0; /* also stops at the NUL of a cut sequence */
+        v = v << 6 | (u[i] & 0x3f);
+    }
+    *cp = v;
+    return len;
+}
+
+char *vn__fmt_printable(char *dst, size_t n, const char *src)
+{
+    if (n == 0)
+        return dst;
+    size_t o = 0;
+    for (const char *p = src; *p;) {
+        unsigned cp;
+        int len = vn__utf8_decode(p, &cp);
+        if (len == 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) {
+            if (o + 1 >= n)
+                break;
+            dst[o++] = '?';
+            p += len ? len : 1;
+            continue;
+        }
+        if (o + (size_t)len >= n)
+            break; /* a sequence fits whole or not at all */
+        memcpy(dst + o, p, (size_t)len);
+        o += (size_t)len;
+        p += len;
+    }
+    dst[o] = '\0';
+    return dst;
+}
+
+/* Code points a terminal draws two columns wide (Unicode's East Asian Wide
+ * and Fullwidth blocks, and the emoji planes) or none (combining marks). */
+static int columns(unsigned cp)
+{
+    static const unsigned wide[][2] = {
+        {0x1100, 0x115f}, {0x2e80, 0x303e}, {0x3041, 0x33ff}, {0x3400, 0x4dbf},
+        {0x4e00, 0x9fff}, {0xa000, 0xa4cf}, {0xac00, 0xd7a3}, {0xf900, 0xfaff},
+        {0xfe30, 0xfe4f}, {0xff00, 0xff60}, {0xffe0, 0xffe6}, {0x1f300, 0x1f64f},
+        {0x1f900, 0x1f9ff}, {0x20000, 0x2fffd}, {0x30000, 0x3fffd},
+    };
+    static const unsigned none[][2] = {
+        {0x0300, 0x036f}, {0x1ab0, 0x1aff}, {0x1dc0, 0x1dff}, {0x200b, 0x200f},
+        {0x20d0, 0x20ff}, {0xfe00, 0xfe0f}, {0xfe20, 0xfe2f},
+    };
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+        if (cp >= wide[i][0] && cp <= wide[i][1])
+            return 2;
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+        if (cp >= none[i][0] && cp <= none[i][1])
+            return 0;
+    return 1;
+}
+
+size_t vn__text_width(const char *s)
+{
+    size_t w = 0;
+    for (const char *p = s; *p;) {
+        unsigned cp;
+        int len = vn__utf8_decode(p, &cp);
+        w += len ? (size_t)columns(cp) : 1;
+        p += len ? len : 1;
+    }
+    return w;
+}

@@ -51,6 +51,21 @@ void vn__locale_c_end(vn__locale l);
 /* strtod in the C locale. */
 double vn__strtod(const char *s, char **end);
 
+/* The length (1 to 4) of the UTF-8 sequence at p, with its code point in
+ * *cp; 0 for a byte that starts no valid sequence (a stray continuation
+ * byte, an overlong form, a surrogate, past U+10FFFF, cut short). */
+int vn__utf8_decode(const char *p, unsigned *cp);
+
+/* src for a terminal, in dst (n bytes): control characters and bytes that
+ * are not UTF-8 become '?', so a name or message can neither break a line
+ * nor send an escape sequence. Returns dst. */
+char *vn__fmt_printable(char *dst, size_t n, const char *src);
+
+/* The columns UTF-8 text takes on a terminal: 2 for East Asian wide and
+ * fullwidth characters and most emoji, 0 for combining marks, 1 for the
+ * rest (an invalid byte counts 1, as the '?' it is shown as). */
+size_t vn__text_width(const char *s);
+
 /* The quote to put a command or name between in a message: ' unless the
  * text holds one (sh -c 'exit 1'), then ". */
 const char *vn__quote_for(const char *text);

@@ -60,7 +60,16 @@ static void string(vn__json *j, const char *s)
                 esc[6] = 0;
                 puts_(j, esc);
             } else {
-                put(j, (const char *)p, 1);
+                /* A byte that starts no UTF-8 sequence (a name made from
+                 * Latin-1 text, say) would make the whole file unreadable
+                 * to a JSON parser: it becomes U+FFFD, the replacement
+                 * character, and a valid sequence is copied whole. */
+                unsigned cp;
+                int len = vn__utf8_decode((const char *)p, &cp);
+                if (len == 0)
+                    puts_(j, "\\ufffd");
+                else
+                    put(j, (const char *)p, (size_t)len), p += len - 1;
             }
         }
     }

@@ -109,10 +109,7 @@ void vn__results_cells(const vn_result *r, vn__cells *c)
 {
     memset(c, 0, sizeof *c);
     /* A control character in a name would break the row in two. */
-    snprintf(c->s[VN__COL_NAME], sizeof c->s[0], "%s", r->name);
-    for (char *p = c->s[VN__COL_NAME]; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = '?';
+    vn__fmt_printable(c->s[VN__COL_NAME], sizeof c->s[0], r->name);
     if (r->error[0]) {
         c->failed = 1;
         return;

@@ -10,12 +10,13 @@
 static int one(const vn_result *res, unsigned flags, vn_buf *b, int first)
 {
     int color = (flags & VN_REPORT_COLOR) != 0;
-    int err = vn_buf_printf(b, "%s%s%s%s", first ? "" : "\n", color ? "\033[1m" : "", res->name,
-                            color ? "\033[0m" : "");
+    char name[sizeof res->name], why[sizeof res->error];
+    int err = vn_buf_printf(b, "%s%s%s%s", first ? "" : "\n", color ? "\033[1m" : "",
+                            vn__fmt_printable(name, sizeof name, res->name), color ? "\033[0m" : "");
     if (err)
         return err;
     if (res->error[0])
-        return vn_buf_printf(b, ": failed: %s\n", res->error);
+        return vn_buf_printf(b, ": failed: %s\n", vn__fmt_printable(why, sizeof why, res->error));
 
     /* Without a measured overhead the samples are shown as measured, which
      * is also what the headline statistics then hold. */

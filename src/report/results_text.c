@@ -22,14 +22,11 @@ typedef struct text {
 
 #define out(t, ...) vn__textf((t)->b, &(t)->err, __VA_ARGS__)
 
-/* Columns a string takes on a terminal: UTF-8 continuation bytes take none,
- * so a name such as "sort/größe" keeps the table aligned. */
+/* Columns a string takes on a terminal, so names such as "sort/größe" or
+ * "sort/日本" keep the table aligned. */
 static size_t width(const char *s)
 {
-    size_t w = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        w += (*p & 0xc0) != 0x80;
-    return w;
+    return vn__text_width(s);
 }
 
 static void pad(text *t, size_t n)
@@ -132,7 +129,9 @@ static void table(text *t, const vn_results *r, const vn__col *cols, vn__cells *
         if (rows[i].failed) {
             out(t, "%s", rows[i].s[VN__COL_NAME]);
             pad(t, w[VN__COL_NAME] - width(rows[i].s[VN__COL_NAME]));
-            out(t, "  %sfailed: %s%s\n", t->color ? RED : "", res->error, t->color ? RESET : "");
+            char why[sizeof res->error];
+            out(t, "  %sfailed: %s%s\n", t->color ? RED : "",
+                vn__fmt_printable(why, sizeof why, res->error), t->color ? RESET : "");
             continue;
         }
         cells_row(t, cols, rows[i].s, shown, w, last, NULL, t->color ? YELLOW : NULL);

@@ -558,3 +558,30 @@ def test_a_host_programs_locale_changes_no_number(comma_locale, tmp_path):
     table = p.stdout.split("decimal point before: ,")[1]
     assert re.search(r"\d\.\d+ ns", table) and not re.search(r"\d,\d+ ns", table)
     assert not re.search(r"\d,\d", m.read_text())
+
+
+def test_names_and_messages_that_are_not_plain_ascii():
+    # Wide characters keep the table aligned, a byte that is not UTF-8
+    # becomes U+FFFD in the JSON (which stays valid UTF-8) and '?' on the
+    # terminal, and no control character of a name or a failure message
+    # reaches the terminal.
+    prog = BUILD / "tests" / "programs" / "odd_names"
+    p = subprocess.run([str(prog), *QUICK, "--json", "-"], capture_output=True, timeout=120)
+    assert p.returncode == 1, p.stderr  # the failing benchmark
+    d = json.loads(p.stdout.decode("utf-8"))
+    validate(d, "results-1.json")
+    names = [b["name"] for b in d["benchmarks"]]
+    assert names == ["sort/日本", "sort/caf\ufffd", "sort/tab\there", "sort/plain", "broken"]
+    assert d["benchmarks"][4]["error"] == "line one\nline two \x1b[31mred\x1b[0m caf\ufffd"
+    table = p.stderr.decode("utf-8")
+    assert "\x1b" not in table and "\t" not in table
+    rows = {line.split()[0]: line for line in table.splitlines()
+            if line.startswith(("sort/", "broken")) and not line.split()[0].endswith(":")}
+    assert set(rows) == {"sort/日本", "sort/caf?", "sort/tab?here", "sort/plain", "broken"}
+    assert "failed: line one?line two ?[31mred?[0m caf?" in rows["broken"]
+
+    def column_of_median(line):  # in terminal columns: 2 for each wide character
+        cut = re.search(r"\s\d", line).start()
+        return len(line[:cut]) + sum(1 for ch in line[:cut] if ord(ch) >= 0x3000)
+    cols = {column_of_median(rows[n]) for n in rows if n != "broken"}
+    assert len(cols) == 1, rows

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "format.h"
 #include "json.h"
 
 static void compact_document(void **state)
@@ -45,6 +46,49 @@ static void compact_document(void **state)
                         "\"neg\":-42,\"big\":18446744073709551615,\"t\":true,\"f\":false,"
                         "\"u\":null,\"null\":null,\"a\":[1,{},[]]}");
     vn_buf_free(&b);
+}
+
+static void strings_are_always_utf8(void **state)
+{
+    (void)state;
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    vn__json j;
+    vn__json_init(&j, &b, 0);
+    /* Valid sequences of 2, 3 and 4 bytes pass whole; a Latin-1 byte, a
+     * stray continuation byte, an overlong '/', a surrogate, a sequence cut
+     * by the end, and a code point past U+10FFFF each become U+FFFD. */
+    vn__json_str(&j, NULL, "gr\xc3\xb6\xc3\x9f" "e/\xe6\x97\xa5/\xf0\x9f\x98\x80|"
+                           "\xe9|\x80|\xc0\xaf|\xed\xa0\x80|\xf4\x90\x80\x80|\xe6\x97");
+    assert_int_equal(vn__json_finish(&j), 0);
+    assert_string_equal(b.data, "\"gr\xc3\xb6\xc3\x9f" "e/\xe6\x97\xa5/\xf0\x9f\x98\x80|"
+                                "\\ufffd|\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|"
+                                "\\ufffd\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\"");
+    vn_buf_free(&b);
+}
+
+static void text_for_a_terminal(void **state)
+{
+    (void)state;
+    char s[64];
+    /* Control characters, C1 controls and bytes that are not UTF-8 become
+     * '?'; the rest is kept, and a sequence that does not fit is left out
+     * whole rather than cut. */
+    assert_string_equal(vn__fmt_printable(s, sizeof s, "a\nb\x1b[31mc\x7f\xc2\x85\xe9" "d\xc3\xb6"),
+                        "a?b?[31mc???d\xc3\xb6");
+    assert_string_equal(vn__fmt_printable(s, 4, "ab\xc3\xb6"), "ab");
+    assert_string_equal(vn__fmt_printable(s, 5, "ab\xc3\xb6"), "ab\xc3\xb6");
+    /* Columns: 1 a letter, 2 a CJK ideograph or an emoji, 0 a combining
+     * accent, 1 an invalid byte (shown as '?'). */
+    assert_int_equal(vn__text_width("sort/gr\xc3\xb6\xc3\x9f" "e"), 10);
+    assert_int_equal(vn__text_width("\xe6\x97\xa5\xe6\x9c\xac"), 4);
+    assert_int_equal(vn__text_width("\xf0\x9f\x98\x80"), 2);
+    assert_int_equal(vn__text_width("e\xcc\x81"), 1);
+    assert_int_equal(vn__text_width("\xff\xfe"), 2);
+    unsigned cp;
+    assert_int_equal(vn__utf8_decode("\xf4\x8f\xbf\xbf", &cp), 4);
+    assert_int_equal(cp, 0x10ffff);
+    assert_int_equal(vn__utf8_decode("\xe0\x80\x80", &cp), 0); /* overlong */
 }
 
 static void pretty_document(void **state)
@@ -189,7 +233,8 @@ int main(void)
         cmocka_unit_test(compact_document),    cmocka_unit_test(pretty_document),
         cmocka_unit_test(numbers_round_trip),  cmocka_unit_test(unbalanced_is_an_error),
         cmocka_unit_test(buffer_maximum_is_enforced), cmocka_unit_test(atomic_write),
-        cmocka_unit_test(error_strings),
+        cmocka_unit_test(error_strings),       cmocka_unit_test(strings_are_always_utf8),
+        cmocka_unit_test(text_for_a_terminal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
