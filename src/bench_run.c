@@ -1443,11 +1443,13 @@ static void row_done(job *j, vn_results *out)
     res->min_samples = j->cfg.min_samples;
     res->timer = j->timer;
     vn__result_warnings(res, &j->cfg, out->optimized);
+    char cost[32], step[32];
     if (j->timer_capped)
         vn__result_warn(res, "timer_bound",
-                        "the timer (%s, %.3g ns per read, steps of %.3g ns) is too coarse for "
+                        "the timer (%s, %s per read, steps of %s) is too coarse for "
                         "samples that fit the time budget: its error is more than 0.1%% of a sample",
-                        vn_clock_name(j->timer), j->cost_ns, j->res_ns);
+                        vn_clock_name(j->timer), vn__fmt_ns(cost, sizeof cost, j->cost_ns),
+                        vn__fmt_ns(step, sizeof step, j->res_ns));
     out->nbench++;
     if (res->stop == VN_STOP_INTERRUPTED)
         out->interrupted = 1;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench_internal.h"
+#include "format.h"
 #include "stats_internal.h"
 
 void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...)
@@ -79,16 +80,19 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg)
     double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
     double pct = s->median != 0 ? 100 * half / fabs(s->median) : NAN;
     int by_agree = r->upper_bound && probed;
-    char got[128];
+    char got[160], a[32], b[32];
     if (by_agree)
-        snprintf(got, sizeof got, "%zu sample%s within +-%.3g%% of the fastest, of %d needed", agree,
-                 agree == 1 ? "" : "s", cfg->precision, VN__FASTEST_AGREE);
+        snprintf(got, sizeof got, "%zu sample%s within +-%s of the fastest, of %d needed", agree,
+                 agree == 1 ? "" : "s", vn__fmt_pct(a, sizeof a, cfg->precision), VN__FASTEST_AGREE);
     else if (used < 6) /* no interval of order statistics reaches 95% below 6 */
         snprintf(got, sizeof got, "only %zu samples were left for the headline, too few for a "
                  "95%% interval of its median", used);
-    else
-        snprintf(got, sizeof got, "the median's 95%% CI is +-%.2g%%, for +-%.3g%% asked", pct,
-                 cfg->precision);
+    else if (isfinite(pct))
+        snprintf(got, sizeof got, "the median's 95%% CI is +-%s, for +-%s asked",
+                 vn__fmt_pct(a, sizeof a, pct), vn__fmt_pct(b, sizeof b, cfg->precision));
+    else /* a median of 0 has no relative interval */
+        snprintf(got, sizeof got, "the median is 0 and its 95%% CI +-%s, for +-%s asked",
+                 vn__fmt_ns(a, sizeof a, half), vn__fmt_pct(b, sizeof b, cfg->precision));
     int met = by_agree ? agree >= VN__FASTEST_AGREE : used >= 6 && pct <= cfg->precision;
     if (met && !r->waited) {
         r->stop = VN_STOP_PRECISION;
@@ -113,25 +117,28 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
     if (r->error[0] || r->stats.n == 0)
         return;
     const vn_stats *s = &r->stats;
+    char f1[32], f2[32], f3[32], f4[32];
     if (r->upper_bound)
         vn__result_warn(r, "dead_code",
              "the body cannot be told apart from the empty loop; the loop with it took "
-             "%.3g ns per iteration at its fastest, an upper bound. The compiler may have "
+             "%s per iteration at its fastest, an upper bound. The compiler may have "
              "removed the body "
              "(keep it with vn_keep()), or it runs in the shadow of the loop's own increment "
              "and branch",
-             r->bound_ns);
+             vn__fmt_ns(f1, sizeof f1, r->bound_ns));
     /* Subtracting the empty loop assumes the body's time adds to the
      * loop's; an out-of-order core overlaps them, so for a body not much
      * longer than the loop the net time is uncertain by up to the loop's own
      * cost, however sharp its interval. */
     if (!r->upper_bound && isfinite(r->overhead_ns) && r->overhead_ns > 0.25 * s->median)
         vn__result_warn(r, "overhead_dominates",
-             "the empty loop (%.3g ns) is %.0f%% of the net time: the body and the loop overlap "
-             "in the core, so the net %.3g ns is uncertain by up to the loop's cost; the loop "
-             "with the body takes %.3g ns",
-             r->overhead_ns, 100 * r->overhead_ns / s->median, s->median,
-             s->median + r->overhead_ns);
+             "the empty loop (%s) is %s of the net time: the body and the loop overlap "
+             "in the core, so the net %s is uncertain by up to the loop's cost; the loop "
+             "with the body takes %s",
+             vn__fmt_ns(f1, sizeof f1, r->overhead_ns),
+             vn__fmt_pct(f2, sizeof f2, 100 * r->overhead_ns / s->median),
+             vn__fmt_ns(f3, sizeof f3, s->median),
+             vn__fmt_ns(f4, sizeof f4, s->median + r->overhead_ns));
     double rel = s->median != 0 ? s->mad_scaled / fabs(s->median) : NAN;
     if (!r->upper_bound && rel > 0.05)
         vn__result_warn(r, "high_variance",
@@ -219,7 +226,7 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
     double headline = r->upper_bound ? r->bound_ns : r->stats.median;
     if (cfg->cold && r->iters == 1 && headline < 1e3)
         vn__result_warn(r, "timer_bound",
-             "with --cold each sample is one iteration of %.3g ns: the timer's own cost and "
+             "with --cold each sample is one iteration of %s: the timer's own cost and "
              "resolution are a large part of it",
-             headline);
+             vn__fmt_ns(f1, sizeof f1, headline));
 }

@@ -124,6 +124,19 @@ char *vn__fmt_count(char *s, size_t n, double v)
     return s;
 }
 
+char *vn__fmt_pct(char *s, size_t n, double pct)
+{
+    if (!isfinite(pct))
+        snprintf(s, n, "-");
+    else if (pct != 0 && fabs(pct) < 0.001)
+        snprintf(s, n, "<0.001%%");
+    else if (fabs(pct) < 9.95)
+        snprintf(s, n, "%.2g%%", pct);
+    else
+        snprintf(s, n, "%.0f%%", pct);
+    return s;
+}
+
 static locale_t c_locale;
 static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
 

@@ -22,6 +22,10 @@ char *vn__fmt_rate(char *s, size_t n, double per_sec, const char *unit);
  * a decimal suffix ("1.05M", "4.29G"); "-" for NaN. Returns s. */
 char *vn__fmt_count(char *s, size_t n, double v);
 
+/* A percentage for a sentence, never in exponent form: "0.012%", "2.5%",
+ * "250%", "<0.001%" below that, "-" for NaN. Returns s. */
+char *vn__fmt_pct(char *s, size_t n, double pct);
+
 /* The shortest of %.15g and %.17g that reads back as the same double, so a
  * number written as text loses nothing; "" for NaN or infinity (the caller
  * decides how a missing value looks). Returns s. */

@@ -70,7 +70,11 @@ static void ci_cell(char *s, size_t n, const vn_stats *st)
         return;
     }
     double pct = half / m * 100;
-    if (pct < 0.095)
+    if (pct == 0)
+        snprintf(s, n, "+-0%%"); /* every sample the same */
+    else if (pct < 0.005)
+        snprintf(s, n, "+-<0.01%%"); /* not +-0.00%: the interval has a width */
+    else if (pct < 0.095)
         snprintf(s, n, "+-%.2f%%", pct);
     else if (pct < 9.95)
         snprintf(s, n, "+-%.1f%%", pct);

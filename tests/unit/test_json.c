@@ -91,6 +91,18 @@ static void text_for_a_terminal(void **state)
     assert_int_equal(vn__utf8_decode("\xe0\x80\x80", &cp), 0); /* overlong */
 }
 
+static void percentages_in_sentences(void **state)
+{
+    (void)state;
+    char s[32];
+    assert_string_equal(vn__fmt_pct(s, sizeof s, 246.3), "246%");
+    assert_string_equal(vn__fmt_pct(s, sizeof s, 2.54), "2.5%");
+    assert_string_equal(vn__fmt_pct(s, sizeof s, 0.0123), "0.012%");
+    assert_string_equal(vn__fmt_pct(s, sizeof s, 0.0004), "<0.001%");
+    assert_string_equal(vn__fmt_pct(s, sizeof s, 0), "0%");
+    assert_string_equal(vn__fmt_pct(s, sizeof s, NAN), "-");
+}
+
 static void pretty_document(void **state)
 {
     (void)state;
@@ -234,7 +246,7 @@ int main(void)
         cmocka_unit_test(numbers_round_trip),  cmocka_unit_test(unbalanced_is_an_error),
         cmocka_unit_test(buffer_maximum_is_enforced), cmocka_unit_test(atomic_write),
         cmocka_unit_test(error_strings),       cmocka_unit_test(strings_are_always_utf8),
-        cmocka_unit_test(text_for_a_terminal),
+        cmocka_unit_test(text_for_a_terminal), cmocka_unit_test(percentages_in_sentences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -490,6 +490,21 @@ static void text_table(void **state)
     assert_non_null(strstr(line, " 24x1024 "));
     assert_non_null(strstr(line, " 3.32 GB/s "));
     assert_non_null(strstr(line, " 0.310 ns")); /* overhead */
+    /* An interval too narrow for two decimals still has a width. */
+    vn_stats keep = r.bench[0].stats;
+    r.bench[0].stats.median_ci[0] = keep.median * (1 - 1.2e-5);
+    r.bench[0].stats.median_ci[1] = keep.median * (1 + 1e-5);
+    vn_buf narrow;
+    render(&r, text_plain, &narrow);
+    assert_true(find_line(narrow.data, "sum/n=1024 ", line, sizeof line));
+    assert_non_null(strstr(line, " +-<0.01% "));
+    r.bench[0].stats.median_ci[0] = r.bench[0].stats.median_ci[1] = keep.median;
+    vn_buf_free(&narrow);
+    render(&r, text_plain, &narrow);
+    assert_true(find_line(narrow.data, "sum/n=1024 ", line, sizeof line));
+    assert_non_null(strstr(line, " +-0% "));
+    r.bench[0].stats = keep;
+    vn_buf_free(&narrow);
 
     /* The failed row says why instead of numbers. */
     assert_true(find_line(b.data, "broken ", line, sizeof line));
