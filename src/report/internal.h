@@ -17,4 +17,11 @@ void vn__json_sysinfo(vn__json *j, const char *key, const vn_sysinfo *s);
  * object per benchmark. Values that are NaN are null. */
 void vn__json_stats(vn__json *j, const char *key, const vn_stats *s);
 
+/* The step to show v with, among values shown with this step (a tenth of
+ * their spread): for a severe outlier (beyond 3 IQR) a tenth of its
+ * distance from the median, since the digits that tell the usual values
+ * apart mean nothing at 1000 times their size, yet an outlier a few parts
+ * in a million away must not print on the wrong side of the median. */
+double vn__shown_step(const vn_stats *st, double v, double step);
+
 #endif

@@ -109,14 +109,12 @@ typedef struct vfmt {
     double step;
 } vfmt;
 
-/* A severe outlier (beyond 3 IQR) is shown to 3 significant digits: the
- * digits that tell the usual values apart mean nothing at 1000 times their
- * size. */
+/* A severe outlier (beyond 3 IQR) is shown with a step of its own
+ * (vn__shown_step). */
 static vfmt for_value(const vfmt *f, const vn_stats *s, double v)
 {
     vfmt g = *f;
-    if (v < s->pct[3] - 3 * s->iqr || v > s->pct[5] + 3 * s->iqr)
-        g.step = 0;
+    g.step = vn__shown_step(s, v, f->step);
     return g;
 }
 
@@ -143,7 +141,10 @@ static double pos_min(double a, double b)
 static const char *percent(char *buf, size_t n, double p)
 {
     double a = fabs(p);
-    snprintf(buf, n, "%.*f%%", a == 0 ? 0 : a < 0.995 ? 2 : a < 9.95 ? 1 : 0, p);
+    if (a != 0 && a < 0.005) /* not 0.00%: there is a spread */
+        snprintf(buf, n, "%s<0.01%%", p < 0 ? "-" : "");
+    else
+        snprintf(buf, n, "%.*f%%", a == 0 ? 0 : a < 0.995 ? 2 : a < 9.95 ? 1 : 0, p);
     return buf;
 }
 

@@ -249,6 +249,30 @@ def test_hist_graph():
     assert bars == sorted(bars) and bars[-1] >= 46
 
 
+def test_outliers_a_few_ppm_away_print_on_their_side_of_the_median():
+    # Values a few parts in a million apart with a severe outlier on each
+    # side: shown to 3 significant digits, both would read 3.08 ns, below
+    # the median of 3.0825910 ns. Every printed number keeps its order.
+    body = [3.082591 + 1e-6 * ((k * 37) % 101 - 50) / 50 for k in range(200)]
+    text = "\n".join(repr(v) for v in body + [3.0826010, 3.082563]) + "\n"
+    out = run("stats", "--hist", "--unit", "ns", input=text, check=0).stdout
+
+    def ns(word):
+        m = re.match(r"([\d.]+)\s*(ns|us)$", word)
+        return float(m.group(1)) * (1e3 if m.group(2) == "us" else 1)
+    summary = dict(w.split("=", 1) for w in next(l for l in out.splitlines() if l.startswith("min=")).split())
+    order = [ns(summary[k]) for k in ("min", "p50", "p90", "p95", "p99", "max")]
+    assert order == sorted(order) and order[0] < order[1] < order[-1], summary
+    line = {l.split()[0]: l.split(None, 1)[1] for l in out.splitlines() if l[:1].isalpha()}
+    assert ns(line["min"]) < ns(summary["p50"]) < ns(line["max"])
+    assert "<0.01%" in line["median"] and "0.00%" not in out
+    low = next(l for l in out.splitlines() if l.lstrip().startswith("<"))
+    high = next(l for l in out.splitlines() if l.lstrip().startswith(">"))
+    edge = lambda l: ns(re.search(r"[<>] ([\d.]+ ns)", l).group(1))
+    far = lambda l: ns(re.search(r"(?:down|up) to ([\d.]+ ns)", l).group(1))
+    assert far(low) < edge(low) and far(high) > edge(high)
+
+
 def test_hist_with_json_to_stdout_prints_only_json():
     p = run("stats", "--hist", "--json", "-", input="1\n2\n3\n", check=0)
     json.loads(p.stdout)
