@@ -338,8 +338,9 @@ typedef struct vn_result {
     double bytes_per_iter, items_per_iter;
     double bytes_per_sec, items_per_sec;  /* from the median; NAN without */
     int threads;
-    double *thread_median;     /* per thread median ns/iter, owned (threads > 1) */
-    double total_iter_per_sec; /* all threads together */
+    double *thread_median;     /* per thread median ns/iter of the loop with the body (not net
+                                  of the empty loop), owned (threads > 1) */
+    double total_iter_per_sec; /* all threads together: the sum of 1e9 / thread_median */
     vn_stop stop;
     double elapsed;            /* seconds spent on this benchmark */
     char error[256];           /* vn_state_fail() message, or "" */

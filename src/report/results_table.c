@@ -310,7 +310,7 @@ static int md_notes(vn_buf *b, const vn_results *r)
         err = vn_buf_printf(&tmp, "%s: %d threads, together %s", res->name, res->threads,
                             vn__fmt_rate(a, sizeof a, res->total_iter_per_sec, "iter"));
         for (int k = 0; res->thread_median && k < res->threads && !err; k++)
-            err = vn_buf_printf(&tmp, "%s%s", k ? ", " : "; median per thread ",
+            err = vn_buf_printf(&tmp, "%s%s", k ? ", " : "; median per thread with the loop ",
                                 vn__fmt_ns(a, sizeof a, res->thread_median[k]));
         if (!err)
             err = vn_buf_puts(&tmp, "\n");

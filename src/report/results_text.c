@@ -83,7 +83,7 @@ static void threads_line(text *t, const vn_result *r)
         return;
     }
     if (r->threads <= 8) {
-        out(t, "; median per thread");
+        out(t, "; median per thread with the loop");
         for (int i = 0; i < r->threads; i++)
             out(t, "%s%s", i ? ", " : " ", vn__fmt_ns(a, sizeof a, r->thread_median[i]));
     } else {
@@ -92,7 +92,7 @@ static void threads_line(text *t, const vn_result *r)
             lo = fmin(lo, r->thread_median[i]);
             hi = fmax(hi, r->thread_median[i]);
         }
-        out(t, "; median per thread from %s to %s", vn__fmt_ns(a, sizeof a, lo),
+        out(t, "; median per thread with the loop from %s to %s", vn__fmt_ns(a, sizeof a, lo),
             vn__fmt_ns(b, sizeof b, hi));
     }
     out(t, "\n");
