@@ -87,6 +87,35 @@ static int param_values(const vn_bench_opts *o, int64_t **out, size_t *n)
     return 0;
 }
 
+/* VN_EEXIST when a row the new benchmark would add has the name of
+ * another row, its own or the suite's ("c" with size 1 and a benchmark
+ * named "c/size=1", or a list that holds a value twice): --filter, the
+ * reports and a comparison of two results files could not tell them apart. */
+static int rows_are_new(const vn_suite *s, const char *name, const vn_bench_opts *o,
+                        const int64_t *values, size_t nvalues)
+{
+    vn__bench nb;
+    memset(&nb, 0, sizeof nb);
+    snprintf(nb.name, sizeof nb.name, "%s", name);
+    nb.opts = *o;
+    nb.values = (int64_t *)values;
+    nb.nvalues = nvalues;
+    char mine[sizeof ((vn_result *)0)->name], theirs[sizeof mine];
+    for (size_t k = 0; k < (nvalues ? nvalues : 1); k++) {
+        vn__row_name(&nb, k, mine, sizeof mine);
+        for (size_t k2 = 0; k2 < k; k2++)
+            if (values[k2] == values[k])
+                return VN_EEXIST;
+        for (size_t i = 0; i < s->n; i++)
+            for (size_t k2 = 0; k2 < (s->v[i].nvalues ? s->v[i].nvalues : 1); k2++) {
+                vn__row_name(&s->v[i], k2, theirs, sizeof theirs);
+                if (!strcmp(mine, theirs))
+                    return VN_EEXIST;
+            }
+    }
+    return 0;
+}
+
 int vn_suite_add(vn_suite *s, const char *name, vn_bench_fn fn, const vn_bench_opts *opts)
 {
     if (!s || !name || !*name || !fn)
@@ -101,9 +130,13 @@ int vn_suite_add(vn_suite *s, const char *name, vn_bench_fn fn, const vn_bench_o
         o = *opts;
     else
         memset(&o, 0, sizeof o);
-    if (o.max_time < 0 || o.precision < 0 || o.bytes_per_iter < 0 || o.items_per_iter < 0 ||
-        !isfinite(o.max_time) || !isfinite(o.precision))
+    if (!(o.max_time >= 0 && isfinite(o.max_time)) || !(o.precision >= 0 && isfinite(o.precision)) ||
+        !(o.bytes_per_iter >= 0 && isfinite(o.bytes_per_iter)) ||
+        !(o.items_per_iter >= 0 && isfinite(o.items_per_iter)))
         return VN_EINVAL;
+    /* The results keep the parameter's name in 32 bytes (vn_result.param_name). */
+    if (o.param_name && (!*o.param_name || strlen(o.param_name) >= sizeof ((vn_result *)0)->param_name))
+        return o.param_name[0] ? VN_ERANGE : VN_EINVAL;
     if (o.timer) {
         vn_clock_id id;
         if (vn_clock_lookup(o.timer, &id) != 0)
@@ -114,6 +147,10 @@ int vn_suite_add(vn_suite *s, const char *name, vn_bench_fn fn, const vn_bench_o
     int rc = param_values(&o, &values, &nvalues);
     if (rc)
         return rc;
+    if ((rc = rows_are_new(s, name, &o, values, nvalues)) != 0) {
+        free(values);
+        return rc;
+    }
     if (s->n == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 16;
         vn__bench *v = realloc(s->v, cap * sizeof *v);
@@ -164,8 +201,30 @@ void vn_state_set_data(vn_state *st, void *data) { st->run->data = data; }
 void *vn_state_user(const vn_state *st) { return st->run->user; }
 int64_t vn_state_param(const vn_state *st) { return st->run->param; }
 uint64_t vn_state_iterations(const vn_state *st) { return st->run->iters; }
-void vn_state_set_bytes(vn_state *st, double bytes) { st->run->bytes = bytes; }
-void vn_state_set_items(vn_state *st, double items) { st->run->items = items; }
+/* A throughput that is negative, infinite or NaN fails the row, as the
+ * same value in vn_bench_opts fails vn_suite_add: silently dropped, the row
+ * would just lack the rate it asked for. */
+static int per_iter_ok(vn_state *st, const char *fn, const char *what, double v)
+{
+    if (v >= 0 && isfinite(v))
+        return 1;
+    char msg[128];
+    snprintf(msg, sizeof msg, "%s() needs a finite number of %s of 0 or more, not %g", fn, what, v);
+    vn_state_fail(st, msg);
+    return 0;
+}
+
+void vn_state_set_bytes(vn_state *st, double bytes)
+{
+    if (per_iter_ok(st, "vn_state_set_bytes", "bytes", bytes))
+        st->run->bytes = bytes;
+}
+
+void vn_state_set_items(vn_state *st, double items)
+{
+    if (per_iter_ok(st, "vn_state_set_items", "items", items))
+        st->run->items = items;
+}
 
 void vn_state_fail(vn_state *st, const char *message)
 {

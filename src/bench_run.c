@@ -265,8 +265,13 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
     r->t_start = r->t_end = 0;
     j->st.run = r;
     *tags = 0;
-    if (user_hooks && j->b->opts.setup)
+    /* Each sample's data is its setup's: one that fails before it sets any
+     * must not hand the teardown what the last sample's teardown freed
+     * (the usual teardown frees vn_state_data(), and would free it twice). */
+    if (user_hooks && j->b->opts.setup) {
+        r->data = NULL;
         j->b->opts.setup(&j->st);
+    }
     /* The empty loop's samples are evicted for too: a cold sample pays for
      * fetching the timing code and the loop, and the empty loop measured
      * the same way takes that back out. */
@@ -307,8 +312,11 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
         if (cpu0 != cpu1)
             *tags |= VN_TAG_MIGRATED;
     }
-    if (user_hooks && j->b->opts.teardown)
+    if (user_hooks && j->b->opts.teardown) {
         j->b->opts.teardown(&j->st);
+        if (j->b->opts.setup)
+            r->data = NULL; /* the teardown had it */
+    }
     if (r->failed)
         return 1;
     if (r->phase != 2) {
@@ -1562,9 +1570,12 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
         cfg = *cfg_in;
     else
         vn_config_init(&cfg);
-    if (!(cfg.max_time > 0) || !(cfg.precision > 0) || cfg.min_samples < 1 ||
+    /* Finite, too: an infinite warmup or budget would never end. */
+    if (!(cfg.max_time > 0 && isfinite(cfg.max_time)) ||
+        !(cfg.precision > 0 && isfinite(cfg.precision)) || cfg.min_samples < 1 ||
         cfg.max_samples < cfg.min_samples || cfg.threads < 1 || cfg.threads > 1024 ||
-        !(cfg.warmup >= 0) || !(cfg.min_sample_time > 0) ||
+        !(cfg.warmup >= 0 && isfinite(cfg.warmup)) ||
+        !(cfg.min_sample_time > 0 && isfinite(cfg.min_sample_time)) ||
         /* Pinned, all threads would share one CPU; cold, one thread's
          * eviction would run while the others time. */
         (cfg.threads > 1 && (cfg.cpu >= 0 || cfg.cold)))

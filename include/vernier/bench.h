@@ -62,7 +62,10 @@ static inline int vn_next(vn_state *st)
     return 0;
 }
 
-/* Per-sample data a setup hook prepared (vn_state_set_data), or NULL. */
+/* Per-sample data a setup hook prepared (vn_state_set_data), or NULL. With
+ * a setup hook, the data is NULL again before each setup, so a teardown
+ * that frees it never sees what an earlier sample's teardown freed (when a
+ * setup fails with vn_state_fail before it sets any, say). */
 void *vn_state_data(const vn_state *st);
 void  vn_state_set_data(vn_state *st, void *data);
 /* The user pointer given when the benchmark was added. */
@@ -72,7 +75,8 @@ int64_t vn_state_param(const vn_state *st);
 /* Iterations of the current sample (for code that needs the count). */
 uint64_t vn_state_iterations(const vn_state *st);
 /* Throughput of one iteration, when it depends on the parameter; call it
- * before the loop. Overrides the bytes/items given in the options. */
+ * before the loop. Overrides the bytes/items given in the options. A
+ * negative, infinite or NaN value fails the row (vn_state_fail). */
 void vn_state_set_bytes(vn_state *st, double bytes_per_iter);
 void vn_state_set_items(vn_state *st, double items_per_iter);
 /* Marks the benchmark as failed with a message; the loop then ends at once. */
@@ -250,7 +254,12 @@ vn_suite *vn__suite_create(int optimized);
 #define vn_suite_create() vn__suite_create(VN__OPTIMIZED)
 void vn_suite_destroy(vn_suite *s);
 /* Adds a benchmark; opts may be NULL. VN_EINVAL for a NULL or empty name, a
- * NULL function or inconsistent options; VN_EEXIST for a duplicate name. */
+ * NULL function or inconsistent options (a negative, infinite or NaN time,
+ * precision, bytes or items per iteration; an empty parameter name);
+ * VN_ERANGE for a name of 96 bytes or more or a parameter name of 32 or
+ * more; VN_EEXIST when one of its rows would have the name of another row
+ * (a duplicate name, "c" with a parameter size = 1 next to "c/size=1", a
+ * list holding a value twice). */
 int vn_suite_add(vn_suite *s, const char *name, vn_bench_fn fn, const vn_bench_opts *opts);
 /* Adds every benchmark registered with VN_BENCH. */
 int vn_suite_add_registered(vn_suite *s);

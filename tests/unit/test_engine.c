@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -1436,6 +1437,49 @@ static void setup_and_teardown_wrap_every_sample(void **state)
     vn_suite_destroy(s);
 }
 
+/* The usual pattern: setup allocates, teardown frees. The third setup
+ * fails before it allocates. */
+static void alloc_setup(vn_state *st)
+{
+    if (++setups == 3) {
+        vn_state_fail(st, "no memory for the input");
+        return;
+    }
+    int *p = malloc(sizeof *p);
+    assert_non_null(p);
+    vn_state_set_data(st, p);
+}
+
+static int teardowns_without_data;
+
+static void free_teardown(vn_state *st)
+{
+    teardowns++;
+    teardowns_without_data += vn_state_data(st) == NULL;
+    free(vn_state_data(st)); /* twice the same pointer: ASan and glibc abort */
+}
+
+static void a_failing_setup_hands_its_teardown_no_stale_data(void **state)
+{
+    (void)state;
+    reset_fake();
+    teardowns_without_data = 0;
+    vn_suite *s = fake_suite(20);
+    vn_bench_opts o = {0};
+    o.setup = alloc_setup;
+    o.teardown = free_teardown;
+    assert_int_equal(vn_suite_add(s, "b", data_body, &o), 0);
+    vn_config c = quick_config();
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_string_equal(r.bench[0].error, "no memory for the input");
+    assert_int_equal(setups, 3);
+    assert_int_equal(teardowns, 3);
+    assert_int_equal(teardowns_without_data, 1); /* the third: NULL, not the second's */
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
 static void failing(vn_state *st)
 {
     while (vn_next(st)) {
@@ -1620,6 +1664,32 @@ static void misuse_returns_errors(void **state)
     memset(&o, 0, sizeof o);
     o.max_time = -1;
     assert_int_equal(vn_suite_add(s, "bad_time", body, &o), VN_EINVAL);
+    memset(&o, 0, sizeof o);
+    o.bytes_per_iter = INFINITY;
+    assert_int_equal(vn_suite_add(s, "bad_bytes", body, &o), VN_EINVAL);
+    o.bytes_per_iter = 0;
+    o.items_per_iter = NAN;
+    assert_int_equal(vn_suite_add(s, "bad_items", body, &o), VN_EINVAL);
+    /* Rows must have names of their own: "c" with size 1 makes the row
+     * "c/size=1", which a benchmark of that name would repeat; so would a
+     * list holding a value twice. Parameter names fit the results' 32 bytes. */
+    memset(&o, 0, sizeof o);
+    static const int64_t one[] = {1}, twice[] = {4, 4};
+    o.param_name = "size";
+    o.param_values = one;
+    o.param_count = 1;
+    assert_int_equal(vn_suite_add(s, "c", body, &o), 0);
+    assert_int_equal(vn_suite_add(s, "c/size=1", body, NULL), VN_EEXIST);
+    o.param_values = twice;
+    o.param_count = 2;
+    assert_int_equal(vn_suite_add(s, "d", body, &o), VN_EEXIST);
+    assert_int_equal(vn_suite_add(s, "e/size=4", body, NULL), 0);
+    o.param_count = 1;
+    assert_int_equal(vn_suite_add(s, "e", body, &o), VN_EEXIST);
+    o.param_name = "a_parameter_name_of_32_bytes_xyz";
+    assert_int_equal(vn_suite_add(s, "f", body, &o), VN_ERANGE);
+    o.param_name = "";
+    assert_int_equal(vn_suite_add(s, "f", body, &o), VN_EINVAL);
     vn_config c;
     vn_config_init(&c);
     c.filter = "(";
@@ -1628,9 +1698,52 @@ static void misuse_returns_errors(void **state)
     vn_config_init(&c);
     c.precision = 0;
     assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    /* Infinite settings would never end. */
+    vn_config_init(&c);
+    c.warmup = INFINITY;
+    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    vn_config_init(&c);
+    c.max_time = INFINITY;
+    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    vn_config_init(&c);
+    c.min_sample_time = INFINITY;
+    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
     assert_int_equal(vn_suite_run(NULL, &c, &r), VN_EINVAL);
     vn_suite_destroy(s);
     vn_suite_destroy(NULL);
+}
+
+static void negative_bytes(vn_state *st)
+{
+    vn_state_set_bytes(st, -5);
+    while (vn_next(st))
+        fake_now += 10;
+}
+
+static void nan_items(vn_state *st)
+{
+    vn_state_set_items(st, NAN);
+    while (vn_next(st))
+        fake_now += 10;
+}
+
+static void a_bad_throughput_fails_its_row(void **state)
+{
+    (void)state;
+    reset_fake();
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "bytes", negative_bytes, NULL), 0);
+    assert_int_equal(vn_suite_add(s, "items", nan_items, NULL), 0);
+    vn_config c = quick_config();
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.bench[0].stop, VN_STOP_FAILED);
+    assert_string_equal(r.bench[0].error,
+                        "vn_state_set_bytes() needs a finite number of bytes of 0 or more, not -5");
+    assert_int_equal(r.bench[1].stop, VN_STOP_FAILED);
+    assert_non_null(strstr(r.bench[1].error, "vn_state_set_items() needs a finite number of items"));
+    vn_results_free(&r);
+    vn_suite_destroy(s);
 }
 
 static volatile int stop_now;
@@ -1805,6 +1918,8 @@ int main(void)
         cmocka_unit_test(growing_cost_is_drift),
         cmocka_unit_test(parameters_give_rows),
         cmocka_unit_test(setup_and_teardown_wrap_every_sample),
+        cmocka_unit_test(a_failing_setup_hands_its_teardown_no_stale_data),
+        cmocka_unit_test(a_bad_throughput_fails_its_row),
         cmocka_unit_test(failures_are_reported_not_fatal),
         cmocka_unit_test(interleaved_rows_meet_the_same_machine),
         cmocka_unit_test(interleaved_rows_keep_their_own_budget),
