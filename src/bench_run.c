@@ -1145,6 +1145,8 @@ typedef struct tctx {
     size_t nctr;                 /* counters per sample (the main thread's) */
     vn_counters *own;            /* this thread's own group; NULL: counts unknown */
     dbuf counts;
+    uint64_t began, ended;       /* timer readings: past the barrier, out of the loop */
+    double iters_done;           /* iterations of its timed samples */
 } tctx;
 
 /* Stops every thread for the reason given, unless something stopped them
@@ -1180,6 +1182,7 @@ static void *thread_main(void *arg)
     }
     double budget = j->cfg.max_time * 1e9, target = j->cfg.precision / 100.0;
     size_t min_untagged = vn__min_untagged(&j->cfg);
+    t->began = vn__timer_read(&j->run);
     while (!atomic_load(&sh->stop)) {
         if (j->cfg.stop_flag && *j->cfg.stop_flag) {
             stop_threads(sh, VN_STOP_INTERRUPTED);
@@ -1196,6 +1199,7 @@ static void *thread_main(void *arg)
         }
         s.value = ns / (double)sh->iters;
         s.iters = sh->iters;
+        t->iters_done += (double)sh->iters;
         s.counts_scaled = t->own ? j->run.cur_scaled : 0;
         for (size_t k = 0; k < t->nctr && !t->rc; k++)
             t->rc = push_double(&t->counts, t->own ? j->run.cur[k] : NAN);
@@ -1221,6 +1225,7 @@ static void *thread_main(void *arg)
                 stop_threads(sh, VN_STOP_PRECISION);
         }
     }
+    t->ended = vn__timer_read(&j->run);
     return NULL;
 }
 
@@ -1325,7 +1330,10 @@ static int measure_threads(job *j)
      * loop these threads ran; and a rate from a net time counts the loop as
      * free (here, a thread-private increment whose net median was 0.05 ns
      * made 21 Giter/s of one thread whose loop took 0.36 ns). Together is
-     * then what the threads did: the sum of their rates. */
+     * what the threads did: each one's iterations over the wall time from
+     * the barrier to its last sample's end, summed. Not 1e9 / median per
+     * thread: the median leaves out the samples other threads preempted, so
+     * 1000 threads taking turns on 2 CPUs would read 1000 times one. */
     for (int i = 0; i < n; i++) {
         dbuf mine = {0};
         for (size_t k = 0; k < res->nsamples && rc == 0; k++)
@@ -1336,8 +1344,9 @@ static int measure_threads(job *j)
             vn_median_ci(mine.v, mine.n, &med, &lo, &hi);
         free(mine.v);
         res->thread_median[i] = med;
-        if (med > 0)
-            res->total_iter_per_sec += 1e9 / med;
+        double span = vn__timer_delta_ns(&t[i].j.run, t[i].ended - t[i].began);
+        if (span > 0 && t[i].iters_done > 0)
+            res->total_iter_per_sec += t[i].iters_done / span * 1e9;
     }
     free(t), free(tid), empties_free(&E);
     res->elapsed = elapsed_ns(j) / 1e9;

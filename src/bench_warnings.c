@@ -1,6 +1,7 @@
 /* The warnings of one result, from its numbers alone (pure). Each has an id
  * scripts can match; the message says what was seen, with the numbers. */
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,6 +224,17 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
                  "on a quiet core",
                  fastest);
     }
+    /* More threads than CPUs to run them: they took turns, so a thread's
+     * samples include waits for the others (those the scheduler counted are
+     * tagged preempted and left out), and together is what the CPUs did. */
+    cpu_set_t allowed;
+    if (r->threads > 1 && sched_getaffinity(0, sizeof allowed, &allowed) == 0 &&
+        r->threads > CPU_COUNT(&allowed))
+        vn__result_warn(r, "threads_oversubscribed",
+             "%d threads ran on the %d CPUs this process may use, so they took turns: each "
+             "thread's median is of the samples no turn interrupted, and the together rate "
+             "is what the %d CPUs did, not what %d would",
+             r->threads, CPU_COUNT(&allowed), CPU_COUNT(&allowed), r->threads);
     double headline = r->upper_bound ? r->bound_ns : r->stats.median;
     if (cfg->cold && r->iters == 1 && headline < 1e3)
         vn__result_warn(r, "timer_bound",

@@ -349,7 +349,8 @@ typedef struct vn_result {
     int threads;
     double *thread_median;     /* per thread median ns/iter of the loop with the body (not net
                                   of the empty loop), owned (threads > 1) */
-    double total_iter_per_sec; /* all threads together: the sum of 1e9 / thread_median */
+    double total_iter_per_sec; /* all threads together: each one's iterations over the wall
+                                  time it ran them in, summed */
     vn_stop stop;
     double elapsed;            /* seconds spent on this benchmark */
     char error[256];           /* vn_state_fail() message, or "" */
