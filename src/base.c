@@ -180,8 +180,15 @@ int vn_write_file_atomic(const char *path, const void *data, size_t len)
     }
     /* A device, FIFO or socket is written in place: renaming over it would
      * replace /dev/null with a regular file. A symlink is followed, so the
-     * link stays and its target gets the new contents. */
-    struct stat st;
+     * link stays and its target gets the new contents. Where standard output
+     * goes (/dev/stdout, when it was redirected to a file) is written as
+     * '-' is: a new file renamed over that one would leave the shell's
+     * descriptor on the old one, and what follows on standard output would
+     * land in a file nobody can open any more. */
+    struct stat st, out;
+    if (stat(path, &st) == 0 && fstat(STDOUT_FILENO, &out) == 0 && st.st_dev == out.st_dev &&
+        st.st_ino == out.st_ino)
+        return write_all(STDOUT_FILENO, data, len);
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode))
             return -EISDIR;

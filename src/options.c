@@ -1,8 +1,13 @@
 /* Command-line messages: see options.h. */
 #include "options.h"
 
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void vn__option_error(char *msg, size_t len, int c, const char *arg, int opt,
                       const struct option *longopts)
@@ -55,10 +60,41 @@ void vn__option_error(char *msg, size_t len, int c, const char *arg, int opt,
     }
 }
 
+/* The file path names, as one spelling: its real path when it exists,
+ * else its folder's real path and its own name (a.json and ./a.json are one
+ * file before either is written); the path itself when the folder is
+ * missing too, which the write reports later. */
+static void canonical(const char *path, char *out, size_t len)
+{
+    char real[PATH_MAX];
+    if (realpath(path, real)) {
+        snprintf(out, len, "%s", real);
+        return;
+    }
+    char d[PATH_MAX], b[PATH_MAX];
+    snprintf(d, sizeof d, "%s", path);
+    snprintf(b, sizeof b, "%s", path);
+    /* A spelling too long for out is cut, and two cut ones may then look
+     * alike: a false "same file" only asks for another name. */
+    if (!realpath(dirname(d), real) || snprintf(out, len, "%s/%s", real, basename(b)) < 0)
+        snprintf(out, len, "%s", path);
+}
+
+/* Is path where standard output already goes (/dev/stdout, /proc/self/fd/1,
+ * or the file stdout was redirected to)? Then it is standard output, as
+ * '-' is: the table must go to standard error, not into the results. */
+static int is_stdout(const char *path)
+{
+    struct stat a, b;
+    return stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
 int vn__outputs_usage(const char *const *opts, const char *const *paths, size_t n, int *to_stdout,
                       char *msg, size_t len)
 {
     int dash = 0;
+    char here[2 * PATH_MAX + 2], there[sizeof here];
     for (size_t i = 0; i < n; i++) {
         if (!paths[i])
             continue;
@@ -66,16 +102,27 @@ int vn__outputs_usage(const char *const *opts, const char *const *paths, size_t 
             snprintf(msg, len, "%s needs a file name, or '-' for standard output", opts[i]);
             return 1;
         }
-        if (!strcmp(paths[i], "-") && dash++) {
+        if ((!strcmp(paths[i], "-") || is_stdout(paths[i])) && dash++) {
             snprintf(msg, len, "only one output can go to standard output ('-')");
             return 1;
         }
-        for (size_t k = 0; k < i; k++)
-            if (paths[k] && strcmp(paths[i], "-") && !strcmp(paths[i], paths[k])) {
-                snprintf(msg, len, "%s and %s would both write '%s'; give each its own file", opts[k],
-                         opts[i], paths[i]);
+        if (!strcmp(paths[i], "-"))
+            continue;
+        canonical(paths[i], here, sizeof here);
+        for (size_t k = 0; k < i; k++) {
+            if (!paths[k] || !strcmp(paths[k], "-"))
+                continue;
+            canonical(paths[k], there, sizeof there);
+            if (!strcmp(here, there)) {
+                if (!strcmp(paths[i], paths[k]))
+                    snprintf(msg, len, "%s and %s would both write '%s'; give each its own file",
+                             opts[k], opts[i], paths[i]);
+                else
+                    snprintf(msg, len, "%s '%s' and %s '%s' are the same file; give each its own",
+                             opts[k], paths[k], opts[i], paths[i]);
                 return 1;
             }
+        }
     }
     *to_stdout = dash;
     return 0;

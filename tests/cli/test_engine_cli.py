@@ -478,6 +478,31 @@ def test_one_output_per_stdout_and_threads_rules():
     assert p.returncode == 2 and "--interleave" in p.stderr
 
 
+def test_one_file_under_two_spellings_and_stdout_by_name(tmp_path):
+    # a.json and ./a.json are one file: the second output would overwrite
+    # the first. Refused before the run, with both spellings named.
+    p = subprocess.run([str(EX / "x_plus_x"), *QUICK, "--json", "a.json", "--csv", "./a.json"],
+                       capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert p.returncode == 2
+    assert "--json 'a.json' and --csv './a.json' are the same file" in p.stderr
+    assert not (tmp_path / "a.json").exists()
+    # /dev/stdout when standard output is a file: the JSON goes there as
+    # with '-' (the table to standard error), and the file that holds it is
+    # the one the shell opened, not a new one renamed over it.
+    out, err = tmp_path / "out.json", tmp_path / "err.txt"
+    with open(out, "w") as o, open(err, "w") as e:
+        p = subprocess.run([str(EX / "x_plus_x"), *QUICK, "--json", "/dev/stdout"], stdout=o,
+                           stderr=e, timeout=60)
+        assert p.returncode == 0
+        o.write("after\n")  # the shell's descriptor still names the file
+    text = out.read_text()
+    assert text.endswith("after\n")
+    json.loads(text[:-len("after\n")])
+    assert "benchmark" in err.read_text()
+    p = run_ex("x_plus_x", *QUICK, "--json", "/dev/stdout", "--csv", "-")
+    assert p.returncode == 2 and "only one output can go to standard output" in p.stderr
+
+
 def test_interleaved_rows_each_keep_their_budget():
     # The memcpy example's five sizes take turns (the default); each row's
     # time is its own turns', so with a budget of 0.2 s none reads more
