@@ -144,7 +144,7 @@ typedef void (*vn_bench_fn)(vn_state *st);
 
 /* Options of one benchmark; zero means "the default" everywhere. */
 typedef struct vn_bench_opts {
-    int reserved_;             /* keeps VN_BENCH_OPTS(fn) valid C with no options */
+    int reserved_;             /* lets VN_BENCH_OPTS put its options after a comma */
     void (*setup)(vn_state *st);     /* untimed, before each sample */
     void (*teardown)(vn_state *st);  /* untimed, after each sample */
     void *user;                /* vn_state_user() */
@@ -180,7 +180,9 @@ void vn__register(vn_bench_def *def);
 #endif
 
 /* Each ends with a declaration, so the ';' written after VN_BENCH(fn) ends
- * it and -Wpedantic sees no stray semicolon. */
+ * it and -Wpedantic sees no stray semicolon. VN_BENCH_OPTS takes at least
+ * one option (ISO C wants an argument for its "..."); VN_BENCH is the form
+ * without any. */
 #define VN_BENCH_OPTS(fn, ...)                                                \
     static const vn_bench_opts vn__opts_##fn = {.reserved_ = 0, __VA_ARGS__}; \
     static vn_bench_def vn__def_##fn = {#fn, fn, &vn__opts_##fn, 0};          \
@@ -191,6 +193,29 @@ void vn__register(vn_bench_def *def);
     static vn_bench_def vn__def_##fn = {#fn, fn, 0, 0};   \
     VN__CONSTRUCTOR static void vn__register_##fn(void) { vn__register(&vn__def_##fn); } \
     extern int vn__bench_semicolon
+
+/* The options set by statements, in a body that follows the macro; o points
+ * to them, zeroed:
+ *
+ *     VN_BENCH_WITH(copy, o) {
+ *         o->range_lo = 8;
+ *         o->range_hi = 8 << 10;
+ *     }
+ *
+ * VN_BENCH_OPTS needs designated initializers, which C++ has only from
+ * C++20, in declaration order, and which -Wextra then faults for every
+ * field left out; this form is the same in C and in every C++ standard. The
+ * body runs before main(), just before the benchmark is registered. */
+#define VN_BENCH_WITH(fn, o)                                                  \
+    static void vn__with_##fn(vn_bench_opts *o);                               \
+    static vn_bench_opts vn__opts_##fn;                                        \
+    static vn_bench_def vn__def_##fn = {#fn, fn, &vn__opts_##fn, 0};          \
+    VN__CONSTRUCTOR static void vn__register_##fn(void)                        \
+    {                                                                          \
+        vn__with_##fn(&vn__opts_##fn);                                         \
+        vn__register(&vn__def_##fn);                                           \
+    }                                                                          \
+    static void vn__with_##fn(vn_bench_opts *o)
 
 /* ---- Running them ------------------------------------------------------------ */
 
