@@ -185,6 +185,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     cfg.progress = isatty(STDERR_FILENO);
     outputs o = {0};
     int interleave_asked = 0; /* --interleave given: an error with --threads, unlike the default */
+    int max_given = 0;        /* --max-samples given, rather than its default */
     struct option longopts[NOPTIONS + 1];
     for (size_t i = 0; i < NOPTIONS; i++)
         longopts[i] = options[i].opt;
@@ -234,6 +235,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
             if (whole(prog, "--max-samples", optarg, 1, 1e7, "a whole number", &v))
                 return 2;
             cfg.max_samples = (size_t)v;
+            max_given = 1;
             break;
         case O_CPU:
             if (whole(prog, "--cpu", optarg, 0, CPU_SETSIZE - 1, "a CPU number", &v))
@@ -272,7 +274,11 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
         char most[32], fewest[32];
         snprintf(most, sizeof most, "%zu", cfg.max_samples);
         snprintf(fewest, sizeof fewest, "%zu", cfg.min_samples);
-        return usage_error(prog, "--max-samples (%s) must be at least --min-samples (%s)", most, fewest);
+        if (max_given)
+            return usage_error(prog, "--max-samples (%s) must be at least --min-samples (%s)", most,
+                               fewest);
+        return usage_error(prog, "--min-samples %s is more than the most samples taken by default "
+                           "(%s); raise --max-samples too", fewest, most);
     }
     if (o.raw && !o.csv)
         return usage_error(prog, "--raw goes with --csv%s%s", "", "");
@@ -402,7 +408,10 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
 static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
 {
     vn__locale l = vn__locale_c_begin();
+    /* getopt's globals are the host's too: they are as it left them after. */
+    int err = opterr, ind = optind;
     int rc = main_in_c_locale(argc, argv, s, keep);
+    opterr = err, optind = ind;
     vn__locale_c_end(l);
     return rc;
 }

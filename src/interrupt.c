@@ -23,6 +23,13 @@ void vn__interrupt_catch(vn__interrupt *saved)
     which = 0;
     sigaction(SIGINT, &sa, &saved->old_int);
     sigaction(SIGTERM, &sa, &saved->old_term);
+    /* A signal the program started with ignored stays ignored: a job that
+     * a shell started in the background (nohup, '&' without job control)
+     * must not stop when the terminal's Ctrl-C reaches the foreground. */
+    if (saved->old_int.sa_handler == SIG_IGN)
+        sigaction(SIGINT, &saved->old_int, NULL);
+    if (saved->old_term.sa_handler == SIG_IGN)
+        sigaction(SIGTERM, &saved->old_term, NULL);
 }
 
 void vn__interrupt_restore(const vn__interrupt *saved)

@@ -90,17 +90,38 @@ void vn_state_fail(vn_state *st, const char *message);
  * not an output: an output ("+r") would make the compiler copy x to a second
  * register every iteration whenever x stays live (x += x), an instruction
  * the benchmark never asked for. For scalars and pointers; for an aggregate
- * keep its address and call vn_clobber(). */
+ * keep its address and call vn_clobber(). Floating-point values stay in
+ * their own registers ("r" would move a
+ * double from an SSE register to a general one every iteration); a long
+ * double, which lives on the x87 stack and fits no register an asm input
+ * can name, is stored once to memory. */
+#if defined(__x86_64__) || defined(__i386__)
+#define VN__FREG "x"
+#elif defined(__aarch64__)
+#define VN__FREG "w"
+#else
+#define VN__FREG "g"
+#endif
 #if defined(__cplusplus)
 extern "C++" {
 template <class T> static inline void vn_keep(T v) { __asm__ __volatile__("" : : "r"(v)); }
+static inline void vn_keep(float v) { __asm__ __volatile__("" : : VN__FREG(v)); }
+static inline void vn_keep(double v) { __asm__ __volatile__("" : : VN__FREG(v)); }
+static inline void vn_keep(long double v) { __asm__ __volatile__("" : : "m"(v)); }
 }
 #else
-/* "+ 0" drops const, so a const value can be kept too. */
-#define vn_keep(x)                                   \
-    do {                                             \
-        __typeof__((x) + 0) vn__kept = (x);          \
-        __asm__ __volatile__("" : : "r"(vn__kept));  \
+/* "+ 0" drops const, so a const value can be kept too. The type tests are
+ * constants, so only the asm of the value's kind is compiled, at -O0 too. */
+#define vn_keep(x)                                                               \
+    do {                                                                         \
+        __typeof__((x) + 0) vn__kept = (x);                                      \
+        if (__builtin_types_compatible_p(__typeof__(vn__kept), long double))     \
+            __asm__ __volatile__("" : : "m"(vn__kept));                          \
+        else if (__builtin_types_compatible_p(__typeof__(vn__kept), double) ||   \
+                 __builtin_types_compatible_p(__typeof__(vn__kept), float))      \
+            __asm__ __volatile__("" : : VN__FREG(vn__kept));                     \
+        else                                                                     \
+            __asm__ __volatile__("" : : "r"(vn__kept));                          \
     } while (0)
 #endif
 

@@ -65,7 +65,10 @@ static void ci_cell(char *s, size_t n, const vn_stats *st)
 {
     double m = st->median;
     double half = fmax(m - st->median_ci[0], st->median_ci[1] - m);
-    if (!isfinite(half) || !(m > 0) || half < 0) {
+    /* Below 6 samples no pair of order statistics covers 95% (the widest,
+     * [min, max], covers 50% of the time for 2): the column would claim
+     * what the interval is not. */
+    if (!isfinite(half) || !(m > 0) || half < 0 || !(st->median_ci_level >= 0.95)) {
         snprintf(s, n, "-");
         return;
     }

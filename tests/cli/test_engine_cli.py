@@ -357,6 +357,29 @@ def test_interrupt_during_warmup_stops_at_once(tmp_path, order):
     assert first["overhead"]["ns"] is None
 
 
+def test_a_signal_started_ignored_stays_ignored(tmp_path):
+    # Started with SIGINT ignored (nohup, a background job without job
+    # control), the program must not stop at a Ctrl-C meant for the
+    # foreground: it runs to its end and exits 0.
+    out = tmp_path / "r.json"
+    proc = subprocess.Popen([str(EX / "sleep_10ms"), "--quiet", "--max-time", "1.5", "--precision", "0.001",
+                             "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 0, stderr
+    d = json.loads(out.read_text())
+    assert d["interrupted"] is False and d["benchmarks"][0]["stop"] == "max_time"
+
+
+def test_too_many_min_samples_names_the_default_it_meets():
+    p = run_ex("x_plus_x", "--min-samples", "20000")
+    assert p.returncode == 2
+    assert "--min-samples 20000 is more than the most samples taken by default (10000); " \
+           "raise --max-samples too" in p.stderr
+
+
 def test_sum_arrays_compares_the_two_loops():
     p = run_ex("sum_arrays", *QUICK, check=0, timeout=60)
     m = re.search(r"^(merged_loop|two_loops) is ([\d.]+)x faster than (two_loops|merged_loop)", p.stdout, re.M)

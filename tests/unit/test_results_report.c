@@ -503,6 +503,15 @@ static void text_table(void **state)
     render(&r, text_plain, &narrow);
     assert_true(find_line(narrow.data, "sum/n=1024 ", line, sizeof line));
     assert_non_null(strstr(line, " +-0% "));
+    /* Two samples: [min, max] covers the median half the time, not 95%. */
+    r.bench[0].stats.median_ci[0] = keep.median * 0.99;
+    r.bench[0].stats.median_ci[1] = keep.median * 1.01;
+    r.bench[0].stats.median_ci_level = 0.5;
+    vn_buf_free(&narrow);
+    render(&r, text_plain, &narrow);
+    assert_true(find_line(narrow.data, "sum/n=1024 ", line, sizeof line));
+    assert_null(strstr(line, "+-"));
+    assert_non_null(strstr(line, " 1.23 us - "));
     r.bench[0].stats = keep;
     vn_buf_free(&narrow);
 
