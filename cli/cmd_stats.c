@@ -21,8 +21,9 @@ static void usage(FILE *f)
             "\n"
             "Options:\n"
             "  --column N   read field N (from 1) of each line: comma separated when the\n"
-            "               first line has a comma, else separated by spaces or tabs; a\n"
-            "               first line whose field N is not a number is a header\n"
+            "               first line that is not blank or a comment has a comma, else\n"
+            "               separated by spaces or tabs; a first such line whose field N\n"
+            "               is not a number is a header\n"
             "  --unit NAME  the unit of the values, shown after them; 'ns' shows\n"
             "               durations scaled to us, ms and s\n"
             "  --hist       also draw the distribution and the cumulative distribution\n"
@@ -30,8 +31,12 @@ static void usage(FILE *f)
             "               the JSON to standard output\n"
             "  -h, --help   show this help\n"
             "\n"
-            "Exit status: 0 on success, 1 when the input cannot be read or holds no\n"
-            "numbers or something that is not a number, 2 for a usage error.\n");
+            "Input of up to 256 MiB is read (some 25 million numbers); a UTF-8\n"
+            "byte-order mark at its start is skipped.\n"
+            "\n"
+            "Exit status: 0 on success, 1 when the input cannot be read, holds no\n"
+            "numbers or something that is not a finite number, or spreads too wide\n"
+            "for a double, or the JSON file cannot be written; 2 for a usage error.\n");
 }
 
 /* The whole input, file or pipe, in one buffer (at most VN_BUF_DEFAULT_MAX
@@ -42,8 +47,8 @@ static int read_all(FILE *in, const char *name, vn_buf *b)
     size_t got;
     while ((got = fread(chunk, 1, sizeof chunk, in)) > 0)
         if (vn_buf_append(b, chunk, got))
-            return vn_cli_fail(CMD, "'%s' is too large to read (more than %zu MiB)", name,
-                               b->max >> 20);
+            return vn_cli_fail(CMD, "'%s' is too large to read (more than %zu MiB); summarize "
+                               "a sample of it, or split it", name, b->max >> 20);
     if (ferror(in))
         return vn_cli_fail(CMD, "cannot read '%s': %s", name, strerror(errno));
     return VN_EXIT_OK;
@@ -101,7 +106,8 @@ int cmd_stats(int argc, char **argv)
     if (!f) {
         int e = errno;
         vn_buf_free(&in);
-        return vn_cli_fail(CMD, "cannot open '%s': %s", path, strerror(e));
+        return vn_cli_fail(CMD, "cannot open '%s': %s; check the path, or give '-' for standard "
+                           "input", path, strerror(e));
     }
     int status = read_all(f, name, &in);
     if (!from_stdin)
@@ -125,8 +131,8 @@ int cmd_stats(int argc, char **argv)
         return vn_cli_fail(CMD, "cannot read the numbers: %s", vn_strerror(rc));
     if (n == 0) {
         free(x);
-        return vn_cli_fail(CMD, "no numbers in %s%s%s", from_stdin ? "" : "'", name,
-                           from_stdin ? "" : "'");
+        return vn_cli_fail(CMD, "no numbers in %s%s%s; give one number per line", from_stdin ? "" : "'",
+                           name, from_stdin ? "" : "'");
     }
 
     vn_stats st;
@@ -134,7 +140,8 @@ int cmd_stats(int argc, char **argv)
     if (rc) {
         free(x);
         return vn_cli_fail(CMD, "cannot summarize the numbers: %s%s", vn_strerror(rc),
-                           rc == VN_ERANGE ? " (their spread, or the interval of their mean, is too large for a double)" : "");
+                           rc == VN_ERANGE ? " (their spread, or the interval of their mean, is too large "
+                                             "for a double); give them in a larger unit" : "");
     }
 
     vn_buf out;

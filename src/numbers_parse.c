@@ -189,6 +189,11 @@ int vn__parse_numbers(const char *text, size_t len, size_t column, double **valu
     size_t lineno = 0;
     char unq[TOKEN_MAX];
     const char *p = text, *end = text ? text + len : NULL;
+    /* A UTF-8 byte-order mark (Excel's "CSV UTF-8", PowerShell 5.1's
+     * files): not part of the first line, whose first number it would hide
+     * or make a header. */
+    if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+        p += 3;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
@@ -238,19 +243,22 @@ char *vn__numbers_strerror(const vn__numbers_error *e, size_t column, char *buf,
         snprintf(buf, size, "no error");
         break;
     case VN__NUM_NOT_A_NUMBER:
-        snprintf(buf, size, "line %zu: '%s' is not a number%s", e->line, e->token,
-                 column == 0 && strpbrk(e->token, ", \t;") ? "; use --column N to read one column"
-                                                             : "");
+        snprintf(buf, size, "line %zu: '%s' is not a number; %s", e->line, e->token,
+                 column == 0 && strpbrk(e->token, ", \t;") ? "use --column N to read one column"
+                 : column ? "fix or remove that line, or choose another --column"
+                          : "give one number per line ('#' starts a comment)");
         break;
     case VN__NUM_NOT_FINITE:
-        snprintf(buf, size, "line %zu: '%s' is not a finite number", e->line, e->token);
+        snprintf(buf, size, "line %zu: '%s' is not a finite number; remove that line or give its "
+                 "measured value", e->line, e->token);
         break;
     case VN__NUM_NO_FIELD:
-        snprintf(buf, size, "line %zu: has %zu field%s, column %zu is not there", e->line,
-                 e->fields, e->fields == 1 ? "" : "s", column);
+        snprintf(buf, size, "line %zu: has %zu field%s, column %zu is not there; choose a column "
+                 "every line has", e->line, e->fields, e->fields == 1 ? "" : "s", column);
         break;
     case VN__NUM_BAD_QUOTE:
-        snprintf(buf, size, "line %zu: a quoted field is not closed: '%s'", e->line, e->token);
+        snprintf(buf, size, "line %zu: a quoted field is not closed: '%s'; close its quote",
+                 e->line, e->token);
         break;
     }
     return buf;

@@ -66,7 +66,7 @@ def test_non_numeric_value_names_the_line():
     p = run("stats", input="1\n2\n3\n\n# note\n4\nabc\n5\n")
     assert p.returncode == 1
     assert p.stdout == ""
-    assert "vernier stats: line 7: 'abc' is not a number" in p.stderr
+    assert "vernier stats: line 7: 'abc' is not a number; give one number per line" in p.stderr
     p = run("stats", str(FIX / "errors.txt"))
     assert p.returncode == 1
     assert "errors.txt: line 3: 'nan' is not a finite number" in p.stderr

@@ -49,7 +49,9 @@ static void errors_name_the_line(void **state)
     assert_int_equal(e.line, 7);
     assert_string_equal(e.token, "abc");
     assert_string_equal(vn__numbers_strerror(&e, 0, msg, sizeof msg),
-                        "line 7: 'abc' is not a number");
+                        "line 7: 'abc' is not a number; give one number per line ('#' starts "
+                        "a comment)");
+    assert_non_null(strstr(vn__numbers_strerror(&e, 2, msg, sizeof msg), "another --column"));
     /* A header line is only a header in column mode. */
     assert_int_equal(parse("value\n1\n", 0, &v, &n, &e), VN_EINVAL);
     assert_int_equal(e.line, 1);
@@ -59,6 +61,23 @@ static void errors_name_the_line(void **state)
     assert_non_null(strstr(vn__numbers_strerror(&e, 0, msg, sizeof msg), "--column"));
     assert_int_equal(parse("1.5ms\n", 0, &v, &n, &e), VN_EINVAL);
     assert_string_equal(e.token, "1.5ms");
+}
+
+static void a_byte_order_mark_is_not_data(void **state)
+{
+    (void)state;
+    double *v;
+    size_t n;
+    vn__numbers_error e;
+    /* With a column, the first line's number must not pass for a header. */
+    assert_int_equal(parse("\xef\xbb\xbf" "100,1\n2,2\n", 1, &v, &n, &e), 0);
+    assert_int_equal(n, 2);
+    assert_true(v[0] == 100 && v[1] == 2);
+    free(v);
+    assert_int_equal(parse("\xef\xbb\xbf" "7\n", 0, &v, &n, &e), 0);
+    assert_int_equal(n, 1);
+    assert_true(v[0] == 7);
+    free(v);
 }
 
 static void non_finite_is_an_error(void **state)
@@ -189,7 +208,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_per_line),      cmocka_unit_test(errors_name_the_line),
-        cmocka_unit_test(non_finite_is_an_error), cmocka_unit_test(csv_columns),
+        cmocka_unit_test(non_finite_is_an_error), cmocka_unit_test(a_byte_order_mark_is_not_data),
+        cmocka_unit_test(csv_columns),
         cmocka_unit_test(whitespace_columns), cmocka_unit_test(odd_bytes),
         cmocka_unit_test(many_numbers),
     };
