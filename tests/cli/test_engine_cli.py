@@ -622,6 +622,13 @@ def test_a_coarse_timer_still_keeps_the_budget():
     assert time.time() - t0 < 10
     b = d["benchmarks"][0]
     assert any(w["id"] == "timer_bound" for w in b["warnings"])
+    # A budget that only shortens samples below 1 ms, with a fine timer,
+    # leaves the timer's error under 0.1% of each: no timer_bound then.
+    # (0.2 s for 201 samples caps them at 0.995 ms, under the 1 ms minimum.)
+    d, _ = results("random_work", "--min-samples", "200", "--max-time", "0.2")
+    b = d["benchmarks"][0]
+    assert d["clock"]["cost_ns"] + d["clock"]["resolution_ns"] < 0.995e3
+    assert not any(w["id"] == "timer_bound" for w in b["warnings"])
 
 
 REMOVED = r"""
