@@ -54,6 +54,10 @@ static int param_values(const vn_bench_opts *o, int64_t **out, size_t *n)
     *out = NULL;
     *n = 0;
     if (o->param_values && o->param_count) {
+        /* A million rows is more than any suite runs; more is a count gone
+         * wrong, and the bytes for it could wrap. */
+        if (o->param_count > 1000000)
+            return VN_EINVAL;
         *out = malloc(o->param_count * sizeof **out);
         if (!*out)
             return VN_ENOMEM;

@@ -468,7 +468,8 @@ static int push_counts(dbuf *d, const struct vn__run *r)
 /* The batch: double the iterations (GMPBench's method) until one sample
  * lasts at least 1000 x (timer cost + resolution), so the timer's error is
  * under 0.1% of it, and at least the minimum sample time. 1 when the
- * benchmark failed or its iterations do not run (j->run.error says which). */
+ * benchmark failed or its iterations do not run (j->run.error says which),
+ * 2 when the run was stopped (Ctrl-C) meanwhile. */
 static int calibrate(job *j, uint64_t *iters_out, double *threshold_out, double *cap_out)
 {
     double threshold = 1000.0 * (j->cost_ns + j->res_ns);
@@ -490,6 +491,10 @@ static int calibrate(job *j, uint64_t *iters_out, double *threshold_out, double 
     for (int k = 0;; k++) {
         double ns;
         unsigned tags;
+        /* Ctrl-C between calibration samples too: one iteration of some
+         * benchmarks takes seconds. */
+        if (j->cfg.stop_flag && *j->cfg.stop_flag)
+            return 2;
         if (run_sample(j, j->b->fn, 1, iters, &ns, &tags))
             return 1;
         took[k] = ns;
@@ -541,6 +546,8 @@ static int calibrate(job *j, uint64_t *iters_out, double *threshold_out, double 
          * 256 iterations reached 1 ms and the later ones took 0.65 ms). A
          * second one at the same size must reach it too. */
         if (ns >= threshold) {
+            if (j->cfg.stop_flag && *j->cfg.stop_flag)
+                return 2;
             if (run_sample(j, j->b->fn, 1, iters, &ns, &tags))
                 return 1;
             if (ns >= threshold)
@@ -869,7 +876,14 @@ static int row_begin(job *j, int *state)
     j->spent_ns = 0;
     *state = ROW_FAILED;
     double threshold, cap;
-    if (calibrate(j, &w->iters, &threshold, &cap))
+    int cal = calibrate(j, &w->iters, &threshold, &cap);
+    if (cal == 2) {
+        /* Stopped while calibrating: the row ends with no samples. */
+        res->stop = VN_STOP_INTERRUPTED;
+        *state = ROW_DONE;
+        return 0;
+    }
+    if (cal)
         return 0;
     res->iters = w->iters; /* a row stopped while warming up has its size too */
 
@@ -1135,6 +1149,7 @@ typedef struct shared {
     atomic_int ready;           /* at the barrier */
     atomic_int stop;
     atomic_int reason;          /* a vn_stop, set by whoever stops the threads first */
+    atomic_size_t taken;        /* timed samples of all threads */
     double om, ohi;             /* the empty loop, measured before: median, top of its CI */
 } shared;
 
@@ -1174,8 +1189,13 @@ static void *thread_main(void *arg)
         t->own = vn__bench_counters_again(j->run.ctr);
     j->run.ctr = t->own;
     atomic_fetch_add(&sh->arrived, 1);
-    while (atomic_load(&sh->arrived) < sh->n && !t->failed)
+    /* Ctrl-C must not wait for a thousand threads to start on two CPUs. */
+    int stopped = 0;
+    while (atomic_load(&sh->arrived) < sh->n && !t->failed &&
+           !(stopped = j->cfg.stop_flag && *j->cfg.stop_flag))
         t->failed = run_sample(j, j->b->fn, 1, 1, &ns, &tags);
+    if (stopped)
+        stop_threads(sh, VN_STOP_INTERRUPTED);
     atomic_fetch_add(&sh->ready, 1);
     while (atomic_load(&sh->ready) < sh->n)
         sched_yield(); /* more threads than CPUs: let the last ones get there */
@@ -1210,6 +1230,15 @@ static void *thread_main(void *arg)
             atomic_store(&sh->stop, 1);
             break;
         }
+        /* The budget, on the samples of all threads (the headline pools
+         * them), by whichever thread sees it spent: with more threads than
+         * CPUs thread 0 runs a small share of the time, and would reach the
+         * minimum samples of its own long after the budget. */
+        size_t all = atomic_fetch_add(&sh->taken, 1) + 1;
+        if (all >= j->cfg.min_samples && elapsed_ns(j) >= budget) {
+            stop_threads(sh, VN_STOP_MAX_TIME);
+            break;
+        }
         if (t->index != 0)
             continue;
         /* Thread 0 decides for all, on its own samples: they are measured
@@ -1219,8 +1248,6 @@ static void *thread_main(void *arg)
         int enough = t->S.n >= j->cfg.min_samples;
         if (t->S.n >= j->cfg.max_samples) {
             stop_threads(sh, VN_STOP_MAX_SAMPLES);
-        } else if (enough && elapsed_ns(j) >= budget) {
-            stop_threads(sh, VN_STOP_MAX_TIME);
         } else if (enough && (t->S.n < 64 || t->S.n % (t->S.n / 32) == 0)) {
             unsigned skip = left_out_tags(t->S.v, t->S.n, min_untagged);
             int waiting; /* never, without probes */
@@ -1243,7 +1270,12 @@ static int measure_threads(job *j)
     j->resumed = vn__timer_read(&j->run);
     uint64_t iters;
     double threshold, cap;
-    if (calibrate(j, &iters, &threshold, &cap)) {
+    int cal = calibrate(j, &iters, &threshold, &cap);
+    if (cal == 2) {
+        res->stop = VN_STOP_INTERRUPTED;
+        return 0;
+    }
+    if (cal) {
         res->stop = VN_STOP_FAILED;
         snprintf(res->error, sizeof res->error, "%s", j->run.error);
         return 0;
@@ -1333,10 +1365,26 @@ static int measure_threads(job *j)
      * loop these threads ran; and a rate from a net time counts the loop as
      * free (here, a thread-private increment whose net median was 0.05 ns
      * made 21 Giter/s of one thread whose loop took 0.36 ns). Together is
-     * what the threads did: each one's iterations over the wall time from
-     * the barrier to its last sample's end, summed. Not 1e9 / median per
+     * what the threads did: all their iterations over the wall time from
+     * the first to start timing to the last to stop. Not 1e9 / median per
      * thread: the median leaves out the samples other threads preempted, so
-     * 1000 threads taking turns on 2 CPUs would read 1000 times one. */
+     * 1000 threads taking turns on 2 CPUs would read 1000 times one; nor
+     * each thread's iterations over its own span, summed: threads taking
+     * turns one after another would each read a CPU of their own. */
+    uint64_t first = 0, last = 0;
+    double iters_all = 0;
+    for (int i = 0; i < n; i++) {
+        if (!t[i].iters_done)
+            continue;
+        if (!iters_all || (int64_t)(t[i].began - first) < 0)
+            first = t[i].began;
+        if (!iters_all || (int64_t)(t[i].ended - last) > 0)
+            last = t[i].ended;
+        iters_all += t[i].iters_done;
+    }
+    double span = iters_all ? vn__timer_delta_ns(&j->run, last - first) : 0;
+    if (span > 0)
+        res->total_iter_per_sec = iters_all / span * 1e9;
     for (int i = 0; i < n; i++) {
         dbuf mine = {0};
         for (size_t k = 0; k < res->nsamples && rc == 0; k++)
@@ -1347,9 +1395,6 @@ static int measure_threads(job *j)
             vn_median_ci(mine.v, mine.n, &med, &lo, &hi);
         free(mine.v);
         res->thread_median[i] = med;
-        double span = vn__timer_delta_ns(&t[i].j.run, t[i].ended - t[i].began);
-        if (span > 0 && t[i].iters_done > 0)
-            res->total_iter_per_sec += t[i].iters_done / span * 1e9;
     }
     free(t), free(tid), empties_free(&E);
     res->elapsed = elapsed_ns(j) / 1e9;
@@ -1582,12 +1627,13 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
         cfg = *cfg_in;
     else
         vn_config_init(&cfg);
-    /* Finite, too: an infinite warmup or budget would never end. */
-    if (!(cfg.max_time > 0 && isfinite(cfg.max_time)) ||
+    /* Within the command line's limits, too: an endless warmup or budget
+     * would never end, and min_samples + 1 must not wrap. */
+    if (!(cfg.max_time > 0 && cfg.max_time <= 86400) ||
         !(cfg.precision > 0 && isfinite(cfg.precision)) || cfg.min_samples < 1 ||
-        cfg.max_samples < cfg.min_samples || cfg.threads < 1 || cfg.threads > 1024 ||
-        !(cfg.warmup >= 0 && isfinite(cfg.warmup)) ||
-        !(cfg.min_sample_time > 0 && isfinite(cfg.min_sample_time)) ||
+        cfg.max_samples < cfg.min_samples || cfg.max_samples > 10000000 || cfg.threads < 1 ||
+        cfg.threads > 1024 || !(cfg.warmup >= 0 && cfg.warmup <= 3600) ||
+        !(cfg.min_sample_time > 0 && cfg.min_sample_time <= 86400) ||
         /* Pinned, all threads would share one CPU; cold, one thread's
          * eviction would run while the others time. */
         (cfg.threads > 1 && (cfg.cpu >= 0 || cfg.cold)))

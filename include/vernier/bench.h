@@ -242,11 +242,11 @@ void vn__register(vn_bench_def *def);
 
 /* Settings of a run; vn_config_init() fills the defaults. */
 typedef struct vn_config {
-    double max_time;           /* seconds per benchmark (default 1) */
+    double max_time;           /* seconds per benchmark (default 1; at most 86400) */
     double precision;          /* percent (default 1) */
     size_t min_samples;        /* default 10 */
-    size_t max_samples;        /* default 10000 */
-    double warmup;             /* seconds of untimed warmup (default 0.02) */
+    size_t max_samples;        /* default 10000; at most 10^7 */
+    double warmup;             /* seconds of untimed warmup (default 0.02; at most 3600) */
     double min_sample_time;    /* seconds a sample lasts at least (default 0.001) */
     int cpu;                   /* pin to this CPU; -1 no pinning */
     int threads;               /* default 1 */
@@ -395,8 +395,8 @@ typedef struct vn_result {
     int threads;
     double *thread_median;     /* per thread median ns/iter of the loop with the body (not net
                                   of the empty loop), owned (threads > 1) */
-    double total_iter_per_sec; /* all threads together: each one's iterations over the wall
-                                  time it ran them in, summed */
+    double total_iter_per_sec; /* all threads together: their iterations over the wall time
+                                  from the first to start timing to the last to stop */
     vn_stop stop;
     double elapsed;            /* seconds spent on this benchmark */
     char error[256];           /* vn_state_fail() message, or "" */

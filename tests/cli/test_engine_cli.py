@@ -357,6 +357,26 @@ def test_interrupt_during_warmup_stops_at_once(tmp_path, order):
     assert first["overhead"]["ns"] is None
 
 
+def test_interrupt_during_calibration_stops_at_once(tmp_path):
+    # Each iteration takes 1 s, so calibration takes two samples of one
+    # iteration; a Ctrl-C 0.3 s in lands in the first, and the run must end
+    # with it, 0.7 s later, rather than start the second (1.7 s).
+    out = tmp_path / "r.json"
+    proc = subprocess.Popen([str(BUILD / "tests" / "programs" / "slow_iteration"), "--quiet",
+                             "--max-time", "0.1", "--warmup", "0", "--json", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.3)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert time.monotonic() - start < 1.3, "calibration went on after Ctrl-C"
+    assert proc.returncode == 130, stderr
+    d = json.loads(out.read_text())
+    validate(d, "results-1.json")
+    assert d["interrupted"] is True
+    assert d["benchmarks"][0]["stop"] == "interrupted" and d["benchmarks"][0]["samples"] == []
+
+
 def test_a_signal_started_ignored_stays_ignored(tmp_path):
     # Started with SIGINT ignored (nohup, a background job without job
     # control), the program must not stop at a Ctrl-C meant for the

@@ -1690,6 +1690,11 @@ static void misuse_returns_errors(void **state)
     assert_int_equal(vn_suite_add(s, "f", body, &o), VN_ERANGE);
     o.param_name = "";
     assert_int_equal(vn_suite_add(s, "f", body, &o), VN_EINVAL);
+    /* A count gone wrong must not wrap the bytes to copy. */
+    o.param_name = NULL;
+    o.param_values = one;
+    o.param_count = (size_t)1 << 62;
+    assert_int_equal(vn_suite_add(s, "g", body, &o), VN_EINVAL);
     vn_config c;
     vn_config_init(&c);
     c.filter = "(";
@@ -1707,6 +1712,12 @@ static void misuse_returns_errors(void **state)
     assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
     vn_config_init(&c);
     c.min_sample_time = INFINITY;
+    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    vn_config_init(&c);
+    c.warmup = 1e300; /* finite, and as endless */
+    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    vn_config_init(&c);
+    c.min_samples = c.max_samples = (size_t)-1; /* min_samples + 1 would wrap */
     assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
     assert_int_equal(vn_suite_run(NULL, &c, &r), VN_EINVAL);
     vn_suite_destroy(s);
