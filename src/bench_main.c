@@ -2,6 +2,7 @@
  * the same as the vernier tool's, so one habit serves both. */
 #include <ctype.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <regex.h>
 #include <sched.h>
 #include <math.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench_internal.h"
@@ -126,8 +128,12 @@ static int emit(const char *prog, const char *path, int (*report)(const vn_resul
         rc = vn_write_file_atomic(path, b.data ? b.data : "", b.len);
     vn_buf_free(&b);
     if (rc) {
-        fprintf(stderr, "%s: cannot write '%s': %s; choose a writable path\n", prog, path,
-                vn_strerror(rc));
+        if (!strcmp(path, "-"))
+            fprintf(stderr, "%s: cannot write the results to standard output: %s\n", prog,
+                    vn_strerror(rc));
+        else
+            fprintf(stderr, "%s: cannot write '%s': %s; choose a writable path\n", prog, path,
+                    vn_strerror(rc));
         return 1;
     }
     return 0;
@@ -152,8 +158,9 @@ static size_t each_name(const vn_suite *s, const char *filter, int print)
             if (filtered && regexec(&re, name, 0, NULL, 0) != 0)
                 continue;
             count++;
-            if (print)
-                printf("%s\n", name);
+            char shown[sizeof name];
+            if (print) /* as the table shows it: no control character */
+                printf("%s\n", vn__fmt_printable(shown, sizeof shown, name));
         }
     }
     if (filtered)
@@ -175,7 +182,8 @@ static int flush_stdout(const char *prog)
 /* The program around suite s (the registered benchmarks for vn_main(), or
  * the program's own for vn_suite_main(); keep as there). s stays the
  * caller's. */
-static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep)
+static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep,
+                            const sigset_t *run_mask)
 {
     if (keep)
         memset(keep, 0, sizeof *keep);
@@ -353,7 +361,13 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     cfg.stop_flag = &vn__interrupted;
 
     vn_results res;
+    /* The benchmarks run with the host's signal mask (SIGPIPE included, so
+     * code they run or start behaves as it would without vernier); only
+     * this program's own output is written with SIGPIPE held. */
+    sigset_t held;
+    pthread_sigmask(SIG_SETMASK, run_mask, &held);
     int rc = vn_suite_run(s, &cfg, &res);
+    pthread_sigmask(SIG_SETMASK, &held, NULL);
     if (rc) {
         vn__interrupt_restore(&saved);
         fprintf(stderr, "%s: the run failed: %s\n", prog, vn_strerror(rc));
@@ -410,7 +424,19 @@ static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
     vn__locale l = vn__locale_c_begin();
     /* getopt's globals are the host's too: they are as it left them after. */
     int err = opterr, ind = optind;
-    int rc = main_in_c_locale(argc, argv, s, keep);
+    /* Output to a pipe whose reader left (| head) is an error to report,
+     * "cannot write", not a SIGPIPE that kills the host program: SIGPIPE is
+     * held while this thread writes, and one it raised is taken off before
+     * the host's mask is back. */
+    sigset_t pipe, old;
+    sigemptyset(&pipe);
+    sigaddset(&pipe, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe, &old);
+    int rc = main_in_c_locale(argc, argv, s, keep, &old);
+    struct timespec now = {0, 0};
+    while (!sigismember(&old, SIGPIPE) && sigtimedwait(&pipe, NULL, &now) == SIGPIPE)
+        ;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     opterr = err, optind = ind;
     vn__locale_c_end(l);
     return rc;

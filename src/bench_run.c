@@ -1011,6 +1011,14 @@ static int row_step(job *j, int *state)
         *state = ROW_FAILED;
         return 0;
     }
+    /* The signal that stopped the run came during this sample, and may
+     * have cut a sleep or a wait in it short (the handlers do not restart
+     * them): it is not a measurement. */
+    if (j->cfg.stop_flag && *j->cfg.stop_flag) {
+        res->stop = VN_STOP_INTERRUPTED;
+        *state = ROW_DONE;
+        return 0;
+    }
     s.value = ns / (double)w->iters;
     s.iters = w->iters;
     s.counts_scaled = r->ctr ? r->cur_scaled : 0;
@@ -1218,6 +1226,10 @@ static void *thread_main(void *arg)
         if (run_sample(j, j->b->fn, 1, sh->iters, &ns, &s.tags)) {
             t->failed = 1;
             atomic_store(&sh->stop, 1);
+            break;
+        }
+        if (j->cfg.stop_flag && *j->cfg.stop_flag) { /* cut short, as in row_step */
+            stop_threads(sh, VN_STOP_INTERRUPTED);
             break;
         }
         s.value = ns / (double)sh->iters;

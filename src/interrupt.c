@@ -1,10 +1,18 @@
 /* Ctrl-C and SIGTERM: see interrupt.h. */
 #include "interrupt.h"
 
+#include <pthread.h>
 #include <string.h>
 
 volatile int vn__interrupted;
 static volatile sig_atomic_t which;
+
+/* Runs can overlap (two threads of a host each in vn_suite_main): the
+ * handlers go in with the first and come out with the last, and the
+ * handlers found before the first are the ones put back. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int depth;
+static vn__interrupt first;
 
 static void on_signal(int sig)
 {
@@ -14,28 +22,41 @@ static void on_signal(int sig)
 
 void vn__interrupt_catch(vn__interrupt *saved)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    /* No SA_RESTART: a wait in progress returns early and sees the flag. */
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    vn__interrupted = 0;
-    which = 0;
-    sigaction(SIGINT, &sa, &saved->old_int);
-    sigaction(SIGTERM, &sa, &saved->old_term);
-    /* A signal the program started with ignored stays ignored: a job that
-     * a shell started in the background (nohup, '&' without job control)
-     * must not stop when the terminal's Ctrl-C reaches the foreground. */
-    if (saved->old_int.sa_handler == SIG_IGN)
-        sigaction(SIGINT, &saved->old_int, NULL);
-    if (saved->old_term.sa_handler == SIG_IGN)
-        sigaction(SIGTERM, &saved->old_term, NULL);
+    pthread_mutex_lock(&lock);
+    if (depth++ == 0) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        /* No SA_RESTART: a wait in progress returns early and sees the flag. */
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        /* Cleared by the first only: a later one would drop a Ctrl-C that
+         * a run still going has yet to see. */
+        vn__interrupted = 0;
+        which = 0;
+        sigaction(SIGINT, &sa, &first.old_int);
+        sigaction(SIGTERM, &sa, &first.old_term);
+        /* A signal the program started with ignored stays ignored: a job
+         * that a shell started in the background (nohup, '&' without job
+         * control) must not stop when the terminal's Ctrl-C reaches the
+         * foreground. */
+        if (first.old_int.sa_handler == SIG_IGN)
+            sigaction(SIGINT, &first.old_int, NULL);
+        if (first.old_term.sa_handler == SIG_IGN)
+            sigaction(SIGTERM, &first.old_term, NULL);
+    }
+    *saved = first;
+    pthread_mutex_unlock(&lock);
 }
 
 void vn__interrupt_restore(const vn__interrupt *saved)
 {
-    sigaction(SIGINT, &saved->old_int, NULL);
-    sigaction(SIGTERM, &saved->old_term, NULL);
+    (void)saved; /* the first run's, kept here */
+    pthread_mutex_lock(&lock);
+    if (depth > 0 && --depth == 0) {
+        sigaction(SIGINT, &first.old_int, NULL);
+        sigaction(SIGTERM, &first.old_term, NULL);
+    }
+    pthread_mutex_unlock(&lock);
 }
 
 int vn__interrupt_exit_code(void) { return 128 + (which ? (int)which : SIGINT); }

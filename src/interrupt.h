@@ -14,6 +14,9 @@ typedef struct vn__interrupt {
 /* Raised (non-zero) once SIGINT or SIGTERM arrives after vn__interrupt_catch. */
 extern volatile int vn__interrupted;
 
+/* Calls nest, from one thread or several: the handlers go in with the
+ * first catch (which clears the flag) and the handlers found then come back
+ * with the last restore. */
 void vn__interrupt_catch(vn__interrupt *saved);
 void vn__interrupt_restore(const vn__interrupt *saved);
 /* The exit code for the signal that arrived: 130 for SIGINT, 143 for SIGTERM. */

@@ -277,13 +277,20 @@ static int tag_start(char c)
 /* Text from outside (names, messages) with the characters that GitHub
  * Markdown would read as markup escaped by a backslash: a '|' would end the
  * table cell, a '*' or '_' start emphasis, '[' a link. A line break would
- * end the table row, so it becomes a space. */
+ * end the table row, so it becomes a space; another control character, or
+ * a byte that is not UTF-8, becomes '?' as on the terminal. */
 static int md_text(vn_buf *b, const char *s)
 {
     int err = 0;
     for (const char *p = s; *p && !err; p++) {
+        unsigned cp;
+        int len = vn__utf8_decode(p, &cp);
         if (*p == '\n' || *p == '\r')
             err = vn_buf_puts(b, " ");
+        else if (len == 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
+            err = vn_buf_puts(b, "?"), p += len > 1 ? len - 1 : 0;
+        else if (len > 1)
+            err = vn_buf_append(b, p, (size_t)len), p += len - 1;
         else if (strchr("\\|`*_[]>~&", *p) || (*p == '<' && tag_start(p[1])))
             err = vn_buf_printf(b, "\\%c", *p);
         else

@@ -393,6 +393,15 @@ def test_a_signal_started_ignored_stays_ignored(tmp_path):
     assert d["interrupted"] is False and d["benchmarks"][0]["stop"] == "max_time"
 
 
+def test_overlapping_runs_give_the_host_its_signal_handlers_back():
+    # Two threads each in vn_suite_main, the second starting during the
+    # first and ending after it: once both are done, SIGINT ends the
+    # program again (tests/programs/two_mains.c raises it).
+    p = subprocess.run([str(BUILD / "tests" / "programs" / "two_mains")], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == -signal.SIGINT, (p.returncode, p.stderr)
+
+
 def test_too_many_min_samples_names_the_default_it_meets():
     p = run_ex("x_plus_x", "--min-samples", "20000")
     assert p.returncode == 2
@@ -611,6 +620,19 @@ def test_one_file_under_two_spellings_and_stdout_by_name(tmp_path):
     assert p.returncode == 2 and "only one output can go to standard output" in p.stderr
 
 
+def test_a_reader_that_leaves_is_a_write_error_not_a_signal():
+    # | head: the reader takes 10 bytes and leaves. The program must not die
+    # of SIGPIPE (a host program would die with it): it says it could not
+    # write, and exits 1.
+    p = subprocess.Popen([str(EX / "memcpy_throughput"), *QUICK, "--min-samples", "300", "--csv", "-",
+                          "--raw"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.read(10)
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=120) == 1, err
+    assert "cannot write the results to standard output: Broken pipe" in err
+
+
 def test_interleaved_rows_each_keep_their_budget():
     # The memcpy example's five sizes take turns (the default); each row's
     # time is its own turns', so with a budget of 0.2 s none reads more
@@ -744,6 +766,12 @@ def test_names_and_messages_that_are_not_plain_ascii():
             if line.startswith(("sort/", "broken")) and not line.split()[0].endswith(":")}
     assert set(rows) == {"sort/日本", "sort/caf?", "sort/tab?here", "sort/plain", "broken"}
     assert "failed: line one?line two ?[31mred?[0m caf?" in rows["broken"]
+    # The markdown file and --list get the same treatment.
+    md = subprocess.run([str(prog), *QUICK, "--markdown", "-"], capture_output=True, timeout=120)
+    text = md.stdout.decode("utf-8")
+    assert "\x1b" not in text and "\t" not in text and "sort/caf?" in text and "sort/日本" in text
+    listed = subprocess.run([str(prog), "--list"], capture_output=True, timeout=60).stdout.decode("utf-8")
+    assert listed.split("\n")[:5] == ["sort/日本", "sort/caf?", "sort/tab?here", "sort/plain", "broken"]
 
     def column_of_median(line):  # in terminal columns: 2 for each wide character
         cut = re.search(r"\s\d", line).start()
