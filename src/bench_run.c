@@ -546,6 +546,11 @@ static int calibrate(job *j, uint64_t *iters_out, double *threshold_out, double 
          * 256 iterations reached 1 ms and the later ones took 0.65 ms). A
          * second one at the same size must reach it too. */
         if (ns >= threshold) {
+            /* Past the budget's share of a sample (one iteration of seconds,
+             * say): no longer sample fits, so a second one could only make
+             * the run later. */
+            if (ns >= cap)
+                break;
             if (j->cfg.stop_flag && *j->cfg.stop_flag)
                 return 2;
             if (run_sample(j, j->b->fn, 1, iters, &ns, &tags))
