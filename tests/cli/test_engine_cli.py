@@ -318,19 +318,30 @@ def test_unwritable_output_fails_and_leaves_nothing(tmp_path):
     assert not target.parent.exists()
 
 
-def test_interrupt_writes_complete_results(tmp_path):
-    out = tmp_path / "r.json"
-    proc = subprocess.Popen([str(EX / "sleep_10ms"), "--quiet", "--max-time", "30", "--precision", "0.001",
-                             "--min-samples", "100000", "--max-samples", "100000", "--json", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.0)  # a slow host may take a while to start
+def interrupted_run(cmd, out, after):
+    """Runs cmd, sends SIGINT after `after` seconds, and returns the seconds
+    it took to end after that, the results file it wrote (which must be
+    valid and marked interrupted, with exit code 130) and its stderr."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(after)
+    start = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=30)
+    stdout, stderr = proc.communicate(timeout=60)
+    took = time.monotonic() - start
     assert proc.returncode == 130, stderr
-    assert "interrupted" in stderr
     d = json.loads(out.read_text())
     validate(d, "results-1.json")
     assert d["interrupted"] is True
+    return took, d, stderr
+
+
+def test_interrupt_writes_complete_results(tmp_path):
+    out = tmp_path / "r.json"
+    # (2 s: a slow host may take a while to start.)
+    took, d, stderr = interrupted_run([str(EX / "sleep_10ms"), "--quiet", "--max-time", "30", "--precision",
+                                       "0.001", "--min-samples", "100000", "--max-samples", "100000",
+                                       "--json", str(out)], out, 2.0)
+    assert "interrupted" in stderr
     assert d["benchmarks"][0]["stop"] == "interrupted"
     assert len(d["benchmarks"][0]["samples"]) > 10
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
@@ -341,17 +352,9 @@ def test_interrupt_during_warmup_stops_at_once(tmp_path, order):
     # A 30 s warmup, stopped after 0.5 s: the run ends within seconds, not
     # at the end of the warmup, and the row says it was interrupted.
     out = tmp_path / "r.json"
-    proc = subprocess.Popen([str(EX / "sum_arrays"), "--quiet", order, "--warmup", "30", "--json", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.5)
-    start = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
-    assert time.monotonic() - start < 5, "the warmup went on after Ctrl-C"
-    assert proc.returncode == 130, stderr
-    d = json.loads(out.read_text())
-    validate(d, "results-1.json")
-    assert d["interrupted"] is True
+    took, d, _ = interrupted_run([str(EX / "sum_arrays"), "--quiet", order, "--warmup", "30", "--json",
+                               str(out)], out, 0.5)
+    assert took < 5, "the warmup went on after Ctrl-C"
     first = d["benchmarks"][0]
     assert first["stop"] == "interrupted" and first["samples"] == []
     assert first["overhead"]["ns"] is None
@@ -362,18 +365,9 @@ def test_interrupt_during_calibration_stops_at_once(tmp_path):
     # iteration; a Ctrl-C 0.3 s in lands in the first, and the run must end
     # with it, 0.7 s later, rather than start the second (1.7 s).
     out = tmp_path / "r.json"
-    proc = subprocess.Popen([str(BUILD / "tests" / "programs" / "slow_iteration"), "--quiet",
-                             "--max-time", "0.1", "--warmup", "0", "--json", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.3)
-    start = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
-    assert time.monotonic() - start < 1.3, "calibration went on after Ctrl-C"
-    assert proc.returncode == 130, stderr
-    d = json.loads(out.read_text())
-    validate(d, "results-1.json")
-    assert d["interrupted"] is True
+    took, d, _ = interrupted_run([str(BUILD / "tests" / "programs" / "slow_iteration"), "--quiet",
+                               "--max-time", "0.1", "--warmup", "0", "--json", str(out)], out, 0.3)
+    assert took < 1.3, "calibration went on after Ctrl-C"
     assert d["benchmarks"][0]["stop"] == "interrupted" and d["benchmarks"][0]["samples"] == []
 
 
