@@ -446,16 +446,21 @@ def compile_program(tmp_path, source, extra=()):
     src = tmp_path / "prog.c"
     src.write_text(source)
     exe = tmp_path / "prog"
+    src_dir = Path(__file__).resolve().parents[2]
+    subprocess.run(["cc", "-std=c11", "-O2", *extra, "-I", str(src_dir / "include"), str(src),
+                    str(BUILD / "libvernier.a"), *link_libs(), "-o", str(exe)], check=True)
+    return exe
+
+
+def link_libs():
+    """What a program needs next to libvernier.a in this build."""
     libs = ["-lpthread", "-lm"]
     pfm = cmake_cache("VN_PFM_LIB")
     if pfm and not pfm.endswith("NOTFOUND"):
         libs.append(pfm)
     if sanitized():
         libs.append("-fsanitize=address,undefined")
-    src_dir = Path(__file__).resolve().parents[2]
-    subprocess.run(["cc", "-std=c11", "-O2", *extra, "-I", str(src_dir / "include"), str(src),
-                    str(BUILD / "libvernier.a"), *libs, "-o", str(exe)], check=True)
-    return exe
+    return libs
 
 
 def test_a_failed_benchmark_writes_valid_json(tmp_path):
@@ -551,12 +556,7 @@ def test_options_by_statements_in_c_and_every_cpp_standard(tmp_path):
     exe = compile_program(tmp_path, WITH_OPTIONS, flags)
     src = tmp_path / "prog.cc"
     src.write_text(WITH_OPTIONS)
-    libs = ["-lpthread", "-lm"]
-    pfm = cmake_cache("VN_PFM_LIB")
-    if pfm and not pfm.endswith("NOTFOUND"):
-        libs.append(pfm)
-    if sanitized():
-        libs.append("-fsanitize=address,undefined")
+    libs = link_libs()
     built = 0
     for cxx in ("g++", "clang++"):
         if not shutil.which(cxx):
