@@ -588,8 +588,7 @@ int cmd_run(int argc, char **argv)
         c.executor_ctx = &F;
     }
 
-    vn__interrupt saved;
-    vn__interrupt_catch(&saved);
+    vn__interrupt_catch();
     c.stop_flag = &vn__interrupted;
 
     vn_results res;
@@ -599,7 +598,7 @@ int cmd_run(int argc, char **argv)
     char err[512] = "";
     int rc = vn_run_commands(&c, &res, &cmp, &ncmp, &fail, err, sizeof err);
     if (rc) {
-        vn__interrupt_restore(&saved);
+        vn__interrupt_restore();
         status = vn_cli_fail(CMD, "%s", err[0] ? err : vn_strerror(rc));
         goto done;
     }
@@ -623,7 +622,7 @@ int cmd_run(int argc, char **argv)
         status |= write_out(hf, vn_report_hyperfine_json, &res);
     /* Only now: a second Ctrl-C while the files were written would have
      * left a temporary file behind. */
-    vn__interrupt_restore(&saved);
+    vn__interrupt_restore();
     if (fail.failed) {
         fprintf(stderr, "vernier run: %s\n", fail.message);
         status = VN_EXIT_FAIL;

@@ -25,7 +25,6 @@ int main(void)
      * after this program is gone). */
     fcntl(3, F_SETFD, FD_CLOEXEC);
     fcntl(4, F_SETFD, FD_CLOEXEC);
-    vn__interrupt saved;
-    vn__interrupt_catch(&saved);
+    vn__interrupt_catch();
     return vn_spawner_serve(3, 4, &vn__interrupted) == 0 ? 0 : 1;
 }

@@ -1,5 +1,6 @@
 /* Version, error strings, the byte buffer and atomic file writes. */
 #include "vernier/base.h"
+#include "fileutil.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -185,10 +186,9 @@ int vn_write_file_atomic(const char *path, const void *data, size_t len)
      * '-' is: a new file renamed over that one would leave the shell's
      * descriptor on the old one, and what follows on standard output would
      * land in a file nobody can open any more. */
-    struct stat st, out;
-    if (stat(path, &st) == 0 && fstat(STDOUT_FILENO, &out) == 0 && st.st_dev == out.st_dev &&
-        st.st_ino == out.st_ino)
+    if (vn__is_stdout(path))
         return write_all(STDOUT_FILENO, data, len);
+    struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode))
             return -EISDIR;

@@ -356,8 +356,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
 
     /* Ctrl-C and SIGTERM stop the run between samples; what was measured is
      * still reported and written, marked interrupted. */
-    vn__interrupt saved;
-    vn__interrupt_catch(&saved);
+    vn__interrupt_catch();
     cfg.stop_flag = &vn__interrupted;
 
     vn_results res;
@@ -369,7 +368,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     int rc = vn_suite_run(s, &cfg, &res);
     pthread_sigmask(SIG_SETMASK, &held, NULL);
     if (rc) {
-        vn__interrupt_restore(&saved);
+        vn__interrupt_restore();
         fprintf(stderr, "%s: the run failed: %s\n", prog, vn_strerror(rc));
         return 1;
     }
@@ -402,7 +401,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
             status = 1;
     /* Only now: a second Ctrl-C while the files were written would have
      * left a temporary file behind. */
-    vn__interrupt_restore(&saved);
+    vn__interrupt_restore();
     int interrupted = res.interrupted || vn__interrupted;
     if (keep)
         *keep = res;

@@ -254,6 +254,9 @@ static double elapsed_ns(job *j)
     return j->spent_ns + vn__timer_delta_ns(&j->run, vn__timer_read(&j->run) - j->resumed);
 }
 
+/* Was the run stopped (Ctrl-C, the caller's flag)? */
+static int stopping(const job *j) { return j->cfg.stop_flag && *j->cfg.stop_flag; }
+
 /* Runs fn once with iters iterations. Returns 0 and the sample's total ns,
  * or 1 when the benchmark failed (the message is in j->run.error). */
 static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, double *ns,
@@ -493,7 +496,7 @@ static int calibrate(job *j, uint64_t *iters_out, double *threshold_out, double 
         unsigned tags;
         /* Ctrl-C between calibration samples too: one iteration of some
          * benchmarks takes seconds. */
-        if (j->cfg.stop_flag && *j->cfg.stop_flag)
+        if (stopping(j))
             return 2;
         if (run_sample(j, j->b->fn, 1, iters, &ns, &tags))
             return 1;
@@ -551,7 +554,7 @@ static int calibrate(job *j, uint64_t *iters_out, double *threshold_out, double 
              * the run later. */
             if (ns >= cap)
                 break;
-            if (j->cfg.stop_flag && *j->cfg.stop_flag)
+            if (stopping(j))
                 return 2;
             if (run_sample(j, j->b->fn, 1, iters, &ns, &tags))
                 return 1;
@@ -898,7 +901,7 @@ static int row_begin(job *j, int *state)
     while (elapsed_ns(j) < j->cfg.warmup * 1e9) {
         double ns;
         unsigned tags;
-        if (j->cfg.stop_flag && *j->cfg.stop_flag) {
+        if (stopping(j)) {
             /* Stopped while warming up: the row ends with no samples. */
             res->stop = VN_STOP_INTERRUPTED;
             *state = ROW_DONE;
@@ -987,7 +990,7 @@ static int row_step(job *j, int *state)
     samples *S = &w->S;
     size_t k = w->k++;
     int rc;
-    if (j->cfg.stop_flag && *j->cfg.stop_flag) {
+    if (stopping(j)) {
         res->stop = VN_STOP_INTERRUPTED;
         *state = ROW_DONE;
         return 0;
@@ -1019,7 +1022,7 @@ static int row_step(job *j, int *state)
     /* The signal that stopped the run came during this sample, and may
      * have cut a sleep or a wait in it short (the handlers do not restart
      * them): it is not a measurement. */
-    if (j->cfg.stop_flag && *j->cfg.stop_flag) {
+    if (stopping(j)) {
         res->stop = VN_STOP_INTERRUPTED;
         *state = ROW_DONE;
         return 0;
@@ -1205,7 +1208,7 @@ static void *thread_main(void *arg)
     /* Ctrl-C must not wait for a thousand threads to start on two CPUs. */
     int stopped = 0;
     while (atomic_load(&sh->arrived) < sh->n && !t->failed &&
-           !(stopped = j->cfg.stop_flag && *j->cfg.stop_flag))
+           !(stopped = stopping(j)))
         t->failed = run_sample(j, j->b->fn, 1, 1, &ns, &tags);
     if (stopped)
         stop_threads(sh, VN_STOP_INTERRUPTED);
@@ -1220,7 +1223,7 @@ static void *thread_main(void *arg)
     size_t min_untagged = vn__min_untagged(&j->cfg);
     t->began = vn__timer_read(&j->run);
     while (!atomic_load(&sh->stop)) {
-        if (j->cfg.stop_flag && *j->cfg.stop_flag) {
+        if (stopping(j)) {
             stop_threads(sh, VN_STOP_INTERRUPTED);
             break;
         }
@@ -1233,7 +1236,7 @@ static void *thread_main(void *arg)
             atomic_store(&sh->stop, 1);
             break;
         }
-        if (j->cfg.stop_flag && *j->cfg.stop_flag) { /* cut short, as in row_step */
+        if (stopping(j)) { /* cut short, as in row_step */
             stop_threads(sh, VN_STOP_INTERRUPTED);
             break;
         }

@@ -1,6 +1,7 @@
-/* Small bounded reads of procfs and sysfs text. */
+/* Small bounded reads of procfs and sysfs text, and what a path names. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileutil.h"
@@ -31,4 +32,11 @@ long vn__read_text(const char *path, char *buf, size_t max)
     close(fd);
     buf[len] = '\0';
     return (long)len;
+}
+
+int vn__is_stdout(const char *path)
+{
+    struct stat a, b;
+    return stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
 }

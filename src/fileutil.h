@@ -1,4 +1,4 @@
-/* Small bounded reads of procfs and sysfs text. */
+/* Small bounded reads of procfs and sysfs text, and what a path names. */
 #ifndef VN_FILEUTIL_H
 #define VN_FILEUTIL_H
 
@@ -8,5 +8,10 @@
  * until EOF (procfs files report a size of 0 and may arrive in short reads).
  * Returns the length, or a negative code when the file cannot be read. */
 long vn__read_text(const char *path, char *buf, size_t max);
+
+/* Is path where standard output already goes (/dev/stdout, /proc/self/fd/1,
+ * or the file stdout was redirected to)? Then it is standard output, as
+ * '-' is. */
+int vn__is_stdout(const char *path);
 
 #endif

@@ -269,19 +269,26 @@ int vn__utf8_decode(const char *p, unsigned *cp)
     return len;
 }
 
+int vn__text_char(const char *p, int *printable)
+{
+    unsigned cp;
+    int len = vn__utf8_decode(p, &cp);
+    *printable = len && cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0);
+    return len ? len : 1;
+}
+
 char *vn__fmt_printable(char *dst, size_t n, const char *src)
 {
     if (n == 0)
         return dst;
     size_t o = 0;
     for (const char *p = src; *p;) {
-        unsigned cp;
-        int len = vn__utf8_decode(p, &cp);
-        if (len == 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) {
+        int ok, len = vn__text_char(p, &ok);
+        if (!ok) {
             if (o + 1 >= n)
                 break;
             dst[o++] = '?';
-            p += len ? len : 1;
+            p += len;
             continue;
         }
         if (o + (size_t)len >= n)

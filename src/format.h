@@ -60,6 +60,11 @@ double vn__strtod(const char *s, char **end);
  * byte, an overlong form, a surrogate, past U+10FFFF, cut short). */
 int vn__utf8_decode(const char *p, unsigned *cp);
 
+/* The length of the character at p (a byte that starts no UTF-8 sequence
+ * counts as one), and in *printable whether text for people may carry it:
+ * not a C0 or C1 control character, DEL, or such a byte. */
+int vn__text_char(const char *p, int *printable);
+
 /* src for a terminal, in dst (n bytes): control characters and bytes that
  * are not UTF-8 become '?', so a name or message can neither break a line
  * nor send an escape sequence. Returns dst. */

@@ -12,7 +12,7 @@ static volatile sig_atomic_t which;
  * handlers found before the first are the ones put back. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int depth;
-static vn__interrupt first;
+static struct sigaction old_int, old_term;
 
 static void on_signal(int sig)
 {
@@ -20,7 +20,7 @@ static void on_signal(int sig)
     which = sig;
 }
 
-void vn__interrupt_catch(vn__interrupt *saved)
+void vn__interrupt_catch(void)
 {
     pthread_mutex_lock(&lock);
     if (depth++ == 0) {
@@ -33,28 +33,26 @@ void vn__interrupt_catch(vn__interrupt *saved)
          * a run still going has yet to see. */
         vn__interrupted = 0;
         which = 0;
-        sigaction(SIGINT, &sa, &first.old_int);
-        sigaction(SIGTERM, &sa, &first.old_term);
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
         /* A signal the program started with ignored stays ignored: a job
          * that a shell started in the background (nohup, '&' without job
          * control) must not stop when the terminal's Ctrl-C reaches the
          * foreground. */
-        if (first.old_int.sa_handler == SIG_IGN)
-            sigaction(SIGINT, &first.old_int, NULL);
-        if (first.old_term.sa_handler == SIG_IGN)
-            sigaction(SIGTERM, &first.old_term, NULL);
+        if (old_int.sa_handler == SIG_IGN)
+            sigaction(SIGINT, &old_int, NULL);
+        if (old_term.sa_handler == SIG_IGN)
+            sigaction(SIGTERM, &old_term, NULL);
     }
-    *saved = first;
     pthread_mutex_unlock(&lock);
 }
 
-void vn__interrupt_restore(const vn__interrupt *saved)
+void vn__interrupt_restore(void)
 {
-    (void)saved; /* the first run's, kept here */
     pthread_mutex_lock(&lock);
     if (depth > 0 && --depth == 0) {
-        sigaction(SIGINT, &first.old_int, NULL);
-        sigaction(SIGTERM, &first.old_term, NULL);
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
     }
     pthread_mutex_unlock(&lock);
 }

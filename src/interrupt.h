@@ -7,18 +7,14 @@
 
 #include <signal.h>
 
-typedef struct vn__interrupt {
-    struct sigaction old_int, old_term;
-} vn__interrupt;
-
 /* Raised (non-zero) once SIGINT or SIGTERM arrives after vn__interrupt_catch. */
 extern volatile int vn__interrupted;
 
 /* Calls nest, from one thread or several: the handlers go in with the
  * first catch (which clears the flag) and the handlers found then come back
  * with the last restore. */
-void vn__interrupt_catch(vn__interrupt *saved);
-void vn__interrupt_restore(const vn__interrupt *saved);
+void vn__interrupt_catch(void);
+void vn__interrupt_restore(void);
 /* The exit code for the signal that arrived: 130 for SIGINT, 143 for SIGTERM. */
 int vn__interrupt_exit_code(void);
 

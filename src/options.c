@@ -1,13 +1,12 @@
 /* Command-line messages: see options.h. */
 #include "options.h"
+#include "fileutil.h"
 
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 void vn__option_error(char *msg, size_t len, int c, const char *arg, int opt,
                       const struct option *longopts)
@@ -80,16 +79,6 @@ static void canonical(const char *path, char *out, size_t len)
         snprintf(out, len, "%s", path);
 }
 
-/* Is path where standard output already goes (/dev/stdout, /proc/self/fd/1,
- * or the file stdout was redirected to)? Then it is standard output, as
- * '-' is: the table must go to standard error, not into the results. */
-static int is_stdout(const char *path)
-{
-    struct stat a, b;
-    return stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
-           a.st_ino == b.st_ino;
-}
-
 int vn__outputs_usage(const char *const *opts, const char *const *paths, size_t n, int *to_stdout,
                       char *msg, size_t len)
 {
@@ -102,7 +91,8 @@ int vn__outputs_usage(const char *const *opts, const char *const *paths, size_t 
             snprintf(msg, len, "%s needs a file name, or '-' for standard output", opts[i]);
             return 1;
         }
-        if ((!strcmp(paths[i], "-") || is_stdout(paths[i])) && dash++) {
+        /* Where stdout goes already is stdout too: the table then goes to stderr. */
+        if ((!strcmp(paths[i], "-") || vn__is_stdout(paths[i])) && dash++) {
             snprintf(msg, len, "only one output can go to standard output ('-')");
             return 1;
         }

@@ -283,12 +283,11 @@ static int md_text(vn_buf *b, const char *s)
 {
     int err = 0;
     for (const char *p = s; *p && !err; p++) {
-        unsigned cp;
-        int len = vn__utf8_decode(p, &cp);
+        int ok, len = vn__text_char(p, &ok);
         if (*p == '\n' || *p == '\r')
             err = vn_buf_puts(b, " ");
-        else if (len == 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
-            err = vn_buf_puts(b, "?"), p += len > 1 ? len - 1 : 0;
+        else if (!ok)
+            err = vn_buf_puts(b, "?"), p += len - 1;
         else if (len > 1)
             err = vn_buf_append(b, p, (size_t)len), p += len - 1;
         else if (strchr("\\|`*_[]>~&", *p) || (*p == '<' && tag_start(p[1])))

@@ -22,13 +22,6 @@ typedef struct text {
 
 #define out(t, ...) vn__textf((t)->b, &(t)->err, __VA_ARGS__)
 
-/* Columns a string takes on a terminal, so names such as "sort/größe" or
- * "sort/日本" keep the table aligned. */
-static size_t width(const char *s)
-{
-    return vn__text_width(s);
-}
-
 static void pad(text *t, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -54,7 +47,7 @@ static void cells_row(text *t, const vn__col *cols, char cells[][VN__CELL], cons
         if (!shown[k])
             continue;
         const char *s = cells[k];
-        size_t sw = width(s);
+        size_t sw = vn__text_width(s);
         size_t fill = w[k] > sw ? w[k] - sw : 0;
         if (k > 0)
             out(t, "%s", gap(k));
@@ -105,12 +98,12 @@ static void table(text *t, const vn_results *r, const vn__col *cols, vn__cells *
     char header[VN__NCOLS][VN__CELL];
     for (int k = 0; k < VN__NCOLS; k++) {
         snprintf(header[k], sizeof header[k], "%s", cols[k].header ? cols[k].header : "");
-        w[k] = width(header[k]);
+        w[k] = vn__text_width(header[k]);
         shown[k] = !cols[k].optional;
         for (size_t i = 0; i < r->nbench; i++) {
             if (rows[i].failed && k != VN__COL_NAME)
                 continue;
-            size_t cw = width(rows[i].s[k]);
+            size_t cw = vn__text_width(rows[i].s[k]);
             if (cw > w[k])
                 w[k] = cw;
             if (has_value(rows[i].s[k]))
@@ -128,7 +121,7 @@ static void table(text *t, const vn_results *r, const vn__col *cols, vn__cells *
         const vn_result *res = &r->bench[i];
         if (rows[i].failed) {
             out(t, "%s", rows[i].s[VN__COL_NAME]);
-            pad(t, w[VN__COL_NAME] - width(rows[i].s[VN__COL_NAME]));
+            pad(t, w[VN__COL_NAME] - vn__text_width(rows[i].s[VN__COL_NAME]));
             char why[sizeof res->error];
             out(t, "  %sfailed: %s%s\n", t->color ? RED : "",
                 vn__fmt_printable(why, sizeof why, res->error), t->color ? RESET : "");

@@ -729,7 +729,7 @@ def test_a_host_programs_locale_changes_no_number(comma_locale, tmp_path):
     assert "after: 1,5" in p.stdout               # and back after vn_main()
     d = json.loads(j.read_text())
     validate(d, "results-1.json")
-    assert [b["name"] for b in d["benchmarks"]] == ["multiplies/n=1", "multiplies/n=2"]
+    assert [b["name"] for b in d["benchmarks"]] == ["chain/n=1", "chain/n=2"]
     assert all(b["stats"]["median"] > 0 for b in d["benchmarks"])
     rows = list(csv.reader(c.read_text().splitlines()))
     assert len(rows) == 3 and all(len(r) == len(rows[0]) for r in rows)
