@@ -41,8 +41,10 @@ check: deps build $(ASAN)/build.ninja
 	$(CMAKE) --build $(ASAN)
 	cd $(ASAN) && ctest --output-on-failure
 
+# PREFIX is honoured here too, not only when build/ is first configured
+# (the tool finds its helper relative to itself, so any prefix works).
 install: build
-	$(CMAKE) --install $(BUILD)
+	$(CMAKE) --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD) $(ASAN)

@@ -50,14 +50,14 @@ static const struct {
     {{"warmup", required_argument, 0, O_WARMUP}, "SEC", "untimed warmup per benchmark (default 0.02)"},
     {{"cpu", required_argument, 0, O_CPU}, "N", "pin the benchmark thread to CPU N"},
     {{"timer", required_argument, 0, O_TIMER}, "NAME", "time with this clock (see 'vernier clocks')"},
-    {{"threads", required_argument, 0, O_THREADS}, "N", "run N threads at once, started together"},
+    {{"threads", required_argument, 0, O_THREADS}, "N", "run N threads at once, started together (not with --cpu, --cold, --interleave or a CPU-time --timer)"},
     {{"cold", no_argument, 0, O_COLD}, NULL, "evict the caches before each sample (one iteration per sample)"},
     {{"interleave", no_argument, 0, O_INTERLEAVE}, NULL, "the benchmarks take turns, a sample each, so that those compared meet the same machine (the default)"},
     {{"no-interleave", no_argument, 0, O_NO_INTERLEAVE}, NULL, "run each benchmark to its end before the next begins"},
     {{"counters", required_argument, 0, O_COUNTERS}, "LIST", "performance counters: 'default', 'none', or names such as instructions,page-faults"},
     {{"dma-latency", required_argument, 0, O_DMA}, "US|auto|off", "keep CPUs out of idle states slower to wake than US microseconds (/dev/cpu_dma_latency, as root); 'auto' (the default) is 0 in a VM and 'off' on bare metal"},
     {{"quiet", no_argument, 0, O_QUIET}, NULL, "no progress line on stderr"},
-    {{"help", no_argument, 0, O_HELP}, NULL, "show this help"},
+    {{"help", no_argument, 0, O_HELP}, NULL, "show this help (also -h)"},
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 
@@ -74,12 +74,15 @@ static void help(const char *prog)
            "adaptive sampling until the median is known to +-1%%, the empty loop subtracted.\n\n"
            "Options:\n",
            prog);
+    char left[NOPTIONS][40];
+    int width = 0;
     for (size_t i = 0; i < NOPTIONS; i++) {
-        char left[40];
-        snprintf(left, sizeof left, "--%s%s%s", options[i].opt.name, options[i].arg ? " " : "",
-                 options[i].arg ? options[i].arg : "");
-        printf("  %-22s %s\n", left, options[i].help);
+        int n = snprintf(left[i], sizeof left[i], "--%s%s%s", options[i].opt.name,
+                         options[i].arg ? " " : "", options[i].arg ? options[i].arg : "");
+        width = n > width ? n : width;
     }
+    for (size_t i = 0; i < NOPTIONS; i++)
+        printf("  %-*s  %s\n", width, left[i], options[i].help);
 }
 
 static int usage_error(const char *prog, const char *fmt, const char *a, const char *b)
@@ -95,7 +98,7 @@ static int num(const char *prog, const char *opt, const char *s, double lo, doub
     char *end;
     *out = NAN; /* set on every path, an error's too */
     double v = vn__strtod(s, &end);
-    if (!*s || *end || !isfinite(v) || v < lo || v > hi) {
+    if (!*s || isspace((unsigned char)*s) || *end || !isfinite(v) || v < lo || v > hi) {
         char range[64];
         snprintf(range, sizeof range, "a number from %g to %g", lo, hi);
         fprintf(stderr, "%s: %s needs %s, not '%s'; see '%s --help'\n", prog, opt, range, s, prog);
@@ -105,17 +108,44 @@ static int num(const char *prog, const char *opt, const char *s, double lo, doub
     return 0;
 }
 
-/* num() for a whole number: what names the kind ("a whole number"). */
+/* A whole number: decimal digits only, as a count or a CPU number is
+ * written (no sign, space, exponent or hex, which num() would take), in
+ * lo..hi; what names the kind ("a whole number"). */
 static int whole(const char *prog, const char *opt, const char *s, double lo, double hi,
                  const char *what, double *out)
 {
-    if (num(prog, opt, s, lo, hi, out))
-        return 2;
-    if (*out != floor(*out)) {
-        fprintf(stderr, "%s: %s needs %s, not '%s'; see '%s --help'\n", prog, opt, what, s, prog);
+    *out = NAN;
+    size_t digits = strspn(s, "0123456789");
+    double v = digits && !s[digits] && digits < 16 ? vn__strtod(s, NULL) : NAN;
+    if (!(v >= lo && v <= hi)) {
+        fprintf(stderr, "%s: %s needs %s from %.0f to %.0f, not '%s'; see '%s --help'\n", prog, opt,
+                what, lo, hi, s, prog);
         return 2;
     }
+    *out = v;
     return 0;
+}
+
+/* The CPUs this process may run on, as "0-3,6" (for a message). */
+static void allowed_cpus(const cpu_set_t *set, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int c = 0; c < CPU_SETSIZE && len + 1 < n; c++) {
+        if (!CPU_ISSET(c, set))
+            continue;
+        int last = c;
+        while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
+            last++;
+        int w = last > c ? snprintf(buf + len, n - len, "%s%d-%d", len ? "," : "", c, last)
+                         : snprintf(buf + len, n - len, "%s%d", len ? "," : "", c);
+        if (w < 0 || (size_t)w >= n - len) {
+            buf[len] = 0;
+            break;
+        }
+        len += (size_t)w;
+        c = last;
+    }
 }
 
 static int emit(const char *prog, const char *path, int (*report)(const vn_results *, vn_buf *),
@@ -203,7 +233,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     optind = 1;
     int c;
     double v;
-    while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case O_LIST: o.list = 1; break;
         case O_FILTER: cfg.filter = optarg; break;
@@ -218,6 +248,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
         case O_QUIET: cfg.progress = 0; break;
         case O_TIMER: cfg.timer = optarg; break;
         case O_COUNTERS: cfg.counters = optarg; break;
+        case 'h':
         case O_HELP: help(prog); return flush_stdout(prog);
         case O_PRECISION:
             if (num(prog, "--precision", optarg, 1e-3, 100, &v))
@@ -255,14 +286,9 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
                 cfg.dma_latency_us = optarg[0] == 'o' ? -1 : VN_DMA_LATENCY_AUTO;
                 break;
             }
-            {
-                char *end;
-                long us = strtol(optarg, &end, 10);
-                if (!isdigit((unsigned char)optarg[0]) || *end || us > 1000000)
-                    return usage_error(prog, "--dma-latency needs microseconds from 0 to 1000000, 'auto' or 'off', not '%s'%s",
-                                       optarg, "");
-                cfg.dma_latency_us = (int)us;
-            }
+            if (whole(prog, "--dma-latency", optarg, 0, 1000000, "'auto', 'off' or microseconds", &v))
+                return 2;
+            cfg.dma_latency_us = (int)v;
             break;
         case O_THREADS:
             if (whole(prog, "--threads", optarg, 1, 1024, "a whole number", &v))
@@ -324,13 +350,19 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
                 }
             return usage_error(prog, "no usable clock named '%s' (clocks: %s)", cfg.timer, names);
         }
+        if (cfg.threads > 1 && (vn_clock_flags(id) & VN_CLOCK_F_CPUTIME))
+            return usage_error(prog, "--threads needs a clock of elapsed time, not the CPU time of '%s'"
+                               " (the process's counts every thread in each sample; a thread's own "
+                               "spans no wall time)%s", cfg.timer, "");
     }
     if (cfg.cpu >= 0) {
         cpu_set_t allowed;
         if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && !CPU_ISSET(cfg.cpu, &allowed)) {
-            char n[16];
+            char n[16], cpus[256];
             snprintf(n, sizeof n, "%d", cfg.cpu);
-            return usage_error(prog, "CPU %s is not available to this process%s", n, "");
+            allowed_cpus(&allowed, cpus, sizeof cpus);
+            return usage_error(prog, "CPU %s is not available to this process (it may use CPUs %s)",
+                               n, cpus);
         }
     }
     if (cfg.counters) {
@@ -350,7 +382,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     size_t matching = each_name(s, cfg.filter, o.list);
     if (cfg.filter && matching == 0)
         return usage_error(prog, "--filter '%s' matches no benchmark%s", cfg.filter,
-                           " (--list shows their names)");
+                           o.list ? " (drop it to list them all)" : " (--list shows their names)");
     if (o.list)
         return flush_stdout(prog);
 
@@ -456,7 +488,14 @@ int vn__main(int argc, char **argv, int optimized)
         rc = 1;
     } else if (rc) {
         /* A mistake in the program, as a bad option is one in its command
-         * line: the program's usage is wrong. */
+         * line: the program's usage is wrong. The help is still shown when
+         * asked for: it needs no benchmark. */
+        for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+            if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+                help(prog);
+                fflush(stdout);
+                break;
+            }
         fprintf(stderr, "%s: the benchmark '%s' cannot be registered: %s; give each VN_BENCH a "
                 "function of its own name and valid options\n",
                 prog, bad ? bad : "?", vn_strerror(rc));

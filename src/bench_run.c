@@ -1658,6 +1658,13 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
          * eviction would run while the others time. */
         (cfg.threads > 1 && (cfg.cpu >= 0 || cfg.cold)))
         return VN_EINVAL;
+    /* A CPU-time clock cannot time threads together: the process's counts
+     * every thread's time in each sample, a thread's own is no span of wall
+     * time across threads. */
+    vn_clock_id named;
+    if (cfg.threads > 1 && cfg.timer && vn_clock_lookup(cfg.timer, &named) == 0 &&
+        (vn_clock_flags(named) & VN_CLOCK_F_CPUTIME))
+        return VN_EINVAL;
     /* Threads started together take no turns. */
     if (cfg.threads > 1)
         cfg.interleave = 0;

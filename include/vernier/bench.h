@@ -157,7 +157,16 @@ static inline uint64_t vn_rng_next(vn_rng *r)
 /* Uniform in [0, n) without modulo bias (Lemire's multiply-shift method). */
 uint64_t vn_rng_below(vn_rng *r, uint64_t n);
 /* Uniform in [0, 1). */
-static inline double vn_rng_double(vn_rng *r) { return (double)(vn_rng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
+/* The header's casts and null pointers in C++'s own words, so a C++ program
+ * built with -Wold-style-cast or -Wzero-as-null-pointer-constant stays quiet. */
+#if defined(__cplusplus)
+#define VN__TO_DOUBLE(x) static_cast<double>(x)
+#define VN__NULL nullptr
+#else
+#define VN__TO_DOUBLE(x) ((double)(x))
+#define VN__NULL NULL
+#endif
+static inline double vn_rng_double(vn_rng *r) { return VN__TO_DOUBLE(vn_rng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
 
 /* ---- Describing benchmarks ------------------------------------------------- */
 
@@ -206,12 +215,12 @@ void vn__register(vn_bench_def *def);
  * without any. */
 #define VN_BENCH_OPTS(fn, ...)                                                \
     static const vn_bench_opts vn__opts_##fn = {.reserved_ = 0, __VA_ARGS__}; \
-    static vn_bench_def vn__def_##fn = {#fn, fn, &vn__opts_##fn, 0};          \
+    static vn_bench_def vn__def_##fn = {#fn, fn, &vn__opts_##fn, VN__NULL};          \
     VN__CONSTRUCTOR static void vn__register_##fn(void) { vn__register(&vn__def_##fn); } \
     extern int vn__bench_semicolon
 
 #define VN_BENCH(fn)                                      \
-    static vn_bench_def vn__def_##fn = {#fn, fn, 0, 0};   \
+    static vn_bench_def vn__def_##fn = {#fn, fn, VN__NULL, VN__NULL}; \
     VN__CONSTRUCTOR static void vn__register_##fn(void) { vn__register(&vn__def_##fn); } \
     extern int vn__bench_semicolon
 
@@ -230,7 +239,7 @@ void vn__register(vn_bench_def *def);
 #define VN_BENCH_WITH(fn, o)                                                  \
     static void vn__with_##fn(vn_bench_opts *o);                               \
     static vn_bench_opts vn__opts_##fn;                                        \
-    static vn_bench_def vn__def_##fn = {#fn, fn, &vn__opts_##fn, 0};          \
+    static vn_bench_def vn__def_##fn = {#fn, fn, &vn__opts_##fn, VN__NULL};          \
     VN__CONSTRUCTOR static void vn__register_##fn(void)                        \
     {                                                                          \
         vn__with_##fn(&vn__opts_##fn);                                         \
@@ -249,7 +258,7 @@ typedef struct vn_config {
     double warmup;             /* seconds of untimed warmup (default 0.02; at most 3600) */
     double min_sample_time;    /* seconds a sample lasts at least (default 0.001) */
     int cpu;                   /* pin to this CPU; -1 no pinning */
-    int threads;               /* default 1 */
+    int threads;               /* default 1; above 1 not with cpu, cold or a CPU-time timer */
     int cold;                  /* evict the caches before each sample */
     const char *timer;         /* NULL: the timer `vernier clocks` selects */
     const char *filter;        /* POSIX extended regex on names; NULL all */
@@ -463,7 +472,9 @@ typedef struct vn_results {
 } vn_results;
 
 /* Runs every benchmark of the suite that matches cfg->filter. On success
- * *out owns its memory (vn_results_free). */
+ * *out owns its memory (vn_results_free). VN_EINVAL for settings out of
+ * their range or that cannot go together (threads with cpu, cold or a
+ * CPU-time timer), or a filter that is no regular expression. */
 int vn_suite_run(vn_suite *s, const vn_config *cfg, vn_results *out);
 void vn_results_free(vn_results *r);
 

@@ -280,7 +280,22 @@ def test_csv_markdown_and_hist(tmp_path):
     (["--json", ""], "--json needs a file name, or '-' for standard output"),
     (["--csv="], "--csv needs a file name"),
     (["--filter", "^nothing$"], "--filter '^nothing$' matches no benchmark"),
-    (["--list", "--filter", "^nothing$"], "matches no benchmark"),
+    (["--list", "--filter", "^nothing$"], "matches no benchmark (drop it to list them all)"),
+    # Counts and CPU numbers are written in decimal digits: what strtod would
+    # also take (hex, exponents, signs, spaces) is refused, with one message.
+    (["--cpu", "0x1"], "--cpu needs a CPU number from 0 to"),
+    (["--cpu", "1e0"], "--cpu needs a CPU number from 0 to"),
+    (["--cpu", "+1"], "--cpu needs a CPU number from 0 to"),
+    (["--cpu", " 1"], "--cpu needs a CPU number from 0 to"),
+    (["--cpu", "1.5"], "--cpu needs a CPU number from 0 to"),
+    (["--threads", "2e0"], "--threads needs a whole number from 1 to 1024, not '2e0'"),
+    (["--min-samples", "1" + "0" * 20], "--min-samples needs a whole number"),
+    (["--dma-latency", " 5"], "--dma-latency needs 'auto', 'off' or microseconds"),
+    (["--max-time", " 0.1"], "--max-time needs a number"),
+    # A CPU-time clock cannot time threads together.
+    (["--threads", "2", "--timer", "process_cputime"], "--threads needs a clock of elapsed time"),
+    (["--threads", "2", "--timer", "thread_cputime"], "--threads needs a clock of elapsed time"),
+    (["--threads", "2", "--timer", "rusage"], "--threads needs a clock of elapsed time"),
 ])
 def test_usage_errors_exit_2(args, needle):
     p = run_ex("x_plus_x", *args)
@@ -296,6 +311,24 @@ def test_help_lists_every_option():
                 "--max-time", "--min-samples", "--cpu", "--timer", "--threads", "--cold", "--dma-latency",
                 "--help"):
         assert opt in p.stdout, opt
+    # Every description starts in one column, after at least two spaces,
+    # the longest option's too.
+    rows = [ln for ln in p.stdout.splitlines() if ln.startswith("  --")]
+    starts = {re.search(r"\S  +(?=\S)", ln).end() for ln in rows}
+    assert len(starts) == 1, rows
+    assert run_ex("x_plus_x", "-h", check=0).stdout == p.stdout
+
+
+def test_a_cpu_not_allowed_names_the_allowed_ones():
+    allowed = sorted(os.sched_getaffinity(0))
+    p = run_ex("x_plus_x", "--cpu", str(max(allowed) + 1))
+    assert p.returncode == 2
+    listed = re.search(r"it may use CPUs ([0-9,-]+)\)", p.stderr).group(1)
+    named = set()
+    for part in listed.split(","):
+        lo, _, hi = part.partition("-")
+        named.update(range(int(lo), int(hi or lo) + 1))
+    assert named == set(allowed)
 
 
 @pytest.mark.parametrize("args", [[*QUICK, "--max-time", "0.05"], ["--list"], ["--help"]])
@@ -495,6 +528,9 @@ def test_a_duplicate_name_is_a_usage_error_that_names_it(tmp_path):
     assert p.returncode == 2
     assert p.stderr.count("\n") == 1 and "'twice'" in p.stderr
     assert not (tmp_path / "r.json").exists()
+    # The help needs no benchmark: it is shown, and the mistake too.
+    p = subprocess.run([str(exe), "--help"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "--max-time" in p.stdout and "'twice'" in p.stderr
 
 
 OWN_SETTINGS = r"""
@@ -527,9 +563,10 @@ WITH_OPTIONS = r"""
 #include <vernier.h>
 static void copy(vn_state *st)
 {
-    uint64_t x = 1, n = (uint64_t)vn_state_param(st);
+    uint64_t x = 1;
+    int64_t n = vn_state_param(st);
     while (vn_next(st)) {
-        for (uint64_t i = 0; i < n; i++)
+        for (int64_t i = 0; i < n; i++)
             x = x * 6364136223846793005u + 1;
         vn_keep(x);
     }
@@ -541,7 +578,17 @@ VN_BENCH_WITH(copy, o) {
     o->items_per_iter = 2;
     o->max_time = 0.05;
 }
-static void plain(vn_state *st) { while (vn_next(st)) vn_clobber(); }
+static void plain(vn_state *st)
+{
+    vn_rng r;
+    vn_rng_seed(&r, 7);
+    double sum = 0;
+    while (vn_next(st)) {
+        sum += vn_rng_double(&r);
+        vn_keep(sum);
+        vn_clobber();
+    }
+}
 VN_BENCH(plain);
 int main(int argc, char **argv) { return vn_main(argc, argv); }
 """
@@ -551,8 +598,11 @@ def test_options_by_statements_in_c_and_every_cpp_standard(tmp_path):
     # VN_BENCH_OPTS needs designated initializers, which C++ has only from
     # C++20 (and -Wextra faults the fields left out); VN_BENCH_WITH sets the
     # options by statements and must build warning-free in C11 and in C++11
-    # to C++20 with both compilers, and register the parameter rows.
+    # to C++20 with both compilers, and register the parameter rows. The
+    # header's inline code and macros must not trip C++'s own warnings
+    # either (a C cast, 0 for a null pointer).
     flags = ["-Wall", "-Wextra", "-Wpedantic", "-Werror"]
+    cxx_flags = ["-Wold-style-cast", "-Wzero-as-null-pointer-constant"]
     exe = compile_program(tmp_path, WITH_OPTIONS, flags)
     src = tmp_path / "prog.cc"
     src.write_text(WITH_OPTIONS)
@@ -563,7 +613,7 @@ def test_options_by_statements_in_c_and_every_cpp_standard(tmp_path):
             continue
         for std in ("c++11", "c++14", "c++17", "c++20"):
             out = tmp_path / f"prog-{cxx}-{std}"
-            subprocess.run([cxx, f"-std={std}", "-O2", *flags, "-I", str(SOURCE / "include"),
+            subprocess.run([cxx, f"-std={std}", "-O2", *flags, *cxx_flags, "-I", str(SOURCE / "include"),
                             str(src), str(BUILD / "libvernier.a"), *libs, "-o", str(out)], check=True)
             built += 1
             exe = out

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-BUILD = Path(os.environ.get("VN_BUILD_DIR", Path(__file__).resolve().parents[2] / "build"))
+SOURCE = Path(__file__).resolve().parents[2]
+BUILD = Path(os.environ.get("VN_BUILD_DIR", SOURCE / "build"))
 
 PROGRAM = r"""
 #include <stdio.h>
@@ -28,9 +29,15 @@ def prefix(tmp_path_factory):
     if not (BUILD / "CMakeCache.txt").exists():
         pytest.skip("no configured build directory at %s" % BUILD)
     p = tmp_path_factory.mktemp("prefix")
-    subprocess.run(["cmake", "--install", str(BUILD), "--prefix", str(p)], check=True,
-                   capture_output=True)
+    # Through the Makefile, as the README says: PREFIX must be honoured even
+    # though the build directory was configured long before, for /usr/local.
+    subprocess.run(["make", "-C", str(SOURCE), "install", f"BUILD={BUILD}", f"PREFIX={p}"],
+                   check=True, capture_output=True)
     return p
+
+
+def sanitized():
+    return "VN_SANITIZE:BOOL=ON" in (BUILD / "CMakeCache.txt").read_text()
 
 
 def libdir(prefix):
@@ -80,6 +87,31 @@ def test_cmake_find_package_builds_a_program(prefix, tmp_path):
     subprocess.run(["cmake", "--build", str(b)], check=True, capture_output=True)
     out = subprocess.run([str(b / "p")], capture_output=True, text=True, check=True).stdout
     assert out.split()[1:] == ["monotonic", "1"]
+
+
+def test_cmake_static_target_links_a_fully_static_program(prefix, tmp_path):
+    # vernier::vernier_static passes its private libraries on by name (-lpfm),
+    # never as a path to a shared object, which a -static link refuses and
+    # which would not exist on another machine.
+    targets = "".join(f.read_text() for f in (libdir(prefix) / "cmake" / "vernier").glob("vernierTargets*.cmake"))
+    assert "libpfm.so" not in targets and str(BUILD) not in targets
+    if sanitized():
+        pytest.skip("a sanitized library cannot be linked with -static")
+    (tmp_path / "p.c").write_text(PROGRAM)
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.25)\nproject(p C)\n"
+        "find_package(vernier REQUIRED)\nadd_executable(p p.c)\n"
+        "target_link_libraries(p vernier::vernier_static)\ntarget_link_options(p PRIVATE -static)\n")
+    b = tmp_path / "b"
+    subprocess.run(["cmake", "-S", str(tmp_path), "-B", str(b), "-DCMAKE_PREFIX_PATH=%s" % prefix],
+                   check=True, capture_output=True)
+    p = subprocess.run(["cmake", "--build", str(b)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    out = subprocess.run([str(b / "p")], capture_output=True, text=True, check=True).stdout
+    assert out.split()[1:] == ["monotonic", "1"]
+    # No dynamic section: nothing is loaded at run time.
+    d = subprocess.run(["readelf", "-d", str(b / "p")], capture_output=True, text=True, check=True)
+    assert "no dynamic section" in d.stdout
 
 
 def test_cpp_program_includes_the_header(prefix, tmp_path):

@@ -1719,6 +1719,14 @@ static void misuse_returns_errors(void **state)
     vn_config_init(&c);
     c.min_samples = c.max_samples = (size_t)-1; /* min_samples + 1 would wrap */
     assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    /* A CPU-time clock cannot time threads together. */
+    static const char *const cpu_time[] = {"process_cputime", "thread_cputime", "rusage"};
+    for (size_t i = 0; i < sizeof cpu_time / sizeof cpu_time[0]; i++) {
+        vn_config_init(&c);
+        c.threads = 2;
+        c.timer = cpu_time[i];
+        assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    }
     assert_int_equal(vn_suite_run(NULL, &c, &r), VN_EINVAL);
     vn_suite_destroy(s);
     vn_suite_destroy(NULL);
