@@ -12,6 +12,7 @@
 #include "format.h"
 #include "interrupt.h"
 #include "options.h"
+#include "fileutil.h"
 
 static const char *const CMD = "run";
 
@@ -509,7 +510,7 @@ int cmd_run(int argc, char **argv)
             /* A path that cannot be written fails now, not after the runs. */
             int rc = outs[i] ? vn_output_check(outs[i]) : 0;
             if (rc) {
-                status = vn_cli_fail(CMD, "cannot write '%s': %s; choose a writable path", outs[i],
+                status = vn_cli_fail(CMD, "cannot write '%s': %s; " VN__WRITE_HINT, outs[i],
                                      vn_strerror(rc));
                 free_params(&P);
                 return status;

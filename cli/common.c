@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "options.h"
+#include "fileutil.h"
 
 int vn_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -68,7 +69,7 @@ int vn_cli_write(const char *cmd, const char *path, const vn_buf *buf)
         fflush(stdout);
     int rc = vn_write_file_atomic(path, buf->data ? buf->data : "", buf->len);
     if (rc)
-        return vn_cli_fail(cmd, "cannot write '%s': %s; choose a writable path", path,
+        return vn_cli_fail(cmd, "cannot write '%s': %s; " VN__WRITE_HINT, path,
                            vn_strerror(rc));
     return VN_EXIT_OK;
 }

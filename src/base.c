@@ -189,7 +189,8 @@ int vn_write_file_atomic(const char *path, const void *data, size_t len)
     if (vn__is_stdout(path))
         return write_all(STDOUT_FILENO, data, len);
     struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    int exists = stat(path, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode))
             return -EISDIR;
         int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
@@ -223,11 +224,18 @@ int vn_write_file_atomic(const char *path, const void *data, size_t len)
         return rc;
     }
     int rc = write_all(fd, data, len);
-    /* mkostemp creates 0600; results files are ordinary files, so honor the umask. */
+    /* mkostemp creates 0600. A file replaced keeps its mode; a new one is an
+     * ordinary file, so the umask decides. */
     if (rc == 0) {
-        mode_t um = umask(0);
-        umask(um);
-        if (fchmod(fd, 0666 & ~um) != 0)
+        mode_t mode;
+        if (exists) {
+            mode = st.st_mode & 07777;
+        } else {
+            mode_t um = umask(0);
+            umask(um);
+            mode = 0666 & ~um;
+        }
+        if (fchmod(fd, mode) != 0)
             rc = -errno;
     }
     if (rc == 0 && fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
@@ -257,25 +265,30 @@ int vn_output_check(const char *path)
         if (!S_ISREG(st.st_mode))
             return access(path, W_OK) == 0 ? 0 : -errno;
     }
-    /* The temporary file and the rename need the directory (the target's,
-     * for a symlink). */
+    /* The write makes a temporary file beside the file (the target, for a
+     * symlink) and renames it: that file is made and removed now, before
+     * anything is measured. Permission bits would not tell everything: root
+     * passes access() on /proc, where no file can be made. */
     char *target;
-    int lrc = link_target(path, &target);
-    if (lrc)
-        return lrc;
-    char *dir = strdup(target ? target : path);
-    free(target);
-    if (!dir)
-        return VN_ENOMEM;
-    char *slash = strrchr(dir, '/');
-    const char *d = ".";
-    if (slash == dir)
-        d = "/";
-    else if (slash) {
-        *slash = '\0';
-        d = dir;
+    int rc = link_target(path, &target);
+    if (rc)
+        return rc;
+    const char *p = target ? target : path;
+    size_t plen = strlen(p);
+    char *tmp = malloc(plen + 32);
+    if (tmp) {
+        snprintf(tmp, plen + 32, "%s.tmp.XXXXXX", p);
+        int fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0) {
+            rc = -errno;
+        } else {
+            close(fd);
+            unlink(tmp);
+        }
+    } else {
+        rc = VN_ENOMEM;
     }
-    int rc = access(d, W_OK | X_OK) == 0 ? 0 : -errno;
-    free(dir);
+    free(tmp);
+    free(target);
     return rc;
 }

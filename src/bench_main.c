@@ -18,6 +18,7 @@
 #include "format.h"
 #include "options.h"
 #include "vernier/report.h"
+#include "fileutil.h"
 
 typedef struct outputs {
     const char *json, *csv, *markdown;
@@ -162,7 +163,7 @@ static int emit(const char *prog, const char *path, int (*report)(const vn_resul
             fprintf(stderr, "%s: cannot write the results to standard output: %s\n", prog,
                     vn_strerror(rc));
         else
-            fprintf(stderr, "%s: cannot write '%s': %s; choose a writable path\n", prog, path,
+            fprintf(stderr, "%s: cannot write '%s': %s; " VN__WRITE_HINT "\n", prog, path,
                     vn_strerror(rc));
         return 1;
     }
@@ -332,7 +333,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
         for (int i = 0; i < 3; i++) {
             int rc = outs[i] ? vn_output_check(outs[i]) : 0;
             if (rc) {
-                fprintf(stderr, "%s: cannot write '%s': %s; choose a writable path\n", prog,
+                fprintf(stderr, "%s: cannot write '%s': %s; " VN__WRITE_HINT "\n", prog,
                         outs[i], vn_strerror(rc));
                 return 1;
             }

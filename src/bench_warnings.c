@@ -86,8 +86,8 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg)
         snprintf(got, sizeof got, "%zu sample%s within +-%s of the fastest, of %d needed", agree,
                  agree == 1 ? "" : "s", vn__fmt_pct(a, sizeof a, cfg->precision), VN__FASTEST_AGREE);
     else if (used < 6) /* no interval of order statistics reaches 95% below 6 */
-        snprintf(got, sizeof got, "only %zu samples were left for the headline, too few for a "
-                 "95%% interval of its median", used);
+        snprintf(got, sizeof got, "only %zu sample%s left for the headline, too few for a "
+                 "95%% interval of its median", used, used == 1 ? " was" : "s were");
     else if (isfinite(pct))
         snprintf(got, sizeof got, "the median's 95%% CI is +-%s, for +-%s asked",
                  vn__fmt_pct(a, sizeof a, pct), vn__fmt_pct(b, sizeof b, cfg->precision));

@@ -14,4 +14,9 @@ long vn__read_text(const char *path, char *buf, size_t max);
  * '-' is. */
 int vn__is_stdout(const char *path);
 
+/* What to do when a results file cannot be written (after "cannot write
+ * 'PATH': REASON; "): vn_write_file_atomic() writes a temporary file beside
+ * PATH and renames it, so the directory must take new files. */
+#define VN__WRITE_HINT "choose a path in a directory you can write (the file is written beside it, then renamed)"
+
 #endif

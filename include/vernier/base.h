@@ -66,8 +66,9 @@ int  vn_buf_vprintf(vn_buf *b, const char *fmt, va_list ap);
 int vn_write_file_atomic(const char *path, const void *data, size_t len);
 
 /* Whether vn_write_file_atomic(path) can succeed, checked before a long run
- * rather than after it: the directory exists and is writable, and path is
- * not a directory. 0, or a negative errno. "-" is always fine. */
+ * rather than after it: path is not a directory, and its directory takes
+ * the temporary file the write will make (one is made and removed). 0, or a
+ * negative errno. "-" is always fine. */
 int vn_output_check(const char *path);
 
 #ifdef __cplusplus

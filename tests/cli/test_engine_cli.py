@@ -351,6 +351,18 @@ def test_unwritable_output_fails_and_leaves_nothing(tmp_path):
     assert not target.parent.exists()
 
 
+def test_a_directory_that_takes_no_new_file_fails_before_measuring():
+    # /proc/version exists and root passes access() on /proc, but no file can
+    # be made beside it: found before any benchmark runs (the progress line
+    # and the table never appear), with what to do.
+    p = run_ex("x_plus_x", "--json", "/proc/version")
+    assert p.returncode == 1
+    assert p.stderr.strip().splitlines() == [
+        "x_plus_x: cannot write '/proc/version': No such file or directory; choose a path in a "
+        "directory you can write (the file is written beside it, then renamed)"]
+    assert p.stdout == ""
+
+
 def interrupted_run(cmd, out, after):
     """Runs cmd, sends SIGINT after `after` seconds, and returns the seconds
     it took to end after that, the results file it wrote (which must be

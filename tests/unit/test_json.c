@@ -216,6 +216,21 @@ static void atomic_write(void **state)
     fclose(f);
     assert_string_equal(got, "{\"new\":1}");
     assert_int_equal(count_tmp(dir), 0);
+    /* A file replaced keeps its mode; a new one gets the umask's. */
+    assert_int_equal(chmod(path, 0600), 0);
+    assert_int_equal(vn_write_file_atomic(path, "again", 5), 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0600);
+    char fresh[300];
+    snprintf(fresh, sizeof fresh, "%s/new.json", dir);
+    mode_t um = umask(027);
+    int rc = vn_write_file_atomic(fresh, "x", 1);
+    umask(um);
+    assert_int_equal(rc, 0);
+    assert_int_equal(stat(fresh, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0640);
+    unlink(fresh);
 
     char bad[300];
     snprintf(bad, sizeof bad, "%s/no/such/dir/x.json", dir);
