@@ -39,6 +39,15 @@ static void usage(FILE *f)
             "for a double, or the JSON file cannot be written; 2 for a usage error.\n");
 }
 
+/* How many bytes of s come before its first control character. */
+static size_t printing(const char *s)
+{
+    size_t n = 0;
+    while (s[n] && (unsigned char)s[n] >= 0x20 && s[n] != 0x7f)
+        n++;
+    return n;
+}
+
 /* The whole input, file or pipe, in one buffer (at most VN_BUF_DEFAULT_MAX
  * bytes, far more than any list of measurements). */
 static int read_all(FILE *in, const char *name, vn_buf *b)
@@ -50,7 +59,8 @@ static int read_all(FILE *in, const char *name, vn_buf *b)
             return vn_cli_fail(CMD, "'%s' is too large to read (more than %zu MiB); summarize "
                                "a sample of it, or split it", name, b->max >> 20);
     if (ferror(in))
-        return vn_cli_fail(CMD, "cannot read '%s': %s", name, strerror(errno));
+        return vn_cli_fail(CMD, "cannot read '%s': %s; give a file of numbers, or '-' for "
+                           "standard input", name, strerror(errno));
     return VN_EXIT_OK;
 }
 
@@ -75,8 +85,9 @@ int cmd_stats(int argc, char **argv)
                 return VN_EXIT_USAGE;
             break;
         case 'u':
-            if (!optarg[0] || strlen(optarg) > 32)
-                return vn_cli_usage_error(CMD, "--unit needs a name of 1 to 32 characters");
+            if (!optarg[0] || strlen(optarg) > 32 || printing(optarg) != strlen(optarg))
+                return vn_cli_usage_error(CMD, "--unit needs a name of 1 to 32 bytes, with no "
+                                               "control characters");
             unit = optarg;
             break;
         case 'H':

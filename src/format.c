@@ -1,6 +1,7 @@
 /* Human-readable numbers for the console reporters. */
 #include "format.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <math.h>
 #include <pthread.h>
@@ -165,8 +166,11 @@ void vn__locale_c_end(vn__locale l)
 double vn__strtod(const char *s, char **end)
 {
     vn__locale l = vn__locale_c_begin();
+    errno = 0;
     double v = strtod(s, end);
+    int e = errno; /* strtod's ERANGE, whatever the locale calls do */
     vn__locale_c_end(l);
+    errno = e;
     return v;
 }
 

@@ -52,7 +52,7 @@ char *vn__fmt_num_as(char *s, size_t n, double v, double like, double step);
 typedef struct vn__locale { void *prev; } vn__locale;
 vn__locale vn__locale_c_begin(void);
 void vn__locale_c_end(vn__locale l);
-/* strtod in the C locale. */
+/* strtod in the C locale; errno is strtod's (ERANGE on overflow or underflow). */
 double vn__strtod(const char *s, char **end);
 
 /* The length (1 to 4) of the UTF-8 sequence at p, with its code point in

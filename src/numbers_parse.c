@@ -57,22 +57,63 @@ static void set_error(vn__numbers_error *e, vn__numbers_err kind, size_t line, s
 /* 0 and *v for a whole-token finite number; else the error kind. */
 static vn__numbers_err to_number(span tok, double *v)
 {
-    char buf[TOKEN_MAX];
-    if (tok.n == 0 || tok.n >= sizeof buf || blank(tok.p[0]))
+    char small[TOKEN_MAX];
+    if (tok.n == 0 || blank(tok.p[0]))
         return VN__NUM_NOT_A_NUMBER;
+    /* strtod wants a NUL: a copy, on the heap for a long token (a number
+     * written with a thousand digits is still a number). */
+    char *buf = tok.n < sizeof small ? small : malloc(tok.n + 1);
+    if (!buf)
+        return VN__NUM_NO_MEMORY;
     memcpy(buf, tok.p, tok.n);
     buf[tok.n] = '\0';
     char *end;
-    errno = 0;
     /* In the C locale, so "1.5" means one and a half whatever the host
      * program set with setlocale. */
     double d = vn__strtod(buf, &end);
-    if (end != buf + tok.n)
+    int range = errno == ERANGE;
+    int whole = end == buf + tok.n;
+    if (buf != small)
+        free(buf);
+    if (!whole)
         return VN__NUM_NOT_A_NUMBER;
     if (!isfinite(d))
         return VN__NUM_NOT_FINITE; /* "nan", "inf", or an overflow such as 1e999 */
+    if (d == 0 && range)
+        return VN__NUM_TOO_SMALL; /* 1e-400: not zero, yet it would read as 0 */
     *v = d;
     return VN__NUM_OK;
+}
+
+/* Where a CSV record that starts at p ends: the first '\n' outside a quoted
+ * field (a quoted field may hold line breaks, as RFC 4180 allows and as
+ * vernier's own CSV writes a name that has one), or end. A quote that is
+ * never closed runs to end; the record then fails as an unclosed quote. */
+static const char *csv_record_end(const char *p, const char *end)
+{
+    int field_start = 1;
+    while (p < end && *p != '\n') {
+        if (field_start && *p == '"') {
+            for (p++; p < end; p++)
+                if (*p == '"') {
+                    if (p + 1 < end && p[1] == '"') {
+                        p++;
+                    } else {
+                        break;
+                    }
+                }
+            if (p < end)
+                p++; /* the closing quote */
+            field_start = 0;
+            continue;
+        }
+        if (*p == ',')
+            field_start = 1;
+        else if (!blank(*p))
+            field_start = 0;
+        p++;
+    }
+    return p;
 }
 
 /* Field col (1-based) of a CSV line, its quotes undone into buf (which
@@ -198,20 +239,30 @@ int vn__parse_numbers(const char *text, size_t len, size_t column, double **valu
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
         span line = trim((span){p, (size_t)(le - p)});
-        p = nl ? nl + 1 : end;
         lineno++;
-        if (line.n == 0 || line.p[0] == '#')
+        size_t at = lineno; /* where the record starts, for messages */
+        if (line.n == 0 || line.p[0] == '#') {
+            p = nl ? nl + 1 : end;
             continue;
+        }
+        if (column && first)
+            csv = memchr(line.p, ',', line.n) != NULL;
+        if (column && csv) {
+            /* A record may go on past this line inside a quoted field. */
+            le = csv_record_end(p, end);
+            for (const char *q = nl; q && q < le; q = memchr(q + 1, '\n', (size_t)(le - q - 1)))
+                lineno++;
+            nl = le < end ? le : NULL;
+            line = trim((span){p, (size_t)(le - p)});
+        }
+        p = nl ? nl + 1 : end;
 
         span tok = line;
         vn__numbers_err kind = VN__NUM_OK;
         size_t nfields = 0;
-        if (column) {
-            if (first)
-                csv = memchr(line.p, ',', line.n) != NULL;
+        if (column)
             kind = csv ? csv_field(line, column, unq, sizeof unq, &tok, &nfields)
                        : ws_field(line, column, &tok, &nfields);
-        }
         double d = 0;
         if (kind == VN__NUM_OK)
             kind = to_number(tok, &d);
@@ -219,10 +270,15 @@ int vn__parse_numbers(const char *text, size_t len, size_t column, double **valu
         first = 0;
         if (header)
             continue;
+        if (kind == VN__NUM_NO_MEMORY) {
+            free(v);
+            return VN_ENOMEM;
+        }
         if (kind != VN__NUM_OK) {
-            set_error(err, kind, lineno,
-                      kind == VN__NUM_NO_FIELD || kind == VN__NUM_BAD_QUOTE ? line : tok);
+            span shown = kind == VN__NUM_NO_FIELD || kind == VN__NUM_BAD_QUOTE ? line : tok;
+            set_error(err, kind, at, shown);
             err->fields = nfields;
+            err->lone_cr = memchr(shown.p, '\r', shown.n) != NULL;
             free(v);
             return VN_EINVAL;
         }
@@ -242,15 +298,35 @@ char *vn__numbers_strerror(const vn__numbers_error *e, size_t column, char *buf,
     case VN__NUM_OK:
         snprintf(buf, size, "no error");
         break;
-    case VN__NUM_NOT_A_NUMBER:
-        snprintf(buf, size, "line %zu: '%s' is not a number; %s", e->line, e->token,
-                 column == 0 && strpbrk(e->token, ", \t;") ? "use --column N to read one column"
-                 : column ? "fix or remove that line, or choose another --column"
-                          : "give one number per line ('#' starts a comment)");
+    case VN__NUM_NOT_A_NUMBER: {
+        const char *t = e->token, *hint;
+        size_t digits = strspn(t + (*t == '-' || *t == '+'), "0123456789");
+        const char *after = t + (*t == '-' || *t == '+') + digits;
+        if (e->lone_cr)
+            hint = "its lines end in a carriage return alone; convert them with tr '\\r' '\\n'";
+        else if (column)
+            hint = "fix or remove that line, or choose another --column";
+        else if (strchr(t, '#') && t[0] != '#')
+            hint = "'#' starts a comment only at the start of a line";
+        else if (digits && after[0] == ',' && after[1] && strspn(after + 1, "0123456789") == strlen(after + 1))
+            hint = "write the decimal point as '.', or use --column N if the comma separates columns";
+        else if (strpbrk(t, ", \t;"))
+            hint = "use --column N to read one column";
+        else
+            hint = "give one number per line ('#' starts a comment)";
+        snprintf(buf, size, "line %zu: '%s' is not a number; %s", e->line, t, hint);
         break;
+    }
     case VN__NUM_NOT_FINITE:
         snprintf(buf, size, "line %zu: '%s' is not a finite number; remove that line or give its "
                  "measured value", e->line, e->token);
+        break;
+    case VN__NUM_TOO_SMALL:
+        snprintf(buf, size, "line %zu: '%s' is too small for a double and would read as 0; give "
+                 "the numbers in a smaller unit", e->line, e->token);
+        break;
+    case VN__NUM_NO_MEMORY:
+        snprintf(buf, size, "out of memory");
         break;
     case VN__NUM_NO_FIELD:
         snprintf(buf, size, "line %zu: has %zu field%s, column %zu is not there; choose a column "

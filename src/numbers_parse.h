@@ -3,21 +3,24 @@
  * text is outside input, so the parser is fuzzed (tests/fuzz/).
  *
  * The rules, which docs/stats.md states for users:
- * - Lines end at '\n'; a '\r' before it is dropped (files from Windows).
+ * - Lines end at '\n'; blanks around a line, '\r' among them (files from
+ *   Windows), are dropped.
  * - Blank lines, and lines whose first non-blank character is '#', are
  *   skipped.
  * - column 0: each remaining line holds exactly one number.
  * - column N >= 1: the first remaining line decides the separator. If it
  *   holds a comma, every line is split at commas (CSV; a field may be
  *   quoted with '"', "" inside quotes being one '"'; spaces around a field
- *   are ignored). Otherwise lines are split at runs of spaces and tabs, as
- *   awk does. Field N of each line is read.
+ *   are ignored; a quoted field may hold line breaks, and its record then
+ *   spans lines, messages naming the first). Otherwise lines are split at
+ *   runs of spaces and tabs, as awk does. Field N of each line is read.
  * - In column mode only, the first remaining line is a header, and is
  *   skipped, when its field N is not a number. A non-number anywhere else
  *   is an error: silently skipping bad rows would bias the statistics.
  * - A number is what strtod accepts in the C locale ("12", "-1.5e3",
- *   "0x1p-3") and nothing more on its field. NaN and infinity, and values
- *   too large for a double, are errors: they are not measurements. */
+ *   "0x1p-3") and nothing more on its field. NaN and infinity, values too
+ *   large for a double, and values not zero that would round to 0, are
+ *   errors: they are not measurements. */
 #ifndef VN_NUMBERS_PARSE_H
 #define VN_NUMBERS_PARSE_H
 
@@ -31,7 +34,9 @@ typedef enum vn__numbers_err {
     VN__NUM_NOT_A_NUMBER,  /* token is not a number */
     VN__NUM_NOT_FINITE,    /* token is NaN, infinite, or overflows a double */
     VN__NUM_NO_FIELD,      /* the line has fewer than column fields */
-    VN__NUM_BAD_QUOTE,     /* a quoted CSV field is not closed on its line */
+    VN__NUM_BAD_QUOTE,     /* a quoted CSV field is never closed */
+    VN__NUM_TOO_SMALL,     /* token is not zero but rounds to 0 (1e-400) */
+    VN__NUM_NO_MEMORY,     /* internal: a long token could not be copied */
 } vn__numbers_err;
 
 typedef struct vn__numbers_error {
@@ -39,6 +44,7 @@ typedef struct vn__numbers_error {
     size_t line;      /* 1-based */
     size_t fields;    /* for VN__NUM_NO_FIELD: how many the line has */
     char token[48];   /* the offending text, shortened, non-printing bytes as '?' */
+    int lone_cr;      /* the text holds a '\r' (lines ended by '\r' alone) */
 } vn__numbers_error;
 
 /* Parses len bytes of text (NUL bytes are ordinary, wrong, characters).

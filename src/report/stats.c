@@ -196,7 +196,8 @@ int vn_report_stats_text(const vn_stats *s, const char *unit, unsigned flags, vn
                         RESET(flags));
     if (s->n >= 2) {
         rc |= vn_buf_printf(o, " +- %s", val(&f, a, sizeof a, half));
-        if (m != 0)
+        /* No percentage past what a double holds (1e308 around 3). */
+        if (m != 0 && isfinite(half / fabs(m) * 100))
             rc |= vn_buf_printf(o, " (+-%s)", percent(pc, sizeof pc, half / fabs(m) * 100));
         rc |= vn_buf_printf(o, "\n%*s95%% CI [%s, %s] from order statistics, coverage %.4g%%",
                             INDENT, "", val(&f, b, sizeof b, s->median_ci[0]),
@@ -210,9 +211,10 @@ int vn_report_stats_text(const vn_stats *s, const char *unit, unsigned flags, vn
 
     rc |= vn_buf_printf(o, "%-*s%s", INDENT, "mean", val(&f, a, sizeof a, s->mean));
     if (s->n >= 2) {
-        double mh = (s->mean_ci[1] - s->mean_ci[0]) / 2;
+        /* Halved first: the two ends may each be near the largest double. */
+        double mh = s->mean_ci[1] / 2 - s->mean_ci[0] / 2;
         rc |= vn_buf_printf(o, " +- %s", val(&f, a, sizeof a, mh));
-        if (s->mean != 0)
+        if (s->mean != 0 && isfinite(mh / fabs(s->mean) * 100))
             rc |= vn_buf_printf(o, " (+-%s)", percent(pc, sizeof pc, mh / fabs(s->mean) * 100));
         rc |= vn_buf_printf(o, "\n%*s95%% CI [%s, %s] from Student's t", INDENT, "",
                             val(&f, b, sizeof b, s->mean_ci[0]),

@@ -2,6 +2,7 @@
 run for real with short budgets, their options, their outputs and their
 failures. Timing goals live in bench/; these check behavior and sanity."""
 import csv
+import io
 import json
 import os
 import platform
@@ -531,6 +532,41 @@ static vn_bench_def again = {"twice", twice, 0, 0};
 __attribute__((constructor)) static void register_again(void) { vn__register(&again); }
 int main(int argc, char **argv) { return vn_main(argc, argv); }
 """
+
+
+NEWLINE_NAME = r"""
+#include <vernier.h>
+static void body(vn_state *st) { unsigned x = 1; while (vn_next(st)) { x += x; vn_keep(x); } }
+int main(int argc, char **argv)
+{
+    vn_suite *s = vn_suite_create();
+    vn_suite_add(s, "first\nrow", body, NULL);
+    vn_suite_add(s, "second", body, NULL);
+    int rc = vn_suite_main(s, argc, argv, NULL);
+    vn_suite_destroy(s);
+    return rc;
+}
+"""
+
+
+def test_vernier_stats_reads_a_csv_with_a_line_break_in_a_name(tmp_path):
+    # The CSV quotes a name holding a line break (as RFC 4180 allows), and
+    # vernier stats reads its columns back.
+    exe = compile_program(tmp_path, NEWLINE_NAME)
+    csv_path = tmp_path / "r.csv"
+    p = subprocess.run([str(exe), *QUICK, "--csv", str(csv_path)], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 0, p.stderr
+    text = csv_path.read_text()
+    assert '"first\nrow"' in text
+    col = text.splitlines()[0].split(",").index("n") + 1
+    p = subprocess.run([str(BUILD / "vernier"), "stats", "--column", str(col), "--json", "-", str(csv_path)],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [r["name"] for r in rows] == ["first\nrow", "second"]
+    assert json.loads(p.stdout)["stats"]["n"] == 2
+    assert json.loads(p.stdout)["stats"]["max"] == max(float(r["n"]) for r in rows)
 
 
 def test_a_duplicate_name_is_a_usage_error_that_names_it(tmp_path):

@@ -105,9 +105,13 @@ def test_column_errors():
     p = run("stats", "--column", "5", str(FIX / "table.csv"))
     assert p.returncode == 1
     assert "line 2: has 3 fields, column 5 is not there" in p.stderr
-    p = run("stats", input="1,2\n3\n")
+    p = run("stats", input="1,2,3\n3\n")
     assert p.returncode == 1
-    assert "'1,2' is not a number; use --column N" in p.stderr
+    assert "'1,2,3' is not a number; use --column N" in p.stderr
+    # Digits, one comma, digits: a decimal comma, or two columns.
+    p = run("stats", input="1,5\n")
+    assert p.returncode == 1
+    assert "'1,5' is not a number; write the decimal point as '.', or use --column N" in p.stderr
 
 
 @pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n"])
@@ -127,10 +131,20 @@ def test_missing_file(tmp_path):
 def test_directory_is_not_readable(tmp_path):
     p = run("stats", str(tmp_path))
     assert p.returncode == 1
-    assert str(tmp_path) in p.stderr
+    assert str(tmp_path) in p.stderr and "give a file of numbers" in p.stderr
+
+
+def test_a_wide_spread_prints_no_infinite_share():
+    # The mean's interval is computed from ends near the largest double; no
+    # '+- -' and no '+-inf%' where the share exceeds what a double holds.
+    p = run("stats", input="1e308\n2\n3\n")
+    assert p.returncode == 0, p.stderr
+    assert "inf" not in p.stdout and "+- -" not in p.stdout
+    assert re.search(r"^mean .* \+- 1\.43\d*e\+308 \(\+-430%\)$", p.stdout, re.M), p.stdout
 
 
 @pytest.mark.parametrize("args", [["--bogus"], ["-x"], ["a.txt", "b.txt"], ["--unit", ""],
+                                  ["--unit", "x\ny"], ["--unit", "\x1b[31mns"],
                                   ["--json"], ["--json", ""]])
 def test_usage_errors(args):
     p = run("stats", *args, input="1\n")

@@ -92,9 +92,73 @@ static void non_finite_is_an_error(void **state)
         assert_int_equal(e.kind, VN__NUM_NOT_FINITE);
         assert_int_equal(e.line, 2);
     }
-    /* An underflow is a tiny number, not an error. */
-    assert_int_equal(parse("1e-400\n", 0, &v, &n, &e), 0);
-    assert_true(n == 1 && v[0] >= 0 && v[0] < 1e-300);
+    /* A tiny number a double holds (a subnormal) is read, ... */
+    assert_int_equal(parse("1e-310\n0e-999\n", 0, &v, &n, &e), 0);
+    assert_true(n == 2 && v[0] > 0.99e-310 && v[0] < 1.01e-310 && v[1] == 0);
+    free(v);
+    /* ... one that would round to 0 is an error, as one that would round to
+     * infinity is: the value read would not be the value written. */
+    char msg[200];
+    assert_int_equal(parse("1\n1e-400\n", 0, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.kind, VN__NUM_TOO_SMALL);
+    assert_int_equal(e.line, 2);
+    assert_non_null(strstr(vn__numbers_strerror(&e, 0, msg, sizeof msg), "would read as 0"));
+    /* A number of a thousand digits is a number. */
+    char longnum[1600] = "1.";
+    memset(longnum + 2, '0', 1500);
+    strcpy(longnum + 1502, "1\n");
+    assert_int_equal(parse(longnum, 0, &v, &n, &e), 0);
+    assert_true(n == 1 && v[0] == 1);
+    free(v);
+}
+
+static void csv_records_span_lines_in_quotes(void **state)
+{
+    (void)state;
+    double *v;
+    size_t n;
+    vn__numbers_error e;
+    /* vernier's own CSV quotes a name holding a line break, as RFC 4180
+     * allows: its record goes on to the next line. */
+    const char *csv = "name,value\n\"new\nline\",5\nb,6\n\"c \"\"q\"\"\n\n\",7\nd,x\n";
+    assert_int_equal(parse(csv, 2, &v, &n, &e), VN_EINVAL);
+    /* The error names the line its record starts on, counting the breaks
+     * inside quotes. */
+    assert_int_equal(e.line, 8);
+    assert_string_equal(e.token, "x");
+    char ok[64];
+    snprintf(ok, sizeof ok, "%.*s", (int)(strstr(csv, "d,x") - csv), csv);
+    assert_int_equal(parse(ok, 2, &v, &n, &e), 0);
+    assert_true(n == 3 && v[0] == 5 && v[1] == 6 && v[2] == 7);
+    free(v);
+    /* A quote never closed is named on the line it opened. */
+    assert_int_equal(parse("a,1\n\"x\ny,2\n", 2, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.kind, VN__NUM_BAD_QUOTE);
+    assert_int_equal(e.line, 2);
+    /* A quote inside an unquoted field is an ordinary character. */
+    assert_int_equal(parse("a,1\nb\"c,2\nd,3\n", 2, &v, &n, &e), 0);
+    assert_true(n == 3 && v[2] == 3);
+    free(v);
+}
+
+static void hints_say_what_to_do(void **state)
+{
+    (void)state;
+    double *v;
+    size_t n;
+    vn__numbers_error e;
+    char msg[200];
+    assert_int_equal(parse("1,5\n", 0, &v, &n, &e), VN_EINVAL);
+    assert_non_null(strstr(vn__numbers_strerror(&e, 0, msg, sizeof msg), "decimal point as '.'"));
+    assert_int_equal(parse("1,5,7\n", 0, &v, &n, &e), VN_EINVAL);
+    assert_non_null(strstr(vn__numbers_strerror(&e, 0, msg, sizeof msg), "use --column N"));
+    assert_null(strstr(msg, "decimal"));
+    assert_int_equal(parse("2 # fast run\n", 0, &v, &n, &e), VN_EINVAL);
+    assert_non_null(strstr(vn__numbers_strerror(&e, 0, msg, sizeof msg), "only at the start of a line"));
+    assert_int_equal(parse("1\r2\r3\r", 0, &v, &n, &e), VN_EINVAL);
+    assert_non_null(strstr(vn__numbers_strerror(&e, 0, msg, sizeof msg), "carriage return alone"));
+    assert_int_equal(parse("1\r\n2\r\n", 0, &v, &n, &e), 0);
+    assert_true(n == 2 && v[1] == 2);
     free(v);
 }
 
@@ -209,7 +273,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_per_line),      cmocka_unit_test(errors_name_the_line),
         cmocka_unit_test(non_finite_is_an_error), cmocka_unit_test(a_byte_order_mark_is_not_data),
-        cmocka_unit_test(csv_columns),
+        cmocka_unit_test(csv_columns),       cmocka_unit_test(csv_records_span_lines_in_quotes),
+        cmocka_unit_test(hints_say_what_to_do),
         cmocka_unit_test(whitespace_columns), cmocka_unit_test(odd_bytes),
         cmocka_unit_test(many_numbers),
     };
