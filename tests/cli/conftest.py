@@ -42,15 +42,20 @@ def schema(name):
     return json.loads((SOURCE / "docs" / "schema" / name).read_text())
 
 
-def _retrieve(uri):
-    """Loads a schema that another one refers to by file name, as results-1.json
-    does with "env-1.json#/$defs/snapshot". The reference resolves against the
-    referring schema's $id, so only its last segment names the file; every
-    schema lives in docs/schema/."""
-    return Resource.from_contents(schema(uri.rsplit("/", 1)[-1]))
+def _registry():
+    """Every schema in docs/schema/, under its $id, which is its file name: a
+    reference such as "env-1.json#/$defs/snapshot" resolves to its sibling
+    by the standard rules, whether the schemas are registered by $id (as
+    here) or loaded from files (relative to the referring file's URI)."""
+    resources = []
+    for f in sorted((SOURCE / "docs" / "schema").glob("*.json")):
+        s = schema(f.name)
+        assert s["$id"] == f.name, f"{f.name}: $id {s['$id']!r} is not the file's name"
+        resources.append((s["$id"], Resource.from_contents(s)))
+    return Registry().with_resources(resources)
 
 
-SCHEMAS = Registry(retrieve=_retrieve)
+SCHEMAS = _registry()
 
 
 def validate(doc, name):
