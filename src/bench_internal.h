@@ -22,6 +22,7 @@ typedef struct vn__hooks {
     vn_bench_fn empty;            /* the empty loop, instead of the real one; NULL: the real one */
     int no_interference;          /* skip getrusage/getcpu around samples */
     unsigned (*sample_tags)(void *ctx); /* the tags of each sample, instead of probing */
+    unsigned (*empty_tags)(void *ctx);  /* the same for the empty loop's samples */
     int no_sysinfo;               /* skip the machine snapshot */
     /* The perf_event_open system calls, for a fake PMU. With other hooks
      * set and this one NULL, the run has no counters at all, so the fake

@@ -303,6 +303,8 @@ static int run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, do
     }
     if (user_hooks && j->hooks && j->hooks->sample_tags)
         *tags = j->hooks->sample_tags(j->hooks->ctx);
+    else if (!user_hooks && j->hooks && j->hooks->empty_tags)
+        *tags = j->hooks->empty_tags(j->hooks->ctx);
     j->cpu_ns = NAN;
     if (j->interference) {
         int cpu1 = sched_getcpu();
@@ -760,7 +762,10 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
     res->overhead_ci[1] = es.ohi;
     res->overhead_cycles = es.oc;
     res->overhead_cycles_spread = es.spread;
-    if (!E->ns.n && n == 0) /* stopped before any was taken: unknown, not 0 */
+    /* No empty-loop sample kept (the run stopped before one, or every one
+     * was preempted or migrated): the overhead is unknown, not 0, though
+     * nothing is subtracted. */
+    if (!E->ns.n)
         res->overhead_ns = res->overhead_ci[0] = res->overhead_ci[1] = NAN;
 
     size_t m = 0, nc = 0, nr = 0;

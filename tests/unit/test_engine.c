@@ -119,9 +119,10 @@ static void reset_fake(void)
     quiet_penalty = 1;
 }
 
-static vn_suite *fake_suite(double timer_cost)
+/* The fake machine's clock and reference, no real probing; a test adds
+ * the hooks it needs and makes a suite of them with suite_of(). */
+static vn__hooks fake_hooks(double timer_cost)
 {
-    vn_suite *s = vn__suite_create(1);
     vn__hooks h = {0};
     h.now = now;
     h.timer_cost_ns = timer_cost;
@@ -129,9 +130,21 @@ static vn_suite *fake_suite(double timer_cost)
     h.ref_ns = ref;
     h.no_interference = 1;
     h.no_sysinfo = 1;
-    h.sample_tags = tags;
-    vn__suite_set_hooks(s, &h);
+    return h;
+}
+
+static vn_suite *suite_of(const vn__hooks *h)
+{
+    vn_suite *s = vn__suite_create(1);
+    vn__suite_set_hooks(s, h);
     return s;
+}
+
+static vn_suite *fake_suite(double timer_cost)
+{
+    vn__hooks h = fake_hooks(timer_cost);
+    h.sample_tags = tags;
+    return suite_of(&h);
 }
 
 static vn_config quick_config(void)
@@ -471,19 +484,11 @@ static void fake_empty(vn_state *st)
  * branch probe given (NULL: none). */
 static vn_suite *suite_probed_by(double (*probe)(void *ctx))
 {
-    vn_suite *s = vn__suite_create(1);
-    vn__hooks h = {0};
-    h.now = now;
-    h.timer_cost_ns = 20;
-    h.timer_resolution_ns = 1;
-    h.ref_ns = ref;
+    vn__hooks h = fake_hooks(20);
     h.branch_cycles = probe;
     h.cpu_ns = cpu_time;
-    h.no_interference = 1;
-    h.no_sysinfo = 1;
     h.empty = fake_empty;
-    vn__suite_set_hooks(s, &h);
-    return s;
+    return suite_of(&h);
 }
 
 /* The same, with the probe that follows the shared spell when probe is set. */
@@ -923,17 +928,10 @@ static void a_costly_timer_takes_no_probes(void **state)
     empty_no = 0;
     shared_from = fake_now + 10000000;
     shared_to = fake_now + 30000000;
-    vn_suite *s = vn__suite_create(1);
-    vn__hooks h = {0};
-    h.now = now;
-    h.timer_cost_ns = 100; /* 2% of 8000 branches at 0.5 ns a cycle is 80 */
-    h.timer_resolution_ns = 1;
-    h.ref_ns = ref;
+    vn__hooks h = fake_hooks(100); /* 2% of 8000 branches at 0.5 ns a cycle is 80 */
     h.branch_cycles = branch_probe;
-    h.no_interference = 1;
-    h.no_sysinfo = 1;
     h.empty = fake_empty;
-    vn__suite_set_hooks(s, &h);
+    vn_suite *s = suite_of(&h);
     assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
     vn_config c = quick_config();
     c.min_samples = c.max_samples = 40;
@@ -1200,6 +1198,37 @@ static void too_few_headline_samples_for_an_interval_say_so(void **state)
     assert_int_equal(b->stop, VN_STOP_MAX_SAMPLES);
     assert_non_null(strstr(warning_text(b, "max_samples"),
                            "only 5 samples were left for the headline, too few for a 95% interval"));
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static unsigned preempted(void *ctx)
+{
+    (void)ctx;
+    return VN_TAG_PREEMPTED;
+}
+
+/* Every sample preempted, the empty loop's too: those are dropped, so the
+ * loop's overhead is unknown, reported as NaN (null, '-'), not as 0 with an
+ * interval of [0, 0]; the headline is the time of the loop with the body. */
+static void no_empty_loop_sample_kept_leaves_the_overhead_unknown(void **state)
+{
+    (void)state;
+    reset_fake();
+    tag_every = 1;
+    vn__hooks h = fake_hooks(20);
+    h.sample_tags = tags;
+    h.empty_tags = preempted;
+    vn_suite *s = suite_of(&h);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    c.min_samples = c.max_samples = 10;
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = &r.bench[0];
+    assert_int_equal(b->nsamples, 10);
+    assert_true(isnan(b->overhead_ns) && isnan(b->overhead_ci[0]) && isnan(b->overhead_ci[1]));
+    assert_true(b->stats.median > 9000 && b->stats.median < 11000); /* 10 ns x 1000, gross */
     vn_results_free(&r);
     vn_suite_destroy(s);
 }
@@ -1933,6 +1962,7 @@ int main(void)
         cmocka_unit_test(a_warning_too_long_is_cut_at_a_word),
         cmocka_unit_test(a_headline_precise_at_a_limit_stopped_for_precision),
         cmocka_unit_test(too_few_headline_samples_for_an_interval_say_so),
+        cmocka_unit_test(no_empty_loop_sample_kept_leaves_the_overhead_unknown),
         cmocka_unit_test(the_probe_after_a_sample_is_the_next_one_whichever_row_takes_it),
         cmocka_unit_test(growing_cost_is_drift),
         cmocka_unit_test(parameters_give_rows),
