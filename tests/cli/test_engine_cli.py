@@ -154,7 +154,10 @@ def test_threads_start_together_and_report_each():
         fastest = []
         for t in (0, 1):
             mine = sorted(s["value"] for s in used if s["thread"] == t)
-            assert b["threads"]["median_ns"][t] == pytest.approx(float(np.median(mine)), rel=1e-12)
+            if mine:
+                assert b["threads"]["median_ns"][t] == pytest.approx(float(np.median(mine)), rel=1e-12)
+            else:  # every sample of this thread was left out (a busy machine)
+                assert b["threads"]["median_ns"][t] is None
             fastest.append(min(s["value"] for s in b["samples"] if s["thread"] == t))
         assert 0 < b["threads"]["total_iter_per_sec"] <= sum(1e9 / f for f in fastest)
 
