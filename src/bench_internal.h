@@ -181,6 +181,11 @@ int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *samp
  * VN_MAX_WARNINGS are kept. */
 void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...) VN_PRINTF(3, 4);
 
+/* Can the loop with the body (raw_lo, the bottom of its median's 95%
+ * interval, and raw_med, that median) not be told apart from the empty loop
+ * (its median om and the top of its interval ohi)? See bench_run.c. */
+int vn__indistinguishable(double raw_lo, double raw_med, double om, double ohi);
+
 /* The warnings of one result, derived from its numbers (pure). */
 void vn__result_warnings(vn_result *res, const vn_config *cfg, int optimized);
 /* vn_suite_add_registered(), and on an error the name of the benchmark that

@@ -396,13 +396,14 @@ static unsigned left_out_tags(const vn_sample *v, size_t n, size_t min_untagged)
     return 0;
 }
 
-/* Can the body not be told apart from the empty loop? Either statistically
+/* Can the body not be told apart from the empty loop? (Pure; declared in
+ * bench_internal.h for its tests.) Either statistically
  * (the lowest plausible time of the loop with the body is at or below the
  * highest plausible time of the empty loop), or because the difference is
  * under half the empty loop's own cost: the empty loop stands for the
  * benchmark's loop only up to code placement, which moves a loop's cost by
  * a fraction of a cycle, so a smaller difference is within that error. */
-static int indistinguishable(double raw_lo, double raw_med, double om, double ohi)
+int vn__indistinguishable(double raw_lo, double raw_med, double om, double ohi)
 {
     return raw_lo - ohi <= 0 || raw_med - om < 0.5 * om;
 }
@@ -445,7 +446,7 @@ static int precision_reached(const vn_sample *v, size_t n, unsigned skip, double
     double med, lo, hi;
     int ok = 0;
     if (m >= 6 && !waiting && vn_median_ci(x, m, &med, &lo, &hi) == 0) {
-        int bound = indistinguishable(lo, med, om, ohi);
+        int bound = vn__indistinguishable(lo, med, om, ohi);
         if (bound && probed) {
             size_t agree = 0;
             for (size_t i = 0; i < m; i++)
@@ -795,7 +796,7 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
          * more than the whole loop. (It can cost less than the difference
          * suggests, too: an out-of-order core runs a short body in the
          * shadow of the loop's own increment and branch.) */
-        if (rc == 0 && (indistinguishable(rs.median_ci[0], rs.median, om, es.ohi) ||
+        if (rc == 0 && (vn__indistinguishable(rs.median_ci[0], rs.median, om, es.ohi) ||
                         res->stats.median <= 0)) {
             res->upper_bound = 1;
             /* Every sample of the loop with the body bounds the body, and

@@ -294,6 +294,15 @@ def test_near_1e12_with_small_spread():
     close(s["stddev"], 1.0, rel=0.05)
 
 
+def test_many_far_outliers():
+    # So many values beyond the fences that the bin rule must count only
+    # those binned: Freedman-Diaconis on the 800 inside, as numpy's 'fd'.
+    r = np.random.default_rng(0)
+    x = np.concatenate([r.normal(100, 1, 800), r.uniform(1e5, 1e6, 150)])
+    s = check(x, vernier_stats(x))
+    assert s["outliers"]["high_severe"] == 150
+
+
 def test_preemption_outliers():
     rng = np.random.default_rng(8)
     x = rng.exponential(20, 2000) + 1000

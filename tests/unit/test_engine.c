@@ -179,6 +179,44 @@ static const vn_result *run_alone(vn_results *r, vn_bench_fn fn)
     return &r->bench[0];
 }
 
+/* A timer so costly that 1000 reads' worth (2 s) would not fit the budget:
+ * a sample lasts at most the budget's share, max_time over min_samples + 1
+ * (one more for calibration), and the row says the timer bounds it. */
+static void calibration_stops_at_the_budgets_share(void **state)
+{
+    (void)state;
+    reset_fake();
+    vn_suite *s = fake_suite(2e6);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    c.max_time = 0.11;
+    c.min_samples = 10;
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    /* The share is 10 ms; at 10 ns an iteration 2^20 take 10.49 ms. */
+    assert_int_equal(r.bench[0].iters, 1 << 20);
+    assert_true(has_warning(&r.bench[0], "timer_bound"));
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+/* The rule that makes a row an upper bound, case by case: the bottom of the
+ * loop-with-body's interval at or below the top of the empty loop's, or a
+ * difference under half the empty loop's cost. */
+static void indistinguishable_rule(void **state)
+{
+    (void)state;
+    /* Intervals that meet, or overlap between the empty loop's median and
+     * the top of its interval. */
+    assert_true(vn__indistinguishable(1.2, 3.0, 1.0, 1.2));
+    assert_true(vn__indistinguishable(1.1, 3.0, 1.0, 1.2));
+    /* Apart, but the difference is under half the empty loop's cost... */
+    assert_true(vn__indistinguishable(1.3, 1.4, 1.0, 1.2));
+    /* ... and not once it is over. */
+    assert_false(vn__indistinguishable(1.3, 1.6, 1.0, 1.2));
+    assert_false(vn__indistinguishable(2.0, 3.0, 1.0, 1.2));
+}
+
 static void calibration_doubles_to_the_threshold(void **state)
 {
     (void)state;
@@ -197,6 +235,18 @@ static void calibration_doubles_to_the_threshold(void **state)
     c.min_sample_time = 1e-4;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
     assert_int_equal(r.bench[0].iters, 16384); /* 163840 ns >= 100 us */
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+
+    /* A sample that lasts the threshold exactly is long enough: at
+     * 976.5625 ns an iteration, 1024 take 1 ms to the nanosecond. */
+    reset_fake();
+    costs[0] = 976.5625;
+    s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    c.min_sample_time = 1e-3;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.bench[0].iters, 1024);
     vn_results_free(&r);
     vn_suite_destroy(s);
 
@@ -1934,6 +1984,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(calibration_doubles_to_the_threshold),
+        cmocka_unit_test(calibration_stops_at_the_budgets_share),
+        cmocka_unit_test(indistinguishable_rule),
         cmocka_unit_test(calibration_needs_a_second_sample_at_the_threshold),
         cmocka_unit_test(a_shared_core_at_calibration_gives_longer_samples),
         cmocka_unit_test(steady_body_stops_at_min_samples),

@@ -241,6 +241,15 @@ static void t_quantiles(void **state)
     NEAR(vn_t975(1000), 1.962339080826408, 1e-9);
     NEAR(vn_t975(1e9), 1.959963986912325, 1e-9);
     NEAR(vn_t975(INFINITY), 1.959963984540054, 1e-12);
+    /* Across the switch from the exact computation to the series (at 1000
+     * degrees of freedom) as well: scipy's stats.t.ppf(0.975, df), to
+     * within a few ulps. */
+    static const double scipy[][2] = {
+        {3, 3.1824463052837078},   {10, 2.228138851986274},  {100, 1.9839715185235518},
+        {200, 1.9718962236339088}, {999, 1.9623414611334493}, {5000, 1.9604385517065073},
+    };
+    for (size_t i = 0; i < sizeof scipy / sizeof scipy[0]; i++)
+        REL(vn_t975(scipy[i][0]), scipy[i][1], 1e-13);
     assert_true(isnan(vn_t975(0.5)));
     assert_true(isnan(vn_t975(NAN)));
     /* Monotone: more degrees of freedom, a narrower interval. */
@@ -493,11 +502,18 @@ static void histogram_bins(void **state)
 
     /* The edges are lo + i * step as numpy computes them: edge 3 of 10 over
      * [0, 1] is 3 * 0.1 = 0.30000000000000004, so 0.3 is below it and in
-     * bin 2, although 0.3 * 10 rounds to exactly 3. */
+     * bin 2 (its index (0.3 - 0) / 0.1 is 2.9999999999999996, below 3). */
     const double p3[] = {0, 0.3, 1};
     assert_int_equal(vn_histogram_compute(p3, 3, 10, &h), 0);
     assert_int_equal(h.counts[2], 1);
     assert_int_equal(h.counts[3], 0);
+    vn_histogram_free(&h);
+    /* Here the index rounds up to exactly 6.0, yet the value lies below
+     * edge 6 (7 / 21 * 6 = 2.0): it belongs to bin 5, where numpy puts it. */
+    const double p6[] = {0, 1.9999999999999998, 7};
+    assert_int_equal(vn_histogram_compute(p6, 3, 21, &h), 0);
+    assert_int_equal(h.counts[5], 1);
+    assert_int_equal(h.counts[6], 0);
     vn_histogram_free(&h);
 
     /* And the other way: edge 1 of 3 over [1, 2] is 1 + 1/3, but
@@ -578,6 +594,22 @@ static void histogram_fenced(void **state)
     assert_int_equal(vn_histogram_compute(x, 102, 0, &h), 0);
     assert_true(h.below == 0 && h.above == 0);
     assert_true(h.counts[0] >= 100);
+    vn_histogram_free(&h);
+
+    /* A value on an outer fence is not beyond it. 0..19 with -26: quartiles
+     * 4 and 14, so the lower fence is 4 - 3 x 10 = -26; 0..19 with 45:
+     * quartiles 5 and 15, the upper fence 15 + 30 = 45. */
+    double f[21];
+    for (int i = 0; i < 20; i++)
+        f[i] = i;
+    f[20] = -26;
+    assert_int_equal(vn_histogram_compute_fenced(f, 21, 0, &h), 0);
+    assert_true(h.below == 0 && h.lo == -26);
+    vn_histogram_free(&h);
+    f[20] = 45;
+    assert_int_equal(vn_histogram_compute_fenced(f, 21, 0, &h), 0);
+    assert_true(h.above == 0);
+    REL(h.lo + (double)h.nbins * h.width, 45.0, 1e-15);
     vn_histogram_free(&h);
 
     /* IQR 0: nothing is set apart. */
