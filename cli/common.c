@@ -1,6 +1,4 @@
 /* What every subcommand shares: error messages, option parsing, output files. */
-#include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -10,6 +8,7 @@
 #include "cli.h"
 #include "options.h"
 #include "fileutil.h"
+#include "format.h"
 
 int vn_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -101,11 +100,8 @@ int vn_cli_check_path(const char *cmd, const char *opt, const char *path)
 int vn_cli_parse_size(const char *cmd, const char *opt, const char *s, size_t lo, size_t hi,
                       size_t *out)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    /* Digits only: strtoull would also take " 5", "+5" and "-1" (wrapped). */
-    if (!isdigit((unsigned char)s[0]) || *end || errno || v < lo || v > hi)
+    unsigned long long v;
+    if (vn__parse_digits(s, &v) || v < lo || v > hi)
         return vn_cli_usage_error(cmd, "%s needs an integer from %zu to %zu, not '%s'", opt, lo,
                                   hi, s);
     *out = (size_t)v;

@@ -116,8 +116,8 @@ static int whole(const char *prog, const char *opt, const char *s, double lo, do
                  const char *what, double *out)
 {
     *out = NAN;
-    size_t digits = strspn(s, "0123456789");
-    double v = digits && !s[digits] && digits < 16 ? vn__strtod(s, NULL) : NAN;
+    unsigned long long u;
+    double v = vn__parse_digits(s, &u) == 0 ? (double)u : NAN;
     if (!(v >= lo && v <= hi)) {
         fprintf(stderr, "%s: %s needs %s from %.0f to %.0f, not '%s'; see '%s --help'\n", prog, opt,
                 what, lo, hi, s, prog);

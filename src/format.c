@@ -163,6 +163,19 @@ void vn__locale_c_end(vn__locale l)
         uselocale((locale_t)l.prev);
 }
 
+int vn__parse_digits(const char *s, unsigned long long *v)
+{
+    if (!s || !*s || s[strspn(s, "0123456789")])
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long u = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *v = u;
+    return 0;
+}
+
 double vn__strtod(const char *s, char **end)
 {
     vn__locale l = vn__locale_c_begin();

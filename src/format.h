@@ -52,6 +52,10 @@ char *vn__fmt_num_as(char *s, size_t n, double v, double like, double step);
 typedef struct vn__locale { void *prev; } vn__locale;
 vn__locale vn__locale_c_begin(void);
 void vn__locale_c_end(vn__locale l);
+/* A whole number written in decimal digits only (no sign, space, exponent
+ * or hex, which strtoull or strtod would also take): 0 and *v, or -1 for
+ * anything else, or a number past unsigned long long. */
+int vn__parse_digits(const char *s, unsigned long long *v);
 /* strtod in the C locale; errno is strtod's (ERANGE on overflow or underflow). */
 double vn__strtod(const char *s, char **end);
 

@@ -131,6 +131,26 @@ static void duration_format(void **state)
     assert_string_equal(vn__fmt_ns(s, sizeof s, NAN), "-");
 }
 
+/* Counts and CPU numbers on the command line: decimal digits only. */
+static void whole_numbers_are_digits(void **state)
+{
+    (void)state;
+    unsigned long long v = 7;
+    assert_int_equal(vn__parse_digits("0", &v), 0);
+    assert_true(v == 0);
+    assert_int_equal(vn__parse_digits("1024", &v), 0);
+    assert_true(v == 1024);
+    assert_int_equal(vn__parse_digits("18446744073709551615", &v), 0);
+    assert_true(v == 18446744073709551615ull);
+    static const char *const bad[] = {"", " 1", "1 ", "+1", "-1", "1e0", "0x1", "1.5",
+                                      "18446744073709551616", "99999999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        v = 7;
+        assert_int_equal(vn__parse_digits(bad[i], &v), -1);
+        assert_true(v == 7);
+    }
+}
+
 static void report_with(vn_clocks_report *r, int invariant, double lfence_ns, double cpuid_ns)
 {
     memset(r, 0, sizeof *r);
@@ -221,6 +241,7 @@ int main(void)
         cmocka_unit_test(delta_distribution),      cmocka_unit_test(lower_median_of_even_count),
         cmocka_unit_test(clock_that_never_moves),  cmocka_unit_test(calibration_from_points),
         cmocka_unit_test(ticks_to_ns),             cmocka_unit_test(duration_format),
+        cmocka_unit_test(whole_numbers_are_digits),
         cmocka_unit_test(timer_selection),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
