@@ -171,6 +171,26 @@ static int link_target(const char *path, char **out)
     return -ELOOP;
 }
 
+/* A new temporary file "PATH.tmp.XXXXXX" beside path (mode 0600), for a
+ * write renamed over path: it must be in the same directory, since rename()
+ * is atomic only within one file system. Its descriptor, with its name in
+ * *tmp (malloc'd); or a negative code, *tmp NULL. */
+static int temp_beside(const char *path, char **tmp)
+{
+    size_t plen = strlen(path);
+    *tmp = malloc(plen + 32);
+    if (!*tmp)
+        return VN_ENOMEM;
+    snprintf(*tmp, plen + 32, "%s.tmp.XXXXXX", path);
+    int fd = mkostemp(*tmp, O_CLOEXEC);
+    if (fd < 0) {
+        fd = -errno;
+        free(*tmp);
+        *tmp = NULL;
+    }
+    return fd;
+}
+
 int vn_write_file_atomic(const char *path, const void *data, size_t len)
 {
     if (!path || !*path || (!data && len))
@@ -207,21 +227,11 @@ int vn_write_file_atomic(const char *path, const void *data, size_t len)
         return lrc;
     if (resolved)
         path = resolved;
-    /* The temporary file must live in the target's directory: rename() is
-     * atomic only within one file system. */
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 32);
-    if (!tmp) {
-        free(resolved);
-        return VN_ENOMEM;
-    }
-    snprintf(tmp, plen + 32, "%s.tmp.XXXXXX", path);
-    int fd = mkostemp(tmp, O_CLOEXEC);
+    char *tmp;
+    int fd = temp_beside(path, &tmp);
     if (fd < 0) {
-        int rc = -errno;
-        free(tmp);
         free(resolved);
-        return rc;
+        return fd;
     }
     int rc = write_all(fd, data, len);
     /* mkostemp creates 0600. A file replaced keeps its mode; a new one is an
@@ -273,22 +283,13 @@ int vn_output_check(const char *path)
     int rc = link_target(path, &target);
     if (rc)
         return rc;
-    const char *p = target ? target : path;
-    size_t plen = strlen(p);
-    char *tmp = malloc(plen + 32);
-    if (tmp) {
-        snprintf(tmp, plen + 32, "%s.tmp.XXXXXX", p);
-        int fd = mkostemp(tmp, O_CLOEXEC);
-        if (fd < 0) {
-            rc = -errno;
-        } else {
-            close(fd);
-            unlink(tmp);
-        }
-    } else {
-        rc = VN_ENOMEM;
-    }
-    free(tmp);
+    char *tmp;
+    int fd = temp_beside(target ? target : path, &tmp);
     free(target);
-    return rc;
+    if (fd < 0)
+        return fd;
+    close(fd);
+    unlink(tmp);
+    free(tmp);
+    return 0;
 }
