@@ -73,20 +73,28 @@ def test_pkg_config_builds_a_program(prefix, tmp_path):
     assert out.split()[1:] == ["monotonic", "1"]
 
 
-def test_cmake_find_package_builds_a_program(prefix, tmp_path):
+def cmake_program(prefix, tmp_path, target, extra=""):
+    """Builds PROGRAM in a CMake project that finds the installed package and
+    links target; runs it, checks its output, and returns its path."""
     if not shutil.which("cmake"):
         pytest.skip("cmake is not installed")
     (tmp_path / "p.c").write_text(PROGRAM)
     (tmp_path / "CMakeLists.txt").write_text(
         "cmake_minimum_required(VERSION 3.25)\nproject(p C)\n"
         "find_package(vernier REQUIRED)\nadd_executable(p p.c)\n"
-        "target_link_libraries(p vernier::vernier)\n")
+        f"target_link_libraries(p {target})\n{extra}")
     b = tmp_path / "b"
     subprocess.run(["cmake", "-S", str(tmp_path), "-B", str(b), "-DCMAKE_PREFIX_PATH=%s" % prefix],
                    check=True, capture_output=True)
-    subprocess.run(["cmake", "--build", str(b)], check=True, capture_output=True)
+    p = subprocess.run(["cmake", "--build", str(b)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
     out = subprocess.run([str(b / "p")], capture_output=True, text=True, check=True).stdout
     assert out.split()[1:] == ["monotonic", "1"]
+    return b / "p"
+
+
+def test_cmake_find_package_builds_a_program(prefix, tmp_path):
+    cmake_program(prefix, tmp_path, "vernier::vernier")
 
 
 def test_cmake_static_target_links_a_fully_static_program(prefix, tmp_path):
@@ -97,20 +105,9 @@ def test_cmake_static_target_links_a_fully_static_program(prefix, tmp_path):
     assert "libpfm.so" not in targets and str(BUILD) not in targets
     if sanitized():
         pytest.skip("a sanitized library cannot be linked with -static")
-    (tmp_path / "p.c").write_text(PROGRAM)
-    (tmp_path / "CMakeLists.txt").write_text(
-        "cmake_minimum_required(VERSION 3.25)\nproject(p C)\n"
-        "find_package(vernier REQUIRED)\nadd_executable(p p.c)\n"
-        "target_link_libraries(p vernier::vernier_static)\ntarget_link_options(p PRIVATE -static)\n")
-    b = tmp_path / "b"
-    subprocess.run(["cmake", "-S", str(tmp_path), "-B", str(b), "-DCMAKE_PREFIX_PATH=%s" % prefix],
-                   check=True, capture_output=True)
-    p = subprocess.run(["cmake", "--build", str(b)], capture_output=True, text=True)
-    assert p.returncode == 0, p.stdout + p.stderr
-    out = subprocess.run([str(b / "p")], capture_output=True, text=True, check=True).stdout
-    assert out.split()[1:] == ["monotonic", "1"]
+    exe = cmake_program(prefix, tmp_path, "vernier::vernier_static", "target_link_options(p PRIVATE -static)\n")
     # No dynamic section: nothing is loaded at run time.
-    d = subprocess.run(["readelf", "-d", str(b / "p")], capture_output=True, text=True, check=True)
+    d = subprocess.run(["readelf", "-d", str(exe)], capture_output=True, text=True, check=True)
     assert "no dynamic section" in d.stdout
 
 
