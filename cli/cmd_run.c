@@ -510,8 +510,8 @@ int cmd_run(int argc, char **argv)
             /* A path that cannot be written fails now, not after the runs. */
             int rc = outs[i] ? vn_output_check(outs[i]) : 0;
             if (rc) {
-                status = vn_cli_fail(CMD, "cannot write '%s': %s; " VN__WRITE_HINT, outs[i],
-                                     vn_strerror(rc));
+                char msg[VN__WRITE_ERROR_MAX];
+                status = vn_cli_fail(CMD, "%s", vn__write_error(msg, sizeof msg, outs[i], rc));
                 free_params(&P);
                 return status;
             }

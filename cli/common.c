@@ -67,9 +67,10 @@ int vn_cli_write(const char *cmd, const char *path, const vn_buf *buf)
     if (strcmp(path, "-") == 0)
         fflush(stdout);
     int rc = vn_write_file_atomic(path, buf->data ? buf->data : "", buf->len);
-    if (rc)
-        return vn_cli_fail(cmd, "cannot write '%s': %s; " VN__WRITE_HINT, path,
-                           vn_strerror(rc));
+    if (rc) {
+        char msg[VN__WRITE_ERROR_MAX];
+        return vn_cli_fail(cmd, "%s", vn__write_error(msg, sizeof msg, path, rc));
+    }
     return VN_EXIT_OK;
 }
 

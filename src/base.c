@@ -239,7 +239,7 @@ int vn_write_file_atomic(const char *path, const void *data, size_t len)
     if (rc == 0) {
         mode_t mode;
         if (exists) {
-            mode = st.st_mode & 07777;
+            mode = st.st_mode & 0777; /* never set-user-ID: the new file is this user's */
         } else {
             mode_t um = umask(0);
             umask(um);
@@ -265,8 +265,8 @@ int vn_output_check(const char *path)
 {
     if (!path || !*path)
         return VN_EINVAL;
-    if (!strcmp(path, "-"))
-        return 0;
+    if (!strcmp(path, "-") || vn__is_stdout(path))
+        return 0; /* written to standard output, as vn_write_file_atomic() does */
     struct stat st;
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode))

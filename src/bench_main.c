@@ -162,9 +162,10 @@ static int emit(const char *prog, const char *path, int (*report)(const vn_resul
         if (!strcmp(path, "-"))
             fprintf(stderr, "%s: cannot write the results to standard output: %s\n", prog,
                     vn_strerror(rc));
-        else
-            fprintf(stderr, "%s: cannot write '%s': %s; " VN__WRITE_HINT "\n", prog, path,
-                    vn_strerror(rc));
+        else {
+            char msg[VN__WRITE_ERROR_MAX];
+            fprintf(stderr, "%s: %s\n", prog, vn__write_error(msg, sizeof msg, path, rc));
+        }
         return 1;
     }
     return 0;
@@ -333,8 +334,8 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
         for (int i = 0; i < 3; i++) {
             int rc = outs[i] ? vn_output_check(outs[i]) : 0;
             if (rc) {
-                fprintf(stderr, "%s: cannot write '%s': %s; " VN__WRITE_HINT "\n", prog,
-                        outs[i], vn_strerror(rc));
+                char msg[VN__WRITE_ERROR_MAX];
+                fprintf(stderr, "%s: %s\n", prog, vn__write_error(msg, sizeof msg, outs[i], rc));
                 return 1;
             }
         }
@@ -493,8 +494,9 @@ int vn__main(int argc, char **argv, int optimized)
          * asked for: it needs no benchmark. */
         for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
             if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-                help(prog);
-                fflush(stdout);
+                /* The options read as ever, SIGPIPE held: the help is the
+                 * first thing they act on that ends the program. */
+                main_of(argc, argv, s, NULL);
                 break;
             }
         fprintf(stderr, "%s: the benchmark '%s' cannot be registered: %s; give each VN_BENCH a "

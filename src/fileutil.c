@@ -1,6 +1,7 @@
 /* Small bounded reads of procfs and sysfs text, and what a path names. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,4 +40,24 @@ int vn__is_stdout(const char *path)
     struct stat a, b;
     return stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
            a.st_ino == b.st_ino;
+}
+
+char *vn__write_error(char *buf, size_t n, const char *path, int rc)
+{
+    struct stat st;
+    const char *todo;
+    if (rc == -EISDIR)
+        todo = "give a file name, not a directory";
+    else if (rc == -ENAMETOOLONG)
+        todo = "choose a shorter name (the file is first written under its name plus "
+               "'.tmp.XXXXXX', then renamed)";
+    else if (rc == -ENOSPC || rc == -EDQUOT)
+        todo = "free some space there, or choose a path on another file system";
+    else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        todo = "choose a file you can write"; /* a device or FIFO, written in place */
+    else
+        todo = "choose a path in a directory you can write (the file is written beside it, "
+               "then renamed)";
+    snprintf(buf, n, "cannot write '%s': %s; %s", path, vn_strerror(rc), todo);
+    return buf;
 }

@@ -14,9 +14,11 @@ long vn__read_text(const char *path, char *buf, size_t max);
  * '-' is. */
 int vn__is_stdout(const char *path);
 
-/* What to do when a results file cannot be written (after "cannot write
- * 'PATH': REASON; "): vn_write_file_atomic() writes a temporary file beside
- * PATH and renames it, so the directory must take new files. */
-#define VN__WRITE_HINT "choose a path in a directory you can write (the file is written beside it, then renamed)"
+/* "cannot write 'PATH': REASON; WHAT TO DO" into buf, for a results file
+ * vn_output_check() or vn_write_file_atomic() refused with rc (a negative
+ * errno): what to do follows from the reason and from what path names.
+ * Returns buf. */
+char *vn__write_error(char *buf, size_t n, const char *path, int rc);
+#define VN__WRITE_ERROR_MAX 4400 /* room for a path of PATH_MAX bytes */
 
 #endif

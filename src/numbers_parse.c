@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Longer tokens are not numbers anyone writes; the bound keeps the copy
- * that strtod needs (it wants a NUL) on the stack. */
+/* The copy strtod needs (it wants a NUL) is on the stack up to this length,
+ * on the heap beyond. */
 #define TOKEN_MAX 1024
 
 static int blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
@@ -87,11 +87,13 @@ static vn__numbers_err to_number(span tok, double *v)
 
 /* Where a CSV record that starts at p ends: the first '\n' outside a quoted
  * field (a quoted field may hold line breaks, as RFC 4180 allows and as
- * vernier's own CSV writes a name that has one), or end. A quote that is
- * never closed runs to end; the record then fails as an unclosed quote. */
-static const char *csv_record_end(const char *p, const char *end)
+ * vernier's own CSV writes a name that has one), or end. *open is 1 when a
+ * quote was never closed: the record would then run to end, swallowing
+ * every line after it, and is an error whichever column is read. */
+static const char *csv_record_end(const char *p, const char *end, int *open)
 {
     int field_start = 1;
+    *open = 0;
     while (p < end && *p != '\n') {
         if (field_start && *p == '"') {
             for (p++; p < end; p++)
@@ -102,8 +104,11 @@ static const char *csv_record_end(const char *p, const char *end)
                         break;
                     }
                 }
-            if (p < end)
-                p++; /* the closing quote */
+            if (p >= end) {
+                *open = 1;
+                return end;
+            }
+            p++; /* the closing quote */
             field_start = 0;
             continue;
         }
@@ -114,6 +119,15 @@ static const char *csv_record_end(const char *p, const char *end)
         p++;
     }
     return p;
+}
+
+/* Does s hold a '\r' that ends a line by itself (no '\n' after it)? */
+static int lone_cr(span s)
+{
+    for (size_t i = 0; i < s.n; i++)
+        if (s.p[i] == '\r' && (i + 1 == s.n || s.p[i + 1] != '\n'))
+            return 1;
+    return 0;
 }
 
 /* Field col (1-based) of a CSV line, its quotes undone into buf (which
@@ -228,13 +242,21 @@ int vn__parse_numbers(const char *text, size_t len, size_t column, double **valu
     size_t nv = 0, cap = 0;
     int first = 1, csv = 0;
     size_t lineno = 0;
-    char unq[TOKEN_MAX];
+    char *unq = NULL; /* a quoted field with its quotes undone; as long as a record */
+    size_t unqcap = 0;
     const char *p = text, *end = text ? text + len : NULL;
     /* A UTF-8 byte-order mark (Excel's "CSV UTF-8", PowerShell 5.1's
      * files): not part of the first line, whose first number it would hide
      * or make a header. */
     if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
         p += 3;
+    /* Lines ended by a carriage return alone (old Mac files): one line for
+     * the rules above, which would read as one number, or none. */
+    if (p < end && !memchr(p, '\n', (size_t)(end - p)) && memchr(p, '\r', (size_t)(end - p))) {
+        set_error(err, VN__NUM_LONE_CR, 1, (span){p, (size_t)(end - p)});
+        return VN_EINVAL;
+    }
+    int rc = 0;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
@@ -247,21 +269,34 @@ int vn__parse_numbers(const char *text, size_t len, size_t column, double **valu
         }
         if (column && first)
             csv = memchr(line.p, ',', line.n) != NULL;
+        span first_line = line;
+        vn__numbers_err kind = VN__NUM_OK;
         if (column && csv) {
             /* A record may go on past this line inside a quoted field. */
-            le = csv_record_end(p, end);
+            int open;
+            le = csv_record_end(p, end, &open);
+            if (open)
+                kind = VN__NUM_BAD_QUOTE;
             for (const char *q = nl; q && q < le; q = memchr(q + 1, '\n', (size_t)(le - q - 1)))
                 lineno++;
             nl = le < end ? le : NULL;
             line = trim((span){p, (size_t)(le - p)});
+            if (line.n > unqcap) {
+                char *grown = realloc(unq, line.n);
+                if (!grown) {
+                    rc = VN_ENOMEM;
+                    break;
+                }
+                unq = grown;
+                unqcap = line.n;
+            }
         }
         p = nl ? nl + 1 : end;
 
         span tok = line;
-        vn__numbers_err kind = VN__NUM_OK;
         size_t nfields = 0;
-        if (column)
-            kind = csv ? csv_field(line, column, unq, sizeof unq, &tok, &nfields)
+        if (column && kind == VN__NUM_OK)
+            kind = csv ? csv_field(line, column, unq, unqcap, &tok, &nfields)
                        : ws_field(line, column, &tok, &nfields);
         double d = 0;
         if (kind == VN__NUM_OK)
@@ -271,21 +306,28 @@ int vn__parse_numbers(const char *text, size_t len, size_t column, double **valu
         if (header)
             continue;
         if (kind == VN__NUM_NO_MEMORY) {
-            free(v);
-            return VN_ENOMEM;
+            rc = VN_ENOMEM;
+            break;
         }
         if (kind != VN__NUM_OK) {
-            span shown = kind == VN__NUM_NO_FIELD || kind == VN__NUM_BAD_QUOTE ? line : tok;
+            /* A record is shown by its first line: one that ran on is named
+             * where it starts. */
+            span shown = kind == VN__NUM_NO_FIELD || kind == VN__NUM_BAD_QUOTE ? first_line : tok;
             set_error(err, kind, at, shown);
             err->fields = nfields;
-            err->lone_cr = memchr(shown.p, '\r', shown.n) != NULL;
-            free(v);
-            return VN_EINVAL;
+            err->lone_cr = lone_cr(shown);
+            rc = VN_EINVAL;
+            break;
         }
         if (push(&v, &nv, &cap, d)) {
-            free(v);
-            return VN_ENOMEM;
+            rc = VN_ENOMEM;
+            break;
         }
+    }
+    free(unq);
+    if (rc) {
+        free(v);
+        return rc;
     }
     *values = v;
     *n = nv;
@@ -324,6 +366,10 @@ char *vn__numbers_strerror(const vn__numbers_error *e, size_t column, char *buf,
     case VN__NUM_TOO_SMALL:
         snprintf(buf, size, "line %zu: '%s' is too small for a double and would read as 0; give "
                  "the numbers in a smaller unit", e->line, e->token);
+        break;
+    case VN__NUM_LONE_CR:
+        snprintf(buf, size, "the lines end in a carriage return alone (an old Mac file); convert "
+                 "them with tr '\\r' '\\n'");
         break;
     case VN__NUM_NO_MEMORY:
         snprintf(buf, size, "out of memory");

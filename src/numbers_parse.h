@@ -4,7 +4,8 @@
  *
  * The rules, which docs/stats.md states for users:
  * - Lines end at '\n'; blanks around a line, '\r' among them (files from
- *   Windows), are dropped.
+ *   Windows), are dropped. Text with '\r' and no '\n' (lines ended by '\r'
+ *   alone) is an error.
  * - Blank lines, and lines whose first non-blank character is '#', are
  *   skipped.
  * - column 0: each remaining line holds exactly one number.
@@ -13,7 +14,8 @@
  *   quoted with '"', "" inside quotes being one '"'; spaces around a field
  *   are ignored; a quoted field may hold line breaks, and its record then
  *   spans lines, messages naming the first). Otherwise lines are split at
- *   runs of spaces and tabs, as awk does. Field N of each line is read.
+ *   runs of spaces and tabs, as awk does. Field N of each line is read. A
+ *   quote never closed is an error, whichever field is read.
  * - In column mode only, the first remaining line is a header, and is
  *   skipped, when its field N is not a number. A non-number anywhere else
  *   is an error: silently skipping bad rows would bias the statistics.
@@ -36,6 +38,7 @@ typedef enum vn__numbers_err {
     VN__NUM_NO_FIELD,      /* the line has fewer than column fields */
     VN__NUM_BAD_QUOTE,     /* a quoted CSV field is never closed */
     VN__NUM_TOO_SMALL,     /* token is not zero but rounds to 0 (1e-400) */
+    VN__NUM_LONE_CR,       /* the lines end in '\r' alone (no '\n' anywhere) */
     VN__NUM_NO_MEMORY,     /* internal: a long token could not be copied */
 } vn__numbers_err;
 
@@ -44,7 +47,7 @@ typedef struct vn__numbers_error {
     size_t line;      /* 1-based */
     size_t fields;    /* for VN__NUM_NO_FIELD: how many the line has */
     char token[48];   /* the offending text, shortened, non-printing bytes as '?' */
-    int lone_cr;      /* the text holds a '\r' (lines ended by '\r' alone) */
+    int lone_cr;      /* the text holds a '\r' with no '\n' after it */
 } vn__numbers_error;
 
 /* Parses len bytes of text (NUL bytes are ordinary, wrong, characters).

@@ -582,6 +582,14 @@ def test_a_duplicate_name_is_a_usage_error_that_names_it(tmp_path):
     # The help needs no benchmark: it is shown, and the mistake too.
     p = subprocess.run([str(exe), "--help"], capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "--max-time" in p.stdout and "'twice'" in p.stderr
+    # Into a pipe nobody reads, the help is a write that fails, reported as
+    # ever; SIGPIPE does not kill the program before the mistake is said.
+    r, w = os.pipe()
+    os.close(r)
+    p = subprocess.run([str(exe), "--help"], stdout=w, stderr=subprocess.PIPE, text=True, timeout=60)
+    os.close(w)
+    assert p.returncode == 2, p.returncode
+    assert "cannot write to standard output" in p.stderr and "'twice'" in p.stderr
 
 
 OWN_SETTINGS = r"""

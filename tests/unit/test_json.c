@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "fileutil.h"
 #include "format.h"
 #include "json.h"
 
@@ -216,12 +218,17 @@ static void atomic_write(void **state)
     fclose(f);
     assert_string_equal(got, "{\"new\":1}");
     assert_int_equal(count_tmp(dir), 0);
-    /* A file replaced keeps its mode; a new one gets the umask's. */
-    assert_int_equal(chmod(path, 0600), 0);
-    assert_int_equal(vn_write_file_atomic(path, "again", 5), 0);
+    /* A file replaced keeps its mode (0604: neither the temporary file's
+     * 0600 nor what a umask gives), but never set-user-ID or set-group-ID:
+     * the new file belongs to whoever wrote it. A new one gets the umask's. */
     struct stat st;
-    assert_int_equal(stat(path, &st), 0);
-    assert_int_equal(st.st_mode & 07777, 0600);
+    static const mode_t before[] = {0604, 06755}, after[] = {0604, 0755};
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(chmod(path, before[i]), 0);
+        assert_int_equal(vn_write_file_atomic(path, "again", 5), 0);
+        assert_int_equal(stat(path, &st), 0);
+        assert_int_equal(st.st_mode & 07777, after[i]);
+    }
     char fresh[300];
     snprintf(fresh, sizeof fresh, "%s/new.json", dir);
     mode_t um = umask(027);
@@ -238,6 +245,48 @@ static void atomic_write(void **state)
     assert_int_equal(vn_write_file_atomic("", "x", 1), VN_EINVAL);
     assert_int_equal(count_tmp(dir), 0);
     unlink(path);
+    rmdir(dir);
+}
+
+/* Standard output under another name (/dev/stdout, or the file it was
+ * redirected to) is written through descriptor 1, never renamed over: the
+ * check before a run must not ask the file's directory for a temporary file
+ * either. /proc/version stands for a file in a directory that takes none. */
+static void output_check_of_standard_output(void **state)
+{
+    (void)state;
+    assert_int_equal(vn_output_check("/proc/version"), -ENOENT);
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO), fd = open("/proc/version", O_RDONLY);
+    assert_true(saved >= 0 && fd >= 0);
+    assert_int_equal(dup2(fd, STDOUT_FILENO), STDOUT_FILENO);
+    int via_dev = vn_output_check("/dev/stdout"), via_name = vn_output_check("/proc/version");
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    close(fd);
+    assert_int_equal(via_dev, 0);
+    assert_int_equal(via_name, 0);
+}
+
+/* What to do follows from why a results file could not be written. */
+static void write_errors_say_what_to_do(void **state)
+{
+    (void)state;
+    char m[VN__WRITE_ERROR_MAX];
+    assert_non_null(strstr(vn__write_error(m, sizeof m, "/tmp", -EISDIR), "not a directory"));
+    assert_true(!strncmp(m, "cannot write '/tmp': Is a directory; ", 37));
+    assert_non_null(strstr(vn__write_error(m, sizeof m, "x", -ENAMETOOLONG), "shorter name"));
+    assert_non_null(strstr(vn__write_error(m, sizeof m, "x", -ENOSPC), "free some space"));
+    assert_non_null(strstr(vn__write_error(m, sizeof m, "/no/such", -ENOENT), "a directory you can write"));
+    /* A FIFO is written in place: its directory does not matter. */
+    char dir[] = "/tmp/vn-test-XXXXXX", fifo[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/f", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    vn__write_error(m, sizeof m, fifo, -EACCES);
+    assert_non_null(strstr(m, "Permission denied; choose a file you can write"));
+    assert_null(strstr(m, "directory"));
+    unlink(fifo);
     rmdir(dir);
 }
 
@@ -260,6 +309,8 @@ int main(void)
         cmocka_unit_test(compact_document),    cmocka_unit_test(pretty_document),
         cmocka_unit_test(numbers_round_trip),  cmocka_unit_test(unbalanced_is_an_error),
         cmocka_unit_test(buffer_maximum_is_enforced), cmocka_unit_test(atomic_write),
+        cmocka_unit_test(output_check_of_standard_output),
+        cmocka_unit_test(write_errors_say_what_to_do),
         cmocka_unit_test(error_strings),       cmocka_unit_test(strings_are_always_utf8),
         cmocka_unit_test(text_for_a_terminal), cmocka_unit_test(percentages_in_sentences),
     };

@@ -131,10 +131,31 @@ static void csv_records_span_lines_in_quotes(void **state)
     assert_int_equal(parse(ok, 2, &v, &n, &e), 0);
     assert_true(n == 3 && v[0] == 5 && v[1] == 6 && v[2] == 7);
     free(v);
-    /* A quote never closed is named on the line it opened. */
+    /* A quote never closed is named on the line it opened, shown by that
+     * line, whichever column is read: it would swallow every line after it.
+     * In the header too. */
     assert_int_equal(parse("a,1\n\"x\ny,2\n", 2, &v, &n, &e), VN_EINVAL);
     assert_int_equal(e.kind, VN__NUM_BAD_QUOTE);
     assert_int_equal(e.line, 2);
+    assert_string_equal(e.token, "\"x");
+    assert_int_equal(parse("a,b\n1,\"x\n2,3\n4,5\n", 1, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.kind, VN__NUM_BAD_QUOTE);
+    assert_int_equal(e.line, 2);
+    assert_int_equal(parse("name,\"value\n1,2\n3,4\n", 1, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.kind, VN__NUM_BAD_QUOTE);
+    assert_int_equal(e.line, 1);
+    /* A quoted number longer than any stack copy is still a number. */
+    char big[1600] = "a,b\n\"";
+    size_t at = strlen(big);
+    memset(big + at, '0', 1500);
+    strcpy(big + at + 1500, "7\",2\n");
+    assert_int_equal(parse(big, 1, &v, &n, &e), 0);
+    assert_true(n == 1 && v[0] == 7);
+    free(v);
+    /* Windows line ends, with one inside a quoted field too. */
+    assert_int_equal(parse("name,value\r\n\"a\r\nb\",5\r\nc,6\r\n", 2, &v, &n, &e), 0);
+    assert_true(n == 2 && v[0] == 5 && v[1] == 6);
+    free(v);
     /* A quote inside an unquoted field is an ordinary character. */
     assert_int_equal(parse("a,1\nb\"c,2\nd,3\n", 2, &v, &n, &e), 0);
     assert_true(n == 3 && v[2] == 3);
@@ -155,8 +176,21 @@ static void hints_say_what_to_do(void **state)
     assert_null(strstr(msg, "decimal"));
     assert_int_equal(parse("2 # fast run\n", 0, &v, &n, &e), VN_EINVAL);
     assert_non_null(strstr(vn__numbers_strerror(&e, 0, msg, sizeof msg), "only at the start of a line"));
+    /* Lines ended by a carriage return alone, in every mode. */
     assert_int_equal(parse("1\r2\r3\r", 0, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.kind, VN__NUM_LONE_CR);
     assert_non_null(strstr(vn__numbers_strerror(&e, 0, msg, sizeof msg), "carriage return alone"));
+    assert_int_equal(parse("1,2\r3,4\r", 1, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.kind, VN__NUM_LONE_CR);
+    assert_int_equal(parse("1 2\r3 4\r", 2, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.kind, VN__NUM_LONE_CR);
+    /* A line with one inside, in a file of '\n' lines, gets the hint; a
+     * quoted field holding a Windows line break does not. */
+    assert_int_equal(parse("1\n2\r3\n", 0, &v, &n, &e), VN_EINVAL);
+    assert_non_null(strstr(vn__numbers_strerror(&e, 0, msg, sizeof msg), "carriage return alone"));
+    assert_int_equal(parse("n,v\r\n\"a\",5\r\n\"c\",\"1\r\n2\"\r\n", 2, &v, &n, &e), VN_EINVAL);
+    assert_int_equal(e.line, 3);
+    assert_null(strstr(vn__numbers_strerror(&e, 2, msg, sizeof msg), "carriage return"));
     assert_int_equal(parse("1\r\n2\r\n", 0, &v, &n, &e), 0);
     assert_true(n == 2 && v[1] == 2);
     free(v);
