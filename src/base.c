@@ -171,7 +171,8 @@ static int link_target(const char *path, char **out)
     return -ELOOP;
 }
 
-/* A new temporary file "PATH.tmp.XXXXXX" beside path (mode 0600), for a
+/* A new temporary file beside path (its name, ".tmp." and six random
+ * characters, as mkostemp() makes them; mode 0600), for a
  * write renamed over path: it must be in the same directory, since rename()
  * is atomic only within one file system. Its descriptor, with its name in
  * *tmp (malloc'd); or a negative code, *tmp NULL. */

@@ -45,19 +45,19 @@ int vn__is_stdout(const char *path)
 char *vn__write_error(char *buf, size_t n, const char *path, int rc)
 {
     struct stat st;
-    const char *todo;
+    const char *fix;
     if (rc == -EISDIR)
-        todo = "give a file name, not a directory";
+        fix = "give a file name, not a directory";
     else if (rc == -ENAMETOOLONG)
-        todo = "choose a shorter name (the file is first written under its name plus "
-               "'.tmp.XXXXXX', then renamed)";
+        fix = "choose a shorter name (the file is first written under its name plus "
+               "11 characters, then renamed)";
     else if (rc == -ENOSPC || rc == -EDQUOT)
-        todo = "free some space there, or choose a path on another file system";
+        fix = "free some space there, or choose a path on another file system";
     else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        todo = "choose a file you can write"; /* a device or FIFO, written in place */
+        fix = "choose a file you can write"; /* a device or FIFO, written in place */
     else
-        todo = "choose a path in a directory you can write (the file is written beside it, "
+        fix = "choose a path in a directory you can write (the file is written beside it, "
                "then renamed)";
-    snprintf(buf, n, "cannot write '%s': %s; %s", path, vn_strerror(rc), todo);
+    snprintf(buf, n, "cannot write '%s': %s; %s", path, vn_strerror(rc), fix);
     return buf;
 }

@@ -147,6 +147,15 @@ static vn_suite *fake_suite(double timer_cost)
     return suite_of(&h);
 }
 
+/* A fresh fake machine and a suite of one row, "b", of body. */
+static vn_suite *fake_row(double timer_cost)
+{
+    reset_fake();
+    vn_suite *s = fake_suite(timer_cost);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    return s;
+}
+
 static vn_config quick_config(void)
 {
     vn_config c;
@@ -185,9 +194,7 @@ static const vn_result *run_alone(vn_results *r, vn_bench_fn fn)
 static void calibration_stops_at_the_budgets_share(void **state)
 {
     (void)state;
-    reset_fake();
-    vn_suite *s = fake_suite(2e6);
-    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_suite *s = fake_row(2e6);
     vn_config c = quick_config();
     c.max_time = 0.11;
     c.min_samples = 10;
@@ -217,48 +224,34 @@ static void indistinguishable_rule(void **state)
     assert_false(vn__indistinguishable(2.0, 3.0, 1.0, 1.2));
 }
 
+/* The batch calibration settles on for a timer of timer_cost ns, a body of
+ * ns_per_iter and a minimum sample time. */
+static uint64_t calibrated_iters(double timer_cost, double ns_per_iter, double min_sample_time)
+{
+    vn_suite *s = fake_row(timer_cost);
+    costs[0] = ns_per_iter;
+    vn_config c = quick_config();
+    c.min_sample_time = min_sample_time;
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    uint64_t iters = r.bench[0].iters;
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+    return iters;
+}
+
 static void calibration_doubles_to_the_threshold(void **state)
 {
     (void)state;
-    reset_fake();
-    vn_suite *s = fake_suite(20);
-    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
-    vn_config c = quick_config();
-    vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
     /* 1000 x (20 + 1) ns is below 1 ms, so a sample lasts >= 1 ms: at 10 ns
      * per iteration the first power of two reaching it is 2^17. */
-    assert_int_equal(r.bench[0].iters, 131072);
-    vn_results_free(&r);
-
-    reset_fake();
-    c.min_sample_time = 1e-4;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    assert_int_equal(r.bench[0].iters, 16384); /* 163840 ns >= 100 us */
-    vn_results_free(&r);
-    vn_suite_destroy(s);
-
+    assert_int_equal(calibrated_iters(20, 10, 1e-3), 131072);
+    assert_int_equal(calibrated_iters(20, 10, 1e-4), 16384); /* 163840 ns >= 100 us */
     /* A sample that lasts the threshold exactly is long enough: at
      * 976.5625 ns an iteration, 1024 take 1 ms to the nanosecond. */
-    reset_fake();
-    costs[0] = 976.5625;
-    s = fake_suite(20);
-    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
-    c.min_sample_time = 1e-3;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    assert_int_equal(r.bench[0].iters, 1024);
-    vn_results_free(&r);
-    vn_suite_destroy(s);
-
+    assert_int_equal(calibrated_iters(20, 976.5625, 1e-3), 1024);
     /* An expensive timer: 1000 x (2000 + 1) ns decides, not the 1 us minimum. */
-    reset_fake();
-    s = fake_suite(2000);
-    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
-    c.min_sample_time = 1e-6;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    assert_int_equal(r.bench[0].iters, 262144);
-    vn_results_free(&r);
-    vn_suite_destroy(s);
+    assert_int_equal(calibrated_iters(2000, 10, 1e-6), 262144);
 }
 
 /* Slow for its first cold_calls calls, as a body that touches its memory
