@@ -25,7 +25,8 @@ def wall(tool, i):
 
 def headline(b):
     """The median, or the upper bound when the body cannot be told apart
-    from the empty loop (then it is printed with a '<')."""
+    from the empty loop: one reference cycle when the body adds under one
+    to the loop, else the fastest sample of the loop with the body."""
     return b["bound_ns"] if b["upper_bound"] else b["stats"]["median"]
 
 
@@ -35,8 +36,8 @@ print(f"{runs} separate runs of each tool; time per iteration")
 print(f"{'workload':<12} {'tool':<16} {'median':>12} {'min':>12} {'max':>12} {'max/min':>8}")
 for w in WORK:
     # vernier's cycles are its own figure: the median of each sample over
-    # the reference measured next to it, or for a bound the fastest sample
-    # over the fastest reference.
+    # the reference measured next to it, or for a bound 1 (one cycle) or
+    # the fastest sample over the fastest reference.
     for tool, vals in (("vernier", [headline(r[w]) for r in v]),
                        ("vernier cycles", [r[w]["cycles"] for r in v]),
                        ("google-benchmark", [r[w] for r in g])):
@@ -51,14 +52,16 @@ for w in WORK:
 # shared it (a second hardware thread, here the host's), which the headline
 # leaves out while enough others are left.
 print("\nper process: samples on a shared core (left out of the headline, or 'kept' when too few"
-      " others were left), and Google Benchmark's x_plus_x of the same round")
+      " others were left), how an upper bound was found, and Google Benchmark's x_plus_x of the same"
+      " round")
 for i, r in enumerate(v):
     cells = []
     for w in WORK:
         b = r[w]
         n = len(b["samples"])
         kept = "" if "shared_core" in b["left_out"] or not b["shared_core"] else " kept"
-        cells.append(f"{w} {b['shared_core']}/{n}{kept}")
+        rule = f" (bound: {b['bound_rule']})" if b["upper_bound"] else ""
+        cells.append(f"{w} {b['shared_core']}/{n}{kept}{rule}")
     print(f"  run {i + 1}: " + ", ".join(cells) + f"; google-benchmark {g[i]['x_plus_x']:.4g} ns")
 
 vw = [wall("vernier", i) for i in range(1, runs + 1)]

@@ -186,6 +186,15 @@ void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...) VN_PRIN
  * (its median om and the top of its interval ohi)? See bench_run.c. */
 int vn__indistinguishable(double raw_lo, double raw_med, double om, double ohi);
 
+/* For a body that cannot be told apart from the empty loop: is the bound
+ * one reference cycle (ref, the fastest reference of the samples, in ns)?
+ * Yes when the body adds under a cycle to the loop at 95% (raw_hi, the top
+ * of the interval of the loop with the body's median, less olo, the bottom
+ * of the empty loop's) and a cycle is below the fastest sample of the loop
+ * with the body and not below floor_ns, the smallest difference per
+ * iteration the timer shows. See bench_run.c. */
+int vn__one_cycle_bound(double raw_hi, double olo, double ref, double fastest, double floor_ns);
+
 /* The warnings of one result, derived from its numbers (pure). */
 void vn__result_warnings(vn_result *res, const vn_config *cfg, int optimized);
 /* vn_suite_add_registered(), and on an error the name of the benchmark that

@@ -408,16 +408,50 @@ int vn__indistinguishable(double raw_lo, double raw_med, double om, double ohi)
     return raw_lo - ohi <= 0 || raw_med - om < 0.5 * om;
 }
 
+/* The bound of a body that cannot be told apart from the empty loop: is
+ * it one reference cycle? (Pure; declared in bench_internal.h for its
+ * tests.) The top of the interval of the loop with the body's median less
+ * the bottom of the empty loop's is what the body adds to the loop at the
+ * most, at 95%; under a cycle, the body costs under a cycle, a bound that
+ * holds whatever slowed the loop itself. It is not a finer figure than a
+ * cycle: below a cycle the loop cannot tell a cost apart (a body that short
+ * runs in the shadow of the loop's own increment and branch, and code
+ * placement moves the loop by a fraction of a cycle), and the difference
+ * moves with each run's noise while a cycle does not. Only when a cycle is
+ * below the fastest sample (the other bound) and the timer can show it
+ * (floor_ns). */
+int vn__one_cycle_bound(double raw_hi, double olo, double ref, double fastest, double floor_ns)
+{
+    return isfinite(ref) && ref > 0 && raw_hi - olo <= ref && ref < fastest && ref >= floor_ns;
+}
+
+/* The fastest reference of the samples without the tags in skip, in ns a
+ * cycle: the machine's clock at its fastest during the row (noise only
+ * lengthens a reference); INFINITY without one. */
+static double fastest_ref(const vn_sample *v, size_t n, unsigned skip)
+{
+    double f = INFINITY;
+    for (size_t i = 0; i < n; i++)
+        if (!(v[i].tags & skip) && isfinite(v[i].ref_ns) && v[i].ref_ns > 0)
+            f = fmin(f, v[i].ref_ns);
+    return f;
+}
+
 /* Has the headline reached the precision asked for? The headline is the
  * median net of the empty loop's median om, and its 95% interval must be
  * within +-target of it. When the samples cannot be told apart from the
  * empty loop (the same test summarize() makes, against ohi, the top of the
  * empty loop's interval), the headline will be an upper bound, the fastest
- * sample of the loop with the body. It has no interval; it must be
- * reproduced instead, VN__FASTEST_AGREE samples within target of it.
+ * sample of the loop with the body, or one reference cycle. A cycle is
+ * reached as soon as the body is known to add under a cycle (olo is the
+ * bottom of the empty loop's interval; vn__one_cycle_bound), with no wait
+ * for quiet moments: a shared core slows the loop, not what the body adds.
+ * The fastest sample has no interval; it must be reproduced instead,
+ * VN__FASTEST_AGREE samples within target of it.
  *
- * probed says the samples had branch probes and the core has been seen to
- * run a taken branch a cycle (measure() waits until it has). A rule on the
+ * probed says the samples had branch probes; unseen, that the core has not
+ * been seen to run a taken branch a cycle yet (stop_test()), and then every
+ * rule but the cycle's waits. A rule on the
  * fastest sample alone would stop within ten samples on a core shared the
  * whole time and report the busy loop, so it holds only then; and while
  * samples from a shared core are still in the headline (too few others
@@ -425,8 +459,9 @@ int vn__indistinguishable(double raw_lo, double raw_med, double om, double ohi)
  * rather than on a busy figure. Without probes, a bound needs the median of
  * its loop known to +-target. Looks at the samples the headline would use:
  * those without the tags in skip (left_out_tags). */
-static int precision_reached(const vn_sample *v, size_t n, unsigned skip, double om, double ohi,
-                             double target, int probed, int *waiting_out, int *err)
+static int precision_reached(const vn_sample *v, size_t n, unsigned skip, double om, double olo,
+                             double ohi, double floor_ns, double target, int probed, int unseen,
+                             int *waiting_out, int *err)
 {
     double *x = malloc((n ? n : 1) * sizeof *x);
     if (!x) {
@@ -441,13 +476,18 @@ static int precision_reached(const vn_sample *v, size_t n, unsigned skip, double
             fastest = fmin(fastest, v[i].value);
             shared += (v[i].tags & VN_TAG_SHARED_CORE) != 0;
         }
-    int waiting = probed && shared > 0;
+    int waiting = unseen || (probed && shared > 0);
     *waiting_out = waiting;
     double med, lo, hi;
     int ok = 0;
-    if (m >= 6 && !waiting && vn_median_ci(x, m, &med, &lo, &hi) == 0) {
+    if (m >= 6 && vn_median_ci(x, m, &med, &lo, &hi) == 0) {
         int bound = vn__indistinguishable(lo, med, om, ohi);
-        if (bound && probed) {
+        if (bound && vn__one_cycle_bound(hi, olo, fastest_ref(v, n, skip), fastest, floor_ns)) {
+            ok = 1;
+            *waiting_out = 0;
+        } else if (waiting) {
+            ok = 0;
+        } else if (bound && probed) {
             size_t agree = 0;
             for (size_t i = 0; i < m; i++)
                 agree += x[i] <= fastest * (1 + target);
@@ -745,6 +785,7 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
      * it would rest on almost nothing (left_out_tags). */
     unsigned skip = left_out_tags(res->samples, n, min_untagged);
     res->left_out = skip;
+    res->upper_bound = res->bound_one_cycle = 0;
     res->ntagged = res->nshared = 0;
     for (size_t i = 0; i < n; i++) {
         res->ntagged += res->samples[i].tags != 0;
@@ -808,6 +849,15 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
              * much less from one run to the next (the argument of Chen and
              * Revels, "Robust benchmarking in noisy environments", 2016). */
             res->bound_ns = fmax(rs.min, floor_ns);
+            /* Or one reference cycle, when the body adds under one to the
+             * loop (vn__one_cycle_bound): a figure that a core shared the
+             * whole run gives too, where the loop itself, and so its
+             * fastest sample, ran slower. */
+            double fref = fastest_ref(res->samples, n, skip);
+            res->bound_one_cycle =
+                vn__one_cycle_bound(rs.median_ci[1], es.olo, fref, rs.min, floor_ns);
+            if (res->bound_one_cycle)
+                res->bound_ns = fref;
             /* And the statistics are of the loop with the body: the net
              * times are noise around zero, negative half the time, and
              * their modes and drift would describe nothing. */
@@ -822,7 +872,9 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
     } else {
         res->ref_ns = res->ref_spread = NAN;
     }
-    if (res->upper_bound && nr) {
+    if (res->bound_one_cycle) {
+        res->cycles = 1;
+    } else if (res->upper_bound && nr) {
         /* The bound in reference cycles: the fastest of the samples the
          * headline uses over the fastest of their references. Both minima
          * are what the machine did at its fastest during the run, when the
@@ -834,15 +886,13 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
          * that read x += x at 0.96 to 0.99 cycles, which no loop with a
          * dependent add can take, while fastest over fastest read 1.003 to
          * 1.007. */
-        double best = INFINITY, fastest_ref = INFINITY;
+        double best = INFINITY;
         for (size_t i = 0; i < n; i++) {
             const vn_sample *s = &res->samples[i];
-            if ((s->tags & skip) || !(isfinite(s->ref_ns) && s->ref_ns > 0))
-                continue;
-            best = fmin(best, s->value);
-            fastest_ref = fmin(fastest_ref, s->ref_ns);
+            if (!(s->tags & skip) && isfinite(s->ref_ns) && s->ref_ns > 0)
+                best = fmin(best, s->value);
         }
-        res->cycles = isfinite(best) ? best / fastest_ref : NAN;
+        res->cycles = isfinite(best) ? best / fastest_ref(res->samples, n, skip) : NAN;
     } else if (nc && !res->upper_bound) {
         qsort(cyc, nc, sizeof *cyc, vn__cmp_double);
         res->cycles = vn_percentile_sorted(cyc, nc, 50);
@@ -960,15 +1010,15 @@ static int stop_test(job *j, int *rc)
     *rc = 0;
     /* Samples that ran on the CPU (so a shared core slowed them), and the
      * core not yet seen to run a taken branch a cycle: every sample so far
-     * may be a busy one, so wait for a quiet moment. Past half the budget,
+     * may be a busy one, so wait for a quiet moment (unless the bound is
+     * one reference cycle, which a busy core gives too). Past half the budget,
      * probes that read steady are taken for the speed of a core that takes
      * a branch in more than a cycle; not before, since a spell of even
      * sharing reads steady too (here, 1.90 to 1.92 for a twentieth of a
      * second). The budget bounds the wait, as it does the others below. */
     w->waiting = 1; /* until precision_reached() says what it waits for */
-    if (w->probed && !(branch_floor(j) <= VN__BRANCH_QUIET_MAX) &&
-        !(elapsed_ns(j) >= 0.5 * w->budget && vn__probes_steady(S->v, S->n)))
-        return 0;
+    int unseen = w->probed && !(branch_floor(j) <= VN__BRANCH_QUIET_MAX) &&
+                 !(elapsed_ns(j) >= 0.5 * w->budget && vn__probes_steady(S->v, S->n));
     double thr = shared_threshold(j);
     if ((*rc = tag_shared(S->v, &w->A, thr)) != 0)
         return 0;
@@ -982,7 +1032,8 @@ static int stop_test(job *j, int *rc)
      * difference, so wait for them (taken at quiet probes, above). */
     if (w->probed && !es.matched)
         return 0;
-    return precision_reached(S->v, S->n, skip, es.om, es.ohi, w->target, w->probed, &w->waiting, rc);
+    return precision_reached(S->v, S->n, skip, es.om, es.olo, es.ohi, j->res_ns / (double)w->iters,
+                             w->target, w->probed, unseen, &w->waiting, rc);
 }
 
 /* One sample of a row (with the empty-loop samples due before it), then
@@ -1172,7 +1223,7 @@ typedef struct shared {
     atomic_int stop;
     atomic_int reason;          /* a vn_stop, set by whoever stops the threads first */
     atomic_size_t taken;        /* timed samples of all threads */
-    double om, ohi;             /* the empty loop, measured before: median, top of its CI */
+    double om, olo, ohi;        /* the empty loop, measured before: median, its CI */
 } shared;
 
 typedef struct tctx {
@@ -1277,7 +1328,8 @@ static void *thread_main(void *arg)
         } else if (enough && (t->S.n < 64 || t->S.n % (t->S.n / 32) == 0)) {
             unsigned skip = left_out_tags(t->S.v, t->S.n, min_untagged);
             int waiting; /* never, without probes */
-            if (precision_reached(t->S.v, t->S.n, skip, sh->om, sh->ohi, target, 0, &waiting, &t->rc))
+            if (precision_reached(t->S.v, t->S.n, skip, sh->om, sh->olo, sh->ohi,
+                                  j->res_ns / (double)sh->iters, target, 0, 0, &waiting, &t->rc))
                 stop_threads(sh, VN_STOP_PRECISION);
         }
     }
@@ -1315,9 +1367,8 @@ static int measure_threads(job *j)
     sh.n = n;
     sh.iters = iters;
     sh.reason = VN_STOP_MAX_SAMPLES;
-    double lo, hi;
     if (E.ns.n)
-        vn_median_ci(E.ns.v, E.ns.n, &sh.om, &lo, &sh.ohi);
+        vn_median_ci(E.ns.v, E.ns.n, &sh.om, &sh.olo, &sh.ohi);
     tctx *t = calloc((size_t)n, sizeof *t);
     pthread_t *tid = calloc((size_t)n, sizeof *tid);
     res->thread_median = calloc((size_t)n, sizeof *res->thread_median);
@@ -1416,7 +1467,7 @@ static int measure_threads(job *j)
         for (size_t k = 0; k < res->nsamples && rc == 0; k++)
             if (res->samples[k].thread == i && !(res->samples[k].tags & res->left_out))
                 rc = push_double(&mine, res->samples[k].value);
-        double med = NAN;
+        double med = NAN, lo, hi;
         if (mine.n)
             vn_median_ci(mine.v, mine.n, &med, &lo, &hi);
         free(mine.v);

@@ -94,7 +94,10 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg)
     else /* a median of 0 has no relative interval */
         snprintf(got, sizeof got, "the median is 0 and its 95%% CI +-%s, for +-%s asked",
                  vn__fmt_ns(a, sizeof a, half), vn__fmt_pct(b, sizeof b, cfg->precision));
-    int met = by_agree ? agree >= VN__FASTEST_AGREE : used >= 6 && pct <= cfg->precision;
+    /* A bound of one reference cycle is as precise as a bound gets. */
+    int met = r->bound_one_cycle ? 1
+            : by_agree         ? agree >= VN__FASTEST_AGREE
+                               : used >= 6 && pct <= cfg->precision;
     if (met && !r->waited) {
         r->stop = VN_STOP_PRECISION;
         return;
@@ -119,7 +122,14 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
         return;
     const vn_stats *s = &r->stats;
     char f1[32], f2[32], f3[32], f4[32];
-    if (r->upper_bound)
+    if (r->upper_bound && r->bound_one_cycle)
+        vn__result_warn(r, "dead_code",
+             "the body cannot be told apart from the empty loop; it adds under one reference "
+             "cycle (%s) per iteration to the loop's own %s, at 95%%, an upper bound. The "
+             "compiler may have removed the body (keep it with vn_keep()), or it runs in the "
+             "shadow of the loop's own increment and branch",
+             vn__fmt_ns(f1, sizeof f1, r->bound_ns), vn__fmt_ns(f2, sizeof f2, r->overhead_ns));
+    else if (r->upper_bound)
         vn__result_warn(r, "dead_code",
              "the body cannot be told apart from the empty loop; the loop with it took "
              "%s per iteration at its fastest, an upper bound. The compiler may have "

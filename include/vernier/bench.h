@@ -394,8 +394,8 @@ typedef struct vn_result {
     double overhead_ns;        /* the empty loop, per iteration */
     double overhead_ci[2];
     int upper_bound;           /* 1: the body is not distinguishable from the empty loop */
-    double bound_ns;           /* then: the fastest of the headline's samples, which the body
-                                * cannot exceed */
+    double bound_ns;           /* then: what the body costs less than, found by bound_one_cycle's
+                                * rule */
     double ref_ns;             /* median ns per reference cycle */
     double ref_spread;         /* (p90 - p10) / median of the reference, a fraction */
     double cycles;             /* median reference cycles per iteration */
@@ -450,6 +450,14 @@ typedef struct vn_result {
      * on the CPU (CLOCK_THREAD_CPUTIME_ID), about 1 for code that computes
      * and near 0 for code that sleeps or waits; NAN unknown. */
     double on_cpu;
+    /* For an upper bound, how bound_ns was found. 1: one reference cycle
+     * (the fastest of the headline's samples' references), when the body
+     * adds under a cycle to the empty loop at 95% (the top of the interval
+     * of the loop with the body's median less the bottom of the empty
+     * loop's) and a cycle is below the fastest sample; cycles is then 1. 0:
+     * the fastest of the headline's samples of the loop with the body, which
+     * the body cannot exceed. */
+    int bound_one_cycle;
 } vn_result;
 
 typedef struct vn_results {

@@ -110,7 +110,7 @@ def test_fake_shell_bound_is_the_fastest_run(tmp_path):
     b = json.loads(p.stdout)["benchmarks"][0]
     assert b["overhead"]["ns"] == 5e6
     assert b["upper_bound"] is True
-    assert b["bound_ns"] == 4.8e6
+    assert b["bound_ns"] == 4.8e6 and b["bound_rule"] == "fastest"
     assert "< 4.8" in p.stderr, p.stderr
 
 

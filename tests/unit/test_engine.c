@@ -224,6 +224,31 @@ static void indistinguishable_rule(void **state)
     assert_false(vn__indistinguishable(2.0, 3.0, 1.0, 1.2));
 }
 
+static void the_bound_is_one_cycle_when_the_body_adds_under_one(void **state)
+{
+    (void)state;
+    /* The top of the loop with the body's interval, less the bottom of
+     * the empty loop's, under a cycle of 0.3 ns: one cycle, below the
+     * fastest sample of 0.6 ns and above the timer's floor. */
+    assert_true(vn__one_cycle_bound(1.1, 1.0, 0.3, 0.6, 1e-6));
+    /* A difference of a cycle exactly is under one still; a hair more is
+     * not. */
+    assert_true(vn__one_cycle_bound(1.25, 1.0, 0.25, 0.6, 1e-6));
+    assert_false(vn__one_cycle_bound(1.2501, 1.0, 0.25, 0.6, 1e-6));
+    /* A cycle not below the fastest sample: that sample is the bound. */
+    assert_false(vn__one_cycle_bound(1.1, 1.0, 0.6, 0.6, 1e-6));
+    assert_false(vn__one_cycle_bound(1.1, 1.0, 0.7, 0.6, 1e-6));
+    /* The timer cannot show a cycle per iteration at these iterations: no;
+     * exactly one cycle it can. */
+    assert_false(vn__one_cycle_bound(1.1, 1.0, 0.3, 0.6, 0.31));
+    assert_true(vn__one_cycle_bound(1.1, 1.0, 0.3, 0.6, 0.3));
+    /* No reference: no cycle to bound by. */
+    assert_false(vn__one_cycle_bound(1.1, 1.0, NAN, 0.6, 1e-6));
+    assert_false(vn__one_cycle_bound(1.1, 1.0, 0, 0.6, 1e-6));
+    assert_false(vn__one_cycle_bound(1.1, 1.0, -0.3, 0.6, 1e-6));
+    assert_false(vn__one_cycle_bound(1.1, 1.0, INFINITY, INFINITY, 1e-6));
+}
+
 /* The batch calibration settles on for a timer of timer_cost ns, a body of
  * ns_per_iter and a minimum sample time. */
 static uint64_t calibrated_iters(double timer_cost, double ns_per_iter, double min_sample_time)
@@ -592,6 +617,7 @@ typedef struct fake_run {
     double max_time;
     int asleep;        /* every sample mostly off the CPU */
     double warmup;     /* seconds (0: none) */
+    double ref;        /* ns per reference cycle (0: reset_fake()'s 0.5) */
 } fake_run;
 
 static vn_result *run_on(vn_results *r, fake_run f)
@@ -602,6 +628,8 @@ static vn_result *run_on(vn_results *r, fake_run f)
     memcpy(costs, f.costs, f.ncosts * sizeof *costs);
     empty_costs[0] = empty_costs[1] = f.empty;
     empty_no = 0;
+    if (f.ref > 0)
+        ref_value[0] = ref_value[1] = ref_value[2] = f.ref;
     if (f.from_ms || f.to_ms) {
         shared_from = f.from_ms < 0 ? 0 : fake_now + (uint64_t)(f.from_ms * 1e6);
         shared_to = fake_now + (uint64_t)(f.to_ms * 1e6);
@@ -626,17 +654,17 @@ static void a_shared_core_at_calibration_gives_longer_samples(void **state)
     (void)state;
     vn_results r;
     /* Quiet throughout: 10 ns, so 2^17 iterations reach 1 ms. */
-    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0.02});
+    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0.02, 0});
     assert_int_equal(b->iters, 131072);
     vn_results_free(&r);
     /* Shared through calibration and warmup (20 ns, 2^16 iterations reach
      * 1 ms), with the probe at 1.6 or more: the loop may run that much
      * faster later, so the samples are made long enough for that. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 1, 20, 0, 0, 0.02});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 1, 20, 0, 0, 0.02, 0});
     assert_int_equal(b->iters, 131072);
     vn_results_free(&r);
     /* Without the probe, nothing says the core was shared: 2^16 stays. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 0, 20, 0, 0, 0.02});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 0, 20, 0, 0, 0.02, 0});
     assert_int_equal(b->iters, 65536);
     vn_results_free(&r);
 }
@@ -644,7 +672,7 @@ static void a_shared_core_at_calibration_gives_longer_samples(void **state)
 /* Body 10 ns, empty loop 1 ns, the core shared from `from` to `to` ms. */
 static vn_result *run_shared(vn_results *r, double from_ms, double to_ms, int probe, size_t n)
 {
-    return run_on(r, (fake_run){ten_ns, 1, 1.0, from_ms, to_ms, probe, n, 0, 0, 0});
+    return run_on(r, (fake_run){ten_ns, 1, 1.0, from_ms, to_ms, probe, n, 0, 0, 0, 0});
 }
 
 static void shared_core_samples_stay_out_of_the_headline(void **state)
@@ -717,7 +745,7 @@ static void a_core_shared_throughout_is_said(void **state)
     vn_results_free(&r);
     /* The same core, for a benchmark that sleeps nine tenths of each
      * sample: a shared core hardly slows it, and nothing is said. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 1e6, 1, 20, 0, 1, 0});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 1e6, 1, 20, 0, 1, 0, 0});
     assert_true(fabs(b->on_cpu - 0.1) < 1e-9);
     assert_false(has_warning(b, "shared_core_throughout"));
     vn_results_free(&r);
@@ -749,7 +777,7 @@ static void a_slow_tail_on_a_shared_core_is_tagged(void **state)
         vn_results r;
         const double c4[] = {10, 10, 10, 10.5};
         const vn_result *b =
-            run_on(&r, (fake_run){c4, 4, 1.0, window ? 20 : 0, window ? 30 : 0, 1, 60, 0, 0, 0});
+            run_on(&r, (fake_run){c4, 4, 1.0, window ? 20 : 0, window ? 30 : 0, 1, 60, 0, 0, 0, 0});
         size_t slow_untagged = 0, probed = 0;
         for (size_t i = 0; i < b->nsamples; i++) {
             const vn_sample *x = &b->samples[i];
@@ -781,7 +809,7 @@ static void the_fence_follows_the_spread_below_the_mode(void **state)
     (void)state;
     vn_results r;
     const double c7[] = {9.4, 9.7, 10, 10, 10.3, 10.6, 15};
-    const vn_result *b = run_on(&r, (fake_run){c7, 7, 1.0, 20, 30, 1, 70, 0, 0, 0});
+    const vn_result *b = run_on(&r, (fake_run){c7, 7, 1.0, 20, 30, 1, 70, 0, 0, 0, 0});
     size_t kept_high = 0;
     for (size_t i = 0; i < b->nsamples; i++) {
         const vn_sample *x = &b->samples[i];
@@ -801,7 +829,7 @@ static void samples_off_the_cpu_are_never_tagged(void **state)
 {
     (void)state;
     vn_results r;
-    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 20, 45, 1, 60, 0, 1, 0});
+    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 20, 45, 1, 60, 0, 1, 0, 0});
     size_t probed_shared = 0;
     for (size_t i = 0; i < b->nsamples; i++)
         probed_shared += b->samples[i].branch_cycles > 1.5;
@@ -988,12 +1016,15 @@ static void a_costly_timer_takes_no_probes(void **state)
 }
 
 /* A bound stops once its fastest sample is reproduced, but only on a core
- * seen quiet: costs of 1.0 to 1.9 ns next to an empty loop of 1.5 ns can
- * never give a median within 1%, yet every fourth sample is 1.0. */
+ * seen quiet: costs of 1.0 to 1.9 ns next to an empty loop of 1.2 ns can
+ * never give a median within 1%, yet every fourth sample is 1.0. With a
+ * cycle of 0.2 ns the body is not known to add under one (the interval of
+ * its median reaches 1.6 ns, 0.4 ns over the empty loop), so the bound is
+ * that fastest sample. */
 static vn_result *run_bound(vn_results *r, int shared)
 {
     const double c4[] = {1.0, 1.3, 1.6, 1.9};
-    return run_on(r, (fake_run){c4, 4, 1.5, shared ? -1 : 0, shared ? 1e9 : 0, 1, 0, 0.1, 0, 0});
+    return run_on(r, (fake_run){c4, 4, 1.2, shared ? -1 : 0, shared ? 1e9 : 0, 1, 0, 0.1, 0, 0, 0.2});
 }
 
 static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
@@ -1002,8 +1033,10 @@ static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
     vn_results r;
     const vn_result *b = run_bound(&r, 0);
     assert_int_equal(b->upper_bound, 1);
+    assert_int_equal(b->bound_one_cycle, 0);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_true(fabs(b->bound_ns - 1.0) < 1e-9);
+    assert_true(fabs(b->cycles - 1.0 / 0.2) < 1e-9);
     size_t fastest = 0;
     for (size_t i = 0; i < b->nsamples; i++)
         fastest += b->samples[i].value <= 1.0 + 1e-9;
@@ -1021,6 +1054,43 @@ static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
     assert_true(b->waited);
     assert_non_null(warning_text(b, "max_time"));
     assert_non_null(strstr(warning_text(b, "max_time"), "waited for moments when the core was its own"));
+    vn_results_free(&r);
+}
+
+/* A body that costs what the empty loop does: it adds under a cycle, so
+ * the bound is one reference cycle (0.5 ns here), whether the core was
+ * quiet (the loop at 1 ns) or shared the whole time (the loop at 2 ns):
+ * the same headline from both, and it stops on its first stop test, with
+ * no wait for quiet moments. */
+static void a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared(void **state)
+{
+    (void)state;
+    for (int shared = 0; shared < 2; shared++) {
+        vn_results r;
+        const double one[] = {1.0};
+        const vn_result *b = run_on(&r, (fake_run){one, 1, 1.0, shared ? -1 : 0, shared ? 1e9 : 0,
+                                                   1, 0, 0.1, 0, 0, 0});
+        assert_int_equal(b->upper_bound, 1);
+        assert_int_equal(b->bound_one_cycle, 1);
+        assert_true(fabs(b->bound_ns - 0.5) < 1e-9);
+        assert_true(fabs(b->cycles - 1.0) < 1e-12);
+            assert_true(fabs(b->overhead_ns - (shared ? 2.0 : 1.0)) < 0.01);
+        assert_int_equal(b->stop, VN_STOP_PRECISION);
+        assert_false(b->waited);
+        assert_int_equal(b->nsamples, 10); /* the minimum: the first stop test */
+        assert_true(has_warning(b, "dead_code"));
+        assert_non_null(strstr(warning_text(b, "dead_code"), "under one reference cycle (0.500 ns)"));
+        assert_false(has_warning(b, "max_time"));
+        vn_results_free(&r);
+    }
+    /* A cycle as long as the fastest sample bounds nothing tighter: the
+     * fastest sample is the bound. */
+    vn_results r;
+    const vn_result *b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 1, 0, 0.1, 0, 0, 1.0});
+    assert_int_equal(b->upper_bound, 1);
+    assert_int_equal(b->bound_one_cycle, 0);
+    assert_true(fabs(b->bound_ns - 1.0) < 1e-9);
+    assert_non_null(strstr(warning_text(b, "dead_code"), "at its fastest"));
     vn_results_free(&r);
 }
 
@@ -1358,14 +1428,14 @@ static void precise_at_the_most_samples_says_nothing(void **state)
     /* Exactly 20 samples asked for, all alike: the sample limit ends it,
      * but the precision was met there, so that is what stopped it, and
      * there is nothing to warn about. */
-    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0});
+    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0, 0});
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_int_equal(b->nsamples, 20);
     assert_false(has_warning(b, "max_samples"));
     vn_results_free(&r);
     /* An upper bound without probes stops on its median's interval, not on
      * samples agreeing with the fastest: 20 equal samples meet it too. */
-    b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 0, 20, 0, 0, 0});
+    b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 0, 20, 0, 0, 0, 0});
     assert_int_equal(b->upper_bound, 1);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_false(has_warning(b, "max_samples"));
@@ -1373,7 +1443,7 @@ static void precise_at_the_most_samples_says_nothing(void **state)
     vn_results_free(&r);
     /* A budget of 1 ms is spent at the first stop test (the tenth sample of
      * about 1 ms), which the samples meet: precision, not the budget. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 0, 0.001, 0, 0});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 0, 0.001, 0, 0, 0});
     assert_int_equal(b->nsamples, 10);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_false(has_warning(b, "max_time"));
@@ -1987,6 +2057,8 @@ int main(void)
         cmocka_unit_test(overhead_is_measured_and_subtracted),
         cmocka_unit_test(empty_body_gives_an_upper_bound),
         cmocka_unit_test(upper_bound_is_the_fastest_sample),
+        cmocka_unit_test(the_bound_is_one_cycle_when_the_body_adds_under_one),
+        cmocka_unit_test(a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared),
         cmocka_unit_test(a_loop_as_costly_as_the_body_is_flagged),
         cmocka_unit_test(tagged_samples_stay_out_of_the_headline),
         cmocka_unit_test(speed_drift_is_reported),

@@ -437,9 +437,17 @@ static void upper_bound_row(void **state)
     assert_non_null(strstr(line, ",1,0.3012,"));
     vn_buf_free(&b);
 
-    /* JSON keeps everything, with the flag and the bound beside it. */
+    /* JSON keeps everything, with the flag, the bound and its rule beside
+     * it; a row that is no bound has no rule. */
     render(&r, vn_report_results_json, &b);
-    assert_non_null(strstr(b.data, "\"upper_bound\": true,\n      \"bound_ns\": 0.3012,"));
+    assert_non_null(strstr(b.data, "\"upper_bound\": true,\n      \"bound_ns\": 0.3012,\n"
+                                   "      \"bound_rule\": \"fastest\","));
+    assert_non_null(strstr(b.data, "\"upper_bound\": false,\n      \"bound_ns\": null,\n"
+                                   "      \"bound_rule\": null,"));
+    vn_buf_free(&b);
+    e->bound_one_cycle = 1;
+    render(&r, vn_report_results_json, &b);
+    assert_non_null(strstr(b.data, "\"bound_ns\": 0.3012,\n      \"bound_rule\": \"one_cycle\","));
     vn_buf_free(&b);
     fixture_free(&r);
 }
