@@ -205,6 +205,9 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
              "quiet ones): a second hardware thread, perhaps the host's; they are %s",
              r->nshared, r->nsamples, VN__SHARED_RATIO,
              !kept ? "left out of the headline"
+             : r->bound_one_cycle
+                 ? "in the headline all the same, too few others were left; the bound of one "
+                   "cycle holds on a shared core too"
              : untagged >= vn__min_untagged(cfg)
                  ? "in the headline all the same, since the others ran slower still (from what "
                    "no probe sees, such as the hypervisor taking the vCPU away)"
