@@ -413,7 +413,10 @@ int vn__indistinguishable(double raw_lo, double raw_med, double om, double ohi)
  * tests.) The top of the interval of the loop with the body's median less
  * the bottom of the empty loop's is what the body adds to the loop at the
  * most, at 95%; under a cycle, the body costs under a cycle, a bound that
- * holds whatever slowed the loop itself. It is not a finer figure than a
+ * holds whatever slowed the loop itself. (The interval covers the noise,
+ * not where the code lies: the empty loop stands for the benchmark's loop
+ * up to code placement, which moves a loop by a fraction of a cycle, the
+ * error vn__indistinguishable allows for too.) It is not a finer figure than a
  * cycle: below a cycle the loop cannot tell a cost apart (a body that short
  * runs in the shadow of the loop's own increment and branch, and code
  * placement moves the loop by a fraction of a cycle), and the difference
@@ -422,8 +425,17 @@ int vn__indistinguishable(double raw_lo, double raw_med, double om, double ohi)
  * (floor_ns). */
 int vn__one_cycle_bound(double raw_hi, double olo, double ref, double fastest, double floor_ns)
 {
-    return isfinite(ref) && ref > 0 && raw_hi - olo <= ref && ref < fastest && ref >= floor_ns;
+    return isfinite(ref) && ref > 0 && raw_hi - olo < ref && ref < fastest && ref >= floor_ns;
 }
+
+/* Sampling stops on the one-cycle bound only once the difference is under
+ * this share of a cycle: the stop test runs again and again as samples come
+ * in, and the first time a difference reads under a cycle it may be at the
+ * edge, with the samples the end of the row retags (the probe after the
+ * last one) tipping it back. Half a cycle leaves the bound, judged again at
+ * the end on every sample, well inside its rule; here the difference reads
+ * a twentieth of a cycle or less. */
+#define CYCLE_STOP_SHARE 0.5
 
 /* The fastest reference of the samples without the tags in skip, in ns a
  * cycle: the machine's clock at its fastest during the row (noise only
@@ -443,17 +455,18 @@ static double fastest_ref(const vn_sample *v, size_t n, unsigned skip)
  * empty loop (the same test summarize() makes, against ohi, the top of the
  * empty loop's interval), the headline will be an upper bound, the fastest
  * sample of the loop with the body, or one reference cycle. A cycle is
- * reached as soon as the body is known to add under a cycle (olo is the
- * bottom of the empty loop's interval; vn__one_cycle_bound), with no wait
- * for quiet moments: a shared core slows the loop, not what the body adds.
+ * reached as soon as the body is known to add under half a cycle
+ * (CYCLE_STOP_SHARE; olo is the bottom of the empty loop's interval;
+ * vn__one_cycle_bound), with no wait for quiet moments: a shared core slows
+ * the loop, not what the body adds.
  * The fastest sample has no interval; it must be reproduced instead,
  * VN__FASTEST_AGREE samples within target of it.
  *
  * probed says the samples had branch probes; unseen, that the core has not
  * been seen to run a taken branch a cycle yet (stop_test()), and then every
- * rule but the cycle's waits. A rule on the
- * fastest sample alone would stop within ten samples on a core shared the
- * whole time and report the busy loop, so it holds only then; and while
+ * rule but the cycle's waits. A rule on the fastest sample alone would stop
+ * within ten samples on a core shared the whole time and report the busy
+ * loop, so it holds only once the core has been seen quiet; and while
  * samples from a shared core are still in the headline (too few others
  * yet), nothing is reached: the budget is spent waiting for quiet moments
  * rather than on a busy figure. Without probes, a bound needs the median of
@@ -482,7 +495,9 @@ static int precision_reached(const vn_sample *v, size_t n, unsigned skip, double
     int ok = 0;
     if (m >= 6 && vn_median_ci(x, m, &med, &lo, &hi) == 0) {
         int bound = vn__indistinguishable(lo, med, om, ohi);
-        if (bound && vn__one_cycle_bound(hi, olo, fastest_ref(v, n, skip), fastest, floor_ns)) {
+        double fref = fastest_ref(v, n, skip);
+        if (bound && vn__one_cycle_bound(hi, olo, fref, fastest, floor_ns) &&
+            hi - olo < CYCLE_STOP_SHARE * fref) {
             ok = 1;
             *waiting_out = 0;
         } else if (waiting) {
@@ -854,8 +869,11 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
              * whole run gives too, where the loop itself, and so its
              * fastest sample, ran slower. */
             double fref = fastest_ref(res->samples, n, skip);
+            /* Only against empty-loop samples from the same kind of
+             * moments as the samples (es.matched): a shared empty loop
+             * under quiet samples would make the difference read short. */
             res->bound_one_cycle =
-                vn__one_cycle_bound(rs.median_ci[1], es.olo, fref, rs.min, floor_ns);
+                es.matched && vn__one_cycle_bound(rs.median_ci[1], es.olo, fref, rs.min, floor_ns);
             if (res->bound_one_cycle)
                 res->bound_ns = fref;
             /* And the statistics are of the loop with the body: the net

@@ -50,8 +50,9 @@ int vn__probes_steady(const vn_sample *v, size_t n)
 
 /* Why sampling stopped at the budget or the most samples, and how far it
  * got. The stop rule is the one precision_reached() applies (bench_run.c):
- * the median's interval, or for an upper bound whose samples had branch
- * probes, its fastest sample reproduced by VN__FASTEST_AGREE. A row alone
+ * the median's interval; for an upper bound of one reference cycle, that
+ * bound, met whenever it is reported; for one of the fastest sample whose
+ * samples had branch probes, that sample reproduced by VN__FASTEST_AGREE. A row alone
  * runs the stop test a last time at either limit and records whether it
  * waited for quiet moments rather than for precision (r->waited). The
  * headline can still meet the rule where the stop test did not: with
@@ -98,7 +99,9 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg)
     int met = r->bound_one_cycle ? 1
             : by_agree         ? agree >= VN__FASTEST_AGREE
                                : used >= 6 && pct <= cfg->precision;
-    if (met && !r->waited) {
+    /* A bound of one cycle does not rest on quiet moments: waiting for
+     * them did not make it less precise. */
+    if (met && (!r->waited || r->bound_one_cycle)) {
         r->stop = VN_STOP_PRECISION;
         return;
     }
@@ -205,12 +208,12 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
              "quiet ones): a second hardware thread, perhaps the host's; they are %s",
              r->nshared, r->nsamples, VN__SHARED_RATIO,
              !kept ? "left out of the headline"
-             : r->bound_one_cycle
-                 ? "in the headline all the same, too few others were left; the bound of one "
-                   "cycle holds on a shared core too"
              : untagged >= vn__min_untagged(cfg)
                  ? "in the headline all the same, since the others ran slower still (from what "
                    "no probe sees, such as the hypervisor taking the vCPU away)"
+             : r->bound_one_cycle
+                 ? "in the headline all the same, too few others were left; a bound of one "
+                   "cycle holds there too"
                  : "in the headline all the same, too few others were left: another run may "
                    "read short loops faster");
     /* A row whose every probe was slow: no sample is slower than the

@@ -59,6 +59,9 @@ def test_x_plus_x_runs_and_reports():
         if b["bound_rule"] == "one_cycle":
             assert b["bound_ns"] == pytest.approx(min(s["ref_ns"] for s in used), rel=1e-12)
             assert b["bound_ns"] < fastest and b["cycles"] == 1
+            # The body adds under that cycle: the top of the interval of the
+            # loop with it, less the bottom of the empty loop's.
+            assert b["stats"]["median_ci"][1] - b["overhead"]["ci"][0] < b["bound_ns"]
         else:
             assert b["bound_rule"] == "fastest"
             assert b["bound_ns"] == pytest.approx(fastest, rel=1e-9)

@@ -231,10 +231,10 @@ static void the_bound_is_one_cycle_when_the_body_adds_under_one(void **state)
      * the empty loop's, under a cycle of 0.3 ns: one cycle, below the
      * fastest sample of 0.6 ns and above the timer's floor. */
     assert_true(vn__one_cycle_bound(1.1, 1.0, 0.3, 0.6, 1e-6));
-    /* A difference of a cycle exactly is under one still; a hair more is
-     * not. */
-    assert_true(vn__one_cycle_bound(1.25, 1.0, 0.25, 0.6, 1e-6));
-    assert_false(vn__one_cycle_bound(1.2501, 1.0, 0.25, 0.6, 1e-6));
+    /* A difference a hair under a cycle is under one; a cycle exactly is
+     * not (the bound is shown as "<"). */
+    assert_true(vn__one_cycle_bound(1.2499, 1.0, 0.25, 0.6, 1e-6));
+    assert_false(vn__one_cycle_bound(1.25, 1.0, 0.25, 0.6, 1e-6));
     /* A cycle not below the fastest sample: that sample is the bound. */
     assert_false(vn__one_cycle_bound(1.1, 1.0, 0.6, 0.6, 1e-6));
     assert_false(vn__one_cycle_bound(1.1, 1.0, 0.7, 0.6, 1e-6));
@@ -536,9 +536,17 @@ static void speed_drift_is_reported(void **state)
 static double empty_costs[2];
 static size_t empty_no;
 
+/* When empty_seq_n is set, the empty loop's samples cost empty_seq in
+ * order instead, the last one from there on. */
+static const double *empty_seq;
+static size_t empty_seq_n;
+
 static void fake_empty(vn_state *st)
 {
-    double c = empty_costs[empty_no++ % 2] * (shared_now() ? 2 : 1), acc = 0;
+    double base = empty_seq_n ? empty_seq[empty_no < empty_seq_n ? empty_no : empty_seq_n - 1]
+                              : empty_costs[empty_no % 2];
+    empty_no++;
+    double c = base * (shared_now() ? 2 : 1), acc = 0;
     while (vn_next(st)) {
         acc += c;
         if (acc >= 1) {
@@ -618,6 +626,7 @@ typedef struct fake_run {
     int asleep;        /* every sample mostly off the CPU */
     double warmup;     /* seconds (0: none) */
     double ref;        /* ns per reference cycle (0: reset_fake()'s 0.5) */
+    double empty_alt;  /* every other empty-loop sample costs this (0: empty) */
 } fake_run;
 
 static vn_result *run_on(vn_results *r, fake_run f)
@@ -627,6 +636,8 @@ static vn_result *run_on(vn_results *r, fake_run f)
     ncosts = f.ncosts;
     memcpy(costs, f.costs, f.ncosts * sizeof *costs);
     empty_costs[0] = empty_costs[1] = f.empty;
+    if (f.empty_alt > 0)
+        empty_costs[1] = f.empty_alt;
     empty_no = 0;
     if (f.ref > 0)
         ref_value[0] = ref_value[1] = ref_value[2] = f.ref;
@@ -654,17 +665,17 @@ static void a_shared_core_at_calibration_gives_longer_samples(void **state)
     (void)state;
     vn_results r;
     /* Quiet throughout: 10 ns, so 2^17 iterations reach 1 ms. */
-    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0.02, 0});
+    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0.02, 0, 0});
     assert_int_equal(b->iters, 131072);
     vn_results_free(&r);
     /* Shared through calibration and warmup (20 ns, 2^16 iterations reach
      * 1 ms), with the probe at 1.6 or more: the loop may run that much
      * faster later, so the samples are made long enough for that. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 1, 20, 0, 0, 0.02, 0});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 1, 20, 0, 0, 0.02, 0, 0});
     assert_int_equal(b->iters, 131072);
     vn_results_free(&r);
     /* Without the probe, nothing says the core was shared: 2^16 stays. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 0, 20, 0, 0, 0.02, 0});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 0, 20, 0, 0, 0.02, 0, 0});
     assert_int_equal(b->iters, 65536);
     vn_results_free(&r);
 }
@@ -672,7 +683,7 @@ static void a_shared_core_at_calibration_gives_longer_samples(void **state)
 /* Body 10 ns, empty loop 1 ns, the core shared from `from` to `to` ms. */
 static vn_result *run_shared(vn_results *r, double from_ms, double to_ms, int probe, size_t n)
 {
-    return run_on(r, (fake_run){ten_ns, 1, 1.0, from_ms, to_ms, probe, n, 0, 0, 0, 0});
+    return run_on(r, (fake_run){ten_ns, 1, 1.0, from_ms, to_ms, probe, n, 0, 0, 0, 0, 0});
 }
 
 static void shared_core_samples_stay_out_of_the_headline(void **state)
@@ -745,7 +756,7 @@ static void a_core_shared_throughout_is_said(void **state)
     vn_results_free(&r);
     /* The same core, for a benchmark that sleeps nine tenths of each
      * sample: a shared core hardly slows it, and nothing is said. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 1e6, 1, 20, 0, 1, 0, 0});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 1e6, 1, 20, 0, 1, 0, 0, 0});
     assert_true(fabs(b->on_cpu - 0.1) < 1e-9);
     assert_false(has_warning(b, "shared_core_throughout"));
     vn_results_free(&r);
@@ -777,7 +788,7 @@ static void a_slow_tail_on_a_shared_core_is_tagged(void **state)
         vn_results r;
         const double c4[] = {10, 10, 10, 10.5};
         const vn_result *b =
-            run_on(&r, (fake_run){c4, 4, 1.0, window ? 20 : 0, window ? 30 : 0, 1, 60, 0, 0, 0, 0});
+            run_on(&r, (fake_run){c4, 4, 1.0, window ? 20 : 0, window ? 30 : 0, 1, 60, 0, 0, 0, 0, 0});
         size_t slow_untagged = 0, probed = 0;
         for (size_t i = 0; i < b->nsamples; i++) {
             const vn_sample *x = &b->samples[i];
@@ -809,7 +820,7 @@ static void the_fence_follows_the_spread_below_the_mode(void **state)
     (void)state;
     vn_results r;
     const double c7[] = {9.4, 9.7, 10, 10, 10.3, 10.6, 15};
-    const vn_result *b = run_on(&r, (fake_run){c7, 7, 1.0, 20, 30, 1, 70, 0, 0, 0, 0});
+    const vn_result *b = run_on(&r, (fake_run){c7, 7, 1.0, 20, 30, 1, 70, 0, 0, 0, 0, 0});
     size_t kept_high = 0;
     for (size_t i = 0; i < b->nsamples; i++) {
         const vn_sample *x = &b->samples[i];
@@ -829,7 +840,7 @@ static void samples_off_the_cpu_are_never_tagged(void **state)
 {
     (void)state;
     vn_results r;
-    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 20, 45, 1, 60, 0, 1, 0, 0});
+    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 20, 45, 1, 60, 0, 1, 0, 0, 0});
     size_t probed_shared = 0;
     for (size_t i = 0; i < b->nsamples; i++)
         probed_shared += b->samples[i].branch_cycles > 1.5;
@@ -1024,7 +1035,7 @@ static void a_costly_timer_takes_no_probes(void **state)
 static vn_result *run_bound(vn_results *r, int shared)
 {
     const double c4[] = {1.0, 1.3, 1.6, 1.9};
-    return run_on(r, (fake_run){c4, 4, 1.2, shared ? -1 : 0, shared ? 1e9 : 0, 1, 0, 0.1, 0, 0, 0.2});
+    return run_on(r, (fake_run){c4, 4, 1.2, shared ? -1 : 0, shared ? 1e9 : 0, 1, 0, 0.1, 0, 0, 0.2, 0});
 }
 
 static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
@@ -1069,7 +1080,7 @@ static void a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared(void **
         vn_results r;
         const double one[] = {1.0};
         const vn_result *b = run_on(&r, (fake_run){one, 1, 1.0, shared ? -1 : 0, shared ? 1e9 : 0,
-                                                   1, 0, 0.1, 0, 0, 0});
+                                                   1, 0, 0.1, 0, 0, 0, 0});
         assert_int_equal(b->upper_bound, 1);
         assert_int_equal(b->bound_one_cycle, 1);
         assert_true(fabs(b->bound_ns - 0.5) < 1e-9);
@@ -1083,18 +1094,97 @@ static void a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared(void **
         /* Shared samples in the headline change nothing here, and the
          * warning says so rather than that another run may read faster. */
         if (shared)
-            assert_non_null(strstr(warning_text(b, "shared_core"), "holds on a shared core too"));
+            assert_non_null(strstr(warning_text(b, "shared_core"), "a bound of one cycle holds there too"));
         assert_false(has_warning(b, "max_time"));
         vn_results_free(&r);
     }
     /* A cycle as long as the fastest sample bounds nothing tighter: the
      * fastest sample is the bound. */
     vn_results r;
-    const vn_result *b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 1, 0, 0.1, 0, 0, 1.0});
+    const vn_result *b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 1, 0, 0.1, 0, 0, 1.0, 0});
     assert_int_equal(b->upper_bound, 1);
     assert_int_equal(b->bound_one_cycle, 0);
     assert_true(fabs(b->bound_ns - 1.0) < 1e-9);
     assert_non_null(strstr(warning_text(b, "dead_code"), "at its fastest"));
+    vn_results_free(&r);
+}
+
+/* Spread costs on a core shared the whole run: the loop with the body at
+ * 2.0 to 2.6 ns (the median's interval 2.2 to 2.4), the empty loop at 2.0
+ * and 2.4 ns in turn (median 2.2, interval 2.0 to 2.4). The body adds at
+ * most 2.4 - 2.0 = 0.4 ns at 95%: the top of its interval less the bottom
+ * of the empty loop's, not either median. A cycle must exceed that at the
+ * end, and half a cycle must at the stop test. */
+static vn_result *run_spread(vn_results *r, double ref)
+{
+    static const double c4[] = {1.0, 1.1, 1.2, 1.3};
+    return run_on(r, (fake_run){c4, 4, 1.0, -1, 1e9, 1, 0, 0.1, 0, 0, ref, 1.2});
+}
+
+static void the_one_cycle_rule_takes_the_ends_of_both_intervals(void **state)
+{
+    (void)state;
+    vn_results r;
+    /* A cycle of 0.3 ns: over the difference of the medians (0.2) but not
+     * over 0.4, so the bound is the fastest sample, and it waited for quiet
+     * moments that never came. */
+    const vn_result *b = run_spread(&r, 0.3);
+    /* (The fake clock counts whole ns: the figures are within 1e-5.) */
+    assert_true(fabs(b->stats.median_ci[1] - 2.4) < 1e-5);
+    assert_true(fabs(b->overhead_ci[0] - 2.0) < 1e-5);
+    assert_true(fabs(b->overhead_ns - 2.2) < 1e-5);
+    assert_int_equal(b->upper_bound, 1);
+    assert_int_equal(b->bound_one_cycle, 0);
+    assert_true(fabs(b->bound_ns - 2.0) < 1e-9);
+    assert_int_equal(b->stop, VN_STOP_MAX_TIME);
+    assert_true(has_warning(b, "max_time"));
+    vn_results_free(&r);
+
+    /* 0.6 ns: one cycle at the end. Not at the stop test, where 0.4 is over
+     * half a cycle: sampling went on to the budget, waiting for quiet
+     * moments. The bound holds all the same, so the row counts as precise:
+     * no max_time warning. */
+    b = run_spread(&r, 0.6);
+    assert_int_equal(b->bound_one_cycle, 1);
+    assert_true(fabs(b->bound_ns - 0.6) < 1e-9);
+    assert_true(b->waited);
+    assert_int_equal(b->stop, VN_STOP_PRECISION);
+    assert_false(has_warning(b, "max_time"));
+    size_t to_budget = b->nsamples;
+    vn_results_free(&r);
+
+    /* 0.9 ns: 0.4 is under half of it, so a stop test stops it, long
+     * before the budget (once the intervals have narrowed to those above). */
+    b = run_spread(&r, 0.9);
+    assert_int_equal(b->bound_one_cycle, 1);
+    assert_true(fabs(b->bound_ns - 0.9) < 1e-9);
+    assert_true(b->nsamples < to_budget / 2);
+    assert_false(b->waited);
+    assert_int_equal(b->stop, VN_STOP_PRECISION);
+    vn_results_free(&r);
+}
+
+/* The empty loop ran quiet (as fast as its fastest) three times, then
+ * always slower, as if shared: too few of its samples come from the kind
+ * of moments the quiet samples of the body do. Against them the body reads
+ * as adding nothing, but no bound of one cycle rests on so few: the bound
+ * is the fastest sample, and the row waited for more such empty-loop
+ * samples to the budget. */
+static void no_cycle_bound_from_too_few_matching_empty_samples(void **state)
+{
+    (void)state;
+    static const double seq[] = {1.0, 1.0, 1.0, 1.5};
+    empty_seq = seq;
+    empty_seq_n = 4;
+    vn_results r;
+    const vn_result *b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 1, 0, 0.1, 0, 0,
+                                               0, 0});
+    empty_seq_n = 0;
+    assert_int_equal(b->upper_bound, 1);
+    assert_true(fabs(b->overhead_ns - 1.0) < 1e-5); /* the three quiet ones */
+    assert_int_equal(b->bound_one_cycle, 0);
+    assert_true(fabs(b->bound_ns - 1.0) < 1e-5);
+    assert_true(b->waited);
     vn_results_free(&r);
 }
 
@@ -1432,14 +1522,14 @@ static void precise_at_the_most_samples_says_nothing(void **state)
     /* Exactly 20 samples asked for, all alike: the sample limit ends it,
      * but the precision was met there, so that is what stopped it, and
      * there is nothing to warn about. */
-    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0, 0});
+    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0, 0, 0});
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_int_equal(b->nsamples, 20);
     assert_false(has_warning(b, "max_samples"));
     vn_results_free(&r);
     /* An upper bound without probes stops on its median's interval, not on
      * samples agreeing with the fastest: 20 equal samples meet it too. */
-    b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 0, 20, 0, 0, 0, 0});
+    b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 0, 20, 0, 0, 0, 0, 0});
     assert_int_equal(b->upper_bound, 1);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_false(has_warning(b, "max_samples"));
@@ -1447,7 +1537,7 @@ static void precise_at_the_most_samples_says_nothing(void **state)
     vn_results_free(&r);
     /* A budget of 1 ms is spent at the first stop test (the tenth sample of
      * about 1 ms), which the samples meet: precision, not the budget. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 0, 0.001, 0, 0, 0});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 0, 0.001, 0, 0, 0, 0});
     assert_int_equal(b->nsamples, 10);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_false(has_warning(b, "max_time"));
@@ -2063,6 +2153,8 @@ int main(void)
         cmocka_unit_test(upper_bound_is_the_fastest_sample),
         cmocka_unit_test(the_bound_is_one_cycle_when_the_body_adds_under_one),
         cmocka_unit_test(a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared),
+        cmocka_unit_test(the_one_cycle_rule_takes_the_ends_of_both_intervals),
+        cmocka_unit_test(no_cycle_bound_from_too_few_matching_empty_samples),
         cmocka_unit_test(a_loop_as_costly_as_the_body_is_flagged),
         cmocka_unit_test(tagged_samples_stay_out_of_the_headline),
         cmocka_unit_test(speed_drift_is_reported),
