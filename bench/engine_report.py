@@ -52,8 +52,8 @@ for w in WORK:
 # shared it (a second hardware thread, here the host's), which the headline
 # leaves out while enough others are left.
 print("\nper process: samples on a shared core (left out of the headline, or 'kept' when too few"
-      " others were left), how an upper bound was found, and Google Benchmark's x_plus_x of the same"
-      " round")
+      " others were left or the others were slower), how an upper bound was found, and Google"
+      " Benchmark's x_plus_x of the same round")
 for i, r in enumerate(v):
     cells = []
     for w in WORK:

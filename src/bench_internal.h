@@ -192,8 +192,9 @@ int vn__indistinguishable(double raw_lo, double raw_med, double om, double ohi);
  * of the interval of the loop with the body's median, less olo, the bottom
  * of the empty loop's) and a cycle is below the fastest sample of the loop
  * with the body and not below floor_ns, the smallest difference per
- * iteration the timer shows. See bench_run.c. */
-int vn__one_cycle_bound(double raw_hi, double olo, double ref, double fastest, double floor_ns);
+ * iteration the timer shows, from n >= 6 samples of it. See bench_run.c. */
+int vn__one_cycle_bound(size_t n, double raw_hi, double olo, double ref, double fastest,
+                        double floor_ns);
 
 /* The warnings of one result, derived from its numbers (pure). */
 void vn__result_warnings(vn_result *res, const vn_config *cfg, int optimized);

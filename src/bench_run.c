@@ -369,25 +369,24 @@ static double median_where(const vn_sample *v, size_t n, unsigned mask, unsigned
     return med;
 }
 
-/* The untagged samples count as slower than the shared-core ones past this
- * ratio of their medians. At about the same time (here, a process whose
- * every sample read 84.4 ns, tagged or not, against 79.6 ns in others)
- * either set gives the same headline, and keeping the shared ones would
- * only keep sampling waiting for quiet moments (stop_test()) to the end of
- * the budget. */
-#define QUIET_SLOWER 1.01
-
 /* Which tags keep a sample out of the headline: every tag, while at least
- * min_untagged samples carry none; else only preemption and migration (a
+ * vn__min_untagged() samples carry none; else only preemption and migration (a
  * row that ran on a shared core throughout still measured that core); else
  * none, and the interference warning says so. And not the shared core's
- * samples when the others are slower than they (QUIET_SLOWER): a shared core only ever
+ * samples when the others are slower than they: a shared core only ever
  * slows code, so those others met something the probes cannot see (the
  * hypervisor taking the vCPU away, seen here as a handful of "quiet"
  * samples at twice and thrice the shared ones' time), and are no quiet
- * figure. */
-static unsigned left_out_tags(const vn_sample *v, size_t n, size_t min_untagged)
+ * figure. Slower means by more than half the precision asked for (their
+ * medians): below that either set gives the same headline to within the
+ * precision, and keeping the shared ones would only keep sampling waiting
+ * for quiet moments (stop_test()) to the end of the budget (here, in a
+ * process whose untagged and shared samples both read 84.4 ns, against
+ * 79.6 ns in others). */
+static unsigned left_out_tags(const vn_sample *v, size_t n, const vn_config *c)
 {
+    size_t min_untagged = vn__min_untagged(c);
+    double slower = 1 + c->precision / 200;
     const unsigned pm = VN_TAG_PREEMPTED | VN_TAG_MIGRATED, all = pm | VN_TAG_SHARED_CORE;
     const unsigned levels[] = {all, pm};
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
@@ -396,8 +395,8 @@ static unsigned left_out_tags(const vn_sample *v, size_t n, size_t min_untagged)
             k += !(v[i].tags & levels[l]);
         if (k < min_untagged)
             continue;
-        if (levels[l] == all && median_where(v, n, all, 0) >
-                                    QUIET_SLOWER * median_where(v, n, all, VN_TAG_SHARED_CORE))
+        if (levels[l] == all &&
+            median_where(v, n, all, 0) > slower * median_where(v, n, all, VN_TAG_SHARED_CORE))
             continue; /* false when either is NAN */
         return levels[l];
     }
@@ -430,10 +429,13 @@ int vn__indistinguishable(double raw_lo, double raw_med, double om, double ohi)
  * placement moves the loop by a fraction of a cycle), and the difference
  * moves with each run's noise while a cycle does not. Only when a cycle is
  * below the fastest sample (the other bound) and the timer can show it
- * (floor_ns). */
-int vn__one_cycle_bound(double raw_hi, double olo, double ref, double fastest, double floor_ns)
+ * (floor_ns), and from n >= 6 samples: no interval of order statistics
+ * reaches 95% below 6. */
+int vn__one_cycle_bound(size_t n, double raw_hi, double olo, double ref, double fastest,
+                        double floor_ns)
 {
-    return isfinite(ref) && ref > 0 && raw_hi - olo < ref && ref < fastest && ref >= floor_ns;
+    return n >= 6 && isfinite(ref) && ref > 0 && raw_hi - olo < ref && ref < fastest &&
+           ref >= floor_ns;
 }
 
 /* Sampling stops on the one-cycle bound only once the difference is under
@@ -504,7 +506,7 @@ static int precision_reached(const vn_sample *v, size_t n, unsigned skip, double
     if (m >= 6 && vn_median_ci(x, m, &med, &lo, &hi) == 0) {
         int bound = vn__indistinguishable(lo, med, om, ohi);
         double fref = fastest_ref(v, n, skip);
-        if (bound && vn__one_cycle_bound(hi, olo, fref, fastest, floor_ns) &&
+        if (bound && vn__one_cycle_bound(m, hi, olo, fref, fastest, floor_ns) &&
             hi - olo < CYCLE_STOP_SHARE * fref) {
             ok = 1;
             *waiting_out = 0;
@@ -658,7 +660,6 @@ struct rowrun {
     low3 empty_low;
     dbuf counts;                 /* per sample, vn_counters_n() each */
     uint64_t iters;
-    size_t min_untagged;
     double budget, target;
     size_t k;                    /* samples asked for so far */
     size_t last_extra;           /* when the last empty-loop sample out of turn was */
@@ -792,7 +793,7 @@ static int mostly_quiet(const vn_sample *v, size_t n, unsigned skip)
  * over which a sample ran on a shared core (tag_shared, done before), efloor
  * the empty loop's fastest (empty_quiet); empty_used, when not NULL, gets 1
  * for each empty-loop sample the overhead comes from. */
-static int summarize(vn_result *res, const empties *E, size_t min_untagged, double floor_ns,
+static int summarize(vn_result *res, const empties *E, const vn_config *cfg, double floor_ns,
                      double thr, double efloor, unsigned char *empty_used)
 {
     size_t n = res->nsamples;
@@ -806,7 +807,7 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
     }
     /* The headline leaves tagged samples out, unless so few are left that
      * it would rest on almost nothing (left_out_tags). */
-    unsigned skip = left_out_tags(res->samples, n, min_untagged);
+    unsigned skip = left_out_tags(res->samples, n, cfg);
     res->left_out = skip;
     res->upper_bound = res->bound_one_cycle = 0;
     res->ntagged = res->nshared = 0;
@@ -881,7 +882,7 @@ static int summarize(vn_result *res, const empties *E, size_t min_untagged, doub
              * moments as the samples (es.matched): a shared empty loop
              * under quiet samples would make the difference read short. */
             res->bound_one_cycle =
-                es.matched && vn__one_cycle_bound(rs.median_ci[1], es.olo, fref, rs.min, floor_ns);
+                es.matched && vn__one_cycle_bound(m, rs.median_ci[1], es.olo, fref, rs.min, floor_ns);
             if (res->bound_one_cycle)
                 res->bound_ns = fref;
             /* And the statistics are of the loop with the body: the net
@@ -1018,7 +1019,6 @@ static int row_begin(job *j, int *state)
         if (rc)
             return rc;
     }
-    w->min_untagged = vn__min_untagged(&j->cfg);
     w->budget = j->cfg.max_time * 1e9;
     w->target = j->cfg.precision / 100.0;
     res->stop = VN_STOP_MAX_SAMPLES;
@@ -1048,7 +1048,7 @@ static int stop_test(job *j, int *rc)
     double thr = shared_threshold(j);
     if ((*rc = tag_shared(S->v, &w->A, thr)) != 0)
         return 0;
-    unsigned skip = left_out_tags(S->v, S->n, w->min_untagged);
+    unsigned skip = left_out_tags(S->v, S->n, &j->cfg);
     empty_stats es;
     if ((*rc = empty_summary(&w->E, mostly_quiet(S->v, S->n, skip), thr, row_empty_floor(j, w->iters),
                              w->iters, &es, NULL)) != 0)
@@ -1172,7 +1172,7 @@ static int row_end(job *j, int state, int rc)
         res->samples = S->v;
         res->nsamples = S->n;
         S->v = NULL;
-        res->left_out = left_out_tags(res->samples, res->nsamples, vn__min_untagged(&j->cfg));
+        res->left_out = left_out_tags(res->samples, res->nsamples, &j->cfg);
         /* The samples before the failure keep their counts. */
         if (r->ctr) {
             vn__bench_counters_finish(res, r->ctr, w->counts.v, w->E.counts.v,
@@ -1198,7 +1198,7 @@ static int row_end(job *j, int state, int rc)
         rc = VN_ENOMEM;
         goto out;
     }
-    rc = summarize(res, &w->E, w->min_untagged, j->res_ns / (double)res->iters, shared_threshold(j),
+    rc = summarize(res, &w->E, &j->cfg, j->res_ns / (double)res->iters, shared_threshold(j),
                    row_empty_floor(j, w->iters), empty_used);
     /* The counters net of the same empty-loop samples as the time. */
     if (rc == 0 && r->ctr) {
@@ -1303,7 +1303,6 @@ static void *thread_main(void *arg)
         return NULL;
     }
     double budget = j->cfg.max_time * 1e9, target = j->cfg.precision / 100.0;
-    size_t min_untagged = vn__min_untagged(&j->cfg);
     t->began = vn__timer_read(&j->run);
     while (!atomic_load(&sh->stop)) {
         if (stopping(j)) {
@@ -1352,7 +1351,7 @@ static void *thread_main(void *arg)
         if (t->S.n >= j->cfg.max_samples) {
             stop_threads(sh, VN_STOP_MAX_SAMPLES);
         } else if (enough && (t->S.n < 64 || t->S.n % (t->S.n / 32) == 0)) {
-            unsigned skip = left_out_tags(t->S.v, t->S.n, min_untagged);
+            unsigned skip = left_out_tags(t->S.v, t->S.n, &j->cfg);
             int waiting; /* never, without probes */
             if (precision_reached(t->S.v, t->S.n, skip, sh->om, sh->olo, sh->ohi,
                                   j->res_ns / (double)sh->iters, target, 0, 0, &waiting, &t->rc))
@@ -1453,7 +1452,7 @@ static int measure_threads(job *j)
     res->nsamples = all.n;
     if (rc == 0 && res->stop != VN_STOP_FAILED) {
         throughput_of(&t[0].j, res);
-        rc = summarize(res, &E, vn__min_untagged(&j->cfg), j->res_ns / (double)res->iters,
+        rc = summarize(res, &E, &j->cfg, j->res_ns / (double)res->iters,
                        INFINITY, NAN, NULL);
     }
     if (nctr && rc == 0) {

@@ -453,10 +453,11 @@ typedef struct vn_result {
     /* For an upper bound, how bound_ns was found. 1: one reference cycle
      * (the fastest of the headline's samples' references), when the body
      * adds under a cycle to the empty loop at 95% (the top of the interval
-     * of the loop with the body's median less the bottom of the empty
-     * loop's) and a cycle is below the fastest sample; cycles is then 1. 0:
-     * the fastest of the headline's samples of the loop with the body, which
-     * the body cannot exceed. */
+     * of the loop with the body's median, from 6 samples or more, less the
+     * bottom of the empty loop's, from 5 or more of the same kind of
+     * moments), a cycle is below the fastest sample and the timer can show
+     * it; cycles is then 1. 0: the fastest of the headline's samples of the
+     * loop with the body, which the body cannot exceed. */
     int bound_one_cycle;
 } vn_result;
 

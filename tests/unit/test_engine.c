@@ -230,23 +230,26 @@ static void the_bound_is_one_cycle_when_the_body_adds_under_one(void **state)
     /* The top of the loop with the body's interval, less the bottom of
      * the empty loop's, under a cycle of 0.3 ns: one cycle, below the
      * fastest sample of 0.6 ns and above the timer's floor. */
-    assert_true(vn__one_cycle_bound(1.1, 1.0, 0.3, 0.6, 1e-6));
+    assert_true(vn__one_cycle_bound(20, 1.1, 1.0, 0.3, 0.6, 1e-6));
     /* A difference a hair under a cycle is under one; a cycle exactly is
      * not (the bound is shown as "<"). */
-    assert_true(vn__one_cycle_bound(1.2499, 1.0, 0.25, 0.6, 1e-6));
-    assert_false(vn__one_cycle_bound(1.25, 1.0, 0.25, 0.6, 1e-6));
+    assert_true(vn__one_cycle_bound(20, 1.2499, 1.0, 0.25, 0.6, 1e-6));
+    assert_false(vn__one_cycle_bound(20, 1.25, 1.0, 0.25, 0.6, 1e-6));
     /* A cycle not below the fastest sample: that sample is the bound. */
-    assert_false(vn__one_cycle_bound(1.1, 1.0, 0.6, 0.6, 1e-6));
-    assert_false(vn__one_cycle_bound(1.1, 1.0, 0.7, 0.6, 1e-6));
+    assert_false(vn__one_cycle_bound(20, 1.1, 1.0, 0.6, 0.6, 1e-6));
+    assert_false(vn__one_cycle_bound(20, 1.1, 1.0, 0.7, 0.6, 1e-6));
     /* The timer cannot show a cycle per iteration at these iterations: no;
      * exactly one cycle it can. */
-    assert_false(vn__one_cycle_bound(1.1, 1.0, 0.3, 0.6, 0.31));
-    assert_true(vn__one_cycle_bound(1.1, 1.0, 0.3, 0.6, 0.3));
+    assert_false(vn__one_cycle_bound(20, 1.1, 1.0, 0.3, 0.6, 0.31));
+    assert_true(vn__one_cycle_bound(20, 1.1, 1.0, 0.3, 0.6, 0.3));
     /* No reference: no cycle to bound by. */
-    assert_false(vn__one_cycle_bound(1.1, 1.0, NAN, 0.6, 1e-6));
-    assert_false(vn__one_cycle_bound(1.1, 1.0, 0, 0.6, 1e-6));
-    assert_false(vn__one_cycle_bound(1.1, 1.0, -0.3, 0.6, 1e-6));
-    assert_false(vn__one_cycle_bound(1.1, 1.0, INFINITY, INFINITY, 1e-6));
+    assert_false(vn__one_cycle_bound(20, 1.1, 1.0, NAN, 0.6, 1e-6));
+    assert_false(vn__one_cycle_bound(20, 1.1, 1.0, 0, 0.6, 1e-6));
+    assert_false(vn__one_cycle_bound(20, 1.1, 1.0, -0.3, 0.6, 1e-6));
+    assert_false(vn__one_cycle_bound(20, 1.1, 1.0, INFINITY, INFINITY, 1e-6));
+    /* Under six samples of the loop with the body, no 95% interval. */
+    assert_true(vn__one_cycle_bound(6, 1.1, 1.0, 0.3, 0.6, 1e-6));
+    assert_false(vn__one_cycle_bound(5, 1.1, 1.0, 0.3, 0.6, 1e-6));
 }
 
 /* The batch calibration settles on for a timer of timer_cost ns, a body of
@@ -965,8 +968,8 @@ static void a_steady_slow_core_is_its_own(void **state)
 }
 
 /* The core shared from 14 ms on; each quiet sample costs penalty times
- * its cost, a shared one twice; at most 40 samples. */
-static const vn_result *run_quiet_penalty(vn_results *r, double penalty)
+ * its cost, a shared one twice; at most 40 samples, precision in %. */
+static const vn_result *run_quiet_penalty(vn_results *r, double penalty, double precision)
 {
     reset_fake();
     quiet_penalty = penalty;
@@ -978,6 +981,7 @@ static const vn_result *run_quiet_penalty(vn_results *r, double penalty)
     assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
     vn_config c = quick_config();
     c.max_samples = 40;
+    c.precision = precision;
     assert_int_equal(vn_suite_run(s, &c, r), 0);
     vn_suite_destroy(s);
     return &r->bench[0];
@@ -991,7 +995,7 @@ static void quiet_samples_slower_than_shared_ones_are_no_quiet_figure(void **sta
     (void)state;
     vn_results r;
     /* The shared samples in the headline keep it going to the 40. */
-    const vn_result *b = run_quiet_penalty(&r, 5);
+    const vn_result *b = run_quiet_penalty(&r, 5, 1);
     size_t quiet = 0;
     for (size_t i = 0; i < b->nsamples; i++)
         quiet += !b->samples[i].tags;
@@ -1007,23 +1011,26 @@ static void quiet_samples_slower_than_shared_ones_are_no_quiet_figure(void **sta
     vn_results_free(&r);
 }
 
-/* Quiet samples no slower than the shared ones beyond 1% (here 0.5%)
- * leave the shared ones out as usual: either set gives the same headline,
- * and keeping the shared ones would only wait for quiet moments to the
- * most samples. */
-
+/* Quiet samples no slower than the shared ones beyond half the precision
+ * asked for (here 0.25%, against 1%) leave the shared ones out as usual:
+ * either set gives the same headline to within the precision, and keeping
+ * the shared ones would only wait for quiet moments to the most samples. */
 static void quiet_samples_as_slow_as_shared_ones_still_leave_them_out(void **state)
 {
     (void)state;
     vn_results r;
-    const vn_result *b = run_quiet_penalty(&r, 2.01);
+    const vn_result *b = run_quiet_penalty(&r, 2.005, 1);
     assert_int_equal(b->left_out, VN_TAG_PREEMPTED | VN_TAG_MIGRATED | VN_TAG_SHARED_CORE);
-    assert_true(fabs(b->stats.median + b->overhead_ns - 20.1) < 1e-3);
+    assert_true(fabs(b->stats.median + b->overhead_ns - 20.05) < 1e-3);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_true(b->nsamples < 40);
     vn_results_free(&r);
     /* 2.5% slower is past that: the shared ones are kept. */
-    b = run_quiet_penalty(&r, 2.05);
+    b = run_quiet_penalty(&r, 2.05, 1);
+    assert_int_equal(b->left_out, VN_TAG_PREEMPTED | VN_TAG_MIGRATED);
+    vn_results_free(&r);
+    /* And 0.25% is past half of a precision of 0.2%. */
+    b = run_quiet_penalty(&r, 2.005, 0.2);
     assert_int_equal(b->left_out, VN_TAG_PREEMPTED | VN_TAG_MIGRATED);
     vn_results_free(&r);
 }
