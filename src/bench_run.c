@@ -787,6 +787,37 @@ static int mostly_quiet(const vn_sample *v, size_t n, unsigned skip)
     return 2 * quiet >= used;
 }
 
+/* The one-cycle rule on the samples of one kind of moments alone (quiet:
+ * no tag at all; shared: VN_TAG_SHARED_CORE and no other) against the
+ * empty loop's samples of that kind: the body cannot be told apart from the
+ * empty loop there, and adds under share of a cycle ref. For a row whose
+ * headline has too few empty-loop samples from its own kind of moments to
+ * judge by (a few quiet samples among many shared ones, say): that the
+ * body adds under a cycle holds whichever moments show it. *ok gets 1 or
+ * 0; the return is 0 or VN_ENOMEM. */
+static int one_cycle_of_kind(const vn_sample *v, size_t n, const empties *E, int quiet, double thr,
+                             double efloor, uint64_t iters, double ref, double fastest,
+                             double floor_ns, double share, int *ok)
+{
+    *ok = 0;
+    double *x = malloc((n ? n : 1) * sizeof *x);
+    if (!x)
+        return VN_ENOMEM;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (quiet ? v[i].tags == 0 : v[i].tags == VN_TAG_SHARED_CORE)
+            x[m++] = v[i].value;
+    empty_stats es;
+    double med, lo, hi;
+    int rc = empty_summary(E, quiet, thr, efloor, iters, &es, NULL);
+    if (rc == 0 && es.matched && m >= 6 && (rc = vn_median_ci(x, m, &med, &lo, &hi)) == 0)
+        *ok = vn__indistinguishable(lo, med, es.om, es.ohi) &&
+              vn__one_cycle_bound(m, hi, es.olo, ref, fastest, floor_ns) &&
+              hi - es.olo < share * ref;
+    free(x);
+    return rc;
+}
+
 /* Fills the result's numbers from the samples (no clocks, no I/O). floor_ns
  * is the smallest difference per iteration the timer can show: its
  * resolution over the iterations of a sample. thr is the taken-branch probe
@@ -816,8 +847,8 @@ static int summarize(vn_result *res, const empties *E, const vn_config *cfg, dou
         res->nshared += (res->samples[i].tags & VN_TAG_SHARED_CORE) != 0;
     }
     empty_stats es;
-    int erc = empty_summary(E, mostly_quiet(res->samples, n, skip), thr, efloor, res->iters, &es,
-                            empty_used);
+    int quiet = mostly_quiet(res->samples, n, skip);
+    int erc = empty_summary(E, quiet, thr, efloor, res->iters, &es, empty_used);
     if (erc) {
         free(net), free(cyc), free(ref), free(raw);
         return erc;
@@ -854,6 +885,15 @@ static int summarize(vn_result *res, const empties *E, const vn_config *cfg, dou
     if (rc == 0 && m) {
         vn_stats rs;
         rc = vn_stats_compute(raw, m, &rs);
+        double fref = fastest_ref(res->samples, n, skip);
+        /* Too few empty-loop samples from the headline's kind of moments to
+         * judge it by, but enough of the other kind, where the body is
+         * known to add under a cycle: a bound of one cycle all the same
+         * (one_cycle_of_kind). */
+        int other = 0;
+        if (rc == 0 && !es.matched && E->ns.n)
+            rc = one_cycle_of_kind(res->samples, n, E, !quiet, thr, efloor, res->iters, fref, rs.min,
+                                   floor_ns, 1, &other);
         /* Not distinguishable from the empty loop: the lowest plausible
          * time of the loop with the body is at or below the highest
          * plausible time of the empty loop. Then only an upper bound is
@@ -862,7 +902,7 @@ static int summarize(vn_result *res, const empties *E, const vn_config *cfg, dou
          * suggests, too: an out-of-order core runs a short body in the
          * shadow of the loop's own increment and branch.) */
         if (rc == 0 && (vn__indistinguishable(rs.median_ci[0], rs.median, om, es.ohi) ||
-                        res->stats.median <= 0)) {
+                        res->stats.median <= 0 || other)) {
             res->upper_bound = 1;
             /* Every sample of the loop with the body bounds the body, and
              * interference only ever adds time, so the tightest bound that
@@ -877,12 +917,12 @@ static int summarize(vn_result *res, const empties *E, const vn_config *cfg, dou
              * loop (vn__one_cycle_bound): a figure that a core shared the
              * whole run gives too, where the loop itself, and so its
              * fastest sample, ran slower. */
-            double fref = fastest_ref(res->samples, n, skip);
             /* Only against empty-loop samples from the same kind of
              * moments as the samples (es.matched): a shared empty loop
              * under quiet samples would make the difference read short. */
             res->bound_one_cycle =
-                es.matched && vn__one_cycle_bound(m, rs.median_ci[1], es.olo, fref, rs.min, floor_ns);
+                other ||
+                (es.matched && vn__one_cycle_bound(m, rs.median_ci[1], es.olo, fref, rs.min, floor_ns));
             if (res->bound_one_cycle)
                 res->bound_ns = fref;
             /* And the statistics are of the loop with the body: the net
@@ -1056,8 +1096,22 @@ static int stop_test(job *j, int *rc)
     /* Too few empty-loop samples from the kind of moments the samples come
      * from: a net time against the other kind would be off by the
      * difference, so wait for them (taken at quiet probes, above). */
-    if (w->probed && !es.matched)
-        return 0;
+    if (w->probed && !es.matched) {
+        /* Or judge by the other kind of moments, where the body may be
+         * known to add under half a cycle (one_cycle_of_kind); the end of
+         * the row (summarize()) makes the same test with a whole cycle. */
+        double fastest = INFINITY;
+        for (size_t i = 0; i < S->n; i++)
+            if (!(S->v[i].tags & skip))
+                fastest = fmin(fastest, S->v[i].value);
+        int ok = 0;
+        *rc = one_cycle_of_kind(S->v, S->n, &w->E, !mostly_quiet(S->v, S->n, skip), thr,
+                                row_empty_floor(j, w->iters), w->iters, fastest_ref(S->v, S->n, skip),
+                                fastest, j->res_ns / (double)w->iters, CYCLE_STOP_SHARE, &ok);
+        if (ok)
+            w->waiting = 0;
+        return ok;
+    }
     return precision_reached(S->v, S->n, skip, es.om, es.olo, es.ohi, j->res_ns / (double)w->iters,
                              w->target, w->probed, unseen, &w->waiting, rc);
 }

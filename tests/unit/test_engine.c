@@ -1224,6 +1224,40 @@ static void no_cycle_bound_from_too_few_matching_empty_samples(void **state)
     vn_results_free(&r);
 }
 
+/* A few quiet samples first (26 ms), then the core shared to the end; the
+ * empty loop quiet only three times in that first spell (slower than its
+ * fastest the other times), then at the body's pace on the shared core. The
+ * headline is the quiet samples, with too few quiet empty-loop samples to
+ * judge them by; the shared ones show that the body adds under a cycle,
+ * which holds all the same: a bound of one cycle, with no wait. */
+static void the_other_kind_of_moments_can_show_the_cycle(void **state)
+{
+    (void)state;
+    /* 2.0 ns in the first spell is as slow as the shared spell makes the
+     * 1.0 ns that follow: every empty-loop sample but the first three is
+     * of the shared kind, at 2 ns, the shared body's pace. */
+    static const double seq[] = {1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 1.0};
+    empty_seq = seq;
+    empty_seq_n = sizeof seq / sizeof seq[0];
+    vn_results r;
+    const vn_result *b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 26, 1e9, 1, 0, 0.1, 0,
+                                               0, 0, 0});
+    empty_seq_n = 0;
+    size_t quiet = 0, shared = 0;
+    for (size_t i = 0; i < b->nsamples; i++)
+        quiet += b->samples[i].tags == 0, shared += b->samples[i].tags == VN_TAG_SHARED_CORE;
+    assert_true(quiet >= 5 && shared >= 6);
+    assert_int_equal(b->left_out, VN_TAG_PREEMPTED | VN_TAG_MIGRATED | VN_TAG_SHARED_CORE);
+    assert_true(fabs(b->overhead_ns - 1.0) < 1e-5); /* from the three quiet ones */
+    assert_int_equal(b->upper_bound, 1);
+    assert_int_equal(b->bound_one_cycle, 1);
+    assert_true(fabs(b->bound_ns - 0.5) < 1e-9);
+    assert_int_equal(b->stop, VN_STOP_PRECISION);
+    assert_false(b->waited);
+    assert_true(b->nsamples < 20); /* the budget would hold about 40 */
+    vn_results_free(&r);
+}
+
 /* One probe, the spike-th, reads the core shared; the others quiet. It
  * records which row's sample ran last before it, whether it is the first
  * probe since, and which row's sample ran next. */
@@ -2191,6 +2225,7 @@ int main(void)
         cmocka_unit_test(a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared),
         cmocka_unit_test(the_one_cycle_rule_takes_the_ends_of_both_intervals),
         cmocka_unit_test(no_cycle_bound_from_too_few_matching_empty_samples),
+        cmocka_unit_test(the_other_kind_of_moments_can_show_the_cycle),
         cmocka_unit_test(a_loop_as_costly_as_the_body_is_flagged),
         cmocka_unit_test(tagged_samples_stay_out_of_the_headline),
         cmocka_unit_test(speed_drift_is_reported),
