@@ -888,8 +888,8 @@ static int summarize(vn_result *res, const empties *E, const vn_config *cfg, dou
         double fref = fastest_ref(res->samples, n, skip);
         /* Too few empty-loop samples from the headline's kind of moments to
          * judge it by, but enough of the other kind, where the body is
-         * known to add under a cycle: a bound of one cycle all the same
-         * (one_cycle_of_kind). */
+         * known to add under a cycle: if the row is a bound (below), one
+         * cycle all the same (one_cycle_of_kind). */
         int other = 0;
         if (rc == 0 && !es.matched && E->ns.n)
             rc = one_cycle_of_kind(res->samples, n, E, !quiet, thr, efloor, res->iters, fref, rs.min,
@@ -902,7 +902,7 @@ static int summarize(vn_result *res, const empties *E, const vn_config *cfg, dou
          * suggests, too: an out-of-order core runs a short body in the
          * shadow of the loop's own increment and branch.) */
         if (rc == 0 && (vn__indistinguishable(rs.median_ci[0], rs.median, om, es.ohi) ||
-                        res->stats.median <= 0 || other)) {
+                        res->stats.median <= 0)) {
             res->upper_bound = 1;
             /* Every sample of the loop with the body bounds the body, and
              * interference only ever adds time, so the tightest bound that
@@ -919,7 +919,9 @@ static int summarize(vn_result *res, const empties *E, const vn_config *cfg, dou
              * fastest sample, ran slower. */
             /* Only against empty-loop samples from the same kind of
              * moments as the samples (es.matched): a shared empty loop
-             * under quiet samples would make the difference read short. */
+             * under quiet samples would make the difference read short.
+             * Failing enough of those, from the other kind of moments
+             * alone (other, above), for a row that is a bound already. */
             res->bound_one_cycle =
                 other ||
                 (es.matched && vn__one_cycle_bound(m, rs.median_ci[1], es.olo, fref, rs.min, floor_ns));
@@ -1097,17 +1099,30 @@ static int stop_test(job *j, int *rc)
      * from: a net time against the other kind would be off by the
      * difference, so wait for them (taken at quiet probes, above). */
     if (w->probed && !es.matched) {
-        /* Or judge by the other kind of moments, where the body may be
-         * known to add under half a cycle (one_cycle_of_kind); the end of
-         * the row (summarize()) makes the same test with a whole cycle. */
-        double fastest = INFINITY;
+        /* Or, for a row that is a bound against the empty-loop samples
+         * there are (as summarize() will judge it), by the other kind of
+         * moments, where the body may be known to add under half a cycle
+         * (one_cycle_of_kind); summarize() makes the same test with a
+         * whole cycle. */
+        double *x = malloc((S->n ? S->n : 1) * sizeof *x), fastest = INFINITY, med, lo, hi;
+        size_t m = 0;
+        if (!x) {
+            *rc = VN_ENOMEM;
+            return 0;
+        }
         for (size_t i = 0; i < S->n; i++)
-            if (!(S->v[i].tags & skip))
+            if (!(S->v[i].tags & skip)) {
+                x[m++] = S->v[i].value;
                 fastest = fmin(fastest, S->v[i].value);
+            }
         int ok = 0;
-        *rc = one_cycle_of_kind(S->v, S->n, &w->E, !mostly_quiet(S->v, S->n, skip), thr,
-                                row_empty_floor(j, w->iters), w->iters, fastest_ref(S->v, S->n, skip),
-                                fastest, j->res_ns / (double)w->iters, CYCLE_STOP_SHARE, &ok);
+        if (m >= 6 && vn_median_ci(x, m, &med, &lo, &hi) == 0 &&
+            (vn__indistinguishable(lo, med, es.om, es.ohi) || med - es.om <= 0))
+            *rc = one_cycle_of_kind(S->v, S->n, &w->E, !mostly_quiet(S->v, S->n, skip), thr,
+                                    row_empty_floor(j, w->iters), w->iters,
+                                    fastest_ref(S->v, S->n, skip), fastest,
+                                    j->res_ns / (double)w->iters, CYCLE_STOP_SHARE, &ok);
+        free(x);
         if (ok)
             w->waiting = 0;
         return ok;
