@@ -630,6 +630,7 @@ typedef struct fake_run {
     double warmup;     /* seconds (0: none) */
     double ref;        /* ns per reference cycle (0: reset_fake()'s 0.5) */
     double empty_alt;  /* every other empty-loop sample costs this (0: empty) */
+    double ref_step;   /* the reference reads ref, ref + step, ref + 2 step in turn */
 } fake_run;
 
 static vn_result *run_on(vn_results *r, fake_run f)
@@ -644,6 +645,11 @@ static vn_result *run_on(vn_results *r, fake_run f)
     empty_no = 0;
     if (f.ref > 0)
         ref_value[0] = ref_value[1] = ref_value[2] = f.ref;
+    if (f.ref_step > 0) {
+        ref_value[1] = ref_value[0] + f.ref_step;
+        ref_value[2] = ref_value[0] + 2 * f.ref_step;
+        nref_values = 3;
+    }
     if (f.from_ms || f.to_ms) {
         shared_from = f.from_ms < 0 ? 0 : fake_now + (uint64_t)(f.from_ms * 1e6);
         shared_to = fake_now + (uint64_t)(f.to_ms * 1e6);
@@ -668,17 +674,17 @@ static void a_shared_core_at_calibration_gives_longer_samples(void **state)
     (void)state;
     vn_results r;
     /* Quiet throughout: 10 ns, so 2^17 iterations reach 1 ms. */
-    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0.02, 0, 0});
+    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0.02, 0, 0, 0});
     assert_int_equal(b->iters, 131072);
     vn_results_free(&r);
     /* Shared through calibration and warmup (20 ns, 2^16 iterations reach
      * 1 ms), with the probe at 1.6 or more: the loop may run that much
      * faster later, so the samples are made long enough for that. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 1, 20, 0, 0, 0.02, 0, 0});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 1, 20, 0, 0, 0.02, 0, 0, 0});
     assert_int_equal(b->iters, 131072);
     vn_results_free(&r);
     /* Without the probe, nothing says the core was shared: 2^16 stays. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 0, 20, 0, 0, 0.02, 0, 0});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 0, 20, 0, 0, 0.02, 0, 0, 0});
     assert_int_equal(b->iters, 65536);
     vn_results_free(&r);
 }
@@ -686,7 +692,7 @@ static void a_shared_core_at_calibration_gives_longer_samples(void **state)
 /* Body 10 ns, empty loop 1 ns, the core shared from `from` to `to` ms. */
 static vn_result *run_shared(vn_results *r, double from_ms, double to_ms, int probe, size_t n)
 {
-    return run_on(r, (fake_run){ten_ns, 1, 1.0, from_ms, to_ms, probe, n, 0, 0, 0, 0, 0});
+    return run_on(r, (fake_run){ten_ns, 1, 1.0, from_ms, to_ms, probe, n, 0, 0, 0, 0, 0, 0});
 }
 
 static void shared_core_samples_stay_out_of_the_headline(void **state)
@@ -759,7 +765,7 @@ static void a_core_shared_throughout_is_said(void **state)
     vn_results_free(&r);
     /* The same core, for a benchmark that sleeps nine tenths of each
      * sample: a shared core hardly slows it, and nothing is said. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 1e6, 1, 20, 0, 1, 0, 0, 0});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 1e6, 1, 20, 0, 1, 0, 0, 0, 0});
     assert_true(fabs(b->on_cpu - 0.1) < 1e-9);
     assert_false(has_warning(b, "shared_core_throughout"));
     vn_results_free(&r);
@@ -791,7 +797,7 @@ static void a_slow_tail_on_a_shared_core_is_tagged(void **state)
         vn_results r;
         const double c4[] = {10, 10, 10, 10.5};
         const vn_result *b =
-            run_on(&r, (fake_run){c4, 4, 1.0, window ? 20 : 0, window ? 30 : 0, 1, 60, 0, 0, 0, 0, 0});
+            run_on(&r, (fake_run){c4, 4, 1.0, window ? 20 : 0, window ? 30 : 0, 1, 60, 0, 0, 0, 0, 0, 0});
         size_t slow_untagged = 0, probed = 0;
         for (size_t i = 0; i < b->nsamples; i++) {
             const vn_sample *x = &b->samples[i];
@@ -823,7 +829,7 @@ static void the_fence_follows_the_spread_below_the_mode(void **state)
     (void)state;
     vn_results r;
     const double c7[] = {9.4, 9.7, 10, 10, 10.3, 10.6, 15};
-    const vn_result *b = run_on(&r, (fake_run){c7, 7, 1.0, 20, 30, 1, 70, 0, 0, 0, 0, 0});
+    const vn_result *b = run_on(&r, (fake_run){c7, 7, 1.0, 20, 30, 1, 70, 0, 0, 0, 0, 0, 0});
     size_t kept_high = 0;
     for (size_t i = 0; i < b->nsamples; i++) {
         const vn_sample *x = &b->samples[i];
@@ -843,7 +849,7 @@ static void samples_off_the_cpu_are_never_tagged(void **state)
 {
     (void)state;
     vn_results r;
-    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 20, 45, 1, 60, 0, 1, 0, 0, 0});
+    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 20, 45, 1, 60, 0, 1, 0, 0, 0, 0});
     size_t probed_shared = 0;
     for (size_t i = 0; i < b->nsamples; i++)
         probed_shared += b->samples[i].branch_cycles > 1.5;
@@ -1071,7 +1077,7 @@ static void a_costly_timer_takes_no_probes(void **state)
 static vn_result *run_bound(vn_results *r, int shared)
 {
     const double c4[] = {1.0, 1.3, 1.6, 1.9};
-    return run_on(r, (fake_run){c4, 4, 1.2, shared ? -1 : 0, shared ? 1e9 : 0, 1, 0, 0.1, 0, 0, 0.2, 0});
+    return run_on(r, (fake_run){c4, 4, 1.2, shared ? -1 : 0, shared ? 1e9 : 0, 1, 0, 0.1, 0, 0, 0.2, 0, 0});
 }
 
 static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
@@ -1116,7 +1122,7 @@ static void a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared(void **
         vn_results r;
         const double one[] = {1.0};
         const vn_result *b = run_on(&r, (fake_run){one, 1, 1.0, shared ? -1 : 0, shared ? 1e9 : 0,
-                                                   1, 0, 0.1, 0, 0, 0, 0});
+                                                   1, 0, 0.1, 0, 0, 0, 0, 0});
         assert_int_equal(b->upper_bound, 1);
         assert_int_equal(b->bound_one_cycle, 1);
         assert_true(fabs(b->bound_ns - 0.5) < 1e-9);
@@ -1134,10 +1140,28 @@ static void a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared(void **
         assert_false(has_warning(b, "max_time"));
         vn_results_free(&r);
     }
+    /* A reference that moves (0.5, 0.55 and 0.6 ns in turn), on a core
+     * shared throughout (so only the cycle can stop it): the stop waits
+     * until five samples' references are within the precision of the
+     * fastest, so that the cycle reported is not a slow one. */
+    {
+        vn_results rr;
+        const vn_result *b = run_on(&rr, (fake_run){(const double[]){1.0}, 1, 1.0, -1, 1e9, 1, 0, 0.1,
+                                                    0, 0, 0.5, 0, 0.05});
+        assert_int_equal(b->bound_one_cycle, 1);
+        assert_true(fabs(b->bound_ns - 0.5) < 1e-9);
+        assert_int_equal(b->stop, VN_STOP_PRECISION);
+        size_t at_fastest = 0;
+        for (size_t i = 0; i < b->nsamples; i++)
+            at_fastest += b->samples[i].ref_ns <= 0.5 * 1.01;
+        assert_true(at_fastest >= 5);
+        assert_true(b->nsamples > 10);
+        vn_results_free(&rr);
+    }
     /* A cycle as long as the fastest sample bounds nothing tighter: the
      * fastest sample is the bound. */
     vn_results r;
-    const vn_result *b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 1, 0, 0.1, 0, 0, 1.0, 0});
+    const vn_result *b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 1, 0, 0.1, 0, 0, 1.0, 0, 0});
     assert_int_equal(b->upper_bound, 1);
     assert_int_equal(b->bound_one_cycle, 0);
     assert_true(fabs(b->bound_ns - 1.0) < 1e-9);
@@ -1154,7 +1178,7 @@ static void a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared(void **
 static vn_result *run_spread(vn_results *r, double ref)
 {
     static const double c4[] = {1.0, 1.1, 1.2, 1.3};
-    return run_on(r, (fake_run){c4, 4, 1.0, -1, 1e9, 1, 0, 0.1, 0, 0, ref, 1.2});
+    return run_on(r, (fake_run){c4, 4, 1.0, -1, 1e9, 1, 0, 0.1, 0, 0, ref, 1.2, 0});
 }
 
 static void the_one_cycle_rule_takes_the_ends_of_both_intervals(void **state)
@@ -1214,7 +1238,7 @@ static void no_cycle_bound_from_too_few_matching_empty_samples(void **state)
     empty_seq_n = 4;
     vn_results r;
     const vn_result *b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 1, 0, 0.1, 0, 0,
-                                               0, 0});
+                                               0, 0, 0});
     empty_seq_n = 0;
     assert_int_equal(b->upper_bound, 1);
     assert_true(fabs(b->overhead_ns - 1.0) < 1e-5); /* the three quiet ones */
@@ -1241,7 +1265,7 @@ static void the_other_kind_of_moments_can_show_the_cycle(void **state)
     empty_seq_n = sizeof seq / sizeof seq[0];
     vn_results r;
     const vn_result *b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 26, 1e9, 1, 0, 0.1, 0,
-                                               0, 0, 0});
+                                               0, 0, 0, 0});
     empty_seq_n = 0;
     size_t quiet = 0, shared = 0;
     for (size_t i = 0; i < b->nsamples; i++)
@@ -1255,6 +1279,15 @@ static void the_other_kind_of_moments_can_show_the_cycle(void **state)
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_false(b->waited);
     assert_true(b->nsamples < 20); /* the budget would hold about 40 */
+    size_t quick = b->nsamples;
+    vn_results_free(&r);
+    /* With a reference that moves (0.5, 0.55, 0.6 ns in turn), the stop
+     * waits for the cycle to be reproduced too (ref_reproduced). */
+    empty_seq_n = sizeof seq / sizeof seq[0];
+    b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 26, 1e9, 1, 0, 0.1, 0, 0, 0, 0, 0.05});
+    empty_seq_n = 0;
+    assert_int_equal(b->bound_one_cycle, 1);
+    assert_true(b->nsamples > quick);
     vn_results_free(&r);
 
     /* But the other kind only settles the cycle of a row that is a bound:
@@ -1265,7 +1298,7 @@ static void the_other_kind_of_moments_can_show_the_cycle(void **state)
     static const double seq6[] = {1.0, 1.0, 1.0, 6.0, 6.0, 6.0, 6.0, 6.0, 6.0, 6.0, 6.0, 3.0};
     empty_seq = seq6;
     empty_seq_n = sizeof seq6 / sizeof seq6[0];
-    b = run_on(&r, (fake_run){(const double[]){3.0}, 1, 1.0, 40, 1e9, 1, 0, 0.1, 0, 0, 0, 0});
+    b = run_on(&r, (fake_run){(const double[]){3.0}, 1, 1.0, 40, 1e9, 1, 0, 0.1, 0, 0, 0, 0, 0});
     empty_seq_n = 0;
     assert_int_equal(b->left_out, VN_TAG_PREEMPTED | VN_TAG_MIGRATED | VN_TAG_SHARED_CORE);
     assert_int_equal(b->upper_bound, 0);
@@ -1611,14 +1644,14 @@ static void precise_at_the_most_samples_says_nothing(void **state)
     /* Exactly 20 samples asked for, all alike: the sample limit ends it,
      * but the precision was met there, so that is what stopped it, and
      * there is nothing to warn about. */
-    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0, 0, 0});
+    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0, 0, 0, 0});
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_int_equal(b->nsamples, 20);
     assert_false(has_warning(b, "max_samples"));
     vn_results_free(&r);
     /* An upper bound without probes stops on its median's interval, not on
      * samples agreeing with the fastest: 20 equal samples meet it too. */
-    b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 0, 20, 0, 0, 0, 0, 0});
+    b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0});
     assert_int_equal(b->upper_bound, 1);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_false(has_warning(b, "max_samples"));
@@ -1626,7 +1659,7 @@ static void precise_at_the_most_samples_says_nothing(void **state)
     vn_results_free(&r);
     /* A budget of 1 ms is spent at the first stop test (the tenth sample of
      * about 1 ms), which the samples meet: precision, not the budget. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 0, 0.001, 0, 0, 0, 0});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 0, 0.001, 0, 0, 0, 0, 0});
     assert_int_equal(b->nsamples, 10);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_false(has_warning(b, "max_time"));
