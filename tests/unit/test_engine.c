@@ -177,6 +177,18 @@ static int has_warning(const vn_result *r, const char *id) { return warning_text
 
 /* ---- Tests ----------------------------------------------------------------- */
 
+/* body alone as "b" on a suite with the hooks h, exactly n samples. */
+static const vn_result *run_hooked(const vn__hooks *h, size_t n, vn_results *r)
+{
+    vn_suite *s = suite_of(h);
+    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+    vn_config c = quick_config();
+    c.min_samples = c.max_samples = n;
+    assert_int_equal(vn_suite_run(s, &c, r), 0);
+    vn_suite_destroy(s);
+    return &r->bench[0];
+}
+
 /* fn alone on the fake machine as it stands, with quick_config(). */
 static const vn_result *run_alone(vn_results *r, vn_bench_fn fn)
 {
@@ -1055,13 +1067,7 @@ static void a_costly_timer_takes_no_probes(void **state)
     vn__hooks h = fake_hooks(100); /* 2% of 8000 branches at 0.5 ns a cycle is 80 */
     h.branch_cycles = branch_probe;
     h.empty = fake_empty;
-    vn_suite *s = suite_of(&h);
-    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
-    vn_config c = quick_config();
-    c.min_samples = c.max_samples = 40;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    vn_suite_destroy(s);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = run_hooked(&h, 40, &r);
     for (size_t i = 0; i < b->nsamples; i++)
         assert_true(isnan(b->samples[i].branch_cycles));
     assert_int_equal(b->nshared, 0);
@@ -1548,18 +1554,12 @@ static void no_empty_loop_sample_kept_leaves_the_overhead_unknown(void **state)
     vn__hooks h = fake_hooks(20);
     h.sample_tags = tags;
     h.empty_tags = preempted;
-    vn_suite *s = suite_of(&h);
-    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
-    vn_config c = quick_config();
-    c.min_samples = c.max_samples = 10;
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = run_hooked(&h, 10, &r);
     assert_int_equal(b->nsamples, 10);
     assert_true(isnan(b->overhead_ns) && isnan(b->overhead_ci[0]) && isnan(b->overhead_ci[1]));
     assert_true(b->stats.median > 9000 && b->stats.median < 11000); /* 10 ns x 1000, gross */
     vn_results_free(&r);
-    vn_suite_destroy(s);
 }
 
 /* A row stopped at a limit whose headline meets the precision all the same
