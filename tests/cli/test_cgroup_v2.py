@@ -6,10 +6,13 @@ there in the places a real system puts it: the root group, a group with
 processes of its own (a login session's scope), and a group where nothing
 enables the memory controller."""
 import json
+import os
 import platform
 import re
 import shutil
 import subprocess
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -28,18 +31,23 @@ def static(path):
     return "not a dynamic executable" in out.stdout + out.stderr
 
 
-pytestmark = [
-    pytest.mark.skipif(platform.machine() != "x86_64", reason="boots an x86-64 kernel"),
-    pytest.mark.skipif(QEMU is None, reason="qemu-system-x86_64 is not installed (scripts/install-deps)"),
-    pytest.mark.skipif(not KERNEL.is_file(), reason=f"no kernel at {KERNEL}: scripts/install-deps could not download one"),
-    pytest.mark.skipif(not static(BUSYBOX), reason="a static busybox is not installed (busybox-static)"),
-    pytest.mark.skipif(shutil.which("cpio") is None, reason="cpio is not installed"),
-    pytest.mark.skipif(sanitized(),
-                       reason="a sanitized vernier needs its runtime's environment, not a bare initramfs"),
+# What booting the guest needs; the parser's own test runs without it.
+VM_NEEDS = [
+    (platform.machine() != "x86_64", "boots an x86-64 kernel"),
+    (QEMU is None, "qemu-system-x86_64 is not installed (scripts/install-deps)"),
+    (not KERNEL.is_file(), f"no kernel at {KERNEL}: scripts/install-deps could not download one"),
+    (not static(BUSYBOX), "a static busybox is not installed (busybox-static)"),
+    (shutil.which("cpio") is None, "cpio is not installed"),
+    (sanitized(), "a sanitized vernier needs its runtime's environment, not a bare initramfs"),
 ]
 
-# Each scenario prints its JSON between markers; dd with a 64 MiB block
-# allocates and touches 64 MiB, and `true` after it touches almost nothing.
+# Each scenario writes its results into a folder of its own under /out; at
+# the end the guest sends that folder over the second serial port (ttyS1),
+# which nothing but this script writes to: the kernel's messages go to the
+# first one (the console), so they can never mix with the results. Closing a
+# serial port waits until what was written to it has gone out, so the results
+# are on the host before the power goes off. dd with a 64 MiB block allocates
+# and touches 64 MiB, and `true` after it touches almost nothing.
 INIT = r"""#!/bin/busybox sh
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -50,32 +58,105 @@ mount -t tmpfs tmp /tmp
 mount -t cgroup2 none /sys/fs/cgroup
 echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 cd /v
-scenario() {
-    echo "== $1"
-    ./vernier run --runs 2 --shell --json /tmp/out.json 'dd if=/dev/zero of=/dev/null bs=64M count=1' true \
-        > /tmp/err.txt 2>&1
-    echo "rc=$?"
-    echo "-- json"; cat /tmp/out.json; echo; echo "-- output"; cat /tmp/err.txt; echo "-- groups"
-    find /sys/fs/cgroup -name 'vernier-*'
-    echo "== end"
+measure() {
+    d=/out/$1; shift
+    mkdir -p $d
+    ./vernier run --runs 2 --shell --json $d/json "$@" > $d/output 2>&1
+    echo $? > $d/rc
+    find /sys/fs/cgroup -name 'vernier-*' > $d/groups
 }
-scenario root
-echo "== leftover"
-./vernier run --runs 2 --shell --json /tmp/out.json 'sleep 5 & true' > /tmp/err.txt 2>&1
-echo "rc=$?"
-echo "-- json"; cat /tmp/out.json; echo; echo "-- output"; cat /tmp/err.txt; echo "-- groups"
-find /sys/fs/cgroup -name 'vernier-*'
-echo "== end"
+measure root 'dd if=/dev/zero of=/dev/null bs=64M count=1' true
+measure leftover 'sleep 5 & true'
 killall sleep; sleep 0.5
 for g in $(find /sys/fs/cgroup -name 'vernier-*'); do rmdir "$g"; done
 mkdir /sys/fs/cgroup/session
 echo $$ > /sys/fs/cgroup/session/cgroup.procs
-scenario session
+measure session 'dd if=/dev/zero of=/dev/null bs=64M count=1' true
 mkdir -p /sys/fs/cgroup/bare/inner
 echo $$ > /sys/fs/cgroup/bare/inner/cgroup.procs
-scenario bare
+measure bare 'dd if=/dev/zero of=/dev/null bs=64M count=1' true
+stty -F /dev/ttyS1 raw -echo
+{
+    for d in /out/*; do
+        for f in rc json output groups; do
+            echo "=== $(basename $d) $f"; cat $d/$f
+        done
+    done
+    echo "=== done"
+} > /dev/ttyS1
+sync
 poweroff -f
 """
+
+SCENARIOS = {"root", "leftover", "session", "bare"}
+
+
+def kvm_opens():
+    """True when /dev/kvm can be opened: the first thing KVM needs."""
+    try:
+        fd = os.open("/dev/kvm", os.O_RDWR)
+    except OSError:
+        return False
+    os.close(fd)
+    return True
+
+
+# Under KVM a kernel prints its banner within a fraction of a second. A nested
+# hypervisor may open /dev/kvm and then never run the guest, so a guest that
+# has said nothing by then is stopped and booted again under emulation.
+KVM_BANNER_WAIT = 15
+
+
+def run_guest(args, console, timeout):
+    """Boots the guest: under KVM when it works, else emulated. Returns the
+    accelerator used and QEMU's stderr."""
+    accels = ["kvm", "tcg"] if kvm_opens() else ["tcg"]
+    notes = []
+    for accel in accels:
+        console.unlink(missing_ok=True)
+        with tempfile.TemporaryFile() as err:
+            p = subprocess.Popen([QEMU, "-accel", accel] + args, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.DEVNULL, stderr=err)
+            try:
+                if accel == "kvm":
+                    end = time.monotonic() + KVM_BANNER_WAIT
+                    while p.poll() is None and time.monotonic() < end:
+                        if console.exists() and b"Linux version" in console.read_bytes():
+                            break
+                        time.sleep(0.2)
+                    else:
+                        if p.poll() is None or p.returncode != 0:
+                            p.kill()
+                            p.wait()
+                            notes.append(f"kvm: no kernel banner in {KVM_BANNER_WAIT} s, emulating")
+                            continue
+                p.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+                notes.append(f"{accel}: still running after {timeout} s, stopped")
+            err.seek(0)
+            return accel, "\n".join(notes + [err.read().decode(errors="replace")])
+    return accels[-1], "\n".join(notes)
+
+
+def parse_results(text):
+    """The scenarios sent over the results port: {name: (rc, json, output, groups)}.
+    Raises ValueError on anything incomplete, so a short transfer is never
+    taken for a result."""
+    if not re.search(r"^=== done$", text, re.M):
+        raise ValueError("the results port has no '=== done' line: the guest did not finish")
+    parts = {}
+    for name, field, body in re.findall(r"^=== (\w+) (\w+)\n(.*?)(?=^=== )", text, re.M | re.S):
+        parts.setdefault(name, {})[field] = body
+    scenarios = {}
+    for name, f in parts.items():
+        if set(f) != {"rc", "json", "output", "groups"}:
+            raise ValueError(f"scenario {name} lacks {sorted({'rc', 'json', 'output', 'groups'} - set(f))}")
+        scenarios[name] = (int(f["rc"]), json.loads(f["json"]), f["output"], f["groups"].split())
+    if set(scenarios) != SCENARIOS:
+        raise ValueError(f"scenarios {sorted(scenarios)}, expected {sorted(SCENARIOS)}")
+    return scenarios
 
 
 def libs(path):
@@ -85,6 +166,9 @@ def libs(path):
 
 @pytest.fixture(scope="module")
 def boot(tmp_path_factory):
+    for missing, reason in VM_NEEDS:
+        if missing:
+            pytest.skip(reason)
     root = tmp_path_factory.mktemp("initramfs")
     for d in ("bin", "proc", "sys", "dev", "tmp", "v"):
         (root / d).mkdir()
@@ -103,21 +187,32 @@ def boot(tmp_path_factory):
     with open(image, "wb") as f:
         subprocess.run(["cpio", "-o", "-H", "newc", "--quiet"], cwd=root, input=files.encode(),
                        stdout=f, check=True)
-    p = subprocess.run([QEMU, "-m", "512", "-smp", "1", "-nographic", "-no-reboot",
-                        "-kernel", str(KERNEL), "-initrd", str(image),
-                        "-append", "console=ttyS0 quiet panic=-1"],
-                       capture_output=True, text=True, timeout=240)
-    # The firmware clears the screen with escape sequences before our lines.
-    out = re.sub(r"\x1b(\[[0-9;?]*[A-Za-z]|c)", "", p.stdout.replace("\r", ""))
-    scenarios = {}
-    for name, body in re.findall(r"^== (\w+)\n(.*?)^== end$", out, re.M | re.S):
-        rc = int(re.search(r"^rc=(\d+)$", body, re.M).group(1))
-        js = body.split("-- json\n", 1)[1].split("\n-- output\n", 1)[0]
-        err = body.split("-- output\n", 1)[1].split("-- groups\n", 1)[0]
-        groups = body.split("-- groups\n", 1)[1].split()
-        scenarios[name] = (rc, json.loads(js), err, groups)
-    assert set(scenarios) == {"root", "leftover", "session", "bare"}, out[-3000:]
-    return scenarios
+    console, results = root.parent / "console.txt", root.parent / "results.txt"
+    accel, stderr = run_guest(["-m", "512", "-smp", "1", "-no-reboot", "-display", "none",
+                               "-monitor", "none",
+                               "-serial", f"file:{console}", "-serial", f"file:{results}",
+                               "-kernel", str(KERNEL), "-initrd", str(image),
+                               "-append", "console=ttyS0 panic=-1"], console, timeout=300)
+    text = results.read_text(errors="replace") if results.exists() else ""
+    try:
+        return parse_results(text)
+    except ValueError as e:
+        raw = console.read_text(errors="replace") if console.exists() else ""
+        pytest.fail(f"{e} (accel {accel})\n"
+                    f"--- qemu stderr\n{stderr[-2000:]}\n--- results port\n{text[-4000:]}\n"
+                    f"--- console\n{raw[-6000:]}")
+
+
+def test_the_results_parser_refuses_what_is_incomplete():
+    one = "=== {0} rc\n0\n=== {0} json\n{{}}\n=== {0} output\n\n=== {0} groups\n"
+    whole = "".join(one.format(n) for n in sorted(SCENARIOS))
+    assert set(parse_results(whole + "=== done\n")) == SCENARIOS
+    with pytest.raises(ValueError, match="done"):
+        parse_results(whole)
+    with pytest.raises(ValueError, match="scenarios"):
+        parse_results(one.format("root") + "=== done\n")
+    with pytest.raises(ValueError, match="lacks"):
+        parse_results(whole.replace("=== bare groups\n", "") + "=== done\n")
 
 
 def peaks(d, i):
