@@ -1,5 +1,6 @@
 /* vernier run: time whole commands over many runs, and compare them. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
@@ -24,42 +25,51 @@ static const char *const CMD = "run";
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: vernier run [OPTIONS] -- CMD [ARGS...]\n"
-            "       vernier run [OPTIONS] 'CMD A' 'CMD B' ...\n"
+            "usage: vernier run [OPTIONS] 'CMD A' 'CMD B' ...   (options may come anywhere)\n"
+            "       vernier run [OPTIONS] -- CMD [ARGS...]\n"
             "\n"
-            "Runs each command many times, without a shell (each string is split into\n"
-            "words the way a shell would, with quotes and backslashes, but nothing is\n"
-            "expanded), and reports the median wall time with its 95%% CI, the mean, the\n"
-            "range, user and system time and the peak memory of each run, and compares the\n"
-            "commands. Several commands take turns run by run, so drift hits all alike.\n"
+            "Runs each command many times and reports the median wall time with its 95%% CI,\n"
+            "the mean, the range, user and system time and the peak memory of each run, and\n"
+            "compares the commands. Several commands take turns run by run, so drift hits\n"
+            "all alike. hyperfine's options work with their meanings (see docs/run.md).\n"
+            "A simple command runs directly, split into words as a shell would; one that needs\n"
+            "a shell (| > && ; $ * ` ( ...) runs through sh -c, whose start-up is measured\n"
+            "and subtracted.\n"
             "\n"
             "Runs:\n"
-            "  --warmup N              untimed runs of each command first (default 0)\n"
-            "  --runs N                exactly N timed runs of each command\n"
-            "  --min-samples N         otherwise: at least N runs (default 10) ...\n"
+            "  -w, --warmup N          untimed runs of each command first (default 0)\n"
+            "  -r, --runs N            exactly N timed runs of each command\n"
+            "  -m, --min-runs N        otherwise: at least N runs (default 10) ...\n"
             "  --max-time SEC          ... then runs until the median is within --precision\n"
             "                          or SEC seconds of runs have passed (default 3)\n"
-            "  --max-samples N         at most N runs (default 10000)\n"
-            "                          (hyperfine's names work too: --min-runs, --min-time,\n"
-            "                          --max-runs)\n"
+            "  -M, --max-runs N        at most N runs (default 10000)\n"
+            "                          (also --min-samples, --max-samples, --min-time)\n"
             "  --precision PCT         stop when the median's 95%% CI is within +-PCT%% (default 1)\n"
             "  --order alternate|random|blocks  A B A B (default), shuffled blocks, or\n"
-            "                          all runs of A, then all of B (no cross-talk, but drift\n"
-            "                          falls on one command)\n"
-            "  --cpu N                 pin vernier and every command to CPU N (on a VM, one\n"
-            "                          vCPU can be much slower than another)\n"
-            "  --dma-latency US|auto|off  while the runs last, keep CPUs out of idle\n"
-            "                          states slower to wake than US microseconds, through\n"
-            "                          /dev/cpu_dma_latency (root only); 'auto' (the default)\n"
-            "                          is 0 in a VM and 'off' on bare metal\n"
-            "  --prepare CMD           a shell command before every timed run, untimed\n"
-            "  --setup CMD, --cleanup CMD  shell commands once before / after a command's runs\n"
-            "  --param NAME=V1,V2,...  run each command once per value, replacing {NAME}\n"
-            "  --param-range NAME=LO:HI[:STEP]  the same with a range\n"
+            "                          all runs of A, then all of B (drift falls on one)\n"
+            "  --cpu N                 pin vernier and every command to CPU N\n"
+            "  --dma-latency US|auto|off  keep CPUs out of idle states slower to wake than US\n"
+            "                          microseconds while the runs last (root only; 'auto',\n"
+            "                          the default, is 0 in a VM and 'off' on bare metal)\n"
+            "  -p, --prepare CMD       a shell command before every timed run, untimed; once\n"
+            "                          for all commands, or once per command, in order\n"
+            "  -s, --setup CMD         a shell command once before a command's runs\n"
+            "  -c, --cleanup CMD       a shell command once after a command's runs\n"
+            "  -L, --parameter-list NAME V1,V2,...  run each command once per value, with\n"
+            "                          {NAME} replaced (several -L: every combination)\n"
+            "  -P, --parameter-scan NAME MIN MAX  the same for MIN..MAX, in steps of 1 or of\n"
+            "  -D, --parameter-step-size STEP\n"
+            "                          (also --param NAME=V1,V2 and --param-range NAME=LO:HI[:STEP])\n"
+            "  -n, --command-name NAME  the name of a command in reports; once per command\n"
             "  --timeout SEC           stop a run (with its process group) after SEC seconds\n"
-            "  --ignore-failure        keep going after a non-zero exit, a signal or a timeout\n"
-            "  --shell                 run each command with sh -c, and subtract the shell's start-up\n"
-            "  --show-output           let the commands' output through (default: /dev/null)\n"
+            "  -i, --ignore-failure    keep going after a non-zero exit, a signal or a timeout\n"
+            "  -S, --shell SHELL       run every command through SHELL (\"bash --norc\");\n"
+            "                          'default': only those that need one, through sh;\n"
+            "                          'none': never (a command that needs one is an error)\n"
+            "  -N                      the same as --shell=none\n"
+            "  --output WHERE          the commands' stdout: null (default), pipe (read and\n"
+            "                          dropped), inherit, or a FILE\n"
+            "  --show-output           let the commands' output through (--output inherit)\n"
             "  --input FILE            the commands' standard input (default: /dev/null)\n"
             "  --counters LIST         performance counters per run, following the command's\n"
             "                          children too: 'default', or names such as\n"
@@ -70,12 +80,19 @@ static void help(FILE *f)
             "Output:\n"
             "  --json FILE             vernier.results/1, every run included ('-' for stdout)\n"
             "  --csv FILE, --markdown FILE, --raw (with --csv: one row per run)\n"
-            "  --export-hyperfine FILE hyperfine's JSON layout, for its plotting scripts\n"
+            "  --export-json FILE      hyperfine's JSON layout (also --export-hyperfine)\n"
+            "  --export-csv FILE       hyperfine's CSV layout (seconds)\n"
+            "  --export-markdown FILE  hyperfine's Markdown table\n"
+            "  -u, --time-unit UNIT    of --export-markdown: second, millisecond,\n"
+            "                          microsecond or nanosecond (default: as hyperfine picks)\n"
             "  --hist                  the distribution of each command's run times\n"
+            "  --style auto|full|basic|nocolor|color|none  colors and the progress bar:\n"
+            "                          auto on a terminal; full both, basic neither, none\n"
+            "                          no report either (files are still written)\n"
             "  --fake-exec FILE        do not run anything: take each run's numbers from FILE,\n"
             "                          one run per line 'WALL_MS [USER_MS SYS_MS MAXRSS_KIB EXIT]'\n"
             "                          (for testing reports; see docs/run.md)\n"
-            "  --quiet                 no progress line on stderr (shown on a terminal)\n"
+            "  --quiet                 no progress bar on stderr (shown on a terminal)\n"
             "  -h, --help              show this help\n"
             "\n"
             "Exit status: 0, 1 when a run failed or an output could not be written, 2 for a\n"
@@ -302,23 +319,27 @@ static int write_out(const char *path, int (*rep)(const vn_results *, vn_buf *),
 }
 
 static int csv_rows(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 0, b); }
+/* --time-unit for write_out's reporter, which takes the results alone. */
+static double md_unit;
+static int hyperfine_md(const vn_results *r, vn_buf *b) { return vn_report_hyperfine_markdown(r, md_unit, b); }
 static int csv_raw(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 1, b); }
 
 /* What can be told wrong with the commands before any run, as usage
  * errors: a word that looks like an option after the commands (options go
  * first), a line that cannot be split into words or holds none, and a
  * parameter whose {NAME} appears nowhere. */
-static int check_commands(const vn_run_config *c, int dashdash)
+static int check_commands(const vn_run_config *c)
 {
     for (size_t i = 0; i < c->ncommands; i++) {
         const char *cmd = c->commands[i];
-        if (!dashdash && cmd[0] == '-') {
+        char need[160];
+        int needs = vn_needs_shell(cmd, need, sizeof need);
+        if (needs && c->shell < 0) {
             const char *q = vn__quote_for(cmd);
-            vn_cli_usage_error(CMD, "%s%s%s comes after the commands: options go before them (to run "
-                               "a command whose words start with '-', put it after --)", q, cmd, q);
+            vn_cli_usage_error(CMD, "%s%s%s needs a shell (%s); drop -N/--shell=none", q, cmd, q, need);
             return 1;
         }
-        if (c->shell) {
+        if (c->shell > 0 || needs) {
             if (!cmd[strspn(cmd, " \t\n")]) {
                 vn_cli_usage_error(CMD, "command %zu is empty; give a shell command to run", i + 1);
                 return 1;
@@ -344,6 +365,10 @@ static int check_commands(const vn_run_config *c, int dashdash)
         snprintf(mark, sizeof mark, "{%s}", c->params[k].name);
         int used = (c->prepare && strstr(c->prepare, mark)) || (c->setup && strstr(c->setup, mark)) ||
                    (c->cleanup && strstr(c->cleanup, mark));
+        for (size_t i = 0; i < c->nprepares && !used; i++)
+            used = strstr(c->prepares[i], mark) != NULL;
+        for (size_t i = 0; i < c->nnames && !used; i++)
+            used = strstr(c->names[i], mark) != NULL;
         for (size_t i = 0; i < c->ncommands && !used; i++)
             used = strstr(c->commands[i], mark) != NULL;
         if (!used) {
@@ -361,7 +386,8 @@ int cmd_run(int argc, char **argv)
         O_WARMUP = 256, O_RUNS, O_MINRUNS, O_MAXRUNS, O_MINTIME, O_PRECISION, O_ORDER, O_PREPARE,
         O_SETUP, O_CLEANUP, O_PARAM, O_RANGE, O_TIMEOUT, O_IGNORE, O_SHELL, O_SHOW, O_INPUT, O_JSON,
         O_CSV, O_RAW, O_MD, O_HF, O_HIST, O_FAKE, O_SEED, O_COUNTERS, O_CPU,
-        O_DMA, O_NOTREE, O_MAXTIME, O_QUIET, O_MINSAMPLES, O_MAXSAMPLES
+        O_DMA, O_NOTREE, O_MAXTIME, O_QUIET, O_MINSAMPLES, O_MAXSAMPLES, O_NAME, O_PLIST,
+        O_PSCAN, O_PSTEP, O_NOSHELL, O_EXPCSV, O_EXPMD, O_UNIT, O_OUTPUT, O_STYLE
     };
     static const struct option longopts[] = {
         {"warmup", required_argument, NULL, O_WARMUP},
@@ -387,7 +413,17 @@ int cmd_run(int argc, char **argv)
         {"param-range", required_argument, NULL, O_RANGE},
         {"timeout", required_argument, NULL, O_TIMEOUT},
         {"ignore-failure", no_argument, NULL, O_IGNORE},
-        {"shell", no_argument, NULL, O_SHELL},
+        {"shell", required_argument, NULL, O_SHELL},
+        {"command-name", required_argument, NULL, O_NAME},
+        {"parameter-list", required_argument, NULL, O_PLIST},
+        {"parameter-scan", required_argument, NULL, O_PSCAN},
+        {"parameter-step-size", required_argument, NULL, O_PSTEP},
+        {"export-json", required_argument, NULL, O_HF},
+        {"export-csv", required_argument, NULL, O_EXPCSV},
+        {"export-markdown", required_argument, NULL, O_EXPMD},
+        {"time-unit", required_argument, NULL, O_UNIT},
+        {"output", required_argument, NULL, O_OUTPUT},
+        {"style", required_argument, NULL, O_STYLE},
         {"show-output", no_argument, NULL, O_SHOW},
         {"input", required_argument, NULL, O_INPUT},
         {"json", required_argument, NULL, O_JSON},
@@ -405,17 +441,128 @@ int cmd_run(int argc, char **argv)
     vn_run_config_init(&c);
     c.progress = isatty(STDERR_FILENO);
     const char *json = NULL, *csv = NULL, *md = NULL, *hf = NULL, *fake_path = NULL;
-    int raw = 0, hist = 0, runs_set = 0, minmax_set = 0;
+    const char *hcsv = NULL, *hmd = NULL, *style = "auto", *step = NULL;
+    const char *scan[3] = {NULL, NULL, NULL};
+    double unit_s = 0;
+    int raw = 0, hist = 0, runs_set = 0, minmax_set = 0, quiet = 0;
     params P = {0};
+    /* -n and -p may each come once per command: pointers into argv. */
+    const char **names = calloc((size_t)argc, sizeof *names);
+    const char **preps = calloc((size_t)argc, sizeof *preps);
+    size_t nnames = 0, npreps = 0;
+    /* The words as given: getopt reorders argv, and "--" is told apart
+     * from its original place. */
+    char **given = malloc((size_t)argc * sizeof *given);
+    if (!names || !preps || !given) {
+        free(names), free(preps), free(given);
+        return vn_cli_fail(CMD, "out of memory");
+    }
+    memcpy(given, argv, (size_t)argc * sizeof *given);
     double v;
     int status = VN_EXIT_USAGE;
     optind = 1;
     int o;
-    /* "+": options end at the first command, so a command's own options
-     * are never taken for vernier's. */
-    while ((o = vn_cli_getopt(CMD, argc, argv, "+h", longopts)) != -1) {
+    /* Options anywhere, as hyperfine takes them: a command's own options
+     * stay inside its quotes, or after "--". */
+    while ((o = vn_cli_getopt(CMD, argc, argv, "hNiw:r:m:M:p:s:c:n:L:P:D:S:u:", longopts)) != -1) {
         switch (o) {
-        case 'h': help(stdout); free_params(&P); return vn_cli_flushed(CMD);
+        case 'w': o = O_WARMUP; break;
+        case 'r': o = O_RUNS; break;
+        case 'm': o = O_MINRUNS; break;
+        case 'M': o = O_MAXRUNS; break;
+        case 'p': o = O_PREPARE; break;
+        case 's': o = O_SETUP; break;
+        case 'c': o = O_CLEANUP; break;
+        case 'n': o = O_NAME; break;
+        case 'L': o = O_PLIST; break;
+        case 'P': o = O_PSCAN; break;
+        case 'D': o = O_PSTEP; break;
+        case 'S': o = O_SHELL; break;
+        case 'N': o = O_NOSHELL; break;
+        case 'i': o = O_IGNORE; break;
+        case 'u': o = O_UNIT; break;
+        default: break;
+        }
+        switch (o) {
+        case 'h':
+            help(stdout);
+            free_params(&P), free(names), free(preps), free(given);
+            return vn_cli_flushed(CMD);
+        case O_NAME: names[nnames++] = optarg; break;
+        case O_PLIST:
+        case O_PSCAN: {
+            /* hyperfine's -L NAME VALUES and -P NAME MIN MAX: the words
+             * after the option's own are its other values. */
+            const char *opt = o == O_PLIST ? "-L/--parameter-list" : "-P/--parameter-scan";
+            int more = o == O_PLIST ? 1 : 2;
+            if (optind + more > argc) {
+                vn_cli_usage_error(CMD, "%s needs %s", opt, o == O_PLIST ? "NAME VALUES" : "NAME MIN MAX");
+                goto usage;
+            }
+            if (o == O_PSCAN) {
+                if (scan[0]) {
+                    vn_cli_usage_error(CMD, "-P/--parameter-scan is given twice; use -L for more parameters");
+                    goto usage;
+                }
+                scan[0] = optarg, scan[1] = argv[optind], scan[2] = argv[optind + 1];
+                optind += 2;
+                break;
+            }
+            char *spec = malloc(strlen(optarg) + strlen(argv[optind]) + 2);
+            if (!spec) {
+                vn_cli_fail(CMD, "out of memory");
+                goto usage;
+            }
+            sprintf(spec, "%s=%s", optarg, argv[optind]);
+            optind++;
+            int bad = add_param(&P, spec, 0);
+            free(spec);
+            if (bad)
+                goto usage;
+            break;
+        }
+        case O_PSTEP: step = optarg; break;
+        case O_NOSHELL: c.shell = -1; c.shell_cmd = NULL; break;
+        case O_EXPCSV: hcsv = optarg; break;
+        case O_EXPMD: hmd = optarg; break;
+        case O_UNIT: {
+            static const char *const un[] = {"second", "millisecond", "microsecond", "nanosecond"};
+            unit_s = 0;
+            for (int k = 0; k < 4; k++)
+                if (!strcmp(optarg, un[k]))
+                    unit_s = pow(1e-3, k);
+            if (unit_s == 0) {
+                vn_cli_usage_error(CMD, "-u/--time-unit is second, millisecond, microsecond or "
+                                   "nanosecond, not '%s'", optarg);
+                goto usage;
+            }
+            break;
+        }
+        case O_OUTPUT:
+            c.show_output = 0, c.output_pipe = 0, c.output_file = NULL;
+            if (!strcmp(optarg, "inherit"))
+                c.show_output = 1;
+            else if (!strcmp(optarg, "pipe"))
+                c.output_pipe = 1;
+            else if (!*optarg) {
+                vn_cli_usage_error(CMD, "--output is null, pipe, inherit or a file name");
+                goto usage;
+            } else if (strcmp(optarg, "null"))
+                c.output_file = optarg;
+            break;
+        case O_STYLE: {
+            static const char *const st[] = {"auto", "full", "basic", "nocolor", "color", "none"};
+            int ok = 0;
+            for (int k = 0; k < 6; k++)
+                ok |= !strcmp(optarg, st[k]);
+            if (!ok) {
+                vn_cli_usage_error(CMD, "--style is auto, full, basic, nocolor, color or none, not '%s'",
+                                   optarg);
+                goto usage;
+            }
+            style = optarg;
+            break;
+        }
         case O_WARMUP: if (whole("--warmup", optarg, 0, 1e6, &v)) goto usage; c.warmup = (size_t)v; break;
         case O_RUNS: if (whole("--runs", optarg, 1, 1e6, &v)) goto usage; c.runs = (size_t)v; runs_set = 1; break;
         case O_MINRUNS:
@@ -432,7 +579,7 @@ int cmd_run(int argc, char **argv)
             break;
         case O_MINTIME: if (num("--min-time", optarg, 0, 86400, &v)) goto usage; c.min_time = v; break;
         case O_MAXTIME: if (num("--max-time", optarg, 0, 86400, &v)) goto usage; c.min_time = v; break;
-        case O_QUIET: c.progress = 0; break;
+        case O_QUIET: c.progress = 0, quiet = 1; break;
         case O_PRECISION: if (num("--precision", optarg, 1e-3, 100, &v)) goto usage; c.precision = v; break;
         case O_CPU: if (whole("--cpu", optarg, 0, CPU_SETSIZE - 1, &v)) goto usage; c.cpu = (int)v; break;
         case O_DMA: {
@@ -464,14 +611,31 @@ int cmd_run(int argc, char **argv)
                 goto usage;
             }
             break;
-        case O_PREPARE: c.prepare = optarg; break;
+        case O_PREPARE: preps[npreps++] = optarg; break;
         case O_SETUP: c.setup = optarg; break;
         case O_CLEANUP: c.cleanup = optarg; break;
         case O_PARAM: if (add_param(&P, optarg, 0)) goto usage; break;
         case O_RANGE: if (add_param(&P, optarg, 1)) goto usage; break;
         case O_IGNORE: c.ignore_failure = 1; break;
-        case O_SHELL: c.shell = 1; break;
-        case O_SHOW: c.show_output = 1; break;
+        case O_SHELL:
+            if (!strcmp(optarg, "none")) {
+                c.shell = -1, c.shell_cmd = NULL;
+            } else if (!strcmp(optarg, "default")) {
+                c.shell = 0, c.shell_cmd = NULL;
+            } else {
+                char **w = NULL, why[256];
+                int nw = 0;
+                int bad = vn_split_words(optarg, &w, &nw, why, sizeof why) != 0 || !nw || !w[0][0];
+                vn_words_free(w);
+                if (bad) {
+                    vn_cli_usage_error(CMD, "-S/--shell needs a shell such as 'bash' or 'bash --norc', "
+                                       "'default' or 'none', not '%s'", optarg);
+                    goto usage;
+                }
+                c.shell = 1, c.shell_cmd = optarg;
+            }
+            break;
+        case O_SHOW: c.show_output = 1, c.output_pipe = 0, c.output_file = NULL; break;
         case O_INPUT: c.input = optarg; break;
         case O_JSON: json = optarg; break;
         case O_CSV: csv = optarg; break;
@@ -493,27 +657,46 @@ int cmd_run(int argc, char **argv)
         default: goto usage;
         }
     }
+    if (step && !scan[0]) {
+        vn_cli_usage_error(CMD, "-D/--parameter-step-size goes with -P/--parameter-scan");
+        goto usage;
+    }
+    if (scan[0]) {
+        size_t len = strlen(scan[0]) + strlen(scan[1]) + strlen(scan[2]) + (step ? strlen(step) : 0) + 8;
+        char *spec = malloc(len);
+        if (!spec) {
+            vn_cli_fail(CMD, "out of memory");
+            goto usage;
+        }
+        snprintf(spec, len, "%s=%s:%s%s%s", scan[0], scan[1], scan[2], step ? ":" : "", step ? step : "");
+        int bad = add_param(&P, spec, 1);
+        free(spec);
+        if (bad)
+            goto usage;
+    }
+    if (npreps == 1)
+        c.prepare = preps[0];
     if (raw && !csv) {
         vn_cli_usage_error(CMD, "--raw goes with --csv");
         goto usage;
     }
     int to_stdout;
     {
-        const char *outs[] = {json, csv, md, hf};
-        static const char *const names[] = {"--json", "--csv", "--markdown", "--export-hyperfine"};
+        const char *outs[] = {json, csv, md, hf, hcsv, hmd};
+        static const char *const onames[] = {"--json", "--csv", "--markdown", "--export-json",
+                                              "--export-csv", "--export-markdown"};
         char msg[600];
-        if (vn__outputs_usage(names, outs, 4, &to_stdout, msg, sizeof msg)) {
+        if (vn__outputs_usage(onames, outs, 6, &to_stdout, msg, sizeof msg)) {
             vn_cli_usage_error(CMD, "%s", msg);
             goto usage;
         }
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 6; i++) {
             /* A path that cannot be written fails now, not after the runs. */
             int rc = outs[i] ? vn_output_check(outs[i]) : 0;
             if (rc) {
                 char msg[VN__WRITE_ERROR_MAX];
                 status = vn_cli_fail(CMD, "%s", vn__write_error(msg, sizeof msg, outs[i], rc));
-                free_params(&P);
-                return status;
+                goto failed;
             }
         }
         /* The report owns standard output: the commands' go with their
@@ -533,18 +716,44 @@ int cmd_run(int argc, char **argv)
     struct stat in_st;
     if (c.input && stat(c.input, &in_st) == 0 && S_ISDIR(in_st.st_mode)) {
         status = vn_cli_fail(CMD, "cannot read --input '%s': it is a directory; give a file", c.input);
-        free_params(&P);
-        return status;
+        goto failed;
     }
     if (c.input && access(c.input, R_OK) != 0) {
         status = vn_cli_fail(CMD, "cannot read --input '%s': %s", c.input, strerror(errno));
-        free_params(&P);
-        return status;
+        goto failed;
     }
+    if (c.output_file) {
+        /* Created now, so a path that cannot be written fails before any run. */
+        int fd = open(c.output_file, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            status = vn_cli_fail(CMD, "cannot write --output '%s': %s", c.output_file, strerror(errno));
+            goto failed;
+        }
+        close(fd);
+    }
+    /* --style: colors and the progress bar, or no report at all. */
+    int no_report = !strcmp(style, "none");
+    int color = -1; /* -1: as the terminal says */
+    if (!strcmp(style, "basic") || no_report)
+        c.progress = 0, color = 0;
+    else if (!strcmp(style, "full"))
+        c.progress = !quiet, color = 1;
+    else if (!strcmp(style, "nocolor"))
+        c.progress = !quiet, color = 0;
+    else if (!strcmp(style, "color"))
+        c.progress = 0, color = 1;
 
-    /* The commands: after "--", one command as its words; otherwise each
-     * argument is a command line. */
-    int dashdash = optind > 1 && !strcmp(argv[optind - 1], "--");
+    /* The commands: after "--" with nothing before it, one command as its
+     * words; otherwise each argument is a command line. getopt moved the
+     * operands behind "--", so its place is looked up in the words as given. */
+    int dashdash = 0;
+    if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+        int at = 0;
+        for (int k = 1; k < argc && !at; k++)
+            if (!strcmp(given[k], "--"))
+                at = k;
+        dashdash = at && argc - at - 1 == argc - optind;
+    }
     char *joined = NULL;
     const char **cmds = NULL;
     size_t ncmds = 0;
@@ -557,8 +766,9 @@ int cmd_run(int argc, char **argv)
         cmds = malloc(sizeof *cmds);
         if (!joined || !cmds) {
             free(joined);
-            free_params(&P);
-            return vn_cli_fail(CMD, "out of memory");
+            free(cmds);
+            status = vn_cli_fail(CMD, "out of memory");
+            goto failed;
         }
         cmds[0] = joined;
         ncmds = 1;
@@ -570,11 +780,24 @@ int cmd_run(int argc, char **argv)
     c.ncommands = ncmds;
     c.params = P.v;
     c.nparams = P.n;
-    if (check_commands(&c, dashdash)) {
-        free(joined);
-        free(cmds == (const char **)(argv + optind) ? NULL : cmds);
-        goto usage;
+    c.names = names;
+    c.nnames = nnames;
+    if (npreps > 1) {
+        c.prepares = preps;
+        c.nprepares = npreps;
     }
+    if (nnames > ncmds) {
+        vn_cli_usage_error(CMD, "-n/--command-name is given %zu times for %zu command%s; name each "
+                           "command once, in order", nnames, ncmds, ncmds == 1 ? "" : "s");
+        goto usage_cmds;
+    }
+    if (npreps > 1 && npreps != ncmds) {
+        vn_cli_usage_error(CMD, "-p/--prepare is given %zu times for %zu commands; give it once, or "
+                           "once per command", npreps, ncmds);
+        goto usage_cmds;
+    }
+    if (check_commands(&c))
+        goto usage_cmds;
 
     char helper[4200];
     c.helper = find_helper(helper, sizeof helper);
@@ -600,16 +823,24 @@ int cmd_run(int argc, char **argv)
     int rc = vn_run_commands(&c, &res, &cmp, &ncmp, &fail, err, sizeof err);
     if (rc) {
         vn__interrupt_restore();
-        status = vn_cli_fail(CMD, "%s", err[0] ? err : vn_strerror(rc));
+        /* What the library refuses in the commands (one that needs a shell
+         * under -N, a shell that cannot be found) is a usage error. */
+        if (rc == VN_EINVAL && err[0]) {
+            vn_cli_usage_error(CMD, "%s", err);
+            status = VN_EXIT_USAGE;
+        } else {
+            status = vn_cli_fail(CMD, "%s", err[0] ? err : vn_strerror(rc));
+        }
         goto done;
     }
 
     FILE *con = to_stdout ? stderr : stdout;
+    unsigned flags = color < 0 ? vn_cli_report_flags(con) : color ? VN_REPORT_COLOR : 0;
     vn_buf b;
     vn_buf_init(&b, 0);
     status = VN_EXIT_OK;
-    if (vn_report_run_text(&res, cmp, ncmp, vn_cli_report_flags(con), &b) == 0 && hist)
-        vn_report_results_hist(&res, vn_cli_report_flags(con), &b);
+    if (!no_report && vn_report_run_text(&res, cmp, ncmp, flags, &b) == 0 && hist)
+        vn_report_results_hist(&res, flags, &b);
     if (b.len && (fwrite(b.data, 1, b.len, con) != b.len || fflush(con) != 0))
         status = vn_cli_fail(CMD, "cannot write the report");
     vn_buf_free(&b);
@@ -621,6 +852,12 @@ int cmd_run(int argc, char **argv)
         status |= write_out(md, vn_report_results_markdown, &res);
     if (hf)
         status |= write_out(hf, vn_report_hyperfine_json, &res);
+    if (hcsv)
+        status |= write_out(hcsv, vn_report_hyperfine_csv, &res);
+    if (hmd) {
+        md_unit = unit_s;
+        status |= write_out(hmd, hyperfine_md, &res);
+    }
     /* Only now: a second Ctrl-C while the files were written would have
      * left a temporary file behind. */
     vn__interrupt_restore();
@@ -640,9 +877,16 @@ done:
     if (dashdash)
         free(cmds);
     free(joined);
+failed:
     free_params(&P);
+    free(names), free(preps), free(given);
     return status;
+usage_cmds:
+    if (dashdash)
+        free(cmds);
+    free(joined);
 usage:
     free_params(&P);
+    free(names), free(preps), free(given);
     return VN_EXIT_USAGE;
 }

@@ -29,7 +29,7 @@ static void usage(FILE *f)
             "  -h, --help     show this help\n"
             "  -V, --version  show the version\n"
             "\n"
-            "Run 'vernier COMMAND --help' for the options of a command.\n");
+            "Run 'vernier help COMMAND' or 'vernier COMMAND --help' for the options of a command.\n");
 }
 
 static void list_names(FILE *f)
@@ -45,6 +45,18 @@ int main(int argc, char **argv)
         return VN_EXIT_USAGE;
     }
     const char *name = argv[1];
+    /* "vernier help CMD" is "vernier CMD --help": one text, kept by the command. */
+    if (!strcmp(name, "help") && argc >= 3) {
+        for (size_t i = 0; i < NCOMMANDS; i++)
+            if (!strcmp(argv[2], commands[i].name)) {
+                char *args[] = {argv[2], "--help", NULL};
+                return commands[i].run(2, args);
+            }
+        fprintf(stderr, "vernier: unknown command '%s'; the commands are: ", argv[2]);
+        list_names(stderr);
+        fprintf(stderr, "\n");
+        return VN_EXIT_USAGE;
+    }
     if (!strcmp(name, "-h") || !strcmp(name, "--help") || !strcmp(name, "help")) {
         usage(stdout);
         return vn_cli_flushed(NULL);

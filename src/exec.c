@@ -39,6 +39,103 @@ static int push_word(char ***v, int *n, int *cap, char *w)
     return 0;
 }
 
+/* Words a shell reads as its own when they come first: keywords and the
+ * builtins that exist as nothing else (a program cannot change the shell's
+ * directory or variables). */
+static const char *const SHELL_FIRST_WORDS[] = {
+    "!", "{", "}", "[[", "case", "for", "function", "if", "select", "time", "until", "while",
+    ".", ":", "alias", "cd", "eval", "exec", "exit", "export", "let", "local", "readonly",
+    "return", "set", "shift", "source", "trap", "ulimit", "umask", "unset", "wait",
+};
+
+int vn_needs_shell(const char *line, char *why, size_t whylen)
+{
+    if (!line)
+        return 0;
+    int quote = 0;          /* 0, '\'' or '"' */
+    int word_start = 1;     /* the next character begins a word */
+    int first_word = 1;     /* still in the first word */
+    const char *first = NULL;
+    for (const char *c = line;; c++) {
+        int blank = *c == ' ' || *c == '\t' || *c == '\0';
+        if (first_word && first && (blank && !quote)) {
+            size_t len = (size_t)(c - first);
+            for (size_t k = 0; k < sizeof SHELL_FIRST_WORDS / sizeof *SHELL_FIRST_WORDS; k++)
+                if (strlen(SHELL_FIRST_WORDS[k]) == len && !strncmp(first, SHELL_FIRST_WORDS[k], len)) {
+                    snprintf(why, whylen, "it starts with the shell word '%s'", SHELL_FIRST_WORDS[k]);
+                    return 1;
+                }
+            /* NAME=value before a program sets a variable for it. */
+            const char *eq = memchr(first, '=', len);
+            if (eq && eq > first && strspn(first, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                  "0123456789_") == (size_t)(eq - first) &&
+                !(*first >= '0' && *first <= '9')) {
+                snprintf(why, whylen, "it sets the variable '%.*s' first", (int)(eq - first), first);
+                return 1;
+            }
+            first_word = 0;
+        }
+        if (!*c)
+            return 0;
+        if (quote == '\'') {
+            if (*c == '\'')
+                quote = 0;
+            continue;
+        }
+        if (*c == '\\') {
+            if (c[1])
+                c++;
+            word_start = 0;
+            if (first_word && !first)
+                first = c - 1;
+            continue;
+        }
+        if (quote == '"') {
+            if (*c == '"')
+                quote = 0;
+            else if (*c == '$' || *c == '`') {
+                snprintf(why, whylen, "it has '%c' (an expansion)", *c);
+                return 1;
+            }
+            continue;
+        }
+        if (blank) {
+            word_start = 1;
+            continue;
+        }
+        if (first_word && !first)
+            first = c;
+        if (*c == '\'' || *c == '"') {
+            quote = *c;
+            word_start = 0;
+            continue;
+        }
+        const char *what = NULL;
+        switch (*c) {
+        case '|': what = "a pipe"; break;
+        case '&': what = "a background or list operator"; break;
+        case ';': what = "a list of commands"; break;
+        case '<': case '>': what = "a redirection"; break;
+        case '(': case ')': what = "a subshell"; break;
+        case '$': what = "an expansion"; break;
+        case '`': what = "a command substitution"; break;
+        case '*': case '?': case '[': what = "a glob"; break;
+        case '\n': what = "several lines"; break;
+        case '~': if (word_start) what = "a home directory"; break;
+        case '#': if (word_start) what = "a comment"; break;
+        default: break;
+        }
+        if (what) {
+            if (*c == '\n')
+                snprintf(why, whylen, "it has %s", what);
+            else
+                snprintf(why, whylen, "it has '%c' (%s)", *c, what);
+            return 1;
+        }
+        word_start = 0;
+    }
+}
+
 int vn_split_words(const char *line, char ***words, int *count, char *err, size_t errlen)
 {
     if (!line || !words || !count)
@@ -253,6 +350,14 @@ static void child(const vn_exec_opts *o, int go, int errw, int cg)
         dup2(null, 2);
         if (null > 2)
             close(null);
+        if (o->stdout_path) {
+            int out = open(o->stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+            if (out < 0)
+                goto fail;
+            dup2(out, 1);
+            if (out > 2)
+                close(out);
+        }
     } else if (o->show_output == 2) {
         dup2(2, 1);
     }
@@ -324,8 +429,12 @@ static pid_t spawn_fast(const vn_exec_opts *o, uint64_t *t0, char *err, size_t e
     posix_spawn_file_actions_addopen(&fa, 0, o->stdin_path ? o->stdin_path : "/dev/null",
                                      O_RDONLY, 0);
     if (!o->show_output) {
-        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_adddup2(&fa, 1, 2);
+        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+        if (o->stdout_path)
+            posix_spawn_file_actions_addopen(&fa, 1, o->stdout_path,
+                                             O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        else
+            posix_spawn_file_actions_adddup2(&fa, 2, 1);
     } else if (o->show_output == 2) {
         posix_spawn_file_actions_adddup2(&fa, 2, 1);
     }
@@ -368,7 +477,8 @@ typedef struct helper_report {
 } helper_report;
 
 /* A request: its size, then the settings, then NUL-terminated strings:
- * stdin path ("" for /dev/null), program path ("" to search PATH), argv. */
+ * stdin path ("" for /dev/null), stdout path ("" for none), program path
+ * ("" to search PATH), argv. */
 typedef struct request_head {
     uint32_t size;       /* of everything after this field */
     int32_t show_output;
@@ -471,7 +581,9 @@ static int exec_via_spawner(const vn_exec_opts *o, double *wall_ns, vn_proc_usag
     request_head h = {0, o->show_output, o->timeout, 0};
     int rc = vn_buf_append(&b, &h, sizeof h);
     const char *in = o->stdin_path ? o->stdin_path : "", *path = o->path ? o->path : "";
+    const char *out = o->stdout_path ? o->stdout_path : "";
     rc |= vn_buf_append(&b, in, strlen(in) + 1);
+    rc |= vn_buf_append(&b, out, strlen(out) + 1);
     rc |= vn_buf_append(&b, path, strlen(path) + 1);
     for (char *const *a = o->argv; *a && rc == 0; a++, h.nargs++)
         rc = vn_buf_append(&b, *a, strlen(*a) + 1);
@@ -539,6 +651,9 @@ int vn_spawner_serve(int in_fd, int out_fd, volatile int *stop_flag)
         char **argv = calloc((size_t)h.nargs + 1, sizeof *argv);
         char *in = p;
         p += strlen(p) + 1;
+        char *out = p < end ? p : NULL;
+        if (out)
+            p += strlen(p) + 1;
         char *path = p < end ? p : NULL;
         if (path)
             p += strlen(p) + 1;
@@ -548,7 +663,7 @@ int vn_spawner_serve(int in_fd, int out_fd, volatile int *stop_flag)
         }
         helper_report r;
         memset(&r, 0, sizeof r);
-        if (!argv || !argv[0] || !path) {
+        if (!argv || !argv[0] || !path || !out) {
             r.rc = VN_EINVAL;
             snprintf(r.err, sizeof r.err, "a malformed request");
         } else {
@@ -556,6 +671,7 @@ int vn_spawner_serve(int in_fd, int out_fd, volatile int *stop_flag)
             memset(&o, 0, sizeof o);
             o.argv = argv;
             o.stdin_path = *in ? in : NULL;
+            o.stdout_path = *out ? out : NULL;
             o.path = *path ? path : NULL;
             o.show_output = h.show_output;
             o.timeout = h.timeout;

@@ -9,6 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench_internal.h"
@@ -16,6 +20,7 @@
 #include "clock_internal.h"
 #include "format.h"
 #include "idle_internal.h"
+#include "progress.h"
 #include "sysinfo_parse.h"
 #include "vernier/runner.h"
 #include "stats_internal.h"
@@ -191,10 +196,71 @@ char *vn_param_substitute(const char *text, const vn_run_param *params, size_t n
     return b.data;
 }
 
+/* ---- The commands' output through a pipe (--output pipe) ----------------------- */
+
+/* A pipe whose far end a thread reads and throws away: a command whose
+ * output goes to a pipe may behave as it does in a shell pipeline, unlike
+ * one writing to /dev/null. The commands open the pipe's write end by its
+ * /proc path, so the helper that spawns them needs no descriptor passed. */
+typedef struct drain {
+    int r, w;
+    int running;
+    pthread_t thread;
+} drain;
+
+static void *drain_loop(void *arg)
+{
+    drain *d = arg;
+    char buf[65536];
+    for (;;) {
+        ssize_t n = read(d->r, buf, sizeof buf);
+        if (n == 0 || (n < 0 && errno != EINTR))
+            return NULL;
+    }
+}
+
+static int drain_start(drain *d)
+{
+    int fd[2];
+    if (pipe2(fd, O_CLOEXEC) != 0)
+        return -1;
+    d->r = fd[0];
+    d->w = fd[1];
+    if (pthread_create(&d->thread, NULL, drain_loop, d) != 0) {
+        close(fd[0]);
+        close(fd[1]);
+        d->r = d->w = -1;
+        errno = EAGAIN;
+        return -1;
+    }
+    d->running = 1;
+    return 0;
+}
+
+/* Closes the write end, so the thread sees the end once every command
+ * that held it is gone, and waits for it. */
+static void drain_stop(drain *d)
+{
+    if (d->w >= 0)
+        close(d->w);
+    /* Something a command left running may still hold the write end: the
+     * thread is stopped in its read rather than waited for. */
+    if (d->running) {
+        pthread_cancel(d->thread);
+        pthread_join(d->thread, NULL);
+    }
+    if (d->r >= 0)
+        close(d->r);
+    d->r = d->w = -1;
+    d->running = 0;
+}
+
 /* ---- Rows -------------------------------------------------------------------- */
 
 typedef struct row {
     char *text;                /* the command after substitution */
+    char *label;               /* its name (-n) after substitution, or NULL */
+    int shell;                 /* 1: run through the shell */
     char **argv;               /* what is executed */
     char *path;                /* argv[0]'s file, found before any run */
     char *prepare, *setup, *cleanup;
@@ -218,6 +284,7 @@ static void free_rows(row *r, size_t n)
         free(r[i].path);
         vn_words_free(r[i].argv);
         free(r[i].prepare);
+        free(r[i].label);
         free(r[i].setup);
         free(r[i].cleanup);
         free(r[i].choice);
@@ -228,15 +295,24 @@ static void free_rows(row *r, size_t n)
     free(r);
 }
 
-static char **shell_argv(const char *text)
+/* The shell's words ("bash --norc"), then -c and the text. */
+static char **shell_argv(const vn_run_config *c, const char *text)
 {
-    char **v = calloc(4, sizeof *v);
-    if (!v)
+    char **w = NULL, why[128];
+    int n = 0;
+    if (vn_split_words(c->shell_cmd ? c->shell_cmd : "sh", &w, &n, why, sizeof why) != 0 || !n)
         return NULL;
-    v[0] = strdup("sh");
-    v[1] = strdup("-c");
-    v[2] = strdup(text);
-    if (!v[0] || !v[1] || !v[2]) {
+    char **v = calloc((size_t)n + 3, sizeof *v);
+    if (!v) {
+        vn_words_free(w);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        v[i] = w[i];
+    free(w); /* the words now belong to v */
+    v[n] = strdup("-c");
+    v[n + 1] = strdup(text);
+    if (!v[n] || !v[n + 1]) {
         vn_words_free(v);
         return NULL;
     }
@@ -267,7 +343,11 @@ typedef struct runctx {
     vn_counters *cur;
     size_t ncounters;
     char why[256];
-    const char *shell_path;    /* sh, found once; NULL: searched at each spawn */
+    const char *shell_path;    /* the shell, found once; NULL: searched at each spawn */
+    char **hook_shell;         /* the shell's words, for the hooks */
+    const char *stdout_path;   /* the commands' standard output (--output FILE or pipe) */
+    uint64_t t_start, t_drawn; /* when the runs began and the progress was last drawn */
+    size_t planned_extra;      /* warmup runs, counted in the progress */
     vn_spawner *spawner;       /* vernier-spawn, when the run has one */
 } runctx;
 
@@ -399,6 +479,7 @@ static int run_once(runctx *x, char *const *argv, const char *path, int show, do
     o.path = path;
     o.spawner = x->spawner;
     o.stdin_path = x->c->input;
+    o.stdout_path = show ? NULL : x->stdout_path;
     o.show_output = show;
     o.timeout = x->c->timeout;
     o.stop_flag = x->c->stop_flag;
@@ -435,11 +516,17 @@ static int hook(runctx *x, const char *what, const char *cmd, vn_run_failure *fa
 {
     if (!cmd)
         return 0;
-    char *argv[] = {"sh", "-c", (char *)cmd, NULL};
+    char **argv = shell_argv(x->c, cmd);
+    if (!argv) {
+        fail->failed = 1;
+        snprintf(fail->message, sizeof fail->message, "out of memory for the %s command", what);
+        return 1;
+    }
     double wall;
     vn_proc_usage u;
     char err[256] = "";
     int rc = run_once(x, argv, x->shell_path, x->c->show_output, &wall, &u, err, sizeof err);
+    vn_words_free(argv);
     drop_counts(x);
     if (rc == VN_EXEC_INTERRUPTED)
         return 1;
@@ -567,7 +654,7 @@ static int warm(runctx *x, row *r, const vn_run_config *c, vn_run_failure *fail)
     double wall;
     vn_proc_usage u;
     char why[512] = "";
-    int e = run_once(x, r->argv, c->shell ? x->shell_path : r->path, c->show_output, &wall, &u,
+    int e = run_once(x, r->argv, r->shell ? x->shell_path : r->path, c->show_output, &wall, &u,
                      why, sizeof why);
     drop_counts(x);
     r->warmed++;
@@ -586,14 +673,51 @@ static int warm(runctx *x, row *r, const vn_run_config *c, vn_run_failure *fail)
     return 0;
 }
 
-static void progress(const vn_run_config *c, const row *rows, size_t nrows, size_t i)
+/* How many timed runs a row will have: --runs, or, adaptive, what its
+ * time budget allows at its pace so far, within --min/--max-samples. */
+static size_t planned_runs(const vn_run_config *c, const row *r)
 {
+    if (c->runs)
+        return c->runs;
+    if (r->finished)
+        return r->n;
+    size_t p = c->min_runs;
+    if (r->n) {
+        double per = r->spent_ns / (double)r->n;
+        double fit = per > 0 ? c->min_time * 1e9 / per : (double)c->max_runs;
+        if (fit > (double)p)
+            p = fit > (double)c->max_runs ? c->max_runs : (size_t)ceil(fit);
+    }
+    return p > r->n ? p : r->n;
+}
+
+/* The progress line on stderr, redrawn at most every PROGRESS_EVERY_NS:
+ * drawing after every run of a millisecond command would cost more than
+ * the command. Nothing is drawn before that much time has passed, so short
+ * runs leave no trace. */
+#define PROGRESS_EVERY_NS 100000000ull
+
+static void progress(runctx *x, const row *rows, size_t nrows, const row *cur)
+{
+    const vn_run_config *c = x->c;
     if (!c->progress)
         return;
-    size_t done = 0;
-    for (size_t k = 0; k < nrows; k++)
-        done += rows[k].finished;
-    fprintf(stderr, "\r\033[K[%zu/%zu done] %.40s: run %zu", done, nrows, rows[i].text, rows[i].n);
+    uint64_t now = vn__posix_read(CLOCK_MONOTONIC);
+    if (now - x->t_drawn < PROGRESS_EVERY_NS)
+        return;
+    x->t_drawn = now;
+    size_t done = 0, planned = 0;
+    for (size_t k = 0; k < nrows; k++) {
+        done += rows[k].n + rows[k].warmed;
+        planned += planned_runs(c, &rows[k]) + c->warmup;
+    }
+    struct winsize ws;
+    int width = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 80;
+    char line[512];
+    /* One column short of the width: a full line makes some terminals wrap. */
+    vn__progress_line(line, sizeof line, cur->label ? cur->label : cur->text, done, planned,
+                      (double)(now - x->t_start) / 1e9, width - 1);
+    fprintf(stderr, "\r\033[K%s", line);
     fflush(stderr);
 }
 
@@ -633,18 +757,41 @@ static int build_rows(const vn_run_config *c, row **out, size_t *nout, char *err
                 rest /= c->params[pi].nvalues;
             }
             r->text = vn_param_substitute(c->commands[ci], c->params, c->nparams, r->choice);
-            r->prepare = vn_param_substitute(c->prepare, c->params, c->nparams, r->choice);
+            /* One --prepare per command, when given so; else one for all. */
+            const char *prep = c->nprepares > ci ? c->prepares[ci] : c->prepare;
+            r->prepare = vn_param_substitute(prep, c->params, c->nparams, r->choice);
             r->setup = vn_param_substitute(c->setup, c->params, c->nparams, r->choice);
             r->cleanup = vn_param_substitute(c->cleanup, c->params, c->nparams, r->choice);
-            if (!r->text || (c->prepare && !r->prepare) || (c->setup && !r->setup) ||
+            if (!r->text || (prep && !r->prepare) || (c->setup && !r->setup) ||
                 (c->cleanup && !r->cleanup)) {
                 rc = VN_ENOMEM;
                 break;
             }
-            if (c->shell) {
-                r->argv = shell_argv(r->text);
-                if (!r->argv)
+            if (ci < c->nnames && c->names[ci]) {
+                r->label = vn_param_substitute(c->names[ci], c->params, c->nparams, r->choice);
+                if (!r->label) {
                     rc = VN_ENOMEM;
+                    break;
+                }
+            }
+            char need[160] = "";
+            int needs = vn_needs_shell(r->text, need, sizeof need);
+            if (needs && c->shell < 0) {
+                const char *q = vn__quote_for(r->text);
+                snprintf(err, errlen, "%s%s%s needs a shell (%s); drop -N/--shell=none to run it "
+                         "through sh", q, r->text, q, need);
+                rc = VN_EINVAL;
+                break;
+            }
+            if (c->shell > 0 || needs) {
+                r->shell = 1;
+                r->argv = shell_argv(c, r->text);
+                if (!r->argv) {
+                    const char *q = vn__quote_for(c->shell_cmd);
+                    snprintf(err, errlen, "the shell %s%s%s is not a command line; give a program",
+                             q, c->shell_cmd ? c->shell_cmd : "", q);
+                    rc = VN_EINVAL;
+                }
                 continue;
             }
             /* Words first, then the parameters in each word: a value with a
@@ -703,19 +850,28 @@ static int build_rows(const vn_run_config *c, row **out, size_t *nout, char *err
     return 0;
 }
 
-/* The shell's own start-up: `sh -c ''` run SHELL_RUNS times, medians. */
+/* The shell's own start-up: `SHELL -c ''` run SHELL_RUNS times, medians. */
 static int measure_shell(runctx *x, double *wall, double *user, double *sys, char *err,
                          size_t errlen)
 {
-    char *argv[] = {"sh", "-c", "", NULL};
+    char **argv = shell_argv(x->c, "");
+    if (!argv)
+        return VN_ENOMEM;
     double w[SHELL_RUNS], us[SHELL_RUNS], sy[SHELL_RUNS];
     for (int i = 0; i < SHELL_RUNS + 3; i++) {
         vn_proc_usage u;
         double t;
         int rc = run_once(x, argv, x->shell_path, 0, &t, &u, err, errlen);
         drop_counts(x);
-        if (rc != VN_EXEC_OK)
+        if (rc == VN_EXEC_OK && (u.exit_status || u.signal)) {
+            snprintf(err, errlen, "the shell '%s' fails to run an empty command; give another",
+                     argv[0]);
+            rc = VN_EINVAL;
+        }
+        if (rc != VN_EXEC_OK) {
+            vn_words_free(argv);
             return rc < 0 ? rc : VN_EINVAL;
+        }
         if (i >= 3) { /* the first runs warm the caches */
             w[i - 3] = t;
             us[i - 3] = u.user_ns;
@@ -725,6 +881,7 @@ static int measure_shell(runctx *x, double *wall, double *user, double *sys, cha
     /* The wall time's median, like the headline it is taken from; user
      * and system time as means, like the summary they are taken from (the
      * kernel splits short runs' CPU time between the two by ticks). */
+    vn_words_free(argv);
     qsort(w, SHELL_RUNS, sizeof *w, vn__cmp_double);
     *wall = vn_percentile_sorted(w, SHELL_RUNS, 50);
     double su = 0, ss = 0;
@@ -792,7 +949,10 @@ static int fill_result(vn_result *res, row *r, const vn_run_config *c, double sh
     res->command = strdup(r->text);
     if (!res->command)
         return VN_ENOMEM;
-    snprintf(res->name, sizeof res->name, "%s", r->text);
+    snprintf(res->name, sizeof res->name, "%s", r->label ? r->label : r->text);
+    res->named = r->label != NULL;
+    if (!r->shell)
+        shell_wall = shell_user = shell_sys = 0;
     res->samples = calloc(r->n ? r->n : 1, sizeof *res->samples);
     res->proc = calloc(r->n ? r->n : 1, sizeof *res->proc);
     double *net = malloc((r->n ? r->n : 1) * sizeof *net);
@@ -812,7 +972,7 @@ static int fill_result(vn_result *res, row *r, const vn_run_config *c, double sh
     /* The shell's own share of user and system time goes from the summary,
      * mean from mean: per run, a tick-split time less a mean would go below
      * 0 as often as not. */
-    if (c->shell) {
+    if (r->shell) {
         res->shell_user_ns = shell_user;
         res->shell_sys_ns = shell_sys;
     }
@@ -822,7 +982,7 @@ static int fill_result(vn_result *res, row *r, const vn_run_config *c, double sh
     res->overhead_cycles_spread = NAN;
     res->bytes_per_sec = res->items_per_sec = NAN;
     int rc = r->n ? vn_stats_compute(net, r->n, &res->stats) : 0;
-    if (rc == 0 && r->n && (res->stats.median <= 0 || (c->shell && res->stats.median_ci[0] <= 0))) {
+    if (rc == 0 && r->n && (res->stats.median <= 0 || (r->shell && res->stats.median_ci[0] <= 0))) {
         /* The command cannot be told apart from an empty shell: only a
          * bound is honest. Each run bounds the command, and the fastest is
          * the tightest bound, as for the engine's empty loop. */
@@ -917,6 +1077,48 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     int rc = build_rows(c, &rows, &nrows, err, errlen);
     if (rc)
         return rc;
+    char sh[4096];
+    const char *shell_path = NULL;
+    int any_shell = 0;
+    for (size_t i = 0; i < nrows; i++)
+        any_shell |= rows[i].shell;
+    {
+        char **sw = shell_argv(c, "");
+        if (!sw) {
+            snprintf(err, errlen, "the shell '%s' is not a command line; give a program",
+                     c->shell_cmd ? c->shell_cmd : "");
+            free_rows(rows, nrows);
+            return VN_EINVAL;
+        }
+        int e = c->executor ? 0 : vn_which(sw[0], sh, sizeof sh);
+        if (!c->executor && e == 0)
+            shell_path = sh;
+        else if (!c->executor && (any_shell || c->prepare || c->nprepares || c->setup || c->cleanup)) {
+            const char *q = vn__quote_for(sw[0]);
+            snprintf(err, errlen, "the shell %s%s%s was not found; check the name given to -S/--shell",
+                     q, sw[0], q);
+            vn_words_free(sw);
+            free_rows(rows, nrows);
+            return VN_EINVAL;
+        }
+        vn_words_free(sw);
+    }
+    drain dr;
+    memset(&dr, 0, sizeof dr);
+    dr.r = dr.w = -1;
+    const char *stdout_path = NULL;
+    char pipe_path[64];
+    if (c->output_pipe && !c->executor) {
+        if (drain_start(&dr) != 0) {
+            snprintf(err, errlen, "cannot make a pipe for the commands' output: %s", strerror(errno));
+            rc = VN_EIO;
+            goto out_early;
+        }
+        snprintf(pipe_path, sizeof pipe_path, "/proc/%ld/fd/%d", (long)getpid(), dr.w);
+        stdout_path = pipe_path;
+    } else if (c->output_file) {
+        stdout_path = c->output_file;
+    }
     /* Pinned before the helper starts, so it and every command inherit the
      * CPU: on a VM one vCPU can run at two thirds of another's speed, and
      * unpinned, where each child lands would decide its time. */
@@ -943,9 +1145,8 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     x.c = c;
     x.exec = c->executor ? c->executor : default_exec;
     x.peak_resets = 1;
-    char sh[4096];
-    if (!c->executor && vn_which("sh", sh, sizeof sh) == 0)
-        x.shell_path = sh;
+    x.shell_path = shell_path;
+    x.stdout_path = stdout_path;
     /* Without the helper (not installed, or with counters, which must
      * attach from vernier itself) commands start from vernier directly. */
     if (c->helper && !c->executor && !o_counting(&x) &&
@@ -1021,14 +1222,14 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
 
     double sh_wall = 0, sh_user = 0, sh_sys = 0;
     int stop = 0;
-    if (c->shell && (rc = measure_shell(&x, &sh_wall, &sh_user, &sh_sys, err, errlen)) != 0) {
+    if (any_shell && (rc = measure_shell(&x, &sh_wall, &sh_user, &sh_sys, err, errlen)) != 0) {
         if (c->stop_flag && *c->stop_flag) {
             /* Interrupted before any command ran: report that, with no runs. */
             rc = 0;
             stop = 1;
         } else {
             if (!err[0])
-                snprintf(err, errlen, "cannot measure the start-up of 'sh -c'");
+                snprintf(err, errlen, "cannot measure the start-up of the shell");
             goto out;
         }
     }
@@ -1039,6 +1240,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
         rc = VN_ENOMEM;
         goto out;
     }
+    x.t_start = x.t_drawn = vn__posix_read(CLOCK_MONOTONIC);
     /* Setup once per row, then warmup runs, interleaved like the timed ones. */
     for (size_t i = 0; i < nrows && !stop && !c->order_blocks; i++) {
         stop = hook(&x, "setup", rows[i].setup, fail);
@@ -1048,7 +1250,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     for (size_t w = 0; w < c->warmup && !stop && !c->order_blocks; w++) {
         size_t k = round_order(rows, nrows, c, &rng, order);
         for (size_t o = 0; o < k && !stop; o++)
-            stop = warm(&x, &rows[order[o]], c, fail);
+            stop = warm(&x, &rows[order[o]], c, fail) || (progress(&x, rows, nrows, &rows[order[o]]), 0);
     }
     while (!stop) {
         size_t k = round_order(rows, nrows, c, &rng, order);
@@ -1075,7 +1277,8 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
             double wall;
             vn_proc_usage u;
             char why[512] = "";
-            int e = run_once(&x, r->argv, c->shell ? x.shell_path : r->path, c->show_output, &wall, &u, why, sizeof why);
+            int e = run_once(&x, r->argv, r->shell ? x.shell_path : r->path, c->show_output, &wall,
+                             &u, why, sizeof why);
             if (e < 0 || e == VN_EXEC_INTERRUPTED)
                 drop_counts(&x);
             if (e < 0) {
@@ -1117,8 +1320,8 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
                     break;
                 }
             }
-            check_done(c, r, sh_wall);
-            progress(c, rows, nrows, order[o]);
+            check_done(c, r, r->shell ? sh_wall : 0);
+            progress(&x, rows, nrows, r);
             if (r->finished && !r->cleaned) {
                 r->cleaned = 1;
                 if (hook(&x, "cleanup", r->cleanup, fail)) {
@@ -1129,7 +1332,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
             }
         }
     }
-    if (c->progress)
+    if (c->progress && x.t_drawn != x.t_start)
         fprintf(stderr, "\r\033[K");
     if (c->stop_flag && *c->stop_flag)
         results->interrupted = 1;
@@ -1216,6 +1419,8 @@ out:
                      x.cgroup, strerror(-e));
         sweep_groups(&x, results, rc == 0);
     }
+out_early:
+    drain_stop(&dr);
     free_rows(rows, nrows);
     if (rc) {
         vn_results_free(results);

@@ -410,6 +410,7 @@ typedef struct vn_result {
     double elapsed;            /* seconds spent on this benchmark */
     char error[256];           /* vn_state_fail() message, or "" */
     char *command;             /* vernier run: the command line, owned; NULL in-process */
+    int named;                 /* vernier run: name is the user's (-n), shown for the command */
     char **pnames, **pvalues;  /* vernier run: the parameters of this row, owned */
     size_t nparams;
     vn_proc_usage *proc;       /* vernier run: one per sample, owned; NULL in-process */

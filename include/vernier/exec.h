@@ -25,6 +25,14 @@ extern "C" {
 int  vn_split_words(const char *line, char ***words, int *count, char *err, size_t errlen);
 void vn_words_free(char **words);
 
+/* 1 when line needs a shell to mean what it says: an unquoted pipe,
+ * redirection, list operator, subshell, glob, comment, leading ~, an
+ * expansion ($ or a backquote, also inside double quotes), several lines,
+ * a first word that is a shell keyword or builtin, or a variable set before
+ * the program; why then says which, in a few words ("it has '|' (a pipe)").
+ * 0 for a simple command that vn_split_words runs as meant. */
+int  vn_needs_shell(const char *line, char *why, size_t whylen);
+
 /* Finds name along PATH (or checks it, when it contains a slash) and
  * writes the path of an executable file to out. VN_ENOENT when there is
  * none, -EACCES when the file exists but cannot be executed. */
@@ -38,6 +46,8 @@ typedef struct vn_exec_opts {
     const char *path;               /* the program's file, found beforehand (vn_which), so the
                                        PATH search is not timed; NULL: searched at the spawn */
     const char *stdin_path;         /* NULL: /dev/null */
+    const char *stdout_path;        /* with show_output 0: standard output to this file
+                                       (created, truncated), standard error to /dev/null */
     int show_output;                /* 0: stdout and stderr go to /dev/null; 1: through;
                                        2: both to stderr (stdout carries a report) */
     double timeout;                 /* seconds; 0: none */

@@ -50,6 +50,11 @@ struct vn_run_compare;
 int vn_report_run_text(const vn_results *r, const struct vn_run_compare *cmp, size_t ncmp,
                        unsigned flags, vn_buf *out);
 int vn_report_hyperfine_json(const vn_results *r, vn_buf *out);
+/* hyperfine's --export-csv (seconds, one row per command, parameter_NAME
+ * columns) and --export-markdown (a table in unit_s seconds: 1e-3 for
+ * milliseconds; 0 chooses as hyperfine does) layouts. */
+int vn_report_hyperfine_csv(const vn_results *r, vn_buf *out);
+int vn_report_hyperfine_markdown(const vn_results *r, double unit_s, vn_buf *out);
 
 #ifdef __cplusplus
 }

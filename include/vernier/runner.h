@@ -30,7 +30,17 @@ typedef int (*vn_executor)(const vn_exec_opts *o, double *wall_ns, vn_proc_usage
 typedef struct vn_run_config {
     const char *const *commands;  /* as given: each is split into words, or run by sh -c */
     size_t ncommands;
-    int shell;                    /* run each through `sh -c` and subtract the shell's start-up */
+    /* 0: a command runs through the shell only when it needs one
+     * (vn_needs_shell: pipes, redirections, globs, $...); 1: every command
+     * does; -1: none does, and one that needs a shell is an error. The
+     * shell's own start-up is measured and subtracted from the runs of the
+     * commands that go through it. */
+    int shell;
+    const char *shell_cmd;        /* the shell as a command line ("bash --norc"); NULL: sh.
+                                   * The hooks (prepare, setup, cleanup) run through it too. */
+    const char *const *names;     /* names of the commands in order, {NAME} substituted; NULL
+                                   * or fewer than commands: the rest go by their text */
+    size_t nnames;
     size_t warmup;                /* untimed runs per command first */
     size_t runs;                  /* exactly this many runs; 0: adaptive */
     size_t min_runs;              /* adaptive: at least (default 10) */
@@ -43,6 +53,8 @@ typedef struct vn_run_config {
                                    * this CPU for the measurement (restored after); -1: not */
     uint64_t seed;                /* for --order random */
     const char *prepare;          /* shell command before every timed run, untimed */
+    const char *const *prepares;  /* or one per command, in order (nprepares == ncommands) */
+    size_t nprepares;
     const char *setup;            /* shell command once before a command's runs */
     const char *cleanup;          /* shell command once after them */
     const vn_run_param *params;
@@ -52,6 +64,10 @@ typedef struct vn_run_config {
     int show_output;              /* let the command's stdout and stderr through (2: both
                                      to stderr, when stdout carries a report) */
     const char *input;            /* stdin file; NULL: /dev/null */
+    const char *output_file;      /* with show_output 0: the commands' stdout to this file */
+    int output_pipe;              /* with show_output 0: their stdout through a pipe, read
+                                   * and thrown away (what a program writing to /dev/null
+                                   * may skip, it does) */
     int tree_memory;              /* measure the process tree's peak through a cgroup when possible */
     int progress;                 /* a progress line on stderr */
     const volatile int *stop_flag;/* non-zero: stop the runs, report what was measured */

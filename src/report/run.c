@@ -17,6 +17,12 @@
 
 enum { USER, SYS, RSS };
 
+/* What a command is called in a report: its name (-n) or its command line. */
+static const char *label(const vn_result *r)
+{
+    return r->named || !r->command ? r->name : r->command;
+}
+
 /* The mean or the median over the runs of one field of their usage. */
 static double summary_of(const vn_result *r, int which, int mean)
 {
@@ -67,8 +73,7 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
     for (size_t i = 0; i < res->nbench; i++) {
         const vn_result *r = &res->bench[i];
         const vn_stats *s = &r->stats;
-        rc |= vn_buf_printf(o, "%s%s%s\n", BOLD(flags), r->command ? r->command : r->name,
-                            RESET(flags));
+        rc |= vn_buf_printf(o, "%s%s%s\n", BOLD(flags), label(r), RESET(flags));
         if (!r->nsamples) {
             rc |= vn_buf_printf(o, "  no runs%s%s\n\n", r->error[0] ? ": " : "", r->error);
             continue;
@@ -129,7 +134,7 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
         }
         rc |= vn_buf_printf(o, "  runs     %zu (%s)", r->nsamples, stop_words(r->stop));
         if (r->overhead_ns > 0)
-            rc |= vn_buf_printf(o, "; the shell's start-up, %s, subtracted",
+            rc |= vn_buf_printf(o, "; through a shell, its start-up (%s) subtracted",
                                 vn__fmt_ns(a, sizeof a, r->overhead_ns));
         rc |= vn_buf_puts(o, "\n");
         if (r->error[0])
@@ -141,13 +146,13 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
     }
     if (ncmp) {
         const vn_result *f = &res->bench[cmp[0].fastest];
-        const char *fname = f->command ? f->command : f->name;
+        const char *fname = label(f);
         const char *fq = vn__quote_for(fname);
         rc |= vn_buf_printf(o, "%sComparison%s\n  %s%s%s ran\n", BOLD(flags), RESET(flags), fq,
                             fname, fq);
         for (size_t i = 0; i < ncmp; i++) {
             const vn_result *x = &res->bench[cmp[i].other];
-            const char *name = x->command ? x->command : x->name;
+            const char *name = label(x);
             const char *q = vn__quote_for(name);
             char p[32];
             if (cmp[i].p < 0.001)
@@ -191,7 +196,7 @@ int vn_report_hyperfine_json(const vn_results *res, vn_buf *out)
             continue;
         const vn_stats *s = &r->stats;
         vn__json_obj_begin(&j, NULL);
-        vn__json_str(&j, "command", r->command ? r->command : r->name);
+        vn__json_str(&j, "command", label(r));
         vn__json_num(&j, "mean", s->mean / 1e9);
         vn__json_num(&j, "stddev", r->nsamples > 1 ? s->stddev / 1e9 : NAN);
         vn__json_num(&j, "median", s->median / 1e9);
@@ -227,4 +232,114 @@ int vn_report_hyperfine_json(const vn_results *res, vn_buf *out)
     vn__json_arr_end(&j);
     vn__json_obj_end(&j);
     return vn__json_finish(&j);
+}
+
+/* ---- hyperfine's CSV and Markdown -------------------------------------------- */
+
+/* The mean user and system time of the runs, the shell's start-up taken off. */
+static void cpu_means(const vn_result *r, double *user, double *sys)
+{
+    double u = 0, y = 0;
+    for (size_t k = 0; k < r->nsamples; k++) {
+        u += r->proc[k].user_ns;
+        y += r->proc[k].sys_ns;
+    }
+    *user = fmax(0, u / (double)r->nsamples - r->shell_user_ns);
+    *sys = fmax(0, y / (double)r->nsamples - r->shell_sys_ns);
+}
+
+/* The shortest decimal that reads back as x, like hyperfine's own numbers. */
+static int put_exact(vn_buf *o, double x)
+{
+    char s[40];
+    for (int p = 1; p <= 17; p++) {
+        snprintf(s, sizeof s, "%.*g", p, x);
+        if (strtod(s, NULL) == x)
+            break;
+    }
+    return vn_buf_puts(o, s);
+}
+
+/* A CSV field, quoted when it holds a comma, a quote or a line break. */
+static int put_csv_field(vn_buf *o, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n"))
+        return vn_buf_puts(o, s);
+    int rc = vn_buf_puts(o, "\"");
+    for (const char *c = s; *c; c++)
+        rc |= *c == '"' ? vn_buf_puts(o, "\"\"") : vn_buf_append(o, c, 1);
+    return rc | vn_buf_puts(o, "\"");
+}
+
+int vn_report_hyperfine_csv(const vn_results *res, vn_buf *o)
+{
+    int rc = vn_buf_puts(o, "command,mean,stddev,median,user,system,min,max");
+    const vn_result *first = NULL;
+    for (size_t i = 0; i < res->nbench && !first; i++)
+        if (res->bench[i].nsamples)
+            first = &res->bench[i];
+    for (size_t k = 0; first && k < first->nparams; k++)
+        rc |= vn_buf_printf(o, ",parameter_%s", first->pnames[k]);
+    rc |= vn_buf_puts(o, "\n");
+    for (size_t i = 0; i < res->nbench; i++) {
+        const vn_result *r = &res->bench[i];
+        if (!r->nsamples)
+            continue;
+        const vn_stats *s = &r->stats;
+        double user, sys;
+        cpu_means(r, &user, &sys);
+        double v[] = {s->mean, r->nsamples > 1 ? s->stddev : 0, s->median, user, sys, s->min, s->max};
+        rc |= put_csv_field(o, label(r));
+        for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
+            rc |= vn_buf_puts(o, ",");
+            rc |= put_exact(o, v[k] / 1e9);
+        }
+        for (size_t k = 0; k < r->nparams; k++) {
+            rc |= vn_buf_puts(o, ",");
+            rc |= put_csv_field(o, r->pvalues[k]);
+        }
+        rc |= vn_buf_puts(o, "\n");
+    }
+    return rc ? VN_ENOMEM : 0;
+}
+
+int vn_report_hyperfine_markdown(const vn_results *res, double unit_s, vn_buf *o)
+{
+    /* hyperfine's choice without --time-unit: seconds once the fastest mean
+     * is a second or more, else milliseconds. */
+    const vn_result *fast = NULL;
+    for (size_t i = 0; i < res->nbench; i++) {
+        const vn_result *r = &res->bench[i];
+        if (r->nsamples && (!fast || r->stats.mean < fast->stats.mean))
+            fast = r;
+    }
+    if (!(unit_s > 0))
+        unit_s = fast && fast->stats.mean >= 1e9 ? 1 : 1e-3;
+    const char *name = unit_s >= 1 ? "s" : unit_s >= 1e-3 ? "ms" : unit_s >= 1e-6 ? "µs" : "ns";
+    int dec = unit_s >= 1 ? 3 : 1;
+    double scale = unit_s * 1e9;
+    int rc = vn_buf_printf(o, "| Command | Mean [%s] | Min [%s] | Max [%s] | Relative |\n"
+                              "|:---|---:|---:|---:|---:|\n", name, name, name);
+    for (size_t i = 0; i < res->nbench; i++) {
+        const vn_result *r = &res->bench[i];
+        if (!r->nsamples)
+            continue;
+        const vn_stats *s = &r->stats;
+        double sd = r->nsamples > 1 ? s->stddev : 0;
+        rc |= vn_buf_puts(o, "| `");
+        for (const char *c = label(r); *c; c++)
+            rc |= *c == '|' ? vn_buf_puts(o, "\\|") : vn_buf_append(o, c, 1);
+        rc |= vn_buf_printf(o, "` | %.*f ± %.*f | %.*f | %.*f | ", dec, s->mean / scale, dec,
+                            sd / scale, dec, s->min / scale, dec, s->max / scale);
+        if (r == fast) {
+            rc |= vn_buf_puts(o, "1.00 |\n");
+            continue;
+        }
+        /* The ratio of the means, its error from both relative errors. */
+        double fm = fast->stats.mean, fs = fast->nsamples > 1 ? fast->stats.stddev : 0;
+        double ratio = s->mean / fm;
+        double err = ratio * sqrt(pow(sd / s->mean, 2) + pow(fs / fm, 2));
+        rc |= vn_buf_printf(o, "%.2f ± %.2f |\n", ratio, err);
+    }
+    return rc ? VN_ENOMEM : 0;
 }
