@@ -444,7 +444,7 @@ int cmd_run(int argc, char **argv)
     const char *hcsv = NULL, *hmd = NULL, *style = "auto", *step = NULL;
     const char *scan[3] = {NULL, NULL, NULL};
     double unit_s = 0;
-    int raw = 0, hist = 0, runs_set = 0, minmax_set = 0, quiet = 0;
+    int raw = 0, hist = 0, runs_set = 0, minmax_set = 0, min_set = 0, quiet = 0;
     params P = {0};
     /* -n and -p may each come once per command: pointers into argv. */
     const char **names = calloc((size_t)argc, sizeof *names);
@@ -569,7 +569,7 @@ int cmd_run(int argc, char **argv)
         case O_MINSAMPLES:
             if (whole(o == O_MINRUNS ? "--min-runs" : "--min-samples", optarg, 1, 1e6, &v)) goto usage;
             c.min_runs = (size_t)v;
-            minmax_set = 1;
+            minmax_set = min_set = 1;
             break;
         case O_MAXRUNS:
         case O_MAXSAMPLES:
@@ -627,11 +627,22 @@ int cmd_run(int argc, char **argv)
                 int nw = 0;
                 int bad = vn_split_words(optarg, &w, &nw, why, sizeof why) != 0 || !nw || !w[0][0];
                 vn_words_free(w);
+                w = NULL;
                 if (bad) {
                     vn_cli_usage_error(CMD, "-S/--shell needs a shell such as 'bash' or 'bash --norc', "
                                        "'default' or 'none', not '%s'", optarg);
                     goto usage;
                 }
+                /* A shell that is not there is told now, as a usage error. */
+                char path[4096];
+                vn_split_words(optarg, &w, &nw, why, sizeof why);
+                int found = vn_which(w[0], path, sizeof path) == 0;
+                if (!found)
+                    vn_cli_usage_error(CMD, "the shell %s%s%s was not found; check the name given "
+                                       "to -S/--shell", vn__quote_for(w[0]), w[0], vn__quote_for(w[0]));
+                vn_words_free(w);
+                if (!found)
+                    goto usage;
                 c.shell = 1, c.shell_cmd = optarg;
             }
             break;
@@ -708,6 +719,9 @@ int cmd_run(int argc, char **argv)
         vn_cli_usage_error(CMD, "--runs fixes the number of runs; drop --min-samples/--max-samples");
         goto usage;
     }
+    /* Only a maximum under the default minimum: the maximum wins, as in hyperfine. */
+    if (c.max_runs < c.min_runs && !min_set)
+        c.min_runs = c.max_runs;
     if (c.max_runs < c.min_runs) {
         vn_cli_usage_error(CMD, "--max-samples (%zu) must be at least --min-samples (%zu)", c.max_runs,
                            c.min_runs);
@@ -823,14 +837,7 @@ int cmd_run(int argc, char **argv)
     int rc = vn_run_commands(&c, &res, &cmp, &ncmp, &fail, err, sizeof err);
     if (rc) {
         vn__interrupt_restore();
-        /* What the library refuses in the commands (one that needs a shell
-         * under -N, a shell that cannot be found) is a usage error. */
-        if (rc == VN_EINVAL && err[0]) {
-            vn_cli_usage_error(CMD, "%s", err);
-            status = VN_EXIT_USAGE;
-        } else {
-            status = vn_cli_fail(CMD, "%s", err[0] ? err : vn_strerror(rc));
-        }
+        status = vn_cli_fail(CMD, "%s", err[0] ? err : vn_strerror(rc));
         goto done;
     }
 

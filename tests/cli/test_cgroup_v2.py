@@ -61,7 +61,7 @@ cd /v
 measure() {
     d=/out/$1; shift
     mkdir -p $d
-    ./vernier run --runs 2 --shell --json $d/json "$@" > $d/output 2>&1
+    ./vernier run --runs 2 --shell sh --json $d/json "$@" > $d/output 2>&1
     echo $? > $d/rc
     find /sys/fs/cgroup -name 'vernier-*' > $d/groups
 }

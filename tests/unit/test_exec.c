@@ -379,9 +379,39 @@ static void a_flag_raised_by_another_thread_stops_the_run(void **state)
     assert_true(wall < 1.5e9);
 }
 
+static void test_needs_shell(void **state)
+{
+    (void)state;
+    static const char *const yes[] = {
+        "ls | wc -l", "echo hi > out", "a && b", "a; b", "sleep 1 &", "(cd /tmp)", "echo $HOME",
+        "echo `date`", "ls *.c", "ls file?", "ls [ab]", "echo \"$x\"", "cd /tmp", "for i in 1; do :; done",
+        "X=1 prog", "ls ~", "true # note", "a\nb", "export A=1", "sort < in",
+    };
+    static const char *const no[] = {
+        "sleep 0.1", "grep -i todo file", "echo 'a | b'", "echo \"a > b\"", "echo a\\|b",
+        "make -j {threads}", "prog --opt=value", "echo a#b", "echo a~b", "printf '%s' '$x'",
+        "./a.out", "env X=1 prog",
+    };
+    char why[160];
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
+        why[0] = '\0';
+        if (vn_needs_shell(yes[i], why, sizeof why) != 1)
+            fail_msg("'%s' needs a shell", yes[i]);
+        assert_true(strlen(why) > 5);
+    }
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        if (vn_needs_shell(no[i], why, sizeof why) != 0)
+            fail_msg("'%s' needs no shell (%s)", no[i], why);
+    vn_needs_shell("ls | wc", why, sizeof why);
+    assert_string_equal(why, "it has '|' (a pipe)");
+    vn_needs_shell("for x in a; do :; done", why, sizeof why);
+    assert_string_equal(why, "it starts with the shell word 'for'");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_needs_shell),
         cmocka_unit_test(cgroup_v1_memory_dir), cmocka_unit_test(cgroup_v2_parent),
         cmocka_unit_test(words_like_a_shell),   cmocka_unit_test(bad_lines_are_errors),
         cmocka_unit_test(which_finds_programs), cmocka_unit_test(param_values),

@@ -1,0 +1,230 @@
+"""`vernier run` as a drop-in for hyperfine: invocations from hyperfine's
+README and --help, unchanged but for shorter commands and fewer runs; its
+export layouts; a shell only where a command needs one; the progress bar on
+a terminal; and `vernier help CMD` against `vernier CMD --help`."""
+import csv
+import json
+import os
+import pty
+import re
+import select
+import shutil
+import statistics
+import subprocess
+import time
+
+import pytest
+
+from conftest import VERNIER, run
+
+HF_KEYS = {"command", "mean", "stddev", "median", "user", "system", "min", "max", "times",
+           "exit_codes"}
+
+
+@pytest.fixture
+def work(tmp_path):
+    """A directory with what the examples expect: files to dump and grep, a
+    Makefile, a main.cpp."""
+    (tmp_path / "file").write_bytes(bytes(range(256)) * 16)
+    (tmp_path / "a.txt").write_text("TODO one\nnothing\n")
+    (tmp_path / "b.txt").write_text("TODO two\n")
+    (tmp_path / "main.cpp").write_text("int main() { return 0; }\n")
+    (tmp_path / "Makefile").write_text("all:\n\t@true\nclean:\n\t@true\n")
+    return tmp_path
+
+
+def hf_json(path, ncommands, nruns=None):
+    d = json.loads(path.read_text())
+    assert len(d["results"]) == ncommands
+    for r in d["results"]:
+        assert HF_KEYS <= set(r), set(r)
+        if nruns is not None:
+            assert len(r["times"]) == nruns and len(r["exit_codes"]) == nruns
+        assert r["min"] <= r["median"] <= r["max"]
+        assert r["median"] == pytest.approx(statistics.median(r["times"]), rel=1e-9)
+        assert r["mean"] == pytest.approx(statistics.fmean(r["times"]), rel=1e-6)
+    return d
+
+
+# Each: the invocation (hyperfine's words), the commands it makes, the runs
+# of each (None: adaptive). Sleeps are shortened and run counts small.
+EXAMPLES = [
+    ("'sleep 0.01' -M 3", 1, None),
+    ("--runs 5 'sleep 0.01'", 1, 5),
+    ("-r 2 'hexdump file' 'xxd file'", 2, 2),
+    ("--warmup 3 -r 2 'grep -R TODO *'", 1, 2),
+    ("--prepare 'sync; echo 3 > /dev/null' -r 2 'grep -R TODO *'", 1, 2),
+    ("--prepare 'make clean' --parameter-scan num_threads 1 3 -r 2 'make -j {num_threads}'", 3, 2),
+    ("--parameter-scan delay 0.01 0.03 -D 0.01 -r 2 'sleep {delay}'", 3, 2),
+    ("-P threads 1 2 -r 2 'make -j {threads}'", 2, 2),
+    ("-S bash -P size 0 2 -r 2 'sleep 0.00$((2**{size}))'", 3, 2),
+    ("-L compiler gcc,clang -r 2 '{compiler} -fsyntax-only main.cpp'", 2, 2),
+    ("-N --warmup 5 -r 3 'grep TODO a.txt'", 1, 3),
+    ("--shell=none -r 3 'sleep 0.01'", 1, 3),
+    ("--shell zsh -r 2 'for i in {1..100}; do echo test; done'", 1, 2),
+    ("-S 'bash --norc' -r 2 'echo test'", 1, 2),
+    ("-r 3 -n fast -n slow 'sleep 0.01' 'sleep 0.02'", 2, 3),
+    ("--ignore-failure -r 2 'grep NOTHING a.txt'", 1, 2),
+    ("--output=pipe -r 3 'cat file'", 1, 3),
+    ("--style basic -r 2 'sleep 0.01' --export-markdown results.md", 1, 2),
+    ("-r 3 'sleep 0.01' 'sleep 0.02' --export-json results.json", 2, 3),
+    ("-i -r 2 --export-csv results.csv -L n 1,2 'sh -c \"exit {n}\"'", 2, 2),
+]
+
+
+@pytest.mark.parametrize("line,ncmds,nruns", EXAMPLES, ids=[e[0][:40] for e in EXAMPLES])
+def test_hyperfine_examples(work, line, ncmds, nruns):
+    words = ["run"] + __import__("shlex").split(line) + ["--export-json", "hf.json"]
+    if "--export-json" in line:
+        words = words[:-2]
+    p = run(*words, cwd=work, timeout=120)
+    assert p.returncode == 0, (line, p.stderr)
+    out = work / ("results.json" if "--export-json" in line else "hf.json")
+    d = hf_json(out, ncmds, nruns)
+    # The report names every command once.
+    for r in d["results"]:
+        assert r["command"] in p.stdout
+    if "-n fast" in line:
+        assert [r["command"] for r in d["results"]] == ["fast", "slow"]
+    if "-L" in line or "-P" in line or "--parameter" in line:
+        assert all("parameters" in r for r in d["results"])
+    if "--ignore-failure" in line or line.startswith("-i"):
+        assert any(c != 0 for r in d["results"] for c in r["exit_codes"])
+    if "--export-markdown" in line:
+        md = (work / "results.md").read_text().splitlines()
+        assert md[0] == "| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |"
+        assert md[1] == "|:---|---:|---:|---:|---:|" and len(md) == 2 + ncmds
+    if "--export-csv" in line:
+        rows = list(csv.reader((work / "results.csv").open()))
+        assert rows[0] == ["command", "mean", "stddev", "median", "user", "system", "min", "max",
+                           "parameter_n"]
+        assert [r[-1] for r in rows[1:]] == ["1", "2"]
+
+
+def test_options_after_the_commands_and_dashdash(tmp_path):
+    p = run("run", "sleep 0.01", "-r", "2", "--export-json", str(tmp_path / "a.json"), "-N")
+    assert p.returncode == 0, p.stderr
+    hf_json(tmp_path / "a.json", 1, 2)
+    # "--" still ends the options: what follows is one command's words.
+    p = run("run", "-r", "2", "--export-json", str(tmp_path / "b.json"), "--", "sh", "-c", "exit 0")
+    assert p.returncode == 0, p.stderr
+    assert json.loads((tmp_path / "b.json").read_text())["results"][0]["command"] == "sh -c 'exit 0'"
+
+
+def test_a_shell_only_where_needed(tmp_path):
+    p = run("run", "-r", "3", "--json", "-", "true", "true | cat")
+    assert p.returncode == 0, p.stderr
+    b = json.loads(p.stdout)["benchmarks"]
+    plain, piped = b[0], b[1]
+    assert plain.get("overhead", {}).get("ns", 0) in (0, None)
+    assert piped["overhead"]["ns"] > 0
+    assert "through a shell, its start-up" in p.stdout or "through a shell" in run(
+        "run", "-r", "3", "true | cat").stdout
+
+
+def test_output_to_a_file_and_inherit(tmp_path):
+    out = tmp_path / "out.txt"
+    p = run("run", "-r", "2", "--output", str(out), "echo hello")
+    assert p.returncode == 0, p.stderr
+    assert out.read_text() == "hello\n"
+    p = run("run", "-r", "2", "--output=inherit", "--style", "none", "echo inherited")
+    assert p.returncode == 0 and p.stdout == "inherited\ninherited\n", p.stdout
+
+
+def test_style_none_prints_no_report(tmp_path):
+    p = run("run", "-r", "2", "--style", "none", "true", "--export-json", str(tmp_path / "x.json"))
+    assert p.returncode == 0 and p.stdout == "" and p.stderr == ""
+    hf_json(tmp_path / "x.json", 1, 2)
+
+
+def read_pty(fd, proc, timeout=60):
+    out = b""
+    end = time.time() + timeout
+    while time.time() < end:
+        r, _, _ = select.select([fd], [], [], 0.2)
+        if r:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        elif proc.poll() is not None:
+            break
+    proc.wait(timeout=10)
+    return out.decode(errors="replace")
+
+
+def on_a_terminal(*args):
+    """Runs vernier with stderr on a pty (stdout a pipe); its stderr's text."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([VERNIER, *args], stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    try:
+        return read_pty(master, proc), proc
+    finally:
+        os.close(master)
+
+
+def test_progress_bar_on_a_terminal_only():
+    err, proc = on_a_terminal("run", "-r", "8", "-n", "napping", "sleep 0.05")
+    assert proc.returncode == 0
+    bars = re.findall(r"napping\s+\[[#-]+\]\s+(\d+)/(\d+)\s+ETA", err)
+    assert bars, err
+    assert all(int(d) <= int(p) == 8 for d, p in bars)
+    assert err.endswith("\r\x1b[K")  # the line is wiped before the report
+    for quiet in (["--quiet"], ["--style", "basic"], ["--style", "none"]):
+        err, proc = on_a_terminal("run", "-r", "8", *quiet, "sleep 0.05")
+        assert proc.returncode == 0 and "ETA" not in err, (quiet, err)
+    p = run("run", "-r", "8", "sleep 0.05")
+    assert "ETA" not in p.stderr
+
+
+def subcommands():
+    top = run("--help").stdout
+    return re.findall(r"^  (\w+)\s", top.split("Commands:")[1].split("Options:")[0], re.M)
+
+
+def test_help_cmd_is_cmd_help():
+    names = subcommands()
+    assert {"run", "stats", "env", "clocks"} <= set(names)
+    for name in names:
+        a, b = run("help", name), run(name, "--help")
+        assert a.returncode == b.returncode == 0
+        assert a.stdout == b.stdout and a.stdout.startswith(f"usage: vernier {name}"), name
+    p = run("help", "nope")
+    assert p.returncode == 2 and "unknown command 'nope'" in p.stderr
+
+
+def test_run_help_fits_in_100_columns():
+    text = run("run", "--help").stdout
+    assert max(len(l) for l in text.splitlines()) <= 100
+    for opt in ("-N", "-w, --warmup", "-r, --runs", "-m, --min-runs", "-M, --max-runs", "-p, --prepare",
+                "-c, --cleanup", "-n, --command-name", "-L, --parameter-list", "-P, --parameter-scan",
+                "-D, --parameter-step-size", "-S, --shell", "-i, --ignore-failure", "--export-json",
+                "--export-csv", "--export-markdown", "-u, --time-unit", "--input", "--output",
+                "--style", "-s, --setup"):
+        assert opt in text, opt
+
+
+@pytest.mark.skipif(not shutil.which("hyperfine"), reason="hyperfine is not installed")
+def test_same_invocations_as_hyperfine(tmp_path):
+    """The same invocation through both tools: the same commands, runs and
+    parameters in the same layout, and medians of the same size."""
+    for args in (["-N", "-r", "5", "sleep 0.02"],
+                 ["-r", "4", "-L", "d", "0.01,0.03", "sleep {d}"],
+                 ["-r", "4", "sleep 0.02 && true"]):
+        hp = subprocess.run(["hyperfine", "--style", "none", *args, "--export-json",
+                             str(tmp_path / "h.json")], capture_output=True, text=True)
+        assert hp.returncode == 0, hp.stderr
+        p = run("run", "--style", "none", *args, "--export-json", str(tmp_path / "v.json"))
+        assert p.returncode == 0, p.stderr
+        h = json.loads((tmp_path / "h.json").read_text())["results"]
+        v = json.loads((tmp_path / "v.json").read_text())["results"]
+        assert [r["command"] for r in h] == [r["command"] for r in v]
+        assert [r.get("parameters") for r in h] == [r.get("parameters") for r in v]
+        for a, b in zip(h, v):
+            assert set(a) == set(b) and len(a["times"]) == len(b["times"])
+            # Timing is noisy on a shared machine: the same order of size only.
+            assert 0.5 < b["median"] / a["median"] < 2, (a["median"], b["median"])
