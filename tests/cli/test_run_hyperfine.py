@@ -74,6 +74,9 @@ EXAMPLES = [
 
 @pytest.mark.parametrize("line,ncmds,nruns", EXAMPLES, ids=[e[0][:40] for e in EXAMPLES])
 def test_hyperfine_examples(work, line, ncmds, nruns):
+    for tool in ("zsh", "xxd", "hexdump", "clang", "gcc", "make", "bash"):
+        if re.search(rf"\b{tool}\b", line) and not shutil.which(tool):
+            pytest.skip(f"{tool} is not installed (scripts/install-deps installs it)")
     words = ["run"] + __import__("shlex").split(line) + ["--export-json", "hf.json"]
     if "--export-json" in line:
         words = words[:-2]
