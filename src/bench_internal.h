@@ -111,21 +111,6 @@ double vn__branch_cycles(const struct vn__run *r, double ref_ns);
  * quiet ones, with a few at 1.1 to 1.2 (a lighter load on the other
  * thread). */
 #define VN__SHARED_RATIO 1.10
-/* The fastest probe of a core that ran a taken branch a cycle at some point,
- * as most out-of-order cores do on a core of their own. Never faster than
- * this, the core was probably shared throughout. */
-#define VN__BRANCH_QUIET_MAX 1.5
-/* An upper bound (the fastest sample) counts as reproduced when this many
- * samples are within the precision of it: its stop rule, and its warning
- * when the budget ran out first. */
-#define VN__FASTEST_AGREE 5
-
-/* Whether the branch probes of these samples read steady: at least 20 of
- * them, p10 to p90 within 1.5% of their median. A core that never runs a
- * taken branch a cycle reads steady at its own speed, as a quiet one does
- * (here, within 0.8%); a shared one mostly spreads from 1.5 to 2.5, though
- * a spell of even sharing can read steady too (1.90 to 1.92 here). */
-int vn__probes_steady(const vn_sample *v, size_t n);
 
 /* A sample that spent less than this share of its wall time on the CPU
  * was asleep or waiting, which a shared core does not slow: it is never
@@ -154,10 +139,6 @@ void vn__evict_free(vn__evict *e);
 /* The empty loop (bench_empty.c, always compiled with optimization). */
 void vn__empty_loop(vn_state *st);
 
-/* How many untagged samples the headline needs; with fewer, all samples are
- * used and the interference warning says so. */
-size_t vn__min_untagged(const vn_config *c);
-
 /* ---- Counters (bench_counters.c) ---- */
 
 /* Opens the counters cfg asks for on the calling thread (through the hooks'
@@ -181,23 +162,11 @@ int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *samp
  * VN_MAX_WARNINGS are kept. */
 void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...) VN_PRINTF(3, 4);
 
-/* Can the loop with the body (raw_lo, the bottom of its median's 95%
- * interval, and raw_med, that median) not be told apart from the empty loop
- * (its median om and the top of its interval ohi)? See bench_run.c. */
-int vn__indistinguishable(double raw_lo, double raw_med, double om, double ohi);
-
-/* For a body that cannot be told apart from the empty loop: is the bound
- * one reference cycle (ref, the fastest reference of the samples, in ns)?
- * Yes when the body adds under a cycle to the loop at 95% (raw_hi, the top
- * of the interval of the loop with the body's median, less olo, the bottom
- * of the empty loop's) and a cycle is below the fastest sample of the loop
- * with the body and not below floor_ns, the smallest difference per
- * iteration the timer shows, from n >= 6 samples of it. See bench_run.c. */
-int vn__one_cycle_bound(size_t n, double raw_hi, double olo, double ref, double fastest,
-                        double floor_ns);
-
-/* The warnings of one result, derived from its numbers (pure). */
-void vn__result_warnings(vn_result *res, const vn_config *cfg, int optimized);
+/* The warnings of one result, derived from its numbers and the decision on
+ * its samples (bench_decide.h; pure). */
+struct vn__decision;
+void vn__result_warnings(vn_result *res, const vn_config *cfg, int optimized,
+                         const struct vn__decision *d);
 /* vn_suite_add_registered(), and on an error the name of the benchmark that
  * could not be added in *bad (when bad is not NULL). */
 int vn__suite_add_registered(vn_suite *s, const char **bad);

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_decide.h"
 #include "bench_internal.h"
 #include "format.h"
 #include "idle_internal.h"
@@ -87,6 +88,7 @@ typedef struct job {
     double cpu_ns;               /* the last sample's CPU time; NAN unknown */
     struct rowrun *w;            /* the row while it samples (row_begin); NULL with threads */
     vn_result *res;              /* where its result goes */
+    vn__decision dec;            /* the decision on its samples at the end (summarize) */
 } job;
 
 #define NO_SAMPLE ((size_t)-1)
@@ -354,195 +356,6 @@ static double median_of(const double *x, size_t n)
     return med;
 }
 
-/* The median of the values of the samples whose tags, masked, equal want;
- * NAN for none or when memory ran out. */
-static double median_where(const vn_sample *v, size_t n, unsigned mask, unsigned want)
-{
-    double *x = malloc((n ? n : 1) * sizeof *x), med = NAN;
-    size_t m = 0;
-    for (size_t i = 0; x && i < n; i++)
-        if ((v[i].tags & mask) == want)
-            x[m++] = v[i].value;
-    if (x)
-        med = median_of(x, m);
-    free(x);
-    return med;
-}
-
-/* Which tags keep a sample out of the headline: every tag, while at least
- * vn__min_untagged() samples carry none; else only preemption and migration (a
- * row that ran on a shared core throughout still measured that core); else
- * none, and the interference warning says so. And not the shared core's
- * samples when the others are slower than they: a shared core only ever
- * slows code, so those others met something the probes cannot see (the
- * hypervisor taking the vCPU away, seen here as a handful of "quiet"
- * samples at twice and thrice the shared ones' time), and are no quiet
- * figure. Slower means by more than half the precision asked for (their
- * medians): below that either set gives the same headline to within the
- * precision, and keeping the shared ones would only keep sampling waiting
- * for quiet moments (stop_test()) to the end of the budget (here, in a
- * process whose untagged and shared samples both read 84.4 ns, against
- * 79.6 ns in others). */
-static unsigned left_out_tags(const vn_sample *v, size_t n, const vn_config *c)
-{
-    size_t min_untagged = vn__min_untagged(c);
-    double slower = 1 + c->precision / 200;
-    const unsigned pm = VN_TAG_PREEMPTED | VN_TAG_MIGRATED, all = pm | VN_TAG_SHARED_CORE;
-    const unsigned levels[] = {all, pm};
-    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++)
-            k += !(v[i].tags & levels[l]);
-        if (k < min_untagged)
-            continue;
-        if (levels[l] == all &&
-            median_where(v, n, all, 0) > slower * median_where(v, n, all, VN_TAG_SHARED_CORE))
-            continue; /* false when either is NAN */
-        return levels[l];
-    }
-    return 0;
-}
-
-/* Can the body not be told apart from the empty loop? (Pure; declared in
- * bench_internal.h for its tests.) Either statistically
- * (the lowest plausible time of the loop with the body is at or below the
- * highest plausible time of the empty loop), or because the difference is
- * under half the empty loop's own cost: the empty loop stands for the
- * benchmark's loop only up to code placement, which moves a loop's cost by
- * a fraction of a cycle, so a smaller difference is within that error. */
-int vn__indistinguishable(double raw_lo, double raw_med, double om, double ohi)
-{
-    return raw_lo - ohi <= 0 || raw_med - om < 0.5 * om;
-}
-
-/* The bound of a body that cannot be told apart from the empty loop: is
- * it one reference cycle? (Pure; declared in bench_internal.h for its
- * tests.) The top of the interval of the loop with the body's median less
- * the bottom of the empty loop's is what the body adds to the loop at the
- * most, at 95%; under a cycle, the body costs under a cycle, a bound that
- * holds whatever slowed the loop itself. (The interval covers the noise,
- * not where the code lies: the empty loop stands for the benchmark's loop
- * up to code placement, which moves a loop by a fraction of a cycle, the
- * error vn__indistinguishable allows for too.) It is not a finer figure than a
- * cycle: below a cycle the loop cannot tell a cost apart (a body that short
- * runs in the shadow of the loop's own increment and branch, and code
- * placement moves the loop by a fraction of a cycle), and the difference
- * moves with each run's noise while a cycle does not. Only when a cycle is
- * below the fastest sample (the other bound) and the timer can show it
- * (floor_ns), and from n >= 6 samples: no interval of order statistics
- * reaches 95% below 6. */
-int vn__one_cycle_bound(size_t n, double raw_hi, double olo, double ref, double fastest,
-                        double floor_ns)
-{
-    return n >= 6 && isfinite(ref) && ref > 0 && raw_hi - olo < ref && ref < fastest &&
-           ref >= floor_ns;
-}
-
-/* Sampling stops on the one-cycle bound only once the difference is under
- * this share of a cycle: the stop test runs again and again as samples come
- * in, and the first time a difference reads under a cycle it may be at the
- * edge, with the samples the end of the row retags (the probe after the
- * last one) tipping it back. Half a cycle leaves the bound, judged again at
- * the end on every sample, well inside its rule; here the difference reads
- * a twentieth of a cycle or less. */
-#define CYCLE_STOP_SHARE 0.5
-
-/* The fastest reference of the samples without the tags in skip, in ns a
- * cycle: the machine's clock at its fastest during the row (noise only
- * lengthens a reference); INFINITY without one. */
-static double fastest_ref(const vn_sample *v, size_t n, unsigned skip)
-{
-    double f = INFINITY;
-    for (size_t i = 0; i < n; i++)
-        if (!(v[i].tags & skip) && isfinite(v[i].ref_ns) && v[i].ref_ns > 0)
-            f = fmin(f, v[i].ref_ns);
-    return f;
-}
-
-/* Is the fastest reference of the samples without the tags in skip
- * reproduced: VN__FASTEST_AGREE of their references within target of it?
- * The cycle a bound of one cycle reports is that fastest reference; while
- * the machine's speed moves (here, a process whose references read 9 to
- * 25% slow through its first ten samples, and 0.306 ns later on), the
- * fastest of a few may still be a slow one. */
-static int ref_reproduced(const vn_sample *v, size_t n, unsigned skip, double target)
-{
-    double f = fastest_ref(v, n, skip);
-    size_t agree = 0;
-    for (size_t i = 0; i < n; i++)
-        agree += !(v[i].tags & skip) && v[i].ref_ns <= f * (1 + target);
-    return agree >= VN__FASTEST_AGREE;
-}
-
-/* Has the headline reached the precision asked for? The headline is the
- * median net of the empty loop's median om, and its 95% interval must be
- * within +-target of it. When the samples cannot be told apart from the
- * empty loop (the same test summarize() makes, against ohi, the top of the
- * empty loop's interval), the headline will be an upper bound, the fastest
- * sample of the loop with the body, or one reference cycle. A cycle is
- * reached as soon as the body is known to add under half a cycle
- * (CYCLE_STOP_SHARE; olo is the bottom of the empty loop's interval;
- * vn__one_cycle_bound) and the cycle itself is reproduced (ref_reproduced),
- * with no wait for quiet moments: a shared core slows the loop, not what
- * the body adds.
- * The fastest sample has no interval; it must be reproduced instead,
- * VN__FASTEST_AGREE samples within target of it.
- *
- * probed says the samples had branch probes; unseen, that the core has not
- * been seen to run a taken branch a cycle yet (stop_test()), and then every
- * rule but the cycle's waits. A rule on the fastest sample alone would stop
- * within ten samples on a core shared the whole time and report the busy
- * loop, so it holds only once the core has been seen quiet; and while
- * samples from a shared core are still in the headline (too few others
- * yet), nothing is reached: the budget is spent waiting for quiet moments
- * rather than on a busy figure. Without probes, a bound needs the median of
- * its loop known to +-target. Looks at the samples the headline would use:
- * those without the tags in skip (left_out_tags). */
-static int precision_reached(const vn_sample *v, size_t n, unsigned skip, double om, double olo,
-                             double ohi, double floor_ns, double target, int probed, int unseen,
-                             int *waiting_out, int *err)
-{
-    double *x = malloc((n ? n : 1) * sizeof *x);
-    if (!x) {
-        *err = VN_ENOMEM;
-        return 0;
-    }
-    size_t m = 0, shared = 0;
-    double fastest = INFINITY;
-    for (size_t i = 0; i < n; i++)
-        if (!(v[i].tags & skip)) {
-            x[m++] = v[i].value;
-            fastest = fmin(fastest, v[i].value);
-            shared += (v[i].tags & VN_TAG_SHARED_CORE) != 0;
-        }
-    int waiting = unseen || (probed && shared > 0);
-    *waiting_out = waiting;
-    double med, lo, hi;
-    int ok = 0;
-    if (m >= 6 && vn_median_ci(x, m, &med, &lo, &hi) == 0) {
-        int bound = vn__indistinguishable(lo, med, om, ohi);
-        double fref = fastest_ref(v, n, skip);
-        if (bound && vn__one_cycle_bound(m, hi, olo, fref, fastest, floor_ns) &&
-            hi - olo < CYCLE_STOP_SHARE * fref && ref_reproduced(v, n, skip, target)) {
-            ok = 1;
-            *waiting_out = 0;
-        } else if (waiting) {
-            ok = 0;
-        } else if (bound && probed) {
-            size_t agree = 0;
-            for (size_t i = 0; i < m; i++)
-                agree += x[i] <= fastest * (1 + target);
-            ok = agree >= VN__FASTEST_AGREE;
-        } else {
-            if (!bound)
-                med -= om, lo -= om, hi -= om;
-            ok = med > 0 && fmax(med - lo, hi - med) <= target * med;
-        }
-    }
-    free(x);
-    return ok;
-}
-
 /* The last sample's counts (n of them) at the end of d. */
 static int push_counts(dbuf *d, const struct vn__run *r)
 {
@@ -676,7 +489,7 @@ struct rowrun {
     low3 empty_low;
     dbuf counts;                 /* per sample, vn_counters_n() each */
     uint64_t iters;
-    double budget, target;
+    double budget;
     size_t k;                    /* samples asked for so far */
     size_t last_extra;           /* when the last empty-loop sample out of turn was */
     int probed;                  /* some sample ran on the CPU with a probe */
@@ -717,7 +530,7 @@ static int empty_sample(job *j, uint64_t iters, empties *e)
 typedef struct empty_stats {
     double om, olo, ohi;   /* ns per iteration: median and its 95% interval */
     double oc, spread;     /* reference cycles: median, (p90 - p10) / median */
-    int matched;
+    size_t kind;           /* empty-loop samples of the kind asked for; 0: from all */
 } empty_stats;
 
 /* Was empty-loop sample i taken on a core of its own? Its probes say so,
@@ -753,13 +566,13 @@ static int empty_summary(const empties *E, int quiet, double thr, double efloor,
 {
     o->om = o->olo = o->ohi = 0;
     o->oc = o->spread = NAN;
-    o->matched = 0;
+    o->kind = 0;
     size_t n = E->ns.n;
     if (!n)
         return 0;
     size_t q = quiet_empties(E, thr, efloor), kind = quiet ? q : n - q;
     int all = kind == 0;
-    o->matched = kind >= EMPTY_FIRST;
+    o->kind = kind;
     double *ns = malloc(n * sizeof *ns), *cyc = malloc(n * sizeof *cyc);
     if (!ns || !cyc) {
         free(ns), free(cyc);
@@ -790,87 +603,72 @@ static int empty_summary(const empties *E, int quiet, double thr, double efloor,
     return rc;
 }
 
-/* Were most of the samples the headline uses (those without the tags in
- * skip) taken on a core of its own? */
-static int mostly_quiet(const vn_sample *v, size_t n, unsigned skip)
+/* The view of a row the decision takes: its samples, and the empty loop's
+ * numbers from each kind of moments. 0, or VN_ENOMEM. */
+static int row_view(const vn_sample *v, size_t n, const empties *E, double thr, double efloor,
+                    uint64_t iters, double floor_ns, vn__row_view *rv)
 {
-    size_t quiet = 0, used = 0;
+    *rv = (vn__row_view){.v = v, .n = n, .floor_ns = floor_ns};
+    for (int quiet = 0; quiet < 2; quiet++) {
+        empty_stats es;
+        int rc = empty_summary(E, quiet, thr, efloor, iters, &es, NULL);
+        if (rc)
+            return rc;
+        rv->empty[quiet] = (vn__empty_view){es.om, es.olo, es.ohi, es.kind};
+    }
     for (size_t i = 0; i < n; i++)
-        if (!(v[i].tags & skip)) {
-            used++;
-            quiet += !(v[i].tags & VN_TAG_SHARED_CORE);
-        }
-    return 2 * quiet >= used;
+        rv->probed |= isfinite(v[i].branch_cycles);
+    return 0;
 }
 
-/* The one-cycle rule on the samples of one kind of moments alone (quiet:
- * no tag at all; shared: VN_TAG_SHARED_CORE and no other) against the
- * empty loop's samples of that kind: the body cannot be told apart from the
- * empty loop there, and adds under share of a cycle ref. For a row whose
- * headline has too few empty-loop samples from its own kind of moments to
- * judge by (a few quiet samples among many shared ones, say): that the
- * body adds under a cycle holds whichever moments show it. *ok gets 1 or
- * 0; the return is 0 or VN_ENOMEM. */
-static int one_cycle_of_kind(const vn_sample *v, size_t n, const empties *E, int quiet, double thr,
-                             double efloor, uint64_t iters, double ref, double fastest,
-                             double floor_ns, double share, int *ok)
-{
-    *ok = 0;
-    double *x = malloc((n ? n : 1) * sizeof *x);
-    if (!x)
-        return VN_ENOMEM;
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (quiet ? v[i].tags == 0 : v[i].tags == VN_TAG_SHARED_CORE)
-            x[m++] = v[i].value;
-    empty_stats es;
-    double med, lo, hi;
-    int rc = empty_summary(E, quiet, thr, efloor, iters, &es, NULL);
-    if (rc == 0 && es.matched && m >= 6 && (rc = vn_median_ci(x, m, &med, &lo, &hi)) == 0)
-        *ok = vn__indistinguishable(lo, med, es.om, es.ohi) &&
-              vn__one_cycle_bound(m, hi, es.olo, ref, fastest, floor_ns) &&
-              hi - es.olo < share * ref;
-    free(x);
-    return rc;
-}
-
-/* Fills the result's numbers from the samples (no clocks, no I/O). floor_ns
- * is the smallest difference per iteration the timer can show: its
- * resolution over the iterations of a sample. thr is the taken-branch probe
- * over which a sample ran on a shared core (tag_shared, done before), efloor
- * the empty loop's fastest (empty_quiet); empty_used, when not NULL, gets 1
- * for each empty-loop sample the overhead comes from. */
+/* Fills the result's numbers from the samples and the decision on them (no
+ * clocks, no I/O). floor_ns is the smallest difference per iteration the
+ * timer can show: its resolution over the iterations of a sample. thr is
+ * the taken-branch probe over which a sample ran on a shared core
+ * (tag_shared, done before), efloor the empty loop's fastest (empty_quiet);
+ * empty_used, when not NULL, gets 1 for each empty-loop sample the overhead
+ * comes from. The decision goes to *d. */
 static int summarize(vn_result *res, const empties *E, const vn_config *cfg, double floor_ns,
-                     double thr, double efloor, unsigned char *empty_used)
+                     double thr, double efloor, unsigned char *empty_used, vn__decision *d)
 {
     size_t n = res->nsamples;
+    vn__policy pol;
+    vn__policy_init(&pol, cfg);
+    vn__row_view rv;
+    int rc = row_view(res->samples, n, E, thr, efloor, res->iters, floor_ns, &rv);
+    if (rc == 0)
+        rc = vn__decide(&rv, &pol, d);
+    if (rc)
+        return rc;
     double *net = malloc((n ? n : 1) * sizeof *net);
     double *cyc = malloc((n ? n : 1) * sizeof *cyc);
     double *ref = malloc((n ? n : 1) * sizeof *ref);
-    double *raw = malloc((n ? n : 1) * sizeof *raw);
-    if (!net || !cyc || !ref || !raw) {
-        free(net), free(cyc), free(ref), free(raw);
+    if (!net || !cyc || !ref) {
+        free(net), free(cyc), free(ref);
         return VN_ENOMEM;
     }
-    /* The headline leaves tagged samples out, unless so few are left that
-     * it would rest on almost nothing (left_out_tags). */
-    unsigned skip = left_out_tags(res->samples, n, cfg);
+    unsigned skip = d->skip;
     res->left_out = skip;
-    res->upper_bound = res->bound_one_cycle = 0;
+    res->headline_samples = d->used;
+    res->upper_bound = d->head == VN__HEAD_FASTEST || d->head == VN__HEAD_CYCLE;
+    res->bound_one_cycle = d->head == VN__HEAD_CYCLE;
+    res->bound_ns = res->upper_bound ? d->value : NAN;
     res->ntagged = res->nshared = 0;
     for (size_t i = 0; i < n; i++) {
         res->ntagged += res->samples[i].tags != 0;
         res->nshared += (res->samples[i].tags & VN_TAG_SHARED_CORE) != 0;
     }
+    /* The empty loop of the kind of moments the decision took. */
     empty_stats es;
-    int quiet = mostly_quiet(res->samples, n, skip);
-    int erc = empty_summary(E, quiet, thr, efloor, res->iters, &es, empty_used);
-    if (erc) {
-        free(net), free(cyc), free(ref), free(raw);
-        return erc;
+    if ((rc = empty_summary(E, d->quiet, thr, efloor, res->iters, &es, empty_used)) != 0) {
+        free(net), free(cyc), free(ref);
+        return rc;
     }
-    double om = es.om;
-    res->overhead_ns = om;
+    /* For a bound the statistics are of the loop with the body: the net
+     * times are noise around zero, negative half the time, and their
+     * modes and drift would describe nothing. */
+    double om = res->upper_bound ? 0 : es.om;
+    res->overhead_ns = es.om;
     res->overhead_ci[0] = es.olo;
     res->overhead_ci[1] = es.ohi;
     res->overhead_cycles = es.oc;
@@ -888,67 +686,14 @@ static int summarize(vn_result *res, const empties *E, const vn_config *cfg, dou
             ref[nr++] = s->ref_ns;
         if (s->tags & skip)
             continue;
-        raw[m] = s->value;
         net[m] = s->value - om;
         if (isfinite(s->ref_ns) && s->ref_ns > 0)
             cyc[nc++] = net[m] / s->ref_ns;
         m++;
     }
-    int rc = 0;
     memset(&res->stats, 0, sizeof res->stats);
     if (m)
         rc = vn_stats_compute(net, m, &res->stats);
-    if (rc == 0 && m) {
-        vn_stats rs;
-        rc = vn_stats_compute(raw, m, &rs);
-        double fref = fastest_ref(res->samples, n, skip);
-        /* Too few empty-loop samples from the headline's kind of moments to
-         * judge it by, but enough of the other kind, where the body is
-         * known to add under a cycle: if the row is a bound (below), one
-         * cycle all the same (one_cycle_of_kind). */
-        int other = 0;
-        if (rc == 0 && !es.matched && E->ns.n)
-            rc = one_cycle_of_kind(res->samples, n, E, !quiet, thr, efloor, res->iters, fref, rs.min,
-                                   floor_ns, 1, &other);
-        /* Not distinguishable from the empty loop: the lowest plausible
-         * time of the loop with the body is at or below the highest
-         * plausible time of the empty loop. Then only an upper bound is
-         * honest, and the loop with the body is one: the body cannot cost
-         * more than the whole loop. (It can cost less than the difference
-         * suggests, too: an out-of-order core runs a short body in the
-         * shadow of the loop's own increment and branch.) */
-        if (rc == 0 && (vn__indistinguishable(rs.median_ci[0], rs.median, om, es.ohi) ||
-                        res->stats.median <= 0)) {
-            res->upper_bound = 1;
-            /* Every sample of the loop with the body bounds the body, and
-             * interference only ever adds time, so the tightest bound that
-             * still holds is the fastest sample (a tagged one is already
-             * left out; the timer's error is under 0.1% of a sample). A
-             * median would bound it too, but looser, and it moves with how
-             * busy the machine was during the run: the fastest sample moves
-             * much less from one run to the next (the argument of Chen and
-             * Revels, "Robust benchmarking in noisy environments", 2016). */
-            res->bound_ns = fmax(rs.min, floor_ns);
-            /* Or one reference cycle, when the body adds under one to the
-             * loop (vn__one_cycle_bound): a figure that a core shared the
-             * whole run gives too, where the loop itself, and so its
-             * fastest sample, ran slower. */
-            /* Only against empty-loop samples from the same kind of
-             * moments as the samples (es.matched): a shared empty loop
-             * under quiet samples would make the difference read short.
-             * Failing enough of those, from the other kind of moments
-             * alone (other, above), for a row that is a bound already. */
-            res->bound_one_cycle =
-                other ||
-                (es.matched && vn__one_cycle_bound(m, rs.median_ci[1], es.olo, fref, rs.min, floor_ns));
-            if (res->bound_one_cycle)
-                res->bound_ns = fref;
-            /* And the statistics are of the loop with the body: the net
-             * times are noise around zero, negative half the time, and
-             * their modes and drift would describe nothing. */
-            res->stats = rs;
-        }
-    }
     if (nr) {
         qsort(ref, nr, sizeof *ref, vn__cmp_double);
         res->ref_ns = vn_percentile_sorted(ref, nr, 50);
@@ -959,7 +704,7 @@ static int summarize(vn_result *res, const empties *E, const vn_config *cfg, dou
     }
     if (res->bound_one_cycle) {
         res->cycles = 1;
-    } else if (res->upper_bound && nr) {
+    } else if (res->upper_bound && nc) {
         /* The bound in reference cycles: the fastest of the samples the
          * headline uses over the fastest of their references. Both minima
          * are what the machine did at its fastest during the run, when the
@@ -967,17 +712,15 @@ static int summarize(vn_result *res, const empties *E, const vn_config *cfg, dou
          * lengthens either. Dividing each sample by its own reference
          * instead and taking the smallest quotient picks the sample whose
          * reference happened to run slow (the reference takes microseconds,
-         * the sample a millisecond, and the clock moves in between): here
-         * that read x += x at 0.96 to 0.99 cycles, which no loop with a
-         * dependent add can take, while fastest over fastest read 1.003 to
-         * 1.007. */
+         * the sample a millisecond, and the clock moves in between), and
+         * reads a dependent add under one cycle, which no loop can take. */
         double best = INFINITY;
         for (size_t i = 0; i < n; i++) {
             const vn_sample *s = &res->samples[i];
             if (!(s->tags & skip) && isfinite(s->ref_ns) && s->ref_ns > 0)
                 best = fmin(best, s->value);
         }
-        res->cycles = isfinite(best) ? best / fastest_ref(res->samples, n, skip) : NAN;
+        res->cycles = best / d->ref;
     } else if (nc && !res->upper_bound) {
         qsort(cyc, nc, sizeof *cyc, vn__cmp_double);
         res->cycles = vn_percentile_sorted(cyc, nc, 50);
@@ -987,7 +730,7 @@ static int summarize(vn_result *res, const empties *E, const vn_config *cfg, dou
     double per = res->upper_bound ? NAN : res->stats.median * 1e-9;
     res->bytes_per_sec = res->bytes_per_iter > 0 ? res->bytes_per_iter / per : NAN;
     res->items_per_sec = res->items_per_iter > 0 ? res->items_per_iter / per : NAN;
-    free(net), free(cyc), free(ref), free(raw);
+    free(net), free(cyc), free(ref);
     return rc;
 }
 
@@ -1002,8 +745,6 @@ static void throughput_of(const job *j, vn_result *res)
     if (!(res->items_per_iter > 0))
         res->items_per_iter = NAN;
 }
-
-size_t vn__min_untagged(const vn_config *c) { return c->min_samples / 2 > 5 ? c->min_samples / 2 : 5; }
 
 /* What a row is doing between its turns. */
 enum { ROW_MORE, ROW_DONE, ROW_FAILED };
@@ -1055,15 +796,14 @@ static int row_begin(job *j, int *state)
     /* The fastest warmup sample must reach the threshold too, or the
      * samples are made longer. On a core shared with a busy second hardware
      * thread now, a loop may run up to as much faster later as the taken-
-     * branch probe is slow now (here, the probe read 2 cycles a branch
-     * through calibration and warmup, and the quiet samples that followed
-     * lasted 0.65 ms): then by that much more. */
+     * branch probe is slower now than the fastest the run has seen: then
+     * by that much more. */
     /* The reference is sized and its reads' share measured now, when the
      * core has run this row's code for the warmup, not when the row was
      * made (before any row ran). */
     vn__ref_setup(&j->run, j->res_ns);
-    double b = probe_branch(j, vn__ref_ns_per_cycle(&j->run));
-    if (b > VN__BRANCH_QUIET_MAX)
+    double b = probe_branch(j, vn__ref_ns_per_cycle(&j->run)) / branch_floor(j);
+    if (b > VN__SHARED_RATIO)
         threshold *= fmin(b, 4);
     /* As in calibration, the budget must still hold the minimum samples. */
     threshold = fmin(threshold, cap);
@@ -1078,74 +818,32 @@ static int row_begin(job *j, int *state)
             return rc;
     }
     w->budget = j->cfg.max_time * 1e9;
-    w->target = j->cfg.precision / 100.0;
     res->stop = VN_STOP_MAX_SAMPLES;
     *state = ROW_MORE;
     return 0;
 }
 
-/* The stop rule of a row: 1 when its samples are precise enough (in the
- * sense of precision_reached()), 0 while they are not or while it waits for
- * quiet moments (w->waiting says which); *rc an error that ends the run. */
-static int stop_test(job *j, int *rc)
+/* The stop rule of a row: the decision (vn__decide) on its samples so far,
+ * tagged afresh; w->waiting says whether it waits for quiet moments. *rc
+ * an error that ends the run. */
+static vn__verdict stop_test(job *j, int *rc)
 {
     struct rowrun *w = j->w;
     samples *S = &w->S;
-    *rc = 0;
-    /* Samples that ran on the CPU (so a shared core slowed them), and the
-     * core not yet seen to run a taken branch a cycle: every sample so far
-     * may be a busy one, so wait for a quiet moment (unless the bound is
-     * one reference cycle, which a busy core gives too). Past half the budget,
-     * probes that read steady are taken for the speed of a core that takes
-     * a branch in more than a cycle; not before, since a spell of even
-     * sharing reads steady too (here, 1.90 to 1.92 for a twentieth of a
-     * second). The budget bounds the wait, as it does the others below. */
-    w->waiting = 1; /* until precision_reached() says what it waits for */
-    int unseen = w->probed && !(branch_floor(j) <= VN__BRANCH_QUIET_MAX) &&
-                 !(elapsed_ns(j) >= 0.5 * w->budget && vn__probes_steady(S->v, S->n));
     double thr = shared_threshold(j);
-    if ((*rc = tag_shared(S->v, &w->A, thr)) != 0)
-        return 0;
-    unsigned skip = left_out_tags(S->v, S->n, &j->cfg);
-    empty_stats es;
-    if ((*rc = empty_summary(&w->E, mostly_quiet(S->v, S->n, skip), thr, row_empty_floor(j, w->iters),
-                             w->iters, &es, NULL)) != 0)
-        return 0;
-    /* Too few empty-loop samples from the kind of moments the samples come
-     * from: a net time against the other kind would be off by the
-     * difference, so wait for them (taken at quiet probes, above). */
-    if (w->probed && !es.matched) {
-        /* Or, for a row that is a bound against the empty-loop samples
-         * there are (as summarize() will judge it), by the other kind of
-         * moments, where the body may be known to add under half a cycle
-         * (one_cycle_of_kind); summarize() makes the same test with a
-         * whole cycle. */
-        double *x = malloc((S->n ? S->n : 1) * sizeof *x), fastest = INFINITY, med, lo, hi;
-        size_t m = 0;
-        if (!x) {
-            *rc = VN_ENOMEM;
-            return 0;
-        }
-        for (size_t i = 0; i < S->n; i++)
-            if (!(S->v[i].tags & skip)) {
-                x[m++] = S->v[i].value;
-                fastest = fmin(fastest, S->v[i].value);
-            }
-        int ok = 0;
-        if (m >= 6 && vn_median_ci(x, m, &med, &lo, &hi) == 0 &&
-            (vn__indistinguishable(lo, med, es.om, es.ohi) || med - es.om <= 0))
-            *rc = one_cycle_of_kind(S->v, S->n, &w->E, !mostly_quiet(S->v, S->n, skip), thr,
-                                    row_empty_floor(j, w->iters), w->iters,
-                                    fastest_ref(S->v, S->n, skip), fastest,
-                                    j->res_ns / (double)w->iters, CYCLE_STOP_SHARE, &ok);
-        free(x);
-        ok = ok && ref_reproduced(S->v, S->n, skip, w->target);
-        if (ok)
-            w->waiting = 0;
-        return ok;
-    }
-    return precision_reached(S->v, S->n, skip, es.om, es.olo, es.ohi, j->res_ns / (double)w->iters,
-                             w->target, w->probed, unseen, &w->waiting, rc);
+    vn__policy pol;
+    vn__row_view rv;
+    vn__decision d;
+    vn__policy_init(&pol, &j->cfg);
+    if ((*rc = tag_shared(S->v, &w->A, thr)) != 0 ||
+        (*rc = row_view(S->v, S->n, &w->E, thr, row_empty_floor(j, w->iters), w->iters,
+                        j->res_ns / (double)w->iters, &rv)) != 0)
+        return VN__GO_ON;
+    rv.elapsed_ns = elapsed_ns(j);
+    if ((*rc = vn__decide(&rv, &pol, &d)) != 0)
+        return VN__GO_ON;
+    w->waiting = d.waiting;
+    return d.verdict;
 }
 
 /* One sample of a row (with the empty-loop samples due before it), then
@@ -1213,26 +911,21 @@ static int row_step(job *j, int *state)
         j->floors->pend_i = S->n - 1;
     }
 
-    /* At the most samples or the end of the budget the stop test runs a
-     * last time: met, it is what stopped the row; not met, the limit did,
-     * and the result says whether the test was waiting for quiet moments
-     * rather than for precision. */
-    int enough = S->n >= j->cfg.min_samples;
-    if (S->n >= j->cfg.max_samples || (enough && elapsed_ns(j) >= w->budget)) {
-        int met = stop_test(j, &rc);
-        res->stop = met ? VN_STOP_PRECISION
-                  : S->n >= j->cfg.max_samples ? VN_STOP_MAX_SAMPLES : VN_STOP_MAX_TIME;
-        res->waited = !met && w->waiting;
-        *state = ROW_DONE;
-        return rc;
-    }
     /* The stop test sorts the samples, so past 64 samples it runs only
-     * every n/32 samples: a few percent of extra samples at most, and no
-     * quadratic cost. */
-    if (!enough || (S->n >= 64 && S->n % (S->n / 32) != 0))
+     * every n/32 samples (a few percent of extra samples at most, and no
+     * quadratic cost), but always at the most samples or the end of the
+     * budget, where the decision is to stop: for precision, met at last,
+     * or at the limit, and then the result says whether it was waiting for
+     * quiet moments rather than for precision. */
+    int enough = S->n >= j->cfg.min_samples;
+    int limit = S->n >= j->cfg.max_samples || (enough && elapsed_ns(j) >= w->budget);
+    if (!limit && (!enough || (S->n >= 64 && S->n % (S->n / 32) != 0)))
         return 0;
-    if (stop_test(j, &rc)) {
-        res->stop = VN_STOP_PRECISION;
+    vn__verdict v = stop_test(j, &rc);
+    if (v != VN__GO_ON) {
+        res->stop = v == VN__STOP_PRECISE ? VN_STOP_PRECISION
+                  : v == VN__STOP_MAX_SAMPLES ? VN_STOP_MAX_SAMPLES : VN_STOP_MAX_TIME;
+        res->waited = v != VN__STOP_PRECISE && w->waiting;
         *state = ROW_DONE;
     }
     return rc;
@@ -1258,7 +951,13 @@ static int row_end(job *j, int state, int rc)
         res->samples = S->v;
         res->nsamples = S->n;
         S->v = NULL;
-        res->left_out = left_out_tags(res->samples, res->nsamples, &j->cfg);
+        /* Which samples the headline would have left out. */
+        vn__policy pol;
+        vn__row_view rv = {.v = res->samples, .n = res->nsamples};
+        vn__policy_init(&pol, &j->cfg);
+        if ((rc = vn__decide(&rv, &pol, &j->dec)) != 0)
+            goto out;
+        res->left_out = j->dec.skip;
         /* The samples before the failure keep their counts. */
         if (r->ctr) {
             vn__bench_counters_finish(res, r->ctr, w->counts.v, w->E.counts.v,
@@ -1285,7 +984,7 @@ static int row_end(job *j, int state, int rc)
         goto out;
     }
     rc = summarize(res, &w->E, &j->cfg, j->res_ns / (double)res->iters, shared_threshold(j),
-                   row_empty_floor(j, w->iters), empty_used);
+                   row_empty_floor(j, w->iters), empty_used, &j->dec);
     /* The counters net of the same empty-loop samples as the time. */
     if (rc == 0 && r->ctr) {
         rc = vn__bench_counters_finish(res, r->ctr, w->counts.v, w->E.counts.v,
@@ -1336,6 +1035,7 @@ typedef struct shared {
     atomic_int reason;          /* a vn_stop, set by whoever stops the threads first */
     atomic_size_t taken;        /* timed samples of all threads */
     double om, olo, ohi;        /* the empty loop, measured before: median, its CI */
+    size_t nempty;              /* its samples */
 } shared;
 
 typedef struct tctx {
@@ -1388,7 +1088,9 @@ static void *thread_main(void *arg)
         atomic_store(&sh->stop, 1);
         return NULL;
     }
-    double budget = j->cfg.max_time * 1e9, target = j->cfg.precision / 100.0;
+    double budget = j->cfg.max_time * 1e9;
+    vn__policy pol;
+    vn__policy_init(&pol, &j->cfg);
     t->began = vn__timer_read(&j->run);
     while (!atomic_load(&sh->stop)) {
         if (stopping(j)) {
@@ -1437,10 +1139,13 @@ static void *thread_main(void *arg)
         if (t->S.n >= j->cfg.max_samples) {
             stop_threads(sh, VN_STOP_MAX_SAMPLES);
         } else if (enough && (t->S.n < 64 || t->S.n % (t->S.n / 32) == 0)) {
-            unsigned skip = left_out_tags(t->S.v, t->S.n, &j->cfg);
-            int waiting; /* never, without probes */
-            if (precision_reached(t->S.v, t->S.n, skip, sh->om, sh->olo, sh->ohi,
-                                  j->res_ns / (double)sh->iters, target, 0, 0, &waiting, &t->rc))
+            /* No probes: the empty loop's one set of numbers stands for
+             * both kinds of moments. */
+            vn__empty_view e = {sh->om, sh->olo, sh->ohi, sh->nempty};
+            vn__row_view rv = {.v = t->S.v, .n = t->S.n, .empty = {e, e},
+                               .floor_ns = j->res_ns / (double)sh->iters};
+            vn__decision d;
+            if ((t->rc = vn__decide(&rv, &pol, &d)) == 0 && d.precise)
                 stop_threads(sh, VN_STOP_PRECISION);
         }
     }
@@ -1480,6 +1185,7 @@ static int measure_threads(job *j)
     sh.reason = VN_STOP_MAX_SAMPLES;
     if (E.ns.n)
         vn_median_ci(E.ns.v, E.ns.n, &sh.om, &sh.olo, &sh.ohi);
+    sh.nempty = E.ns.n;
     tctx *t = calloc((size_t)n, sizeof *t);
     pthread_t *tid = calloc((size_t)n, sizeof *tid);
     res->thread_median = calloc((size_t)n, sizeof *res->thread_median);
@@ -1539,7 +1245,7 @@ static int measure_threads(job *j)
     if (rc == 0 && res->stop != VN_STOP_FAILED) {
         throughput_of(&t[0].j, res);
         rc = summarize(res, &E, &j->cfg, j->res_ns / (double)res->iters,
-                       INFINITY, NAN, NULL);
+                       INFINITY, NAN, NULL, &j->dec);
     }
     if (nctr && rc == 0) {
         rc = vn__bench_counters_finish(res, j->run.ctr, all_counts.v, E.counts.v,
@@ -1697,7 +1403,7 @@ static void row_done(job *j, vn_results *out)
     res->precision = j->cfg.precision;
     res->min_samples = j->cfg.min_samples;
     res->timer = j->timer;
-    vn__result_warnings(res, &j->cfg, out->optimized);
+    vn__result_warnings(res, &j->cfg, out->optimized, &j->dec);
     char cost[32], step[32];
     if (j->timer_capped)
         vn__result_warn(res, "timer_bound",

@@ -1,4 +1,4 @@
-/* The warnings of one result, from its numbers alone (pure). Each has an id
+/* The warnings of one result, from its numbers and the decision (pure). Each has an id
  * scripts can match; the message says what was seen, with the numbers. */
 #include <math.h>
 #include <sched.h>
@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_decide.h"
 #include "bench_internal.h"
 #include "format.h"
 #include "stats_internal.h"
@@ -31,90 +32,49 @@ void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...)
     }
 }
 
-int vn__probes_steady(const vn_sample *v, size_t n)
-{
-    double *x = malloc((n ? n : 1) * sizeof *x);
-    size_t m = 0;
-    for (size_t i = 0; x && i < n; i++)
-        if (isfinite(v[i].branch_cycles))
-            x[m++] = v[i].branch_cycles;
-    int steady = 0;
-    if (m >= 20) {
-        qsort(x, m, sizeof *x, vn__cmp_double);
-        double p10 = vn_percentile_sorted(x, m, 10), p90 = vn_percentile_sorted(x, m, 90);
-        steady = p90 - p10 < 0.015 * vn_percentile_sorted(x, m, 50);
-    }
-    free(x);
-    return steady;
-}
-
 /* Why sampling stopped at the budget or the most samples, and how far it
- * got. The stop rule is the one precision_reached() applies (bench_run.c):
- * the median's interval; for an upper bound of one reference cycle, that
- * bound, met whenever it is reported; for one of the fastest sample whose
- * samples had branch probes, that sample reproduced by VN__FASTEST_AGREE. A row alone
- * runs the stop test a last time at either limit and records whether it
- * waited for quiet moments rather than for precision (r->waited). The
- * headline can still meet the rule where the stop test did not: with
+ * got, from the decision on the headline's samples (vn__decide). The
+ * headline can meet the precision where the stop test did not: with
  * --threads thread 0 decides on its own samples and the headline takes
  * every thread's, and the probe after the last sample can retag it. Then
  * the result is as precise as asked, and its stop reason says so (r->stop
- * becomes precision, with no warning). */
-static void stopped_at_a_limit(vn_result *r, const vn_config *cfg)
+ * becomes precision, with no warning). A bound of one cycle does not rest
+ * on quiet moments: waiting for them did not make it less precise. */
+static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__decision *d)
 {
-    const vn_stats *s = &r->stats;
     const char *id = r->stop == VN_STOP_MAX_TIME ? "max_time" : "max_samples";
-    char what[64];
-    if (r->stop == VN_STOP_MAX_TIME)
-        snprintf(what, sizeof what, "the time budget (%.3g s)", cfg->max_time);
-    else
-        snprintf(what, sizeof what, "the most samples (%zu)", cfg->max_samples);
-    size_t agree = 0, used = 0;
-    int probed = 0;
-    for (size_t i = 0; i < r->nsamples; i++) {
-        const vn_sample *x = &r->samples[i];
-        if (x->tags & r->left_out)
-            continue;
-        used++;
-        probed |= isfinite(x->branch_cycles);
-        agree += r->upper_bound && x->value <= r->bound_ns * (1 + cfg->precision / 100);
-    }
-    double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
-    double pct = s->median != 0 ? 100 * half / fabs(s->median) : NAN;
-    int by_agree = r->upper_bound && probed;
-    char got[160], a[32], b[32];
-    if (by_agree)
-        snprintf(got, sizeof got, "%zu sample%s within +-%s of the fastest, of %d needed", agree,
-                 agree == 1 ? "" : "s", vn__fmt_pct(a, sizeof a, cfg->precision), VN__FASTEST_AGREE);
-    else if (used < 6) /* no interval of order statistics reaches 95% below 6 */
-        snprintf(got, sizeof got, "only %zu sample%s left for the headline, too few for a "
-                 "95%% interval of its median", used, used == 1 ? " was" : "s were");
-    else if (isfinite(pct))
-        snprintf(got, sizeof got, "the median's 95%% CI is +-%s, for +-%s asked",
-                 vn__fmt_pct(a, sizeof a, pct), vn__fmt_pct(b, sizeof b, cfg->precision));
-    else /* a median of 0 has no relative interval */
-        snprintf(got, sizeof got, "the median is 0 and its 95%% CI +-%s, for +-%s asked",
-                 vn__fmt_ns(a, sizeof a, half), vn__fmt_pct(b, sizeof b, cfg->precision));
-    /* A bound of one reference cycle is as precise as a bound gets. */
-    int met = r->bound_one_cycle ? 1
-            : by_agree         ? agree >= VN__FASTEST_AGREE
-                               : used >= 6 && pct <= cfg->precision;
-    /* A bound of one cycle does not rest on quiet moments: waiting for
-     * them did not make it less precise. */
-    if (met && (!r->waited || r->bound_one_cycle)) {
+    vn__policy pol;
+    vn__policy_init(&pol, cfg);
+    if (d->precise && (!r->waited || d->head == VN__HEAD_CYCLE)) {
         r->stop = VN_STOP_PRECISION;
         return;
     }
-    if (r->waited)
-        vn__result_warn(r, id,
-             "%s ran out while sampling waited for moments when the core was its own (or for "
-             "empty-loop samples from such moments); %s",
-             what, got);
+    char what[64];
+    if (r->stop == VN_STOP_MAX_TIME)
+        snprintf(what, sizeof what, "budget %.3g s", cfg->max_time);
     else
-        vn__result_warn(r, id, "%s ran out before the precision was reached: %s", what, got);
+        snprintf(what, sizeof what, "most samples (%zu)", cfg->max_samples);
+    char got[120], a[32], b[32];
+    if (d->head == VN__HEAD_FASTEST)
+        snprintf(got, sizeof got, "%zu of %zu samples within +-%s of the fastest", d->agree,
+                 pol.fastest_agree, vn__fmt_pct(a, sizeof a, cfg->precision));
+    else if (d->used < pol.min_interval)
+        snprintf(got, sizeof got, "%zu sample%s left, too few for a 95%% CI", d->used,
+                 d->used == 1 ? "" : "s");
+    else if (isfinite(d->half_pct))
+        snprintf(got, sizeof got, "CI +-%s for +-%s asked", vn__fmt_pct(a, sizeof a, d->half_pct),
+                 vn__fmt_pct(b, sizeof b, cfg->precision));
+    else /* a median of 0 or less has no relative interval */
+        snprintf(got, sizeof got, "median %s, CI +-%s",
+                 vn__fmt_ns(a, sizeof a, d->value),
+                 vn__fmt_ns(b, sizeof b, fmax(d->value - d->lo, d->hi - d->value)));
+    if (r->waited)
+        vn__result_warn(r, id, "%s spent waiting for quiet moments; %s", what, got);
+    else
+        vn__result_warn(r, id, "%s spent before the precision was reached; %s", what, got);
 }
 
-void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
+void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized, const vn__decision *d)
 {
     r->nwarnings = 0;
     if (!optimized)
@@ -181,7 +141,7 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
              r->left_out & pm ? "left out of the headline"
                               : "in the headline all the same: too few others were left");
     if (r->stop == VN_STOP_MAX_TIME || r->stop == VN_STOP_MAX_SAMPLES)
-        stopped_at_a_limit(r, cfg);
+        stopped_at_a_limit(r, cfg, d);
     /* The reference loop is the machine's speed: when it moved, times in ns
      * moved with it, and the cycles column is the steadier number. */
     if (isfinite(r->ref_spread) && r->ref_spread > 0.05)
@@ -197,49 +157,19 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized)
      * of a millisecond to seconds). Every sample has such a probe on both
      * sides, and shorter spells show as a slow tail (VN_TAG_SHARED_CORE,
      * bench_run.c). */
-    size_t untagged = 0;
+    size_t quiet = 0;
     for (size_t i = 0; i < r->nsamples; i++)
-        untagged += r->samples[i].tags == 0;
+        quiet += !(r->samples[i].tags & VN_TAG_SHARED_CORE);
+    vn__policy pol;
+    vn__policy_init(&pol, cfg);
     int kept = r->nshared && !(r->left_out & VN_TAG_SHARED_CORE);
     if (kept || (r->nsamples && r->nshared * 10 > r->nsamples))
-        vn__result_warn(r, "shared_core",
-             "%zu of %zu samples ran while something shared this core (a loop of taken branches "
-             "timed next to them ran over %.2fx its fastest, or they ran far slower than the "
-             "quiet ones): a second hardware thread, perhaps the host's; they are %s",
-             r->nshared, r->nsamples, VN__SHARED_RATIO,
-             !kept ? "left out of the headline"
-             : untagged >= vn__min_untagged(cfg)
-                 ? "in the headline all the same, since the others ran slower still (from what "
-                   "no probe sees, such as the hypervisor taking the vCPU away)"
-             : r->bound_one_cycle
-                 ? "in the headline all the same, too few others were left; a bound of one "
-                   "cycle holds there too"
-                 : "in the headline all the same, too few others were left: another run may "
-                   "read short loops faster");
-    /* A row whose every probe was slow: no sample is slower than the
-     * others, yet none ran on a core of its own; or, when they read steady,
-     * a core that takes a branch in more than a cycle, which evenly spread
-     * sharing also looks like. */
-    double fastest = INFINITY;
-    for (size_t i = 0; i < r->nsamples; i++)
-        fastest = fmin(fastest, r->samples[i].branch_cycles); /* fmin skips NAN */
-    /* A row that mostly slept or waited lost little to a shared core. */
-    if (isfinite(fastest) && fastest > VN__BRANCH_QUIET_MAX && !(r->on_cpu < VN__ON_CPU_MIN)) {
-        if (vn__probes_steady(r->samples, r->nsamples))
-            vn__result_warn(r, "shared_core_throughout",
-                 "a loop of taken branches read a steady %.2f reference cycles a branch during "
-                 "this benchmark, where most cores run one a cycle on a core of their own: "
-                 "either this core is slower at branches, or something shared it evenly the "
-                 "whole time and short loops read slower than on a quiet core",
-                 fastest);
-        else
-            vn__result_warn(r, "shared_core_throughout",
-                 "a loop of taken branches never ran faster than %.2f reference cycles a branch "
-                 "during this benchmark, where most cores run one a cycle on a core of their own: "
-                 "the core was probably shared the whole time, and short loops read slower than "
-                 "on a quiet core",
-                 fastest);
-    }
+        vn__result_warn(r, "shared_core", "%zu of %zu samples ran on a shared core; %s", r->nshared,
+                        r->nsamples,
+                        !kept ? "left out: sharing slowed this body"
+                        : quiet < pol.shared_evidence ? "kept: too few quiet ones to compare"
+                        : d->waiting ? "kept: too few quiet ones, which ran faster"
+                                     : "kept: they ran as fast as the quiet ones");
     /* More threads than CPUs to run them: they took turns, so a thread's
      * samples include waits for the others (those the scheduler counted are
      * tagged preempted and left out), and together is what the CPUs did. */

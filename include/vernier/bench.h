@@ -456,14 +456,13 @@ typedef struct vn_result {
      * adds under a cycle to the empty loop at 95% (the top of the interval
      * of the loop with the body's median, from 6 samples or more, less the
      * bottom of the empty loop's, from 5 or more of the same kind of
-     * moments; or, for a row that is a bound against the empty-loop
-     * samples there are, the same on both loops' samples of the other kind
-     * of moments, indistinguishable there too, when the headline's kind
-     * has too few empty-loop samples), a
-     * cycle is below the fastest sample and the timer can show
+     * moments), a cycle is below the fastest sample and the timer can show
      * it; cycles is then 1. 0: the fastest of the headline's samples of the
      * loop with the body, which the body cannot exceed. */
     int bound_one_cycle;
+    /* In-process: how many samples the headline rests on (those with no tag
+     * in left_out). */
+    size_t headline_samples;
 } vn_result;
 
 typedef struct vn_results {

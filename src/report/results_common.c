@@ -39,7 +39,7 @@ static const struct {
     {'I', "interference"},  {'T', "max_time"},    {'N', "max_samples"},
     {'B', "debug_build"},   {'Z', "dead_code"},   {'S', "speed_drift"},
     {'O', "overhead_dominates"}, {'C', "timer_bound"}, {'H', "shared_core"},
-    {'W', "shared_core_throughout"}, {'P', "threads_oversubscribed"},
+    {'P', "threads_oversubscribed"},
 };
 
 char vn__warning_mark(const char *id)

@@ -173,6 +173,10 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on)
     vn__json_bool(j, "upper_bound", r->upper_bound != 0);
     vn__json_num(j, "bound_ns", r->upper_bound ? r->bound_ns : NAN);
     vn__json_str(j, "bound_rule", !r->upper_bound ? NULL : r->bound_one_cycle ? "one_cycle" : "fastest");
+    if (r->command)
+        vn__json_str(j, "headline_samples", NULL);
+    else
+        vn__json_uint(j, "headline_samples", r->headline_samples);
     vn__json_num(j, "cycles", r->cycles);
     vn__json_obj_begin(j, "ref");
     vn__json_num(j, "ns_per_cycle", r->ref_ns);

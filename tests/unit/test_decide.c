@@ -1,0 +1,420 @@
+/* The one decision of a row (bench_decide.c), driven with synthetic rows:
+ * no clock, no machine. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench_decide.h"
+#include "vernier.h"
+
+#define MAXN 400
+
+static vn_sample row[MAXN];
+static size_t nrow;
+
+/* Appends n samples of value ns (spread evenly over +-spread around it),
+ * each with tags and reference ref (ns a cycle) and a probe reading. */
+static void add(size_t n, double ns, double spread, unsigned tags, double ref)
+{
+    for (size_t i = 0; i < n && nrow < MAXN; i++) {
+        double f = n > 1 ? (double)i / (double)(n - 1) * 2 - 1 : 0;
+        vn_sample s;
+        memset(&s, 0, sizeof s);
+        s.value = ns + spread * f;
+        s.iters = 1000;
+        s.tags = tags;
+        s.ref_ns = ref;
+        s.branch_cycles = 1;
+        row[nrow++] = s;
+    }
+}
+
+static vn__policy policy(void)
+{
+    vn_config c;
+    vn_config_init(&c);
+    vn__policy p;
+    vn__policy_init(&p, &c);
+    return p;
+}
+
+/* A view of the row with the same empty loop (median om, interval
+ * [olo, ohi], from n samples) for both kinds of moments. */
+static vn__row_view view(double om, double olo, double ohi, size_t n)
+{
+    vn__empty_view e = {om, olo, ohi, n};
+    vn__row_view v = {.v = row, .n = nrow, .empty = {e, e}, .floor_ns = 1e-6, .probed = 1};
+    return v;
+}
+
+static vn__decision decide(const vn__row_view *v, const vn__policy *p)
+{
+    vn__decision d;
+    assert_int_equal(vn__decide(v, p, &d), 0);
+    return d;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    nrow = 0;
+    return 0;
+}
+
+static void a_steady_body_is_a_precise_median_net_of_the_loop(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(20, 10, 0.01, 0, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    vn__decision d = decide(&v, &p);
+    assert_int_equal(d.head, VN__HEAD_MEDIAN);
+    assert_true(fabs(d.value - 9) < 1e-9);
+    assert_true(d.lo <= d.value && d.value <= d.hi && d.hi - d.lo < 0.03);
+    assert_true(d.precise);
+    assert_int_equal(d.verdict, VN__STOP_PRECISE);
+    assert_int_equal(d.used, 20);
+    assert_true(d.half_pct < 1);
+}
+
+static void no_stop_before_the_minimum_samples(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    p.min_samples = 30;
+    add(20, 10, 0.01, 0, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    vn__decision d = decide(&v, &p);
+    assert_true(d.precise);
+    assert_int_equal(d.verdict, VN__GO_ON);
+}
+
+static void a_noisy_body_goes_on_until_a_limit(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(30, 10, 3, 0, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    vn__decision d = decide(&v, &p);
+    assert_int_equal(d.head, VN__HEAD_MEDIAN);
+    assert_false(d.precise);
+    assert_true(d.half_pct > 1);
+    assert_int_equal(d.verdict, VN__GO_ON);
+    v.elapsed_ns = p.budget_ns;
+    assert_int_equal(decide(&v, &p).verdict, VN__STOP_MAX_TIME);
+    p.max_samples = 30;
+    assert_int_equal(decide(&v, &p).verdict, VN__STOP_MAX_SAMPLES);
+    /* A looser precision is met by the same samples. */
+    p = policy();
+    p.precision = 0.5;
+    v.elapsed_ns = 0;
+    assert_int_equal(decide(&v, &p).verdict, VN__STOP_PRECISE);
+}
+
+static void a_body_like_the_empty_loop_is_bounded_by_its_fastest_sample(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    /* The loop with the body overlaps the empty loop's interval; no
+     * reference, so no cycle. */
+    add(20, 1.02, 0.02, 0, NAN);
+    vn__row_view v = view(1, 0.98, 1.02, 10);
+    vn__decision d = decide(&v, &p);
+    assert_int_equal(d.head, VN__HEAD_FASTEST);
+    assert_true(fabs(d.value - 1.0) < 1e-9);
+    assert_true(isnan(d.lo) && isnan(d.hi));
+    /* Reproduced: five samples within 1% of the fastest. */
+    assert_true(d.agree >= 5 && d.precise);
+    /* The timer's floor bounds it from below. */
+    v.floor_ns = 1.5;
+    assert_true(fabs(decide(&v, &p).value - 1.5) < 1e-9);
+}
+
+static void a_fastest_sample_alone_is_not_reproduced(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(1, 0.9, 0, 0, NAN);
+    add(19, 1.1, 0.05, 0, NAN);
+    vn__row_view v = view(1, 0.98, 1.2, 10);
+    vn__decision d = decide(&v, &p);
+    assert_int_equal(d.head, VN__HEAD_FASTEST);
+    assert_int_equal(d.agree, 1);
+    assert_false(d.precise);
+}
+
+static void under_half_the_empty_loop_is_code_placement(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    /* Apart from the empty loop's interval, but 0.4 over a loop of 1. */
+    add(20, 1.4, 0.01, 0, NAN);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    assert_int_equal(decide(&v, &p).head, VN__HEAD_FASTEST);
+    nrow = 0;
+    add(20, 1.6, 0.01, 0, NAN);
+    v = view(1, 0.99, 1.01, 10);
+    assert_int_equal(decide(&v, &p).head, VN__HEAD_MEDIAN);
+}
+
+static void the_bound_is_one_cycle_when_the_body_adds_under_one(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    /* Raw median interval tops out near 1.1; the empty loop's bottom is 1.0:
+     * the body adds at most 0.1 ns, under a cycle of 0.3 ns, which is under
+     * the fastest sample. */
+    add(20, 1.05, 0.05, 0, 0.3);
+    vn__row_view v = view(1.02, 1.0, 1.06, 10);
+    vn__decision d = decide(&v, &p);
+    assert_int_equal(d.head, VN__HEAD_CYCLE);
+    assert_true(fabs(d.value - 0.3) < 1e-12);
+    assert_true(d.settled);
+    /* A cycle the timer cannot show is no bound; one it can, is. */
+    v.floor_ns = 0.31;
+    assert_int_equal(decide(&v, &p).head, VN__HEAD_FASTEST);
+    v.floor_ns = 0.3;
+    assert_int_equal(decide(&v, &p).head, VN__HEAD_CYCLE);
+    /* Too few empty-loop samples of the kind: no interval to judge by. */
+    v = view(1.02, 1.0, 1.06, 4);
+    assert_int_equal(decide(&v, &p).head, VN__HEAD_FASTEST);
+}
+
+static void the_cycle_must_be_under_the_difference_strictly(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    /* Every sample 1.25: the interval's top is 1.25, the empty loop's
+     * bottom 1.0, a difference of 0.25 exactly. */
+    add(20, 1.25, 0, 0, 0.25);
+    vn__row_view v = view(1.2, 1.0, 1.3, 10);
+    assert_int_equal(decide(&v, &p).head, VN__HEAD_FASTEST);
+    for (size_t i = 0; i < nrow; i++)
+        row[i].ref_ns = 0.2501;
+    vn__decision d = decide(&v, &p);
+    assert_int_equal(d.head, VN__HEAD_CYCLE);
+    /* Known under a cycle, but not under half of one: not yet a stop. */
+    assert_true(d.precise);
+    assert_false(d.settled);
+    assert_int_equal(d.verdict, VN__GO_ON);
+}
+
+static void a_cycle_not_below_the_fastest_sample_is_no_bound(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(20, 0.6, 0, 0, 0.7);
+    vn__row_view v = view(0.58, 0.5, 0.62, 10);
+    assert_int_equal(decide(&v, &p).head, VN__HEAD_FASTEST);
+}
+
+static void the_cycle_must_be_reproduced(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(4, 1.05, 0.01, 0, 0.30);
+    add(16, 1.05, 0.01, 0, 0.36);
+    vn__row_view v = view(1.04, 1.03, 1.06, 10);
+    vn__decision d = decide(&v, &p);
+    assert_int_equal(d.head, VN__HEAD_CYCLE);
+    assert_false(d.settled);
+    row[4].ref_ns = 0.301;
+    assert_true(decide(&v, &p).settled);
+}
+
+static void too_few_samples_have_no_interval(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(5, 10, 0, 0, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    vn__decision d = decide(&v, &p);
+    assert_int_equal(d.head, VN__HEAD_MEDIAN);
+    assert_false(d.precise);
+    p.min_samples = 5;
+    p.max_samples = 5;
+    assert_int_equal(decide(&v, &p).verdict, VN__STOP_MAX_SAMPLES);
+}
+
+static void preempted_samples_leave_while_enough_stay(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(20, 10, 0.01, 0, 0.3);
+    add(5, 50, 0, VN_TAG_PREEMPTED, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    vn__decision d = decide(&v, &p);
+    assert_true(d.skip & VN_TAG_PREEMPTED);
+    assert_int_equal(d.used, 20);
+    assert_true(fabs(d.value - 9) < 1e-9);
+    /* With fewer untagged samples than half the minimum, all count. */
+    nrow = 0;
+    add(4, 10, 0.01, 0, 0.3);
+    add(16, 50, 0, VN_TAG_MIGRATED, 0.3);
+    v = view(1, 0.99, 1.01, 10);
+    d = decide(&v, &p);
+    assert_int_equal(d.skip, 0);
+    assert_int_equal(d.used, 20);
+}
+
+static void shared_samples_as_fast_as_quiet_ones_count(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(20, 10, 0.01, 0, 0.3);
+    add(20, 10.05, 0.01, VN_TAG_SHARED_CORE, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    vn__decision d = decide(&v, &p);
+    assert_false(d.skip & VN_TAG_SHARED_CORE);
+    assert_int_equal(d.used, 40);
+    assert_false(d.waiting);
+    assert_int_equal(d.verdict, VN__STOP_PRECISE);
+}
+
+static void shared_samples_slower_beyond_the_precision_leave(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(20, 10, 0.01, 0, 0.3);
+    add(20, 12, 0.01, VN_TAG_SHARED_CORE, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    vn__decision d = decide(&v, &p);
+    assert_true(d.skip & VN_TAG_SHARED_CORE);
+    assert_int_equal(d.used, 20);
+    assert_true(fabs(d.value - 9) < 1e-9);
+    assert_true(d.quiet);
+    assert_int_equal(d.verdict, VN__STOP_PRECISE);
+}
+
+static void a_few_faster_quiet_samples_make_it_wait(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(2, 10, 0.01, 0, 0.3);
+    add(30, 12, 0.01, VN_TAG_SHARED_CORE, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    vn__decision d = decide(&v, &p);
+    /* Too few quiet ones for a headline: the shared ones count, precise,
+     * but sampling waits for quiet moments, to the budget at the most. */
+    assert_false(d.skip & VN_TAG_SHARED_CORE);
+    assert_true(d.waiting && d.precise);
+    assert_int_equal(d.verdict, VN__GO_ON);
+    v.elapsed_ns = p.budget_ns;
+    assert_int_equal(decide(&v, &p).verdict, VN__STOP_MAX_TIME);
+    /* One quiet sample is no evidence yet. */
+    nrow = 0;
+    add(1, 10, 0.01, 0, 0.3);
+    add(30, 12, 0.01, VN_TAG_SHARED_CORE, 0.3);
+    v = view(1, 0.99, 1.01, 10);
+    d = decide(&v, &p);
+    assert_false(d.waiting);
+    assert_int_equal(d.verdict, VN__STOP_PRECISE);
+}
+
+static void a_core_shared_throughout_is_measured_as_it_is(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(30, 12, 0.01, VN_TAG_SHARED_CORE, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    vn__decision d = decide(&v, &p);
+    assert_int_equal(d.used, 30);
+    assert_false(d.waiting);
+    assert_false(d.quiet);
+    assert_int_equal(d.verdict, VN__STOP_PRECISE);
+    assert_true(fabs(d.value - 11) < 1e-9);
+}
+
+static void the_empty_loop_of_the_headlines_kind_is_subtracted(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(30, 12, 0.01, VN_TAG_SHARED_CORE, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    v.empty[0] = (vn__empty_view){2, 1.99, 2.01, 10}; /* shared moments */
+    assert_true(fabs(decide(&v, &p).value - 10) < 1e-9);
+}
+
+static void quiet_samples_slower_than_shared_ones_leave_nothing_out(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    /* Something no probe sees slowed the "quiet" ones: they are no quiet
+     * figure, and the shared samples stay. */
+    add(20, 20, 0.01, 0, 0.3);
+    add(20, 10, 0.01, VN_TAG_SHARED_CORE, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    vn__decision d = decide(&v, &p);
+    assert_false(d.skip & VN_TAG_SHARED_CORE);
+    assert_int_equal(d.used, 40);
+}
+
+static void without_probes_shared_tags_mean_nothing(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(20, 10, 0.01, 0, 0.3);
+    add(20, 12, 0.01, VN_TAG_SHARED_CORE, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    v.probed = 0;
+    vn__decision d = decide(&v, &p);
+    assert_false(d.skip & VN_TAG_SHARED_CORE);
+    assert_int_equal(d.used, 40);
+}
+
+static void a_bound_of_one_cycle_does_not_wait(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(3, 1.04, 0.01, 0, 0.3);
+    add(30, 1.06, 0.01, VN_TAG_SHARED_CORE, 0.3);
+    vn__row_view v = view(1.03, 1.02, 1.05, 10);
+    vn__decision d = decide(&v, &p);
+    assert_int_equal(d.head, VN__HEAD_CYCLE);
+    assert_false(d.waiting);
+    assert_int_equal(d.verdict, VN__STOP_PRECISE);
+}
+
+static void no_sample_no_headline(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    vn__decision d = decide(&v, &p);
+    assert_int_equal(d.head, VN__HEAD_NONE);
+    assert_int_equal(d.used, 0);
+    assert_int_equal(d.verdict, VN__GO_ON);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(a_steady_body_is_a_precise_median_net_of_the_loop, setup),
+        cmocka_unit_test_setup(no_stop_before_the_minimum_samples, setup),
+        cmocka_unit_test_setup(a_noisy_body_goes_on_until_a_limit, setup),
+        cmocka_unit_test_setup(a_body_like_the_empty_loop_is_bounded_by_its_fastest_sample, setup),
+        cmocka_unit_test_setup(a_fastest_sample_alone_is_not_reproduced, setup),
+        cmocka_unit_test_setup(under_half_the_empty_loop_is_code_placement, setup),
+        cmocka_unit_test_setup(the_bound_is_one_cycle_when_the_body_adds_under_one, setup),
+        cmocka_unit_test_setup(the_cycle_must_be_under_the_difference_strictly, setup),
+        cmocka_unit_test_setup(a_cycle_not_below_the_fastest_sample_is_no_bound, setup),
+        cmocka_unit_test_setup(the_cycle_must_be_reproduced, setup),
+        cmocka_unit_test_setup(too_few_samples_have_no_interval, setup),
+        cmocka_unit_test_setup(preempted_samples_leave_while_enough_stay, setup),
+        cmocka_unit_test_setup(shared_samples_as_fast_as_quiet_ones_count, setup),
+        cmocka_unit_test_setup(shared_samples_slower_beyond_the_precision_leave, setup),
+        cmocka_unit_test_setup(a_few_faster_quiet_samples_make_it_wait, setup),
+        cmocka_unit_test_setup(a_core_shared_throughout_is_measured_as_it_is, setup),
+        cmocka_unit_test_setup(the_empty_loop_of_the_headlines_kind_is_subtracted, setup),
+        cmocka_unit_test_setup(quiet_samples_slower_than_shared_ones_leave_nothing_out, setup),
+        cmocka_unit_test_setup(without_probes_shared_tags_mean_nothing, setup),
+        cmocka_unit_test_setup(a_bound_of_one_cycle_does_not_wait, setup),
+        cmocka_unit_test_setup(no_sample_no_headline, setup),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
