@@ -23,14 +23,28 @@ static void help(FILE *f)
             "  --reads N              reads for --distribution (default 100000, 2 .. 10000000)\n"
             "  -h, --help             show this help\n"
             "\n"
-            "Clocks: ");
+            "Clocks:");
+    /* The names wrap like the rest of the help, which stays within 80 columns. */
+    size_t col = strlen("Clocks:");
     int first = 1;
     for (int i = 0; i < VN_CLOCK_COUNT; i++)
         if (vn_clock_exists((vn_clock_id)i)) {
-            fprintf(f, "%s%s", first ? "" : ", ", vn_clock_name((vn_clock_id)i));
+            const char *name = vn_clock_name((vn_clock_id)i);
+            size_t len = strlen(name) + (first ? 1 : 2);
+            if (!first && col + len > 80) {
+                fprintf(f, ",\n%s", name);
+                col = strlen(name);
+            } else {
+                fprintf(f, "%s%s", first ? " " : ", ", name);
+                col += len;
+            }
             first = 0;
         }
-    fprintf(f, "\n");
+    fprintf(f,
+            "\n"
+            "\n"
+            "Exit status: 0 on success, 1 when a clock cannot be read or the results cannot\n"
+            "be written, 2 for a usage error.\n");
 }
 
 static void clock_names(char *out, size_t n)
