@@ -7,6 +7,14 @@
 
 #include "vernier.h"
 
+/* Every --help follows one layout, because the man pages and the shell
+ * completions are made from it at build time (scripts/helpdoc/parse.awk):
+ * "usage: vernier CMD ..." first; paragraphs apart by blank lines; a line
+ * "Heading:" alone before lines of options, each indented by two spaces as
+ * "  -x, --name ARG  what it does", deeper lines continuing it; an ARG that
+ * holds FILE completes file names, one as a|b|c completes those words; a
+ * paragraph "Exit status: ..." becomes a section of the man page. */
+
 /* Exit codes, the same for every subcommand. */
 enum { VN_EXIT_OK = 0, VN_EXIT_FAIL = 1, VN_EXIT_USAGE = 2, VN_EXIT_INTERRUPTED = 130 };
 

@@ -25,7 +25,11 @@
 # that leaves the layout is found when it is written, not by a reader.
 
 function fail(msg) {
-    printf "%s: line %d of the help of '%s': %s\n", FILENAME, NR, (cmd == "" ? "vernier" : cmd), msg > "/dev/stderr"
+    fail_at(NR, msg)
+}
+
+function fail_at(line, msg) {
+    printf "helpdoc: line %d of 'vernier %s--help': %s\n", line, (cmd == "" ? "" : cmd " "), msg > "/dev/stderr"
     failed = 1
     exit 1
 }
@@ -63,7 +67,7 @@ function flush_entry(   n, items, i, w, nw, names, arg) {
                 w[1] = substr(w[1], 1, index(w[1], "=") - 1)
             }
             if (nw > 2 || w[1] !~ /^(-[A-Za-z0-9]|--[a-z0-9][a-z0-9-]*)$/)
-                fail("cannot read the option '" items[i] "' (want '-x, --name ARG', then two spaces)")
+                fail_at(entry_line, "cannot read the option '" items[i] "' (want '-x, --name ARG', then two spaces)")
             names = names (names == "" ? "" : " ") w[1]
             if (nw == 2 && arg == "")
                 arg = w[2]
@@ -71,7 +75,7 @@ function flush_entry(   n, items, i, w, nw, names, arg) {
         out("O", entry_spec "\t" names "\t" arg "\t" entry_desc)
     } else {
         if (entry_spec !~ /^[a-z][a-z0-9-]*$/)
-            fail("cannot read the entry '" entry_spec "' (want a name, then two spaces)")
+            fail_at(entry_line, "cannot read the entry '" entry_spec "' (want a name, then two spaces)")
         out("C", entry_spec "\t" entry_desc)
     }
     entry_spec = entry_desc = ""
@@ -133,6 +137,7 @@ state == "usage" && /^ +[^ ]/ {
     flush_entry()
     state = "entries"
     line = substr($0, 3)
+    entry_line = NR
     gap = index(line, "  ")
     if (gap > 0) {
         entry_spec = substr(line, 1, gap - 1)
