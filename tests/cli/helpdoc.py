@@ -91,9 +91,12 @@ def zsh_complete(fpath_dir, line, cwd=None):
 def fish_complete(script, line, cwd=None, env=None):
     """fish's candidates for line (complete -C), without their descriptions."""
     require("fish")
+    # Without a script, fish finds the completion itself, which it does only
+    # with its configuration read (that sets the paths it looks in).
     src = f"source {script!s}; " if script else ""
+    config = ["--no-config"] if script else []
     e = dict(os.environ, **(env or {}))
-    p = subprocess.run(["fish", "--no-config", "-c", src + "complete -C $argv[1]", line],
+    p = subprocess.run(["fish", *config, "-c", src + "complete -C $argv[1]", line],
                        capture_output=True, text=True, timeout=30, cwd=cwd, env=e)
     assert p.returncode == 0, p.stderr
     return sorted(x.split("\t")[0] for x in p.stdout.splitlines() if x)

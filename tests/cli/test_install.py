@@ -1,5 +1,6 @@
 """`make install` gives a usable package: the tool, the headers, the static
-and shared library, a pkg-config file and a CMake package config. Installs
+and shared library, a pkg-config file and a CMake package config, the man pages
+and the shell completions where man, bash, zsh and fish look. Installs
 into a temporary prefix and builds a small program against it both ways."""
 import os
 import shutil
@@ -139,3 +140,35 @@ def test_installed_run_finds_its_helper(prefix):
     assert "vernier-spawn was not found" not in (d["note"] or "")
     # Started by the small helper, `true` reports its own peak, about 1 MiB.
     assert max(s["maxrss_kib"] for s in d["benchmarks"][0]["samples"]) < 2048
+
+
+def test_man_pages_and_completions_are_installed_where_they_are_looked_for(prefix, tmp_path):
+    from helpdoc import bash_complete, commands, fish_complete, require, zsh_complete
+    share = prefix / "share"
+    man1 = share / "man" / "man1"
+    assert sorted(f.name for f in man1.iterdir()) == sorted(
+        ["vernier.1"] + [f"vernier-{c}.1" for c in commands()])
+    require("man")
+    p = subprocess.run(["man", "-w", "vernier-run"], capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, MANPATH=str(share / "man")))
+    assert p.returncode == 0 and p.stdout.strip() == str(man1 / "vernier-run.1"), p.stderr
+    bash = share / "bash-completion" / "completions" / "vernier"
+    zsh = share / "zsh" / "site-functions" / "_vernier"
+    fish = share / "fish" / "vendor_completions.d" / "vernier.fish"
+    for f in (bash, zsh, fish):
+        assert f.exists(), f
+    # bash-completion loads the file on first use, found under XDG_DATA_DIRS.
+    loader = Path("/usr/share/bash-completion/bash_completion")
+    if loader.exists():
+        assert bash_complete("/dev/null", "vernier ru", preamble=(
+            f"export XDG_DATA_DIRS={share}; source {loader}; "
+            "_completion_loader vernier")) == ["run"]
+    else:
+        assert bash_complete(bash, "vernier ru") == ["run"]
+    if shutil.which("zsh"):
+        assert zsh_complete(zsh.parent, "vernier ru") == ["run"]
+    if shutil.which("fish"):
+        # fish looks in vendor_completions.d under each of XDG_DATA_DIRS, for
+        # a command it finds on PATH.
+        env = {"XDG_DATA_DIRS": str(share), "PATH": f"{prefix / 'bin'}:{os.environ['PATH']}"}
+        assert fish_complete(None, "vernier ru", env=env) == ["run"]
