@@ -35,7 +35,7 @@ $2 == "U" && !($1 in operand) {
         operand[$1] = "file"
     else if (u ~ /[ ]COMMAND/)
         operand[$1] = "subcommand"
-    else if (u ~ /[ ]CMD/)
+    else if (u ~ /[ ']CMD/)
         operand[$1] = "command"
     else
         operand[$1] = ""

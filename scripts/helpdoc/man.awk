@@ -21,7 +21,7 @@ function esc(s,   n, w, i, r) {
 }
 
 # "-x, --name ARG" in bold names and an italic argument.
-function tag(spec,   n, items, i, w, nw, r, eq) {
+function tag(spec,   n, items, i, w, nw, r, eq, k) {
     n = split(spec, items, /, /)
     r = ""
     for (i = 1; i <= n; i++) {
@@ -30,7 +30,9 @@ function tag(spec,   n, items, i, w, nw, r, eq) {
             r = r (i > 1 ? ", " : "") "\\fB" esc(substr(items[i], 1, eq - 1)) "\\fR=\\fI" esc(substr(items[i], eq + 1)) "\\fR"
         else {
             nw = split(items[i], w, / /)
-            r = r (i > 1 ? ", " : "") "\\fB" esc(w[1]) "\\fR" (nw > 1 ? " \\fI" esc(w[2]) "\\fR" : "")
+            r = r (i > 1 ? ", " : "") "\\fB" esc(w[1]) "\\fR"
+            for (k = 2; k <= nw; k++)
+                r = r " \\fI" esc(w[k]) "\\fR"
         }
     }
     return r

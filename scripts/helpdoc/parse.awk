@@ -51,7 +51,7 @@ function flush_para() {
     }
 }
 
-function flush_entry(   n, items, i, w, nw, names, arg) {
+function flush_entry(   n, items, i, w, nw, names, arg, k, rest, bad) {
     if (entry_spec == "")
         return
     if (entry_spec ~ /^-/) {
@@ -66,11 +66,20 @@ function flush_entry(   n, items, i, w, nw, names, arg) {
                 w[2] = substr(w[1], index(w[1], "=") + 1)
                 w[1] = substr(w[1], 1, index(w[1], "=") - 1)
             }
-            if (nw > 2 || w[1] !~ /^(-[A-Za-z0-9]|--[a-z0-9][a-z0-9-]*)$/)
+            bad = w[1] !~ /^(-[A-Za-z0-9]|--[a-z0-9][a-z0-9-]*)$/
+            # An option may take several arguments ("-P, --scan NAME MIN
+            # MAX"), each a metavariable in capitals: a lower-case word is
+            # a description that lacks its two spaces.
+            for (k = 3; k <= nw; k++)
+                bad = bad || w[k] !~ /^[A-Z][A-Z0-9_.,:]*$/
+            if (bad)
                 fail_at(entry_line, "cannot read the option '" items[i] "' (want '-x, --name ARG', then two spaces)")
             names = names (names == "" ? "" : " ") w[1]
-            if (nw == 2 && arg == "")
-                arg = w[2]
+            rest = ""
+            for (k = 2; k <= nw; k++)
+                rest = rest (rest == "" ? "" : " ") w[k]
+            if (rest != "" && arg == "")
+                arg = rest
         }
         out("O", entry_spec "\t" names "\t" arg "\t" entry_desc)
     } else {
