@@ -629,6 +629,9 @@ int vn_stats_compute(const double *x, size_t n, vn_stats *out)
     st.modality = modality(s, n, q1, q3, &err);
     if (err)
         goto done;
+    err = vn_modes_sorted(s, n, &st.modes);
+    if (err)
+        goto done;
     drift(rk, n, &st.drift, &st.drift_p);
     *out = st;
 done:

@@ -22,6 +22,26 @@ typedef struct vn_outliers {
     size_t low_severe, low_mild, high_mild, high_severe;
 } vn_outliers;
 
+/* The most modes vn_modes_sorted reports. */
+#define VN_MODES_MAX 6
+
+/* The modes of a sample, found by Silverman's critical-bandwidth test
+ * (Silverman, "Using kernel density estimates to investigate multimodality",
+ * 1981): count is the fewest modes k whose test "k modes suffice" is not
+ * rejected at the 5% level, and the modes are those of the Gaussian kernel
+ * density estimate with the smallest bandwidth that shows k of them.
+ * docs/stats.md describes the method and how well it detects modes. */
+typedef struct vn_modes {
+    size_t count;                /* modes found; 0 when too few values to test (< 10) */
+    double at[VN_MODES_MAX];     /* where each mode is, ascending */
+    double share[VN_MODES_MAX];  /* the fraction of the values (inside Tukey's outer
+                                    fences) between the antimodes around each mode */
+    double h_crit;               /* the test's statistic: the smallest bandwidth whose
+                                    estimate has one mode (NaN when not tested) */
+    double p;                    /* the p-value of "one mode" (NaN when not tested);
+                                    count >= 2 exactly when it is below 0.05 */
+} vn_modes;
+
 /* A summary of n values. Values that cannot be computed for this n (the
  * standard deviation of one value, say) are NAN. */
 typedef struct vn_stats {
@@ -40,6 +60,7 @@ typedef struct vn_stats {
     double cv;            /* stddev / mean */
     double pct[VN_STATS_NPCT]; /* percentiles, numpy's default (linear) definition */
     vn_outliers outliers;
+    vn_modes modes;       /* Silverman's test: how many modes, and where */
     double modality;      /* mvalue of the histogram: ~2 unimodal, >= 2.8 suggests several modes;
                              NaN when too few values to show a dip (about n < 16) */
     double drift;         /* Spearman rank correlation of value against position (NaN for n < 3
@@ -64,6 +85,14 @@ double vn_percentile_sorted(const double *sorted, size_t n, double p);
  * mode while the others spread above it, so the mode finds them however
  * many the others are, as long as they spread wider. NAN for n == 0. */
 double vn_half_sample_mode(const double *sorted, size_t n);
+
+/* The modes of sorted values (see vn_modes). The values beyond Tukey's
+ * outer fences (3 IQR beyond the quartiles) are left out, so that far
+ * outliers do not each count as a mode. Deterministic: the bootstrap inside
+ * draws from a fixed seed, so the same values always give the same answer.
+ * VN_EINVAL for a NULL pointer, n == 0 or a value that is not finite;
+ * VN_ENOMEM. On failure *out is untouched. */
+int vn_modes_sorted(const double *sorted, size_t n, vn_modes *out);
 
 /* The distribution-free 95% interval of the median: 0-based indices lo and
  * hi into the n sorted values (the order statistics x(lo+1) and x(hi+1)),
