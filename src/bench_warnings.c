@@ -118,12 +118,14 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized, cons
         vn__result_warn(r, "high_variance",
              "samples vary by %.1f%% (scaled MAD / median): the result depends on when it ran",
              100 * rel);
-    /* 2.8 is where Brendan Gregg's mvalue starts to mean several modes. */
-    if (s->n >= 20 && s->modality >= 2.8)
+    /* Silverman's test of one mode (vn_modes), from as many samples as before. */
+    if (s->n >= 20 && s->modes.count >= 2)
         vn__result_warn(r, "multimodal",
-             "the samples have several modes (mvalue %.1f): the median describes none of them; "
-             "see --hist",
-             s->modality);
+             "the samples have %zu modes (Silverman's test, p = %.2g), %s %s %s %s: the median "
+             "describes none of them; see --hist",
+             s->modes.count, s->modes.p, s->modes.count == 2 ? "near" : "from near",
+             vn__fmt_ns(f1, sizeof f1, s->modes.at[0]), s->modes.count == 2 ? "and" : "to",
+             vn__fmt_ns(f2, sizeof f2, s->modes.at[s->modes.count - 1]));
     if (s->n >= 10 && s->drift_p < 0.001 && fabs(s->drift) >= 0.3)
         vn__result_warn(r, "drift",
              "the time per iteration %s over the run (rank correlation %.2f with sample order)",

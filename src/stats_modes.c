@@ -17,15 +17,21 @@
  * of a null distribution, the bootstrap calibrates it for each sample.
  *
  * Choices made here, each for a reason:
- * - The values beyond Tukey's outer fences are left out: each far outlier
- *   would otherwise be a mode of its own until h spans the whole range. Modes
- *   are counted only over the range of the values kept, in the bootstrap
- *   samples too (Hall and York, "On the calibration of Silverman's test for
+ * - Far outliers (beyond 3 times the range of the middle 90% of the values,
+ *   past that range) are left out: they would spread the grid so wide that
+ *   the body of the data fell between two of its points. Modes are counted
+ *   only over the range of the values kept, in the bootstrap samples too
+ *   (Hall and York, "On the calibration of Silverman's test for
  *   multimodality", 2001, count modes on a fixed interval for this reason).
- * - Values on a lattice (integer nanoseconds, clock ticks) are spread
- *   uniformly over their lattice cell first: the estimate of a lattice is a
- *   comb at small h, which the continuous bootstrap samples never are, so
- *   every lattice would look multimodal.
+ * - A mode must hold MINSHARE of the values (its basin, between the lowest
+ *   points of the estimate around it); a lighter one joins its neighbour.
+ *   A few outliers close together are then not a mode, nor is a bump that
+ *   could not change what the median says. The bootstrap counts the same
+ *   way, so the test stays calibrated for the count it reports.
+ * - Values on a lattice (integer nanoseconds, clock ticks) are spread over
+ *   the lattice cells around them first (see unlattice): the estimate of a
+ *   lattice is a comb at small h, which the continuous bootstrap samples
+ *   never are, so every lattice would look multimodal.
  * - The estimate is computed on a grid from linearly binned values (as in
  *   Silverman's algorithm AS 176, Applied Statistics 31, 1982), with PER_H
  *   grid steps to a bandwidth: fine enough that binning moves the estimate
@@ -382,7 +388,11 @@ static double boot_p(const sample *d, size_t k, double h, double *ys, rng *r)
 
 /* Values on a lattice of step g (more than half of them repeats, and all
  * within 0.1% of a step of a lattice point, as values converted from ticks
- * are) are spread uniformly over their cell, from the fixed seed. */
+ * are) are spread over the two cells around them with a triangular density
+ * of half-width g, from the fixed seed. Their density is then the lattice's
+ * counts joined by straight lines: spread uniformly over one cell instead,
+ * a lattice point holding many values would be a flat top, whose random
+ * bumps the test would take for modes. */
 static void unlattice(double *y, size_t n, rng *r)
 {
     double g = INFINITY;
@@ -401,7 +411,7 @@ static void unlattice(double *y, size_t n, rng *r)
             return;
     }
     for (size_t i = 0; i < n; i++)
-        y[i] += (rng_unif(r) - 0.5) * g;
+        y[i] += (rng_unif(r) + rng_unif(r) - 1) * g;
 }
 
 /* One mode at v holding everything. */
@@ -459,8 +469,11 @@ int vn_modes_sorted(const double *s, size_t n, vn_modes *out)
         return VN_ENOMEM;
     }
     double *ys = y + ny;
+    /* The test runs on the values mapped onto [0, 1], so that neither
+     * their size nor their spread can overflow a sum or a square. */
+    double base = s[a], scale = s[b - 1] - s[a];
     for (size_t i = 0; i < ny; i++)
-        y[i] = s[a + (size_t)(((double)i + 0.5) * (double)m / (double)ny)];
+        y[i] = (s[a + (size_t)(((double)i + 0.5) * (double)m / (double)ny)] - base) / scale;
     rng r;
     rng_seed(&r, SEED);
     unlattice(y, ny, &r);
@@ -489,7 +502,7 @@ int vn_modes_sorted(const double *s, size_t n, vn_modes *out)
         h = critical(&d, k);
         double p = boot_p(&d, k, h, ys, &r);
         if (k == 1) {
-            res.h_crit = h;
+            res.h_crit = h * scale;
             res.p = p;
         }
         if (p >= ALPHA || k == VN_MODES_MAX)
@@ -501,7 +514,7 @@ int vn_modes_sorted(const double *s, size_t n, vn_modes *out)
     size_t c = data_modes(&d, h, at, res.share, VN_MODES_MAX);
     res.count = c < VN_MODES_MAX ? c : VN_MODES_MAX;
     for (size_t j = 0; j < res.count; j++)
-        res.at[j] = g->lo + (double)at[j] * g->step;
+        res.at[j] = base + (g->lo + (double)at[j] * g->step) * scale;
 done:
     *out = res;
     free(y);

@@ -34,8 +34,8 @@ typedef struct vn_outliers {
 typedef struct vn_modes {
     size_t count;                /* modes found; 0 when too few values to test (< 10) */
     double at[VN_MODES_MAX];     /* where each mode is, ascending */
-    double share[VN_MODES_MAX];  /* the fraction of the values (inside Tukey's outer
-                                    fences) between the antimodes around each mode */
+    double share[VN_MODES_MAX];  /* the fraction of the values (those the test keeps)
+                                    between the lowest points around each mode */
     double h_crit;               /* the test's statistic: the smallest bandwidth whose
                                     estimate has one mode (NaN when not tested) */
     double p;                    /* the p-value of "one mode" (NaN when not tested);
@@ -86,9 +86,10 @@ double vn_percentile_sorted(const double *sorted, size_t n, double p);
  * many the others are, as long as they spread wider. NAN for n == 0. */
 double vn_half_sample_mode(const double *sorted, size_t n);
 
-/* The modes of sorted values (see vn_modes). The values beyond Tukey's
- * outer fences (3 IQR beyond the quartiles) are left out, so that far
- * outliers do not each count as a mode. Deterministic: the bootstrap inside
+/* The modes of sorted values (see vn_modes). Far outliers (beyond 3 times
+ * the range from the 5th to the 95th percentile, past that range) are left
+ * out, and a mode holding less than 5% of the values joins its neighbour,
+ * so that outliers do not count as modes. Deterministic: the bootstrap inside
  * draws from a fixed seed, so the same values always give the same answer.
  * VN_EINVAL for a NULL pointer, n == 0 or a value that is not finite;
  * VN_ENOMEM. On failure *out is untouched. */

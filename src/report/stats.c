@@ -50,6 +50,20 @@ void vn__json_stats(vn__json *j, const char *key, const vn_stats *s)
     vn__json_uint(j, "high_severe", s->outliers.high_severe);
     vn__json_obj_end(j);
     vn__json_num(j, "modality", s->modality);
+    vn__json_obj_begin(j, "modes");
+    vn__json_str(j, "test", "silverman");
+    vn__json_uint(j, "count", s->modes.count);
+    vn__json_arr_begin(j, "at");
+    for (size_t i = 0; i < s->modes.count; i++)
+        vn__json_num(j, NULL, s->modes.at[i]);
+    vn__json_arr_end(j);
+    vn__json_arr_begin(j, "share");
+    for (size_t i = 0; i < s->modes.count; i++)
+        vn__json_num(j, NULL, s->modes.share[i]);
+    vn__json_arr_end(j);
+    vn__json_num(j, "h_crit", s->modes.h_crit);
+    vn__json_num(j, "p", s->modes.p);
+    vn__json_obj_end(j);
     vn__json_num(j, "drift", s->drift);
     vn__json_num(j, "drift_p", s->drift_p);
     vn__json_obj_end(j);
@@ -290,17 +304,27 @@ int vn_report_stats_text(const vn_stats *s, const char *unit, unsigned flags, vn
         rc |= note(o, flags, text);
     }
 
-    if (isfinite(s->modality)) {
-        int multi = s->modality >= 2.8;
-        rc |= vn_buf_printf(o, "%-*s%.2f: %s (Brendan Gregg's mvalue; 2.8 or more: several)\n",
-                            INDENT, "modality", s->modality, multi ? "several modes" : "one mode");
-        if (multi)
-            rc |= note(o, flags,
-                       "the values cluster in more than one place, so no single number "
-                       "describes them; look at the histogram (--hist) before trusting the "
-                       "median or the mean");
+    const vn_modes *md = &s->modes;
+    char mv[64];
+    if (md->count >= 2) {
+        static const char *const words[] = {"", "one", "two", "three", "four", "five", "six"};
+        rc |= vn_buf_printf(o, "%-*s%s, near", INDENT, "modes",
+                            md->count < 7 ? words[md->count] : "several");
+        for (size_t i = 0; i < md->count; i++)
+            rc |= vn_buf_printf(o, "%s %s (%s)",
+                                i == 0 ? "" : i + 1 == md->count ? " and" : ",",
+                                val(&f, mv, sizeof mv, md->at[i]),
+                                percent(pc, sizeof pc, 100 * md->share[i]));
+        rc |= vn_buf_printf(o, " (one mode: p = %.2g)\n", md->p);
+        rc |= note(o, flags,
+                   "the values cluster in more than one place (Silverman's test: one mode is "
+                   "rejected at p < 0.05), so no single number describes them; look at the "
+                   "histogram (--hist) before trusting the median or the mean");
+    } else if (md->count == 1) {
+        rc |= vn_buf_printf(o, "%-*sone, near %s (one mode: p = %.2g)\n", INDENT, "modes",
+                            val(&f, mv, sizeof mv, md->at[0]), md->p);
     } else {
-        rc |= vn_buf_printf(o, "%-*s- (too few values to show modes)\n", INDENT, "modality");
+        rc |= vn_buf_printf(o, "%-*s- (too few values to tell modes apart)\n", INDENT, "modes");
     }
 
     if (isfinite(s->drift)) {

@@ -3,6 +3,7 @@ samples drawn from generators with fixed seeds: every number of the summary is r
 here from its definition by an independent implementation and compared."""
 import json
 import math
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -204,6 +205,35 @@ def test_unequal_mixture_and_small_samples_of_one_mode():
         s = vernier_stats(y)["stats"]
         assert s["modality"] < 2.8, n
         close(s["modality"], mvalue_oracle(y), rel=1e-12)
+
+
+def test_two_modes_found_and_placed():
+    """300 values around 100 and 100 around 130 (4% spread each): the case
+    the mvalue read as one mode. Silverman's test finds both, near where they
+    were planted, with the shares numpy counts on either side of the dip."""
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.normal(100, 4, 300), rng.normal(130, 4, 100)])
+    rng.shuffle(x)
+    m = vernier_stats(x)["stats"]["modes"]
+    assert m["test"] == "silverman"
+    assert m["count"] == 2
+    assert abs(m["at"][0] - 100) < 3 and abs(m["at"][1] - 130) < 4, m["at"]
+    below = float(np.mean(x < (m["at"][0] + m["at"][1]) / 2))
+    close(m["share"][0], below, abs_=0.02)
+    close(m["share"][0] + m["share"][1], 1.0, rel=1e-12)
+    assert m["p"] < 0.05 and m["h_crit"] > 4
+    # The text report says it in one line.
+    text = "\n".join(repr(float(v)) for v in x) + "\n"
+    out = run("stats", input=text, check=0).stdout
+    line = next(ln for ln in out.splitlines() if ln.startswith("modes"))
+    got = re.fullmatch(r"modes +two, near ([0-9.]+) \(7[0-9]%\) and ([0-9.]+) \(2[0-9]%\)"
+                       r" \(one mode: p = [0-9.]+\)", line)
+    assert got, line
+    assert abs(float(got[1]) - 100) < 3 and abs(float(got[2]) - 130) < 4, line
+    assert len(line) <= 100, line
+    # One normal of the same size: one mode, near its mean.
+    m = vernier_stats(rng.normal(100, 4, 400))["stats"]["modes"]
+    assert m["count"] == 1 and abs(m["at"][0] - 100) < 3 and m["p"] >= 0.05, m
 
 
 def test_tied_integers():
