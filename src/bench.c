@@ -1,5 +1,5 @@
 /* Suites of benchmarks: registration, options, the state a benchmark sees,
- * and the seeded generator. The measuring itself is in bench_run.c. */
+ * and the seeded generator. The measuring itself is in bench_suite.c and the files it calls. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +89,16 @@ static int param_values(const vn_bench_opts *o, int64_t **out, size_t *n)
     memcpy(*out, v, k * sizeof **out);
     *n = k;
     return 0;
+}
+
+/* A row's name: the benchmark's, and its parameter's value if it has one. */
+void vn__row_name(const vn__bench *b, size_t k, char *name, size_t len)
+{
+    if (b->nvalues)
+        snprintf(name, len, "%s/%s=%lld", b->name, b->opts.param_name ? b->opts.param_name : "n",
+                 (long long)b->values[k]);
+    else
+        snprintf(name, len, "%s", b->name);
 }
 
 /* VN_EEXIST when a row the new benchmark would add has the name of

@@ -158,7 +158,7 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized, cons
      * thread was idle, 1.5 to 2.5 while it was not, in spells of a fraction
      * of a millisecond to seconds). Every sample has such a probe on both
      * sides, and shorter spells show as a slow tail (VN_TAG_SHARED_CORE,
-     * bench_run.c). */
+     * bench_tag.c). */
     size_t quiet = 0;
     for (size_t i = 0; i < r->nsamples; i++)
         quiet += !(r->samples[i].tags & VN_TAG_SHARED_CORE);

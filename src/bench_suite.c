@@ -1,0 +1,366 @@
+/* Running a suite: the rows in turn or taking turns, pinned, each with
+ * its result and warnings. */
+#include <pthread.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_engine.h"
+#include "format.h"
+#include "idle_internal.h"
+#include "sysinfo_parse.h"
+
+/* ---- Running a suite ------------------------------------------------------- */
+
+static void progress(const vn_config *c, const char *name, size_t i, size_t n)
+{
+    if (!c->progress)
+        return;
+    char shown[sizeof ((vn_result *)0)->name];
+    fprintf(stderr, "\r\033[K[%zu/%zu] %s ...", i + 1, n, vn__fmt_printable(shown, sizeof shown, name));
+    fflush(stderr);
+}
+
+static int pin(int cpu, cpu_set_t *old)
+{
+    if (sched_getaffinity(0, sizeof *old, old) != 0)
+        return -1;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    return sched_setaffinity(0, sizeof one, &one) == 0 ? 0 : -1;
+}
+
+/* A row's result before it is measured: its name, and null (NAN) for
+ * every number, so that a row that fails before its summary says null,
+ * not a 0 that looks measured. */
+static void row_result_init(vn_result *res, const vn__bench *b, size_t k)
+{
+    memset(res, 0, sizeof *res);
+    res->on_cpu = NAN;
+    res->overhead_ns = res->overhead_ci[0] = res->overhead_ci[1] = NAN;
+    res->ref_ns = res->ref_spread = res->cycles = res->overhead_cycles = NAN;
+    res->overhead_cycles_spread = NAN;
+    res->bytes_per_iter = res->items_per_iter = NAN;
+    res->bytes_per_sec = res->items_per_sec = NAN;
+    res->unit = "ns";
+    res->threads = 1;
+    if (b->nvalues) {
+        res->param = b->values[k];
+        snprintf(res->param_name, sizeof res->param_name, "%s",
+                 b->opts.param_name ? b->opts.param_name : "n");
+    }
+    vn__row_name(b, k, res->name, sizeof res->name);
+}
+
+/* The job of one row, with the benchmark's own settings applied; NULL with
+ * *rc set when memory ran out or its own timer is unknown. */
+static job *job_new(const vn__bench *b, vn_result *res, const vn_config *cfg, const vn__hooks *hooks,
+                    const vn_results *out, vn_counters *ctr, vn__evict *evict, struct floors *floors,
+                    int *rc)
+{
+    job *j = calloc(1, sizeof *j);
+    if (!j) {
+        *rc = VN_ENOMEM;
+        return NULL;
+    }
+    j->b = b;
+    j->res = res;
+    j->cfg = *cfg;
+    if (b->opts.max_time > 0)
+        j->cfg.max_time = b->opts.max_time;
+    if (b->opts.precision > 0)
+        j->cfg.precision = b->opts.precision;
+    if (b->opts.min_samples > 0)
+        j->cfg.min_samples = b->opts.min_samples;
+    if (j->cfg.max_samples < j->cfg.min_samples)
+        j->cfg.max_samples = j->cfg.min_samples;
+    j->hooks = hooks;
+    j->timer = out->timer;
+    j->cost_ns = out->timer_cost_ns;
+    j->res_ns = out->timer_resolution_ns;
+    if (b->opts.timer && !hooks) {
+        char why[64];
+        *rc = vn__timer_choose(b->opts.timer, &j->timer, why, sizeof why, &j->cost_ns, &j->res_ns);
+        if (*rc) {
+            free(j);
+            return NULL;
+        }
+    }
+    j->evict = evict;
+    j->interference = !(hooks && hooks->no_interference);
+    j->floors = floors;
+    j->run.timer = j->timer;
+    j->run.timer_cost_ns = j->cost_ns;
+    j->run.hooks = hooks;
+    j->run.user = b->opts.user;
+    j->run.param = res->param;
+    j->run.bytes = j->run.items = -1;
+    j->run.ctr = ctr;
+    j->st.run = &j->run;
+    return j;
+}
+
+/* A measured row's warnings, and its place in the results. */
+static void row_done(job *j, vn_results *out)
+{
+    vn_result *res = j->res;
+    res->max_time = j->cfg.max_time;
+    res->precision = j->cfg.precision;
+    res->min_samples = j->cfg.min_samples;
+    res->timer = j->timer;
+    vn__result_warnings(res, &j->cfg, out->optimized, &j->dec);
+    char cost[32], step[32];
+    if (j->timer_capped)
+        vn__result_warn(res, "timer_bound",
+                        "the timer (%s, %s per read, steps of %s) is too coarse for "
+                        "samples that fit the time budget: its error is more than 0.1%% of a sample",
+                        vn_clock_name(j->timer), vn__fmt_ns(cost, sizeof cost, j->cost_ns),
+                        vn__fmt_ns(step, sizeof step, j->res_ns));
+    out->nbench++;
+    if (res->stop == VN_STOP_INTERRUPTED)
+        out->interrupted = 1;
+}
+
+/* Each row from start to end, one after another. */
+static int run_in_turn(job **jobs, size_t n, const vn_config *cfg, vn_results *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (cfg->stop_flag && *cfg->stop_flag) {
+            out->interrupted = 1;
+            break;
+        }
+        progress(cfg, jobs[i]->res->name, i, n);
+        job *j = jobs[i];
+        int rc = cfg->threads > 1 ? vn__measure_threads(j) : vn__measure(j);
+        if (rc)
+            return rc;
+        row_done(j, out);
+    }
+    return 0;
+}
+
+/* The rows take turns, a sample each, in an order shuffled every round
+ * (as Google Benchmark's random interleaving does), so that a machine
+ * whose speed or neighbours change over seconds affects them alike, and
+ * the rows compare under the same conditions. Each row keeps its own
+ * budget, counted in its own turns, and its own stop rule; all begin
+ * (calibration, warmup) before the first turn, and each ends as soon as it
+ * stops, so that its probe after and its time are its own. */
+static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, vn_results *out)
+{
+    int rc = 0;
+    int *state = malloc((n ? n : 1) * sizeof *state);
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    unsigned char *ended = calloc(n ? n : 1, 1);
+    size_t began = 0;
+    if (!state || !order || !ended) {
+        rc = VN_ENOMEM;
+        goto out;
+    }
+#define END_ROW(i)                                                   \
+    do {                                                             \
+        ended[i] = 1;                                                \
+        if ((rc = vn__row_end(jobs[i], state[i], 0)) == 0) \
+            row_done(jobs[i], out);                                  \
+    } while (0)
+    for (; began < n && rc == 0; began++) {
+        /* Stopped: the rows not begun are not run, as one after another. */
+        if (cfg->stop_flag && *cfg->stop_flag) {
+            out->interrupted = 1;
+            break;
+        }
+        progress(cfg, jobs[began]->res->name, began, n);
+        rc = vn__row_begin(jobs[began], &state[began]);
+        if (rc == 0 && state[began] != ROW_MORE)
+            END_ROW(began);
+        else
+            jobs[began]->spent_ns = vn__elapsed_ns(jobs[began]);
+    }
+    vn_rng rng;
+    vn_rng_seed(&rng, 0x7665726e696572u);
+    for (;;) {
+        size_t m = 0;
+        for (size_t i = 0; i < began; i++)
+            if (!ended[i])
+                order[m++] = i;
+        if (rc || m == 0)
+            break;
+        if (cfg->progress) {
+            fprintf(stderr, "\r\033[K%zu rows in turns, %zu still sampling ...", n, m);
+            fflush(stderr);
+        }
+        for (size_t i = m; i > 1; i--) {
+            size_t r = (size_t)vn_rng_below(&rng, i), t = order[i - 1];
+            order[i - 1] = order[r];
+            order[r] = t;
+        }
+        for (size_t t = 0; t < m && rc == 0; t++) {
+            size_t i = order[t];
+            job *j = jobs[i];
+            j->resumed = vn__timer_read(&j->run);
+            rc = vn__row_step(j, &state[i]);
+            if (rc == 0 && state[i] != ROW_MORE)
+                END_ROW(i);
+            else
+                j->spent_ns = vn__elapsed_ns(j);
+        }
+    }
+#undef END_ROW
+    /* After an error, the rows still open are freed. */
+    for (size_t i = 0; i < began; i++)
+        if (!ended[i])
+            rc = vn__row_end(jobs[i], state[i], rc);
+out:
+    free(state);
+    free(order);
+    free(ended);
+    return rc;
+}
+
+int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
+{
+    if (!s || !out)
+        return VN_EINVAL;
+    vn_config cfg;
+    if (cfg_in)
+        cfg = *cfg_in;
+    else
+        vn_config_init(&cfg);
+    /* Within the command line's limits, too: an endless warmup or budget
+     * would never end, and min_samples + 1 must not wrap. */
+    if (!(cfg.max_time > 0 && cfg.max_time <= 86400) ||
+        !(cfg.precision > 0 && isfinite(cfg.precision)) || cfg.min_samples < 1 ||
+        cfg.max_samples < cfg.min_samples || cfg.max_samples > 10000000 || cfg.threads < 1 ||
+        cfg.threads > 1024 || !(cfg.warmup >= 0 && cfg.warmup <= 3600) ||
+        !(cfg.min_sample_time > 0 && cfg.min_sample_time <= 86400) ||
+        /* Pinned, all threads would share one CPU; cold, one thread's
+         * eviction would run while the others time. */
+        (cfg.threads > 1 && (cfg.cpu >= 0 || cfg.cold)))
+        return VN_EINVAL;
+    /* A CPU-time clock cannot time threads together: the process's counts
+     * every thread's time in each sample, a thread's own is no span of wall
+     * time across threads. */
+    vn_clock_id named;
+    if (cfg.threads > 1 && cfg.timer && vn_clock_lookup(cfg.timer, &named) == 0 &&
+        (vn_clock_flags(named) & VN_CLOCK_F_CPUTIME))
+        return VN_EINVAL;
+    /* Threads started together take no turns. */
+    if (cfg.threads > 1)
+        cfg.interleave = 0;
+    regex_t re;
+    if (cfg.filter && regcomp(&re, cfg.filter, REG_EXTENDED | REG_NOSUB) != 0)
+        return VN_EINVAL;
+
+    memset(out, 0, sizeof *out);
+    out->config = cfg;
+    out->optimized = s->optimized;
+    const vn__hooks *hooks = s->has_hooks ? &s->hooks : NULL;
+    int rc = 0;
+    size_t nrows = 0;
+    vn_counters *ctr = NULL;
+    cpu_set_t old;
+    int pinned = 0;
+    int idle_fd = -1;
+    out->config.dma_latency_us = -1;
+    if (cfg.cpu >= 0) {
+        if (cfg.cpu >= CPU_SETSIZE || pin(cfg.cpu, &old) != 0) {
+            rc = VN_EINVAL;
+            goto done;
+        }
+        pinned = 1;
+    }
+    if (hooks && hooks->no_sysinfo) {
+        vn__sysinfo_reset(&out->env);
+    } else if ((rc = vn_sysinfo_collect(&out->env)) != 0) {
+        goto done;
+    }
+    /* Held for the whole suite, once the machine's state is recorded: a
+     * benchmark that sleeps or waits then wakes without the exit latency of
+     * a deep idle state (see idle.c). Without root the states stay as they
+     * are, and the results say so. */
+    if (!hooks) {
+        char why[160];
+        idle_fd = vn__idle_hold_for(cfg.dma_latency_us, out->env.hypervisor,
+                                    &out->config.dma_latency_us, why, sizeof why);
+    }
+    if (hooks && hooks->now) {
+        out->timer = VN_CLOCK_MONOTONIC;
+        snprintf(out->timer_reason, sizeof out->timer_reason, "a test clock");
+        out->timer_cost_ns = hooks->timer_cost_ns;
+        out->timer_resolution_ns = hooks->timer_resolution_ns;
+    } else if ((rc = vn__timer_choose(cfg.timer, &out->timer, out->timer_reason,
+                                      sizeof out->timer_reason, &out->timer_cost_ns,
+                                      &out->timer_resolution_ns)) != 0) {
+        goto done;
+    }
+    out->counter_hz = NAN;
+    if (!hooks && (vn_clock_flags(out->timer) & VN_CLOCK_F_COUNTER)) {
+        const vn_calibration *c = vn_counter_calibration();
+        out->counter_hz = c ? c->hz : NAN;
+    }
+    /* Opened once, after pinning, on this thread; missing events are named
+     * in out->counters, never an error. */
+    if ((rc = vn__bench_counters_open(&cfg, hooks, &ctr, &out->counters)) != 0)
+        goto done;
+
+    /* The rows: every benchmark, times every parameter value. */
+    for (size_t i = 0; i < s->n; i++)
+        nrows += s->v[i].nvalues ? s->v[i].nvalues : 1;
+    out->bench = calloc(nrows ? nrows : 1, sizeof *out->bench);
+    if (!out->bench) {
+        rc = VN_ENOMEM;
+        goto done;
+    }
+    vn__evict evict = {0};
+    if (cfg.cold && (rc = vn__evict_init(&evict, &out->env)) != 0)
+        goto done;
+    struct floors floors = {LOW3_NONE, NULL, 0};
+    job **jobs = calloc(nrows ? nrows : 1, sizeof *jobs);
+    size_t nj = 0;
+    if (!jobs) {
+        rc = VN_ENOMEM;
+        goto rows_done;
+    }
+    for (size_t i = 0; i < s->n && rc == 0; i++) {
+        const vn__bench *b = &s->v[i];
+        size_t nv = b->nvalues ? b->nvalues : 1;
+        for (size_t k = 0; k < nv && rc == 0; k++) {
+            vn_result *res = &out->bench[nj];
+            row_result_init(res, b, k);
+            if (cfg.filter && regexec(&re, res->name, 0, NULL, 0) != 0)
+                continue;
+            if (!(jobs[nj] = job_new(b, res, &cfg, hooks, out, ctr, cfg.cold ? &evict : NULL,
+                                     cfg.threads > 1 ? NULL : &floors, &rc)))
+                break;
+            nj++;
+        }
+    }
+    if (rc == 0)
+        rc = cfg.interleave ? run_interleaved(jobs, nj, &cfg, out) : run_in_turn(jobs, nj, &cfg, out);
+    for (size_t i = 0; i < nj; i++)
+        free(jobs[i]);
+    free(jobs);
+rows_done:
+    vn__evict_free(&evict);
+    if (cfg.progress)
+        fprintf(stderr, "\r\033[K");
+done:
+    vn_counters_destroy(ctr);
+    vn__idle_release(idle_fd);
+    if (pinned)
+        sched_setaffinity(0, sizeof old, &old);
+    if (cfg.filter)
+        regfree(&re);
+    /* Rows in turns end in any order, and a row that failed to summarize
+     * holds its samples already: every row is freed, the unused ones being
+     * zeroed. */
+    if (rc) {
+        if (out->bench)
+            out->nbench = nrows;
+        vn_results_free(out);
+    }
+    return rc;
+}
+
