@@ -152,6 +152,7 @@ int vn__row_step(job *j, int *state)
         return 0;
     }
     s.value = ns / (double)w->iters;
+    s.cpu_ns = j->cpu_ns / (double)w->iters;
     s.iters = w->iters;
     s.counts_scaled = r->ctr ? r->cur_scaled : 0;
     /* Under half of it on the CPU: asleep or waiting (tag_probed). */

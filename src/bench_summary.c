@@ -130,6 +130,16 @@ int vn__summarize(vn_result *res, const empties *E, const vn_config *cfg, double
     } else {
         res->cycles = NAN;
     }
+    /* The CPU time beside the wall time, net of the same empty loop. */
+    size_t ncpu = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(res->samples[i].tags & skip) && isfinite(res->samples[i].cpu_ns))
+            cyc[ncpu++] = res->samples[i].cpu_ns - om;
+    res->cpu_ns = NAN;
+    if (ncpu) {
+        qsort(cyc, ncpu, sizeof *cyc, vn__cmp_double);
+        res->cpu_ns = vn_percentile_sorted(cyc, ncpu, 50);
+    }
     double per = res->upper_bound ? NAN : res->stats.median * 1e-9;
     res->bytes_per_sec = res->bytes_per_iter > 0 ? res->bytes_per_iter / per : NAN;
     res->items_per_sec = res->items_per_iter > 0 ? res->items_per_iter / per : NAN;

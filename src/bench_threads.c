@@ -100,6 +100,7 @@ static void *thread_main(void *arg)
             break;
         }
         s.value = ns / (double)sh->iters;
+        s.cpu_ns = j->cpu_ns / (double)sh->iters;
         s.iters = sh->iters;
         t->iters_done += (double)sh->iters;
         s.counts_scaled = t->own ? j->run.cur_scaled : 0;

@@ -348,6 +348,10 @@ typedef struct vn_sample {
      * right before this sample: about 1 on a core of its own, about 2 on a
      * shared one (VN_TAG_SHARED_CORE); NAN unknown. */
     double branch_cycles;
+    /* The thread's CPU time across the sample, per iteration, as measured
+     * (CLOCK_THREAD_CPUTIME_ID; the empty loop not subtracted); NAN
+     * unknown. Under the wall time when the thread waited or was preempted. */
+    double cpu_ns;
 } vn_sample;
 
 /* What wait4() says about one run of a command (vernier run), for that
@@ -463,6 +467,12 @@ typedef struct vn_result {
     /* In-process: how many samples the headline rests on (those with no tag
      * in left_out). */
     size_t headline_samples;
+    /* In-process: the median CPU time per iteration of the headline's
+     * samples, net of the empty loop like the median (for an upper bound,
+     * of the loop with the body), as Google Benchmark's "CPU" beside its
+     * "Time": well under the median when the thread waited, slept or was
+     * kept off the CPU; NAN unknown. */
+    double cpu_ns;
 } vn_result;
 
 typedef struct vn_results {

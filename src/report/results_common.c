@@ -14,6 +14,7 @@ const vn__col vn__results_cols[VN__NCOLS] = {
     [VN__COL_NAME] = {"benchmark", 0, 0, 0, NULL},
     [VN__COL_MEDIAN] = {"median", 1, 0, 0, NULL},
     [VN__COL_CI] = {"ci95", 0, 0, 0, NULL},
+    [VN__COL_CPU] = {"cpu", 1, 1, 0, NULL},
     [VN__COL_MEAN] = {"mean", 1, 0, 0, NULL},
     [VN__COL_MAD] = {"MAD", 1, 0, 0, NULL},
     [VN__COL_MIN] = {"min", 1, 0, 0, NULL},
@@ -132,6 +133,7 @@ void vn__results_cells(const vn_result *r, vn__cells *c)
          * body's, so only the bound and the spread are shown. */
         snprintf(c->s[VN__COL_MEDIAN], z, "< %s", vn__fmt_ns_bound(bound, sizeof bound, r->bound_ns));
         snprintf(c->s[VN__COL_CI], z, "-");
+        snprintf(c->s[VN__COL_CPU], z, "-");
         snprintf(c->s[VN__COL_MEAN], z, "-");
         snprintf(c->s[VN__COL_MIN], z, "-");
         snprintf(c->s[VN__COL_P99], z, "-");
@@ -147,6 +149,10 @@ void vn__results_cells(const vn_result *r, vn__cells *c)
             ci_cell(c->s[VN__COL_CI], z, st);
         else
             snprintf(c->s[VN__COL_CI], z, "-");
+        if (isfinite(r->cpu_ns))
+            vn__fmt_ns(c->s[VN__COL_CPU], z, r->cpu_ns);
+        else
+            snprintf(c->s[VN__COL_CPU], z, "-");
         vn__fmt_ns(c->s[VN__COL_MEAN], z, have ? st->mean : NAN);
         vn__fmt_ns(c->s[VN__COL_MIN], z, have ? st->min : NAN);
         vn__fmt_ns(c->s[VN__COL_P99], z, have ? st->pct[VN_STATS_NPCT - 1] : NAN);
@@ -156,8 +162,14 @@ void vn__results_cells(const vn_result *r, vn__cells *c)
     vn__fmt_ns(c->s[VN__COL_MAD], z, have ? st->mad : NAN);
 
     char it[32];
-    snprintf(c->s[VN__COL_SAMPLES], z, "%zux%s", r->nsamples,
-             vn__fmt_count(it, sizeof it, (double)r->iters));
+    /* A headline that rests on few of the samples (the others left out)
+     * says how few: "12/61x512". */
+    if (!r->command && r->headline_samples < r->nsamples && r->headline_samples < 20)
+        snprintf(c->s[VN__COL_SAMPLES], z, "%zu/%zux%s", r->headline_samples, r->nsamples,
+                 vn__fmt_count(it, sizeof it, (double)r->iters));
+    else
+        snprintf(c->s[VN__COL_SAMPLES], z, "%zux%s", r->nsamples,
+                 vn__fmt_count(it, sizeof it, (double)r->iters));
     vn__fmt_ns(c->s[VN__COL_OVERHEAD], z, r->overhead_ns);
 
     /* One mark per kind of warning: two unknown ids both show as one '!'. */

@@ -29,8 +29,10 @@ static void sample(vn__json *j, const vn_sample *s, int ncounters, const vn_proc
     tag_array(j, "tags", s->tags);
     vn__json_num(j, "ref_ns", s->ref_ns);
     vn__json_int(j, "thread", s->thread);
-    if (!u)
+    if (!u) {
         vn__json_num(j, "branch_cycles", s->branch_cycles);
+        vn__json_num(j, "cpu_ns", s->cpu_ns);
+    }
     /* A run of a command (vernier run): what wait4() said about it. */
     if (u) {
         vn__json_num(j, "user", u->user_ns);
@@ -178,6 +180,7 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on)
     else
         vn__json_uint(j, "headline_samples", r->headline_samples);
     vn__json_num(j, "cycles", r->cycles);
+    vn__json_num(j, "cpu_ns", r->command ? NAN : r->cpu_ns);
     vn__json_obj_begin(j, "ref");
     vn__json_num(j, "ns_per_cycle", r->ref_ns);
     vn__json_num(j, "spread", r->ref_spread);

@@ -69,7 +69,7 @@ static int csv_param(vn_buf *b, const vn_result *r)
 
 static const char *const summary_header =
     "name,param,unit,n,iters,median,median_ci_lo,median_ci_hi,mean,stddev,mad,min,max,"
-    "p1,p5,p10,p25,p50,p75,p90,p95,p99,cycles,overhead,upper_bound,bound,"
+    "p1,p5,p10,p25,p50,p75,p90,p95,p99,cycles,cpu,overhead,upper_bound,bound,"
     "bytes_per_sec,items_per_sec,stop,error,warnings\n";
 
 /* With counters on, the rows go on after the warnings: one column per
@@ -158,6 +158,8 @@ static int csv_summary_row(vn_buf *b, const vn_result *r)
         err = csv_num(b, loc ? st->pct[i] : NAN);
     if (!err)
         err = csv_num(b, loc ? r->cycles : NAN);
+    if (!err)
+        err = csv_num(b, loc ? r->cpu_ns : NAN);
     if (!err)
         err = csv_num(b, r->overhead_ns);
     if (!err)

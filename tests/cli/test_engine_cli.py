@@ -107,10 +107,24 @@ def test_sleep_reads_ten_milliseconds():
     assert 10.0e6 <= b["stats"]["min"] < 12.0e6
     assert 10.0e6 <= b["stats"]["median"] < 16.0e6
     assert b["upper_bound"] is False
-    # Asleep nearly all of each sample: a shared core is no concern of it.
+    # Asleep nearly all of each sample: a shared core is no concern of it,
+    # and the CPU column shows the thread barely ran.
     assert b["on_cpu"] < 0.5
+    assert b["cpu_ns"] is not None and 0 <= b["cpu_ns"] < 0.2 * b["stats"]["median"]
+    assert all(s["cpu_ns"] is None or s["cpu_ns"] < s["value"] for s in b["samples"])
     assert "shared_core" not in {w["id"] for w in b["warnings"]}
     assert len(b["samples"]) >= 5
+
+
+def test_cpu_time_follows_the_wall_time_of_code_that_computes():
+    d, _ = results("random_work")
+    b = d["benchmarks"][0]
+    # On the CPU the whole sample: CPU time per iteration about the median
+    # (never much over it; under it only by what preemption took, and
+    # preempted samples are left out of both).
+    assert 0.5 < b["cpu_ns"] / b["stats"]["median"] < 1.2
+    assert b["headline_samples"] == sum(1 for s in b["samples"]
+                                        if not set(s["tags"]) & set(b["left_out"]))
 
 
 def test_dma_latency_is_held_and_recorded():

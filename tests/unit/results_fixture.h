@@ -42,6 +42,7 @@ static inline vn_result *fx_add(vn_results *r, const char *name, uint64_t iters,
     res->min_samples = 10;
     res->timer = VN_CLOCK_TSC_LFENCE;
     res->on_cpu = 0.98;
+    res->cpu_ns = NAN;
     return res;
 }
 

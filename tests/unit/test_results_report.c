@@ -18,6 +18,7 @@
 #include "results_fixture.h"
 
 #include "golden.h"
+#include "format.h"
 #include "report/internal.h"
 
 /* ---- Fixtures -------------------------------------------------------------- */
@@ -41,6 +42,9 @@ static void samples(vn_result *res, size_t n, double net, double amp)
     res->samples = calloc(n, sizeof *res->samples);
     assert_non_null(res->samples);
     res->nsamples = n;
+    res->headline_samples = n;
+    /* A body that computes: its thread is on the CPU the whole sample. */
+    res->cpu_ns = net * 0.99;
     for (size_t i = 0; i < n; i++) {
         double wave = (double)((int)((i * 7) % 11) - 5) / 5;
         vn_sample *s = &res->samples[i];
@@ -48,6 +52,7 @@ static void samples(vn_result *res, size_t n, double net, double amp)
         s->iters = res->iters;
         s->ref_ns = 0.385 + 0.001 * (double)(i % 3);
         s->branch_cycles = 1.0 + 0.002 * (double)(i % 3);
+        s->cpu_ns = s->value * 0.99;
     }
 }
 
@@ -56,6 +61,7 @@ static void tag(vn_result *res, size_t i, unsigned tags)
     res->samples[i].tags = tags;
     res->samples[i].value *= 3; /* a preempted sample is slow */
     res->ntagged++;
+    res->headline_samples--;
     if (tags & VN_TAG_SHARED_CORE) {
         res->samples[i].branch_cycles = 2.1;
         res->nshared++;
@@ -573,6 +579,7 @@ static void optional_columns(void **state)
         r.bench[i].cycles = NAN;
         r.bench[i].ref_ns = NAN;
         r.bench[i].nwarnings = 0;
+        r.bench[i].cpu_ns = NAN;
     }
     r.env.nwarnings = 0;
     r.interrupted = 1;
@@ -582,6 +589,7 @@ static void optional_columns(void **state)
     assert_true(find_line(b.data, "benchmark ", line, sizeof line));
     assert_null(strstr(line, "throughput"));
     assert_null(strstr(line, "cycles"));
+    assert_null(strstr(line, " cpu "));
     assert_null(strstr(line, "warn"));
     assert_null(strstr(b.data, "warn:"));
     assert_null(strstr(b.data, "machine:"));
@@ -598,6 +606,37 @@ static void optional_columns(void **state)
     assert_int_equal(strncmp(b.data, "No benchmarks ran.\n", 19), 0);
     vn_buf_free(&b);
     r.nbench = NBENCH;
+    fixture_free(&r);
+}
+
+/* The CPU time beside the wall time, and a headline that rests on few of
+ * the samples says how few. */
+static void cpu_and_few_samples(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    vn_result *sum = &r.bench[0];
+    sum->cpu_ns = 0.5 * sum->stats.median; /* a body that waits half the time */
+    sum->headline_samples = 8;
+    vn_buf b;
+    render(&r, text_plain, &b);
+    char line[1024], cpu[32];
+    assert_true(find_line(b.data, "benchmark ", line, sizeof line));
+    assert_non_null(strstr(line, " cpu "));
+    assert_true(find_line(b.data, sum->name, line, sizeof line));
+    char want[64];
+    snprintf(want, sizeof want, " %s ", vn__fmt_ns(cpu, sizeof cpu, sum->cpu_ns));
+    assert_non_null(strstr(line, want));
+    snprintf(want, sizeof want, " 8/%zux", sum->nsamples);
+    assert_non_null(strstr(line, want));
+    vn_buf_free(&b);
+    /* 20 samples or more need no mention. */
+    sum->headline_samples = 20;
+    render(&r, text_plain, &b);
+    assert_true(find_line(b.data, sum->name, line, sizeof line));
+    assert_null(strstr(line, "20/"));
+    vn_buf_free(&b);
     fixture_free(&r);
 }
 
@@ -695,10 +734,10 @@ static void csv(void **state)
             assert_non_null(strstr(b.data, ",16,shared_core,0.387,0,2.1\n"));
             assert_non_null(strstr(b.data, "\nsum/n=1024,1024,0,"));
         } else {
-            assert_int_equal(want, 31);
+            assert_int_equal(want, 32);
             assert_non_null(
                 strstr(b.data, ",high_variance;drift;interference;shared_core;custom_check\n"));
-            assert_non_null(strstr(b.data, "\nbroken,,ns,0,0,,,,,,,,,,,,,,,,,,,0.31,0,,,,failed,"
+            assert_non_null(strstr(b.data, "\nbroken,,ns,0,0,,,,,,,,,,,,,,,,,,,,0.31,0,,,,failed,"
                                            "could not allocate 1 GiB,\n"));
         }
         vn_buf_free(&b);
@@ -776,7 +815,7 @@ static void json(void **state)
     assert_non_null(strstr(b.data, "\n        {\"value\":"));
     assert_non_null(strstr(b.data, ",\"iters\":16,\"tags\":[\"preempted\",\"migrated\"],"));
     assert_non_null(strstr(b.data, ",\"iters\":16,\"tags\":[\"shared_core\"],\"ref_ns\":0.387,"
-                                   "\"thread\":0,\"branch_cycles\":2.1}"));
+                                   "\"thread\":0,\"branch_cycles\":2.1,\"cpu_ns\":"));
     assert_non_null(strstr(b.data, "\"tagged\": 7,\n      \"shared_core\": 5,\n      \"left_out\": [\n"
                                    "        \"preempted\",\n        \"migrated\",\n        \"shared_core\"\n"
                                    "      ],"));
@@ -879,6 +918,7 @@ int main(void)
         cmocka_unit_test(color),        cmocka_unit_test(csv),
         cmocka_unit_test(markdown),     cmocka_unit_test(json),
         cmocka_unit_test(histograms),   cmocka_unit_test(errors),
+        cmocka_unit_test(cpu_and_few_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
