@@ -578,7 +578,12 @@ static int exec_via_spawner(const vn_exec_opts *o, double *wall_ns, vn_proc_usag
 {
     vn_buf b;
     vn_buf_init(&b, 0);
-    request_head h = {0, o->show_output, o->timeout, 0};
+    /* Zeroed whole, padding included: the bytes go down a pipe as they
+     * are, and unset ones would hand the helper whatever the stack held. */
+    request_head h;
+    memset(&h, 0, sizeof h);
+    h.show_output = o->show_output;
+    h.timeout = o->timeout;
     int rc = vn_buf_append(&b, &h, sizeof h);
     const char *in = o->stdin_path ? o->stdin_path : "", *path = o->path ? o->path : "";
     const char *out = o->stdout_path ? o->stdout_path : "";

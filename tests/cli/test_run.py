@@ -5,6 +5,7 @@ import errno
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import VERNIER, run, validate
+from conftest import VERNIER, run, sanitized, validate
 
 PY = sys.executable
 
@@ -621,6 +622,18 @@ def test_a_helper_killed_under_a_command_ends_the_run_at_once(tmp_path):
         pass
     assert took < 10
     assert p.returncode == 1 and "vernier-spawn ended without a report" in p.stderr
+
+
+def test_requests_to_the_helper_hold_no_uninitialised_bytes():
+    # The request header has padding; valgrind flags any byte of it that
+    # goes down the pipe unset.
+    if not shutil.which("valgrind"):
+        pytest.skip("valgrind is not installed (scripts/install-deps installs it)")
+    if sanitized():
+        pytest.skip("valgrind cannot run a program built with AddressSanitizer")
+    p = subprocess.run(["valgrind", "-q", "--error-exitcode=99", VERNIER, "run", "--runs", "2",
+                        "--quiet", "true"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
 
 
 def test_input_that_is_a_directory_is_refused(tmp_path):
