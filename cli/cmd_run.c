@@ -98,7 +98,8 @@ static void help(FILE *f)
             "  -h, --help              show this help\n"
             "\n"
             "Exit status: 0, 1 when a run failed or an output could not be written, 2 for a\n"
-            "usage error, 130 after Ctrl-C (the runs so far are reported and written).\n");
+            "usage error, 130 after Ctrl-C, 143 after SIGTERM, 129 after SIGHUP (the runs so\n"
+            "far are reported and written).\n");
 }
 
 /* ---- The fake executor: numbers from a file --------------------------------- */
@@ -874,7 +875,10 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "vernier run: %s\n", fail.message);
         status = VN_EXIT_FAIL;
     }
-    int interrupted = res.interrupted || vn__interrupted; /* also while the files were written */
+    /* The results say whether the runs were cut short; a signal that came
+     * once they were over changed nothing in them, so the message and the
+     * exit status follow the results, as the files do. */
+    int interrupted = res.interrupted;
     vn_results_free(&res);
     free(cmp);
     if (interrupted) {

@@ -388,7 +388,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     if (o.list)
         return flush_stdout(prog);
 
-    /* Ctrl-C and SIGTERM stop the run between samples; what was measured is
+    /* Ctrl-C, SIGTERM and SIGHUP stop the run between samples; what was measured is
      * still reported and written, marked interrupted. */
     vn__interrupt_catch();
     cfg.stop_flag = &vn__interrupted;
@@ -436,7 +436,8 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     /* Only now: a second Ctrl-C while the files were written would have
      * left a temporary file behind. */
     vn__interrupt_restore();
-    int interrupted = res.interrupted || vn__interrupted;
+    /* As the files say: a signal once the runs were over changed nothing. */
+    int interrupted = res.interrupted;
     if (keep)
         *keep = res;
     else

@@ -288,13 +288,14 @@ int vn_which(const char *name, char *out, size_t outlen)
  * Four wake-ups a second cost a long command next to nothing. */
 static const struct timespec STOP_CHECK = {0, 250000000};
 
-/* Blocks SIGINT and SIGTERM on this thread (block: those two; old: the mask
- * before), so that they get in only inside a ppoll() given old. */
+/* Blocks SIGINT, SIGTERM and SIGHUP on this thread (block: those three;
+ * old: the mask before), so that they get in only inside a ppoll() given old. */
 static void block_stop_signals(sigset_t *block, sigset_t *old)
 {
     sigemptyset(block);
     sigaddset(block, SIGINT);
     sigaddset(block, SIGTERM);
+    sigaddset(block, SIGHUP);
     pthread_sigmask(SIG_BLOCK, block, old);
 }
 
@@ -366,6 +367,7 @@ static void child(const vn_exec_opts *o, int go, int errw, int cg)
     /* A handler the parent installed must not fire in the child. */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     if (write(errw, "R", 1) != 1)
         _exit(127);
     char c;
@@ -442,6 +444,7 @@ static pid_t spawn_fast(const vn_exec_opts *o, uint64_t *t0, char *err, size_t e
     sigemptyset(&def);
     sigaddset(&def, SIGINT);
     sigaddset(&def, SIGTERM);
+    sigaddset(&def, SIGHUP);
     sigaddset(&def, SIGPIPE);
     sigemptyset(&none);
     posix_spawnattr_setsigdefault(&at, &def);
@@ -605,7 +608,7 @@ static int exec_via_spawner(const vn_exec_opts *o, double *wall_ns, vn_proc_usag
         return rc;
     }
     /* Waits until the report comes or a signal raises the stop flag:
-     * SIGINT and SIGTERM are let in only inside ppoll(), so one that
+     * SIGINT, SIGTERM and SIGHUP are let in only inside ppoll(), so one that
      * arrives before it starts is not lost. A flag raised some other way (by
      * another thread of a host program) is seen within STOP_CHECK. */
     sigset_t block, old;
@@ -787,7 +790,7 @@ static int wait_child(const vn_exec_opts *o, pid_t pid, uint64_t t0, double *wal
     int status = 0, result = VN_EXEC_OK;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
-    /* SIGINT and SIGTERM get in only inside ppoll() (see exec_via_spawner):
+    /* SIGINT, SIGTERM and SIGHUP get in only inside ppoll() (see exec_via_spawner):
      * the wait sleeps until the child ends, the deadline passes or a
      * signal raises the stop flag, waking only every STOP_CHECK to look at
      * a flag raised without a signal. */

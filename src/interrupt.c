@@ -1,4 +1,4 @@
-/* Ctrl-C and SIGTERM: see interrupt.h. */
+/* Ctrl-C, SIGTERM and SIGHUP: see interrupt.h. */
 #include "interrupt.h"
 
 #include <pthread.h>
@@ -12,7 +12,7 @@ static volatile sig_atomic_t which;
  * handlers found before the first are the ones put back. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int depth;
-static struct sigaction old_int, old_term;
+static struct sigaction old_int, old_term, old_hup;
 
 static void on_signal(int sig)
 {
@@ -35,6 +35,9 @@ void vn__interrupt_catch(void)
         which = 0;
         sigaction(SIGINT, &sa, &old_int);
         sigaction(SIGTERM, &sa, &old_term);
+        /* A hang-up (the terminal closed, the ssh session dropped) asks
+         * the program to end as SIGTERM does, with what was measured kept. */
+        sigaction(SIGHUP, &sa, &old_hup);
         /* A signal the program started with ignored stays ignored: a job
          * that a shell started in the background (nohup, '&' without job
          * control) must not stop when the terminal's Ctrl-C reaches the
@@ -43,6 +46,8 @@ void vn__interrupt_catch(void)
             sigaction(SIGINT, &old_int, NULL);
         if (old_term.sa_handler == SIG_IGN)
             sigaction(SIGTERM, &old_term, NULL);
+        if (old_hup.sa_handler == SIG_IGN)
+            sigaction(SIGHUP, &old_hup, NULL);
     }
     pthread_mutex_unlock(&lock);
 }
@@ -53,6 +58,7 @@ void vn__interrupt_restore(void)
     if (depth > 0 && --depth == 0) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
+        sigaction(SIGHUP, &old_hup, NULL);
     }
     pthread_mutex_unlock(&lock);
 }

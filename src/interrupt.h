@@ -1,5 +1,5 @@
-/* Ctrl-C and SIGTERM for the programs vernier runs as: they stop a run
- * between samples or runs, and what was measured is still reported. Only
+/* Ctrl-C, SIGTERM and SIGHUP for the programs vernier runs as: they stop a
+ * run between samples or runs, and what was measured is still reported. Only
  * vn_main() and the tool install these handlers; the library never does it
  * behind a host program's back. */
 #ifndef VN_INTERRUPT_H
@@ -7,7 +7,8 @@
 
 #include <signal.h>
 
-/* Raised (non-zero) once SIGINT or SIGTERM arrives after vn__interrupt_catch. */
+/* Raised (non-zero) once SIGINT, SIGTERM or SIGHUP arrives after
+ * vn__interrupt_catch. */
 extern volatile int vn__interrupted;
 
 /* Calls nest, from one thread or several: the handlers go in with the
@@ -15,7 +16,8 @@ extern volatile int vn__interrupted;
  * with the last restore. */
 void vn__interrupt_catch(void);
 void vn__interrupt_restore(void);
-/* The exit code for the signal that arrived: 130 for SIGINT, 143 for SIGTERM. */
+/* The exit code for the signal that arrived: 130 for SIGINT, 143 for
+ * SIGTERM, 129 for SIGHUP. */
 int vn__interrupt_exit_code(void);
 
 #endif

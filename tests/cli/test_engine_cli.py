@@ -393,11 +393,11 @@ def test_a_directory_that_takes_no_new_file_fails_before_measuring():
     assert p.stdout == ""
 
 
-def interrupted_run(cmd, out, after, ready=None, env=None):
-    """Runs cmd, sends SIGINT after `after` seconds (counted from the line
+def interrupted_run(cmd, out, after, ready=None, env=None, sig=signal.SIGINT):
+    """Runs cmd, sends sig after `after` seconds (counted from the line
     `ready` on its stderr, when given), and returns the seconds it took to
     end after that, the results file it wrote (which must be valid and marked
-    interrupted, with exit code 130) and its stderr."""
+    interrupted, with exit code 128 + sig: 130 for SIGINT) and its stderr."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=None if env is None else {**os.environ, **env})
     head = ""
@@ -408,23 +408,25 @@ def interrupted_run(cmd, out, after, ready=None, env=None):
             head += line
     time.sleep(after)
     start = time.monotonic()
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     stdout, stderr = proc.communicate(timeout=60)
     stderr = head + stderr
     took = time.monotonic() - start
-    assert proc.returncode == 130, stderr
+    assert proc.returncode == 128 + sig, stderr
     d = json.loads(out.read_text())
     validate(d, "results-1.json")
     assert d["interrupted"] is True
     return took, d, stderr
 
 
-def test_interrupt_writes_complete_results(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_interrupt_writes_complete_results(tmp_path, sig):
+    # SIGTERM and SIGHUP (a closed terminal) end a run as Ctrl-C does.
     out = tmp_path / "r.json"
     # (2 s: a slow host may take a while to start.)
     took, d, stderr = interrupted_run([str(EX / "sleep_10ms"), "--quiet", "--max-time", "30", "--precision",
                                        "0.001", "--min-samples", "100000", "--max-samples", "100000",
-                                       "--json", str(out)], out, 2.0)
+                                       "--json", str(out)], out, 2.0, sig=sig)
     assert "interrupted" in stderr
     assert d["benchmarks"][0]["stop"] == "interrupted"
     assert len(d["benchmarks"][0]["samples"]) > 10

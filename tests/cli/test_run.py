@@ -5,6 +5,7 @@ import errno
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -432,6 +433,44 @@ def test_interrupt_writes_complete_files(tmp_path):
     assert d["interrupted"] is True
     assert 3 <= len(d["benchmarks"][0]["samples"]) < 1000
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+def test_a_signal_once_the_runs_are_over_changes_nothing(tmp_path):
+    # The JSON of 5000 runs is more than a pipe holds, so vernier is still
+    # writing it when the first bytes can be read: SIGTERM then comes after
+    # the last run. The results are whole, and the file, the console and the
+    # exit status all say so (before, the file said "interrupted": false
+    # while the console said interrupted and the exit was 143).
+    f = fake(tmp_path, ["1 0 0 100 0", "2 0 0 100 0"])
+    proc = subprocess.Popen([VERNIER, "run", "--fake-exec", f, "--runs", "5000", "--json", "-", "true"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready, "no JSON came"
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert len(out) > 4 * 65536
+    d = json.loads(out)
+    assert d["interrupted"] is False and len(d["benchmarks"][0]["samples"]) == 5000
+    assert proc.returncode == 0, err
+    assert b"interrupted" not in err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_write_complete_files(tmp_path, sig):
+    out = tmp_path / "r.json"
+    proc = subprocess.Popen([VERNIER, "run", "--runs", "1000", "--json", str(out), "sleep 0.05"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)  # a slow host may take a while to start
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 128 + sig, err
+    assert "interrupted" in err
+    d = json.loads(out.read_text())
+    assert d["interrupted"] is True
+    assert 3 <= len(d["benchmarks"][0]["samples"]) < 1000
 
 
 @pytest.mark.parametrize("args,needle", [
