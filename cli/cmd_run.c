@@ -70,7 +70,8 @@ static void help(FILE *f)
             "  --output WHERE          the commands' stdout: null (default), pipe (read and\n"
             "                          dropped), inherit, or a FILE\n"
             "  --show-output           let the commands' output through (--output inherit)\n"
-            "  --input FILE            the commands' standard input (default: /dev/null)\n"
+            "  --input FILE            the commands' standard input (default: /dev/null); '-',\n"
+            "                          a pipe or a FIFO is read once, and every run gets a copy\n"
             "  --counters LIST         performance counters per run, following the command's\n"
             "                          children too: 'default', or names such as\n"
             "                          task-clock,page-faults,instructions (see vernier env)\n"
@@ -735,7 +736,8 @@ int cmd_run(int argc, char **argv)
         status = vn_cli_fail(CMD, "cannot read --input '%s': it is a directory; give a file", c.input);
         goto failed;
     }
-    if (c.input && access(c.input, R_OK) != 0) {
+    /* "-" is vernier's standard input, read once before the first run. */
+    if (c.input && strcmp(c.input, "-") != 0 && access(c.input, R_OK) != 0) {
         status = vn_cli_fail(CMD, "cannot read --input '%s': %s", c.input, strerror(errno));
         goto failed;
     }

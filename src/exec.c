@@ -20,6 +20,7 @@
 
 #include "clock_internal.h"
 #include "fileutil.h"
+#include "interrupt.h"
 #include "vernier/exec.h"
 
 /* ---- Words ----------------------------------------------------------------- */
@@ -292,10 +293,7 @@ static const struct timespec STOP_CHECK = {0, 250000000};
  * old: the mask before), so that they get in only inside a ppoll() given old. */
 static void block_stop_signals(sigset_t *block, sigset_t *old)
 {
-    sigemptyset(block);
-    sigaddset(block, SIGINT);
-    sigaddset(block, SIGTERM);
-    sigaddset(block, SIGHUP);
+    vn__stop_signals(block);
     pthread_sigmask(SIG_BLOCK, block, old);
 }
 

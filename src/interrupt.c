@@ -64,3 +64,11 @@ void vn__interrupt_restore(void)
 }
 
 int vn__interrupt_exit_code(void) { return 128 + (which ? (int)which : SIGINT); }
+
+void vn__stop_signals(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGHUP);
+}

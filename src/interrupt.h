@@ -16,6 +16,10 @@ extern volatile int vn__interrupted;
  * with the last restore. */
 void vn__interrupt_catch(void);
 void vn__interrupt_restore(void);
+/* Fills set with the signals that stop a run: SIGINT, SIGTERM and SIGHUP.
+ * A wait that blocks them lets them in only where it sleeps (ppoll). */
+void vn__stop_signals(sigset_t *set);
+
 /* The exit code for the signal that arrived: 130 for SIGINT, 143 for
  * SIGTERM, 129 for SIGHUP. */
 int vn__interrupt_exit_code(void);

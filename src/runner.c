@@ -23,6 +23,7 @@
 #include "progress.h"
 #include "sysinfo_parse.h"
 #include "vernier/runner.h"
+#include "run_input.h"
 #include "stats_internal.h"
 
 #define MAX_ROWS 10000
@@ -349,6 +350,7 @@ typedef struct runctx {
     uint64_t t_start, t_drawn; /* when the runs began and the progress was last drawn */
     size_t planned_extra;      /* warmup runs, counted in the progress */
     vn_spawner *spawner;       /* vernier-spawn, when the run has one */
+    vn__run_input input;       /* the copy of an input read only once */
 } runctx;
 
 /* Between the child's fork and its exec: counters that start at the exec
@@ -478,7 +480,7 @@ static int run_once(runctx *x, char *const *argv, const char *path, int show, do
     o.argv = argv;
     o.path = path;
     o.spawner = x->spawner;
-    o.stdin_path = x->c->input;
+    o.stdin_path = x->input.fd >= 0 ? x->input.path : x->c->input;
     o.stdout_path = show ? NULL : x->stdout_path;
     o.show_output = show;
     o.timeout = x->c->timeout;
@@ -1147,6 +1149,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     x.peak_resets = 1;
     x.shell_path = shell_path;
     x.stdout_path = stdout_path;
+    x.input.fd = -1;
     /* Without the helper (not installed, or with counters, which must
      * attach from vernier itself) commands start from vernier directly. */
     if (c->helper && !c->executor && !o_counting(&x) &&
@@ -1222,7 +1225,14 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
 
     double sh_wall = 0, sh_user = 0, sh_sys = 0;
     int stop = 0;
-    if (any_shell && (rc = measure_shell(&x, &sh_wall, &sh_user, &sh_sys, err, errlen)) != 0) {
+    if (c->input && !c->executor && vn__input_once(c->input)) {
+        rc = vn__run_input_copy(c->input, c->timeout, c->stop_flag, &x.input, err, errlen);
+        if (rc < 0)
+            goto out;
+        stop = rc == 1; /* interrupted before any run: reported with none */
+        rc = 0;
+    }
+    if (!stop && any_shell && (rc = measure_shell(&x, &sh_wall, &sh_user, &sh_sys, err, errlen)) != 0) {
         if (c->stop_flag && *c->stop_flag) {
             /* Interrupted before any command ran: report that, with no runs. */
             rc = 0;
@@ -1405,6 +1415,7 @@ out_order:
 out:
     vn__idle_release(idle_fd);
     vn_spawner_stop(x.spawner);
+    vn__run_input_free(&x.input);
     if (pinned)
         sched_setaffinity(0, sizeof old_mask, &old_mask);
     drop_counts(&x);

@@ -63,7 +63,10 @@ typedef struct vn_run_config {
     int ignore_failure;           /* keep going after a non-zero exit, a signal or a timeout */
     int show_output;              /* let the command's stdout and stderr through (2: both
                                      to stderr, when stdout carries a report) */
-    const char *input;            /* stdin file; NULL: /dev/null */
+    const char *input;            /* stdin file; NULL: /dev/null. One read only once ("-",
+                                   * /dev/stdin, /dev/fd/N, a FIFO) is read to its end before
+                                   * the first run, waiting at most timeout, and every run
+                                   * reads that copy from its start */
     const char *output_file;      /* with show_output 0: the commands' stdout to this file */
     int output_pipe;              /* with show_output 0: their stdout through a pipe, read
                                    * and thrown away (what a program writing to /dev/null
