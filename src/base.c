@@ -2,7 +2,11 @@
 #include "vernier/base.h"
 #include "fileutil.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -171,25 +175,87 @@ static int link_target(const char *path, char **out)
     return -ELOOP;
 }
 
-/* A new temporary file beside path (its name, ".tmp." and six random
- * characters, as mkostemp() makes them; mode 0600), for a
- * write renamed over path: it must be in the same directory, since rename()
- * is atomic only within one file system. Its descriptor, with its name in
- * *tmp (malloc'd); or a negative code, *tmp NULL. */
+/* A new temporary file beside path, for a write renamed over path: it must
+ * be in the same directory, since rename() is atomic only within one file
+ * system. Its name is path's, ".tmp.", the writer's pid, "." and six
+ * random characters (as mkostemp() makes them; mode 0600), and the writer
+ * holds an exclusive flock() on it until it is renamed or removed: a later
+ * write can then tell one left by a killed writer (see sweep_stale). Its
+ * descriptor, with its name in *tmp (malloc'd); or a negative code, *tmp
+ * NULL. */
 static int temp_beside(const char *path, char **tmp)
 {
     size_t plen = strlen(path);
-    *tmp = malloc(plen + 32);
+    *tmp = malloc(plen + 40);
     if (!*tmp)
         return VN_ENOMEM;
-    snprintf(*tmp, plen + 32, "%s.tmp.XXXXXX", path);
+    snprintf(*tmp, plen + 40, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
     int fd = mkostemp(*tmp, O_CLOEXEC);
     if (fd < 0) {
         fd = -errno;
         free(*tmp);
         *tmp = NULL;
+    } else {
+        flock(fd, LOCK_EX | LOCK_NB);
     }
     return fd;
+}
+
+/* Does name (in the directory of path, whose last part is base) look like
+ * a temporary file of temp_beside for that path: base ".tmp." PID "."
+ * and six letters or digits? The pid in *pid. */
+static int stale_name(const char *name, const char *base, long *pid)
+{
+    size_t bl = strlen(base);
+    if (strncmp(name, base, bl) || strncmp(name + bl, ".tmp.", 5))
+        return 0;
+    const char *d = name + bl + 5;
+    size_t nd = strspn(d, "0123456789");
+    if (nd == 0 || nd > 10 || d[nd] != '.')
+        return 0;
+    const char *r = d + nd + 1;
+    static const char alnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    if (strlen(r) != 6 || strspn(r, alnum) != 6)
+        return 0;
+    *pid = strtol(d, NULL, 10);
+    return *pid > 0;
+}
+
+/* Removes the temporary files of path that writers killed mid-write left
+ * behind (kill -9 leaves no chance to clean up, and a results file can be
+ * hundreds of megabytes). A file is removed only when its name has exactly
+ * temp_beside's pattern for this path, the pid in it names no process, and
+ * no one holds its lock: a writer in another pid namespace has a pid that
+ * means nothing here, but holds the lock while it writes. */
+static void sweep_stale(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    char *dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+    if (!dir || !*base) {
+        free(dir);
+        return;
+    }
+    DIR *d = opendir(dir);
+    free(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        long pid;
+        if (!stale_name(e->d_name, base, &pid) || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* alive (EPERM: someone else's, alive too) */
+        int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        struct stat st;
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0)
+            unlinkat(dirfd(d), e->d_name, 0);
+        close(fd);
+    }
+    closedir(d);
 }
 
 int vn_write_file_atomic(const char *path, const void *data, size_t len)
@@ -228,6 +294,7 @@ int vn_write_file_atomic(const char *path, const void *data, size_t len)
         return lrc;
     if (resolved)
         path = resolved;
+    sweep_stale(path);
     char *tmp;
     int fd = temp_beside(path, &tmp);
     if (fd < 0) {

@@ -50,7 +50,7 @@ char *vn__write_error(char *buf, size_t n, const char *path, int rc)
         fix = "give a file name, not a directory";
     else if (rc == -ENAMETOOLONG)
         fix = "choose a shorter name (the file is first written under its name plus "
-               "11 characters, then renamed)";
+               "up to 22 characters, then renamed)";
     else if (rc == -ENOSPC || rc == -EDQUOT)
         fix = "free some space there, or choose a path on another file system";
     else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))

@@ -473,6 +473,32 @@ def test_sigterm_and_sighup_write_complete_files(tmp_path, sig):
     assert 3 <= len(d["benchmarks"][0]["samples"]) < 1000
 
 
+def test_a_write_removes_what_killed_writers_left(tmp_path):
+    # A writer killed mid-write (kill -9) leaves its temporary file, named
+    # for the results file and its pid. The next write to that path removes
+    # it, once that pid names no process and no one holds the file's lock;
+    # nothing else is touched.
+    import fcntl
+    dead = int(open("/proc/sys/kernel/pid_max").read())  # no process has it
+    stale = [f"r.json.tmp.{dead}.aB3xY9", f"r.json.tmp.{dead}.zzzzzz"]
+    kept = [f"r.json.tmp.{os.getpid()}.aB3xY9",   # a live writer
+            f"r.json.tmp.{dead}.aB3xY",           # not the pattern
+            f"r.json.tmp.{dead}.aB3xY9.x",
+            f"r.json.tmp.x{dead}.aB3xY9",
+            f"other.json.tmp.{dead}.aB3xY9",      # another path's
+            f"r.json.tmp.{dead}.locked"]          # its writer holds the lock
+    for n in stale + kept:
+        (tmp_path / n).write_text("partial")
+    held = open(tmp_path / kept[-1])
+    fcntl.flock(held, fcntl.LOCK_EX)
+    try:
+        f = fake(tmp_path, ["1 0 0 100 0"])
+        run("run", "--fake-exec", f, "--runs", "2", "--json", str(tmp_path / "r.json"), "true", check=0)
+    finally:
+        held.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(kept + ["r.json", "fake.txt"])
+
+
 @pytest.mark.parametrize("args,needle", [
     (["--runs", "-1", "true"], "--runs"),
     (["--runs", "0", "true"], "--runs"),
