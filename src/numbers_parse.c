@@ -250,6 +250,16 @@ int vn__parse_numbers(const char *text, size_t len, size_t column, double **valu
      * or make a header. */
     if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
         p += 3;
+    /* No text holds a NUL byte; a binary file does (an executable, a
+     * compressed file), and whatever else it holds says nothing useful. */
+    const char *nul = p < end ? memchr(p, '\0', (size_t)(end - p)) : NULL;
+    if (nul) {
+        size_t line = 1;
+        for (const char *q = p; q < nul; q++)
+            line += *q == '\n';
+        set_error(err, VN__NUM_BINARY, line, (span){nul, 0});
+        return VN_EINVAL;
+    }
     /* Lines ended by a carriage return alone (old Mac files): one line for
      * the rules above, which would read as one number, or none. */
     if (p < end && !memchr(p, '\n', (size_t)(end - p)) && memchr(p, '\r', (size_t)(end - p))) {
@@ -370,6 +380,10 @@ char *vn__numbers_strerror(const vn__numbers_error *e, size_t column, char *buf,
     case VN__NUM_LONE_CR:
         snprintf(buf, size, "the lines end in a carriage return alone (an old Mac file); convert "
                  "them with tr '\\r' '\\n'");
+        break;
+    case VN__NUM_BINARY:
+        snprintf(buf, size, "it looks binary, not text (a NUL byte on line %zu); give a text "
+                 "file of numbers, one a line", e->line);
         break;
     case VN__NUM_NO_MEMORY:
         snprintf(buf, size, "out of memory");

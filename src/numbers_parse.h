@@ -40,6 +40,7 @@ typedef enum vn__numbers_err {
     VN__NUM_TOO_SMALL,     /* token is not zero but rounds to 0 (1e-400) */
     VN__NUM_LONE_CR,       /* the lines end in '\r' alone (no '\n' anywhere) */
     VN__NUM_NO_MEMORY,     /* internal: a long token could not be copied */
+    VN__NUM_BINARY,        /* the text holds a NUL byte: it is not text */
 } vn__numbers_err;
 
 typedef struct vn__numbers_error {
@@ -50,7 +51,7 @@ typedef struct vn__numbers_error {
     int lone_cr;      /* the text holds a '\r' with no '\n' after it */
 } vn__numbers_error;
 
-/* Parses len bytes of text (NUL bytes are ordinary, wrong, characters).
+/* Parses len bytes of text (a NUL byte anywhere makes it binary: VN__NUM_BINARY).
  * On success returns 0 and sets *values (malloc'd, free() it; NULL when
  * none) and *n (0 when the text holds no numbers: the caller decides
  * whether that is an error). On bad input returns VN_EINVAL with *err

@@ -128,6 +128,19 @@ def test_missing_file(tmp_path):
     assert str(path) in p.stderr and "No such file" in p.stderr
 
 
+def test_binary_input_is_said_to_be_binary(tmp_path):
+    # An executable has NUL bytes, and carriage returns but no newline in
+    # its first lines: it was told its lines end in a carriage return alone.
+    path = tmp_path / "prog"
+    path.write_bytes(b"\x7fELF\x02\x01\x01\x00\x00\r\x03\x00>\x00\r" * 40)
+    p = run("stats", str(path))
+    assert p.returncode == 1
+    assert p.stderr == (f"vernier stats: {path}: it looks binary, not text (a NUL byte on line 1); "
+                        "give a text file of numbers, one a line\n")
+    p = run("stats", "-", input="1\n2\n3\x00\n")
+    assert p.returncode == 1 and "looks binary, not text (a NUL byte on line 3)" in p.stderr, p.stderr
+
+
 def test_directory_is_not_readable(tmp_path):
     p = run("stats", str(tmp_path))
     assert p.returncode == 1
