@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cpu_list.h"
 #include "format.h"
 #include "interrupt.h"
 #include "options.h"
@@ -731,6 +732,17 @@ int cmd_run(int argc, char **argv)
                            c.min_runs);
         goto usage;
     }
+    /* A CPU this process may not use is a mistake in the command line, as
+     * in a benchmark program: a usage error, found before any run. */
+    cpu_set_t allowed;
+    if (c.cpu >= 0 && !fake_path && sched_getaffinity(0, sizeof allowed, &allowed) == 0 &&
+        !CPU_ISSET(c.cpu, &allowed)) {
+        char cpus[256];
+        vn__cpu_list(&allowed, cpus, sizeof cpus);
+        vn_cli_usage_error(CMD, "CPU %d is not available to this process (it may use CPUs %s)", c.cpu,
+                           cpus);
+        goto usage;
+    }
     struct stat in_st;
     if (c.input && stat(c.input, &in_st) == 0 && S_ISDIR(in_st.st_mode)) {
         status = vn_cli_fail(CMD, "cannot read --input '%s': it is a directory; give a file", c.input);
@@ -854,7 +866,7 @@ int cmd_run(int argc, char **argv)
     if (!no_report && vn_report_run_text(&res, cmp, ncmp, flags, &b) == 0 && hist)
         vn_report_results_hist(&res, flags, &b);
     if (b.len && (fwrite(b.data, 1, b.len, con) != b.len || fflush(con) != 0))
-        status = vn_cli_fail(CMD, "cannot write the report");
+        status = vn_cli_fail(CMD, "cannot write the report: %s", strerror(errno));
     vn_buf_free(&b);
     if (json)
         status |= write_out(json, vn_report_results_json, &res);

@@ -1,4 +1,5 @@
 /* What every subcommand shares: error messages, option parsing, output files. */
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -77,17 +78,21 @@ int vn_cli_write(const char *cmd, const char *path, const vn_buf *buf)
 int vn_cli_print(const char *cmd, const vn_buf *buf)
 {
     if (buf->len && fwrite(buf->data, 1, buf->len, stdout) != buf->len)
-        return vn_cli_fail(cmd, "cannot write to standard output");
+        return vn_cli_fail(cmd, "cannot write to standard output: %s", strerror(errno));
     return vn_cli_flushed(cmd);
 }
 
 int vn_cli_flushed(const char *cmd)
 {
+    errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout))
         return VN_EXIT_OK;
+    /* The reason (no space left on device, a reader that left) says what
+     * to do; an error stdio kept from an earlier write has none left. */
+    const char *why = errno ? strerror(errno) : "an earlier write failed";
     if (cmd)
-        return vn_cli_fail(cmd, "cannot write to standard output");
-    fprintf(stderr, "vernier: cannot write to standard output\n");
+        return vn_cli_fail(cmd, "cannot write to standard output: %s", why);
+    fprintf(stderr, "vernier: cannot write to standard output: %s\n", why);
     return VN_EXIT_FAIL;
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench_internal.h"
+#include "cpu_list.h"
 #include "interrupt.h"
 #include "format.h"
 #include "options.h"
@@ -125,28 +126,6 @@ static int whole(const char *prog, const char *opt, const char *s, double lo, do
     }
     *out = v;
     return 0;
-}
-
-/* The CPUs this process may run on, as "0-3,6" (for a message). */
-static void allowed_cpus(const cpu_set_t *set, char *buf, size_t n)
-{
-    size_t len = 0;
-    buf[0] = 0;
-    for (int c = 0; c < CPU_SETSIZE && len + 1 < n; c++) {
-        if (!CPU_ISSET(c, set))
-            continue;
-        int last = c;
-        while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
-            last++;
-        int w = last > c ? snprintf(buf + len, n - len, "%s%d-%d", len ? "," : "", c, last)
-                         : snprintf(buf + len, n - len, "%s%d", len ? "," : "", c);
-        if (w < 0 || (size_t)w >= n - len) {
-            buf[len] = 0;
-            break;
-        }
-        len += (size_t)w;
-        c = last;
-    }
 }
 
 static int emit(const char *prog, const char *path, int (*report)(const vn_results *, vn_buf *),
@@ -362,7 +341,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
         if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && !CPU_ISSET(cfg.cpu, &allowed)) {
             char n[16], cpus[256];
             snprintf(n, sizeof n, "%d", cfg.cpu);
-            allowed_cpus(&allowed, cpus, sizeof cpus);
+            vn__cpu_list(&allowed, cpus, sizeof cpus);
             return usage_error(prog, "CPU %s is not available to this process (it may use CPUs %s)",
                                n, cpus);
         }
@@ -418,8 +397,8 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     if (vn_report_results_text(&res, flags, &b) == 0 && o.hist)
         vn_report_results_hist(&res, flags, &b);
     if (b.len && (fwrite(b.data, 1, b.len, con) != b.len || fflush(con) != 0)) {
-        fprintf(stderr, "%s: cannot write the report to standard %s\n", prog,
-                con == stdout ? "output" : "error");
+        fprintf(stderr, "%s: cannot write the report to standard %s: %s\n", prog,
+                con == stdout ? "output" : "error", strerror(errno));
         status = 1;
     }
     vn_buf_free(&b);

@@ -415,6 +415,28 @@ static int child_says(int fd)
 
 extern char **environ;
 
+/* "cannot run 'x': why" for an exec that failed with errno e. A script
+ * whose #! line names an interpreter that is not there fails with ENOENT,
+ * as if the script itself were missing: the message names the interpreter. */
+static void exec_error(const vn_exec_opts *o, int e, char *err, size_t errlen)
+{
+    char found[PATH_MAX], line[256] = "";
+    const char *prog = o->path;
+    if (!prog && vn_which(o->argv[0], found, sizeof found) == 0)
+        prog = found;
+    if (e == ENOENT && prog && vn__read_text(prog, line, sizeof line) > 2 &&
+        line[0] == '#' && line[1] == '!') {
+        char *interp = line + 2 + strspn(line + 2, " \t");
+        interp[strcspn(interp, " \t\r\n")] = '\0';
+        if (*interp && access(interp, F_OK) != 0) {
+            snprintf(err, errlen, "cannot run '%s': its interpreter '%s' (named in its #! line) is "
+                     "missing", o->argv[0], interp);
+            return;
+        }
+    }
+    snprintf(err, errlen, "cannot run '%s': %s", o->argv[0], strerror(e));
+}
+
 /* The cheap path, when nothing must happen between fork and exec: glibc's
  * posix_spawn clones with CLONE_VM | CLONE_VFORK, so no page tables are
  * copied and the parent resumes once the child has exec'd. The clock starts
@@ -457,7 +479,7 @@ static pid_t spawn_fast(const vn_exec_opts *o, uint64_t *t0, char *err, size_t e
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     if (e) {
-        snprintf(err, errlen, "cannot run '%s': %s", o->argv[0], strerror(e));
+        exec_error(o, e, err, errlen);
         return -e;
     }
     return pid;
@@ -771,7 +793,7 @@ int vn_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err,
             kill(pid, SIGKILL);
         wait4(pid, NULL, 0, &ru);
         rc = rc == 0 ? VN_EIO : rc;
-        snprintf(err, errlen, "cannot run '%s': %s", o->argv[0], strerror(-rc));
+        exec_error(o, -rc, err, errlen);
         return rc;
     }
 

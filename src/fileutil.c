@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -46,6 +47,22 @@ char *vn__write_error(char *buf, size_t n, const char *path, int rc)
 {
     struct stat st;
     const char *fix;
+    if (rc == -ENOENT) {
+        /* The directory is there, yet a new file in it is "not found": a
+         * file system such as /proc or /sys, which makes no files on
+         * request. The file is written beside the path, then renamed. */
+        const char *slash = strrchr(path, '/');
+        char dir[4096];
+        int dl = slash ? (slash == path ? 1 : (int)(slash - path)) : 1;
+        snprintf(dir, sizeof dir, "%.*s", dl, slash ? path : ".");
+        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+            snprintf(buf, n,
+                     "cannot write '%s': its directory '%s' takes no new files; choose a path "
+                     "in a directory you can write",
+                     path, dir);
+            return buf;
+        }
+    }
     if (rc == -EISDIR)
         fix = "give a file name, not a directory";
     else if (rc == -ENAMETOOLONG)

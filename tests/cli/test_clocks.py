@@ -267,5 +267,5 @@ def test_help_that_cannot_be_written_fails(args):
     with open("/dev/full", "w") as full:
         p = subprocess.run([VERNIER, *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=30)
     assert p.returncode == 1
-    assert p.stderr.strip().endswith("cannot write to standard output")
+    assert p.stderr.strip().endswith("cannot write to standard output: No space left on device")
     assert len(p.stderr.strip().splitlines()) == 1

@@ -388,9 +388,17 @@ def test_a_directory_that_takes_no_new_file_fails_before_measuring():
     p = run_ex("x_plus_x", "--json", "/proc/version")
     assert p.returncode == 1
     assert p.stderr.strip().splitlines() == [
-        "x_plus_x: cannot write '/proc/version': No such file or directory; choose a path in a "
-        "directory you can write (the file is written beside it, then renamed)"]
+        "x_plus_x: cannot write '/proc/version': its directory '/proc' takes no new files; choose a "
+        "path in a directory you can write"]
     assert p.stdout == ""
+
+
+def test_a_report_that_cannot_be_written_says_why():
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([str(EX / "x_plus_x"), "--max-time", "0.05"], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=120)
+    assert p.returncode == 1
+    assert p.stderr == "x_plus_x: cannot write the report to standard output: No space left on device\n"
 
 
 def interrupted_run(cmd, out, after, ready=None, env=None, sig=signal.SIGINT):

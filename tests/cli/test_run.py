@@ -254,8 +254,8 @@ def test_cpu_pins_every_command(tmp_path):
             f"grep Cpus_allowed_list /proc/self/status > {out}", check=0)
     assert json.loads(p.stdout)["config"]["cpu"] is None
     p = run("run", "--runs", "1", "--cpu", "1023", "true")
-    assert p.returncode == 1
-    assert "cannot pin to CPU 1023: not a CPU this process may run on" in p.stderr
+    assert p.returncode == 2
+    assert "CPU 1023 is not available to this process (it may use CPUs " in p.stderr
     assert len(p.stderr.strip().splitlines()) == 1
 
 
@@ -699,6 +699,52 @@ def test_requests_to_the_helper_hold_no_uninitialised_bytes():
     p = subprocess.run(["valgrind", "-q", "--error-exitcode=99", VERNIER, "run", "--runs", "2",
                         "--quiet", "true"], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
+
+
+def test_a_directory_that_takes_no_new_files_is_named(tmp_path):
+    # /proc/version exists, but no file can be made beside it to rename:
+    # "No such file or directory" would send the reader looking for a typo.
+    p = run("run", "--runs", "1", "--json", "/proc/version", "true")
+    assert p.returncode == 1
+    assert p.stderr == ("vernier run: cannot write '/proc/version': its directory '/proc' takes no "
+                        "new files; choose a path in a directory you can write\n")
+    # A directory that is not there is still said to be missing.
+    p = run("run", "--runs", "1", "--json", str(tmp_path / "no" / "r.json"), "true")
+    assert p.returncode == 1 and "No such file or directory" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("extra", [[], ["--counters", "task-clock"]])
+def test_a_script_whose_interpreter_is_missing_names_the_interpreter(tmp_path, extra):
+    # The exec fails with ENOENT, as if the script were missing; from the
+    # helper and from vernier itself (--counters) alike.
+    script = tmp_path / "s.sh"
+    script.write_text("#! /no/such/interpreter -e\necho hi\n")
+    script.chmod(0o755)
+    p = run("run", "--runs", "1", *extra, str(script))
+    assert p.returncode == 1
+    assert (f"cannot run '{script}': its interpreter '/no/such/interpreter' (named in its #! line) "
+            "is missing") in p.stderr, p.stderr
+    assert "No such file" not in p.stderr
+
+
+def test_a_report_that_cannot_be_written_says_why(tmp_path):
+    f = fake(tmp_path, ["1 0 0 100 0"])
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([VERNIER, "run", "--fake-exec", f, "--runs", "2", "true"], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=60)
+    assert p.returncode == 1
+    assert p.stderr == "vernier run: cannot write the report: No space left on device\n"
+
+
+def test_a_cpu_this_process_may_not_use_is_a_usage_error():
+    # As in a benchmark program (vn_main): exit 2, before any run.
+    cpu = max(os.sched_getaffinity(0)) + 1
+    if cpu > 1023:
+        pytest.skip("this process may use every CPU number --cpu takes")
+    p = run("run", "--cpu", str(cpu), "true")
+    assert p.returncode == 2, p.stderr
+    assert f"vernier run: CPU {cpu} is not available to this process (it may use CPUs " in p.stderr
+    assert p.stdout == ""
 
 
 def test_input_that_is_a_directory_is_refused(tmp_path):
