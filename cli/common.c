@@ -84,11 +84,11 @@ int vn_cli_print(const char *cmd, const vn_buf *buf)
 
 int vn_cli_flushed(const char *cmd)
 {
-    errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout))
         return VN_EXIT_OK;
     /* The reason (no space left on device, a reader that left) says what
-     * to do; an error stdio kept from an earlier write has none left. */
+     * to do: errno still holds it when the write that failed was an
+     * earlier one, since stdio sets it then and later writes fail alike. */
     const char *why = errno ? strerror(errno) : "an earlier write failed";
     if (cmd)
         return vn_cli_fail(cmd, "cannot write to standard output: %s", why);
