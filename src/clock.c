@@ -1,6 +1,5 @@
 /* The clock table and reads for every clock, dispatched by id. */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,26 +71,6 @@ int vn_clock_exists(vn_clock_id id)
     default:
         return 1;
     }
-}
-
-/* The CPU facts are read once; CPUID does not change while we run. */
-static pthread_once_t tsc_once = PTHREAD_ONCE_INIT;
-static vn_tsc_info tsc_facts;
-
-static void tsc_facts_init(void) { vn__tsc_query_uncached(&tsc_facts); }
-
-const vn_tsc_info *vn__tsc_facts(void)
-{
-    pthread_once(&tsc_once, tsc_facts_init);
-    return &tsc_facts;
-}
-
-int vn_tsc_query(vn_tsc_info *out)
-{
-    if (!out)
-        return VN_EINVAL;
-    *out = *vn__tsc_facts();
-    return out->present ? 0 : VN_ENOTSUP;
 }
 
 int vn_clock_available(vn_clock_id id)

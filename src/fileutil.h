@@ -1,4 +1,5 @@
-/* Small bounded reads of procfs and sysfs text, and what a path names. */
+/* Files: small bounded reads of procfs and sysfs text, what a path names,
+ * and the atomic writes of results files (declared in vernier/base.h). */
 #ifndef VN_FILEUTIL_H
 #define VN_FILEUTIL_H
 
