@@ -7,27 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void vn__sysinfo_reset(vn_sysinfo *s)
-{
-    memset(s, 0, sizeof *s);
-    s->logical_cpus = -1;
-    s->physical_cores = -1;
-    s->sockets = -1;
-    s->smt = -1;
-    s->mem_total_bytes = -1;
-    s->mem_available_bytes = -1;
-    s->turbo = -1;
-    s->isolcpus_count = -1;
-    s->nohz_full_count = -1;
-    s->aslr = -1;
-    s->perf_event_paranoid = VN_SYSINFO_PARANOID_UNKNOWN;
-    s->perf_capable = -1;
-    s->hypervisor = -1;
-    s->loadavg[0] = s->loadavg[1] = s->loadavg[2] = NAN;
-    s->tsc_invariant = -1;
-    s->latency_request_us = -1;
-}
-
 /* The kernel's text is ASCII; these avoid the locale-dependent <ctype.h>
  * classes and the undefined behaviour of passing them a negative char. */
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "vernier/sysinfo.h"
+#include "vernier/base.h"
 
 /* The highest CPU number a list may name. The kernel's own limit (NR_CPUS)
  * is 8192 today; the margin keeps room without letting a corrupt list make a
@@ -15,8 +15,12 @@
 #define VN__CPU_MAX 65535
 
 /* Sets every field of s to unknown (-1, "", NAN, VN_SYSINFO_PARANOID_UNKNOWN)
- * with no CPUs and no warnings. s must not own memory (see vn_sysinfo_free). */
-void vn__sysinfo_reset(vn_sysinfo *s);
+ * with no CPUs and no warnings. s must not own memory (see vn_sysinfo_free).
+ * Defined in sysinfo.c, beside the snapshot it resets: the parsers sit below
+ * the machine snapshot (the clocks read through them too), so they know the
+ * struct only by name. */
+struct vn_sysinfo;
+void vn__sysinfo_reset(struct vn_sysinfo *s);
 
 /* What /proc/cpuinfo says. -1 means the text did not say. */
 typedef struct vn__cpuinfo {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sysinfo_parse.h"
+#include "vernier/sysinfo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
