@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runner_internal.h"
+#include "exec_internal.h"
 #include "cli.h"
 #include "cpu_list.h"
 #include "format.h"
@@ -196,8 +198,8 @@ static int add_param(params *p, const char *spec, int range)
     char **values;
     size_t n;
     char why[256];
-    int rc = range ? vn_param_range(eq + 1, &values, &n, why, sizeof why)
-                   : vn_param_list(eq + 1, &values, &n, why, sizeof why);
+    int rc = range ? vn__param_range(eq + 1, &values, &n, why, sizeof why)
+                   : vn__param_list(eq + 1, &values, &n, why, sizeof why);
     if (rc)
         return vn_cli_usage_error(CMD, "%s: %s", opt, why);
     char *name = strndup(spec, (size_t)(eq - spec));
@@ -338,7 +340,7 @@ static int check_commands(const vn_run_config *c)
     for (size_t i = 0; i < c->ncommands; i++) {
         const char *cmd = c->commands[i];
         char need[160];
-        int needs = vn_needs_shell(cmd, need, sizeof need);
+        int needs = vn__needs_shell(cmd, need, sizeof need);
         if (needs && c->shell < 0) {
             const char *q = vn__quote_for(cmd);
             vn_cli_usage_error(CMD, "%s%s%s needs a shell (%s); drop -N/--shell=none", q, cmd, q, need);
@@ -353,13 +355,13 @@ static int check_commands(const vn_run_config *c)
         }
         char **w = NULL, why[256];
         int n = 0;
-        if (vn_split_words(cmd, &w, &n, why, sizeof why) != 0) {
+        if (vn__split_words(cmd, &w, &n, why, sizeof why) != 0) {
             const char *q = vn__quote_for(cmd);
             vn_cli_usage_error(CMD, "cannot split %s%s%s into words: %s", q, cmd, q, why);
             return 1;
         }
         int empty = n == 0 || !w[0][0];
-        vn_words_free(w);
+        vn__words_free(w);
         if (empty) {
             vn_cli_usage_error(CMD, "command %zu is empty; give a program to run", i + 1);
             return 1;
@@ -630,8 +632,8 @@ int cmd_run(int argc, char **argv)
             } else {
                 char **w = NULL, why[256];
                 int nw = 0;
-                int bad = vn_split_words(optarg, &w, &nw, why, sizeof why) != 0 || !nw || !w[0][0];
-                vn_words_free(w);
+                int bad = vn__split_words(optarg, &w, &nw, why, sizeof why) != 0 || !nw || !w[0][0];
+                vn__words_free(w);
                 w = NULL;
                 if (bad) {
                     vn_cli_usage_error(CMD, "-S/--shell needs a shell such as 'bash' or 'bash --norc', "
@@ -640,12 +642,12 @@ int cmd_run(int argc, char **argv)
                 }
                 /* A shell that is not there is told now, as a usage error. */
                 char path[4096];
-                vn_split_words(optarg, &w, &nw, why, sizeof why);
-                int found = vn_which(w[0], path, sizeof path) == 0;
+                vn__split_words(optarg, &w, &nw, why, sizeof why);
+                int found = vn__which(w[0], path, sizeof path) == 0;
                 if (!found)
                     vn_cli_usage_error(CMD, "the shell %s%s%s was not found; check the name given "
                                        "to -S/--shell", vn__quote_for(w[0]), w[0], vn__quote_for(w[0]));
-                vn_words_free(w);
+                vn__words_free(w);
                 if (!found)
                     goto usage;
                 c.shell = 1, c.shell_cmd = optarg;

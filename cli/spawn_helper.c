@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "exec_internal.h"
 #include "interrupt.h"
 #include "vernier/exec.h"
 
@@ -26,5 +27,5 @@ int main(void)
     fcntl(3, F_SETFD, FD_CLOEXEC);
     fcntl(4, F_SETFD, FD_CLOEXEC);
     vn__interrupt_catch();
-    return vn_spawner_serve(3, 4, &vn__interrupted) == 0 ? 0 : 1;
+    return vn__spawner_serve(3, 4, &vn__interrupted) == 0 ? 0 : 1;
 }

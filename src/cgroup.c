@@ -203,7 +203,7 @@ static int make_named(const char *parent, int v2, char *dir, size_t dirlen, char
     return make_group(dir, v2, why, whylen);
 }
 
-int vn_cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen)
+int vn__cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen)
 {
     char self[4096] = "";
     if (vn__read_text("/proc/self/cgroup", self, sizeof self) < 0) {
@@ -235,7 +235,7 @@ int vn_cgroup_create(char *dir, size_t dirlen, char *why, size_t whylen)
     return make_named(parent, 0, dir, dirlen, why, whylen);
 }
 
-int vn_cgroup_create_next(const char *first, unsigned seq, char *next, size_t nextlen,
+int vn__cgroup_create_next(const char *first, unsigned seq, char *next, size_t nextlen,
                           char *why, size_t whylen)
 {
     if (!first || !*first || !seq) {
@@ -250,7 +250,7 @@ int vn_cgroup_create_next(const char *first, unsigned seq, char *next, size_t ne
     return make_group(next, 1, why, whylen);
 }
 
-int vn_cgroup_join(const char *dir, long pid)
+int vn__cgroup_join(const char *dir, long pid)
 {
     char path[1200], num[32];
     snprintf(path, sizeof path, "%s/cgroup.procs", dir);
@@ -263,7 +263,7 @@ int vn_cgroup_join(const char *dir, long pid)
     return rc;
 }
 
-int vn_cgroup_peak_open(const char *dir)
+int vn__cgroup_peak_open(const char *dir)
 {
     char path[1200];
     peak_file(dir, 1, path, sizeof path);
@@ -280,7 +280,7 @@ int vn_cgroup_peak_open(const char *dir)
     return fd;
 }
 
-int vn_cgroup_peak(int fd, long long *kib)
+int vn__cgroup_peak(int fd, long long *kib)
 {
     char buf[64];
     ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
@@ -313,7 +313,7 @@ static void kill_members(const char *dir)
     fclose(f);
 }
 
-int vn_cgroup_remove(const char *dir)
+int vn__cgroup_remove(const char *dir)
 {
     if (!dir || !*dir)
         return 0;

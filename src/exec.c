@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exec_internal.h"
 #include "clock_internal.h"
 #include "fileutil.h"
 #include "interrupt.h"
@@ -49,7 +50,7 @@ static const char *const SHELL_FIRST_WORDS[] = {
     "return", "set", "shift", "source", "trap", "ulimit", "umask", "unset", "wait",
 };
 
-int vn_needs_shell(const char *line, char *why, size_t whylen)
+int vn__needs_shell(const char *line, char *why, size_t whylen)
 {
     if (!line)
         return 0;
@@ -137,7 +138,7 @@ int vn_needs_shell(const char *line, char *why, size_t whylen)
     }
 }
 
-int vn_split_words(const char *line, char ***words, int *count, char *err, size_t errlen)
+int vn__split_words(const char *line, char ***words, int *count, char *err, size_t errlen)
 {
     if (!line || !words || !count)
         return VN_EINVAL;
@@ -215,7 +216,7 @@ int vn_split_words(const char *line, char ***words, int *count, char *err, size_
     }
     if (rc) {
         if (v)
-            vn_words_free(v);
+            vn__words_free(v);
         return rc;
     }
     *words = v;
@@ -223,7 +224,7 @@ int vn_split_words(const char *line, char ***words, int *count, char *err, size_
     return 0;
 }
 
-void vn_words_free(char **words)
+void vn__words_free(char **words)
 {
     if (!words)
         return;
@@ -244,7 +245,7 @@ static int executable(const char *path)
     return access(path, X_OK) == 0 ? 0 : -errno;
 }
 
-int vn_which(const char *name, char *out, size_t outlen)
+int vn__which(const char *name, char *out, size_t outlen)
 {
     if (!name || !*name || !out || !outlen)
         return VN_EINVAL;
@@ -422,7 +423,7 @@ static void exec_error(const vn_exec_opts *o, int e, char *err, size_t errlen)
 {
     char found[PATH_MAX], line[256] = "";
     const char *prog = o->path;
-    if (!prog && vn_which(o->argv[0], found, sizeof found) == 0)
+    if (!prog && vn__which(o->argv[0], found, sizeof found) == 0)
         prog = found;
     if (e == ENOENT && prog && vn__read_text(prog, line, sizeof line) > 2 &&
         line[0] == '#' && line[1] == '!') {
@@ -509,12 +510,12 @@ typedef struct request_head {
     uint32_t nargs;
 } request_head;
 
-struct vn_spawner {
+struct vn__spawner {
     pid_t pid;
     int to, from;        /* requests out, reports in */
 };
 
-long vn_spawner_pid(const vn_spawner *s) { return s ? (long)s->pid : -1; }
+long vn__spawner_pid(const vn__spawner *s) { return s ? (long)s->pid : -1; }
 
 static int full_write(int fd, const void *p, size_t n)
 {
@@ -546,7 +547,7 @@ static int full_read(int fd, void *p, size_t n)
     return 0;
 }
 
-int vn_spawner_start(const char *path, vn_spawner **out, char *err, size_t errlen)
+int vn__spawner_start(const char *path, vn__spawner **out, char *err, size_t errlen)
 {
     int req[2], rep[2];
     if (pipe2(req, O_CLOEXEC) != 0)
@@ -556,7 +557,7 @@ int vn_spawner_start(const char *path, vn_spawner **out, char *err, size_t errle
         close(req[0]), close(req[1]);
         return rc;
     }
-    vn_spawner *s = calloc(1, sizeof *s);
+    vn__spawner *s = calloc(1, sizeof *s);
     if (!s) {
         close(req[0]), close(req[1]), close(rep[0]), close(rep[1]);
         return VN_ENOMEM;
@@ -583,7 +584,7 @@ int vn_spawner_start(const char *path, vn_spawner **out, char *err, size_t errle
     return 0;
 }
 
-void vn_spawner_stop(vn_spawner *s)
+void vn__spawner_stop(vn__spawner *s)
 {
     if (!s)
         return;
@@ -657,7 +658,7 @@ static int exec_via_spawner(const vn_exec_opts *o, double *wall_ns, vn_proc_usag
     return r.rc;
 }
 
-int vn_spawner_serve(int in_fd, int out_fd, volatile int *stop_flag)
+int vn__spawner_serve(int in_fd, int out_fd, volatile int *stop_flag)
 {
     for (;;) {
         uint32_t size;

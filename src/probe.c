@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "probe_internal.h"
 #include "arch.h"
 #include "clock_internal.h"
 #include "vernier/probe.h"
@@ -52,7 +53,7 @@ static int bins_from_deltas(uint64_t *deltas, size_t n, vn_delta_dist *out)
     return 0;
 }
 
-int vn_delta_dist_from_reads(const uint64_t *reads, size_t n, vn_delta_dist *out)
+int vn__delta_dist_from_reads(const uint64_t *reads, size_t n, vn_delta_dist *out)
 {
     if (!out || (!reads && n) || n > SIZE_MAX / sizeof(uint64_t))
         return VN_EINVAL;
@@ -91,7 +92,7 @@ void vn_delta_dist_free(vn_delta_dist *d)
     d->nbins = 0;
 }
 
-int vn_delta_dist_resolution(const vn_delta_dist *d, uint64_t *min, uint64_t *median)
+int vn__delta_dist_resolution(const vn_delta_dist *d, uint64_t *min, uint64_t *median)
 {
     uint64_t total = 0;
     for (size_t i = 0; i < d->nbins; i++)
@@ -282,7 +283,7 @@ int vn_probe_clock(vn_clock_id id, const vn_probe_opts *opts, vn_clock_probe *ou
     if (rc)
         return rc;
     uint64_t mn, med;
-    if (vn_delta_dist_resolution(&d, &mn, &med) == 0) {
+    if (vn__delta_dist_resolution(&d, &mn, &med) == 0) {
         out->resolution_ns = vn_clock_delta_ns(id, mn);
         out->resolution_median_ns = vn_clock_delta_ns(id, med);
     }
@@ -301,7 +302,7 @@ int vn_probe_distribution(vn_clock_id id, size_t n, vn_delta_dist *out)
     if (!reads)
         return VN_ENOMEM;
     read_many(id, reads, n);
-    int rc = vn_delta_dist_from_reads(reads, n, out);
+    int rc = vn__delta_dist_from_reads(reads, n, out);
     free(reads);
     out->ns_per_unit = vn_clock_delta_ns(id, 1000000000u) / 1e9;
     return rc;

@@ -15,6 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup_internal.h"
+#include "runner_internal.h"
+#include "exec_internal.h"
 #include "bench_internal.h"
 #include "counters_internal.h"
 #include "clock_internal.h"
@@ -67,7 +70,7 @@ static void free_values(char **v, size_t n)
     free(v);
 }
 
-int vn_param_list(const char *spec, char ***values, size_t *n, char *err, size_t errlen)
+int vn__param_list(const char *spec, char ***values, size_t *n, char *err, size_t errlen)
 {
     *values = NULL;
     *n = 0;
@@ -112,7 +115,7 @@ static int parse_num(const char *s, size_t len, double *out, int *decimal)
     return 0;
 }
 
-int vn_param_range(const char *spec, char ***values, size_t *n, char *err, size_t errlen)
+int vn__param_range(const char *spec, char ***values, size_t *n, char *err, size_t errlen)
 {
     *values = NULL;
     *n = 0;
@@ -164,7 +167,7 @@ int vn_param_range(const char *spec, char ***values, size_t *n, char *err, size_
     return 0;
 }
 
-char *vn_param_substitute(const char *text, const vn_run_param *params, size_t nparams,
+char *vn__param_substitute(const char *text, const vn_run_param *params, size_t nparams,
                           const size_t *choice)
 {
     if (!text)
@@ -283,7 +286,7 @@ static void free_rows(row *r, size_t n)
     for (size_t i = 0; i < n; i++) {
         free(r[i].text);
         free(r[i].path);
-        vn_words_free(r[i].argv);
+        vn__words_free(r[i].argv);
         free(r[i].prepare);
         free(r[i].label);
         free(r[i].setup);
@@ -301,11 +304,11 @@ static char **shell_argv(const vn_run_config *c, const char *text)
 {
     char **w = NULL, why[128];
     int n = 0;
-    if (vn_split_words(c->shell_cmd ? c->shell_cmd : "sh", &w, &n, why, sizeof why) != 0 || !n)
+    if (vn__split_words(c->shell_cmd ? c->shell_cmd : "sh", &w, &n, why, sizeof why) != 0 || !n)
         return NULL;
     char **v = calloc((size_t)n + 3, sizeof *v);
     if (!v) {
-        vn_words_free(w);
+        vn__words_free(w);
         return NULL;
     }
     for (int i = 0; i < n; i++)
@@ -314,7 +317,7 @@ static char **shell_argv(const vn_run_config *c, const char *text)
     v[n] = strdup("-c");
     v[n + 1] = strdup(text);
     if (!v[n] || !v[n + 1]) {
-        vn_words_free(v);
+        vn__words_free(v);
         return NULL;
     }
     return v;
@@ -349,7 +352,7 @@ typedef struct runctx {
     const char *stdout_path;   /* the commands' standard output (--output FILE or pipe) */
     uint64_t t_start, t_drawn; /* when the runs began and the progress was last drawn */
     size_t planned_extra;      /* warmup runs, counted in the progress */
-    vn_spawner *spawner;       /* vernier-spawn, when the run has one */
+    vn__spawner *spawner;      /* vernier-spawn, when the run has one */
     vn__run_input input;       /* the copy of an input read only once */
 } runctx;
 
@@ -416,18 +419,18 @@ static int o_counting(const runctx *x)
 static int renew_group(runctx *x)
 {
     char next[sizeof x->cgbuf];
-    if (vn_cgroup_create_next(x->first_group, ++x->cg_seq, next, sizeof next, x->renew_why,
+    if (vn__cgroup_create_next(x->first_group, ++x->cg_seq, next, sizeof next, x->renew_why,
                               sizeof x->renew_why) != 0)
         return -1;
-    int fd = vn_cgroup_peak_open(next);
+    int fd = vn__cgroup_peak_open(next);
     int e = fd < 0 ? -fd : 0;
     if (fd >= 0 && x->helper_in_group)
-        e = -vn_cgroup_join(next, vn_spawner_pid(x->spawner));
+        e = -vn__cgroup_join(next, vn__spawner_pid(x->spawner));
     if (e) {
         snprintf(x->renew_why, sizeof x->renew_why, "%s: %s", next, strerror(e));
         if (fd >= 0)
             close(fd);
-        vn_cgroup_remove(next);
+        vn__cgroup_remove(next);
         return -1;
     }
     close(x->peak_fd);
@@ -441,7 +444,7 @@ static int renew_group(runctx *x)
 }
 
 /* The groups renew_group() left behind because a command left something
- * running in them (named as vn_cgroup_create_next names them): one more try
+ * running in them (named as vn__cgroup_create_next names them): one more try
  * each, waiting for what is exiting, and a note for those that stay. */
 static void sweep_groups(runctx *x, vn_results *results, int report)
 {
@@ -453,7 +456,7 @@ static void sweep_groups(runctx *x, vn_results *results, int report)
             snprintf(dir, sizeof dir, "%s", x->first_group);
         else
             snprintf(dir, sizeof dir, "%s-%u", x->first_group, k);
-        if (rmdir(dir) == 0 || errno == ENOENT || vn_cgroup_remove(dir) == 0)
+        if (rmdir(dir) == 0 || errno == ENOENT || vn__cgroup_remove(dir) == 0)
             continue;
         if (!left++)
             memcpy(first, dir, sizeof first);
@@ -493,7 +496,7 @@ static int run_once(runctx *x, char *const *argv, const char *path, int show, do
     int rc = x->exec(&o, wall, u, err, errlen, x->c->executor_ctx);
     if (rc >= 0 && x->cgroup) {
         long long kib;
-        if (vn_cgroup_peak(x->peak_fd, &kib) == 0) {
+        if (vn__cgroup_peak(x->peak_fd, &kib) == 0) {
             if (kib < 0) {
                 kib = -kib - 1;
                 if (renew_group(x) != 0)
@@ -528,7 +531,7 @@ static int hook(runctx *x, const char *what, const char *cmd, vn_run_failure *fa
     vn_proc_usage u;
     char err[256] = "";
     int rc = run_once(x, argv, x->shell_path, x->c->show_output, &wall, &u, err, sizeof err);
-    vn_words_free(argv);
+    vn__words_free(argv);
     drop_counts(x);
     if (rc == VN_EXEC_INTERRUPTED)
         return 1;
@@ -758,26 +761,26 @@ static int build_rows(const vn_run_config *c, row **out, size_t *nout, char *err
                 r->choice[pi] = rest % c->params[pi].nvalues;
                 rest /= c->params[pi].nvalues;
             }
-            r->text = vn_param_substitute(c->commands[ci], c->params, c->nparams, r->choice);
+            r->text = vn__param_substitute(c->commands[ci], c->params, c->nparams, r->choice);
             /* One --prepare per command, when given so; else one for all. */
             const char *prep = c->nprepares > ci ? c->prepares[ci] : c->prepare;
-            r->prepare = vn_param_substitute(prep, c->params, c->nparams, r->choice);
-            r->setup = vn_param_substitute(c->setup, c->params, c->nparams, r->choice);
-            r->cleanup = vn_param_substitute(c->cleanup, c->params, c->nparams, r->choice);
+            r->prepare = vn__param_substitute(prep, c->params, c->nparams, r->choice);
+            r->setup = vn__param_substitute(c->setup, c->params, c->nparams, r->choice);
+            r->cleanup = vn__param_substitute(c->cleanup, c->params, c->nparams, r->choice);
             if (!r->text || (prep && !r->prepare) || (c->setup && !r->setup) ||
                 (c->cleanup && !r->cleanup)) {
                 rc = VN_ENOMEM;
                 break;
             }
             if (ci < c->nnames && c->names[ci]) {
-                r->label = vn_param_substitute(c->names[ci], c->params, c->nparams, r->choice);
+                r->label = vn__param_substitute(c->names[ci], c->params, c->nparams, r->choice);
                 if (!r->label) {
                     rc = VN_ENOMEM;
                     break;
                 }
             }
             char need[160] = "";
-            int needs = vn_needs_shell(r->text, need, sizeof need);
+            int needs = vn__needs_shell(r->text, need, sizeof need);
             if (needs && c->shell < 0) {
                 const char *q = vn__quote_for(r->text);
                 snprintf(err, errlen, "%s%s%s needs a shell (%s); drop -N/--shell=none to run it "
@@ -800,7 +803,7 @@ static int build_rows(const vn_run_config *c, row **out, size_t *nout, char *err
              * quote or a blank in it stays one word, as given. */
             int argc;
             char why[128] = "";
-            rc = vn_split_words(c->commands[ci], &r->argv, &argc, why, sizeof why);
+            rc = vn__split_words(c->commands[ci], &r->argv, &argc, why, sizeof why);
             if (rc) {
                 const char *q = vn__quote_for(c->commands[ci]);
                 snprintf(err, errlen, "cannot split %s%s%s into words: %s", q, c->commands[ci], q,
@@ -808,7 +811,7 @@ static int build_rows(const vn_run_config *c, row **out, size_t *nout, char *err
                 break;
             }
             for (int w = 0; w < argc && rc == 0; w++) {
-                char *sw = vn_param_substitute(r->argv[w], c->params, c->nparams, r->choice);
+                char *sw = vn__param_substitute(r->argv[w], c->params, c->nparams, r->choice);
                 if (!sw) {
                     rc = VN_ENOMEM;
                     break;
@@ -820,7 +823,7 @@ static int build_rows(const vn_run_config *c, row **out, size_t *nout, char *err
                 break;
             /* A command that does not exist is an error before any run. */
             char path[4096];
-            if (!c->executor && (rc = vn_which(r->argv[0], path, sizeof path)) == 0) {
+            if (!c->executor && (rc = vn__which(r->argv[0], path, sizeof path)) == 0) {
                 r->path = strdup(path);
                 if (!r->path)
                     rc = VN_ENOMEM;
@@ -871,7 +874,7 @@ static int measure_shell(runctx *x, double *wall, double *user, double *sys, cha
             rc = VN_EINVAL;
         }
         if (rc != VN_EXEC_OK) {
-            vn_words_free(argv);
+            vn__words_free(argv);
             return rc < 0 ? rc : VN_EINVAL;
         }
         if (i >= 3) { /* the first runs warm the caches */
@@ -883,7 +886,7 @@ static int measure_shell(runctx *x, double *wall, double *user, double *sys, cha
     /* The wall time's median, like the headline it is taken from; user
      * and system time as means, like the summary they are taken from (the
      * kernel splits short runs' CPU time between the two by ticks). */
-    vn_words_free(argv);
+    vn__words_free(argv);
     qsort(w, SHELL_RUNS, sizeof *w, vn__cmp_double);
     *wall = vn_percentile_sorted(w, SHELL_RUNS, 50);
     double su = 0, ss = 0;
@@ -1092,18 +1095,18 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
             free_rows(rows, nrows);
             return VN_EINVAL;
         }
-        int e = c->executor ? 0 : vn_which(sw[0], sh, sizeof sh);
+        int e = c->executor ? 0 : vn__which(sw[0], sh, sizeof sh);
         if (!c->executor && e == 0)
             shell_path = sh;
         else if (!c->executor && (any_shell || c->prepare || c->nprepares || c->setup || c->cleanup)) {
             const char *q = vn__quote_for(sw[0]);
             snprintf(err, errlen, "the shell %s%s%s was not found; check the name given to -S/--shell",
                      q, sw[0], q);
-            vn_words_free(sw);
+            vn__words_free(sw);
             free_rows(rows, nrows);
             return VN_EINVAL;
         }
-        vn_words_free(sw);
+        vn__words_free(sw);
     }
     drain dr;
     memset(&dr, 0, sizeof dr);
@@ -1153,7 +1156,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     /* Without the helper (not installed, or with counters, which must
      * attach from vernier itself) commands start from vernier directly. */
     if (c->helper && !c->executor && !o_counting(&x) &&
-        vn_spawner_start(c->helper, &x.spawner, err, errlen) != 0)
+        vn__spawner_start(c->helper, &x.spawner, err, errlen) != 0)
         x.spawner = NULL;
     err[0] = '\0';
     if (!x.spawner && !c->executor && !o_counting(&x))
@@ -1164,10 +1167,10 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
     if (c->tree_memory && !c->executor) {
         char why[256];
         int fd = -1;
-        if (vn_cgroup_create(cgdir, sizeof cgdir, why, sizeof why) == 0 &&
-            (fd = vn_cgroup_peak_open(cgdir)) < 0) {
+        if (vn__cgroup_create(cgdir, sizeof cgdir, why, sizeof why) == 0 &&
+            (fd = vn__cgroup_peak_open(cgdir)) < 0) {
             snprintf(why, sizeof why, "cannot open the peak of %.180s: %s", cgdir, strerror(-fd));
-            vn_cgroup_remove(cgdir);
+            vn__cgroup_remove(cgdir);
         }
         if (fd >= 0) {
             memcpy(x.cgbuf, cgdir, sizeof x.cgbuf);
@@ -1178,7 +1181,7 @@ int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare 
              * in it: the cheap spawn and the helper's small RSS floor stay.
              * Its own pages stay charged where they were; what it allocates
              * from now on is a few requests' worth. */
-            x.helper_in_group = x.spawner && vn_cgroup_join(cgdir, vn_spawner_pid(x.spawner)) == 0;
+            x.helper_in_group = x.spawner && vn__cgroup_join(cgdir, vn__spawner_pid(x.spawner)) == 0;
         } else {
             add_note(results, "the peak memory of whole process trees is not measured: %s", why);
         }
@@ -1414,7 +1417,7 @@ out_order:
     free(order);
 out:
     vn__idle_release(idle_fd);
-    vn_spawner_stop(x.spawner);
+    vn__spawner_stop(x.spawner);
     vn__run_input_free(&x.input);
     if (pinned)
         sched_setaffinity(0, sizeof old_mask, &old_mask);
@@ -1422,7 +1425,7 @@ out:
     vn_counters_destroy(x.first);
     if (x.cgroup) {
         close(x.peak_fd);
-        int e = vn_cgroup_remove(x.cgroup);
+        int e = vn__cgroup_remove(x.cgroup);
         if (e && rc == 0)
             add_note(results,
                      "the cgroup %s could not be removed (%s): something the commands started is "

@@ -38,11 +38,7 @@ typedef struct vn_delta_dist {
 /* The most reads a probe stores (80 MB of them). */
 #define VN_PROBE_MAX_READS ((size_t)10000000)
 
-int  vn_delta_dist_from_reads(const uint64_t *reads, size_t n, vn_delta_dist *out);
 void vn_delta_dist_free(vn_delta_dist *d);
-/* Smallest and median (lower median over the forward steps) non-zero step;
- * VN_ENOENT when the clock never moved. */
-int  vn_delta_dist_resolution(const vn_delta_dist *d, uint64_t *min, uint64_t *median);
 
 /* ---- Probing one clock ---------------------------------------------------- */
 

@@ -31,7 +31,7 @@ typedef struct vn_run_config {
     const char *const *commands;  /* as given: each is split into words, or run by sh -c */
     size_t ncommands;
     /* 0: a command runs through the shell only when it needs one
-     * (vn_needs_shell: pipes, redirections, globs, $...); 1: every command
+     * (pipes, redirections, globs, $...); 1: every command
      * does; -1: none does, and one that needs a shell is an error. The
      * shell's own start-up is measured and subtracted from the runs of the
      * commands that go through it. */
@@ -109,16 +109,6 @@ typedef struct vn_run_compare {
  * command that does not exist, a bad parameter): then err says why. */
 int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare **cmp, size_t *ncmp,
                     vn_run_failure *fail, char *err, size_t errlen);
-
-/* Expands "LO:HI[:STEP]" into values (integers, or decimals when any of
- * the three has a decimal point). VN_EINVAL with a message for a malformed
- * range, a zero or backward step, or more than 10000 values. */
-int vn_param_range(const char *spec, char ***values, size_t *n, char *err, size_t errlen);
-/* Splits "a,b,c" into values. */
-int vn_param_list(const char *spec, char ***values, size_t *n, char *err, size_t errlen);
-/* Replaces every {name} of the parameters in text; a new string (free()). */
-char *vn_param_substitute(const char *text, const vn_run_param *params, size_t nparams,
-                          const size_t *choice);
 
 #ifdef __cplusplus
 }

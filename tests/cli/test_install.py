@@ -3,6 +3,7 @@ and shared library, a pkg-config file and a CMake package config, the man pages
 and the shell completions where man, bash, zsh and fish look. Installs
 into a temporary prefix and builds a small program against it both ways."""
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -172,3 +173,48 @@ def test_man_pages_and_completions_are_installed_where_they_are_looked_for(prefi
         # a command it finds on PATH.
         env = {"XDG_DATA_DIRS": str(share), "PATH": f"{prefix / 'bin'}:{os.environ['PATH']}"}
         assert fish_complete(None, "vernier ru", env=env) == ["run"]
+
+
+# The tool's own machinery, private to the library and the tool: no
+# installed header may declare it and libvernier.so may not export it.
+PRIVATE_NAMES = re.compile(
+    r"\bvn_{1,2}(spawner_(start|stop|pid|serve)|cgroup_\w+|split_words|words_free|needs_shell"
+    r"|which|param_(range|list|substitute)|delta_dist_(from_reads|resolution)|parse_numbers"
+    r"|option_error|outputs_usage|json_\w+)\b")
+
+
+def installed_headers(prefix):
+    inc = prefix / "include"
+    return [inc / "vernier.h", *sorted((inc / "vernier").glob("*.h"))]
+
+
+def exported(prefix):
+    so = libdir(prefix) / "libvernier.so"
+    out = subprocess.run(["nm", "-D", "--defined-only", str(so)], capture_output=True, text=True,
+                         check=True).stdout
+    return {line.split()[-1] for line in out.splitlines() if line.strip()}
+
+
+def test_only_the_public_headers_are_installed(prefix):
+    inc = prefix / "include"
+    got = sorted(str(p.relative_to(inc)) for p in inc.rglob("*") if p.is_file())
+    want = sorted(str(p.relative_to(SOURCE / "include"))
+                  for p in (SOURCE / "include").rglob("*") if p.is_file())
+    assert got == want
+    assert not list(prefix.rglob("*vernier_private*"))
+
+
+def test_installed_headers_declare_none_of_the_private_names(prefix):
+    for h in installed_headers(prefix):
+        found = sorted({m.group(0) for m in PRIVATE_NAMES.finditer(h.read_text())})
+        assert not found, f"{h.name} declares {found}"
+
+
+def test_shared_library_exports_what_the_headers_declare_and_no_more(prefix):
+    names = exported(prefix)
+    assert "vn_suite_run" in names and "vn_exec" in names and "vn_run_commands" in names
+    private = sorted(n for n in names if PRIVATE_NAMES.fullmatch(n))
+    assert not private, f"libvernier.so exports private names: {private}"
+    text = "\n".join(h.read_text() for h in installed_headers(prefix))
+    undeclared = sorted(n for n in names if not re.search(r"\b%s\b" % re.escape(n), text))
+    assert not undeclared, f"exported but declared in no installed header: {undeclared}"

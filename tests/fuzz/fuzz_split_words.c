@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner_internal.h"
+#include "exec_internal.h"
 #include "vernier.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -19,25 +21,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char **w;
     int n;
     char err[128];
-    if (vn_split_words(t, &w, &n, err, sizeof err) == 0) {
+    if (vn__split_words(t, &w, &n, err, sizeof err) == 0) {
         /* Words never hold more characters than the line had. */
         size_t total = 0;
         for (int i = 0; i < n; i++)
             total += strlen(w[i]);
         if (total > size || w[n] != NULL)
             abort();
-        vn_words_free(w);
+        vn__words_free(w);
     }
     char **v;
     size_t k;
-    if (vn_param_range(t, &v, &k, err, sizeof err) == 0) {
+    if (vn__param_range(t, &v, &k, err, sizeof err) == 0) {
         if (k == 0 || k > 10000)
             abort();
         for (size_t i = 0; i < k; i++)
             free(v[i]);
         free(v);
     }
-    if (vn_param_list(t, &v, &k, err, sizeof err) == 0) {
+    if (vn__param_list(t, &v, &k, err, sizeof err) == 0) {
         for (size_t i = 0; i < k; i++)
             free(v[i]);
         free(v);

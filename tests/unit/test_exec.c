@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "runner_internal.h"
+#include "exec_internal.h"
 #include "cgroup_internal.h"
 #include "vernier.h"
 
@@ -23,12 +25,12 @@ static void expect_words(const char *line, const char *const *want, int n)
     char **w;
     int count;
     char err[128];
-    assert_int_equal(vn_split_words(line, &w, &count, err, sizeof err), 0);
+    assert_int_equal(vn__split_words(line, &w, &count, err, sizeof err), 0);
     assert_int_equal(count, n);
     for (int i = 0; i < n; i++)
         assert_string_equal(w[i], want[i]);
     assert_null(w[n]);
-    vn_words_free(w);
+    vn__words_free(w);
 }
 
 /* A fake cgroup v2 tree: each directory with its cgroup.subtree_control. */
@@ -160,7 +162,7 @@ static void bad_lines_are_errors(void **state)
         char **w = NULL;
         int n;
         char err[128] = "";
-        assert_int_equal(vn_split_words(bad[i], &w, &n, err, sizeof err), VN_EINVAL);
+        assert_int_equal(vn__split_words(bad[i], &w, &n, err, sizeof err), VN_EINVAL);
         assert_true(err[0] != '\0');
         assert_null(w);
     }
@@ -170,21 +172,21 @@ static void which_finds_programs(void **state)
 {
     (void)state;
     char path[4096];
-    assert_int_equal(vn_which("sh", path, sizeof path), 0);
+    assert_int_equal(vn__which("sh", path, sizeof path), 0);
     assert_true(path[0] == '/' || path[0] == '.');
     assert_int_equal(access(path, X_OK), 0);
-    assert_int_equal(vn_which("/bin/sh", path, sizeof path), 0);
+    assert_int_equal(vn__which("/bin/sh", path, sizeof path), 0);
     assert_string_equal(path, "/bin/sh");
-    assert_int_equal(vn_which("no-such-program-xyz", path, sizeof path), VN_ENOENT);
+    assert_int_equal(vn__which("no-such-program-xyz", path, sizeof path), VN_ENOENT);
     /* A file without execute permission: made here, so its mode is known. */
     char plain[] = "/tmp/vn-which-XXXXXX";
     int fd = mkstemp(plain);
     assert_true(fd >= 0);
     close(fd);
-    assert_int_equal(vn_which(plain, path, sizeof path), -EACCES);
+    assert_int_equal(vn__which(plain, path, sizeof path), -EACCES);
     unlink(plain);
-    assert_int_equal(vn_which("/tmp", path, sizeof path), -EISDIR);
-    assert_int_equal(vn_which("", path, sizeof path), VN_EINVAL);
+    assert_int_equal(vn__which("/tmp", path, sizeof path), -EISDIR);
+    assert_int_equal(vn__which("", path, sizeof path), VN_EINVAL);
 }
 
 static void param_values(void **state)
@@ -193,16 +195,16 @@ static void param_values(void **state)
     char **v;
     size_t n;
     char err[128];
-    assert_int_equal(vn_param_list("1,2,4", &v, &n, err, sizeof err), 0);
+    assert_int_equal(vn__param_list("1,2,4", &v, &n, err, sizeof err), 0);
     assert_int_equal(n, 3);
     assert_string_equal(v[2], "4");
     for (size_t i = 0; i < n; i++)
         free(v[i]);
     free(v);
-    assert_int_equal(vn_param_list("1,,2", &v, &n, err, sizeof err), VN_EINVAL);
-    assert_int_equal(vn_param_list("", &v, &n, err, sizeof err), VN_EINVAL);
+    assert_int_equal(vn__param_list("1,,2", &v, &n, err, sizeof err), VN_EINVAL);
+    assert_int_equal(vn__param_list("", &v, &n, err, sizeof err), VN_EINVAL);
 
-    assert_int_equal(vn_param_range("2:10:4", &v, &n, err, sizeof err), 0);
+    assert_int_equal(vn__param_range("2:10:4", &v, &n, err, sizeof err), 0);
     assert_int_equal(n, 3);
     assert_string_equal(v[0], "2");
     assert_string_equal(v[1], "6");
@@ -210,7 +212,7 @@ static void param_values(void **state)
     for (size_t i = 0; i < n; i++)
         free(v[i]);
     free(v);
-    assert_int_equal(vn_param_range("0:0.3:0.1", &v, &n, err, sizeof err), 0);
+    assert_int_equal(vn__param_range("0:0.3:0.1", &v, &n, err, sizeof err), 0);
     assert_int_equal(n, 4); /* 0, 0.1, 0.2, 0.3: the end survives rounding */
     assert_string_equal(v[3], "0.3");
     for (size_t i = 0; i < n; i++)
@@ -218,7 +220,7 @@ static void param_values(void **state)
     free(v);
     const char *bad[] = {"5:1", "1:5:0", "1:5:-1", "1", "a:b", "1:2:3:4", "0:1000000", ":5"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        assert_int_equal(vn_param_range(bad[i], &v, &n, err, sizeof err), VN_EINVAL);
+        assert_int_equal(vn__param_range(bad[i], &v, &n, err, sizeof err), VN_EINVAL);
 }
 
 static void substitution(void **state)
@@ -228,13 +230,13 @@ static void substitution(void **state)
     const char *modes[] = {"fast"};
     vn_run_param p[] = {{"size", sizes, 2}, {"mode", modes, 1}};
     size_t choice[] = {1, 0};
-    char *s = vn_param_substitute("run --size {size} --{mode} {size}{size} {other} {siz}", p, 2, choice);
+    char *s = vn__param_substitute("run --size {size} --{mode} {size}{size} {other} {siz}", p, 2, choice);
     assert_string_equal(s, "run --size 64 --fast 6464 {other} {siz}");
     free(s);
-    s = vn_param_substitute("", p, 2, choice);
+    s = vn__param_substitute("", p, 2, choice);
     assert_string_equal(s, "");
     free(s);
-    assert_null(vn_param_substitute(NULL, p, 2, choice));
+    assert_null(vn__param_substitute(NULL, p, 2, choice));
 }
 
 static void one_real_run(void **state)
@@ -395,16 +397,16 @@ static void test_needs_shell(void **state)
     char why[160];
     for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
         why[0] = '\0';
-        if (vn_needs_shell(yes[i], why, sizeof why) != 1)
+        if (vn__needs_shell(yes[i], why, sizeof why) != 1)
             fail_msg("'%s' needs a shell", yes[i]);
         assert_true(strlen(why) > 5);
     }
     for (size_t i = 0; i < sizeof no / sizeof *no; i++)
-        if (vn_needs_shell(no[i], why, sizeof why) != 0)
+        if (vn__needs_shell(no[i], why, sizeof why) != 0)
             fail_msg("'%s' needs no shell (%s)", no[i], why);
-    vn_needs_shell("ls | wc", why, sizeof why);
+    vn__needs_shell("ls | wc", why, sizeof why);
     assert_string_equal(why, "it has '|' (a pipe)");
-    vn_needs_shell("for x in a; do :; done", why, sizeof why);
+    vn__needs_shell("for x in a; do :; done", why, sizeof why);
     assert_string_equal(why, "it starts with the shell word 'for'");
 }
 

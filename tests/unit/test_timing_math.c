@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "probe_internal.h"
 #include "clock_internal.h"
 #include "format.h"
 #include "vernier.h"
@@ -19,7 +20,7 @@ static void delta_distribution(void **state)
     (void)state;
     const uint64_t reads[] = {100, 110, 110, 130, 120, 140, 160, 161};
     vn_delta_dist d;
-    assert_int_equal(vn_delta_dist_from_reads(reads, 8, &d), 0);
+    assert_int_equal(vn__delta_dist_from_reads(reads, 8, &d), 0);
     assert_int_equal(d.pairs, 7);
     assert_int_equal(d.zero, 1);
     assert_int_equal(d.backwards, 1);
@@ -33,7 +34,7 @@ static void delta_distribution(void **state)
     assert_int_equal(d.bins[2].delta, 20);
     assert_int_equal(d.bins[2].count, 3);
     uint64_t mn = 0, med = 0;
-    assert_int_equal(vn_delta_dist_resolution(&d, &mn, &med), 0);
+    assert_int_equal(vn__delta_dist_resolution(&d, &mn, &med), 0);
     assert_int_equal(mn, 1);
     assert_int_equal(med, 20);
     vn_delta_dist_free(&d);
@@ -45,9 +46,9 @@ static void lower_median_of_even_count(void **state)
     (void)state;
     const uint64_t reads[] = {0, 5, 10, 17, 24};
     vn_delta_dist d;
-    assert_int_equal(vn_delta_dist_from_reads(reads, 5, &d), 0);
+    assert_int_equal(vn__delta_dist_from_reads(reads, 5, &d), 0);
     uint64_t mn, med;
-    assert_int_equal(vn_delta_dist_resolution(&d, &mn, &med), 0);
+    assert_int_equal(vn__delta_dist_resolution(&d, &mn, &med), 0);
     assert_int_equal(mn, 5);
     assert_int_equal(med, 5); /* steps 5 5 7 7: the lower median */
     vn_delta_dist_free(&d);
@@ -58,14 +59,14 @@ static void clock_that_never_moves(void **state)
     (void)state;
     const uint64_t reads[] = {7, 7, 7, 7};
     vn_delta_dist d;
-    assert_int_equal(vn_delta_dist_from_reads(reads, 4, &d), 0);
+    assert_int_equal(vn__delta_dist_from_reads(reads, 4, &d), 0);
     assert_int_equal(d.zero, 3);
     assert_int_equal(d.nbins, 0);
-    assert_int_equal(vn_delta_dist_resolution(&d, NULL, NULL), VN_ENOENT);
+    assert_int_equal(vn__delta_dist_resolution(&d, NULL, NULL), VN_ENOENT);
     vn_delta_dist_free(&d);
-    assert_int_equal(vn_delta_dist_from_reads(reads, 1, &d), 0);
+    assert_int_equal(vn__delta_dist_from_reads(reads, 1, &d), 0);
     assert_int_equal(d.pairs, 0);
-    assert_int_equal(vn_delta_dist_from_reads(NULL, 3, &d), VN_EINVAL);
+    assert_int_equal(vn__delta_dist_from_reads(NULL, 3, &d), VN_EINVAL);
 }
 
 static void calibration_from_points(void **state)
