@@ -1,5 +1,7 @@
-/* Version, error strings and the byte buffer: the bottom of the library,
- * which calls nothing else of it (file writes live in fileutil.c). */
+/* Version, error strings, the byte buffer and the size check of growing
+ * structs: the bottom of the library, which calls nothing else of it (file
+ * writes live in fileutil.c). */
+#include "abi.h"
 #include "vernier/base.h"
 
 #include <stdint.h>
@@ -17,6 +19,8 @@ const char *vn_strerror(int err)
         return "out of memory or over the buffer's maximum size";
     if (err == VN_EEXIST)
         return "the name is taken already";
+    if (err == VN_EABI)
+        return "a struct from another version of vernier.h (rebuild the program against this one)";
     if (err == VN_ENOTSUP)
         return "not supported on this machine or build";
     if (err > 0 || err < -4095)
@@ -109,4 +113,18 @@ int vn_buf_printf(vn_buf *b, const char *fmt, ...)
     int rc = vn_buf_vprintf(b, fmt, ap);
     va_end(ap);
     return rc;
+}
+
+int vn__abi_copy(void *dst, size_t max, const void *src, size_t min)
+{
+    size_t size;
+    if (!dst || !src)
+        return VN_EINVAL;
+    /* The size is the first member of every such struct. */
+    memcpy(&size, src, sizeof size);
+    if (size < min || size > max || size % _Alignof(size_t) != 0)
+        return VN_EABI;
+    memcpy(dst, src, size);
+    memcpy(dst, &max, sizeof max);
+    return 0;
 }

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "abi.h"
 #include "cgroup_internal.h"
 #include "runner_internal.h"
 #include "exec_internal.h"
@@ -35,6 +36,7 @@
 void vn_run_config_init(vn_run_config *c)
 {
     memset(c, 0, sizeof *c);
+    c->size = sizeof *c;
     c->min_runs = 10;
     c->max_runs = 10000;
     c->min_time = 3.0;
@@ -1064,10 +1066,21 @@ static int compare(const vn_results *res, vn_run_compare **out, size_t *nout)
     return 0;
 }
 
-int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare **cmp, size_t *ncmp,
-                    vn_run_failure *fail, char *err, size_t errlen)
+int vn_run_commands(const vn_run_config *given, vn_results *results, vn_run_compare **cmp,
+                    size_t *ncmp, vn_run_failure *fail, char *err, size_t errlen)
 {
-    if (!c || !results || !cmp || !ncmp || !fail || !c->ncommands || !c->commands)
+    if (!given || !results || !cmp || !ncmp || !fail)
+        return VN_EINVAL;
+    /* The caller's config may come from an older header: what it lacks
+     * keeps the defaults. The first layout with a size ends at dma_latency_us. */
+    vn_run_config full;
+    vn_run_config_init(&full);
+    if (vn__abi_copy(&full, sizeof full, given, VN__SIZE_THROUGH(vn_run_config, dma_latency_us))) {
+        snprintf(err, errlen, "the run settings are %s", vn_strerror(VN_EABI));
+        return VN_EABI;
+    }
+    const vn_run_config *c = &full;
+    if (!c->ncommands || !c->commands)
         return VN_EINVAL;
     memset(fail, 0, sizeof *fail);
     memset(results, 0, sizeof *results);

@@ -27,6 +27,7 @@ const char *vn_version(void);
 #define VN_EIO     (-EIO)      /* reading or writing failed */
 #define VN_ERANGE  (-ERANGE)   /* a value does not fit */
 #define VN_EEXIST  (-EEXIST)   /* the name is taken already */
+#define VN_EABI    (-EPROTO)   /* a struct from another version of vernier.h: rebuild */
 
 /* A message for a VN_E* code (or any negative errno). Never NULL. */
 const char *vn_strerror(int err);

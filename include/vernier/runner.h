@@ -28,6 +28,8 @@ typedef int (*vn_executor)(const vn_exec_opts *o, double *wall_ns, vn_proc_usage
                            size_t errlen, void *ctx);
 
 typedef struct vn_run_config {
+    size_t size;                  /* sizeof (vn_run_config), set by vn_run_config_init: a program
+                                   * built against an older header still works (docs/layers.md) */
     const char *const *commands;  /* as given: each is split into words, or run by sh -c */
     size_t ncommands;
     /* 0: a command runs through the shell only when it needs one
