@@ -12,7 +12,7 @@
 
 #include "bench_decide.h"
 #include "bench_internal.h"
-#include "vernier.h"
+#include "vernier/bench.h"
 
 #define EMPTY_EVERY 8        /* one empty-loop sample per this many samples */
 #define EMPTY_FIRST 5        /* empty-loop samples before sampling starts */
