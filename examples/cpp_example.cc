@@ -1,41 +1,75 @@
-// The same API from C++: VN_BENCH, vn_next, vn_keep and vn_main, and
-// VN_BENCH_WITH for options (VN_BENCH_OPTS needs C++20's designated
-// initializers; this form works in every standard).
+// Benchmarks in C++ with <vernier.hpp>: capturing lambdas, a parameter
+// sweep, a setup and a teardown run untimed around every sample, and the
+// command line of every vernier benchmark program (--json, --filter, ...).
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <string>
 #include <vector>
 
-#include <vernier.h>
+#include <vernier.hpp>
 
-static void vector_sum(vn_state *st)
+int main(int argc, char **argv)
 {
+    vernier::suite s;
+
+    // Captured by reference: the program's own vector. clobber() says its
+    // memory may have changed, so the sum is not hoisted out of the loop.
     std::vector<int> v(1024, 3);
-    while (vn_next(st)) {
-        long s = 0;
-        for (int x : v)
-            s += x;
-        vn_keep(s);
-    }
-}
-VN_BENCH(vector_sum);
+    s.add("vector_sum", [&v](vernier::state &st) {
+        for (auto _ : st) {
+            vernier::clobber();
+            vernier::keep(std::accumulate(v.begin(), v.end(), 0L));
+        }
+    });
 
-// One row per length, 64 to 4096 ints, with the ints summed a second as
-// the throughput.
-static void vector_sum_n(vn_state *st)
-{
-    std::vector<int> v(static_cast<size_t>(vn_state_param(st)), 3);
-    vn_state_set_items(st, static_cast<double>(v.size()));
-    while (vn_next(st)) {
-        long s = 0;
-        for (int x : v)
-            s += x;
-        vn_keep(s);
-    }
-}
-VN_BENCH_WITH(vector_sum_n, o)
-{
-    o->param_name = "ints";
-    o->range_lo = 64;
-    o->range_hi = 4096;
-    o->range_mult = 8;
-}
+    // Captured by value: the lambda keeps its own copy of the text, whose
+    // length is the throughput in bytes.
+    std::string text;
+    for (int i = 0; i < 16; i++)
+        text += "the quick brown fox jumps over the lazy dog. ";
+    s.add("count_spaces", [text](vernier::state &st) {
+        st.set_bytes(static_cast<double>(text.size()));
+        while (st.next()) {
+            vernier::clobber();
+            vernier::keep(std::count(text.begin(), text.end(), ' '));
+        }
+    });
 
-int main(int argc, char **argv) { return vn_main(argc, argv); }
+    // A sweep: one row per length, 64 to 4096 ints, with the ints summed a
+    // second as the throughput.
+    s.add("vector_sum_n", [](vernier::state &st) {
+        std::vector<int> w(static_cast<std::size_t>(st.param()), 3);
+        st.set_items(static_cast<double>(w.size()));
+        for (auto _ : st) {
+            vernier::clobber();
+            vernier::keep(std::accumulate(w.begin(), w.end(), 0L));
+        }
+    }).range("ints", 64, 4096, 8);
+
+    // A map built untimed before each sample (its size is the row's
+    // parameter) and emptied after it; the benchmark times the lookups.
+    std::map<std::int64_t, std::int64_t> m;
+    s.add("map_find", [&m](vernier::state &st) {
+        vn_rng r;
+        vn_rng_seed(&r, 42);
+        std::uint64_t n = static_cast<std::uint64_t>(st.param());
+        for (auto _ : st) {
+            auto it = m.find(static_cast<std::int64_t>(vn_rng_below(&r, n)));
+            if (it == m.end()) {
+                st.fail("a key is missing from the map");
+                break;
+            }
+            vernier::keep(it->second);
+        }
+    })
+        .param("keys", {64, 4096})
+        .setup([&m](vernier::state &st) {
+            for (std::int64_t k = 0; k < st.param(); k++)
+                m[k] = k * k;
+        })
+        .teardown([&m](vernier::state &) { m.clear(); });
+
+    return s.main(argc, argv);
+}
