@@ -252,17 +252,6 @@ def test_reference_cycle_does_not_depend_on_the_timer():
     assert all(s["ref_ns"] is None for s in b["samples"])
 
 
-def test_cpp_program_works_too():
-    d, _ = results("cpp_example")
-    rows = {b["name"]: b for b in d["benchmarks"]}
-    assert sorted(rows) == ["vector_sum", "vector_sum_n/ints=4096", "vector_sum_n/ints=512",
-                            "vector_sum_n/ints=64"]
-    assert rows["vector_sum"]["stats"]["median"] > 0
-    for n in (64, 512, 4096):
-        r = rows[f"vector_sum_n/ints={n}"]
-        assert r["params"] == {"ints": n} and r["throughput"]["items_per_iter"] == n
-
-
 def test_list_and_filter():
     p = run_ex("memcpy_throughput", "--list", check=0)
     assert p.stdout.split() == ["copy/size=8", "copy/size=64", "copy/size=512", "copy/size=4096",

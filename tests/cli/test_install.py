@@ -131,6 +131,50 @@ def test_cpp_program_includes_the_header(prefix, tmp_path):
     assert out.split()[1:] == ["monotonic", "1"]
 
 
+CPP_PROGRAM = r"""
+#include <vernier.hpp>
+int main(int argc, char **argv)
+{
+    unsigned long seed = 3;
+    vernier::suite s;
+    s.add("captured", [&seed](vernier::state &st) {
+        unsigned long x = seed;
+        for (auto _ : st) {
+            x += x;
+            vernier::keep(x);
+        }
+    }).param("k", {1, 2});
+    return s.main(argc, argv);
+}
+"""
+
+
+def test_cmake_find_package_builds_a_cpp_program(prefix, tmp_path):
+    # vernier.hpp is installed with the C headers and needs nothing more
+    # than the C library's target.
+    if not shutil.which("cmake") or not shutil.which("c++"):
+        pytest.skip("needs cmake and a C++ compiler")
+    assert (prefix / "include" / "vernier.hpp").exists()
+    (tmp_path / "p.cc").write_text(CPP_PROGRAM)
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.25)\nproject(p CXX)\nset(CMAKE_CXX_STANDARD 11)\n"
+        "find_package(vernier REQUIRED)\nadd_executable(p p.cc)\n"
+        "target_compile_options(p PRIVATE -O2 -Wall -Wextra -Werror)\n"
+        "target_link_libraries(p vernier::vernier)\n")
+    b = tmp_path / "b"
+    subprocess.run(["cmake", "-S", str(tmp_path), "-B", str(b), "-DCMAKE_PREFIX_PATH=%s" % prefix],
+                   check=True, capture_output=True)
+    p = subprocess.run(["cmake", "--build", str(b)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    p = subprocess.run([str(b / "p"), "--quiet", "--max-time", "0.05", "--warmup", "0.005", "--json", "-"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    import json
+    rows = json.loads(p.stdout)["benchmarks"]
+    assert [r["name"] for r in rows] == ["captured/k=1", "captured/k=2"]
+    assert all(r["error"] is None and r["stats"]["median"] > 0 for r in rows)
+
+
 def test_installed_run_finds_its_helper(prefix):
     assert (prefix / "libexec" / "vernier" / "vernier-spawn").exists()
     p = subprocess.run([str(prefix / "bin" / "vernier"), "run", "--runs", "3", "--json", "-", "true"],
