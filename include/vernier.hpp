@@ -179,6 +179,7 @@ public:
         param_name_ = name;
         values_ = std::move(values);
         lo_ = hi_ = mult_ = 0;
+        list_ = true;
         return *this;
     }
     /* One row per value from lo to hi, multiplied by mult each step; hi is
@@ -187,6 +188,7 @@ public:
     {
         param_name_ = name;
         values_.clear();
+        list_ = false;
         lo_ = lo;
         hi_ = hi;
         mult_ = mult;
@@ -228,7 +230,7 @@ private:
 
     benchmark(std::string name, std::unique_ptr<detail::callable> body)
         : name_(std::move(name)), body_(std::move(body)), opts_(), lo_(0), hi_(0), mult_(0),
-          has_timer_(false)
+          list_(false), has_timer_(false)
     {
     }
 
@@ -244,8 +246,13 @@ private:
         o.user = this;
         o.setup = setup_ ? run_setup : nullptr;
         o.teardown = teardown_ ? run_teardown : nullptr;
-        o.param_name = param_name_.empty() ? nullptr : param_name_.c_str();
-        o.param_values = values_.empty() ? nullptr : values_.data();
+        /* An empty name or list is handed on, for the engine to refuse as
+         * it refuses them from C: dropped, the benchmark would run as one
+         * row under the wrong name. A list with no values is a pointer
+         * without a count, which it refuses. */
+        bool has_param = list_ || lo_ || hi_ || mult_;
+        o.param_name = has_param ? param_name_.c_str() : nullptr;
+        o.param_values = !list_ ? nullptr : values_.empty() ? &lo_ : values_.data();
         o.param_count = values_.size();
         o.range_lo = lo_;
         o.range_hi = hi_;
@@ -260,7 +267,7 @@ private:
     std::string param_name_, timer_;
     std::vector<std::int64_t> values_;
     std::int64_t lo_, hi_, mult_;
-    bool has_timer_;
+    bool list_, has_timer_;
 };
 
 /* Benchmarks added at run time, run with the options of vn_main(). The
@@ -315,8 +322,8 @@ public:
             std::fprintf(stderr, "%s: out of memory\n", prog);
             rc = 1;
         } else if (rc) {
-            std::fprintf(stderr, "%s: the benchmark '%s' cannot be added: %s; give each a name of its "
-                         "own and valid options\n", prog, bad, vn_strerror(rc));
+            std::fprintf(stderr, "%s: benchmark '%s' cannot be added: %s; give each its own name "
+                         "and valid options\n", prog, bad, vn_strerror(rc));
             rc = 2;
         } else {
             rc = vn_suite_main(s, argc, argv, keep);

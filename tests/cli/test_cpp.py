@@ -173,24 +173,32 @@ def test_lambdas_options_and_exceptions_in_every_standard(tmp_path):
         assert calls >= n3 + n5 and k3 >= n3 and k5 >= n5
 
 
-def test_a_name_the_engine_refuses_is_a_usage_error(tmp_path):
-    source = r"""
+REFUSED = r"""
 #include <vernier.hpp>
 int main(int argc, char **argv)
 {
     vernier::suite s;
     auto body = [](vernier::state &st) { while (st.next()) vernier::clobber(); };
-    s.add("twice", body);
-    s.add("twice", body);
+    s.add("fine", body);
+    s.add(%s, body)%s;
     return s.main(argc, argv);
 }
 """
-    exe = build_cpp(tmp_path, source, compilers()[0], "c++11")
+
+
+@pytest.mark.parametrize("name, options, reason", [
+    ('"fine"', "", "the name is taken already"),
+    ('"empty_list"', '.param("n", {})', "Invalid argument"),
+    ('"empty_name"', '.range("", 1, 8)', "Invalid argument"),
+])
+def test_what_the_engine_refuses_is_a_usage_error(tmp_path, name, options, reason):
+    exe = build_cpp(tmp_path, REFUSED % (name, options), compilers()[0], "c++11")
     out = tmp_path / "r.json"
     p = subprocess.run([str(exe), "--quiet", "--json", str(out)], capture_output=True, text=True,
                        timeout=60)
     assert p.returncode == 2
-    assert p.stderr.count("\n") == 1 and "'twice'" in p.stderr and "taken already" in p.stderr
+    assert p.stderr.count("\n") == 1, p.stderr
+    assert f"benchmark {name.strip(chr(34))!r} cannot be added: {reason}" in p.stderr, p.stderr
     assert not out.exists()
 
 
