@@ -99,15 +99,15 @@ int main(int argc, char **argv)
         for (int i = 1; i < argc; i++)
             if (!strcmp(argv[i], "-"))
                 out = stderr;
-        fprintf(out, "\n%s is %.2fx faster than %s (between %.2fx and %.2fx from the medians' 95%% CIs)%s\n",
+        fprintf(out, "\n%s is %.2fx faster than %s (%.2fx to %.2fx from the medians' 95%% CIs)%s\n",
                 fast == m ? "merged_loop" : "two_loops", ratio, fast == m ? "two_loops" : "merged_loop",
-                lo, hi, lo > 1 ? "" : "; the difference is not significant");
+                lo, hi, lo > 1 ? "" : ": not significant");
         /* The two headlines leave out different samples when one of them
          * had too few from moments the core was its own (its shared_core
          * warning says so): then they describe different machines. */
         if (two->left_out != one->left_out)
-            fprintf(out, "but the two were not measured alike: one headline keeps samples the other "
-                         "leaves out (see the shared_core and interference warnings); run it again\n");
+            fprintf(out, "but one headline keeps samples the other leaves out (see the H and I "
+                         "lines): run it again\n");
     }
     vn_results_free(&r);
     return rc;

@@ -159,8 +159,13 @@ int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *samp
                               const double *empty, size_t nempty, const unsigned char *empty_use);
 
 /* Adds a warning (stable id, one-line message) to a result; the first
- * VN_MAX_WARNINGS are kept. */
-void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...) VN_PRINTF(3, 4);
+ * VN_MAX_WARNINGS are kept. Returns it, or NULL when it was not kept. */
+vn_bench_warning *vn__result_warn(vn_result *r, const char *id, const char *fmt, ...)
+    VN_PRINTF(3, 4);
+/* Gives a warning (NULL: nothing) the brief the console shows: a few words
+ * with the numbers first ("5/11 samples preempted or migrated, left out"),
+ * so that the console can name several rows with one warning on one line. */
+void vn__warning_brief(vn_bench_warning *w, const char *fmt, ...) VN_PRINTF(2, 3);
 
 /* The warnings of one result, derived from its numbers and the decision on
  * its samples (bench_decide.h; pure). */

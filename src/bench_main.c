@@ -23,12 +23,12 @@
 
 typedef struct outputs {
     const char *json, *csv, *markdown;
-    int raw, hist, list;
+    int raw, hist, list, explain;
 } outputs;
 
 /* The one table of options: parsing and --help both read it. */
 enum {
-    O_LIST = 256, O_FILTER, O_JSON, O_CSV, O_RAW, O_MD, O_HIST, O_PRECISION, O_MAXTIME,
+    O_LIST = 256, O_FILTER, O_JSON, O_CSV, O_RAW, O_MD, O_HIST, O_EXPLAIN, O_PRECISION, O_MAXTIME,
     O_MINSAMPLES, O_MAXSAMPLES, O_WARMUP, O_CPU, O_TIMER, O_THREADS, O_COLD, O_INTERLEAVE, O_NO_INTERLEAVE, O_COUNTERS, O_QUIET,
     O_DMA, O_HELP
 };
@@ -45,6 +45,7 @@ static const struct {
     {{"raw", no_argument, 0, O_RAW}, NULL, "with --csv: one row per sample instead"},
     {{"markdown", required_argument, 0, O_MD}, "FILE", "write a Markdown table; '-' for stdout"},
     {{"hist", no_argument, 0, O_HIST}, NULL, "show each benchmark's distribution and cumulative graph"},
+    {{"explain", no_argument, 0, O_EXPLAIN}, NULL, "after the table, what each warning means and what to do, in full"},
     {{"precision", required_argument, 0, O_PRECISION}, "PCT", "stop when the median's 95% CI is within +-PCT% (default 1)"},
     {{"max-time", required_argument, 0, O_MAXTIME}, "SEC", "time budget per benchmark (default 1)"},
     {{"min-samples", required_argument, 0, O_MINSAMPLES}, "N", "take at least N samples (default 10)"},
@@ -223,6 +224,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
         case O_RAW: o.raw = 1; break;
         case O_MD: o.markdown = optarg; break;
         case O_HIST: o.hist = 1; break;
+        case O_EXPLAIN: o.explain = 1; break;
         case O_COLD: cfg.cold = 1; break;
         case O_INTERLEAVE: cfg.interleave = interleave_asked = 1; break;
         case O_NO_INTERLEAVE: cfg.interleave = interleave_asked = 0; break;
@@ -393,6 +395,8 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     const char *nc = getenv("NO_COLOR");
     if (isatty(fileno(con)) && !(nc && *nc))
         flags |= VN_REPORT_COLOR;
+    if (o.explain)
+        flags |= VN_REPORT_EXPLAIN;
     int status = 0;
     if (vn_report_results_text(&res, flags, &b) == 0 && o.hist)
         vn_report_results_hist(&res, flags, &b);

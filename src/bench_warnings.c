@@ -1,5 +1,6 @@
 /* The warnings of one result, from its numbers and the decision (pure). Each has an id
- * scripts can match; the message says what was seen, with the numbers. */
+ * scripts can match; the message says what was seen, with the numbers, and the brief
+ * says it in a few words, the numbers first, for the console's one line. */
 #include <math.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -12,12 +13,13 @@
 #include "format.h"
 #include "stats_internal.h"
 
-void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...)
+vn_bench_warning *vn__result_warn(vn_result *r, const char *id, const char *fmt, ...)
 {
     if (r->nwarnings >= VN_MAX_WARNINGS)
-        return;
+        return NULL;
     vn_bench_warning *w = &r->warnings[r->nwarnings++];
     snprintf(w->id, sizeof w->id, "%s", id);
+    w->brief[0] = '\0';
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(w->message, sizeof w->message, fmt, ap);
@@ -30,6 +32,17 @@ void vn__result_warn(vn_result *r, const char *id, const char *fmt, ...)
             k--;
         memcpy(w->message + (k > 0 ? k : cut), " ...", 5);
     }
+    return w;
+}
+
+void vn__warning_brief(vn_bench_warning *w, const char *fmt, ...)
+{
+    if (!w)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->brief, sizeof w->brief, fmt, ap);
+    va_end(ap);
 }
 
 /* Why sampling stopped at the budget or the most samples, and how far it
@@ -54,58 +67,74 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__dec
         snprintf(what, sizeof what, "budget %.3g s", cfg->max_time);
     else
         snprintf(what, sizeof what, "most samples (%zu)", cfg->max_samples);
-    char got[120], a[32], b[32];
-    if (d->head == VN__HEAD_FASTEST)
+    /* got: how far it got; brief: the same in fewer words, its numbers first
+     * and what all rows share (the precision asked) after them. */
+    char got[120], brief[96], a[32], b[32];
+    vn__fmt_pct(b, sizeof b, cfg->precision);
+    if (d->head == VN__HEAD_FASTEST) {
         snprintf(got, sizeof got, "%zu of %zu samples within +-%s of the fastest", d->agree,
-                 pol.fastest_agree, vn__fmt_pct(a, sizeof a, cfg->precision));
-    else if (d->used < pol.min_interval)
+                 pol.fastest_agree, b);
+        snprintf(brief, sizeof brief, "%zu/%zu within +-%s of the fastest", d->agree,
+                 pol.fastest_agree, b);
+    } else if (d->used < pol.min_interval) {
         snprintf(got, sizeof got, "%zu sample%s left, too few for a 95%% CI", d->used,
                  d->used == 1 ? "" : "s");
-    else if (isfinite(d->half_pct))
+        snprintf(brief, sizeof brief, "%zu left, too few for a CI", d->used);
+    } else if (isfinite(d->half_pct)) {
         snprintf(got, sizeof got, "CI +-%s for +-%s asked", vn__fmt_pct(a, sizeof a, d->half_pct),
-                 vn__fmt_pct(b, sizeof b, cfg->precision));
-    else /* a median of 0 or less has no relative interval */
+                 b);
+        snprintf(brief, sizeof brief, "CI +-%s, +-%s asked", a, b);
+    } else { /* a median of 0 or less has no relative interval */
         snprintf(got, sizeof got, "median %s, CI +-%s",
                  vn__fmt_ns(a, sizeof a, d->value),
                  vn__fmt_ns(b, sizeof b, fmax(d->value - d->lo, d->hi - d->value)));
+        snprintf(brief, sizeof brief, "CI +-%s", b);
+    }
+    const char *spent = r->stop == VN_STOP_MAX_TIME ? "budget spent" : "most samples taken";
     if (r->waited)
-        vn__result_warn(r, id, "%s spent waiting for quiet moments; %s", what, got);
+        vn__warning_brief(vn__result_warn(r, id, "%s spent waiting for quiet moments; %s", what,
+                                          got),
+                          "%s; %s waiting for quiet moments", brief, spent);
     else
-        vn__result_warn(r, id, "%s spent before the precision was reached; %s", what, got);
+        vn__warning_brief(vn__result_warn(r, id, "%s spent before the precision was reached; %s",
+                                          what, got),
+                          "%s; %s first", brief, spent);
 }
 
 void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized, const vn__decision *d)
 {
     r->nwarnings = 0;
     if (!optimized)
-        vn__result_warn(r, "debug_build",
+        vn__warning_brief(vn__result_warn(r, "debug_build",
              "the benchmark was compiled without optimization: it measures code nobody ships "
-             "(build with -O2)");
+             "(build with -O2)"), "compiled without optimization (build with -O2)");
     if (r->error[0] || r->stats.n == 0)
         return;
     const vn_stats *s = &r->stats;
     char f1[32], f2[32], f3[32], f4[32];
+    vn_bench_warning *w = NULL;
     if (r->upper_bound && r->bound_one_cycle)
-        vn__result_warn(r, "dead_code",
+        w = vn__result_warn(r, "dead_code",
              "the body cannot be told apart from the empty loop; it adds under one reference "
              "cycle (%s) per iteration to the loop's own %s, at 95%%, an upper bound. The "
              "compiler may have removed the body (keep it with vn_keep()), or it runs in the "
              "shadow of the loop's own increment and branch",
              vn__fmt_ns(f1, sizeof f1, r->bound_ns), vn__fmt_ns(f2, sizeof f2, r->overhead_ns));
     else if (r->upper_bound)
-        vn__result_warn(r, "dead_code",
+        w = vn__result_warn(r, "dead_code",
              "the body cannot be told apart from the empty loop; the loop with it took "
              "%s per iteration at its fastest, an upper bound. The compiler may have "
              "removed the body "
              "(keep it with vn_keep()), or it runs in the shadow of the loop's own increment "
              "and branch",
              vn__fmt_ns(f1, sizeof f1, r->bound_ns));
+    vn__warning_brief(w, "no slower than the empty loop: optimized away? see vn_keep()");
     /* Subtracting the empty loop assumes the body's time adds to the
      * loop's; an out-of-order core overlaps them, so for a body not much
      * longer than the loop the net time is uncertain by up to the loop's own
      * cost, however sharp its interval. */
-    if (!r->upper_bound && isfinite(r->overhead_ns) && r->overhead_ns > 0.25 * s->median)
-        vn__result_warn(r, "overhead_dominates",
+    if (!r->upper_bound && isfinite(r->overhead_ns) && r->overhead_ns > 0.25 * s->median) {
+        w = vn__result_warn(r, "overhead_dominates",
              "the empty loop (%s) is %s of the net time: the body and the loop overlap "
              "in the core, so the net %s is uncertain by up to the loop's cost; the loop "
              "with the body takes %s",
@@ -113,23 +142,29 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized, cons
              vn__fmt_pct(f2, sizeof f2, 100 * r->overhead_ns / s->median),
              vn__fmt_ns(f3, sizeof f3, s->median),
              vn__fmt_ns(f4, sizeof f4, s->median + r->overhead_ns));
+        vn__warning_brief(w, "%s is the empty loop's, so the net time is uncertain",
+                          vn__fmt_pct(f2, sizeof f2, 100 * r->overhead_ns / s->median));
+    }
     double rel = s->median != 0 ? s->mad_scaled / fabs(s->median) : NAN;
     if (!r->upper_bound && rel > 0.05)
-        vn__result_warn(r, "high_variance",
+        vn__warning_brief(vn__result_warn(r, "high_variance",
              "samples vary by %.1f%% (scaled MAD / median): the result depends on when it ran",
-             100 * rel);
+             100 * rel), "%.1f%% spread, scaled MAD / median", 100 * rel);
     /* Silverman's test of one mode (vn_modes), from as many samples as before. */
-    if (s->n >= 20 && s->modes.count >= 2)
-        vn__result_warn(r, "multimodal",
+    if (s->n >= 20 && s->modes.count >= 2) {
+        w = vn__result_warn(r, "multimodal",
              "the samples have %zu modes (Silverman's test, p = %.2g), %s %s %s %s: the median "
              "describes none of them; see --hist",
              s->modes.count, s->modes.p, s->modes.count == 2 ? "near" : "from near",
              vn__fmt_ns(f1, sizeof f1, s->modes.at[0]), s->modes.count == 2 ? "and" : "to",
              vn__fmt_ns(f2, sizeof f2, s->modes.at[s->modes.count - 1]));
+        vn__warning_brief(w, "%zu modes, %s to %s; see --hist", s->modes.count, f1, f2);
+    }
     if (s->n >= 10 && s->drift_p < 0.001 && fabs(s->drift) >= 0.3)
-        vn__result_warn(r, "drift",
+        vn__warning_brief(vn__result_warn(r, "drift",
              "the time per iteration %s over the run (rank correlation %.2f with sample order)",
-             s->drift > 0 ? "grew" : "shrank", s->drift);
+             s->drift > 0 ? "grew" : "shrank", s->drift),
+             "%s, rank correlation %.2f", s->drift > 0 ? "grew" : "shrank", s->drift);
     /* Counted apart from the shared core: a sample both preempted and on a
      * shared core is in both counts. */
     const unsigned pm = VN_TAG_PREEMPTED | VN_TAG_MIGRATED;
@@ -137,20 +172,22 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized, cons
     for (size_t i = 0; i < r->nsamples; i++)
         ninterfered += (r->samples[i].tags & pm) != 0;
     if (r->nsamples && ninterfered * 10 > r->nsamples)
-        vn__result_warn(r, "interference",
+        vn__warning_brief(vn__result_warn(r, "interference",
              "%zu of %zu samples were preempted or migrated and are %s", ninterfered,
              r->nsamples,
              r->left_out & pm ? "left out of the headline"
-                              : "in the headline all the same: too few others were left");
+                              : "in the headline all the same: too few others were left"),
+             "%zu/%zu samples preempted or moved, %s", ninterfered, r->nsamples,
+             r->left_out & pm ? "left out" : "kept: too few others");
     if (r->stop == VN_STOP_MAX_TIME || r->stop == VN_STOP_MAX_SAMPLES)
         stopped_at_a_limit(r, cfg, d);
     /* The reference loop is the machine's speed: when it moved, times in ns
      * moved with it, and the cycles column is the steadier number. */
     if (isfinite(r->ref_spread) && r->ref_spread > 0.05)
-        vn__result_warn(r, "speed_drift",
+        vn__warning_brief(vn__result_warn(r, "speed_drift",
              "the machine's speed moved by %.0f%% during the run (reference add loop, p10-p90); "
              "compare cycles rather than ns",
-             100 * r->ref_spread);
+             100 * r->ref_spread), "moved %.0f%%, p10-p90: compare cycles, not ns", 100 * r->ref_spread);
     /* The reference chain of adds needs one ALU a cycle and does not feel a
      * second hardware thread on the core; a loop of taken branches shares
      * the front end with it and slows while that thread is busy (here,
@@ -165,28 +202,33 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized, cons
     vn__policy pol;
     vn__policy_init(&pol, cfg);
     int kept = r->nshared && !(r->left_out & VN_TAG_SHARED_CORE);
-    if (kept || (r->nsamples && r->nshared * 10 > r->nsamples))
-        vn__result_warn(r, "shared_core", "%zu of %zu samples ran on a shared core; %s", r->nshared,
-                        r->nsamples,
-                        !kept ? "left out: sharing slowed this body"
-                        : quiet < pol.shared_evidence ? "kept: too few quiet ones to compare"
-                        : d->waiting ? "kept: too few quiet ones, which ran faster"
-                                     : "kept: they ran as fast as the quiet ones");
+    if (kept || (r->nsamples && r->nshared * 10 > r->nsamples)) {
+        const char *why = !kept ? "left out: sharing slowed this body"
+                          : quiet < pol.shared_evidence ? "kept: too few quiet ones to compare"
+                          : d->waiting ? "kept: too few quiet ones, which ran faster"
+                                       : "kept: they ran as fast as the quiet ones";
+        vn__warning_brief(vn__result_warn(r, "shared_core",
+                                          "%zu of %zu samples ran on a shared core; %s",
+                                          r->nshared, r->nsamples, why),
+                          "%zu/%zu samples, %s", r->nshared, r->nsamples, why);
+    }
     /* More threads than CPUs to run them: they took turns, so a thread's
      * samples include waits for the others (those the scheduler counted are
      * tagged preempted and left out), and together is what the CPUs did. */
     cpu_set_t allowed;
     if (r->threads > 1 && sched_getaffinity(0, sizeof allowed, &allowed) == 0 &&
         r->threads > CPU_COUNT(&allowed))
-        vn__result_warn(r, "threads_oversubscribed",
+        vn__warning_brief(vn__result_warn(r, "threads_oversubscribed",
              "%d threads ran on the %d CPUs this process may use, so they took turns: each "
              "thread's median is of the samples no turn interrupted, and the together rate "
              "is what the %d CPUs did, not what %d would",
-             r->threads, CPU_COUNT(&allowed), CPU_COUNT(&allowed), r->threads);
+             r->threads, CPU_COUNT(&allowed), CPU_COUNT(&allowed), r->threads),
+             "%d threads took turns on %d CPUs", r->threads, CPU_COUNT(&allowed));
     double headline = r->upper_bound ? r->bound_ns : r->stats.median;
     if (cfg->cold && r->iters == 1 && headline < 1e3)
-        vn__result_warn(r, "timer_bound",
+        vn__warning_brief(vn__result_warn(r, "timer_bound",
              "with --cold each sample is one iteration of %s: the timer's own cost and "
              "resolution are a large part of it",
-             vn__fmt_ns(f1, sizeof f1, headline));
+             vn__fmt_ns(f1, sizeof f1, headline)),
+             "%s a sample (--cold): the timer's cost weighs", f1);
 }

@@ -11,13 +11,16 @@
 #include "sysinfo_parse.h"
 #include "vernier/sysinfo.h"
 
-VN_PRINTF(4, 5)
-static void add(vn_sysinfo *s, const char *id, const char *fix, const char *fmt, ...)
+/* brief: the few words the console's one line of machine warnings gives it. */
+VN_PRINTF(5, 6)
+static void add(vn_sysinfo *s, const char *id, const char *brief, const char *fix,
+                const char *fmt, ...)
 {
     if (s->nwarnings >= VN_SYSINFO_MAX_WARNINGS)
         return;
     vn_warning *w = &s->warnings[s->nwarnings++];
     snprintf(w->id, sizeof w->id, "%s", id);
+    snprintf(w->brief, sizeof w->brief, "%s", brief);
     snprintf(w->fix, sizeof w->fix, "%s", fix);
     va_list ap;
     va_start(ap, fmt);
@@ -46,11 +49,14 @@ static void check_governor(vn_sysinfo *s)
     if (!first)
         return;
     const char *fix = "cpupower frequency-set -g performance";
+    char brief[64];
+    snprintf(brief, sizeof brief, "governor '%.24s'%s", first->governor,
+             bad > 1 ? " on several CPUs" : "");
     if (bad == 1)
-        add(s, "governor", fix, "CPU %d governor is '%s', not 'performance'", first->cpu,
+        add(s, "governor", brief, fix, "CPU %d governor is '%s', not 'performance'", first->cpu,
             first->governor);
     else
-        add(s, "governor", fix, "CPU %d governor is '%s' (%d of %d CPUs not 'performance')",
+        add(s, "governor", brief, fix, "CPU %d governor is '%s' (%d of %d CPUs not 'performance')",
             first->cpu, first->governor, bad, known);
 }
 
@@ -62,16 +68,16 @@ static void check_turbo(vn_sysinfo *s)
         return;
     const char *src = s->turbo_source;
     if (strcmp(src, "intel_pstate/no_turbo") == 0)
-        add(s, "turbo", "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo",
+        add(s, "turbo", "turbo on", "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo",
             "turbo boost is on (intel_pstate/no_turbo is 0)");
     else if (strcmp(src, "cpufreq/boost") == 0)
-        add(s, "turbo", "echo 0 > /sys/devices/system/cpu/cpufreq/boost",
+        add(s, "turbo", "turbo on", "echo 0 > /sys/devices/system/cpu/cpufreq/boost",
             "turbo boost is on (cpufreq/boost is 1)");
     else if (src[0])
-        add(s, "turbo", "echo 0 | tee /sys/devices/system/cpu/cpu*/cpufreq/boost",
+        add(s, "turbo", "turbo on", "echo 0 | tee /sys/devices/system/cpu/cpu*/cpufreq/boost",
             "turbo boost is on (%s is 1)", src);
     else
-        add(s, "turbo", "turn turbo boost off in the firmware (BIOS/UEFI) settings",
+        add(s, "turbo", "turbo on", "turn turbo boost off in the firmware (BIOS/UEFI) settings",
             "turbo boost is on");
 }
 
@@ -84,10 +90,10 @@ static void check_smt(vn_sysinfo *s)
     const char *fix = "echo off > /sys/devices/system/cpu/smt/control, or pin the benchmark "
                       "with taskset -c to a core whose sibling thread is idle";
     if (s->logical_cpus > 0 && s->physical_cores > 0)
-        add(s, "smt", fix, "SMT is active: %d logical CPUs on %d cores share execution units",
+        add(s, "smt", "SMT on", fix, "SMT is active: %d logical CPUs on %d cores share execution units",
             s->logical_cpus, s->physical_cores);
     else
-        add(s, "smt", fix, "SMT is active: sibling threads share a core's execution units");
+        add(s, "smt", "SMT on", fix, "SMT is active: sibling threads share a core's execution units");
 }
 
 static void check_hypervisor(vn_sysinfo *s)
@@ -97,12 +103,15 @@ static void check_hypervisor(vn_sysinfo *s)
     if (s->hypervisor != 1)
         return;
     const char *fix = "measure on bare metal, or pin the vCPUs to isolated host cores";
+    char brief[64];
+    snprintf(brief, sizeof brief, "hypervisor%s%.24s%s", s->hypervisor_vendor[0] ? " (" : "",
+             s->hypervisor_vendor, s->hypervisor_vendor[0] ? ")" : "");
     if (s->hypervisor_vendor[0])
-        add(s, "hypervisor", fix,
+        add(s, "hypervisor", brief, fix,
             "running under a hypervisor (%s): timings include its noise and steal time",
             s->hypervisor_vendor);
     else
-        add(s, "hypervisor", fix,
+        add(s, "hypervisor", brief, fix,
             "running under a hypervisor: timings include its noise and steal time");
 }
 
@@ -118,7 +127,10 @@ static void check_load(vn_sysinfo *s)
     char fix[128];
     snprintf(fix, sizeof fix, "stop other work, or wait until the load average is below %.2f",
              limit);
-    add(s, "load", fix, "load average %.2f on %d CPU%s", s->loadavg[0], s->logical_cpus,
+    char brief[64];
+    snprintf(brief, sizeof brief, "load %.2f on %d CPU%s", s->loadavg[0], s->logical_cpus,
+             s->logical_cpus == 1 ? "" : "s");
+    add(s, "load", brief, fix, "load average %.2f on %d CPU%s", s->loadavg[0], s->logical_cpus,
         s->logical_cpus == 1 ? "" : "s");
 }
 
@@ -137,15 +149,17 @@ static void check_clocksource(vn_sysinfo *s)
         better = "tsc";
     else if (vn__word_in_list(avail, "arch_sys_counter"))
         better = "arch_sys_counter";
+    char brief[64];
+    snprintf(brief, sizeof brief, "clocksource '%.32s'", s->clocksource);
     if (better || !avail[0]) {
         char fix[160];
         snprintf(fix, sizeof fix,
                  "echo %s > /sys/devices/system/clocksource/clocksource0/current_clocksource",
                  better ? better : "tsc");
-        add(s, "clocksource", fix, "clocksource is '%s', not '%s'", s->clocksource,
+        add(s, "clocksource", brief, fix, "clocksource is '%s', not '%s'", s->clocksource,
             better ? better : "tsc");
     } else {
-        add(s, "clocksource",
+        add(s, "clocksource", brief,
             "check 'dmesg | grep -i clocksource': a TSC the kernel marked unstable stays "
             "unusable until reboot (tsc=reliable on the boot line overrides the check)",
             "clocksource is '%s' and no TSC clocksource is available (have: %s)",
@@ -159,7 +173,7 @@ static void check_aslr(vn_sysinfo *s)
      * cache-set conflicts from run to run, a source of bimodal results. */
     if (s->aslr <= 0)
         return;
-    add(s, "aslr", "sysctl kernel.randomize_va_space=0, or run the benchmark under setarch -R",
+    add(s, "aslr", "ASLR on", "sysctl kernel.randomize_va_space=0, or run the benchmark under setarch -R",
         "ASLR is on (randomize_va_space is %d): memory layout changes between runs", s->aslr);
 }
 
@@ -172,11 +186,13 @@ static void check_paranoid(vn_sysinfo *s)
         s->perf_capable == 1)
         return;
     const char *fix = "sysctl kernel.perf_event_paranoid=1";
+    char brief[64];
+    snprintf(brief, sizeof brief, "perf_event_paranoid %d", s->perf_event_paranoid);
     if (s->perf_event_paranoid == 2)
-        add(s, "perf_paranoid", fix,
+        add(s, "perf_paranoid", brief, fix,
             "perf_event_paranoid is 2: unprivileged processes cannot count kernel-mode events");
     else
-        add(s, "perf_paranoid", fix,
+        add(s, "perf_paranoid", brief, fix,
             "perf_event_paranoid is %d: unprivileged processes cannot use hardware counters",
             s->perf_event_paranoid);
 }
@@ -187,7 +203,7 @@ static void check_tsc(vn_sysinfo *s)
      * does not measure time. */
     if (s->tsc_invariant != 0)
         return;
-    add(s, "tsc_not_invariant",
+    add(s, "tsc_not_invariant", "TSC not invariant",
         "nothing to set: vernier times with CLOCK_MONOTONIC here; do not time with raw rdtsc",
         "the TSC is not invariant: its rate may change with frequency or stop in idle states");
 }

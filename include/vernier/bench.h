@@ -369,9 +369,13 @@ typedef struct vn_proc_usage {
 
 #define VN_MAX_WARNINGS 16
 
+/* A warning on one result: a stable id scripts can match, the message in
+ * full with its numbers, and the brief the console shows on its one line
+ * ("" when the message is short enough to be its own brief). */
 typedef struct vn_bench_warning {
     char id[32];
     char message[384];
+    char brief[96];
 } vn_bench_warning;
 
 typedef enum vn_stop {

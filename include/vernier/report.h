@@ -13,7 +13,10 @@
 extern "C" {
 #endif
 
-enum { VN_REPORT_COLOR = 1u << 0 };
+/* VN_REPORT_COLOR: ANSI colors. VN_REPORT_EXPLAIN: the console reports of
+ * results add, after their one-line findings, what each warning means and
+ * what to do about it, with every message in full. */
+enum { VN_REPORT_COLOR = 1u << 0, VN_REPORT_EXPLAIN = 1u << 1 };
 
 /* vernier.clocks/1 JSON and the console table of `vernier clocks`. */
 int vn_report_clocks_json(const vn_clocks_report *r, vn_buf *out);

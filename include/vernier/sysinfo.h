@@ -18,6 +18,7 @@ typedef struct vn_warning {
     char id[32];
     char message[256];
     char fix[256];
+    char brief[64];  /* a few words for the console's one line: "ASLR on" */
 } vn_warning;
 
 typedef struct vn_cache_info {

@@ -70,6 +70,15 @@ int vn__results_counter_notes(const vn_results *r, const char *prefix, vn_buf *b
 /* One letter per warning id, so a row shows its warnings in a few columns;
  * '!' for an id without a letter of its own. */
 char vn__warning_mark(const char *id);
+/* What a warning id means and what to do about it, for --explain and the
+ * JSON; NULL for an id the library does not know. */
+const char *vn__warning_explanation(const char *id);
+/* The brief of a warning for the console's one line: its own, or for a
+ * warning without one, the first clause of its message, cut at a word. */
+void vn__warning_brief_of(const vn_bench_warning *w, char *out, size_t n);
+/* The counters that could not count, in a line per reason of at most 100
+ * columns, the fix left to --explain; and the other counter notes briefly. */
+int vn__results_counter_brief(const vn_results *r, vn_buf *b);
 /* The id a mark stands for in the legend, NULL for '!' and unknown marks. */
 const char *vn__warning_mark_id(char mark);
 
@@ -84,10 +93,14 @@ extern const vn__tag_name vn__tag_names[3];
 
 /* Sentences on why sampling stopped for the benchmarks that did not stop at
  * the precision asked for ("2 of 3 stopped at the time budget before
- * reaching +-1%"), one per line, each line starting with prefix. */
-int vn__results_stop_notes(const vn_results *r, const char *prefix, vn_buf *b);
+ * reaching +-1%"), one per line, each line starting with prefix. Without
+ * limits, those that stopped at the time budget or the most samples are
+ * left to their own warnings (max_time, max_samples). */
+int vn__results_stop_notes(const vn_results *r, const char *prefix, int limits, vn_buf *b);
 
-/* The timer line: name, cost of a read, resolution and why it was chosen. */
+/* The timer line: name, cost of a read, resolution and why it was chosen;
+ * the brief one leaves out why. */
 int vn__results_timer_note(const vn_results *r, vn_buf *b);
+int vn__results_timer_brief(const vn_results *r, vn_buf *b);
 
 #endif

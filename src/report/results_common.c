@@ -32,15 +32,77 @@ const vn__tag_name vn__tag_names[3] = {
     {VN_TAG_SHARED_CORE, "shared_core"},
 };
 
+/* Each warning id: its letter in the warn column, and what --explain and
+ * the JSON say it means and what to do about it. */
 static const struct {
     char mark;
     const char *id;
+    const char *explanation;
 } marks[] = {
-    {'V', "high_variance"}, {'M', "multimodal"},  {'D', "drift"},
-    {'I', "interference"},  {'T', "max_time"},    {'N', "max_samples"},
-    {'B', "debug_build"},   {'Z', "dead_code"},   {'S', "speed_drift"},
-    {'O', "overhead_dominates"}, {'C', "timer_bound"}, {'H', "shared_core"},
-    {'P', "threads_oversubscribed"},
+    {'V', "high_variance",
+     "the samples spread widely around the median (their scaled MAD is over 5% of it), so the "
+     "result depends on when it ran. Stop other work, pin the benchmark with --cpu, or give it "
+     "more time with --max-time."},
+    {'M', "multimodal",
+     "the samples gather around two or more values (Silverman's test), so the median describes "
+     "none of them: the code takes different paths, or the machine changed state during the "
+     "run. Look at --hist, and measure the cases apart."},
+    {'D', "drift",
+     "the time per iteration grew or shrank steadily over the run (rank correlation with the "
+     "sample order): the machine warmed up, throttled, or other work came and went. Add "
+     "--warmup, or run on a quieter machine."},
+    {'I', "interference",
+     "samples during which the thread was preempted (an involuntary context switch) or moved "
+     "to another CPU are counted and left out of the headline. Many of them mean other work "
+     "competes for the CPUs: stop it, pin the benchmark with --cpu, or give it an isolated "
+     "core."},
+    {'T', "max_time",
+     "sampling stopped at the time budget before the median's 95% CI was within the precision "
+     "asked for; the row says how far it got. Waiting for quiet moments means other work "
+     "kept interfering. Give it more time with --max-time, ask less with --precision, or "
+     "quiet the machine."},
+    {'N', "max_samples",
+     "sampling stopped at the most samples allowed before the precision asked for was "
+     "reached. Raise --max-samples, or ask less with --precision."},
+    {'B', "debug_build",
+     "the benchmark was compiled without optimization, so it measures code nobody ships. "
+     "Build with -O2 (CMAKE_BUILD_TYPE=Release)."},
+    {'Z', "dead_code",
+     "the loop with the body cannot be told apart from the empty loop, so the table shows an "
+     "upper bound. The compiler may have removed a body whose result is unused: pass the "
+     "result to vn_keep(), or call vn_clobber(). Or the body is so short that it runs in the "
+     "shadow of the loop's own increment and branch."},
+    {'S', "speed_drift",
+     "the reference loop that measures the machine's speed moved by more than 5% (p10 to "
+     "p90) during the run: frequency scaling, a thermal limit, or a busy sibling thread. "
+     "Times in ns moved with it; compare the cycles column instead."},
+    {'O', "overhead_dominates",
+     "the empty loop is more than a quarter of the net time. An out-of-order core overlaps the "
+     "body with the loop's own increment and branch, so subtracting the loop leaves the net "
+     "time uncertain by up to the loop's cost. Do more work per iteration."},
+    {'C', "timer_bound",
+     "the timer's own cost and resolution are a large part of each sample, so its error shows "
+     "in the result. Do more work per sample, choose a finer --timer, or drop --cold."},
+    {'H', "shared_core",
+     "a reference loop read around each sample saw the core slowed by another hardware thread "
+     "(in a virtual machine, the host's) running beside it. Those samples are left out when "
+     "they ran slower than the quiet ones and kept when they did not. Turn SMT off, or pin the "
+     "benchmark to a core whose sibling thread is idle."},
+    {'P', "threads_oversubscribed",
+     "more threads ran than CPUs this process may use, so they took turns: each thread's "
+     "median is of the samples no turn interrupted, and the together rate is what the CPUs "
+     "did. Use at most as many --threads as CPUs."},
+    {'!', "too_short",
+     "each run is so short that starting the process is a large part of it. Time more work "
+     "per run."},
+    {'!', "slow_first_run",
+     "the first run was much slower than the rest: caches and page tables were cold. Add "
+     "--warmup 1, or --prepare to measure every run cold."},
+    {'!', "outliers",
+     "some runs were far from the rest (beyond 3 IQR), usually because of other work on the "
+     "machine. They are kept; the median ignores them."},
+    {'!', "failed_runs",
+     "some runs exited with an error; --ignore-failure kept them in the results."},
 };
 
 char vn__warning_mark(const char *id)
@@ -53,10 +115,47 @@ char vn__warning_mark(const char *id)
 
 const char *vn__warning_mark_id(char mark)
 {
+    if (mark == '!')
+        return NULL;
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (marks[i].mark == mark)
             return marks[i].id;
     return NULL;
+}
+
+const char *vn__warning_explanation(const char *id)
+{
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (!strcmp(marks[i].id, id))
+            return marks[i].explanation;
+    return NULL;
+}
+
+void vn__warning_brief_of(const vn_bench_warning *w, char *out, size_t n)
+{
+    if (w->brief[0]) {
+        snprintf(out, n, "%s", w->brief);
+        return;
+    }
+    /* A message without a brief of its own: its first clause, cut at a
+     * word when still long. */
+    const char *m = w->message;
+    size_t len = strlen(m);
+    const char *stops[] = {": ", "; ", ". "};
+    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++) {
+        const char *p = strstr(m, stops[i]);
+        if (p && (size_t)(p - m) < len)
+            len = (size_t)(p - m);
+    }
+    const size_t most = 60;
+    if (len > most) {
+        size_t k = most;
+        while (k > 0 && m[k] != ' ')
+            k--;
+        snprintf(out, n, "%.*s ...", (int)(k ? k : most), m);
+    } else {
+        snprintf(out, n, "%.*s", (int)len, m);
+    }
 }
 
 /* The +-% of the median's confidence interval: the farther of its two ends,
@@ -182,7 +281,7 @@ void vn__results_cells(const vn_result *r, vn__cells *c)
     c->s[VN__COL_MARKS][k] = '\0';
 }
 
-int vn__results_stop_notes(const vn_results *r, const char *prefix, vn_buf *b)
+int vn__results_stop_notes(const vn_results *r, const char *prefix, int limits, vn_buf *b)
 {
     size_t count[VN_STOP_INTERRUPTED + 1] = {0};
     for (size_t i = 0; i < r->nbench; i++)
@@ -192,6 +291,8 @@ int vn__results_stop_notes(const vn_results *r, const char *prefix, vn_buf *b)
      * its own warning's to say: the precision can be a benchmark's own. */
     int err = 0;
     size_t n = r->nbench;
+    if (!limits)
+        count[VN_STOP_MAX_TIME] = count[VN_STOP_MAX_SAMPLES] = 0;
     if (count[VN_STOP_MAX_TIME] && !err)
         err = vn_buf_printf(b, "%s%zu of %zu stopped at the time budget (their max_time warnings say how far they got)\n",
                             prefix, count[VN_STOP_MAX_TIME], n);
@@ -209,6 +310,21 @@ int vn__results_stop_notes(const vn_results *r, const char *prefix, vn_buf *b)
     if (r->interrupted && !err)
         err = vn_buf_printf(b, "%sthe run was interrupted: benchmarks not shown did not run\n",
                             prefix);
+    return err;
+}
+
+int vn__results_timer_brief(const vn_results *r, vn_buf *b)
+{
+    const char *name = vn_clock_name(r->timer);
+    char cost[32], res[32];
+    int err = vn_buf_printf(b, "timer: %s", name ? name : "unknown");
+    if (!err && isfinite(r->timer_cost_ns))
+        err = vn_buf_printf(b, ", %s per read", vn__fmt_ns(cost, sizeof cost, r->timer_cost_ns));
+    if (!err && isfinite(r->timer_resolution_ns))
+        err = vn_buf_printf(b, ", resolution %s",
+                            vn__fmt_ns(res, sizeof res, r->timer_resolution_ns));
+    if (!err)
+        err = vn_buf_puts(b, "\n");
     return err;
 }
 

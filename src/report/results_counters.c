@@ -224,3 +224,79 @@ int vn__results_counter_notes(const vn_results *r, const char *prefix, vn_buf *b
                             prefix);
     return err;
 }
+
+int vn__results_counter_brief(const vn_results *r, vn_buf *b)
+{
+    const vn_counter_info *ci = &r->counters;
+    int err = 0;
+    size_t nfailed = 0;
+    for (size_t i = 0; i < ci->n && i < VN_COUNTERS_MAX; i++)
+        nfailed += !ci->ev[i].opened;
+    /* One line per distinct reason: the events it keeps out by name when
+     * they fit, else how many; the fix is --explain's. */
+    unsigned char done[VN_COUNTERS_MAX] = {0};
+    for (size_t i = 0; i < ci->n && i < VN_COUNTERS_MAX && !err; i++) {
+        const vn_counter_status *s = &ci->ev[i];
+        if (s->opened || done[i])
+            continue;
+        char names[1024] = "";
+        size_t count = 0;
+        for (size_t k = i; k < ci->n && k < VN_COUNTERS_MAX; k++) {
+            const vn_counter_status *o = &ci->ev[k];
+            if (o->opened || done[k] || strcmp(o->reason, s->reason) || strcmp(o->fix, s->fix))
+                continue;
+            done[k] = 1;
+            count++;
+            size_t len = strlen(names);
+            snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", o->name);
+        }
+        const char *why = s->reason[0] ? s->reason : "unknown reason";
+        /* The reason's first clause, when the whole does not fit. */
+        char clause[sizeof s->reason];
+        snprintf(clause, sizeof clause, "%s", why);
+        clause[strcspn(clause, ",;:(")] = '\0';
+        size_t e = strlen(clause);
+        while (e > 0 && clause[e - 1] == ' ')
+            clause[--e] = '\0';
+        char many[48];
+        if (count == ci->n && count == nfailed)
+            snprintf(many, sizeof many, "none counted");
+        else
+            snprintf(many, sizeof many, "%zu event%s not counted", count, count == 1 ? "" : "s");
+        char line[1536];
+        const char *forms[][3] = {{names, " not counted: ", why},
+                                  {many, ": ", why},
+                                  {names, " not counted: ", clause},
+                                  {many, ": ", clause},
+                                  {names, " not counted", " (--explain)"},
+                                  {many, " (--explain)", ""}};
+        for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+            snprintf(line, sizeof line, "counters: %s%s%s", forms[f][0], forms[f][1], forms[f][2]);
+            if (vn__text_width(line) <= 100)
+                break;
+        }
+        err = vn_buf_printf(b, "%s\n", line);
+    }
+    if (ci->split && !err)
+        err = vn_buf_printf(b, "counters: groups of at most %d take turns on the PMU; * marks "
+                               "scaled estimates\n", ci->max_group);
+    char names[1024] = "";
+    size_t nuser = 0;
+    for (size_t i = 0; i < ci->n && i < VN_COUNTERS_MAX; i++)
+        if (ci->ev[i].opened && ci->ev[i].user_only) {
+            nuser++;
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     names[0] ? ", " : "", ci->ev[i].name);
+        }
+    if (nuser && strlen(names) > 50)
+        snprintf(names, sizeof names, "%zu events", nuser);
+    if (nuser && !err)
+        err = vn_buf_printf(b, "counters: %s count user mode only (perf_event_paranoid)\n", names);
+    int scaled = 0;
+    for (size_t i = 0; i < r->nbench; i++)
+        for (int k = 0; k < r->bench[i].ncounters && k < VN_COUNTERS_MAX; k++)
+            scaled |= r->bench[i].counters[k].scaled;
+    if (scaled && !ci->split && !err)
+        err = vn_buf_puts(b, "counters: * marks values counted part of the time and scaled up\n");
+    return err;
+}

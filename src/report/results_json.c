@@ -210,6 +210,10 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on)
         vn__json_obj_begin(j, NULL);
         vn__json_str(j, "id", r->warnings[i].id);
         vn__json_str(j, "message", r->warnings[i].message);
+        char brief[sizeof r->warnings[i].brief + 8];
+        vn__warning_brief_of(&r->warnings[i], brief, sizeof brief);
+        vn__json_str(j, "brief", brief);
+        vn__json_str(j, "explanation", vn__warning_explanation(r->warnings[i].id));
         vn__json_obj_end(j);
     }
     vn__json_arr_end(j);

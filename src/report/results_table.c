@@ -309,7 +309,7 @@ static int md_notes(vn_buf *b, const vn_results *r)
     if (!err)
         err = vn__results_timer_note(r, &tmp);
     if (!err)
-        err = vn__results_stop_notes(r, "", &tmp);
+        err = vn__results_stop_notes(r, "", 1, &tmp);
     for (size_t i = 0; i < r->nbench && !err; i++) {
         const vn_result *res = &r->bench[i];
         char a[32];

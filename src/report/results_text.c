@@ -1,5 +1,8 @@
 /* The console table of the engine's results: one row per benchmark, then
- * the warnings, the machine's warnings, the timer and why sampling stopped. */
+ * one line per finding: each warning id with the rows it touched, the
+ * machine's warnings, the counters that could not count, the timer, and the
+ * rows that failed or were interrupted. With VN_REPORT_EXPLAIN, what each
+ * of those means and what to do about it, every message in full. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -133,25 +136,283 @@ static void table(text *t, const vn_results *r, const vn__col *cols, vn__cells *
     }
 }
 
-/* The letters in the warn column, explained once: only those that occur. */
-static void legend(text *t, const vn__cells *rows, size_t n)
+/* The widest line below the table: one finding a line that fits a screen;
+ * the long explanation is --explain's (VN_REPORT_EXPLAIN) and the JSON's. */
+#define WIDTH 100
+
+/* Appends s to line (of size n) unless that would make it wider than WIDTH:
+ * 1 when it fit. */
+static int fits(char *line, size_t n, const char *s)
 {
-    char seen[VN_MAX_WARNINGS * 4 + 1] = "";
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        for (const char *m = rows[i].s[VN__COL_MARKS]; *m; m++)
-            if (!strchr(seen, *m) && k + 1 < sizeof seen) {
-                seen[k++] = *m;
-                seen[k] = '\0';
-            }
-    if (!k)
-        return;
-    out(t, "warn:");
-    for (size_t i = 0; i < k; i++) {
-        const char *id = vn__warning_mark_id(seen[i]);
-        out(t, "%s %c %s", i ? "," : "", seen[i], id ? id : "other (see below)");
+    size_t len = strlen(line);
+    if (vn__text_width(line) + vn__text_width(s) > WIDTH || len + strlen(s) >= n)
+        return 0;
+    memcpy(line + len, s, strlen(s) + 1);
+    return 1;
+}
+
+/* The rows that have one warning id, and that warning's brief in each. */
+typedef struct group {
+    const char *id;
+    size_t n;
+    const char **name;      /* the row's name cell */
+    char (*brief)[128];
+} group;
+
+/* How many bytes at the end all briefs share, moved forward to the start of
+ * a word, so what differs (the numbers, put first) is named per row and
+ * what they share is said once. */
+static size_t shared_tail(const group *g)
+{
+    size_t tail = strlen(g->brief[0]);
+    for (size_t i = 1; i < g->n; i++) {
+        const char *a = g->brief[0], *b = g->brief[i];
+        size_t la = strlen(a), lb = strlen(b), k = 0;
+        while (k < la && k < lb && k < tail && a[la - 1 - k] == b[lb - 1 - k])
+            k++;
+        tail = k;
+    }
+    if (g->n == 1)
+        return tail;
+    const char *a = g->brief[0];
+    size_t la = strlen(a);
+    for (size_t i = 0; i < g->n; i++)
+        if (strlen(g->brief[i]) == tail)
+            return tail; /* one brief is the shared part whole */
+    while (tail > 0 && a[la - tail - 1] != ' ')
+        tail--;
+    return tail;
+}
+
+/* The part of brief b before the shared tail, without the punctuation that
+ * led into it. */
+static void head_of(char *out, size_t n, const char *b, size_t tail)
+{
+    size_t len = strlen(b) - tail;
+    while (len > 0 && strchr(" ,;:", b[len - 1]))
+        len--;
+    snprintf(out, n, "%.*s", (int)len, b);
+}
+
+/* One line for a warning id: the rows it touched, each with what differs
+ * between them, then what they share in parentheses. When that is wider
+ * than WIDTH: without what differs, then names only, then the first names
+ * and how many more. */
+static void group_line(text *t, const group *g)
+{
+    char lead[64], line[1024], part[512], head[128];
+    char m = vn__warning_mark(g->id);
+    snprintf(lead, sizeof lead, "%c %s:", m, g->id);
+    size_t tail = shared_tail(g);
+    const char *shared = g->brief[0] + strlen(g->brief[0]) - tail;
+
+    for (int form = 0; form < 3; form++) {
+        snprintf(line, sizeof line, "%s", lead);
+        int ok = 1;
+        for (size_t i = 0; i < g->n && ok; i++) {
+            head_of(head, sizeof head, g->brief[i], tail);
+            if (form == 0 && head[0] && tail)
+                snprintf(part, sizeof part, "%s %s %s", i ? "," : "", g->name[i], head);
+            else if (form == 0 && head[0])
+                snprintf(part, sizeof part, "%s %s (%s)", i ? "," : "", g->name[i], head);
+            else
+                snprintf(part, sizeof part, "%s %s", i ? "," : "", g->name[i]);
+            ok = fits(line, sizeof line, part);
+        }
+        if (ok && tail && form < 2) {
+            snprintf(part, sizeof part, " (%s)", shared);
+            ok = fits(line, sizeof line, part);
+        }
+        if (ok) {
+            out(t, "%s%s%s\n", t->color ? YELLOW : "", line, t->color ? RESET : "");
+            return;
+        }
+    }
+    /* As many names as fit beside how many more there are. */
+    snprintf(line, sizeof line, "%s", lead);
+    size_t shown = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        char more[48];
+        snprintf(more, sizeof more, " and %zu more (--explain)", g->n - i - 1);
+        snprintf(part, sizeof part, "%s %s", i ? "," : "", g->name[i]);
+        if (vn__text_width(line) + vn__text_width(part) + (i + 1 < g->n ? strlen(more) : 0) >
+                WIDTH ||
+            !fits(line, sizeof line, part))
+            break;
+        shown++;
+    }
+    out(t, "%s%s", t->color ? YELLOW : "", line);
+    if (shown < g->n)
+        out(t, "%s %zu more (--explain)", shown ? " and" : "", g->n - shown);
+    out(t, "%s\n", t->color ? RESET : "");
+}
+
+/* The warning ids of the rows, each once, in the order they first appear. */
+static size_t warning_ids(const vn_results *r, const char **ids, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nbench; i++)
+        for (int k = 0; k < r->bench[i].nwarnings && k < VN_MAX_WARNINGS; k++) {
+            const char *id = r->bench[i].warnings[k].id;
+            size_t j = 0;
+            while (j < n && strcmp(ids[j], id))
+                j++;
+            if (j == n && n < max)
+                ids[n++] = id;
+        }
+    return n;
+}
+
+/* A line per warning id, naming the rows it touched. */
+static void row_findings(text *t, const vn_results *r, const vn__cells *rows)
+{
+    const char *ids[VN_MAX_WARNINGS * 4];
+    size_t nids = warning_ids(r, ids, sizeof ids / sizeof ids[0]);
+    size_t cap = r->nbench ? r->nbench : 1;
+    group g = {NULL, 0, calloc(cap, sizeof *g.name), calloc(cap, sizeof *g.brief)};
+    if (!g.name || !g.brief) {
+        t->err = VN_ENOMEM;
+        nids = 0;
+    }
+    for (size_t j = 0; j < nids; j++) {
+        g.id = ids[j];
+        g.n = 0;
+        for (size_t i = 0; i < r->nbench; i++) {
+            const vn_result *res = &r->bench[i];
+            for (int k = 0; k < res->nwarnings && k < VN_MAX_WARNINGS; k++)
+                if (!strcmp(res->warnings[k].id, g.id)) {
+                    g.name[g.n] = rows[i].s[VN__COL_NAME];
+                    vn__warning_brief_of(&res->warnings[k], g.brief[g.n], sizeof g.brief[0]);
+                    g.n++;
+                    break; /* an id twice in a row is said once */
+                }
+        }
+        group_line(t, &g);
+    }
+    free(g.name);
+    free(g.brief);
+}
+
+/* The machine's warnings in a few words each, as many to a line as fit. */
+static void machine_findings(text *t, const vn_sysinfo *env)
+{
+    char line[256] = "";
+    for (int k = 0; k < env->nwarnings && k < VN_SYSINFO_MAX_WARNINGS; k++) {
+        const vn_warning *w = &env->warnings[k];
+        char part[128];
+        snprintf(part, sizeof part, "%s%s", line[0] ? ", " : "machine: ",
+                 w->brief[0] ? w->brief : w->id);
+        if (line[0] && !fits(line, sizeof line, part)) {
+            out(t, "%s%s%s\n", t->color ? YELLOW : "", line, t->color ? RESET : "");
+            snprintf(line, sizeof line, "machine: %s", w->brief[0] ? w->brief : w->id);
+        } else if (!line[0]) {
+            snprintf(line, sizeof line, "%s", part);
+        }
+    }
+    if (line[0])
+        out(t, "%s%s%s\n", t->color ? YELLOW : "", line, t->color ? RESET : "");
+}
+
+/* Writes text wrapped at WIDTH columns at its spaces: the first line starts
+ * with lead, the others with indent spaces. */
+static void wrapped(text *t, const char *lead, size_t indent, const char *s)
+{
+    size_t col = vn__text_width(lead);
+    out(t, "%s", lead);
+    int first = 1;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        size_t w = strcspn(s, " ");
+        if (!w)
+            break;
+        char word[512];
+        snprintf(word, sizeof word, "%.*s", (int)w, s);
+        size_t ww = vn__text_width(word);
+        if (!first && col + 1 + ww > WIDTH) {
+            out(t, "\n");
+            pad(t, indent);
+            col = indent;
+        } else if (!first) {
+            out(t, " ");
+            col++;
+        }
+        out(t, "%s", word);
+        col += ww;
+        first = 0;
+        s += w;
     }
     out(t, "\n");
+}
+
+/* Each line of a note, wrapped, its continuation lines indented. */
+static void wrapped_lines(text *t, const char *s)
+{
+    while (*s) {
+        size_t n = strcspn(s, "\n");
+        char *line = malloc(n + 1);
+        if (!line) {
+            t->err = VN_ENOMEM;
+            return;
+        }
+        memcpy(line, s, n);
+        line[n] = '\0';
+        wrapped(t, "", 2, line);
+        free(line);
+        s += n + (s[n] == '\n');
+    }
+}
+
+/* Whether any row or the machine has a warning, or a counter could not count. */
+static int has_findings(const vn_results *r)
+{
+    for (size_t i = 0; i < r->nbench; i++)
+        if (r->bench[i].nwarnings)
+            return 1;
+    for (size_t i = 0; i < r->counters.n && i < VN_COUNTERS_MAX; i++)
+        if (!r->counters.ev[i].opened)
+            return 1;
+    return r->env.nwarnings > 0;
+}
+
+/* --explain: what each warning means and what to do about it, each row's
+ * message in full, the machine's fixes, the counters' and the timer's notes. */
+static void explain(text *t, const vn_results *r, const vn__cells *rows)
+{
+    const char *ids[VN_MAX_WARNINGS * 4];
+    size_t nids = warning_ids(r, ids, sizeof ids / sizeof ids[0]);
+    for (size_t j = 0; j < nids; j++) {
+        char lead[64];
+        snprintf(lead, sizeof lead, "%c %s: ", vn__warning_mark(ids[j]), ids[j]);
+        const char *why = vn__warning_explanation(ids[j]);
+        wrapped(t, lead, 2, why ? why : "a warning of the benchmark's own; its message says what");
+        for (size_t i = 0; i < r->nbench; i++) {
+            const vn_result *res = &r->bench[i];
+            for (int k = 0; k < res->nwarnings && k < VN_MAX_WARNINGS; k++)
+                if (!strcmp(res->warnings[k].id, ids[j])) {
+                    char name[VN__CELL + 8];
+                    snprintf(name, sizeof name, "  %s: ", rows[i].s[VN__COL_NAME]);
+                    wrapped(t, name, 4, res->warnings[k].message);
+                }
+        }
+    }
+    for (int k = 0; k < r->env.nwarnings && k < VN_SYSINFO_MAX_WARNINGS; k++) {
+        const vn_warning *w = &r->env.warnings[k];
+        char lead[64];
+        snprintf(lead, sizeof lead, "machine %s: ", w->id);
+        wrapped(t, lead, 2, w->message);
+        wrapped(t, "  fix: ", 4, w->fix);
+    }
+    vn_buf notes;
+    vn_buf_init(&notes, 0);
+    int err = vn__results_counter_notes(r, "", &notes);
+    if (!err)
+        err = vn__results_timer_note(r, &notes);
+    if (!err && notes.len)
+        wrapped_lines(t, notes.data);
+    else if (err && !t->err)
+        t->err = err;
+    vn_buf_free(&notes);
 }
 
 int vn_report_results_text(const vn_results *r, unsigned flags, vn_buf *b)
@@ -176,24 +437,25 @@ int vn_report_results_text(const vn_results *r, unsigned flags, vn_buf *b)
             r->config.filter ? r->config.filter : "", r->config.filter ? "')" : "");
 
     out(&t, "\n");
-    legend(&t, rows, r->nbench);
-    for (size_t i = 0; i < r->nbench; i++) {
-        const vn_result *res = &r->bench[i];
-        for (int k = 0; k < res->nwarnings && k < VN_MAX_WARNINGS; k++)
-            out(&t, "%s%s: [%s] %s%s\n", t.color ? YELLOW : "", rows[i].s[VN__COL_NAME],
-                res->warnings[k].id, res->warnings[k].message, t.color ? RESET : "");
+    row_findings(&t, r, rows);
+    machine_findings(&t, &r->env);
+    if (!t.err)
+        t.err = vn__results_counter_brief(r, b);
+    if (!t.err)
+        t.err = vn__results_timer_brief(r, b);
+    /* Where the long explanations are, once, on the last line that is
+     * always there, and only when there is something to explain. */
+    if (!t.err && !(flags & VN_REPORT_EXPLAIN) && has_findings(r) && b->len &&
+        b->data[b->len - 1] == '\n') {
+        b->data[--b->len] = '\0';
+        out(&t, "; more: --explain\n");
     }
-    for (int k = 0; k < r->env.nwarnings && k < VN_SYSINFO_MAX_WARNINGS; k++) {
-        const vn_warning *w = &r->env.warnings[k];
-        out(&t, "%smachine: [%s] %s (fix: %s)%s\n", t.color ? YELLOW : "", w->id, w->message,
-            w->fix, t.color ? RESET : "");
+    if (!t.err)
+        t.err = vn__results_stop_notes(r, "", 0, b);
+    if (flags & VN_REPORT_EXPLAIN) {
+        out(&t, "\n");
+        explain(&t, r, rows);
     }
-    if (!t.err)
-        t.err = vn__results_counter_notes(r, "", b);
-    if (!t.err)
-        t.err = vn__results_timer_note(r, b);
-    if (!t.err)
-        t.err = vn__results_stop_notes(r, "", b);
     free(rows);
     return t.err;
 }

@@ -90,10 +90,13 @@ static void finish(vn_result *res)
         res->items_per_sec = res->items_per_iter / m * 1e9;
 }
 
-static void warn(vn_result *res, const char *id, const char *message)
+/* A warning with its brief; NULL for none, so the console makes one from
+ * the message. */
+static void warn(vn_result *res, const char *id, const char *brief, const char *message)
 {
     vn_bench_warning *w = &res->warnings[res->nwarnings++];
     snprintf(w->id, sizeof w->id, "%s", id);
+    snprintf(w->brief, sizeof w->brief, "%s", brief ? brief : "");
     snprintf(w->message, sizeof w->message, "%s", message);
 }
 
@@ -126,6 +129,8 @@ static void fixture(vn_results *r)
     res->bytes_per_iter = 4096;
     samples(res, 24, 1234.5, 0.002);
     finish(res);
+    warn(res, "interference", "3/24 samples preempted or moved, left out",
+         "3 of 24 samples were preempted or migrated and are left out of the headline");
 
     /* Not distinguishable from the empty loop: the net values straddle 0. */
     res = add(r, "empty");
@@ -136,7 +141,9 @@ static void fixture(vn_results *r)
     res->bound_ns = 0.31;
     res->cycles = 0.31 / 0.385; /* the bound in reference cycles */
     res->stop = VN_STOP_MAX_TIME;
-    warn(res, "dead_code", "the body takes no measurable time; the compiler may have removed it");
+    warn(res, "dead_code", NULL, "the body takes no measurable time; the compiler may have removed it");
+    warn(res, "max_time", "CI +-2.0%, +-1% asked; budget spent waiting for quiet moments",
+         "budget 1 s spent waiting for quiet moments; CI +-2.0% for +-1% asked");
 
     /* Failed before any sample. */
     res = add(r, "broken");
@@ -170,11 +177,16 @@ static void fixture(vn_results *r)
         tag(res, i, VN_TAG_SHARED_CORE);
     finish(res);
     res->stop = VN_STOP_MAX_TIME;
-    warn(res, "high_variance", "the samples vary by 18% (MAD/median); close other programs");
-    warn(res, "drift", "the samples grow over time (Spearman 0.62, p < 0.001)");
-    warn(res, "interference", "2 of 40 samples saw a context switch or a migration");
-    warn(res, "shared_core", "5 of 40 samples ran while something shared this core");
-    warn(res, "custom_check", "a warning id the console has no letter for");
+    warn(res, "high_variance", "18.0% spread, scaled MAD / median",
+         "the samples vary by 18% (MAD/median); close other programs");
+    warn(res, "drift", NULL, "the samples grow over time (Spearman 0.62, p < 0.001)");
+    warn(res, "interference", "2/40 samples preempted or moved, left out",
+         "2 of 40 samples were preempted or migrated and are left out of the headline");
+    warn(res, "shared_core", "5/40 samples, left out: sharing slowed this body",
+         "5 of 40 samples ran on a shared core; left out: sharing slowed this body");
+    warn(res, "max_time", "CI +-19%, +-1% asked; budget spent waiting for quiet moments",
+         "budget 1 s spent waiting for quiet moments; CI +-19% for +-1% asked");
+    warn(res, "custom_check", NULL, "a warning id the console has no letter for");
 
     /* A name that needs quoting in CSV and escaping in Markdown; no
      * reference cycle, so cycles are unknown; items rather than bytes. */
@@ -537,33 +549,100 @@ static void text_table(void **state)
     assert_non_null(strstr(b.data, "\n  4 threads, together 75.1 Miter/s; median per thread with the loop "
                                    "52.5 ns, 53.0 ns, 53.6 ns, 54.1 ns\n"));
 
-    /* Warning marks, their legend, the warnings in full, the machine's. */
+    /* Warning marks; below the table a line per id naming its rows, what
+     * differs between them first and what they share once; a warning
+     * without a brief shows its message's first clause; the machine's
+     * warnings in a few words on one line, their fixes left to --explain. */
     assert_true(find_line(b.data, "noisy ", line, sizeof line));
     size_t len = strlen(line);
-    assert_true(len > 6 && !strcmp(line + len - 6, " VDIH!"));
-    assert_true(find_line(b.data, "warn: ", line, sizeof line));
-    assert_string_equal(line, "warn: Z dead_code, V high_variance, D drift, I interference, "
-                              "H shared_core, ! other (see below)");
-    assert_non_null(strstr(b.data, "\nnoisy: [drift] the samples grow over time"));
-    assert_non_null(strstr(b.data, "\nmachine: [hypervisor] "));
-    assert_non_null(strstr(b.data, " (fix: "));
+    assert_true(len > 7 && !strcmp(line + len - 7, " VDIHT!"));
+    assert_non_null(strstr(b.data, "\n\nI interference: sum/n=1024 3/24, noisy 2/40 (samples "
+                                   "preempted or moved, left out)\n"));
+    assert_non_null(strstr(b.data, "\nT max_time: empty CI +-2.0%, noisy CI +-19% (+-1% asked; "
+                                   "budget spent waiting for quiet moments)\n"));
+    assert_non_null(strstr(b.data, "\nZ dead_code: empty (the body takes no measurable time)\n"));
+    assert_non_null(strstr(b.data, "\nH shared_core: noisy (5/40 samples, left out: sharing "
+                                   "slowed this body)\n"));
+    assert_non_null(strstr(b.data, "\n! custom_check: noisy (a warning id the console has no "
+                                   "letter for)\n"));
+    assert_non_null(strstr(b.data, "\nmachine: hypervisor, load 3.10 on 2 CPUs, clocksource "
+                                   "'kvm-clock', ASLR on\n"));
+    assert_null(strstr(b.data, "fix"));
+    assert_null(strstr(b.data, "warn:"));
+    /* Each id once, whatever the number of rows it touched. */
+    assert_null(strstr(strstr(b.data, "I interference:") + 1, "I interference:"));
+    /* One line per finding: none wider than a screen. */
+    for (const char *p = strstr(b.data, "\n\n") + 2; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (n > 100)
+            fail_msg("a line of %zu columns: %.*s", n, (int)n, p);
+        p += n + (p[n] == '\n');
+    }
 
     /* Unknown cycles show as "-", the items rate in the throughput column. */
     assert_true(find_line(b.data, "parse,", line, sizeof line));
     assert_non_null(strstr(line, " - "));
     assert_non_null(strstr(line, " 13.8 Gitems/s "));
 
-    /* The timer and why sampling stopped. */
-    assert_non_null(strstr(b.data, "\ntimer: tsc_lfence, 16.9 ns per read, resolution 10.0 ns "
-                                   "(the TSC is invariant and agrees across CPUs)\n"));
-    assert_non_null(strstr(b.data, "\n2 of 6 stopped at the time budget (their max_time warnings say how far they got)\n"));
-    assert_non_null(strstr(b.data, "\n1 of 6 stopped at the most samples (their max_samples "
-                                   "warnings say how far they got)\n"));
+    /* The timer without why (--explain says), and where the rest is; the
+     * rows that stopped at the budget are their max_time line's to name. */
+    assert_non_null(strstr(b.data, "\ntimer: tsc_lfence, 16.9 ns per read, resolution 10.0 ns; "
+                                   "more: --explain\n"));
+    assert_null(strstr(b.data, "stopped at"));
     assert_non_null(strstr(b.data, "\n1 of 6 failed\n"));
     assert_null(strstr(b.data, "interrupted"));
     /* No line ends in a space. */
     assert_null(strstr(b.data, " \n"));
     vn_buf_free(&b);
+    fixture_free(&r);
+}
+
+/* --explain: after the one-line findings, what each warning id means and
+ * what to do about it, each row's message in full, the machine's fixes and
+ * why the timer was chosen; wrapped at 100 columns. */
+static void explain(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    vn_buf b, brief;
+    vn_buf_init(&b, 0);
+    assert_int_equal(vn_report_results_text(&r, VN_REPORT_EXPLAIN, &b), 0);
+    render(&r, text_plain, &brief);
+    /* The brief report first, whole, without the pointer to --explain. */
+    char *cut = strstr(brief.data, "; more: --explain\n");
+    assert_non_null(cut);
+    memmove(cut, cut + strlen("; more: --explain"), strlen(cut + strlen("; more: --explain")) + 1);
+    assert_int_equal(strncmp(b.data, brief.data, strlen(brief.data)), 0);
+    const char *more = b.data + strlen(brief.data);
+    assert_true(more[0] == '\n');
+    /* Each id once with its explanation, then its rows' messages. */
+    const char *ids[] = {"I interference: samples during which the thread was preempted",
+                         "Z dead_code: the loop with the body cannot be told apart",
+                         "T max_time: sampling stopped at the time budget",
+                         "V high_variance: the samples spread widely",
+                         "D drift: the time per iteration grew or shrank",
+                         "H shared_core: a reference loop read around each sample",
+                         "! custom_check: a warning of the benchmark's own"};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (!strstr(more, ids[i]))
+            fail_msg("--explain lacks '%s'", ids[i]);
+    assert_non_null(strstr(more, "\n  sum/n=1024: 3 of 24 samples were preempted or migrated and "
+                                 "are left out of the headline\n"));
+    assert_non_null(strstr(more, "\n  noisy: a warning id the console has no letter for\n"));
+    assert_non_null(strstr(more, "\nmachine aslr: ASLR is on (randomize_va_space is 2): memory "
+                                 "layout changes between runs\n  fix: sysctl "
+                                 "kernel.randomize_va_space=0"));
+    assert_non_null(strstr(more, "\ntimer: tsc_lfence, 16.9 ns per read, resolution 10.0 ns (the "
+                                 "TSC is invariant and agrees across\n  CPUs)\n"));
+    for (const char *p = more; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (n > 100)
+            fail_msg("a line of %zu columns: %.*s", n, (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+    vn_buf_free(&b);
+    vn_buf_free(&brief);
     fixture_free(&r);
 }
 
@@ -656,9 +735,10 @@ static void color(void **state)
     }
     render(&r, text_color, &b);
     assert_int_equal(strncmp(b.data, "\033[1mbenchmark ", 14), 0);
-    assert_non_null(strstr(b.data, "\033[33mVDIH!\033[0m\n"));
+    assert_non_null(strstr(b.data, "\033[33mVDIHT!\033[0m\n"));
     assert_non_null(strstr(b.data, "\033[31mfailed: could not allocate 1 GiB\033[0m\n"));
-    assert_non_null(strstr(b.data, "\033[33mmachine: ["));
+    assert_non_null(strstr(b.data, "\033[33mmachine: hypervisor,"));
+    assert_non_null(strstr(b.data, "\033[33mI interference: "));
     /* Colors do not move the columns: stripped, the text is the plain one. */
     vn_buf plain;
     render(&r, text_plain, &plain);
@@ -736,7 +816,7 @@ static void csv(void **state)
         } else {
             assert_int_equal(want, 32);
             assert_non_null(
-                strstr(b.data, ",high_variance;drift;interference;shared_core;custom_check\n"));
+                strstr(b.data, ",high_variance;drift;interference;shared_core;max_time;custom_check\n"));
             assert_non_null(strstr(b.data, "\nbroken,,ns,0,0,,,,,,,,,,,,,,,,,,,,0.31,0,,,,failed,"
                                            "could not allocate 1 GiB,\n"));
         }
@@ -914,7 +994,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(golden_files), cmocka_unit_test(upper_bound_row),
-        cmocka_unit_test(text_table),   cmocka_unit_test(optional_columns),
+        cmocka_unit_test(text_table),   cmocka_unit_test(explain),
+        cmocka_unit_test(optional_columns),
         cmocka_unit_test(color),        cmocka_unit_test(csv),
         cmocka_unit_test(markdown),     cmocka_unit_test(json),
         cmocka_unit_test(histograms),   cmocka_unit_test(errors),
