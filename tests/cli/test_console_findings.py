@@ -1,0 +1,107 @@
+"""The console report of a benchmark program fits a screen: below the table,
+one line per finding of at most 100 columns, each warning id once whatever
+the number of rows it touched; --explain adds what each id means and what
+to do, and the JSON keeps every warning in full. Run for real on
+bench/workloads.c (six benchmarks)."""
+import json
+import re
+import subprocess
+
+import pytest
+
+from conftest import BUILD, validate
+
+PROG = BUILD / "bench" / "bench_workloads"
+THREE = "^(x_plus_x|sleep_10ms|random_work)$"
+
+
+def run(tmp_path, *args):
+    out = tmp_path / "r.json"
+    p = subprocess.run([str(PROG), "--quiet", *args, "--json", str(out)], capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(out.read_text())
+    validate(d, "results-1.json")
+    return d, p.stdout
+
+
+def below_table(d, console):
+    """The lines after the table's last row (blank ones counted)."""
+    lines = console.splitlines()
+    assert lines[0].startswith("benchmark ")
+    n = len(d["benchmarks"])
+    for b in d["benchmarks"]:
+        assert lines[1 + d["benchmarks"].index(b)].startswith(b["name"] + " ")
+    return lines[1 + n:]
+
+
+def words(s):
+    return re.sub(r"\s+", " ", s).strip()
+
+
+def check_findings(d, rest):
+    assert all(len(l) <= 100 for l in rest), [l for l in rest if len(l) > 100]
+    # Each warning id once, on a line of its own naming the rows it touched.
+    ids = {}
+    for b in d["benchmarks"]:
+        for w in b["warnings"]:
+            ids.setdefault(w["id"], []).append(b["name"])
+    for wid, names in ids.items():
+        found = [l for l in rest if re.match(r"^. " + re.escape(wid) + ": ", l)]
+        assert len(found) == 1, (wid, rest)
+        more = re.search(r" and (\d+) more", found[0])
+        named = sum(re.search(r"[ ,]" + re.escape(n) + r"\b", found[0]) is not None for n in names)
+        assert named + (int(more.group(1)) if more else 0) == len(names), (found[0], names)
+    # The machine's warnings in few lines, their fixes left to --explain.
+    machine = [l for l in rest if l.startswith("machine: ")]
+    assert len(machine) <= 2 and bool(machine) == bool(d["env"]["warnings"])
+    for w in d["env"]["warnings"]:
+        assert w["fix"] not in "\n".join(rest)
+    assert sum(l.startswith("timer: ") for l in rest) == 1
+    for b in d["benchmarks"]:
+        for w in b["warnings"]:
+            assert w["message"] and w["brief"] and "\n" not in w["brief"]
+            assert w["explanation"], w["id"]  # every id the engine gives is explained
+
+
+def test_six_benchmarks_fit_in_eight_lines_below_the_table(tmp_path):
+    d, console = run(tmp_path)
+    assert len(d["benchmarks"]) == 6
+    rest = below_table(d, console)
+    assert len(rest) <= 8, console
+    check_findings(d, rest)
+
+
+def test_three_benchmarks_take_a_handful_of_lines(tmp_path):
+    d, console = run(tmp_path, "--filter", THREE)
+    assert [b["name"] for b in d["benchmarks"]] == ["x_plus_x", "sleep_10ms", "random_work"]
+    rest = below_table(d, console)
+    assert len(rest) <= 7, console
+    check_findings(d, rest)
+
+
+def test_explain_says_what_each_warning_means_and_what_to_do(tmp_path):
+    d, console = run(tmp_path, "--filter", THREE, "--explain")
+    lines = console.splitlines()
+    assert all(len(l) <= 100 for l in lines[1 + len(d["benchmarks"]):])
+    text = words(console)
+    assert "more: --explain" not in text
+    for b in d["benchmarks"]:
+        for w in b["warnings"]:
+            # The id's explanation once, each row's message in full.
+            assert text.count(words(f"{w['id']}: {w['explanation']}")) == 1, w["id"]
+            assert words(f"{b['name']}: {w['message']}") in text, w
+    for w in d["env"]["warnings"]:
+        assert words(f"machine {w['id']}: {w['message']}") in text
+        assert words(f"fix: {w['fix']}") in text
+    for m in (d["counters"] or {}).get("missing", []):
+        assert words(m["reason"]) in text and (not m["fix"] or words(m["fix"]) in text)
+    assert re.search(r"\ntimer: \S+, .*\(", console)  # and why that timer
+
+
+def test_without_explain_a_warning_says_where_more_is(tmp_path):
+    d, console = run(tmp_path, "--filter", "^x_plus_x$")
+    has = any(b["warnings"] for b in d["benchmarks"]) or d["env"]["warnings"]
+    last = below_table(d, console)[-1]
+    assert last.startswith("timer: ")
+    assert last.endswith("; more: --explain") == bool(has or (d["counters"] or {}).get("missing"))
