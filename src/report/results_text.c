@@ -263,13 +263,20 @@ static size_t warning_ids(const vn_results *r, const char **ids, size_t max)
     return n;
 }
 
-/* A line per warning id, naming the rows it touched. */
+/* The most lines the warning ids take: with the machine's, the counters'
+ * and the timer's lines, the findings of any run fit in eight lines. */
+#define MAX_ID_LINES 4
+
+/* A line per warning id, naming the rows it touched; past MAX_ID_LINES - 1
+ * of them, the others share the last line. */
 static void row_findings(text *t, const vn_results *r, const vn__cells *rows)
 {
     const char *ids[VN_MAX_WARNINGS * 4];
     size_t nids = warning_ids(r, ids, sizeof ids / sizeof ids[0]);
     size_t cap = r->nbench ? r->nbench : 1;
     group g = {NULL, 0, calloc(cap, sizeof *g.name), calloc(cap, sizeof *g.brief)};
+    char also[256] = "";
+    size_t left = 0;
     if (!g.name || !g.brief) {
         t->err = VN_ENOMEM;
         nids = 0;
@@ -287,7 +294,33 @@ static void row_findings(text *t, const vn_results *r, const vn__cells *rows)
                     break; /* an id twice in a row is said once */
                 }
         }
-        group_line(t, &g);
+        if (nids <= MAX_ID_LINES || j + 1 < MAX_ID_LINES) {
+            group_line(t, &g);
+            continue;
+        }
+        /* Past the lines a screen allows, the other ids share one line,
+         * each with the rows it touched, as many as fit. */
+        char part[512];
+        if (j + 1 == MAX_ID_LINES)
+            snprintf(also, sizeof also, "also:");
+        snprintf(part, sizeof part, "%s %c %s (", also[5] ? ";" : "", vn__warning_mark(g.id), g.id);
+        for (size_t i = 0; i < g.n; i++)
+            snprintf(part + strlen(part), sizeof part - strlen(part), "%s%s", i ? ", " : "",
+                     g.name[i]);
+        snprintf(part + strlen(part), sizeof part - strlen(part), ")");
+        char more[64];
+        snprintf(more, sizeof more, "; %zu more (--explain)", nids - j);
+        if (!left && vn__text_width(also) + vn__text_width(part) +
+                             (j + 1 < nids ? strlen(more) : 0) <= WIDTH)
+            fits(also, sizeof also, part);
+        else if (!left)
+            left = nids - j;
+    }
+    if (also[0]) {
+        out(t, "%s%s", t->color ? YELLOW : "", also);
+        if (left)
+            out(t, "%s %zu more (--explain)", also[5] ? ";" : "", left);
+        out(t, "%s\n", t->color ? RESET : "");
     }
     free(g.name);
     free(g.brief);
