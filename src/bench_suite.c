@@ -5,20 +5,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "bench_engine.h"
+#include "clock_internal.h"
 #include "format.h"
 #include "idle_internal.h"
+#include "progress.h"
 #include "sysinfo_parse.h"
 
 /* ---- Running a suite ------------------------------------------------------- */
 
-static void progress(const vn_config *c, const char *name, size_t i, size_t n)
+/* The progress line on a terminal: the row that runs now, the rows done of
+ * all, and the time left at the pace of the rows done so far (the same
+ * line vernier run draws, vn__progress_line). Nothing unless asked for
+ * (cfg->progress: stderr is a terminal and not --quiet). */
+typedef struct progress_clock {
+    uint64_t t0, drawn;          /* CLOCK_MONOTONIC: the rows began, last drawn */
+} progress_clock;
+
+/* Redrawn at most every tenth of a second: rows taking turns a sample each
+ * would otherwise draw it every millisecond. */
+static void progress(const vn_config *c, const char *name, size_t done, size_t n, progress_clock *pc)
 {
     if (!c->progress)
         return;
-    char shown[sizeof ((vn_result *)0)->name];
-    fprintf(stderr, "\r\033[K[%zu/%zu] %s ...", i + 1, n, vn__fmt_printable(shown, sizeof shown, name));
+    uint64_t now = vn__posix_read(CLOCK_MONOTONIC);
+    if (pc->drawn && now - pc->drawn < 100000000u)
+        return;
+    pc->drawn = now;
+    char shown[sizeof ((vn_result *)0)->name], line[512];
+    struct winsize ws;
+    int width = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 80;
+    double elapsed = (double)(now - pc->t0) / 1e9;
+    /* One column short of the width: a full line makes some terminals wrap. */
+    vn__progress_line(line, sizeof line, vn__fmt_printable(shown, sizeof shown, name), done, n, elapsed,
+                      width - 1);
+    fprintf(stderr, "\r\033[K%s", line);
     fflush(stderr);
 }
 
@@ -126,12 +150,14 @@ static void row_done(job *j, vn_results *out)
 /* Each row from start to end, one after another. */
 static int run_in_turn(job **jobs, size_t n, const vn_config *cfg, vn_results *out)
 {
+    progress_clock pc = {vn__posix_read(CLOCK_MONOTONIC), 0};
     for (size_t i = 0; i < n; i++) {
         if (cfg->stop_flag && *cfg->stop_flag) {
             out->interrupted = 1;
             break;
         }
-        progress(cfg, jobs[i]->res->name, i, n);
+        pc.drawn = 0; /* a new row is always shown */
+        progress(cfg, jobs[i]->res->name, i, n, &pc);
         job *j = jobs[i];
         int rc = cfg->threads > 1 ? vn__measure_threads(j) : vn__measure(j);
         if (rc)
@@ -150,6 +176,7 @@ static int run_in_turn(job **jobs, size_t n, const vn_config *cfg, vn_results *o
  * stops, so that its probe after and its time are its own. */
 static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, vn_results *out)
 {
+    progress_clock pc = {vn__posix_read(CLOCK_MONOTONIC), 0};
     int rc = 0;
     int *state = malloc((n ? n : 1) * sizeof *state);
     size_t *order = malloc((n ? n : 1) * sizeof *order);
@@ -171,7 +198,8 @@ static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, vn_result
             out->interrupted = 1;
             break;
         }
-        progress(cfg, jobs[began]->res->name, began, n);
+        pc.drawn = 0;
+        progress(cfg, jobs[began]->res->name, 0, n, &pc);
         rc = vn__row_begin(jobs[began], &state[began]);
         if (rc == 0 && state[began] != ROW_MORE)
             END_ROW(began);
@@ -187,10 +215,9 @@ static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, vn_result
                 order[m++] = i;
         if (rc || m == 0)
             break;
-        if (cfg->progress) {
-            fprintf(stderr, "\r\033[K%zu rows in turns, %zu still sampling ...", n, m);
-            fflush(stderr);
-        }
+        char turns[64];
+        snprintf(turns, sizeof turns, "%zu rows in turns", n);
+        progress(cfg, turns, n - m, n, &pc);
         for (size_t i = m; i > 1; i--) {
             size_t r = (size_t)vn_rng_below(&rng, i), t = order[i - 1];
             order[i - 1] = order[r];

@@ -1,8 +1,11 @@
 """Shared helpers for the end-to-end tests of the vernier tool."""
 import json
 import os
+import pty
 import re
+import select
 import subprocess
+import time
 from pathlib import Path
 
 import jsonschema
@@ -81,3 +84,35 @@ def pytest_sessionfinish(session, exitstatus):
     skipped = len(reporter.stats.get("skipped", []))
     if skipped and not passed:
         session.exitstatus = 77
+
+
+def read_pty(fd, proc, timeout=60):
+    """What proc writes to the pty whose master is fd, until it ends."""
+    out = b""
+    end = time.time() + timeout
+    while time.time() < end:
+        r, _, _ = select.select([fd], [], [], 0.2)
+        if r:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        elif proc.poll() is not None:
+            break
+    proc.wait(timeout=10)
+    return out.decode(errors="replace")
+
+
+def stderr_on_a_terminal(argv):
+    """Runs argv with stderr on a pty (stdout a pipe): its stderr's text and
+    the process."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    try:
+        return read_pty(master, proc), proc
+    finally:
+        os.close(master)

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import BUILD, SOURCE, cmake_cache, sanitized, validate
+from conftest import stderr_on_a_terminal, BUILD, SOURCE, cmake_cache, sanitized, validate
 
 EX = BUILD / "examples"
 QUICK = ["--quiet", "--max-time", "0.2", "--warmup", "0.005"]
@@ -114,6 +114,24 @@ def test_sleep_reads_ten_milliseconds():
     assert all(s["cpu_ns"] is None or s["cpu_ns"] < s["value"] for s in b["samples"])
     assert "shared_core" not in {w["id"] for w in b["warnings"]}
     assert len(b["samples"]) >= 5
+
+
+def test_progress_bar_on_a_terminal_only():
+    # Two rows one after the other: the bar names each, counts rows done of
+    # two, and says the time left once a row has ended; the line is wiped
+    # before the report. Not with --quiet, nor off a terminal.
+    argv = [str(EX / "sum_arrays"), "--no-interleave", "--max-time", "0.3"]
+    err, proc = stderr_on_a_terminal(argv)
+    assert proc.returncode == 0, err
+    bars = re.findall(r"(two_loops|merged_loop)\s+\[[#-]+\]\s+(\d)/2", err)
+    assert [b[0] for b in bars] == ["two_loops", "merged_loop"], err
+    assert [b[1] for b in bars] == ["0", "1"]
+    assert re.search(r"merged_loop\s+\[[#-]+\]\s+1/2\s+ETA", err), err
+    assert err.endswith("\r\x1b[K")
+    err, proc = stderr_on_a_terminal(argv + ["--quiet"])
+    assert proc.returncode == 0 and "[#" not in err and "/2" not in err, err
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "\x1b[K" not in p.stderr
 
 
 def test_cpu_time_follows_the_wall_time_of_code_that_computes():

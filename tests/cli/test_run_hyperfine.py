@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import VERNIER, run
+from conftest import VERNIER, run, stderr_on_a_terminal
 
 HF_KEYS = {"command", "mean", "stddev", "median", "user", "system", "min", "max", "times",
            "exit_codes"}
@@ -140,34 +140,9 @@ def test_style_none_prints_no_report(tmp_path):
     hf_json(tmp_path / "x.json", 1, 2)
 
 
-def read_pty(fd, proc, timeout=60):
-    out = b""
-    end = time.time() + timeout
-    while time.time() < end:
-        r, _, _ = select.select([fd], [], [], 0.2)
-        if r:
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            out += chunk
-        elif proc.poll() is not None:
-            break
-    proc.wait(timeout=10)
-    return out.decode(errors="replace")
-
-
 def on_a_terminal(*args):
     """Runs vernier with stderr on a pty (stdout a pipe); its stderr's text."""
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([VERNIER, *args], stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
-    os.close(slave)
-    try:
-        return read_pty(master, proc), proc
-    finally:
-        os.close(master)
+    return stderr_on_a_terminal([VERNIER, *args])
 
 
 def test_progress_bar_on_a_terminal_only():
