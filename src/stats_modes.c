@@ -64,6 +64,7 @@
 #define STOP 5         /* exceeding samples after which the bootstrap stops */
 #define ALPHA 0.05     /* the level of each test "k modes suffice" */
 #define MINSHARE 0.05  /* the least share of the values a mode holds */
+#define MINCOUNT 6     /* and the fewest values: fewer are a tail's clump, not a mode */
 #define BISECT 14      /* halvings of log h: the critical bandwidth to 0.03% */
 #define SEED 0x6d6f646573ull
 
@@ -302,7 +303,7 @@ static size_t modes_of(grid *g, size_t *at, double *share, size_t max)
         for (size_t j = 1; j < c; j++)
             if (mass[j] < mass[i])
                 i = j;
-        if (mass[i] >= MINSHARE * total)
+        if (mass[i] >= MINSHARE * total && mass[i] >= MINCOUNT)
             break;
         /* The neighbour across the higher dip; r is the right one of the two. */
         size_t r = i == 0 ? 1 : i == c - 1 ? i : f[vl[i]] > f[vl[i + 1]] ? i : i + 1;
