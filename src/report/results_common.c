@@ -313,7 +313,9 @@ int vn__results_stop_notes(const vn_results *r, const char *prefix, int limits, 
     return err;
 }
 
-int vn__results_timer_brief(const vn_results *r, vn_buf *b)
+/* The timer's line: its name, read cost and resolution, and why it was
+ * chosen when with_reason. */
+static int timer_line(const vn_results *r, vn_buf *b, int with_reason)
 {
     const char *name = vn_clock_name(r->timer);
     char cost[32], res[32];
@@ -323,27 +325,16 @@ int vn__results_timer_brief(const vn_results *r, vn_buf *b)
     if (!err && isfinite(r->timer_resolution_ns))
         err = vn_buf_printf(b, ", resolution %s",
                             vn__fmt_ns(res, sizeof res, r->timer_resolution_ns));
-    if (!err)
-        err = vn_buf_puts(b, "\n");
-    return err;
-}
-
-int vn__results_timer_note(const vn_results *r, vn_buf *b)
-{
-    const char *name = vn_clock_name(r->timer);
-    char cost[32], res[32];
-    int err = vn_buf_printf(b, "timer: %s", name ? name : "unknown");
-    if (!err && isfinite(r->timer_cost_ns))
-        err = vn_buf_printf(b, ", %s per read", vn__fmt_ns(cost, sizeof cost, r->timer_cost_ns));
-    if (!err && isfinite(r->timer_resolution_ns))
-        err = vn_buf_printf(b, ", resolution %s",
-                            vn__fmt_ns(res, sizeof res, r->timer_resolution_ns));
-    if (!err && r->timer_reason[0])
+    if (!err && with_reason && r->timer_reason[0])
         err = vn_buf_printf(b, " (%s)", r->timer_reason);
     if (!err)
         err = vn_buf_puts(b, "\n");
     return err;
 }
+
+int vn__results_timer_brief(const vn_results *r, vn_buf *b) { return timer_line(r, b, 0); }
+
+int vn__results_timer_note(const vn_results *r, vn_buf *b) { return timer_line(r, b, 1); }
 
 void vn__textf(vn_buf *b, int *err, const char *fmt, ...)
 {
