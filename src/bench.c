@@ -309,6 +309,7 @@ uint64_t vn_rng_below(vn_rng *r, uint64_t n)
 void vn_config_init(vn_config *c)
 {
     memset(c, 0, sizeof *c);
+    c->size = sizeof *c;
     c->max_time = 1.0;
     c->precision = 1.0;
     c->min_samples = 10;

@@ -8,6 +8,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "abi.h"
 #include "bench_engine.h"
 #include "clock_internal.h"
 #include "format.h"
@@ -250,11 +251,12 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
 {
     if (!s || !out)
         return VN_EINVAL;
+    /* The caller's settings may come from an older header: what they lack
+     * keeps the defaults. The first layout with a size ends at interleave. */
     vn_config cfg;
-    if (cfg_in)
-        cfg = *cfg_in;
-    else
-        vn_config_init(&cfg);
+    vn_config_init(&cfg);
+    if (cfg_in && vn__abi_copy(&cfg, sizeof cfg, cfg_in, VN__SIZE_THROUGH(vn_config, interleave)))
+        return VN_EABI;
     /* Within the command line's limits, too: an endless warmup or budget
      * would never end, and min_samples + 1 must not wrap. */
     if (!(cfg.max_time > 0 && cfg.max_time <= 86400) ||

@@ -251,6 +251,11 @@ void vn__register(vn_bench_def *def);
 
 /* Settings of a run; vn_config_init() fills the defaults. */
 typedef struct vn_config {
+    /* sizeof (vn_config), set by vn_config_init: a program built against an
+     * older header, whose struct ends sooner, keeps the defaults of what it
+     * lacks; a size no vn_config_init set makes vn_suite_run() return
+     * VN_EABI. Always start from vn_config_init(). */
+    size_t size;
     double max_time;           /* seconds per benchmark (default 1; at most 86400) */
     double precision;          /* percent (default 1) */
     size_t min_samples;        /* default 10 */

@@ -131,12 +131,47 @@ static void the_runner_checks_its_config_size(void **state)
     assert_int_equal(calls, 0);
 }
 
+/* A benchmark to run: one iteration that does nothing. */
+static void nothing(vn_state *st)
+{
+    while (vn_next(st))
+        ;
+}
+
+static void the_engine_checks_its_config_size(void **state)
+{
+    (void)state;
+    vn_suite *s = vn_suite_create();
+    assert_non_null(s);
+    assert_int_equal(vn_suite_add(s, "nothing", nothing, NULL), 0);
+    vn_config c;
+    vn_config_init(&c);
+    assert_int_equal(c.size, sizeof c);
+    c.max_time = 0.01;
+    c.warmup = 0;
+    c.dma_latency_us = -1;
+    vn_results r;
+    /* A caller whose header ends at interleave: the rest keeps its
+     * defaults, and the run goes ahead. */
+    c.size = VN__SIZE_THROUGH(vn_config, interleave);
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.nbench, 1);
+    vn_results_free(&r);
+    /* Not set up by vn_config_init, or from a newer header: refused. */
+    c.size = 0;
+    assert_int_equal(vn_suite_run(s, &c, &r), VN_EABI);
+    c.size = sizeof c + sizeof(size_t);
+    assert_int_equal(vn_suite_run(s, &c, &r), VN_EABI);
+    vn_suite_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(an_older_caller_gets_the_defaults_of_what_it_lacks),
         cmocka_unit_test(a_size_no_init_set_is_refused),
         cmocka_unit_test(the_runner_checks_its_config_size),
+        cmocka_unit_test(the_engine_checks_its_config_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
