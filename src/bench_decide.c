@@ -191,7 +191,10 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
         d->waiting = 1;
     if (d->head == VN__HEAD_CYCLE)
         d->waiting = 0;
-    int ready = d->settled && !d->waiting;
+    /* The minimum counts the samples the headline rests on: a row whose
+     * samples were preempted goes on (within the budget) until that many
+     * remain. */
+    int ready = d->settled && !d->waiting && d->used >= p->min_samples;
     if (r->n < p->min_samples && r->n < p->max_samples)
         d->verdict = VN__GO_ON;
     else if (ready)

@@ -252,6 +252,22 @@ static void preempted_samples_leave_while_enough_stay(void **state)
     assert_true(d.skip & VN_TAG_PREEMPTED);
     assert_int_equal(d.used, 20);
     assert_true(fabs(d.value - 9) < 1e-9);
+    assert_int_equal(d.verdict, VN__STOP_PRECISE);
+    /* Precise on 8 samples, the other 4 preempted: the minimum of 10 counts
+     * the samples the headline rests on, so sampling goes on, to the budget
+     * at the most, where the result is precise all the same. */
+    nrow = 0;
+    add(8, 10, 0.01, 0, 0.3);
+    add(4, 50, 0, VN_TAG_PREEMPTED, 0.3);
+    v = view(1, 0.99, 1.01, 10);
+    d = decide(&v, &p);
+    assert_int_equal(d.used, 8);
+    assert_true(d.precise);
+    assert_int_equal(d.verdict, VN__GO_ON);
+    v.elapsed_ns = p.budget_ns;
+    d = decide(&v, &p);
+    assert_int_equal(d.verdict, VN__STOP_MAX_TIME);
+    assert_true(d.precise);
     /* With fewer untagged samples than half the minimum, all count. */
     nrow = 0;
     add(4, 10, 0.01, 0, 0.3);
