@@ -5,8 +5,8 @@
  * Accuracy matters more than speed here: a summary is computed once per
  * benchmark, while a wrong digit in it misleads every reader. Sums are
  * compensated, the variance is the corrected two-pass formula, and the
- * special functions (log-gamma, the incomplete beta, the binomial
- * probabilities) are written out so their accuracy is known on every libc. */
+ * special functions (stats_special.c) are written out so their accuracy is
+ * known on every libc. Histograms are in stats_hist.c. */
 #include "stats_internal.h"
 #include "vernier/stats.h"
 
@@ -16,9 +16,6 @@
 #include <string.h>
 
 const double vn_stats_pct[VN_STATS_NPCT] = {1, 5, 10, 25, 50, 75, 90, 95, 99};
-
-#define LN_SQRT_2PI 0.91893853320467274178 /* log(sqrt(2 pi)) */
-#define Z975 1.95996398454005423552         /* the normal distribution's 97.5% quantile */
 
 /* ---- compensated summation ---------------------------------------------- */
 
@@ -40,190 +37,6 @@ static void ksum_add(ksum *k, double v)
 }
 
 static double ksum_get(const ksum *k) { return k->s + k->c; }
-
-/* ---- special functions ---------------------------------------------------- */
-
-/* The remainder of Stirling's series, lgamma(x) - ((x - 1/2) log x - x +
- * log sqrt(2 pi)), from the Bernoulli numbers B2..B14. For x >= 10 the first
- * omitted term is below 1e-16 of the result. */
-static double stirling_rest(double x)
-{
-    double r = 1.0 / x, r2 = r * r;
-    return r * (1.0 / 12 -
-                r2 * (1.0 / 360 -
-                      r2 * (1.0 / 1260 -
-                            r2 * (1.0 / 1680 -
-                                  r2 * (1.0 / 1188 - r2 * (691.0 / 360360 - r2 / 156))))));
-}
-
-/* log Gamma(x) for x > 0. libm's lgamma writes the global signgam, a data
- * race in a threaded host, and its accuracy varies between libcs; this one is
- * Stirling's series after shifting x up to 10 with Gamma(x+1) = x Gamma(x). */
-static double lgam(double x)
-{
-    double p = 1.0;
-    while (x < 10.0) {
-        p *= x;
-        x += 1.0;
-    }
-    return (x - 0.5) * log(x) - x + LN_SQRT_2PI + stirling_rest(x) - log(p);
-}
-
-/* log Gamma(a + b) - log Gamma(a). For large a both terms are huge and
- * nearly equal, and subtracting them would lose the digits that matter (at
- * a = 5e5 about nine of them); written out from Stirling's series the
- * difference has no such cancellation. */
-static double lgam_ratio(double a, double b)
-{
-    if (a < 10.0)
-        return lgam(a + b) - lgam(a);
-    return (a - 0.5) * log1p(b / a) + b * log(a + b) - b + stirling_rest(a + b) - stirling_rest(a);
-}
-
-/* log B(a, b) = log Gamma(a) + log Gamma(b) - log Gamma(a + b). */
-static double lbeta(double a, double b)
-{
-    double big = a > b ? a : b, small = a > b ? b : a;
-    return lgam(small) - lgam_ratio(big, small);
-}
-
-/* The continued fraction of the regularized incomplete beta function
- * (DLMF 8.17.22), evaluated by the modified Lentz method: I_x(a, b) =
- * x^a y^b / (a B(a, b)) / (1 + d1 / (1 + d2 / (1 + ...))). It converges
- * quickly for x < (a + 1) / (a + b + 2), which the caller arranges. */
-static double beta_cf(double a, double b, double x)
-{
-    const double tiny = 1e-300;
-    /* f = 1 + d1 / (1 + d2 / (1 + ...)) by Lentz: f_j = f_{j-1} c_j d_j. */
-    double f = 1.0, c = 1.0, d = 0.0;
-    for (int j = 1; j < 20000; j++) {
-        double num;
-        if (j % 2) {
-            double m = (double)(j - 1) / 2;
-            num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
-        } else {
-            double m = (double)j / 2;
-            num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-        }
-        d = 1.0 + num * d;
-        if (fabs(d) < tiny)
-            d = tiny;
-        d = 1.0 / d;
-        c = 1.0 + num / c;
-        if (fabs(c) < tiny)
-            c = tiny;
-        double step = c * d;
-        f *= step;
-        if (fabs(step - 1.0) <= 2 * DBL_EPSILON)
-            break;
-    }
-    return 1.0 / f;
-}
-
-/* The regularized incomplete beta function I_x(a, b), with y = 1 - x given
- * by the caller at full precision (1 - x loses digits when x is near 1). */
-static double ibeta(double a, double b, double x, double y)
-{
-    if (!(x > 0))
-        return 0.0;
-    if (!(y > 0))
-        return 1.0;
-    double lx = x < 0.5 ? log(x) : log1p(-y);
-    double ly = y < 0.5 ? log(y) : log1p(-x);
-    if (x < (a + 1) / (a + b + 2))
-        return exp(a * lx + b * ly - lbeta(a, b)) / a * beta_cf(a, b, x);
-    return 1.0 - exp(a * lx + b * ly - lbeta(a, b)) / b * beta_cf(b, a, y);
-}
-
-/* P(T > t) for Student's t with df degrees of freedom, t >= 0:
- * I_{df/(df+t^2)}(df/2, 1/2) / 2. */
-static double t_upper(double t, double df)
-{
-    double t2 = t * t;
-    return 0.5 * ibeta(df / 2, 0.5, df / (df + t2), t2 / (df + t2));
-}
-
-static double t_density(double t, double df)
-{
-    return exp(lgam_ratio(df / 2, 0.5) - 0.5 * log(df * M_PI) -
-               (df + 1) / 2 * log1p(t * t / df));
-}
-
-double vn_t975(double df)
-{
-    if (!(df >= 1))
-        return NAN;
-    if (df >= 1000) {
-        /* Fisher and Cornish's expansion of t in powers of 1/df around the
-         * normal quantile (Abramowitz and Stegun 26.7.5). From df = 1000 the
-         * first omitted term is below 1e-15, while the incomplete beta
-         * function loses digits there over thousands of continued-fraction
-         * terms. */
-        const double z = Z975, z2 = z * z;
-        double g1 = (z2 + 1) * z / 4;
-        double g2 = ((5 * z2 + 16) * z2 + 3) * z / 96;
-        double g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384;
-        double g4 = ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160;
-        double r = 1 / df;
-        return z + r * (g1 + r * (g2 + r * (g3 + r * g4)));
-    }
-    /* Newton's method on P(T > t) = 0.025. That tail is convex and
-     * decreasing, so from a start below the root every step lands below it
-     * again and the iteration climbs to the root without overshooting. The
-     * normal quantile is such a start (the t distribution's tails are
-     * heavier), and Cornish and Fisher's first correction moves it close
-     * without passing the root. */
-    double t = Z975 + (Z975 * Z975 * Z975 + Z975) / (4 * df);
-    double lo = Z975;
-    if (t_upper(t, df) < 0.025)
-        t = lo;
-    for (int i = 0; i < 200; i++) {
-        double step = (t_upper(t, df) - 0.025) / t_density(t, df);
-        double next = t + step;
-        if (!(next > lo)) /* rounding at the root; keep the bracket */
-            next = lo;
-        if (fabs(next - t) <= 4 * DBL_EPSILON * t) {
-            t = next;
-            break;
-        }
-        if (next > t)
-            lo = t;
-        t = next;
-    }
-    return t;
-}
-
-/* x log(x / m) + m - x, the deviance term of Catherine Loader's "Fast and
- * accurate computation of binomial probabilities" (2000). Near x = m both
- * parts nearly cancel; the series in v = (x - m) / (x + m) keeps the digits. */
-static double bd0(double x, double m)
-{
-    if (fabs(x - m) < 0.1 * (x + m)) {
-        double v = (x - m) / (x + m), v2 = v * v;
-        double s = (x - m) * v, term = 2 * x * v;
-        for (int j = 1; j < 1000; j++) {
-            term *= v2;
-            double s1 = s + term / (2 * j + 1);
-            if (s1 == s)
-                break;
-            s = s1;
-        }
-        return s;
-    }
-    return x * log(x / m) + m - x;
-}
-
-/* log P(B = k) for B ~ Binomial(n, 1/2). Small n use log-gamma directly;
- * larger n use Loader's saddle-point form, which has no cancellation
- * between terms of size n log n. */
-static double log_binom_half(size_t n, size_t k)
-{
-    double dn = (double)n, dk = (double)k, dm = (double)(n - k);
-    if (dk < 10 || dm < 10)
-        return lgam(dn + 1) - lgam(dk + 1) - lgam(dm + 1) - dn * M_LN2;
-    return 0.5 * log(dn / (2 * M_PI * dk * dm)) - bd0(dk, dn / 2) - bd0(dm, dn / 2) +
-           stirling_rest(dn) - stirling_rest(dk) - stirling_rest(dm);
-}
 
 /* ---- order statistics ----------------------------------------------------- */
 
@@ -281,7 +94,7 @@ static size_t median_ci_k(size_t n, double *coverage)
         *coverage = ldexp((double)sum, -(int)n);
         return k;
     }
-    double pk = exp(log_binom_half(n, k)), cov = 0;
+    double pk = exp(vn__log_binom_half(n, k)), cov = 0;
     for (;;) {
         cov += (k == n - k) ? pk : 2 * pk;
         if (cov >= 0.95 || k == 1)
@@ -525,7 +338,7 @@ static void drift(const ranked *rk, size_t n, double *rho, double *p)
     if (r < -1)
         r = -1;
     *rho = r;
-    *p = fabs(r) == 1 ? 0.0 : ibeta((dn - 2) / 2, 0.5, (1 - r) * (1 + r), r * r);
+    *p = fabs(r) == 1 ? 0.0 : vn__ibeta((dn - 2) / 2, 0.5, (1 - r) * (1 + r), r * r);
 }
 
 int vn_stats_compute(const double *x, size_t n, vn_stats *out)
@@ -625,152 +438,6 @@ done:
     return err;
 }
 
-/* ---- histogram ---------------------------------------------------------------- */
-
-void vn_histogram_free(vn_histogram *h)
-{
-    if (!h)
-        return;
-    free(h->counts);
-    h->counts = NULL;
-    h->nbins = 0;
-    h->n = 0;
-}
-
-/* Do the edges lo + j * (hi - lo) / nbins, computed as the bins below
- * compute them, rise strictly from lo to hi? */
-static int edges_rise(double lo, double hi, size_t nbins)
-{
-    double step = (hi - lo) / (double)nbins, prev = lo;
-    if (!(step > 0))
-        return 0;
-    for (size_t j = 1; j <= nbins; j++) {
-        double e = j == nbins ? hi : (double)j * step + lo;
-        if (!(e > prev))
-            return 0;
-        prev = e;
-    }
-    return 1;
-}
-
-/* Bins the values of x inside [lo, hi] (lo < hi, or lo == hi for one bin
- * of width 0) into nbins bins (0: Freedman-Diaconis with this iqr over the
- * range); values outside are counted in below and above. */
-static int histogram_range(const double *x, size_t n, size_t nbins, double lo, double hi,
-                           double iqr, vn_histogram *out)
-{
-    double range = hi - lo;
-    if (!isfinite(range))
-        return VN_ERANGE;
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        m += x[i] >= lo && x[i] <= hi;
-    if (range == 0) {
-        nbins = 1;
-    } else if (nbins == 0) {
-        /* Freedman and Diaconis: bins 2 IQR m^(-1/3) wide, as numpy's "fd"
-         * computes them; Sturges's log2(m) + 1 bins when the IQR is 0 (more
-         * than half the values are equal) and the width would be 0. */
-        double want = iqr > 0 ? ceil(range / (2.0 * iqr * pow((double)m, -1.0 / 3.0)))
-                              : ceil(log2((double)m) + 1.0);
-        nbins = want < 1 ? 1 : want > 200 ? 200 : (size_t)want;
-    }
-    /* Values a few units in the last place apart cannot be cut into many
-     * bins: their edges lo + j * step would repeat, and a bin between two
-     * equal edges holds nothing (numpy.histogram refuses such bins). Fewer
-     * bins, then, down to the most whose edges all rise; one always does. */
-    while (nbins > 1 && !edges_rise(lo, hi, nbins))
-        nbins--;
-    uint64_t *c = calloc(nbins, sizeof *c);
-    if (!c)
-        return VN_ENOMEM;
-    uint64_t below = 0, above = 0;
-    double step = range / (double)nbins;
-    for (size_t i = 0; i < n; i++) {
-        if (x[i] < lo) {
-            below++;
-            continue;
-        }
-        if (x[i] > hi) {
-            above++;
-            continue;
-        }
-        size_t j = 0;
-        if (range > 0) {
-            /* The index from a multiplication, then corrected against the
-             * edges lo + j * step exactly as numpy.histogram does, so a value
-             * on an edge lands where numpy puts it: bins are [edge, next
-             * edge), the last one closed, and the maximum is in it. */
-            double f = (x[i] - lo) / step; /* nbins / range may overflow */
-            j = f <= 0 ? 0 : f >= (double)(nbins - 1) ? nbins - 1 : (size_t)f;
-            if (j > 0 && x[i] < (double)j * step + lo)
-                j--;
-            else if (j + 1 < nbins && x[i] >= (double)(j + 1) * step + lo)
-                j++;
-        }
-        c[j]++;
-    }
-    out->lo = lo;
-    out->width = step;
-    out->nbins = nbins;
-    out->counts = c;
-    out->n = n;
-    out->below = below;
-    out->above = above;
-    return 0;
-}
-
-/* The checks both histograms make, and the sorted values' quartiles. */
-static int histogram_prepare(const double *x, size_t n, vn_histogram *out, double **sorted)
-{
-    if (!x || !out || n == 0)
-        return VN_EINVAL;
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(x[i]))
-            return VN_EINVAL;
-    *sorted = vn__sorted_copy(x, n);
-    return *sorted ? 0 : VN_ENOMEM;
-}
-
-int vn_histogram_compute(const double *x, size_t n, size_t nbins, vn_histogram *out)
-{
-    double *s;
-    int rc = histogram_prepare(x, n, out, &s);
-    if (rc)
-        return rc;
-    double iqr = vn_percentile_sorted(s, n, 75) - vn_percentile_sorted(s, n, 25);
-    rc = histogram_range(x, n, nbins, s[0], s[n - 1], iqr, out);
-    free(s);
-    return rc;
-}
-
-int vn_histogram_compute_fenced(const double *x, size_t n, size_t nbins, vn_histogram *out)
-{
-    double *s;
-    int rc = histogram_prepare(x, n, out, &s);
-    if (rc)
-        return rc;
-    double q1 = vn_percentile_sorted(s, n, 25), q3 = vn_percentile_sorted(s, n, 75);
-    double iqr = q3 - q1, lo = s[0], hi = s[n - 1];
-    /* The values inside Tukey's outer fences, as the modality score and the
-     * text graph take them; with an IQR of 0 the fences close up on the
-     * quartile, and the whole range is used instead. */
-    if (iqr > 0) {
-        size_t a = 0, b = n;
-        while (s[a] < q1 - 3 * iqr)
-            a++;
-        while (s[b - 1] > q3 + 3 * iqr)
-            b--;
-        lo = s[a];
-        hi = s[b - 1];
-        /* The bin rule looks at the values binned, as numpy's would. */
-        iqr = vn_percentile_sorted(s + a, b - a, 75) - vn_percentile_sorted(s + a, b - a, 25);
-    }
-    rc = histogram_range(x, n, nbins, lo, hi, iqr, out);
-    free(s);
-    return rc;
-}
-
 /* ---- Mann-Whitney U -------------------------------------------------------- */
 
 int vn_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u, double *p)
@@ -847,13 +514,4 @@ int vn_median_ci(const double *x, size_t n, double *median, double *lo, double *
     *hi = s[h];
     free(s);
     return 0;
-}
-
-void vn_histogram_cdf(const vn_histogram *h, double *out)
-{
-    uint64_t seen = h->below;
-    for (size_t i = 0; i < h->nbins; i++) {
-        seen += h->counts[i];
-        out[i] = h->n ? (double)seen / (double)h->n : NAN;
-    }
 }
