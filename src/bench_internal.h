@@ -2,6 +2,7 @@
 #ifndef VN_BENCH_INTERNAL_H
 #define VN_BENCH_INTERNAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -158,6 +159,11 @@ void vn__bench_counters_sample(struct vn__run *r, uint64_t iters);
 int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *sample_counts,
                               const double *empty, size_t nempty, const unsigned char *empty_use);
 
+/* Adds a warning (stable id, one-line message, cut at a word when too long)
+ * to a list of n; the first VN_MAX_WARNINGS are kept. Returns it, or NULL
+ * when it was not kept. The runner's rows keep theirs the same way. */
+vn_bench_warning *vn__warning_vadd(vn_bench_warning *list, int *n, const char *id,
+                                   const char *fmt, va_list ap);
 /* Adds a warning (stable id, one-line message) to a result; the first
  * VN_MAX_WARNINGS are kept. Returns it, or NULL when it was not kept. */
 vn_bench_warning *vn__result_warn(vn_result *r, const char *id, const char *fmt, ...)

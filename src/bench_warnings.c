@@ -13,25 +13,32 @@
 #include "format.h"
 #include "stats_internal.h"
 
-vn_bench_warning *vn__result_warn(vn_result *r, const char *id, const char *fmt, ...)
+vn_bench_warning *vn__warning_vadd(vn_bench_warning *list, int *n, const char *id,
+                                   const char *fmt, va_list ap)
 {
-    if (r->nwarnings >= VN_MAX_WARNINGS)
+    if (*n >= VN_MAX_WARNINGS)
         return NULL;
-    vn_bench_warning *w = &r->warnings[r->nwarnings++];
+    vn_bench_warning *w = &list[(*n)++];
     snprintf(w->id, sizeof w->id, "%s", id);
     w->brief[0] = '\0';
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(w->message, sizeof w->message, fmt, ap);
-    va_end(ap);
+    int len = vsnprintf(w->message, sizeof w->message, fmt, ap);
     /* Too long for the message: cut at a word, and say so. */
-    if (n >= (int)sizeof w->message) {
+    if (len >= (int)sizeof w->message) {
         size_t cut = sizeof w->message - 5; /* room for " ..." and its NUL */
         size_t k = cut;
         while (k > 0 && w->message[k] != ' ')
             k--;
         memcpy(w->message + (k > 0 ? k : cut), " ...", 5);
     }
+    return w;
+}
+
+vn_bench_warning *vn__result_warn(vn_result *r, const char *id, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vn_bench_warning *w = vn__warning_vadd(r->warnings, &r->nwarnings, id, fmt, ap);
+    va_end(ap);
     return w;
 }
 
