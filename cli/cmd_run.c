@@ -312,7 +312,8 @@ static char *join_words(char **w, int n)
     return b.data;
 }
 
-static int write_out(const char *path, int (*rep)(const vn_results *, vn_buf *), const vn_results *r)
+static int write_out(const char *path, int (*rep)(const vn_run_results *, vn_buf *),
+                     const vn_run_results *r)
 {
     /* Every run of a million is a few hundred bytes of JSON: more than the
      * buffers' usual limit, which is for reports, not results. */
@@ -325,11 +326,11 @@ static int write_out(const char *path, int (*rep)(const vn_results *, vn_buf *),
     return status;
 }
 
-static int csv_rows(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 0, b); }
+static int csv_rows(const vn_run_results *r, vn_buf *b) { return vn_report_run_csv(r, 0, b); }
 /* --time-unit for write_out's reporter, which takes the results alone. */
 static double md_unit;
-static int hyperfine_md(const vn_results *r, vn_buf *b) { return vn_report_hyperfine_markdown(r, md_unit, b); }
-static int csv_raw(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 1, b); }
+static int hyperfine_md(const vn_run_results *r, vn_buf *b) { return vn_report_hyperfine_markdown(r, md_unit, b); }
+static int csv_raw(const vn_run_results *r, vn_buf *b) { return vn_report_run_csv(r, 1, b); }
 
 /* What can be told wrong with the commands before any run, as usage
  * errors: a word that looks like an option after the commands (options go
@@ -848,7 +849,8 @@ int cmd_run(int argc, char **argv)
     vn__interrupt_catch();
     c.stop_flag = &vn__interrupted;
 
-    vn_results res;
+    vn_run_results res;
+    vn_run_results_init(&res);
     vn_run_compare *cmp = NULL;
     size_t ncmp = 0;
     vn_run_failure fail;
@@ -866,16 +868,16 @@ int cmd_run(int argc, char **argv)
     vn_buf_init(&b, 0);
     status = VN_EXIT_OK;
     if (!no_report && vn_report_run_text(&res, cmp, ncmp, flags, &b) == 0 && hist)
-        vn_report_results_hist(&res, flags, &b);
+        vn_report_run_hist(&res, flags, &b);
     if (b.len && (fwrite(b.data, 1, b.len, con) != b.len || fflush(con) != 0))
         status = vn_cli_fail(CMD, "cannot write the report: %s", strerror(errno));
     vn_buf_free(&b);
     if (json)
-        status |= write_out(json, vn_report_results_json, &res);
+        status |= write_out(json, vn_report_run_json, &res);
     if (csv)
         status |= write_out(csv, raw ? csv_raw : csv_rows, &res);
     if (md)
-        status |= write_out(md, vn_report_results_markdown, &res);
+        status |= write_out(md, vn_report_run_markdown, &res);
     if (hf)
         status |= write_out(hf, vn_report_hyperfine_json, &res);
     if (hcsv)
@@ -895,7 +897,7 @@ int cmd_run(int argc, char **argv)
      * once they were over changed nothing in them, so the message and the
      * exit status follow the results, as the files do. */
     int interrupted = res.interrupted;
-    vn_results_free(&res);
+    vn_run_results_free(&res);
     free(cmp);
     if (interrupted) {
         fprintf(stderr, "vernier run: interrupted; the runs so far were reported\n");

@@ -337,14 +337,6 @@ void vn_results_free(vn_results *r)
         free(r->bench[i].samples);
         free(r->bench[i].thread_median);
         free(r->bench[i].sample_counts);
-        free(r->bench[i].command);
-        for (size_t k = 0; k < r->bench[i].nparams; k++) {
-            free(r->bench[i].pnames[k]);
-            free(r->bench[i].pvalues[k]);
-        }
-        free(r->bench[i].pnames);
-        free(r->bench[i].pvalues);
-        free(r->bench[i].proc);
     }
     free(r->bench);
     r->bench = NULL;

@@ -47,6 +47,36 @@ void vn_run_config_init(vn_run_config *c)
     c->dma_latency_us = VN_DMA_LATENCY_AUTO;
 }
 
+void vn_run_results_init(vn_run_results *r)
+{
+    memset(r, 0, sizeof *r);
+    r->size = sizeof *r;
+}
+
+void vn_run_results_free(vn_run_results *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; r->commands && i < r->ncommands; i++) {
+        vn_run_result *x = &r->commands[i];
+        free(x->command);
+        for (size_t k = 0; k < x->nparams; k++) {
+            free(x->pnames ? x->pnames[k] : NULL);
+            free(x->pvalues ? x->pvalues[k] : NULL);
+        }
+        free(x->pnames);
+        free(x->pvalues);
+        free(x->samples);
+        free(x->proc);
+        free(x->sample_counts);
+    }
+    free(r->commands);
+    vn_sysinfo_free(&r->env);
+    size_t size = r->size;
+    memset(r, 0, sizeof *r);
+    r->size = size;
+}
+
 /* ---- Parameters --------------------------------------------------------------- */
 
 static int push_value(char ***v, size_t *n, const char *s, size_t len)
@@ -396,7 +426,7 @@ done:
 
 /* Adds a sentence to the run's note, after any already there. */
 VN_PRINTF(2, 3)
-static void add_note(vn_results *r, const char *fmt, ...)
+static void add_note(vn_run_results *r, const char *fmt, ...)
 {
     size_t l = strlen(r->note);
     if (l && l + 2 < sizeof r->note) {
@@ -448,7 +478,7 @@ static int renew_group(runctx *x)
 /* The groups renew_group() left behind because a command left something
  * running in them (named as vn__cgroup_create_next names them): one more try
  * each, waiting for what is exiting, and a note for those that stay. */
-static void sweep_groups(runctx *x, vn_results *results, int report)
+static void sweep_groups(runctx *x, vn_run_results *results, int report)
 {
     size_t left = 0;
     char first[sizeof x->first_group + 16] = "";
@@ -899,59 +929,68 @@ static int measure_shell(runctx *x, double *wall, double *user, double *sys, cha
     return 0;
 }
 
+/* Adds a warning to a command's row, as vn__result_warn does to the
+ * engine's. */
+VN_PRINTF(3, 4)
+static void run_warn(vn_run_result *res, const char *id, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vn__warning_vadd(res->warnings, &res->nwarnings, id, fmt, ap);
+    va_end(ap);
+}
+
 /* The warnings of one command's runs (pure, from the numbers). */
-static void run_warnings(vn_result *res, const row *r, const vn_run_config *c)
+static void run_warnings(vn_run_result *res, const row *r, const vn_run_config *c)
 {
     const vn_stats *s = &res->stats;
     if (!s->n)
         return;
     if (s->median < 5e6)
-        vn__result_warn(res, "too_short",
+        run_warn(res, "too_short",
              "each run takes only %.3g ms: starting a process is a large part of that; time "
              "more work per run if you can",
              s->median / 1e6);
-    double first = res->nsamples ? res->samples[0].value - res->overhead_ns : NAN;
+    double first = res->nsamples ? res->samples[0].value - res->shell_ns : NAN;
     double iqr = s->iqr;
     if (res->nsamples >= 5 && first > s->median * 1.5 && first > s->pct[6] + 3 * iqr)
-        vn__result_warn(res, "slow_first_run",
+        run_warn(res, "slow_first_run",
              "the first run took %.3g ms against a median of %.3g ms: caches were cold; add "
              "--warmup 1 (or --prepare to measure every run cold)",
              first / 1e6, s->median / 1e6);
     size_t severe = s->outliers.high_severe + s->outliers.low_severe;
     if (severe)
-        vn__result_warn(res, "outliers",
+        run_warn(res, "outliers",
              "%zu of %zu runs were far from the rest (beyond 3 IQR): other work on the machine; "
              "they are kept, and the median ignores them",
              severe, (size_t)s->n);
     double rel = s->median != 0 ? s->mad_scaled / fabs(s->median) : NAN;
     if (rel > 0.05)
-        vn__result_warn(res, "high_variance", "runs vary by %.1f%% (scaled MAD / median)", 100 * rel);
+        run_warn(res, "high_variance", "runs vary by %.1f%% (scaled MAD / median)", 100 * rel);
     if (s->n >= 20 && s->modality >= 2.8)
-        vn__result_warn(res, "multimodal",
+        run_warn(res, "multimodal",
              "the run times have several modes (mvalue %.1f): see --hist", s->modality);
     if (s->n >= 10 && s->drift_p < 0.001 && fabs(s->drift) >= 0.3)
-        vn__result_warn(res, "drift", "the run time %s over the runs (rank correlation %.2f with run order)",
+        run_warn(res, "drift", "the run time %s over the runs (rank correlation %.2f with run order)",
              s->drift > 0 ? "grew" : "shrank", s->drift);
     if (r->stop == VN_STOP_MAX_TIME) {
         double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
-        vn__result_warn(res, "max_time",
+        run_warn(res, "max_time",
              "%g s of runs did not make the median's 95%% CI +-%g%% (it is +-%.2g%%); more runs "
              "with --max-time or --max-samples",
              c->min_time, c->precision, 100 * half / fabs(s->median));
     }
     if (r->failed_runs && c->ignore_failure)
-        vn__result_warn(res, "failed_runs", "%zu of %zu runs failed (kept with --ignore-failure)",
+        run_warn(res, "failed_runs", "%zu of %zu runs failed (kept with --ignore-failure)",
              r->failed_runs, (size_t)res->nsamples);
 }
 
 /* Turns a row into a result; shell start-up subtracted from the stats. */
-static int fill_result(vn_result *res, row *r, const vn_run_config *c, double shell_wall,
+static int fill_result(vn_run_result *res, row *r, const vn_run_config *c, double shell_wall,
                        double shell_user, double shell_sys)
 {
     memset(res, 0, sizeof *res);
-    res->unit = "ns";
-    res->threads = 1;
-    res->iters = 1;
+    res->size = sizeof *res;
     res->stop = r->stop;
     res->command = strdup(r->text);
     if (!res->command)
@@ -972,6 +1011,7 @@ static int fill_result(vn_result *res, row *r, const vn_run_config *c, double sh
         res->samples[i].iters = 1;
         res->samples[i].ref_ns = NAN;
         res->samples[i].branch_cycles = NAN;
+        res->samples[i].cpu_ns = NAN;
         res->proc[i] = r->use[i];
         net[i] = r->wall[i] - shell_wall;
     }
@@ -979,15 +1019,9 @@ static int fill_result(vn_result *res, row *r, const vn_run_config *c, double sh
     /* The shell's own share of user and system time goes from the summary,
      * mean from mean: per run, a tick-split time less a mean would go below
      * 0 as often as not. */
-    if (r->shell) {
-        res->shell_user_ns = shell_user;
-        res->shell_sys_ns = shell_sys;
-    }
-    res->overhead_ns = shell_wall;
-    res->overhead_ci[0] = res->overhead_ci[1] = shell_wall;
-    res->cycles = res->ref_ns = res->ref_spread = res->overhead_cycles = NAN;
-    res->overhead_cycles_spread = NAN;
-    res->bytes_per_sec = res->items_per_sec = NAN;
+    res->shell_ns = shell_wall;
+    res->shell_user_ns = shell_user;
+    res->shell_sys_ns = shell_sys;
     int rc = r->n ? vn_stats_compute(net, r->n, &res->stats) : 0;
     if (rc == 0 && r->n && (res->stats.median <= 0 || (r->shell && res->stats.median_ci[0] <= 0))) {
         /* The command cannot be told apart from an empty shell: only a
@@ -1005,25 +1039,66 @@ static int fill_result(vn_result *res, row *r, const vn_run_config *c, double sh
     return rc;
 }
 
-static int compare(const vn_results *res, vn_run_compare **out, size_t *nout)
+/* The row's counters from its runs' counts (nsamples x n, taken over):
+ * the median of each event over the runs, with nothing taken off, since a
+ * command has no empty loop; and the ratios between them. */
+static int run_counters_finish(vn_run_result *res, const vn_counters *c, double *counts)
+{
+    size_t n = vn_counters_n(c);
+    res->ncounters = (int)n;
+    res->sample_counts = counts;
+    for (size_t i = 0; i < res->nsamples; i++)
+        res->samples[i].counts = counts + i * n;
+    if (!n)
+        return 0;
+    unsigned char *use = malloc(res->nsamples ? res->nsamples : 1);
+    uint32_t *scaled = malloc((res->nsamples ? res->nsamples : 1) * sizeof *scaled);
+    if (!use || !scaled) {
+        free(use);
+        free(scaled);
+        return VN_ENOMEM;
+    }
+    for (size_t i = 0; i < res->nsamples; i++) {
+        use[i] = 1;
+        scaled[i] = res->samples[i].counts_scaled;
+    }
+    double net[VN_COUNTERS_MAX], over[VN_COUNTERS_MAX];
+    int any[VN_COUNTERS_MAX];
+    vn__ctr_summarize(counts, scaled, res->nsamples, use, NULL, 0, NULL, n, net, over, any);
+    for (size_t k = 0; k < n; k++) {
+        vn_counter_result *cr = &res->counters[k];
+        memset(cr, 0, sizeof *cr);
+        snprintf(cr->name, sizeof cr->name, "%s", vn_counters_name(c, k));
+        cr->unit = vn_counters_unit(c, k);
+        cr->value = net[k];
+        cr->overhead = over[k];
+        cr->scaled = any[k];
+    }
+    vn__ctr_derive(res->counters, n, 0, &res->derived);
+    free(use);
+    free(scaled);
+    return 0;
+}
+
+static int compare(const vn_run_results *res, vn_run_compare **out, size_t *nout)
 {
     *out = NULL;
     *nout = 0;
     size_t best = SIZE_MAX;
-    for (size_t i = 0; i < res->nbench; i++) {
-        const vn_result *r = &res->bench[i];
+    for (size_t i = 0; i < res->ncommands; i++) {
+        const vn_run_result *r = &res->commands[i];
         if (!r->stats.n || r->upper_bound || r->error[0])
             continue;
-        if (best == SIZE_MAX || r->stats.median < res->bench[best].stats.median)
+        if (best == SIZE_MAX || r->stats.median < res->commands[best].stats.median)
             best = i;
     }
-    if (best == SIZE_MAX || res->nbench < 2)
+    if (best == SIZE_MAX || res->ncommands < 2)
         return 0;
-    vn_run_compare *v = calloc(res->nbench, sizeof *v);
+    vn_run_compare *v = calloc(res->ncommands, sizeof *v);
     if (!v)
         return VN_ENOMEM;
     size_t k = 0;
-    const vn_result *f = &res->bench[best];
+    const vn_run_result *f = &res->commands[best];
     double *fa = malloc(f->nsamples * sizeof *fa);
     if (!fa) {
         free(v);
@@ -1031,8 +1106,8 @@ static int compare(const vn_results *res, vn_run_compare **out, size_t *nout)
     }
     for (size_t i = 0; i < f->nsamples; i++)
         fa[i] = f->samples[i].value;
-    for (size_t i = 0; i < res->nbench; i++) {
-        const vn_result *o = &res->bench[i];
+    for (size_t i = 0; i < res->ncommands; i++) {
+        const vn_run_result *o = &res->commands[i];
         if (i == best || !o->stats.n || o->upper_bound || o->error[0])
             continue;
         vn_run_compare *cmp = &v[k++];
@@ -1066,11 +1141,16 @@ static int compare(const vn_results *res, vn_run_compare **out, size_t *nout)
     return 0;
 }
 
-int vn_run_commands(const vn_run_config *given, vn_results *results, vn_run_compare **cmp,
+int vn_run_commands(const vn_run_config *given, vn_run_results *results, vn_run_compare **cmp,
                     size_t *ncmp, vn_run_failure *fail, char *err, size_t errlen)
 {
     if (!given || !results || !cmp || !ncmp || !fail)
         return VN_EINVAL;
+    /* The first layout of the results is the only one so far. */
+    if (results->size != sizeof *results) {
+        snprintf(err, errlen, "the results are %s", vn_strerror(VN_EABI));
+        return VN_EABI;
+    }
     /* The caller's config may come from an older header: what it lacks
      * keeps the defaults. The first layout with a size ends at dma_latency_us. */
     vn_run_config full;
@@ -1083,7 +1163,7 @@ int vn_run_commands(const vn_run_config *given, vn_results *results, vn_run_comp
     if (!c->ncommands || !c->commands)
         return VN_EINVAL;
     memset(fail, 0, sizeof *fail);
-    memset(results, 0, sizeof *results);
+    vn_run_results_init(results);
     *cmp = NULL;
     *ncmp = 0;
     if (c->max_runs < c->min_runs || !(c->precision > 0) || c->min_time < 0) {
@@ -1199,24 +1279,14 @@ int vn_run_commands(const vn_run_config *given, vn_results *results, vn_run_comp
             add_note(results, "the peak memory of whole process trees is not measured: %s", why);
         }
     }
-    results->commands = 1;
-    results->timer = VN_CLOCK_MONOTONIC;
-    snprintf(results->timer_reason, sizeof results->timer_reason,
-             "wall time from the child's exec to its reaping, CLOCK_MONOTONIC");
-    results->counter_hz = NAN;
-    results->timer_cost_ns = NAN;
-    results->timer_resolution_ns = 1;
-    results->optimized = 1;
-    vn_config_init(&results->config);
     /* --runs N fixes both. */
-    results->config.min_samples = c->runs ? c->runs : c->min_runs;
-    results->config.max_samples = c->runs ? c->runs : c->max_runs;
-    results->config.max_time = c->min_time > 0 ? c->min_time : 1;
-    results->config.precision = c->precision;
-    results->config.warmup = 0;
-    results->config.cpu = c->cpu;
+    results->min_runs = c->runs ? c->runs : c->min_runs;
+    results->max_runs = c->runs ? c->runs : c->max_runs;
+    results->max_time = c->min_time > 0 ? c->min_time : 1;
+    results->precision = c->precision;
+    results->cpu = c->cpu;
     /* The commands take turns run by run, unless in blocks. */
-    results->config.interleave = !c->order_blocks;
+    results->interleave = !c->order_blocks;
     if (!c->executor)
         vn_sysinfo_collect(&results->env);
     else
@@ -1227,11 +1297,11 @@ int vn_run_commands(const vn_run_config *given, vn_results *results, vn_run_comp
      * idled (see idle.c). Held until the last run, once the machine's state
      * is recorded; a value asked for that cannot be held is a note. */
     int idle_fd = -1;
-    results->config.dma_latency_us = -1;
+    results->dma_latency_us = -1;
     if (!c->executor) {
         char why[160];
         idle_fd = vn__idle_hold_for(c->dma_latency_us, results->env.hypervisor,
-                                    &results->config.dma_latency_us, why, sizeof why);
+                                    &results->dma_latency_us, why, sizeof why);
         if (idle_fd < 0 && c->dma_latency_us >= 0)
             add_note(results,
                      "the CPUs' idle states were left as they are, so wake-ups may add to the "
@@ -1372,15 +1442,15 @@ int vn_run_commands(const vn_run_config *given, vn_results *results, vn_run_comp
             hook(&x, "cleanup", rows[i].cleanup, fail->failed ? &ignored : fail);
         }
     }
-    results->bench = calloc(nrows, sizeof *results->bench);
-    if (!results->bench) {
+    results->commands = calloc(nrows, sizeof *results->commands);
+    if (!results->commands) {
         rc = VN_ENOMEM;
         goto out_order;
     }
     for (size_t i = 0; i < nrows && rc == 0; i++) {
-        rc = fill_result(&results->bench[i], &rows[i], c, sh_wall, sh_user, sh_sys);
-        results->nbench++;
-        vn_result *res = &results->bench[i];
+        rc = fill_result(&results->commands[i], &rows[i], c, sh_wall, sh_user, sh_sys);
+        results->ncommands++;
+        vn_run_result *res = &results->commands[i];
         if (rc == 0 && c->nparams) {
             res->pnames = calloc(c->nparams, sizeof *res->pnames);
             res->pvalues = calloc(c->nparams, sizeof *res->pvalues);
@@ -1401,7 +1471,7 @@ int vn_run_commands(const vn_run_config *given, vn_results *results, vn_run_comp
         vn_counters_info(x.first, &results->counters);
         snprintf(results->counters.requested, sizeof results->counters.requested, "%s", c->counters);
         for (size_t i = 0; i < nrows && rc == 0; i++) {
-            vn_result *res = &results->bench[i];
+            vn_run_result *res = &results->commands[i];
             double *per = malloc((res->nsamples ? res->nsamples : 1) * x.ncounters * sizeof *per);
             if (!per) {
                 rc = VN_ENOMEM;
@@ -1411,7 +1481,7 @@ int vn_run_commands(const vn_run_config *given, vn_results *results, vn_run_comp
                 memcpy(per + k * x.ncounters, rows[i].counts + k * VN_COUNTERS_MAX,
                        x.ncounters * sizeof *per);
             /* A command has no empty loop: its counts are its own. */
-            rc = vn__bench_counters_finish(res, x.first, per, NULL, 0, NULL);
+            rc = run_counters_finish(res, x.first, per);
         }
     }
     if (rc == 0 && o_counting(&x))
@@ -1450,7 +1520,7 @@ out_early:
     drain_stop(&dr);
     free_rows(rows, nrows);
     if (rc) {
-        vn_results_free(results);
+        vn_run_results_free(results);
         free(*cmp);
         *cmp = NULL;
         *ncmp = 0;

@@ -359,19 +359,6 @@ typedef struct vn_sample {
     double cpu_ns;
 } vn_sample;
 
-/* What wait4() says about one run of a command (vernier run), for that
- * child alone: not RUSAGE_CHILDREN, whose maximum RSS never goes down. */
-typedef struct vn_proc_usage {
-    double user_ns, sys_ns;
-    long long maxrss_kib;      /* the run's peak resident set (ru_maxrss) */
-    long long minflt, majflt;  /* page faults without and with I/O */
-    long long nvcsw, nivcsw;   /* voluntary and involuntary context switches */
-    long long tree_peak_kib;   /* the whole process tree's peak (cgroup memory.peak), -1 unknown */
-    int exit_status;           /* -1 when killed by a signal */
-    int signal;                /* 0 when it exited */
-    int timed_out;             /* killed by vernier after --timeout */
-} vn_proc_usage;
-
 #define VN_MAX_WARNINGS 16
 
 /* A warning on one result: a stable id scripts can match, the message in
@@ -422,11 +409,6 @@ typedef struct vn_result {
     vn_stop stop;
     double elapsed;            /* seconds spent on this benchmark */
     char error[256];           /* vn_state_fail() message, or "" */
-    char *command;             /* vernier run: the command line, owned; NULL in-process */
-    int named;                 /* vernier run: name is the user's (-n), shown for the command */
-    char **pnames, **pvalues;  /* vernier run: the parameters of this row, owned */
-    size_t nparams;
-    vn_proc_usage *proc;       /* vernier run: one per sample, owned; NULL in-process */
     vn_bench_warning warnings[VN_MAX_WARNINGS];
     int nwarnings;
     /* Counters per iteration, net of the empty loop's (see vn_counter_result),
@@ -436,10 +418,6 @@ typedef struct vn_result {
     vn_counter_derived derived;
     double *sample_counts;     /* nsamples x ncounters, owned; what samples[i].counts point into */
     double overhead_cycles;    /* the empty loop in reference cycles per iteration; NaN unknown */
-    /* vernier run --shell: the shell's own start-up in user and system time
-     * (means of its runs), which the summary takes off the runs' means; 0
-     * otherwise. The runs' own numbers keep it. */
-    double shell_user_ns, shell_sys_ns;
     /* (p90 - p10) / median of the empty loop in reference cycles, over the
      * empty-loop samples the overhead comes from, a fraction; NAN unknown
      * (fewer than 5, samples under 1000 iterations, no reference). */

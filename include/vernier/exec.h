@@ -13,6 +13,19 @@
 extern "C" {
 #endif
 
+/* What wait4() says about one run of a command (vernier run), for that
+ * child alone: not RUSAGE_CHILDREN, whose maximum RSS never goes down. */
+typedef struct vn_proc_usage {
+    double user_ns, sys_ns;
+    long long maxrss_kib;      /* the run's peak resident set (ru_maxrss) */
+    long long minflt, majflt;  /* page faults without and with I/O */
+    long long nvcsw, nivcsw;   /* voluntary and involuntary context switches */
+    long long tree_peak_kib;   /* the whole process tree's peak (cgroup memory.peak), -1 unknown */
+    int exit_status;           /* -1 when killed by a signal */
+    int signal;                /* 0 when it exited */
+    int timed_out;             /* killed by vernier after --timeout */
+} vn_proc_usage;
+
 /* The helper program vernier run starts commands through; internal. */
 struct vn__spawner;
 

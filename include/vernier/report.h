@@ -6,6 +6,7 @@
 #include "vernier/base.h"
 #include "vernier/bench.h"
 #include "vernier/probe.h"
+#include "vernier/runner.h"
 #include "vernier/stats.h"
 #include "vernier/sysinfo.h"
 
@@ -47,17 +48,22 @@ int vn_report_results_json(const vn_results *r, vn_buf *out);
 int vn_report_results_csv(const vn_results *r, int raw, vn_buf *out);
 int vn_report_results_markdown(const vn_results *r, vn_buf *out);
 
-/* vernier run: the console summary with the comparison, and hyperfine's
- * JSON layout (--export-hyperfine). */
-struct vn_run_compare;
-int vn_report_run_text(const vn_results *r, const struct vn_run_compare *cmp, size_t ncmp,
+/* vernier run's results (vernier/runner.h). The console summary with the
+ * comparison; the vernier.results/1 document ("kind": "commands", each
+ * sample a run with its usage), its CSV (raw: one row per run), Markdown
+ * and histogram views, made by the same writers as the engine's. */
+int vn_report_run_text(const vn_run_results *r, const vn_run_compare *cmp, size_t ncmp,
                        unsigned flags, vn_buf *out);
-int vn_report_hyperfine_json(const vn_results *r, vn_buf *out);
-/* hyperfine's --export-csv (seconds, one row per command, parameter_NAME
- * columns) and --export-markdown (a table in unit_s seconds: 1e-3 for
- * milliseconds; 0 chooses as hyperfine does) layouts. */
-int vn_report_hyperfine_csv(const vn_results *r, vn_buf *out);
-int vn_report_hyperfine_markdown(const vn_results *r, double unit_s, vn_buf *out);
+int vn_report_run_json(const vn_run_results *r, vn_buf *out);
+int vn_report_run_csv(const vn_run_results *r, int raw, vn_buf *out);
+int vn_report_run_markdown(const vn_run_results *r, vn_buf *out);
+int vn_report_run_hist(const vn_run_results *r, unsigned flags, vn_buf *out);
+/* hyperfine's layouts: --export-json; --export-csv (seconds, one row per
+ * command, parameter_NAME columns); --export-markdown (a table in unit_s
+ * seconds: 1e-3 for milliseconds; 0 chooses as hyperfine does). */
+int vn_report_hyperfine_json(const vn_run_results *r, vn_buf *out);
+int vn_report_hyperfine_csv(const vn_run_results *r, vn_buf *out);
+int vn_report_hyperfine_markdown(const vn_run_results *r, double unit_s, vn_buf *out);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /* Timing whole commands over many runs (`vernier run`): interleaved runs of
  * several commands, warmup, adaptive stopping, prepare/setup/cleanup hooks,
- * parameter scans, timeouts and failures. Every run is a sample of a
- * vn_result, so the statistics and reporters of the engine apply. */
+ * parameter scans, timeouts and failures. Each command's runs are a
+ * vn_run_result: the same sample record (vn_sample), statistics (vn_stats)
+ * and warnings as the engine's rows, with what only a command has. */
 #ifndef VERNIER_RUNNER_H
 #define VERNIER_RUNNER_H
 
@@ -96,7 +97,7 @@ typedef struct vn_run_failure {
 
 /* The comparison of each command with the fastest. */
 typedef struct vn_run_compare {
-    size_t fastest;               /* index into results->bench */
+    size_t fastest;               /* index into results->commands */
     size_t other;
     double ratio;                 /* median(other) / median(fastest) */
     double ratio_err;             /* half-width of its 95% interval, from both medians' intervals */
@@ -104,13 +105,72 @@ typedef struct vn_run_compare {
     int significant;              /* p < 0.05 */
 } vn_run_compare;
 
+/* One command's runs (one row per command and parameter combination). */
+typedef struct vn_run_result {
+    size_t size;                  /* sizeof (vn_run_result) of the library that filled it */
+    char name[192];               /* the user's name (-n), or the command line */
+    int named;                    /* 1: name is the user's, shown in place of the command */
+    char *command;                /* the command line, parameters substituted; owned */
+    char **pnames, **pvalues;     /* the parameters of this row, nparams of each; owned */
+    size_t nparams;
+    /* One per run, in the order they ran: value is the wall time in ns as
+     * measured (the shell's start-up not taken off), iters 1; counts points
+     * into sample_counts with counters. Owned. */
+    vn_sample *samples;
+    vn_proc_usage *proc;          /* what wait4() said of each run, nsamples of them; owned */
+    size_t nsamples;
+    /* Of the runs' wall times, the shell's start-up taken off. */
+    vn_stats stats;
+    /* Through a shell: its own start-up (means of its runs), taken off the
+     * wall times (shell_ns) and off the means of user and system time; 0
+     * without a shell. The runs keep their own numbers. */
+    double shell_ns, shell_user_ns, shell_sys_ns;
+    /* 1: the command cannot be told apart from starting the shell; bound_ns,
+     * its fastest run, is what it takes less than. */
+    int upper_bound;
+    double bound_ns;
+    vn_stop stop;
+    char error[256];              /* why the runs stopped when one failed, or "" */
+    vn_bench_warning warnings[VN_MAX_WARNINGS];
+    int nwarnings;
+    /* With counters: per run, the command and what it started (medians of
+     * the runs), in the order of vn_run_results.counters' opened events. */
+    vn_counter_result counters[VN_COUNTERS_MAX];
+    int ncounters;
+    vn_counter_derived derived;
+    double *sample_counts;        /* nsamples x ncounters, owned */
+} vn_run_result;
+
+/* Every command's runs, and what holds for all of them. */
+typedef struct vn_run_results {
+    size_t size;                  /* sizeof (vn_run_results), set by vn_run_results_init */
+    vn_sysinfo env;
+    vn_run_result *commands;      /* owned */
+    size_t ncommands;
+    /* The settings the runs were made with. */
+    size_t min_runs, max_runs;
+    double max_time, precision;
+    int cpu;                      /* -1: not pinned */
+    int interleave;               /* 1: the commands took turns run by run */
+    int dma_latency_us;           /* the wake-up latency held, -1 none */
+    int interrupted;
+    char note[512];               /* something the reader must know about the whole run, or "" */
+    vn_counter_info counters;     /* requested is "" when counters were off */
+} vn_run_results;
+
+/* Zeroes r and sets its size; vn_run_commands() refuses one not set up so
+ * (VN_EABI). */
+void vn_run_results_init(vn_run_results *r);
+/* Frees what r owns and zeroes it, keeping its size; NULL does nothing. */
+void vn_run_results_free(vn_run_results *r);
+
 /* Runs every command (times every parameter combination). Fills results
- * (one vn_result per command row, samples = runs, result->proc = each run's
- * usage), the comparisons (cmp, ncmp; free() it), and fail when a run
- * failed. Returns 0, or a negative code when nothing could be run (a
- * command that does not exist, a bad parameter): then err says why. */
-int vn_run_commands(const vn_run_config *c, vn_results *results, vn_run_compare **cmp, size_t *ncmp,
-                    vn_run_failure *fail, char *err, size_t errlen);
+ * (set up by vn_run_results_init; one vn_run_result per command row), the
+ * comparisons (cmp, ncmp; free() it), and fail when a run failed. Returns
+ * 0, or a negative code when nothing could be run (a command that does not
+ * exist, a bad parameter): then err says why and results holds nothing. */
+int vn_run_commands(const vn_run_config *c, vn_run_results *results, vn_run_compare **cmp,
+                    size_t *ncmp, vn_run_failure *fail, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

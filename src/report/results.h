@@ -5,6 +5,7 @@
 #define VN_REPORT_RESULTS_H
 
 #include "internal.h"
+#include "vernier/runner.h"
 
 /* Room for counter columns: one per event and four ratios. */
 #define VN__MAX_CCOLS (VN_COUNTERS_MAX + 4)
@@ -102,5 +103,20 @@ int vn__results_stop_notes(const vn_results *r, const char *prefix, int limits, 
  * the brief one leaves out why. */
 int vn__results_timer_note(const vn_results *r, vn_buf *b);
 int vn__results_timer_brief(const vn_results *r, vn_buf *b);
+
+/* The vernier.results/1 document and the CSV views of it, for the engine's
+ * results (runs NULL) or for vernier run's: then r is the view of runs that
+ * vn__run_view made, and each row's command part comes from runs. */
+int vn__report_results_json(const vn_results *r, const vn_run_results *runs, vn_buf *out);
+int vn__report_results_csv(const vn_results *r, const vn_run_results *runs, int raw, vn_buf *out);
+
+/* The runs of vernier run seen as the engine's results, for the views both
+ * share (the results document, CSV, Markdown, the histograms): every row's
+ * samples, statistics, warnings and counters, the shell's start-up as the
+ * overhead, and what only the engine measures unknown. The view borrows
+ * from runs (its rows' samples, the machine snapshot): vn__run_view_free
+ * frees only what the view itself holds, and runs must outlive it. */
+int vn__run_view(const vn_run_results *runs, vn_results *view);
+void vn__run_view_free(vn_results *view);
 
 #endif

@@ -263,7 +263,7 @@ void vn__results_cells(const vn_result *r, vn__cells *c)
     char it[32];
     /* A headline that rests on few of the samples (the others left out)
      * says how few: "12/61x512". */
-    if (!r->command && r->headline_samples < r->nsamples && r->headline_samples < 20)
+    if (r->headline_samples < r->nsamples && r->headline_samples < 20)
         snprintf(c->s[VN__COL_SAMPLES], z, "%zu/%zux%s", r->headline_samples, r->nsamples,
                  vn__fmt_count(it, sizeof it, (double)r->iters));
     else

@@ -125,26 +125,29 @@ static void counters(vn__json *j, const vn_result *r, int on)
     vn__json_obj_end(j);
 }
 
-static void benchmark(vn__json *j, const vn_result *r, int counters_on)
+/* One row; x is the command's own part of it for vernier run (its command
+ * line, parameters, each run's usage, the shell's start-up), NULL for the
+ * engine's rows. */
+static void benchmark(vn__json *j, const vn_result *r, int counters_on, const vn_run_result *x)
 {
     vn__json_obj_begin(j, NULL);
     vn__json_str(j, "name", r->name);
     vn__json_obj_begin(j, "params");
-    if (r->nparams) {
-        for (size_t i = 0; i < r->nparams; i++)
-            vn__json_str(j, r->pnames[i], r->pvalues[i]);
+    if (x && x->nparams) {
+        for (size_t i = 0; i < x->nparams; i++)
+            vn__json_str(j, x->pnames[i], x->pvalues[i]);
     } else if (r->param_name[0]) {
         vn__json_int(j, r->param_name, r->param);
     }
     vn__json_obj_end(j);
-    if (r->command)
-        vn__json_str(j, "command", r->command);
+    if (x)
+        vn__json_str(j, "command", x->command);
     vn__json_str(j, "unit", r->unit ? r->unit : "ns");
     vn__json_uint(j, "iters", r->iters);
 
     vn__json_arr_begin(j, "samples");
     for (size_t i = 0; r->samples && i < r->nsamples; i++)
-        sample(j, &r->samples[i], r->ncounters, r->proc ? &r->proc[i] : NULL);
+        sample(j, &r->samples[i], r->ncounters, x ? &x->proc[i] : NULL);
     vn__json_arr_end(j);
     /* A summary of no samples would be all zeros that look measured. */
     if (r->stats.n > 0)
@@ -152,7 +155,7 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on)
     else
         vn__json_null(j, "stats");
     vn__json_uint(j, "tagged", r->ntagged);
-    if (!r->command) {
+    if (!x) {
         vn__json_uint(j, "shared_core", r->nshared);
         tag_array(j, "left_out", r->left_out);
     }
@@ -164,23 +167,23 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on)
     vn__json_num(j, NULL, r->overhead_ci[1]);
     vn__json_arr_end(j);
     vn__json_num(j, "cycles", r->overhead_cycles);
-    if (!r->command)
+    if (!x)
         vn__json_num(j, "cycles_spread", r->overhead_cycles_spread);
-    if (r->command && (r->shell_user_ns > 0 || r->shell_sys_ns > 0)) {
-        vn__json_num(j, "user_ns", r->shell_user_ns);
-        vn__json_num(j, "sys_ns", r->shell_sys_ns);
+    if (x && (x->shell_user_ns > 0 || x->shell_sys_ns > 0)) {
+        vn__json_num(j, "user_ns", x->shell_user_ns);
+        vn__json_num(j, "sys_ns", x->shell_sys_ns);
     }
     vn__json_obj_end(j);
 
     vn__json_bool(j, "upper_bound", r->upper_bound != 0);
     vn__json_num(j, "bound_ns", r->upper_bound ? r->bound_ns : NAN);
     vn__json_str(j, "bound_rule", !r->upper_bound ? NULL : r->bound_one_cycle ? "one_cycle" : "fastest");
-    if (r->command)
+    if (x)
         vn__json_str(j, "headline_samples", NULL);
     else
         vn__json_uint(j, "headline_samples", r->headline_samples);
     vn__json_num(j, "cycles", r->cycles);
-    vn__json_num(j, "cpu_ns", r->command ? NAN : r->cpu_ns);
+    vn__json_num(j, "cpu_ns", x ? NAN : r->cpu_ns);
     vn__json_obj_begin(j, "ref");
     vn__json_num(j, "ns_per_cycle", r->ref_ns);
     vn__json_num(j, "spread", r->ref_spread);
@@ -193,7 +196,7 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on)
     /* In-process: the share on the CPU, and the settings in force for this
      * row, which a benchmark may set for itself; runs of commands have
      * theirs in config. */
-    if (!r->command) {
+    if (!x) {
         vn__json_num(j, "on_cpu", r->on_cpu);
         vn__json_obj_begin(j, "settings");
         vn__json_num(j, "max_time", r->max_time);
@@ -289,7 +292,7 @@ static void counter_info(vn__json *j, const vn_counter_info *ci)
     vn__json_obj_end(j);
 }
 
-int vn_report_results_json(const vn_results *r, vn_buf *out)
+int vn__report_results_json(const vn_results *r, const vn_run_results *runs, vn_buf *out)
 {
     if (!r || !out || (r->nbench && !r->bench))
         return VN_EINVAL;
@@ -318,8 +321,14 @@ int vn_report_results_json(const vn_results *r, vn_buf *out)
 
     vn__json_arr_begin(&j, "benchmarks");
     for (size_t i = 0; i < r->nbench; i++)
-        benchmark(&j, &r->bench[i], r->counters.requested[0] != '\0');
+        benchmark(&j, &r->bench[i], r->counters.requested[0] != '\0',
+                  runs ? &runs->commands[i] : NULL);
     vn__json_arr_end(&j);
     vn__json_obj_end(&j);
     return vn__json_finish(&j);
+}
+
+int vn_report_results_json(const vn_results *r, vn_buf *out)
+{
+    return vn__report_results_json(r, NULL, out);
 }

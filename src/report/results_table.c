@@ -49,14 +49,14 @@ static int csv_num(vn_buf *b, double v)
 
 /* The parameter column: the engine's one integer, or a command's values
  * as "name=value;name=value" (quoted when a value needs it). */
-static int csv_param(vn_buf *b, const vn_result *r)
+static int csv_param(vn_buf *b, const vn_result *r, const vn_run_result *x)
 {
-    if (r->nparams) {
+    if (x && x->nparams) {
         vn_buf t;
         vn_buf_init(&t, 0);
         int err = 0;
-        for (size_t i = 0; i < r->nparams && !err; i++)
-            err = vn_buf_printf(&t, "%s%s=%s", i ? ";" : "", r->pnames[i], r->pvalues[i]);
+        for (size_t i = 0; i < x->nparams && !err; i++)
+            err = vn_buf_printf(&t, "%s%s=%s", i ? ";" : "", x->pnames[i], x->pvalues[i]);
         if (!err)
             err = csv_str(b, t.data ? t.data : "", 0);
         vn_buf_free(&t);
@@ -130,7 +130,7 @@ static int csv_counter_cells(vn_buf *b, const vn_results *r, const vn_result *re
     return err;
 }
 
-static int csv_summary_row(vn_buf *b, const vn_result *r)
+static int csv_summary_row(vn_buf *b, const vn_result *r, const vn_run_result *x)
 {
     const vn_stats *st = &r->stats;
     int have = st->n > 0 && !r->error[0];
@@ -141,7 +141,7 @@ static int csv_summary_row(vn_buf *b, const vn_result *r)
     int loc = have && !r->upper_bound;
     int err = csv_str(b, r->name, 0);
     if (!err)
-        err = csv_param(b, r);
+        err = csv_param(b, r, x);
     if (!err)
         err = csv_str(b, r->unit ? r->unit : "ns", 0);
     if (!err)
@@ -188,7 +188,7 @@ static int csv_summary_row(vn_buf *b, const vn_result *r)
 
 static const char *const raw_header = "name,param,sample,value,iters,tags,ref_ns,thread\n";
 
-static int csv_sample_row(vn_buf *b, const vn_result *r, size_t i)
+static int csv_sample_row(vn_buf *b, const vn_result *r, const vn_run_result *x, size_t i)
 {
     const vn_sample *s = &r->samples[i];
     char tags[64] = "";
@@ -199,16 +199,16 @@ static int csv_sample_row(vn_buf *b, const vn_result *r, size_t i)
     char v[40], ref[40], br[40];
     int err = csv_str(b, r->name, 0);
     if (!err)
-        err = csv_param(b, r);
+        err = csv_param(b, r, x);
     if (!err)
         err = vn_buf_printf(b, "%zu,%s,%llu,%s,%s,%d", i, vn__fmt_exact(v, sizeof v, s->value),
                             (unsigned long long)s->iters, tags,
                             vn__fmt_exact(ref, sizeof ref, s->ref_ns), s->thread);
-    if (!err && !r->proc)
+    if (!err && !x)
         err = vn_buf_printf(b, ",%s", vn__fmt_exact(br, sizeof br, s->branch_cycles));
     /* A run of a command: what wait4() said about it. */
-    if (!err && r->proc) {
-        const vn_proc_usage *u = &r->proc[i];
+    if (!err && x) {
+        const vn_proc_usage *u = &x->proc[i];
         char us[40], sy[40], sig[24] = "";
         if (u->signal)
             snprintf(sig, sizeof sig, "SIG%s", sigabbrev_np(u->signal) ? sigabbrev_np(u->signal) : "?");
@@ -228,7 +228,7 @@ static int csv_sample_row(vn_buf *b, const vn_result *r, size_t i)
 static const char *const raw_bench_columns = ",branch_cycles";
 static const char *const raw_run_columns = ",user,sys,maxrss_kib,minflt,majflt,nvcsw,nivcsw,exit_status,signal";
 
-int vn_report_results_csv(const vn_results *r, int raw, vn_buf *out)
+int vn__report_results_csv(const vn_results *r, const vn_run_results *runs, int raw, vn_buf *out)
 {
     if (!r || !out || (r->nbench && !r->bench))
         return VN_EINVAL;
@@ -237,22 +237,23 @@ int vn_report_results_csv(const vn_results *r, int raw, vn_buf *out)
     int on = counters_on(r);
     int err = vn_buf_append(out, h, strlen(h) - 1);
     if (!err && raw)
-        err = vn_buf_puts(out, r->commands ? raw_run_columns : raw_bench_columns);
+        err = vn_buf_puts(out, runs ? raw_run_columns : raw_bench_columns);
     if (!err && on)
         err = csv_counter_header(out, r, raw);
     if (!err)
         err = vn_buf_puts(out, "\n");
     for (size_t i = 0; i < r->nbench && !err; i++) {
         const vn_result *res = &r->bench[i];
+        const vn_run_result *x = runs ? &runs->commands[i] : NULL;
         if (!raw) {
-            err = csv_summary_row(out, res);
+            err = csv_summary_row(out, res, x);
             if (!err && on)
                 err = csv_counter_cells(out, r, res);
             if (!err)
                 err = vn_buf_puts(out, "\n");
         }
         for (size_t k = 0; raw && res->samples && k < res->nsamples && !err; k++) {
-            err = csv_sample_row(out, res, k);
+            err = csv_sample_row(out, res, x, k);
             for (size_t c = 0; on && c < r->counters.nopened && !err; c++) {
                 char v[40];
                 double x = res->samples[k].counts && c < (size_t)res->ncounters
@@ -265,6 +266,11 @@ int vn_report_results_csv(const vn_results *r, int raw, vn_buf *out)
         }
     }
     return err;
+}
+
+int vn_report_results_csv(const vn_results *r, int raw, vn_buf *out)
+{
+    return vn__report_results_csv(r, NULL, raw, out);
 }
 
 /* ---- Markdown ----------------------------------------------------------- */

@@ -18,13 +18,13 @@
 enum { USER, SYS, RSS };
 
 /* What a command is called in a report: its name (-n) or its command line. */
-static const char *label(const vn_result *r)
+static const char *label(const vn_run_result *r)
 {
     return r->named || !r->command ? r->name : r->command;
 }
 
 /* The mean or the median over the runs of one field of their usage. */
-static double summary_of(const vn_result *r, int which, int mean)
+static double summary_of(const vn_run_result *r, int which, int mean)
 {
     double *all = malloc((r->nsamples ? r->nsamples : 1) * sizeof *all);
     if (!all)
@@ -65,13 +65,13 @@ static const char *stop_words(vn_stop s)
     return "?";
 }
 
-int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t ncmp,
+int vn_report_run_text(const vn_run_results *res, const vn_run_compare *cmp, size_t ncmp,
                        unsigned flags, vn_buf *o)
 {
     int rc = 0;
     char a[40], b[40], c[40], d[40];
-    for (size_t i = 0; i < res->nbench; i++) {
-        const vn_result *r = &res->bench[i];
+    for (size_t i = 0; i < res->ncommands; i++) {
+        const vn_run_result *r = &res->commands[i];
         const vn_stats *s = &r->stats;
         rc |= vn_buf_printf(o, "%s%s%s\n", BOLD(flags), label(r), RESET(flags));
         if (!r->nsamples) {
@@ -133,9 +133,9 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
             rc |= vn_buf_printf(o, "  tree     peak memory of the whole process tree %s (largest run)\n", d);
         }
         rc |= vn_buf_printf(o, "  runs     %zu (%s)", r->nsamples, stop_words(r->stop));
-        if (r->overhead_ns > 0)
+        if (r->shell_ns > 0)
             rc |= vn_buf_printf(o, "; through a shell, its start-up (%s) subtracted",
-                                vn__fmt_ns(a, sizeof a, r->overhead_ns));
+                                vn__fmt_ns(a, sizeof a, r->shell_ns));
         rc |= vn_buf_puts(o, "\n");
         if (r->error[0])
             rc |= vn_buf_printf(o, "  %sfailed   %s%s\n", YELLOW(flags), r->error, RESET(flags));
@@ -145,13 +145,13 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
         rc |= vn_buf_puts(o, "\n");
     }
     if (ncmp) {
-        const vn_result *f = &res->bench[cmp[0].fastest];
+        const vn_run_result *f = &res->commands[cmp[0].fastest];
         const char *fname = label(f);
         const char *fq = vn__quote_for(fname);
         rc |= vn_buf_printf(o, "%sComparison%s\n  %s%s%s ran\n", BOLD(flags), RESET(flags), fq,
                             fname, fq);
         for (size_t i = 0; i < ncmp; i++) {
-            const vn_result *x = &res->bench[cmp[i].other];
+            const vn_run_result *x = &res->commands[cmp[i].other];
             const char *name = label(x);
             const char *q = vn__quote_for(name);
             char p[32];
@@ -174,7 +174,13 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
         }
         rc |= vn_buf_puts(o, "\n");
     }
-    rc |= vn__results_counter_notes(res, "", o);
+    /* The notes on counters are the engine's, read from the shared view. */
+    vn_results view;
+    if (vn__run_view(res, &view) == 0)
+        rc |= vn__results_counter_notes(&view, "", o);
+    else
+        rc = 1;
+    vn__run_view_free(&view);
     if (res->note[0])
         rc |= vn_buf_printf(o, "note: %s\n", res->note);
     if (res->interrupted)
@@ -184,14 +190,14 @@ int vn_report_run_text(const vn_results *res, const vn_run_compare *cmp, size_t 
 
 /* hyperfine's --export-json layout: seconds, the mean and standard
  * deviation first, and every run's time, so its plotting scripts work. */
-int vn_report_hyperfine_json(const vn_results *res, vn_buf *out)
+int vn_report_hyperfine_json(const vn_run_results *res, vn_buf *out)
 {
     vn__json j;
     vn__json_init(&j, out, 1);
     vn__json_obj_begin(&j, NULL);
     vn__json_arr_begin(&j, "results");
-    for (size_t i = 0; i < res->nbench; i++) {
-        const vn_result *r = &res->bench[i];
+    for (size_t i = 0; i < res->ncommands; i++) {
+        const vn_run_result *r = &res->commands[i];
         if (!r->nsamples)
             continue;
         const vn_stats *s = &r->stats;
@@ -211,7 +217,7 @@ int vn_report_hyperfine_json(const vn_results *res, vn_buf *out)
         vn__json_num(&j, "max", s->max / 1e9);
         vn__json_arr_begin(&j, "times");
         for (size_t k = 0; k < r->nsamples; k++)
-            vn__json_num(&j, NULL, (r->samples[k].value - r->overhead_ns) / 1e9);
+            vn__json_num(&j, NULL, (r->samples[k].value - r->shell_ns) / 1e9);
         vn__json_arr_end(&j);
         vn__json_arr_begin(&j, "exit_codes");
         for (size_t k = 0; k < r->nsamples; k++) {
@@ -237,7 +243,7 @@ int vn_report_hyperfine_json(const vn_results *res, vn_buf *out)
 /* ---- hyperfine's CSV and Markdown -------------------------------------------- */
 
 /* The mean user and system time of the runs, the shell's start-up taken off. */
-static void cpu_means(const vn_result *r, double *user, double *sys)
+static void cpu_means(const vn_run_result *r, double *user, double *sys)
 {
     double u = 0, y = 0;
     for (size_t k = 0; k < r->nsamples; k++) {
@@ -271,18 +277,18 @@ static int put_csv_field(vn_buf *o, const char *s)
     return rc | vn_buf_puts(o, "\"");
 }
 
-int vn_report_hyperfine_csv(const vn_results *res, vn_buf *o)
+int vn_report_hyperfine_csv(const vn_run_results *res, vn_buf *o)
 {
     int rc = vn_buf_puts(o, "command,mean,stddev,median,user,system,min,max");
-    const vn_result *first = NULL;
-    for (size_t i = 0; i < res->nbench && !first; i++)
-        if (res->bench[i].nsamples)
-            first = &res->bench[i];
+    const vn_run_result *first = NULL;
+    for (size_t i = 0; i < res->ncommands && !first; i++)
+        if (res->commands[i].nsamples)
+            first = &res->commands[i];
     for (size_t k = 0; first && k < first->nparams; k++)
         rc |= vn_buf_printf(o, ",parameter_%s", first->pnames[k]);
     rc |= vn_buf_puts(o, "\n");
-    for (size_t i = 0; i < res->nbench; i++) {
-        const vn_result *r = &res->bench[i];
+    for (size_t i = 0; i < res->ncommands; i++) {
+        const vn_run_result *r = &res->commands[i];
         if (!r->nsamples)
             continue;
         const vn_stats *s = &r->stats;
@@ -303,13 +309,13 @@ int vn_report_hyperfine_csv(const vn_results *res, vn_buf *o)
     return rc ? VN_ENOMEM : 0;
 }
 
-int vn_report_hyperfine_markdown(const vn_results *res, double unit_s, vn_buf *o)
+int vn_report_hyperfine_markdown(const vn_run_results *res, double unit_s, vn_buf *o)
 {
     /* hyperfine's choice without --time-unit: seconds once the fastest mean
      * is a second or more, else milliseconds. */
-    const vn_result *fast = NULL;
-    for (size_t i = 0; i < res->nbench; i++) {
-        const vn_result *r = &res->bench[i];
+    const vn_run_result *fast = NULL;
+    for (size_t i = 0; i < res->ncommands; i++) {
+        const vn_run_result *r = &res->commands[i];
         if (r->nsamples && (!fast || r->stats.mean < fast->stats.mean))
             fast = r;
     }
@@ -320,8 +326,8 @@ int vn_report_hyperfine_markdown(const vn_results *res, double unit_s, vn_buf *o
     double scale = unit_s * 1e9;
     int rc = vn_buf_printf(o, "| Command | Mean [%s] | Min [%s] | Max [%s] | Relative |\n"
                               "|:---|---:|---:|---:|---:|\n", name, name, name);
-    for (size_t i = 0; i < res->nbench; i++) {
-        const vn_result *r = &res->bench[i];
+    for (size_t i = 0; i < res->ncommands; i++) {
+        const vn_run_result *r = &res->commands[i];
         if (!r->nsamples)
             continue;
         const vn_stats *s = &r->stats;

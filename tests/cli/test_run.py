@@ -613,6 +613,19 @@ def test_fake_csv_views(tmp_path):
     assert cols["median"] == "11000000" and cols["n"] == "2"
 
 
+def test_fake_views_leave_what_a_command_has_not_unknown(tmp_path):
+    # A command's runs have no CPU time per iteration nor reference cycles:
+    # the CSV leaves them empty, and Markdown shows no column for them.
+    f = fake(tmp_path, ["10 4 1 2048 0", "12 5 2 4096 0"])
+    summary, md = tmp_path / "s.csv", tmp_path / "t.md"
+    run("run", "--fake-exec", f, "--runs", "2", "--csv", str(summary), "--markdown", str(md), "x")
+    head, row = summary.read_text().splitlines()
+    cols = dict(zip(head.split(","), row.split(",")))
+    assert cols["cpu"] == "" and cols["cycles"] == "" and cols["median"] == "11000000"
+    header = md.read_text().splitlines()[0]
+    assert "| median |" in header and "cpu" not in header and "cycles" not in header
+
+
 def test_parameters_go_into_words_as_given(tmp_path):
     out = tmp_path / "o.txt"
     run("run", "--runs", "1", "--param", "f=it's", "--", "sh", "-c", f"printf '%s' \"$0\" > {out}", "{f}",

@@ -92,16 +92,18 @@ static int run(vn_run_config *c, int *calls, char *err, size_t errlen)
     c->dma_latency_us = -1;
     c->executor = fake_exec;
     c->executor_ctx = calls;
-    vn_results r;
+    vn_run_results r;
+    vn_run_results_init(&r);
     vn_run_compare *cmp = NULL;
     size_t ncmp = 0;
     vn_run_failure fail;
     int rc = vn_run_commands(c, &r, &cmp, &ncmp, &fail, err, errlen);
     if (rc == 0) {
-        assert_int_equal(r.nbench, 1);
-        assert_int_equal(r.bench[0].nsamples, 3);
+        assert_int_equal(r.ncommands, 1);
+        assert_int_equal(r.commands[0].size, sizeof r.commands[0]);
+        assert_int_equal(r.commands[0].nsamples, 3);
         free(cmp);
-        vn_results_free(&r);
+        vn_run_results_free(&r);
     }
     return rc;
 }
@@ -165,6 +167,38 @@ static void the_engine_checks_its_config_size(void **state)
     vn_suite_destroy(s);
 }
 
+/* The results are the caller's memory too: one not set up by
+ * vn_run_results_init, or from another header, is refused before any run. */
+static void the_runner_checks_its_results_size(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {"true"};
+    int calls = 0;
+    vn_run_config c;
+    vn_run_config_init(&c);
+    c.commands = cmds;
+    c.ncommands = 1;
+    c.runs = 2;
+    c.tree_memory = 0;
+    c.dma_latency_us = -1;
+    c.executor = fake_exec;
+    c.executor_ctx = &calls;
+    vn_run_compare *cmp = NULL;
+    size_t ncmp = 0;
+    vn_run_failure fail;
+    char err[256] = "";
+    size_t sizes[] = {0, sizeof(vn_run_results) - sizeof(size_t), sizeof(vn_run_results) + sizeof(size_t)};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        vn_run_results r;
+        memset(&r, 0, sizeof r);
+        r.size = sizes[i];
+        assert_int_equal(vn_run_commands(&c, &r, &cmp, &ncmp, &fail, err, sizeof err), VN_EABI);
+        assert_non_null(strstr(err, "vernier.h"));
+    }
+    assert_int_equal(calls, 0);
+    vn_run_results_free(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +206,7 @@ int main(void)
         cmocka_unit_test(a_size_no_init_set_is_refused),
         cmocka_unit_test(the_runner_checks_its_config_size),
         cmocka_unit_test(the_engine_checks_its_config_size),
+        cmocka_unit_test(the_runner_checks_its_results_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
