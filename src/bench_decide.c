@@ -3,11 +3,15 @@
 #include <stdlib.h>
 
 #include "bench_decide.h"
+#include "bench_internal.h"
 #include "vernier/base.h"
 #include "vernier/stats.h"
 
-void vn__policy_init(vn__policy *p, const vn_config *cfg)
+int vn__policy_init(vn__policy *p, const vn_config *cfg)
 {
+    /* Filled in a copy, so that p stays untouched on a bad override. */
+    vn__policy d, *p_out = p;
+    p = &d;
     p->precision = cfg->precision / 100.0;
     p->min_samples = cfg->min_samples;
     p->max_samples = cfg->max_samples;
@@ -32,6 +36,12 @@ void vn__policy_init(vn__policy *p, const vn_config *cfg)
      * quiet ones, and waiting for quiet moments would buy nothing. */
     p->shared_slower = 1.0;
     p->shared_evidence = 2;
+    p->shared_ratio = VN__SHARED_RATIO;
+    p->one_cycle = p->slow_tail = p->extra_empties = p->lengthen = 1;
+    if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)
+        return VN_EINVAL;
+    *p_out = d;
+    return 0;
 }
 
 /* The median of the values of the samples whose tags, masked, equal want;
@@ -120,7 +130,7 @@ static int indistinct(const vn__decision *d, const vn__empty_view *e, const vn__
 static int one_cycle(const vn__decision *d, const vn__empty_view *e, const vn__policy *p,
                      double floor_ns)
 {
-    return d->used >= p->min_interval && e->n >= p->empty_matched && isfinite(d->ref) &&
+    return p->one_cycle && d->used >= p->min_interval && e->n >= p->empty_matched && isfinite(d->ref) &&
            d->ref > 0 && d->raw_hi - e->olo < d->ref && d->ref < d->fastest && d->ref >= floor_ns;
 }
 

@@ -26,11 +26,24 @@ typedef struct vn__policy {
     double cycle_stop_share; /* share of a cycle the body must be known under to stop on the bound */
     double shared_slower;    /* in units of precision: shared samples this much slower leave */
     size_t shared_evidence;  /* quiet samples needed before their speed is taken as evidence */
+    /* The engine's rules around the decision, each of which a value
+     * switches off, so that an experiment can show what each one buys. */
+    double shared_ratio;     /* x the run's third-fastest probe: a slower probe saw a shared core */
+    int one_cycle;           /* 0/1: a body under a cycle may be bounded by one cycle */
+    int slow_tail;           /* 0/1: where probes saw sharing, the slow tail is tagged shared too */
+    int extra_empties;       /* 0/1: empty-loop samples out of turn at quiet moments */
+    int lengthen;            /* 0/1: samples made longer when the probe after warmup reads slow */
 } vn__policy;
 
 /* The defaults, with the run's precision (percent), sample limits and
- * budget (seconds) from cfg. */
-void vn__policy_init(vn__policy *p, const vn_config *cfg);
+ * budget (seconds) from cfg, and then cfg->policy's overrides. 0, or
+ * VN_EINVAL (p untouched) for an unknown name or a bad value there. */
+int vn__policy_init(vn__policy *p, const vn_config *cfg);
+
+/* Applies overrides "NAME=VALUE,..." (NULL or "": none) to p. 0, or
+ * VN_EINVAL with p untouched and, when why is not NULL, a line saying
+ * what is wrong and which names there are. */
+int vn__policy_parse(vn__policy *p, const char *text, char *why, size_t n);
 
 /* The empty loop's median per iteration and its 95% interval, from the
  * empty-loop samples of one kind of moments (quiet or shared core), and how

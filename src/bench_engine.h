@@ -21,6 +21,7 @@
 #define EMPTY_SELF_RATIO 1.02 /* an empty-loop sample this much over its fastest was shared */
 #define EMPTY_SELF_ITERS 1000 /* iterations an empty-loop sample needs to be judged by itself */
 #define EXTRA_EVERY 4         /* at most one empty-loop sample out of turn per this many */
+                              /* (vn__policy.extra_empties switches them off) */
 
 /* A growable array of samples. */
 typedef struct samples {
@@ -53,6 +54,7 @@ typedef struct job {
     struct rowrun *w;            /* the row while it samples (row_begin); NULL with threads */
     vn_result *res;              /* where its result goes */
     vn__decision dec;            /* the decision on its samples at the end (summarize) */
+    vn__policy pol;              /* the decision's thresholds and the rules' switches, from cfg */
 } job;
 
 #define NO_SAMPLE ((size_t)-1)
@@ -143,7 +145,7 @@ double vn__low3_floor(const low3 *l);
 double vn__probe_branch(job *j, double ref);
 double vn__branch_floor(const job *j);
 double vn__shared_threshold(const job *j);
-int vn__tag_shared(vn_sample *v, const struct auxes *a, double thr);
+int vn__tag_shared(vn_sample *v, const struct auxes *a, double thr, const vn__policy *p);
 
 /* bench_sample.c: one sample, and the row's own time. */
 double vn__elapsed_ns(job *j);
@@ -164,7 +166,7 @@ int vn__empty_summary(const empties *E, int quiet, double thr, double efloor, ui
 /* bench_summary.c: a row's numbers from its samples and the decision. */
 int vn__view_row(const vn_sample *v, size_t n, const empties *E, double thr, double efloor,
                     uint64_t iters, double floor_ns, vn__row_view *rv);
-int vn__summarize(vn_result *res, const empties *E, const vn_config *cfg, double floor_ns,
+int vn__summarize(vn_result *res, const empties *E, const vn__policy *pol, double floor_ns,
                      double thr, double efloor, unsigned char *empty_used, vn__decision *d);
 void vn__throughput_of(const job *j, vn_result *res);
 

@@ -106,8 +106,9 @@ double vn__ref_ns_per_cycle(const struct vn__run *r);
 double vn__branch_cycles(const struct vn__run *r, double ref_ns);
 #define VN__PROBE_BRANCHES 8000  /* a half: about 2.5-5 us */
 
-/* A probe this many times slower than the third fastest of the run: the
- * core's front end was shared (VN_TAG_SHARED_CORE). Quiet probes read
+/* By default (vn__policy.shared_ratio), a probe this many times slower
+ * than the third fastest of the run: the core's front end was shared
+ * (VN_TAG_SHARED_CORE). Quiet probes read
  * within a few percent of each other; shared ones 1.5 to 2.5 times the
  * quiet ones, with a few at 1.1 to 1.2 (a lighter load on the other
  * thread). */
@@ -176,8 +177,9 @@ void vn__warning_brief(vn_bench_warning *w, const char *fmt, ...) VN_PRINTF(2, 3
 /* The warnings of one result, derived from its numbers and the decision on
  * its samples (bench_decide.h; pure). */
 struct vn__decision;
-void vn__result_warnings(vn_result *res, const vn_config *cfg, int optimized,
-                         const struct vn__decision *d);
+struct vn__policy;
+void vn__result_warnings(vn_result *res, const vn_config *cfg, const struct vn__policy *p,
+                         int optimized, const struct vn__decision *d);
 /* vn_suite_add_registered(), and on an error the name of the benchmark that
  * could not be added in *bad (when bad is not NULL). */
 int vn__suite_add_registered(vn_suite *s, const char **bad);

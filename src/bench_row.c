@@ -54,13 +54,13 @@ int vn__row_begin(job *j, int *state)
      * samples are made longer. On a core shared with a busy second hardware
      * thread now, a loop may run up to as much faster later as the taken-
      * branch probe is slower now than the fastest the run has seen: then
-     * by that much more. */
+     * by that much more (unless the policy switches this off). */
     /* The reference is sized and its reads' share measured now, when the
      * core has run this row's code for the warmup, not when the row was
      * made (before any row ran). */
     vn__ref_setup(&j->run, j->res_ns);
     double b = vn__probe_branch(j, vn__ref_ns_per_cycle(&j->run)) / vn__branch_floor(j);
-    if (b > VN__SHARED_RATIO)
+    if (j->pol.lengthen && b > j->pol.shared_ratio)
         threshold *= fmin(b, 4);
     /* As in calibration, the budget must still hold the minimum samples. */
     threshold = fmin(threshold, cap);
@@ -88,16 +88,14 @@ static vn__verdict stop_test(job *j, int *rc)
     struct rowrun *w = j->w;
     samples *S = &w->S;
     double thr = vn__shared_threshold(j);
-    vn__policy pol;
     vn__row_view rv;
     vn__decision d;
-    vn__policy_init(&pol, &j->cfg);
-    if ((*rc = vn__tag_shared(S->v, &w->A, thr)) != 0 ||
+    if ((*rc = vn__tag_shared(S->v, &w->A, thr, &j->pol)) != 0 ||
         (*rc = vn__view_row(S->v, S->n, &w->E, thr, vn__row_empty_floor(j, w->iters), w->iters,
                         j->res_ns / (double)w->iters, &rv)) != 0)
         return VN__GO_ON;
     rv.elapsed_ns = vn__elapsed_ns(j);
-    if ((*rc = vn__decide(&rv, &pol, &d)) != 0)
+    if ((*rc = vn__decide(&rv, &j->pol, &d)) != 0)
         return VN__GO_ON;
     w->waiting = d.waiting;
     return d.verdict;
@@ -130,7 +128,7 @@ int vn__row_step(job *j, int *state)
      * samples, so a row whose empty loop never reads quiet does not spend
      * half its budget on it. */
     double thr = vn__shared_threshold(j);
-    if (s.branch_cycles <= thr && (w->last_extra == NO_SAMPLE || k >= w->last_extra + EXTRA_EVERY) &&
+    if (j->pol.extra_empties && s.branch_cycles <= thr && (w->last_extra == NO_SAMPLE || k >= w->last_extra + EXTRA_EVERY) &&
         vn__quiet_empties(&w->E, thr, vn__row_empty_floor(j, w->iters)) < EMPTY_FIRST) {
         w->last_extra = k;
         if ((rc = vn__empty_sample(j, w->iters, &w->E)) != 0)
@@ -210,10 +208,8 @@ int vn__row_end(job *j, int state, int rc)
         res->nsamples = S->n;
         S->v = NULL;
         /* Which samples the headline would have left out. */
-        vn__policy pol;
         vn__row_view rv = {.v = res->samples, .n = res->nsamples};
-        vn__policy_init(&pol, &j->cfg);
-        if ((rc = vn__decide(&rv, &pol, &j->dec)) != 0)
+        if ((rc = vn__decide(&rv, &j->pol, &j->dec)) != 0)
             goto out;
         res->left_out = j->dec.skip;
         /* The samples before the failure keep their counts. */
@@ -229,7 +225,7 @@ int vn__row_end(job *j, int state, int rc)
      * the headline then rests on what is known at the end, a sample or two
      * different from what the stop rule saw. */
     vn__probe_branch(j, vn__ref_ns_per_cycle(r));
-    if ((rc = vn__tag_shared(S->v, &w->A, vn__shared_threshold(j))) != 0)
+    if ((rc = vn__tag_shared(S->v, &w->A, vn__shared_threshold(j), &j->pol)) != 0)
         goto out;
     res->samples = S->v;
     res->nsamples = S->n;
@@ -241,7 +237,7 @@ int vn__row_end(job *j, int state, int rc)
         rc = VN_ENOMEM;
         goto out;
     }
-    rc = vn__summarize(res, &w->E, &j->cfg, j->res_ns / (double)res->iters, vn__shared_threshold(j),
+    rc = vn__summarize(res, &w->E, &j->pol, j->res_ns / (double)res->iters, vn__shared_threshold(j),
                    vn__row_empty_floor(j, w->iters), empty_used, &j->dec);
     /* The counters net of the same empty-loop samples as the time. */
     if (rc == 0 && r->ctr) {

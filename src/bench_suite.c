@@ -101,6 +101,10 @@ static job *job_new(const vn__bench *b, vn_result *res, const vn_config *cfg, co
         j->cfg.min_samples = b->opts.min_samples;
     if (j->cfg.max_samples < j->cfg.min_samples)
         j->cfg.max_samples = j->cfg.min_samples;
+    if ((*rc = vn__policy_init(&j->pol, &j->cfg)) != 0) {
+        free(j);
+        return NULL;
+    }
     j->hooks = hooks;
     j->timer = out->timer;
     j->cost_ns = out->timer_cost_ns;
@@ -135,7 +139,7 @@ static void row_done(job *j, vn_results *out)
     res->precision = j->cfg.precision;
     res->min_samples = j->cfg.min_samples;
     res->timer = j->timer;
-    vn__result_warnings(res, &j->cfg, out->optimized, &j->dec);
+    vn__result_warnings(res, &j->cfg, &j->pol, out->optimized, &j->dec);
     char cost[32], step[32];
     if (j->timer_capped)
         vn__result_warn(res, "timer_bound",
@@ -281,6 +285,12 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
     regex_t re;
     if (cfg.filter && regcomp(&re, cfg.filter, REG_EXTENDED | REG_NOSUB) != 0)
         return VN_EINVAL;
+    vn__policy pol;
+    if (vn__policy_init(&pol, &cfg) != 0) {
+        if (cfg.filter)
+            regfree(&re);
+        return VN_EINVAL;
+    }
 
     memset(out, 0, sizeof *out);
     out->config = cfg;

@@ -31,16 +31,14 @@ int vn__view_row(const vn_sample *v, size_t n, const empties *E, double thr, dou
  * (tag_shared, done before), efloor the empty loop's fastest (empty_quiet);
  * empty_used, when not NULL, gets 1 for each empty-loop sample the overhead
  * comes from. The decision goes to *d. */
-int vn__summarize(vn_result *res, const empties *E, const vn_config *cfg, double floor_ns,
+int vn__summarize(vn_result *res, const empties *E, const vn__policy *pol, double floor_ns,
                      double thr, double efloor, unsigned char *empty_used, vn__decision *d)
 {
     size_t n = res->nsamples;
-    vn__policy pol;
-    vn__policy_init(&pol, cfg);
     vn__row_view rv;
     int rc = vn__view_row(res->samples, n, E, thr, efloor, res->iters, floor_ns, &rv);
     if (rc == 0)
-        rc = vn__decide(&rv, &pol, d);
+        rc = vn__decide(&rv, pol, d);
     if (rc)
         return rc;
     double *net = malloc((n ? n : 1) * sizeof *net);

@@ -47,7 +47,7 @@ double vn__branch_floor(const job *j) { return j->floors ? vn__low3_floor(&j->fl
 double vn__shared_threshold(const job *j)
 {
     double f = vn__branch_floor(j);
-    return isfinite(f) ? VN__SHARED_RATIO * f : INFINITY;
+    return isfinite(f) ? j->pol.shared_ratio * f : INFINITY;
 }
 
 /* Tags the samples taken while the core's front end was shared: the probe
@@ -120,10 +120,10 @@ int vn__tag_slow_tail(vn_sample *v, const double *cpu_share, size_t n)
     return 0;
 }
 
-/* Both ways of telling the samples that ran on a shared core; a holds one
- * entry per sample of v. */
-int vn__tag_shared(vn_sample *v, const struct auxes *a, double thr)
+/* Both ways of telling the samples that ran on a shared core (the second
+ * unless p switches it off); a holds one entry per sample of v. */
+int vn__tag_shared(vn_sample *v, const struct auxes *a, double thr, const vn__policy *p)
 {
     tag_probed(v, a, thr);
-    return vn__tag_slow_tail(v, a->cpu_share.v, a->after.n);
+    return p->slow_tail ? vn__tag_slow_tail(v, a->cpu_share.v, a->after.n) : 0;
 }

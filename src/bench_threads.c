@@ -78,8 +78,6 @@ static void *thread_main(void *arg)
         return NULL;
     }
     double budget = j->cfg.max_time * 1e9;
-    vn__policy pol;
-    vn__policy_init(&pol, &j->cfg);
     t->began = vn__timer_read(&j->run);
     while (!atomic_load(&sh->stop)) {
         if (vn__stopping(j)) {
@@ -135,7 +133,7 @@ static void *thread_main(void *arg)
             vn__row_view rv = {.v = t->S.v, .n = t->S.n, .empty = {e, e},
                                .floor_ns = j->res_ns / (double)sh->iters};
             vn__decision d;
-            if ((t->rc = vn__decide(&rv, &pol, &d)) == 0 && d.precise)
+            if ((t->rc = vn__decide(&rv, &j->pol, &d)) == 0 && d.precise)
                 stop_threads(sh, VN_STOP_PRECISION);
         }
     }
@@ -234,7 +232,7 @@ int vn__measure_threads(job *j)
     res->nsamples = all.n;
     if (rc == 0 && res->stop != VN_STOP_FAILED) {
         vn__throughput_of(&t[0].j, res);
-        rc = vn__summarize(res, &E, &j->cfg, j->res_ns / (double)res->iters,
+        rc = vn__summarize(res, &E, &j->pol, j->res_ns / (double)res->iters,
                        INFINITY, NAN, NULL, &j->dec);
     }
     if (nctr && rc == 0) {

@@ -60,11 +60,10 @@ void vn__warning_brief(vn_bench_warning *w, const char *fmt, ...)
  * the result is as precise as asked, and its stop reason says so (r->stop
  * becomes precision, with no warning). A bound of one cycle does not rest
  * on quiet moments: waiting for them did not make it less precise. */
-static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__decision *d)
+static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__policy *p,
+                               const vn__decision *d)
 {
     const char *id = r->stop == VN_STOP_MAX_TIME ? "max_time" : "max_samples";
-    vn__policy pol;
-    vn__policy_init(&pol, cfg);
     if (d->precise && (!r->waited || d->head == VN__HEAD_CYCLE)) {
         r->stop = VN_STOP_PRECISION;
         return;
@@ -80,10 +79,10 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__dec
     vn__fmt_pct(b, sizeof b, cfg->precision);
     if (d->head == VN__HEAD_FASTEST) {
         snprintf(got, sizeof got, "%zu of %zu samples within +-%s of the fastest", d->agree,
-                 pol.fastest_agree, b);
+                 p->fastest_agree, b);
         snprintf(brief, sizeof brief, "%zu/%zu within +-%s of the fastest", d->agree,
-                 pol.fastest_agree, b);
-    } else if (d->used < pol.min_interval) {
+                 p->fastest_agree, b);
+    } else if (d->used < p->min_interval) {
         snprintf(got, sizeof got, "%zu sample%s left, too few for a 95%% CI", d->used,
                  d->used == 1 ? "" : "s");
         snprintf(brief, sizeof brief, "%zu left, too few for a CI", d->used);
@@ -108,7 +107,8 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__dec
                           "%s; %s first", brief, spent);
 }
 
-void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized, const vn__decision *d)
+void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p, int optimized,
+                         const vn__decision *d)
 {
     r->nwarnings = 0;
     if (!optimized)
@@ -187,7 +187,7 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized, cons
              "%zu/%zu samples preempted or moved, %s", ninterfered, r->nsamples,
              r->left_out & pm ? "left out" : "kept: too few others");
     if (r->stop == VN_STOP_MAX_TIME || r->stop == VN_STOP_MAX_SAMPLES)
-        stopped_at_a_limit(r, cfg, d);
+        stopped_at_a_limit(r, cfg, p, d);
     /* The reference loop is the machine's speed: when it moved, times in ns
      * moved with it, and the cycles column is the steadier number. */
     if (isfinite(r->ref_spread) && r->ref_spread > 0.05)
@@ -206,12 +206,10 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, int optimized, cons
     size_t quiet = 0;
     for (size_t i = 0; i < r->nsamples; i++)
         quiet += !(r->samples[i].tags & VN_TAG_SHARED_CORE);
-    vn__policy pol;
-    vn__policy_init(&pol, cfg);
     int kept = r->nshared && !(r->left_out & VN_TAG_SHARED_CORE);
     if (kept || (r->nsamples && r->nshared * 10 > r->nsamples)) {
         const char *why = !kept ? "left out: sharing slowed this body"
-                          : quiet < pol.shared_evidence ? "kept: too few quiet ones to compare"
+                          : quiet < p->shared_evidence ? "kept: too few quiet ones to compare"
                           : d->waiting ? "kept: too few quiet ones, which ran faster"
                                        : "kept: they ran as fast as the quiet ones";
         vn__warning_brief(vn__result_warn(r, "shared_core",

@@ -293,6 +293,12 @@ typedef struct vn_config {
      * speed or a neighbour on the core changes over seconds. With threads
      * the rows run one after another, and the results record 0. */
     int interleave;
+    /* For experiments on the engine itself: overrides of the thresholds
+     * of its decision, "NAME=VALUE,..." (docs/engine.md lists the names,
+     * such as shared_ratio=inf or one_cycle=0, which switch a rule off).
+     * NULL (the default): every rule as documented. An unknown name or a
+     * bad value makes vn_suite_run() return VN_EINVAL before measuring. */
+    const char *policy;
 } vn_config;
 
 #define VN_DMA_LATENCY_AUTO (-2)

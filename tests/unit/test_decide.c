@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +40,7 @@ static vn__policy policy(void)
     vn_config c;
     vn_config_init(&c);
     vn__policy p;
-    vn__policy_init(&p, &c);
+    assert_int_equal(vn__policy_init(&p, &c), 0);
     return p;
 }
 
@@ -407,6 +408,153 @@ static void no_sample_no_headline(void **state)
     assert_int_equal(d.verdict, VN__GO_ON);
 }
 
+/* ---- Overrides by name (vn_config.policy) --------------------------------- */
+
+static vn__policy policy_of(const char *text)
+{
+    vn_config c;
+    vn_config_init(&c);
+    c.policy = text;
+    vn__policy p;
+    assert_int_equal(vn__policy_init(&p, &c), 0);
+    return p;
+}
+
+static void overrides_are_parsed_by_name(void **state)
+{
+    (void)state;
+    vn__policy d = policy(), p = policy_of("shared_ratio=1.5,one_cycle=0,min_untagged=inf,"
+                                           "indistinct_share=0.25,shared_slower=inf,");
+    assert_true(p.shared_ratio == 1.5);
+    assert_int_equal(p.one_cycle, 0);
+    assert_int_equal(p.min_untagged, SIZE_MAX);
+    assert_true(p.indistinct_share == 0.25);
+    assert_true(isinf(p.shared_slower));
+    /* The others keep their defaults. */
+    assert_int_equal(p.fastest_agree, d.fastest_agree);
+    assert_int_equal(p.slow_tail, 1);
+    assert_int_equal(p.extra_empties, 1);
+    assert_int_equal(p.lengthen, 1);
+    assert_true(p.precision == d.precision);
+    /* NULL and "" are no overrides. */
+    p = policy_of("");
+    assert_memory_equal(&p, &d, sizeof p);
+}
+
+static void a_bad_override_leaves_the_policy_untouched(void **state)
+{
+    (void)state;
+    const char *bad[] = {"nope=1",         "one_cycle=2",   "one_cycle=inf", "shared_ratio=-1",
+                         "shared_ratio=x", "min_untagged=", "lengthen",      "fastest_agree=1.5",
+                         "slow_tail=0,,lengthen=0", "shared_ratio=nan", "empty_matched=-1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        vn_config c;
+        vn_config_init(&c);
+        c.policy = bad[i];
+        vn__policy p, before;
+        memset(&p, 0x5a, sizeof p);
+        before = p;
+        assert_int_equal(vn__policy_init(&p, &c), VN_EINVAL);
+        assert_memory_equal(&p, &before, sizeof p);
+    }
+    /* The message names what is wrong, and the names there are. */
+    char why[768];
+    vn__policy p = policy();
+    assert_int_equal(vn__policy_parse(&p, "nope=1", why, sizeof why), VN_EINVAL);
+    assert_non_null(strstr(why, "'nope=1'"));
+    assert_non_null(strstr(why, "shared_ratio"));
+    assert_non_null(strstr(why, "lengthen"));
+    assert_int_equal(vn__policy_parse(&p, "one_cycle=2", why, sizeof why), VN_EINVAL);
+    assert_non_null(strstr(why, "0 or 1"));
+}
+
+static void one_cycle_0_bounds_by_the_fastest_sample(void **state)
+{
+    (void)state;
+    add(20, 1.05, 0.05, 0, 0.3);
+    vn__row_view v = view(1.02, 1.0, 1.06, 10);
+    vn__policy p = policy_of("one_cycle=0");
+    assert_int_equal(decide(&v, &p).head, VN__HEAD_FASTEST);
+}
+
+static void shared_slower_inf_keeps_shared_samples(void **state)
+{
+    (void)state;
+    add(20, 10, 0.01, 0, 0.3);
+    add(20, 12, 0.01, VN_TAG_SHARED_CORE, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    vn__policy p = policy_of("shared_slower=inf");
+    vn__decision d = decide(&v, &p);
+    assert_false(d.skip & VN_TAG_SHARED_CORE);
+    assert_int_equal(d.used, 40);
+}
+
+static void shared_evidence_inf_never_waits_for_quiet_moments(void **state)
+{
+    (void)state;
+    add(2, 10, 0.01, 0, 0.3);
+    add(30, 12, 0.01, VN_TAG_SHARED_CORE, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    vn__policy p = policy_of("shared_evidence=inf");
+    vn__decision d = decide(&v, &p);
+    assert_false(d.waiting);
+    assert_int_equal(d.verdict, VN__STOP_PRECISE);
+}
+
+static void empty_matched_0_needs_no_empty_loop_of_the_kind(void **state)
+{
+    (void)state;
+    add(20, 10, 0.01, 0, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 2);
+    vn__policy p = policy();
+    assert_true(decide(&v, &p).waiting);
+    p = policy_of("empty_matched=0");
+    vn__decision d = decide(&v, &p);
+    assert_false(d.waiting);
+    assert_int_equal(d.verdict, VN__STOP_PRECISE);
+    /* The bound of one cycle, too, then rests on two empty-loop samples. */
+    nrow = 0;
+    add(20, 1.05, 0.05, 0, 0.3);
+    v = view(1.02, 1.0, 1.06, 2);
+    assert_int_equal(decide(&v, &p).head, VN__HEAD_CYCLE);
+}
+
+static void indistinct_share_0_takes_any_difference(void **state)
+{
+    (void)state;
+    add(20, 1.4, 0.01, 0, NAN);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    vn__policy p = policy_of("indistinct_share=0");
+    vn__decision d = decide(&v, &p);
+    assert_int_equal(d.head, VN__HEAD_MEDIAN);
+    assert_true(fabs(d.value - 0.4) < 1e-9);
+}
+
+static void fastest_agree_1_trusts_a_lone_fastest_sample(void **state)
+{
+    (void)state;
+    add(1, 0.9, 0, 0, NAN);
+    add(19, 1.1, 0.05, 0, NAN);
+    vn__row_view v = view(1, 0.98, 1.2, 10);
+    vn__policy p = policy_of("fastest_agree=1");
+    vn__decision d = decide(&v, &p);
+    assert_int_equal(d.head, VN__HEAD_FASTEST);
+    assert_true(d.precise);
+}
+
+static void min_untagged_inf_keeps_every_tagged_sample(void **state)
+{
+    (void)state;
+    add(20, 10, 0.01, 0, 0.3);
+    add(5, 50, 0, VN_TAG_PREEMPTED, 0.3);
+    add(20, 12, 0.01, VN_TAG_SHARED_CORE, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    vn__policy p = policy_of("min_untagged=inf");
+    vn__decision d = decide(&v, &p);
+    assert_int_equal(d.skip, 0);
+    assert_int_equal(d.used, 45);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -431,6 +579,15 @@ int main(void)
         cmocka_unit_test_setup(without_probes_shared_tags_mean_nothing, setup),
         cmocka_unit_test_setup(a_bound_of_one_cycle_does_not_wait, setup),
         cmocka_unit_test_setup(no_sample_no_headline, setup),
+        cmocka_unit_test_setup(overrides_are_parsed_by_name, setup),
+        cmocka_unit_test_setup(a_bad_override_leaves_the_policy_untouched, setup),
+        cmocka_unit_test_setup(one_cycle_0_bounds_by_the_fastest_sample, setup),
+        cmocka_unit_test_setup(shared_slower_inf_keeps_shared_samples, setup),
+        cmocka_unit_test_setup(shared_evidence_inf_never_waits_for_quiet_moments, setup),
+        cmocka_unit_test_setup(empty_matched_0_needs_no_empty_loop_of_the_kind, setup),
+        cmocka_unit_test_setup(indistinct_share_0_takes_any_difference, setup),
+        cmocka_unit_test_setup(fastest_agree_1_trusts_a_lone_fastest_sample, setup),
+        cmocka_unit_test_setup(min_untagged_inf_keeps_every_tagged_sample, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -602,6 +602,7 @@ typedef struct fake_run {
     double ref;        /* ns per reference cycle (0: reset_fake()'s 0.5) */
     double empty_alt;  /* every other empty-loop sample costs this (0: empty) */
     double ref_step;   /* the reference reads ref, ref + step, ref + 2 step in turn */
+    const char *policy; /* vn_config.policy (NULL: the defaults) */
 } fake_run;
 
 static vn_result *run_on(vn_results *r, fake_run f)
@@ -633,6 +634,7 @@ static vn_result *run_on(vn_results *r, fake_run f)
     if (f.max_time > 0)
         c.max_time = f.max_time;
     c.warmup = f.warmup;
+    c.policy = f.policy;
     assert_int_equal(vn_suite_run(s, &c, r), 0);
     vn_suite_destroy(s);
     return &r->bench[0];
@@ -645,7 +647,7 @@ static void a_shared_core_at_calibration_gives_longer_samples(void **state)
     (void)state;
     vn_results r;
     /* Quiet throughout: 10 ns, so 2^17 iterations reach 1 ms. */
-    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0.02, 0, 0, 0});
+    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0.02, 0, 0, 0, NULL});
     assert_int_equal(b->iters, 131072);
     vn_results_free(&r);
     /* Shared through calibration and warmup (20 ns, 2^16 iterations reach
@@ -653,11 +655,11 @@ static void a_shared_core_at_calibration_gives_longer_samples(void **state)
      * (the rule calibrates on the run's own fastest probe and assumes no
      * speed of a quiet core), so the samples keep the size calibration
      * found. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 1, 20, 0, 0, 0.02, 0, 0, 0});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 1, 20, 0, 0, 0.02, 0, 0, 0, NULL});
     assert_int_equal(b->iters, 65536);
     vn_results_free(&r);
     /* Without the probe, nothing says the core was shared: 2^16 stays. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 0, 20, 0, 0, 0.02, 0, 0, 0});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 0, 20, 0, 0, 0.02, 0, 0, 0, NULL});
     assert_int_equal(b->iters, 65536);
     vn_results_free(&r);
 }
@@ -665,7 +667,7 @@ static void a_shared_core_at_calibration_gives_longer_samples(void **state)
 /* Body 10 ns, empty loop 1 ns, the core shared from `from` to `to` ms. */
 static vn_result *run_shared(vn_results *r, double from_ms, double to_ms, int probe, size_t n)
 {
-    return run_on(r, (fake_run){ten_ns, 1, 1.0, from_ms, to_ms, probe, n, 0, 0, 0, 0, 0, 0});
+    return run_on(r, (fake_run){ten_ns, 1, 1.0, from_ms, to_ms, probe, n, 0, 0, 0, 0, 0, 0, NULL});
 }
 
 static void shared_core_samples_stay_out_of_the_headline(void **state)
@@ -725,6 +727,118 @@ static void shared_core_samples_stay_out_of_the_headline(void **state)
     vn_results_free(&r);
 }
 
+/* ---- Each rule of the engine switched off by its policy field ---- */
+
+static void a_bad_policy_fails_before_measuring(void **state)
+{
+    (void)state;
+    const char *bad[] = {"nope=1", "one_cycle=2", "shared_ratio=-1", "min_untagged=x", "lengthen"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        vn_suite *s = fake_row(20);
+        vn_config c = quick_config();
+        c.policy = bad[i];
+        vn_results r;
+        assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+        assert_int_equal(sample_no, 0);
+        vn_suite_destroy(s);
+    }
+}
+
+static void shared_ratio_inf_never_tags_shared(void **state)
+{
+    (void)state;
+    vn_results r;
+    const vn_result *b =
+        run_on(&r, (fake_run){ten_ns, 1, 1.0, 20, 45, 1, 60, 0, 0, 0, 0, 0, 0, "shared_ratio=inf"});
+    assert_int_equal(b->nshared, 0);
+    assert_true(b->stats.max > 15);
+    vn_results_free(&r);
+    /* A threshold the shared probes (1.6 to 2.4) pass tags as before. */
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 20, 45, 1, 60, 0, 0, 0, 0, 0, 0, "shared_ratio=1.5"});
+    assert_true(b->nshared >= 10);
+    assert_true(fabs(b->stats.max - 9.0) < 1e-9);
+    vn_results_free(&r);
+}
+
+static void slow_tail_0_leaves_the_tail_untagged(void **state)
+{
+    (void)state;
+    const double c4[] = {10, 10, 10, 10.5};
+    for (int off = 0; off < 2; off++) {
+        vn_results r;
+        const vn_result *b = run_on(&r, (fake_run){c4, 4, 1.0, 20, 30, 1, 60, 0, 0, 0, 0, 0, 0,
+                                                   off ? "slow_tail=0" : NULL});
+        size_t slow_untagged = 0;
+        for (size_t i = 0; i < b->nsamples; i++)
+            slow_untagged += !b->samples[i].tags && b->samples[i].value > 10.2;
+        if (off) {
+            assert_true(slow_untagged >= 10);
+            assert_true(fabs(b->stats.max - 9.5) < 1e-9);
+        } else {
+            assert_int_equal(slow_untagged, 0);
+        }
+        vn_results_free(&r);
+    }
+}
+
+/* Empty-loop samples taken over a row shared at first, then quiet: the
+ * first ones were all shared, so quiet moments bring more unless the
+ * policy switches them off. */
+static size_t empties_taken(const char *policy)
+{
+    vn_results r;
+    run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 15, 1, 40, 0, 0, 0, 0, 0, 0, policy});
+    vn_results_free(&r);
+    return empty_no;
+}
+
+static void extra_empties_0_takes_none_out_of_turn(void **state)
+{
+    (void)state;
+    size_t with = empties_taken(NULL), without = empties_taken("extra_empties=0");
+    /* Five before sampling and one in eight of 40 samples. */
+    assert_int_equal(without, 5 + 40 / 8);
+    assert_true(with > without);
+}
+
+/* Row "b" shares its core from its first call on, after row "a" ran on a
+ * quiet one: its probe after warmup reads 1.6 to 2.4 x the run's fastest. */
+static void shares_from_now(vn_state *st)
+{
+    if (shared_to == 0) {
+        shared_from = fake_now;
+        shared_to = UINT64_MAX;
+    }
+    body(st);
+}
+
+static uint64_t second_row_iters(const char *policy)
+{
+    reset_fake();
+    vn_suite *s = probe_suite(1);
+    assert_int_equal(vn_suite_add(s, "a", body, NULL), 0);
+    assert_int_equal(vn_suite_add(s, "b", shares_from_now, NULL), 0);
+    vn_config c = quick_config();
+    c.warmup = 0.02;
+    c.min_samples = c.max_samples = 10;
+    c.interleave = 0;
+    c.policy = policy;
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    uint64_t iters = r.bench[1].iters;
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+    return iters;
+}
+
+static void lengthen_0_keeps_the_calibrated_size(void **state)
+{
+    (void)state;
+    /* Shared from calibration on: 20 ns an iteration, 2^16 reach 1 ms. */
+    assert_int_equal(second_row_iters("lengthen=0"), 65536);
+    assert_true(second_row_iters(NULL) > 65536);
+}
+
 static void a_core_shared_throughout_is_said(void **state)
 {
     (void)state;
@@ -741,7 +855,7 @@ static void a_core_shared_throughout_is_said(void **state)
     /* The same core, for a benchmark that sleeps nine tenths of each
      * sample: a shared core hardly slows it, no sample is tagged, and
      * nothing is said. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 1e6, 1, 20, 0, 1, 0, 0, 0, 0});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 1e6, 1, 20, 0, 1, 0, 0, 0, 0, NULL});
     assert_true(fabs(b->on_cpu - 0.1) < 1e-9);
     assert_int_equal(b->nshared, 0);
     assert_false(has_warning(b, "shared_core"));
@@ -770,7 +884,7 @@ static void a_slow_tail_on_a_shared_core_is_tagged(void **state)
         vn_results r;
         const double c4[] = {10, 10, 10, 10.5};
         const vn_result *b =
-            run_on(&r, (fake_run){c4, 4, 1.0, window ? 20 : 0, window ? 30 : 0, 1, 60, 0, 0, 0, 0, 0, 0});
+            run_on(&r, (fake_run){c4, 4, 1.0, window ? 20 : 0, window ? 30 : 0, 1, 60, 0, 0, 0, 0, 0, 0, NULL});
         size_t slow_untagged = 0, probed = 0;
         for (size_t i = 0; i < b->nsamples; i++) {
             const vn_sample *x = &b->samples[i];
@@ -802,7 +916,7 @@ static void the_fence_follows_the_spread_below_the_mode(void **state)
     (void)state;
     vn_results r;
     const double c7[] = {9.4, 9.7, 10, 10, 10.3, 10.6, 15};
-    const vn_result *b = run_on(&r, (fake_run){c7, 7, 1.0, 20, 30, 1, 70, 0, 0, 0, 0, 0, 0});
+    const vn_result *b = run_on(&r, (fake_run){c7, 7, 1.0, 20, 30, 1, 70, 0, 0, 0, 0, 0, 0, NULL});
     size_t kept_high = 0;
     for (size_t i = 0; i < b->nsamples; i++) {
         const vn_sample *x = &b->samples[i];
@@ -822,7 +936,7 @@ static void samples_off_the_cpu_are_never_tagged(void **state)
 {
     (void)state;
     vn_results r;
-    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 20, 45, 1, 60, 0, 1, 0, 0, 0, 0});
+    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 20, 45, 1, 60, 0, 1, 0, 0, 0, 0, NULL});
     size_t probed_shared = 0;
     for (size_t i = 0; i < b->nsamples; i++)
         probed_shared += b->samples[i].branch_cycles > 1.5;
@@ -1009,7 +1123,7 @@ static void a_costly_timer_takes_no_probes(void **state)
 static vn_result *run_bound(vn_results *r, int shared)
 {
     const double c4[] = {1.0, 1.3, 1.6, 1.9};
-    return run_on(r, (fake_run){c4, 4, 1.2, shared ? -1 : 0, shared ? 1e9 : 0, 1, 0, 0.1, 0, 0, 0.2, 0, 0});
+    return run_on(r, (fake_run){c4, 4, 1.2, shared ? -1 : 0, shared ? 1e9 : 0, 1, 0, 0.1, 0, 0, 0.2, 0, 0, NULL});
 }
 
 static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
@@ -1051,7 +1165,7 @@ static void a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared(void **
         vn_results r;
         const double one[] = {1.0};
         const vn_result *b = run_on(&r, (fake_run){one, 1, 1.0, shared ? -1 : 0, shared ? 1e9 : 0,
-                                                   1, 0, 0.1, 0, 0, 0, 0, 0});
+                                                   1, 0, 0.1, 0, 0, 0, 0, 0, NULL});
         assert_int_equal(b->upper_bound, 1);
         assert_int_equal(b->bound_one_cycle, 1);
         assert_true(fabs(b->bound_ns - 0.5) < 1e-9);
@@ -1076,7 +1190,7 @@ static void a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared(void **
     {
         vn_results rr;
         const vn_result *b = run_on(&rr, (fake_run){(const double[]){1.0}, 1, 1.0, -1, 1e9, 1, 0, 0.1,
-                                                    0, 0, 0.5, 0, 0.05});
+                                                    0, 0, 0.5, 0, 0.05, NULL});
         assert_int_equal(b->bound_one_cycle, 1);
         assert_true(fabs(b->bound_ns - 0.5) < 1e-9);
         assert_int_equal(b->stop, VN_STOP_PRECISION);
@@ -1090,7 +1204,7 @@ static void a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared(void **
     /* A cycle as long as the fastest sample bounds nothing tighter: the
      * fastest sample is the bound. */
     vn_results r;
-    const vn_result *b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 1, 0, 0.1, 0, 0, 1.0, 0, 0});
+    const vn_result *b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 1, 0, 0.1, 0, 0, 1.0, 0, 0, NULL});
     assert_int_equal(b->upper_bound, 1);
     assert_int_equal(b->bound_one_cycle, 0);
     assert_true(fabs(b->bound_ns - 1.0) < 1e-9);
@@ -1107,7 +1221,7 @@ static void a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared(void **
 static vn_result *run_spread(vn_results *r, double ref)
 {
     static const double c4[] = {1.0, 1.1, 1.2, 1.3};
-    return run_on(r, (fake_run){c4, 4, 1.0, -1, 1e9, 1, 0, 0.1, 0, 0, ref, 1.2, 0});
+    return run_on(r, (fake_run){c4, 4, 1.0, -1, 1e9, 1, 0, 0.1, 0, 0, ref, 1.2, 0, NULL});
 }
 
 static void the_one_cycle_rule_takes_the_ends_of_both_intervals(void **state)
@@ -1162,7 +1276,7 @@ static void no_cycle_bound_from_too_few_matching_empty_samples(void **state)
     empty_seq_n = 4;
     vn_results r;
     const vn_result *b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 1, 0, 0.1, 0, 0,
-                                               0, 0, 0});
+                                               0, 0, 0, NULL});
     empty_seq_n = 0;
     assert_int_equal(b->upper_bound, 1);
     assert_true(fabs(b->overhead_ns - 1.0) < 1e-5); /* the three quiet ones */
@@ -1443,11 +1557,11 @@ static void a_headline_precise_at_a_limit_stopped_for_precision(void **state)
         assert_int_equal(vn_stats_compute((const double[]){10, 10, 10, 10, 10, 10, 10, 10, 10, 10}, 10,
                                           &r.stats), 0);
         vn__policy pol;
-        vn__policy_init(&pol, &c);
+        assert_int_equal(vn__policy_init(&pol, &c), 0);
         vn__row_view rv = {.v = v, .n = 10};
         vn__decision d;
         assert_int_equal(vn__decide(&rv, &pol, &d), 0);
-        vn__result_warnings(&r, &c, 1, &d);
+        vn__result_warnings(&r, &c, &pol, 1, &d);
         /* Waiting for quiet moments is a reason of its own to say so. */
         assert_int_equal(r.stop, waited ? VN_STOP_MAX_SAMPLES : VN_STOP_PRECISION);
         assert_int_equal(has_warning(&r, "max_samples"), waited);
@@ -1506,14 +1620,14 @@ static void precise_at_the_most_samples_says_nothing(void **state)
     /* Exactly 20 samples asked for, all alike: the sample limit ends it,
      * but the precision was met there, so that is what stopped it, and
      * there is nothing to warn about. */
-    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0, 0, 0, 0});
+    const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0, 0, 0, 0, NULL});
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_int_equal(b->nsamples, 20);
     assert_false(has_warning(b, "max_samples"));
     vn_results_free(&r);
     /* An upper bound without probes stops on its median's interval, not on
      * samples agreeing with the fastest: 20 equal samples meet it too. */
-    b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0});
+    b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0, NULL});
     assert_int_equal(b->upper_bound, 1);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_false(has_warning(b, "max_samples"));
@@ -1521,7 +1635,7 @@ static void precise_at_the_most_samples_says_nothing(void **state)
     vn_results_free(&r);
     /* A budget of 1 ms is spent at the first stop test (the tenth sample of
      * about 1 ms), which the samples meet: precision, not the budget. */
-    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 0, 0.001, 0, 0, 0, 0, 0});
+    b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 0, 0.001, 0, 0, 0, 0, 0, NULL});
     assert_int_equal(b->nsamples, 10);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_false(has_warning(b, "max_time"));
@@ -2124,6 +2238,11 @@ static void rng_is_seeded_and_bounded(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_bad_policy_fails_before_measuring),
+        cmocka_unit_test(shared_ratio_inf_never_tags_shared),
+        cmocka_unit_test(slow_tail_0_leaves_the_tail_untagged),
+        cmocka_unit_test(extra_empties_0_takes_none_out_of_turn),
+        cmocka_unit_test(lengthen_0_keeps_the_calibrated_size),
         cmocka_unit_test(calibration_doubles_to_the_threshold),
         cmocka_unit_test(calibration_stops_at_the_budgets_share),
         cmocka_unit_test(calibration_needs_a_second_sample_at_the_threshold),
