@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_decide.h"
 #include "bench_internal.h"
 #include "cpu_list.h"
 #include "interrupt.h"
@@ -30,7 +31,7 @@ typedef struct outputs {
 enum {
     O_LIST = 256, O_FILTER, O_JSON, O_CSV, O_RAW, O_MD, O_HIST, O_EXPLAIN, O_PRECISION, O_MAXTIME,
     O_MINSAMPLES, O_MAXSAMPLES, O_WARMUP, O_CPU, O_TIMER, O_THREADS, O_COLD, O_INTERLEAVE, O_NO_INTERLEAVE, O_COUNTERS, O_QUIET,
-    O_DMA, O_HELP
+    O_DMA, O_POLICY, O_HELP
 };
 
 static const struct {
@@ -59,6 +60,7 @@ static const struct {
     {{"no-interleave", no_argument, 0, O_NO_INTERLEAVE}, NULL, "run each benchmark to its end before the next begins"},
     {{"counters", required_argument, 0, O_COUNTERS}, "LIST", "performance counters: 'default', 'none', or names such as instructions,page-faults"},
     {{"dma-latency", required_argument, 0, O_DMA}, "US|auto|off", "keep CPUs out of idle states slower to wake than US microseconds (/dev/cpu_dma_latency, as root); 'auto' (the default) is 0 in a VM and 'off' on bare metal"},
+    {{"policy", required_argument, 0, O_POLICY}, "NAME=VALUE,...", "for experiments on the engine: override thresholds of its decision, or switch rules off (docs/engine.md)"},
     {{"quiet", no_argument, 0, O_QUIET}, NULL, "no progress line on stderr"},
     {{"help", no_argument, 0, O_HELP}, NULL, "show this help (also -h)"},
 };
@@ -231,6 +233,19 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
         case O_QUIET: cfg.progress = 0; break;
         case O_TIMER: cfg.timer = optarg; break;
         case O_COUNTERS: cfg.counters = optarg; break;
+        case O_POLICY: {
+            /* Checked against the defaults now, so a typo is a usage error
+             * rather than a run that fails after its setup. */
+            char why[768] = "";
+            vn__policy pol;
+            vn_config dflt;
+            vn_config_init(&dflt);
+            if (vn__policy_init(&pol, &dflt) != 0 ||
+                vn__policy_parse(&pol, optarg, why, sizeof why) != 0)
+                return usage_error(prog, "--policy: %s%s", why, "");
+            cfg.policy = optarg;
+            break;
+        }
         case 'h':
         case O_HELP: help(prog); return flush_stdout(prog);
         case O_PRECISION:
