@@ -1,0 +1,53 @@
+/* vernier's side of bench/ablation.sh: the workloads of
+ * ablation_workloads.h, run with the policy given by --policy. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include <vernier.h>
+
+#include "ablation_workloads.h"
+
+static void chain_100(vn_state *st)
+{
+    uint64_t x = 0;
+    while (vn_next(st))
+        ABL_ADDS(x, 100);
+    vn_keep(x);
+}
+VN_BENCH(chain_100);
+
+static void chain_1000(vn_state *st)
+{
+    uint64_t x = 0;
+    while (vn_next(st))
+        ABL_ADDS(x, 1000);
+    vn_keep(x);
+}
+VN_BENCH(chain_1000);
+
+static void qsort_1000(vn_state *st)
+{
+    while (vn_next(st)) {
+        abl_qsort();
+        vn_keep(abl_sort_buf[0]);
+    }
+}
+VN_BENCH(qsort_1000);
+
+static void chase_256k(vn_state *st)
+{
+    while (vn_next(st))
+        vn_keep(abl_walk());
+}
+VN_BENCH(chase_256k);
+
+static void sleep_1ms(vn_state *st)
+{
+    while (vn_next(st))
+        abl_sleep_1ms();
+}
+VN_BENCH(sleep_1ms);
+
+int main(int argc, char **argv)
+{
+    abl_init();
+    return vn_main(argc, argv);
+}
