@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -240,32 +241,57 @@ char *vn__param_substitute(const char *text, const vn_run_param *params, size_t 
  * /proc path, so the helper that spawns them needs no descriptor passed. */
 typedef struct drain {
     int r, w;
+    int stop[2];               /* written to end the thread */
     int running;
     pthread_t thread;
 } drain;
 
+/* Reads and drops what the commands write until the write end is closed by
+ * all, or until drain_stop() says to stop: something a command left
+ * running may hold the write end for good. The thread ends by returning,
+ * never by cancellation, which is not safe to interrupt a read with under
+ * every runtime (AddressSanitizer's thread teardown, for one). */
 static void *drain_loop(void *arg)
 {
     drain *d = arg;
     char buf[65536];
+    struct pollfd pf[2] = {{d->r, POLLIN, 0}, {d->stop[0], POLLIN, 0}};
     for (;;) {
-        ssize_t n = read(d->r, buf, sizeof buf);
-        if (n == 0 || (n < 0 && errno != EINTR))
+        if (poll(pf, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
             return NULL;
+        }
+        if (pf[1].revents)
+            return NULL;
+        if (pf[0].revents) {
+            ssize_t n = read(d->r, buf, sizeof buf);
+            if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+                return NULL;
+        }
     }
 }
 
 static int drain_start(drain *d)
 {
     int fd[2];
+    d->r = d->w = d->stop[0] = d->stop[1] = -1;
+    d->running = 0;
     if (pipe2(fd, O_CLOEXEC) != 0)
         return -1;
+    if (pipe2(d->stop, O_CLOEXEC) != 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
     d->r = fd[0];
     d->w = fd[1];
     if (pthread_create(&d->thread, NULL, drain_loop, d) != 0) {
         close(fd[0]);
         close(fd[1]);
-        d->r = d->w = -1;
+        close(d->stop[0]);
+        close(d->stop[1]);
+        d->r = d->w = d->stop[0] = d->stop[1] = -1;
         errno = EAGAIN;
         return -1;
     }
@@ -273,21 +299,23 @@ static int drain_start(drain *d)
     return 0;
 }
 
-/* Closes the write end, so the thread sees the end once every command
- * that held it is gone, and waits for it. */
+/* Closes the write end and tells the thread to stop, then waits for it. */
 static void drain_stop(drain *d)
 {
     if (d->w >= 0)
         close(d->w);
-    /* Something a command left running may still hold the write end: the
-     * thread is stopped in its read rather than waited for. */
     if (d->running) {
-        pthread_cancel(d->thread);
+        char one = 1;
+        while (write(d->stop[1], &one, 1) < 0 && errno == EINTR)
+            ;
         pthread_join(d->thread, NULL);
     }
+    for (int i = 0; i < 2; i++)
+        if (d->stop[i] >= 0)
+            close(d->stop[i]);
     if (d->r >= 0)
         close(d->r);
-    d->r = d->w = -1;
+    d->r = d->w = d->stop[0] = d->stop[1] = -1;
     d->running = 0;
 }
 
@@ -1203,7 +1231,7 @@ int vn_run_commands(const vn_run_config *given, vn_run_results *results, vn_run_
     }
     drain dr;
     memset(&dr, 0, sizeof dr);
-    dr.r = dr.w = -1;
+    dr.r = dr.w = dr.stop[0] = dr.stop[1] = -1;
     const char *stdout_path = NULL;
     char pipe_path[64];
     if (c->output_pipe && !c->executor) {
