@@ -5,6 +5,19 @@
 
 #include "ablation_workloads.h"
 
+/* One dependent add: about a cycle, as fast as a body gets, so that the
+ * rules for bodies near or under a cycle (the bound, the empty loop's
+ * share) are at work. */
+static void x_plus_x(vn_state *st)
+{
+    uint64_t x = 1;
+    while (vn_next(st)) {
+        x += x;
+        vn_keep(x);
+    }
+}
+VN_BENCH(x_plus_x);
+
 static void chain_100(vn_state *st)
 {
     uint64_t x = 0;

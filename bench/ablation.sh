@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What each rule of the engine buys: the workloads of bench/ablation.c
-# (chains of 100 and 1000 dependent adds, a qsort of 1000 ints, a pointer
+# (x += x, chains of 100 and 1000 dependent adds, a qsort of 1000 ints, a pointer
 # chase over 256 KiB, a 1 ms sleep) as RUNS (5) separate processes pinned to
 # one CPU, with all defaults and then with each rule switched off in turn
 # (--policy), on the machine as it is and again with `stress-ng --cpu 1`
@@ -51,10 +51,6 @@ trap cleanup EXIT
 variants=(
     "defaults="
     "shared_ratio=inf"
-    "slow_tail=0"
-    "one_cycle=0"
-    "extra_empties=0"
-    "lengthen=0"
     "shared_slower=inf"
     "shared_evidence=inf"
     "empty_matched=0"

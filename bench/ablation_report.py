@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 out, runs, conds = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
-WORK = ["chain_100", "chain_1000", "qsort_1000", "chase_256k", "sleep_1ms"]
+WORK = ["x_plus_x", "chain_100", "chain_1000", "qsort_1000", "chase_256k", "sleep_1ms"]
 variants = [v.split("=")[0] for v in (out / "variants").read_text().split()]
 GOAL_CYC, GOAL_NS, GOAL_RATIO, GOAL_SAMPLES = 1.03, 1.05, 0.02, 20
 
@@ -89,5 +89,5 @@ for cond in conds:
           f"{statistics.median(three):.2f}{mark(statistics.median(three) < 1)} "
           f"(min {min(three):.2f}, max {max(three):.2f}; goal < 1 s)")
 print("\nsamples: median/min over every workload and process of headline_samples;"
-      " wall s: median per process of all five workloads;"
+      " wall s: median per process of all the workloads;"
       " ratio: median of chain_1000/chain_100, and processes within 10 +-2%")

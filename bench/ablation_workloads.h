@@ -1,5 +1,6 @@
 /* The workloads of bench/ablation.sh, shared by its vernier and Google
- * Benchmark programs so both time the very same code: dependent chains of
+ * Benchmark programs so both time the very same code (x += x is written
+ * in each, as its users would): dependent chains of
  * 100 and 1000 adds (the second must read 10x the first), a qsort of 1000
  * ints, a pointer chase over 256 KiB and a 1 ms sleep. */
 #ifndef VN_BENCH_ABLATION_WORKLOADS_H

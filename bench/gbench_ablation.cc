@@ -4,6 +4,16 @@
 
 #include "ablation_workloads.h"
 
+static void x_plus_x(benchmark::State &st)
+{
+    uint64_t x = 1;
+    for (auto _ : st) {
+        x += x;
+        benchmark::DoNotOptimize(x);
+    }
+}
+BENCHMARK(x_plus_x);
+
 static void chain_100(benchmark::State &st)
 {
     uint64_t x = 0;

@@ -24,20 +24,19 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
     /* One fast sample may be a lucky one; five within the precision of it
      * show the machine can run the body that fast again. */
     p->fastest_agree = 5;
+    /* The empty loop subtracted from samples of one kind of moments comes
+     * from that kind alone once there are enough of them for an interval:
+     * a shared core slows a loop of taken branches, the empty one too. */
     p->empty_matched = 5;
     /* The empty loop stands for the benchmark's loop only up to code
      * placement, which moves a loop's cost by a fraction of a cycle. */
     p->indistinct_share = 0.5;
-    /* The stop test runs again and again as samples come in; a bound met
-     * only at its edge could tip back on the samples the end retags. */
-    p->cycle_stop_share = 0.5;
     /* Shared-core samples leave the headline only when sharing moves this
      * body's time beyond the precision asked; otherwise they are as good as
      * quiet ones, and waiting for quiet moments would buy nothing. */
     p->shared_slower = 1.0;
     p->shared_evidence = 2;
     p->shared_ratio = VN__SHARED_RATIO;
-    p->one_cycle = p->slow_tail = p->extra_empties = p->lengthen = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)
         return VN_EINVAL;
     *p_out = d;
@@ -98,17 +97,6 @@ static double fastest_ref(const vn_sample *v, size_t n, unsigned skip)
     return f;
 }
 
-/* The cycle a bound of one cycle reports is the fastest reference; while
- * the machine's speed moves, the fastest of a few may still be a slow one,
- * so it must be reproduced as a fastest sample is. */
-static int ref_reproduced(const vn_sample *v, size_t n, unsigned skip, double f, const vn__policy *p)
-{
-    size_t agree = 0;
-    for (size_t i = 0; i < n; i++)
-        agree += !(v[i].tags & skip) && v[i].ref_ns <= f * (1 + p->precision);
-    return agree >= p->fastest_agree;
-}
-
 /* Is the body not distinguishable from the empty loop (om, its interval
  * [olo, ohi])? Either the lowest plausible time of the loop with the body
  * is at or below the highest plausible time of the empty loop, or the
@@ -118,20 +106,6 @@ static int indistinct(const vn__decision *d, const vn__empty_view *e, const vn__
 {
     return d->raw_lo - e->ohi <= 0 || d->raw_median - e->om < p->indistinct_share * e->om ||
            d->raw_median - e->om <= 0;
-}
-
-/* Is the bound one reference cycle? The top of the interval of the loop
- * with the body less the bottom of the empty loop's is what the body adds
- * at the most, at 95%: under a cycle, the body costs under a cycle, a bound
- * that holds whatever slowed the loop itself (a shared core slows the
- * loop, not what the body adds). Only against enough empty-loop samples of
- * the same kind of moments, with a cycle below the other bound (the fastest
- * sample) and one the timer can show. */
-static int one_cycle(const vn__decision *d, const vn__empty_view *e, const vn__policy *p,
-                     double floor_ns)
-{
-    return p->one_cycle && d->used >= p->min_interval && e->n >= p->empty_matched && isfinite(d->ref) &&
-           d->ref > 0 && d->raw_hi - e->olo < d->ref && d->ref < d->fastest && d->ref >= floor_ns;
 }
 
 int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
@@ -165,22 +139,10 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
         /* Only an upper bound is honest. Every sample of the loop with the
          * body bounds the body, and interference only ever adds time, so
          * the tightest bound that holds is the fastest sample (Chen and
-         * Revels, "Robust benchmarking in noisy environments", 2016); or
-         * one reference cycle when the body is known to add less. */
-        if (one_cycle(d, e, p, r->floor_ns)) {
-            /* As precise as a bound gets; sampling stops on it once the
-             * body is known under a share of the cycle and the cycle is
-             * reproduced. */
-            d->head = VN__HEAD_CYCLE;
-            d->value = d->ref;
-            d->precise = 1;
-            d->settled = d->raw_hi - e->olo < p->cycle_stop_share * d->ref &&
-                         ref_reproduced(r->v, r->n, d->skip, d->ref, p);
-        } else {
-            d->head = VN__HEAD_FASTEST;
-            d->value = fmax(d->fastest, r->floor_ns);
-            d->precise = d->settled = d->used >= p->min_interval && d->agree >= p->fastest_agree;
-        }
+         * Revels, "Robust benchmarking in noisy environments", 2016). */
+        d->head = VN__HEAD_FASTEST;
+        d->value = fmax(d->fastest, r->floor_ns);
+        d->precise = d->used >= p->min_interval && d->agree >= p->fastest_agree;
     } else if (d->used) {
         d->head = VN__HEAD_MEDIAN;
         d->value = d->raw_median - e->om;
@@ -189,22 +151,12 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
         double half = fmax(d->value - d->lo, d->hi - d->value);
         if (d->value > 0)
             d->half_pct = 100 * half / d->value;
-        d->precise = d->settled =
-            d->used >= p->min_interval && d->value > 0 && half <= p->precision * d->value;
+        d->precise = d->used >= p->min_interval && d->value > 0 && half <= p->precision * d->value;
     }
-    /* Too few empty-loop samples from the headline's kind of moments: the
-     * loop subtracted ran unlike the samples (a shared core slows a loop of
-     * taken branches), so sampling waits for more of them, which the engine
-     * takes when the moments come. A bound of one cycle rests on neither,
-     * and waits for nothing. */
-    if (r->probed && d->used && e->n < p->empty_matched)
-        d->waiting = 1;
-    if (d->head == VN__HEAD_CYCLE)
-        d->waiting = 0;
     /* The minimum counts the samples the headline rests on: a row whose
      * samples were preempted goes on (within the budget) until that many
      * remain. */
-    int ready = d->settled && !d->waiting && d->used >= p->min_samples;
+    int ready = d->precise && !d->waiting && d->used >= p->min_samples;
     if (r->n < p->min_samples && r->n < p->max_samples)
         d->verdict = VN__GO_ON;
     else if (ready)

@@ -21,18 +21,11 @@ typedef struct vn__policy {
     size_t min_untagged;     /* samples: tagged ones leave the headline only while this many stay */
     size_t min_interval;     /* samples: fewest for a 95% interval of a median from order statistics */
     size_t fastest_agree;    /* samples within the precision of the fastest that reproduce it */
-    size_t empty_matched;    /* empty-loop samples of the headline's kind of moments for an interval */
+    size_t empty_matched;    /* empty-loop samples of one kind of moments to subtract those alone */
     double indistinct_share; /* share of the empty loop: a smaller difference is code placement */
-    double cycle_stop_share; /* share of a cycle the body must be known under to stop on the bound */
     double shared_slower;    /* in units of precision: shared samples this much slower leave */
     size_t shared_evidence;  /* quiet samples needed before their speed is taken as evidence */
-    /* The engine's rules around the decision, each of which a value
-     * switches off, so that an experiment can show what each one buys. */
     double shared_ratio;     /* x the run's third-fastest probe: a slower probe saw a shared core */
-    int one_cycle;           /* 0/1: a body under a cycle may be bounded by one cycle */
-    int slow_tail;           /* 0/1: where probes saw sharing, the slow tail is tagged shared too */
-    int extra_empties;       /* 0/1: empty-loop samples out of turn at quiet moments */
-    int lengthen;            /* 0/1: samples made longer when the probe after warmup reads slow */
 } vn__policy;
 
 /* The defaults, with the run's precision (percent), sample limits and
@@ -46,8 +39,9 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg);
 int vn__policy_parse(vn__policy *p, const char *text, char *why, size_t n);
 
 /* The empty loop's median per iteration and its 95% interval, from the
- * empty-loop samples of one kind of moments (quiet or shared core), and how
- * many there were of that kind (0: the numbers come from all of them). */
+ * empty-loop samples of one kind of moments (quiet or shared core) when
+ * there are at least the policy's empty_matched of them, else from all;
+ * n: how many of that kind there were. */
 typedef struct vn__empty_view {
     double om, olo, ohi;
     size_t n;
@@ -73,13 +67,11 @@ typedef enum vn__headline {
     VN__HEAD_NONE = 0,       /* no sample to rest on */
     VN__HEAD_MEDIAN,         /* the median net of the empty loop, with its interval */
     VN__HEAD_FASTEST,        /* an upper bound: the fastest sample of the loop with the body */
-    VN__HEAD_CYCLE,          /* an upper bound: one reference cycle */
 } vn__headline;
 
 typedef struct vn__decision {
     vn__verdict verdict;
     int precise;             /* the headline has the precision asked for */
-    int settled;             /* precise, and safe to stop on (a cycle: with margin, reproduced) */
     int waiting;             /* sampling goes on for quiet moments, not for precision */
     unsigned skip;           /* tags whose samples the headline leaves out */
     size_t used;             /* samples the headline rests on */

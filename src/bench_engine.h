@@ -20,8 +20,6 @@
 #define FLAT_FROM 24         /* from 2^24 iterations, calibration checks that they run */
 #define EMPTY_SELF_RATIO 1.02 /* an empty-loop sample this much over its fastest was shared */
 #define EMPTY_SELF_ITERS 1000 /* iterations an empty-loop sample needs to be judged by itself */
-#define EXTRA_EVERY 4         /* at most one empty-loop sample out of turn per this many */
-                              /* (vn__policy.extra_empties switches them off) */
 
 /* A growable array of samples. */
 typedef struct samples {
@@ -111,7 +109,6 @@ struct rowrun {
     uint64_t iters;
     double budget;
     size_t k;                    /* samples asked for so far */
-    size_t last_extra;           /* when the last empty-loop sample out of turn was */
     int probed;                  /* some sample ran on the CPU with a probe */
     int waiting;                 /* the last stop test waited for quiet moments */
 };
@@ -145,7 +142,7 @@ double vn__low3_floor(const low3 *l);
 double vn__probe_branch(job *j, double ref);
 double vn__branch_floor(const job *j);
 double vn__shared_threshold(const job *j);
-int vn__tag_shared(vn_sample *v, const struct auxes *a, double thr, const vn__policy *p);
+void vn__tag_shared(vn_sample *v, const struct auxes *a, double thr);
 
 /* bench_sample.c: one sample, and the row's own time. */
 double vn__elapsed_ns(job *j);
@@ -159,13 +156,12 @@ int vn__calibrate(job *j, uint64_t *iters_out, double *threshold_out, double *ca
 /* bench_overhead.c: the empty loop. */
 int vn__empty_sample(job *j, uint64_t iters, empties *e);
 double vn__row_empty_floor(const job *j, uint64_t iters);
-size_t vn__quiet_empties(const empties *E, double thr, double efloor);
-int vn__empty_summary(const empties *E, int quiet, double thr, double efloor, uint64_t iters,
-                         empty_stats *o, unsigned char *used);
+int vn__empty_summary(const empties *E, int quiet, size_t min_kind, double thr, double efloor,
+                      uint64_t iters, empty_stats *o, unsigned char *used);
 
 /* bench_summary.c: a row's numbers from its samples and the decision. */
-int vn__view_row(const vn_sample *v, size_t n, const empties *E, double thr, double efloor,
-                    uint64_t iters, double floor_ns, vn__row_view *rv);
+int vn__view_row(const vn_sample *v, size_t n, const empties *E, const vn__policy *pol, double thr,
+                 double efloor, uint64_t iters, double floor_ns, vn__row_view *rv);
 int vn__summarize(vn_result *res, const empties *E, const vn__policy *pol, double floor_ns,
                      double thr, double efloor, unsigned char *empty_used, vn__decision *d);
 void vn__throughput_of(const job *j, vn_result *res);

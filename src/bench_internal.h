@@ -119,15 +119,6 @@ double vn__branch_cycles(const struct vn__run *r, double ref_ns);
  * tagged VN_TAG_SHARED_CORE. */
 #define VN__ON_CPU_MIN 0.5
 
-/* Tags VN_TAG_SHARED_CORE the untagged samples far slower than the
- * untagged samples' half-sample mode, when at least three samples (and one
- * in fifty) are tagged VN_TAG_SHARED_CORE already and at least
- * VN__SLOW_TAIL_MIN are untagged (bench_tag.c says why and how far).
- * Samples whose cpu_share is under VN__ON_CPU_MIN (cpu_share may be NULL:
- * all on the CPU) take no part. 0, or VN_ENOMEM. */
-#define VN__SLOW_TAIL_MIN 10
-int vn__tag_slow_tail(vn_sample *v, const double *cpu_share, size_t n);
-
 /* Writes over a buffer larger than the caches, so the next sample starts
  * cold. The buffer is sized once from the machine snapshot. */
 typedef struct vn__evict {

@@ -48,7 +48,7 @@ double vn__row_empty_floor(const job *j, uint64_t iters)
     return iters >= EMPTY_SELF_ITERS && j->w ? vn__low3_floor(&j->w->empty_low) : NAN;
 }
 
-size_t vn__quiet_empties(const empties *E, double thr, double efloor)
+static size_t quiet_empties(const empties *E, double thr, double efloor)
 {
     size_t q = 0;
     for (size_t i = 0; i < E->ns.n; i++)
@@ -56,10 +56,12 @@ size_t vn__quiet_empties(const empties *E, double thr, double efloor)
     return q;
 }
 
-/* used, when not NULL, gets 1 for each empty-loop sample the numbers come
- * from. */
-int vn__empty_summary(const empties *E, int quiet, double thr, double efloor, uint64_t iters,
-                         empty_stats *o, unsigned char *used)
+/* The numbers come from the empty-loop samples of the kind of moments
+ * asked for (quiet, or on a shared core) when there are min_kind of them,
+ * else from all. used, when not NULL, gets 1 for each empty-loop sample
+ * they come from. */
+int vn__empty_summary(const empties *E, int quiet, size_t min_kind, double thr, double efloor,
+                      uint64_t iters, empty_stats *o, unsigned char *used)
 {
     o->om = o->olo = o->ohi = 0;
     o->oc = o->spread = NAN;
@@ -67,8 +69,8 @@ int vn__empty_summary(const empties *E, int quiet, double thr, double efloor, ui
     size_t n = E->ns.n;
     if (!n)
         return 0;
-    size_t q = vn__quiet_empties(E, thr, efloor), kind = quiet ? q : n - q;
-    int all = kind == 0;
+    size_t q = quiet_empties(E, thr, efloor), kind = quiet ? q : n - q;
+    int all = kind == 0 || kind < min_kind;
     o->kind = kind;
     double *ns = malloc(n * sizeof *ns), *cyc = malloc(n * sizeof *cyc);
     if (!ns || !cyc) {

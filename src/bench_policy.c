@@ -12,9 +12,8 @@
 #include "vernier/base.h"
 
 /* How a field's value is written: a ratio or share (a number >= 0, "inf"
- * allowed), a count of samples ("inf": more than any run takes), or a
- * switch (0 or 1). */
-enum kind { REAL, COUNT, SWITCH };
+ * allowed), or a count of samples ("inf": more than any run takes). */
+enum kind { REAL, COUNT };
 
 static const struct field {
     const char *name;
@@ -26,14 +25,9 @@ static const struct field {
     {"fastest_agree", offsetof(vn__policy, fastest_agree), COUNT},
     {"empty_matched", offsetof(vn__policy, empty_matched), COUNT},
     {"indistinct_share", offsetof(vn__policy, indistinct_share), REAL},
-    {"cycle_stop_share", offsetof(vn__policy, cycle_stop_share), REAL},
     {"shared_slower", offsetof(vn__policy, shared_slower), REAL},
     {"shared_evidence", offsetof(vn__policy, shared_evidence), COUNT},
     {"shared_ratio", offsetof(vn__policy, shared_ratio), REAL},
-    {"one_cycle", offsetof(vn__policy, one_cycle), SWITCH},
-    {"slow_tail", offsetof(vn__policy, slow_tail), SWITCH},
-    {"extra_empties", offsetof(vn__policy, extra_empties), SWITCH},
-    {"lengthen", offsetof(vn__policy, lengthen), SWITCH},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -49,8 +43,6 @@ static int set_value(vn__policy *p, const struct field *f, const char *s, const 
     char *end;
     char *at = (char *)p + f->off;
     if (f->kind != REAL && !strcmp(buf, "inf")) {
-        if (f->kind == SWITCH)
-            return -1;
         *(size_t *)(void *)at = SIZE_MAX;
         return 0;
     }
@@ -66,12 +58,9 @@ static int set_value(vn__policy *p, const struct field *f, const char *s, const 
         return -1;
     errno = 0;
     unsigned long long v = strtoull(buf, &end, 10);
-    if (*end || errno == ERANGE || (f->kind == SWITCH && v > 1))
+    if (*end || errno == ERANGE)
         return -1;
-    if (f->kind == SWITCH)
-        *(int *)(void *)at = (int)v;
-    else
-        *(size_t *)(void *)at = v > SIZE_MAX ? SIZE_MAX : (size_t)v;
+    *(size_t *)(void *)at = v > SIZE_MAX ? SIZE_MAX : (size_t)v;
     return 0;
 }
 
@@ -112,9 +101,7 @@ int vn__policy_parse(vn__policy *p, const char *text, char *why, size_t n)
             if (why && n)
                 snprintf(why, n, "policy %s: '%.*s' is not %s", f->name,
                          (int)(end - eq - 1 > 64 ? 64 : end - eq - 1), eq + 1,
-                         f->kind == SWITCH  ? "0 or 1"
-                         : f->kind == COUNT ? "a whole number or 'inf'"
-                                            : "a number >= 0 or 'inf'");
+                         f->kind == COUNT ? "a whole number or 'inf'" : "a number >= 0 or 'inf'");
             return VN_EINVAL;
         }
         s = *end ? end + 1 : end;

@@ -18,7 +18,6 @@ int vn__row_begin(job *j, int *state)
         return VN_ENOMEM;
     j->w = w;
     w->empty_low = (low3)LOW3_NONE;
-    w->last_extra = NO_SAMPLE;
     j->resumed = vn__timer_read(&j->run);
     j->spent_ns = 0;
     *state = ROW_FAILED;
@@ -51,17 +50,11 @@ int vn__row_begin(job *j, int *state)
         fastest = fmin(fastest, ns);
     }
     /* The fastest warmup sample must reach the threshold too, or the
-     * samples are made longer. On a core shared with a busy second hardware
-     * thread now, a loop may run up to as much faster later as the taken-
-     * branch probe is slower now than the fastest the run has seen: then
-     * by that much more (unless the policy switches this off). */
+     * samples are made longer. */
     /* The reference is sized and its reads' share measured now, when the
      * core has run this row's code for the warmup, not when the row was
      * made (before any row ran). */
     vn__ref_setup(&j->run, j->res_ns);
-    double b = vn__probe_branch(j, vn__ref_ns_per_cycle(&j->run)) / vn__branch_floor(j);
-    if (j->pol.lengthen && b > j->pol.shared_ratio)
-        threshold *= fmin(b, 4);
     /* As in calibration, the budget must still hold the minimum samples. */
     threshold = fmin(threshold, cap);
     while (!j->cfg.cold && fastest > 0 && fastest < threshold && w->iters < MAX_ITERS) {
@@ -90,9 +83,9 @@ static vn__verdict stop_test(job *j, int *rc)
     double thr = vn__shared_threshold(j);
     vn__row_view rv;
     vn__decision d;
-    if ((*rc = vn__tag_shared(S->v, &w->A, thr, &j->pol)) != 0 ||
-        (*rc = vn__view_row(S->v, S->n, &w->E, thr, vn__row_empty_floor(j, w->iters), w->iters,
-                        j->res_ns / (double)w->iters, &rv)) != 0)
+    vn__tag_shared(S->v, &w->A, thr);
+    if ((*rc = vn__view_row(S->v, S->n, &w->E, &j->pol, thr, vn__row_empty_floor(j, w->iters),
+                            w->iters, j->res_ns / (double)w->iters, &rv)) != 0)
         return VN__GO_ON;
     rv.elapsed_ns = vn__elapsed_ns(j);
     if ((*rc = vn__decide(&rv, &j->pol, &d)) != 0)
@@ -122,20 +115,6 @@ int vn__row_step(job *j, int *state)
     vn_sample s = {0};
     s.ref_ns = vn__ref_ns_per_cycle(r);
     s.branch_cycles = vn__probe_branch(j, s.ref_ns);
-    /* A quiet moment, and too few empty-loop samples from quiet moments to
-     * subtract from the quiet samples: one more now, where it has a chance,
-     * rather than one in eight whenever; at most one such in EXTRA_EVERY
-     * samples, so a row whose empty loop never reads quiet does not spend
-     * half its budget on it. */
-    double thr = vn__shared_threshold(j);
-    if (j->pol.extra_empties && s.branch_cycles <= thr && (w->last_extra == NO_SAMPLE || k >= w->last_extra + EXTRA_EVERY) &&
-        vn__quiet_empties(&w->E, thr, vn__row_empty_floor(j, w->iters)) < EMPTY_FIRST) {
-        w->last_extra = k;
-        if ((rc = vn__empty_sample(j, w->iters, &w->E)) != 0)
-            return rc;
-        s.ref_ns = vn__ref_ns_per_cycle(r);
-        s.branch_cycles = vn__probe_branch(j, s.ref_ns);
-    }
     double ns;
     if (vn__run_sample(j, j->b->fn, 1, w->iters, &ns, &s.tags)) {
         *state = ROW_FAILED;
@@ -225,8 +204,7 @@ int vn__row_end(job *j, int state, int rc)
      * the headline then rests on what is known at the end, a sample or two
      * different from what the stop rule saw. */
     vn__probe_branch(j, vn__ref_ns_per_cycle(r));
-    if ((rc = vn__tag_shared(S->v, &w->A, vn__shared_threshold(j), &j->pol)) != 0)
-        goto out;
+    vn__tag_shared(S->v, &w->A, vn__shared_threshold(j));
     res->samples = S->v;
     res->nsamples = S->n;
     S->v = NULL;

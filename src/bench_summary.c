@@ -8,13 +8,13 @@
 
 /* The view of a row the decision takes: its samples, and the empty loop's
  * numbers from each kind of moments. 0, or VN_ENOMEM. */
-int vn__view_row(const vn_sample *v, size_t n, const empties *E, double thr, double efloor,
-                    uint64_t iters, double floor_ns, vn__row_view *rv)
+int vn__view_row(const vn_sample *v, size_t n, const empties *E, const vn__policy *pol, double thr,
+                 double efloor, uint64_t iters, double floor_ns, vn__row_view *rv)
 {
     *rv = (vn__row_view){.v = v, .n = n, .floor_ns = floor_ns};
     for (int quiet = 0; quiet < 2; quiet++) {
         empty_stats es;
-        int rc = vn__empty_summary(E, quiet, thr, efloor, iters, &es, NULL);
+        int rc = vn__empty_summary(E, quiet, pol->empty_matched, thr, efloor, iters, &es, NULL);
         if (rc)
             return rc;
         rv->empty[quiet] = (vn__empty_view){es.om, es.olo, es.ohi, es.kind};
@@ -36,7 +36,7 @@ int vn__summarize(vn_result *res, const empties *E, const vn__policy *pol, doubl
 {
     size_t n = res->nsamples;
     vn__row_view rv;
-    int rc = vn__view_row(res->samples, n, E, thr, efloor, res->iters, floor_ns, &rv);
+    int rc = vn__view_row(res->samples, n, E, pol, thr, efloor, res->iters, floor_ns, &rv);
     if (rc == 0)
         rc = vn__decide(&rv, pol, d);
     if (rc)
@@ -51,8 +51,7 @@ int vn__summarize(vn_result *res, const empties *E, const vn__policy *pol, doubl
     unsigned skip = d->skip;
     res->left_out = skip;
     res->headline_samples = d->used;
-    res->upper_bound = d->head == VN__HEAD_FASTEST || d->head == VN__HEAD_CYCLE;
-    res->bound_one_cycle = d->head == VN__HEAD_CYCLE;
+    res->upper_bound = d->head == VN__HEAD_FASTEST;
     res->bound_ns = res->upper_bound ? d->value : NAN;
     res->ntagged = res->nshared = 0;
     for (size_t i = 0; i < n; i++) {
@@ -61,7 +60,8 @@ int vn__summarize(vn_result *res, const empties *E, const vn__policy *pol, doubl
     }
     /* The empty loop of the kind of moments the decision took. */
     empty_stats es;
-    if ((rc = vn__empty_summary(E, d->quiet, thr, efloor, res->iters, &es, empty_used)) != 0) {
+    if ((rc = vn__empty_summary(E, d->quiet, pol->empty_matched, thr, efloor, res->iters, &es,
+                                 empty_used)) != 0) {
         free(net), free(cyc), free(ref);
         return rc;
     }
@@ -103,9 +103,7 @@ int vn__summarize(vn_result *res, const empties *E, const vn__policy *pol, doubl
     } else {
         res->ref_ns = res->ref_spread = NAN;
     }
-    if (res->bound_one_cycle) {
-        res->cycles = 1;
-    } else if (res->upper_bound && nc) {
+    if (res->upper_bound && nc) {
         /* The bound in reference cycles: the fastest of the samples the
          * headline uses over the fastest of their references. Both minima
          * are what the machine did at its fastest during the run, when the

@@ -58,13 +58,12 @@ void vn__warning_brief(vn_bench_warning *w, const char *fmt, ...)
  * --threads thread 0 decides on its own samples and the headline takes
  * every thread's, and the probe after the last sample can retag it. Then
  * the result is as precise as asked, and its stop reason says so (r->stop
- * becomes precision, with no warning). A bound of one cycle does not rest
- * on quiet moments: waiting for them did not make it less precise. */
+ * becomes precision, with no warning). */
 static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__policy *p,
                                const vn__decision *d)
 {
     const char *id = r->stop == VN_STOP_MAX_TIME ? "max_time" : "max_samples";
-    if (d->precise && (!r->waited || d->head == VN__HEAD_CYCLE)) {
+    if (d->precise && !r->waited) {
         r->stop = VN_STOP_PRECISION;
         return;
     }
@@ -120,14 +119,7 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
     const vn_stats *s = &r->stats;
     char f1[32], f2[32], f3[32], f4[32];
     vn_bench_warning *w = NULL;
-    if (r->upper_bound && r->bound_one_cycle)
-        w = vn__result_warn(r, "dead_code",
-             "the body cannot be told apart from the empty loop; it adds under one reference "
-             "cycle (%s) per iteration to the loop's own %s, at 95%%, an upper bound. The "
-             "compiler may have removed the body (keep it with vn_keep()), or it runs in the "
-             "shadow of the loop's own increment and branch",
-             vn__fmt_ns(f1, sizeof f1, r->bound_ns), vn__fmt_ns(f2, sizeof f2, r->overhead_ns));
-    else if (r->upper_bound)
+    if (r->upper_bound)
         w = vn__result_warn(r, "dead_code",
              "the body cannot be told apart from the empty loop; the loop with it took "
              "%s per iteration at its fastest, an upper bound. The compiler may have "

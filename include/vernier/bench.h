@@ -295,7 +295,7 @@ typedef struct vn_config {
     int interleave;
     /* For experiments on the engine itself: overrides of the thresholds
      * of its decision, "NAME=VALUE,..." (docs/engine.md lists the names,
-     * such as shared_ratio=inf or one_cycle=0, which switch a rule off).
+     * such as shared_ratio=inf or shared_evidence=inf, which switch a rule off).
      * NULL (the default): every rule as documented. An unknown name or a
      * bad value makes vn_suite_run() return VN_EINVAL before measuring. */
     const char *policy;
@@ -336,8 +336,7 @@ enum {
     VN_TAG_MIGRATED = 1u << 1,  /* ended on another CPU than it started on */
     /* The core's front end was shared while it ran: a loop of taken
      * branches timed right before or right after it took over 1.1 times
-     * the third fastest such probe of the run so far, or, where the probes
-     * saw the core shared, the sample ran far slower than the quiet ones. A
+     * the third fastest such probe of the run so far. A
      * second hardware thread on the core (under a hypervisor, perhaps the
      * host's) halves what short loops get, while a chain of adds does not
      * notice. A sample mostly off the CPU is never tagged so. */
@@ -400,8 +399,8 @@ typedef struct vn_result {
     double overhead_ns;        /* the empty loop, per iteration */
     double overhead_ci[2];
     int upper_bound;           /* 1: the body is not distinguishable from the empty loop */
-    double bound_ns;           /* then: what the body costs less than, found by bound_one_cycle's
-                                * rule */
+    double bound_ns;           /* then: what the body costs less than, the fastest of the
+                                * headline's samples of the loop with the body */
     double ref_ns;             /* median ns per reference cycle */
     double ref_spread;         /* (p90 - p10) / median of the reference, a fraction */
     double cycles;             /* median reference cycles per iteration */
@@ -448,15 +447,6 @@ typedef struct vn_result {
      * on the CPU (CLOCK_THREAD_CPUTIME_ID), about 1 for code that computes
      * and near 0 for code that sleeps or waits; NAN unknown. */
     double on_cpu;
-    /* For an upper bound, how bound_ns was found. 1: one reference cycle
-     * (the fastest of the headline's samples' references), when the body
-     * adds under a cycle to the empty loop at 95% (the top of the interval
-     * of the loop with the body's median, from 6 samples or more, less the
-     * bottom of the empty loop's, from 5 or more of the same kind of
-     * moments), a cycle is below the fastest sample and the timer can show
-     * it; cycles is then 1. 0: the fastest of the headline's samples of the
-     * loop with the body, which the body cannot exceed. */
-    int bound_one_cycle;
     /* In-process: how many samples the headline rests on (those with no tag
      * in left_out). */
     size_t headline_samples;

@@ -177,7 +177,7 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on, const vn
 
     vn__json_bool(j, "upper_bound", r->upper_bound != 0);
     vn__json_num(j, "bound_ns", r->upper_bound ? r->bound_ns : NAN);
-    vn__json_str(j, "bound_rule", !r->upper_bound ? NULL : r->bound_one_cycle ? "one_cycle" : "fastest");
+    vn__json_str(j, "bound_rule", !r->upper_bound ? NULL : "fastest");
     if (x)
         vn__json_str(j, "headline_samples", NULL);
     else

@@ -51,20 +51,11 @@ def test_x_plus_x_runs_and_reports():
     # never a negative time.
     if b["upper_bound"]:
         assert b["bound_ns"] > 0
-        # The bound is one reference cycle (the fastest reference of the
-        # samples the headline uses, below their fastest), or the fastest
-        # of those samples itself.
+        # The bound is the fastest of the samples the headline uses.
         used = [s for s in b["samples"] if not set(s["tags"]) & set(b["left_out"])]
         fastest = min(s["value"] for s in used)
-        if b["bound_rule"] == "one_cycle":
-            assert b["bound_ns"] == pytest.approx(min(s["ref_ns"] for s in used), rel=1e-12)
-            assert b["bound_ns"] < fastest and b["cycles"] == 1
-            # The body adds under that cycle: the top of the interval of the
-            # loop with it, less the bottom of the empty loop's.
-            assert b["stats"]["median_ci"][1] - b["overhead"]["ci"][0] < b["bound_ns"]
-        else:
-            assert b["bound_rule"] == "fastest"
-            assert b["bound_ns"] == pytest.approx(fastest, rel=1e-9)
+        assert b["bound_rule"] == "fastest"
+        assert b["bound_ns"] == pytest.approx(fastest, rel=1e-9)
     else:
         assert b["stats"]["median"] > 0 and b["bound_ns"] is None and b["bound_rule"] is None
     assert b["overhead"]["ns"] > 0

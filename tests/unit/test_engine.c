@@ -710,7 +710,7 @@ static void shared_core_samples_stay_out_of_the_headline(void **state)
      * that sharing slows this body, so the shared samples are the
      * measurement, precise within ten samples, and nothing waits for quiet
      * moments that may never come. */
-    b = run_shared(&r, 4, 80, 1, 0);
+    b = run_shared(&r, -1, 80, 1, 0);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_int_equal(b->nsamples, 10);
     assert_int_equal(b->nshared, 10);
@@ -732,7 +732,7 @@ static void shared_core_samples_stay_out_of_the_headline(void **state)
 static void a_bad_policy_fails_before_measuring(void **state)
 {
     (void)state;
-    const char *bad[] = {"nope=1", "one_cycle=2", "shared_ratio=-1", "min_untagged=x", "lengthen"};
+    const char *bad[] = {"nope=1", "one_cycle=0", "shared_ratio=-1", "min_untagged=x", "shared_ratio"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         vn_suite *s = fake_row(20);
         vn_config c = quick_config();
@@ -758,85 +758,6 @@ static void shared_ratio_inf_never_tags_shared(void **state)
     assert_true(b->nshared >= 10);
     assert_true(fabs(b->stats.max - 9.0) < 1e-9);
     vn_results_free(&r);
-}
-
-static void slow_tail_0_leaves_the_tail_untagged(void **state)
-{
-    (void)state;
-    const double c4[] = {10, 10, 10, 10.5};
-    for (int off = 0; off < 2; off++) {
-        vn_results r;
-        const vn_result *b = run_on(&r, (fake_run){c4, 4, 1.0, 20, 30, 1, 60, 0, 0, 0, 0, 0, 0,
-                                                   off ? "slow_tail=0" : NULL});
-        size_t slow_untagged = 0;
-        for (size_t i = 0; i < b->nsamples; i++)
-            slow_untagged += !b->samples[i].tags && b->samples[i].value > 10.2;
-        if (off) {
-            assert_true(slow_untagged >= 10);
-            assert_true(fabs(b->stats.max - 9.5) < 1e-9);
-        } else {
-            assert_int_equal(slow_untagged, 0);
-        }
-        vn_results_free(&r);
-    }
-}
-
-/* Empty-loop samples taken over a row shared at first, then quiet: the
- * first ones were all shared, so quiet moments bring more unless the
- * policy switches them off. */
-static size_t empties_taken(const char *policy)
-{
-    vn_results r;
-    run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 15, 1, 40, 0, 0, 0, 0, 0, 0, policy});
-    vn_results_free(&r);
-    return empty_no;
-}
-
-static void extra_empties_0_takes_none_out_of_turn(void **state)
-{
-    (void)state;
-    size_t with = empties_taken(NULL), without = empties_taken("extra_empties=0");
-    /* Five before sampling and one in eight of 40 samples. */
-    assert_int_equal(without, 5 + 40 / 8);
-    assert_true(with > without);
-}
-
-/* Row "b" shares its core from its first call on, after row "a" ran on a
- * quiet one: its probe after warmup reads 1.6 to 2.4 x the run's fastest. */
-static void shares_from_now(vn_state *st)
-{
-    if (shared_to == 0) {
-        shared_from = fake_now;
-        shared_to = UINT64_MAX;
-    }
-    body(st);
-}
-
-static uint64_t second_row_iters(const char *policy)
-{
-    reset_fake();
-    vn_suite *s = probe_suite(1);
-    assert_int_equal(vn_suite_add(s, "a", body, NULL), 0);
-    assert_int_equal(vn_suite_add(s, "b", shares_from_now, NULL), 0);
-    vn_config c = quick_config();
-    c.warmup = 0.02;
-    c.min_samples = c.max_samples = 10;
-    c.interleave = 0;
-    c.policy = policy;
-    vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    uint64_t iters = r.bench[1].iters;
-    vn_results_free(&r);
-    vn_suite_destroy(s);
-    return iters;
-}
-
-static void lengthen_0_keeps_the_calibrated_size(void **state)
-{
-    (void)state;
-    /* Shared from calibration on: 20 ns an iteration, 2^16 reach 1 ms. */
-    assert_int_equal(second_row_iters("lengthen=0"), 65536);
-    assert_true(second_row_iters(NULL) > 65536);
 }
 
 static void a_core_shared_throughout_is_said(void **state)
@@ -870,63 +791,6 @@ static void a_core_shared_throughout_is_said(void **state)
     assert_int_equal(b->stats.n, b->nsamples);
     assert_true(fabs(b->stats.median - 18.0) < 1e-9);
     assert_non_null(strstr(warning_text(b, "shared_core"), "kept: "));
-    vn_results_free(&r);
-}
-
-/* Samples between two quiet probes that ran 5% slow, every fourth one: a
- * shared spell shorter than a sample. With the core seen shared elsewhere
- * in the row they are tagged too; on a core never seen shared they are the
- * benchmark's own. */
-static void a_slow_tail_on_a_shared_core_is_tagged(void **state)
-{
-    (void)state;
-    for (int window = 0; window < 2; window++) {
-        vn_results r;
-        const double c4[] = {10, 10, 10, 10.5};
-        const vn_result *b =
-            run_on(&r, (fake_run){c4, 4, 1.0, window ? 20 : 0, window ? 30 : 0, 1, 60, 0, 0, 0, 0, 0, 0, NULL});
-        size_t slow_untagged = 0, probed = 0;
-        for (size_t i = 0; i < b->nsamples; i++) {
-            const vn_sample *x = &b->samples[i];
-            double after = i + 1 < b->nsamples ? b->samples[i + 1].branch_cycles : 1.0;
-            probed += x->branch_cycles > 1.5 || after > 1.5;
-            slow_untagged += !x->tags && x->value > 10.2;
-        }
-        if (window) {
-            assert_true(probed > 0 && b->nshared > probed + 5);
-            assert_int_equal(slow_untagged, 0);
-            assert_true(fabs(b->stats.max - 9.0) < 1e-9);
-        } else {
-            assert_int_equal(b->nshared, 0);
-            assert_true(slow_untagged >= 10);
-            assert_true(fabs(b->stats.max - 9.5) < 1e-9);
-        }
-        assert_true(fabs(b->stats.median - 9.0) < 1e-9);
-        vn_results_free(&r);
-    }
-}
-
-/* The benchmark's own spread, seen below the mode, widens the fence: with
- * samples of 9.4 to 10.6 ns around a mode of 10 (below it, a median
- * distance of 0.3: a fence at 10 + 3 x 1.4826 x 0.3 = 11.3), 10.6 is the
- * benchmark's own and 15 is a shared spell. A fence of 1% would take 10.3
- * and 10.6 too. */
-static void the_fence_follows_the_spread_below_the_mode(void **state)
-{
-    (void)state;
-    vn_results r;
-    const double c7[] = {9.4, 9.7, 10, 10, 10.3, 10.6, 15};
-    const vn_result *b = run_on(&r, (fake_run){c7, 7, 1.0, 20, 30, 1, 70, 0, 0, 0, 0, 0, 0, NULL});
-    size_t kept_high = 0;
-    for (size_t i = 0; i < b->nsamples; i++) {
-        const vn_sample *x = &b->samples[i];
-        if (x->value > 14)
-            assert_true(x->tags & VN_TAG_SHARED_CORE);
-        kept_high += !x->tags && fabs(x->value - 10.6) < 1e-3;
-    }
-    assert_true(kept_high >= 5);
-    assert_true(fabs(b->stats.max - 9.6) < 1e-3);
-    assert_true(fabs(b->stats.min - 8.4) < 1e-3);
     vn_results_free(&r);
 }
 
@@ -989,47 +853,6 @@ static void each_row_judges_its_own_empty_loop(void **state)
     vn_results_free(&r);
     vn_suite_destroy(s);
 }
-
-/* The fence by hand, on 12 untagged samples and three tagged by a probe.
- * The mode is 10; the 8 at or below it are 0, 0, 0, 0, 0.15, 0.3, 0.6 and
- * 1.0 from it, median 0.075, so the fence is 10 + 3 x 1.4826 x 0.075 =
- * 10.33: 10.3 stays, 10.6, 15 and 16 are tagged. With fewer than three
- * probe-tagged samples (one probe an interrupt slowed, say) nothing is; a
- * sample off the CPU is never tagged, nor counted. */
-static void slow_tail_fence_by_hand(void **state)
-{
-    (void)state;
-    const double x[] = {9.0, 9.4, 9.7, 9.85, 10, 10, 10, 10, 10.3, 10.6, 15, 16, 20, 21, 22};
-    const size_t n = sizeof x / sizeof x[0], untagged = 12;
-    double share[sizeof x / sizeof x[0]];
-    for (size_t i = 0; i < n; i++)
-        share[i] = i == 10 ? 0.1 : 1.0; /* the 15 slept most of its time */
-    for (size_t probed = 0; probed <= 3; probed++) {
-        vn_sample v[sizeof x / sizeof x[0]];
-        memset(v, 0, sizeof v);
-        for (size_t i = 0; i < n; i++)
-            v[i].value = x[i];
-        for (size_t i = untagged; i < untagged + probed; i++)
-            v[i].tags = VN_TAG_SHARED_CORE;
-        assert_int_equal(vn__tag_slow_tail(v, share, untagged + probed), 0);
-        for (size_t i = 0; i < untagged; i++)
-            assert_int_equal(v[i].tags,
-                             probed == 3 && i != 10 && x[i] > 10.33 ? VN_TAG_SHARED_CORE : 0);
-    }
-    /* VN__SLOW_TAIL_MIN untagged samples are enough to find a mode in; one
-     * fewer is not. */
-    for (size_t m = VN__SLOW_TAIL_MIN - 1; m <= VN__SLOW_TAIL_MIN; m++) {
-        vn_sample v[VN__SLOW_TAIL_MIN + 3];
-        memset(v, 0, sizeof v);
-        for (size_t i = 0; i < m; i++)
-            v[i].value = i + 1 < m ? 10 : 50;
-        for (size_t i = m; i < m + 3; i++)
-            v[i].tags = VN_TAG_SHARED_CORE;
-        assert_int_equal(vn__tag_slow_tail(v, NULL, m + 3), 0);
-        assert_int_equal(v[m - 1].tags, m == VN__SLOW_TAIL_MIN ? VN_TAG_SHARED_CORE : 0);
-    }
-}
-
 
 /* The core shared from 14 ms on; each quiet sample costs penalty times
  * its cost, a shared one twice; at most 40 samples, precision in %. */
@@ -1132,7 +955,6 @@ static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
     vn_results r;
     const vn_result *b = run_bound(&r, 0);
     assert_int_equal(b->upper_bound, 1);
-    assert_int_equal(b->bound_one_cycle, 0);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_true(fabs(b->bound_ns - 1.0) < 1e-9);
     assert_true(fabs(b->cycles - 1.0 / 0.2) < 1e-9);
@@ -1153,12 +975,12 @@ static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
     vn_results_free(&r);
 }
 
-/* A body that costs what the empty loop does: it adds under a cycle, so
- * the bound is one reference cycle (0.5 ns here), whether the core was
- * quiet (the loop at 1 ns) or shared the whole time (the loop at 2 ns):
- * the same headline from both, and it stops on its first stop test, with
- * no wait for quiet moments. */
-static void a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared(void **state)
+/* A body that costs what the empty loop does (1 ns a loop quiet, 2 ns on
+ * a core shared the whole time): the headline is the fastest sample, an
+ * upper bound that is as repeatable as the machine, whatever a reference
+ * cycle reads; with no quiet sample to compare, a shared core does not
+ * make it wait for quiet moments. */
+static void a_body_as_cheap_as_the_loop_is_bounded_by_its_fastest_sample(void **state)
 {
     (void)state;
     for (int shared = 0; shared < 2; shared++) {
@@ -1167,125 +989,42 @@ static void a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared(void **
         const vn_result *b = run_on(&r, (fake_run){one, 1, 1.0, shared ? -1 : 0, shared ? 1e9 : 0,
                                                    1, 0, 0.1, 0, 0, 0, 0, 0, NULL});
         assert_int_equal(b->upper_bound, 1);
-        assert_int_equal(b->bound_one_cycle, 1);
-        assert_true(fabs(b->bound_ns - 0.5) < 1e-9);
-        assert_true(fabs(b->cycles - 1.0) < 1e-12);
-            assert_true(fabs(b->overhead_ns - (shared ? 2.0 : 1.0)) < 0.01);
+        assert_true(fabs(b->bound_ns - (shared ? 2.0 : 1.0)) < 1e-5);
+        assert_true(fabs(b->overhead_ns - (shared ? 2.0 : 1.0)) < 0.01);
         assert_int_equal(b->stop, VN_STOP_PRECISION);
         assert_false(b->waited);
-        assert_int_equal(b->nsamples, 10); /* the minimum: the first stop test */
-        assert_true(has_warning(b, "dead_code"));
-        assert_non_null(strstr(warning_text(b, "dead_code"), "under one reference cycle (0.500 ns)"));
-        /* Shared samples in the headline change nothing here: with no
-         * quiet ones to compare, they are kept, and the warning says so. */
+        assert_non_null(strstr(warning_text(b, "dead_code"), "at its fastest"));
         if (shared)
             assert_non_null(strstr(warning_text(b, "shared_core"), "kept: too few quiet ones to compare"));
         assert_false(has_warning(b, "max_time"));
         vn_results_free(&r);
     }
-    /* A reference that moves (0.5, 0.55 and 0.6 ns in turn), on a core
-     * shared throughout (so only the cycle can stop it): the stop waits
-     * until five samples' references are within the precision of the
-     * fastest, so that the cycle reported is not a slow one. */
-    {
-        vn_results rr;
-        const vn_result *b = run_on(&rr, (fake_run){(const double[]){1.0}, 1, 1.0, -1, 1e9, 1, 0, 0.1,
-                                                    0, 0, 0.5, 0, 0.05, NULL});
-        assert_int_equal(b->bound_one_cycle, 1);
-        assert_true(fabs(b->bound_ns - 0.5) < 1e-9);
-        assert_int_equal(b->stop, VN_STOP_PRECISION);
-        size_t at_fastest = 0;
-        for (size_t i = 0; i < b->nsamples; i++)
-            at_fastest += b->samples[i].ref_ns <= 0.5 * 1.01;
-        assert_true(at_fastest >= 5);
-        assert_true(b->nsamples > 10);
-        vn_results_free(&rr);
-    }
-    /* A cycle as long as the fastest sample bounds nothing tighter: the
-     * fastest sample is the bound. */
-    vn_results r;
-    const vn_result *b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 1, 0, 0.1, 0, 0, 1.0, 0, 0, NULL});
-    assert_int_equal(b->upper_bound, 1);
-    assert_int_equal(b->bound_one_cycle, 0);
-    assert_true(fabs(b->bound_ns - 1.0) < 1e-9);
-    assert_non_null(strstr(warning_text(b, "dead_code"), "at its fastest"));
-    vn_results_free(&r);
-}
-
-/* Spread costs on a core shared the whole run: the loop with the body at
- * 2.0 to 2.6 ns (the median's interval 2.2 to 2.4), the empty loop at 2.0
- * and 2.4 ns in turn (median 2.2, interval 2.0 to 2.4). The body adds at
- * most 2.4 - 2.0 = 0.4 ns at 95%: the top of its interval less the bottom
- * of the empty loop's, not either median. A cycle must exceed that at the
- * end, and half a cycle must at the stop test. */
-static vn_result *run_spread(vn_results *r, double ref)
-{
-    static const double c4[] = {1.0, 1.1, 1.2, 1.3};
-    return run_on(r, (fake_run){c4, 4, 1.0, -1, 1e9, 1, 0, 0.1, 0, 0, ref, 1.2, 0, NULL});
-}
-
-static void the_one_cycle_rule_takes_the_ends_of_both_intervals(void **state)
-{
-    (void)state;
-    vn_results r;
-    /* A cycle of 0.3 ns: over the difference of the medians (0.2) but not
-     * over 0.4, so the bound is the fastest sample. */
-    const vn_result *b = run_spread(&r, 0.3);
-    /* (The fake clock counts whole ns: the figures are within 1e-5.) */
-    assert_true(fabs(b->stats.median_ci[1] - 2.4) < 1e-5);
-    assert_true(fabs(b->overhead_ci[0] - 2.0) < 1e-5);
-    assert_int_equal(b->upper_bound, 1);
-    assert_int_equal(b->bound_one_cycle, 0);
-    assert_true(fabs(b->bound_ns - 2.0) < 1e-9);
-    vn_results_free(&r);
-
-    /* 0.6 ns: one cycle at the end. Not at the stop test, where 0.4 is over
-     * half a cycle: sampling went on to the budget. The bound holds all
-     * the same, so the row counts as precise: no max_time warning. */
-    b = run_spread(&r, 0.6);
-    assert_int_equal(b->bound_one_cycle, 1);
-    assert_true(fabs(b->bound_ns - 0.6) < 1e-9);
-    assert_false(b->waited);
-    assert_int_equal(b->stop, VN_STOP_PRECISION);
-    assert_false(has_warning(b, "max_time"));
-    size_t to_budget = b->nsamples;
-    vn_results_free(&r);
-
-    /* 0.9 ns: 0.4 is under half of it, so a stop test stops it, long
-     * before the budget (once the intervals have narrowed to those above). */
-    b = run_spread(&r, 0.9);
-    assert_int_equal(b->bound_one_cycle, 1);
-    assert_true(fabs(b->bound_ns - 0.9) < 1e-9);
-    assert_true(b->nsamples < to_budget / 2);
-    assert_false(b->waited);
-    assert_int_equal(b->stop, VN_STOP_PRECISION);
-    vn_results_free(&r);
 }
 
 /* The empty loop ran quiet (as fast as its fastest) three times, then
- * always slower, as if shared: too few of its samples come from the kind
- * of moments the quiet samples of the body do. Against them the body reads
- * as adding nothing, but no bound of one cycle rests on so few: the bound
- * is the fastest sample, and the row waited for more such empty-loop
- * samples to the budget. */
-static void no_cycle_bound_from_too_few_matching_empty_samples(void **state)
+ * always slower, as if shared. The quiet samples of the body are matched
+ * with the quiet empty-loop samples only when there are empty_matched (5)
+ * of them: with three, the empty loop subtracted is all its samples';
+ * with empty_matched=3, the three quiet ones. Neither waits for more. */
+static void the_empty_loop_of_the_kind_needs_empty_matched_samples(void **state)
 {
     (void)state;
     static const double seq[] = {1.0, 1.0, 1.0, 1.5};
-    empty_seq = seq;
-    empty_seq_n = 4;
-    vn_results r;
-    const vn_result *b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 1, 0, 0.1, 0, 0,
-                                               0, 0, 0, NULL});
-    empty_seq_n = 0;
-    assert_int_equal(b->upper_bound, 1);
-    assert_true(fabs(b->overhead_ns - 1.0) < 1e-5); /* the three quiet ones */
-    assert_int_equal(b->bound_one_cycle, 0);
-    assert_true(fabs(b->bound_ns - 1.0) < 1e-5);
-    assert_true(b->waited);
-    vn_results_free(&r);
+    for (int three = 0; three < 2; three++) {
+        empty_seq = seq;
+        empty_seq_n = 4;
+        vn_results r;
+        const vn_result *b = run_on(&r, (fake_run){(const double[]){3.0}, 1, 1.0, 0, 0, 1, 0, 0.1, 0,
+                                                   0, 0, 0, 0, three ? "empty_matched=3" : NULL});
+        empty_seq_n = 0;
+        assert_int_equal(b->upper_bound, 0);
+        /* Ten samples take six empty-loop ones (five first, one in eight):
+         * three at 1.0 and three at 1.5, a median of 1.25 from all. */
+        assert_true(fabs(b->overhead_ns - (three ? 1.0 : 1.25)) < 1e-5);
+        assert_false(b->waited);
+        vn_results_free(&r);
+    }
 }
-
 
 /* One probe, the spike-th, reads the core shared; the others quiet. It
  * records which row's sample ran last before it, whether it is the first
@@ -2240,9 +1979,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_bad_policy_fails_before_measuring),
         cmocka_unit_test(shared_ratio_inf_never_tags_shared),
-        cmocka_unit_test(slow_tail_0_leaves_the_tail_untagged),
-        cmocka_unit_test(extra_empties_0_takes_none_out_of_turn),
-        cmocka_unit_test(lengthen_0_keeps_the_calibrated_size),
         cmocka_unit_test(calibration_doubles_to_the_threshold),
         cmocka_unit_test(calibration_stops_at_the_budgets_share),
         cmocka_unit_test(calibration_needs_a_second_sample_at_the_threshold),
@@ -2253,18 +1989,14 @@ int main(void)
         cmocka_unit_test(overhead_is_measured_and_subtracted),
         cmocka_unit_test(empty_body_gives_an_upper_bound),
         cmocka_unit_test(upper_bound_is_the_fastest_sample),
-        cmocka_unit_test(a_body_under_a_cycle_is_bounded_by_one_cycle_quiet_or_shared),
-        cmocka_unit_test(the_one_cycle_rule_takes_the_ends_of_both_intervals),
-        cmocka_unit_test(no_cycle_bound_from_too_few_matching_empty_samples),
+        cmocka_unit_test(a_body_as_cheap_as_the_loop_is_bounded_by_its_fastest_sample),
+        cmocka_unit_test(the_empty_loop_of_the_kind_needs_empty_matched_samples),
         cmocka_unit_test(a_loop_as_costly_as_the_body_is_flagged),
         cmocka_unit_test(tagged_samples_stay_out_of_the_headline),
         cmocka_unit_test(speed_drift_is_reported),
         cmocka_unit_test(a_slow_empty_loop_sample_is_left_out),
         cmocka_unit_test(shared_core_samples_stay_out_of_the_headline),
         cmocka_unit_test(a_core_shared_throughout_is_said),
-        cmocka_unit_test(a_slow_tail_on_a_shared_core_is_tagged),
-        cmocka_unit_test(the_fence_follows_the_spread_below_the_mode),
-        cmocka_unit_test(slow_tail_fence_by_hand),
         cmocka_unit_test(samples_off_the_cpu_are_never_tagged),
         cmocka_unit_test(each_row_judges_its_own_empty_loop),
         cmocka_unit_test(a_costly_timer_takes_no_probes),
