@@ -84,6 +84,10 @@ public:
     void set_items(double items_per_iter) { vn_state_set_items(st_, items_per_iter); }
     /* Fails the row with a message; the loop then ends at once. */
     void fail(const std::string &message) { vn_state_fail(st_, message.c_str()); }
+    /* Skips the row: this machine cannot run it, for the reason given. */
+    void skip(const std::string &reason) { vn_state_skip(st_, reason.c_str()); }
+    /* With benchmark::manual_time(): this sample's time in ns. */
+    void set_time(double ns) { vn_state_set_time(st_, ns); }
     /* The C state, for the C API's calls. */
     vn_state *c_state() const { return st_; }
 
@@ -201,6 +205,11 @@ public:
     /* Percent: the +- of the median's 95% CI to stop at. */
     benchmark &precision(double percent) { opts_.precision = percent; return *this; }
     benchmark &min_samples(std::size_t n) { opts_.min_samples = n; return *this; }
+    /* Iterations of every sample, fixed rather than calibrated (1: each
+     * call seen alone). */
+    benchmark &iterations(std::uint64_t n) { opts_.iterations = n; return *this; }
+    /* The body times itself and reports with state::set_time(). */
+    benchmark &manual_time() { opts_.manual_time = 1; return *this; }
     /* A clock name, as `vernier clocks` lists them. */
     benchmark &timer(const std::string &name)
     {
@@ -243,6 +252,7 @@ private:
     vn_bench_opts c_opts()
     {
         vn_bench_opts o = opts_;
+        o.size = sizeof o;
         o.user = this;
         o.setup = setup_ ? run_setup : nullptr;
         o.teardown = teardown_ ? run_teardown : nullptr;

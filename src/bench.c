@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi.h"
 #include "bench_internal.h"
 
 /* ---- Registration by VN_BENCH ---------------------------------------------------- */
@@ -130,6 +131,12 @@ static int rows_are_new(const vn_suite *s, const char *name, const vn_bench_opts
     return 0;
 }
 
+void vn_bench_opts_init(vn_bench_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->size = sizeof *o;
+}
+
 int vn_suite_add(vn_suite *s, const char *name, vn_bench_fn fn, const vn_bench_opts *opts)
 {
     if (!s || !name || !*name || !fn)
@@ -140,10 +147,14 @@ int vn_suite_add(vn_suite *s, const char *name, vn_bench_fn fn, const vn_bench_o
         if (!strcmp(s->v[i].name, name))
             return VN_EEXIST;
     vn_bench_opts o;
-    if (opts)
-        o = *opts;
-    else
-        memset(&o, 0, sizeof o);
+    vn_bench_opts_init(&o);
+    if (opts && opts->size == 0) {
+        /* A struct zeroed by hand: the first layout, through `timer`. */
+        memcpy(&o, opts, VN__SIZE_THROUGH(vn_bench_opts, timer));
+        o.size = sizeof o;
+    } else if (opts && vn__abi_copy(&o, sizeof o, opts, VN__SIZE_THROUGH(vn_bench_opts, timer)) != 0) {
+        return VN_EABI;
+    }
     if (!(o.max_time >= 0 && isfinite(o.max_time)) || !(o.precision >= 0 && isfinite(o.precision)) ||
         !(o.bytes_per_iter >= 0 && isfinite(o.bytes_per_iter)) ||
         !(o.items_per_iter >= 0 && isfinite(o.items_per_iter)))
@@ -240,6 +251,24 @@ void vn_state_set_items(vn_state *st, double items)
         st->run->items = items;
 }
 
+void vn_state_skip(vn_state *st, const char *reason)
+{
+    vn_state_fail(st, reason ? reason : "skipped");
+    st->run->skipped = 1;
+}
+
+void vn_state_set_time(vn_state *st, double ns)
+{
+    struct vn__run *r = st->run;
+    if (!(ns >= 0 && isfinite(ns))) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "vn_state_set_time() needs a finite time of 0 ns or more, not %g", ns);
+        vn_state_fail(st, msg);
+        return;
+    }
+    r->manual_ns = isnan(r->manual_ns) ? ns : r->manual_ns + ns;
+}
+
 void vn_state_fail(vn_state *st, const char *message)
 {
     struct vn__run *r = st->run;
@@ -325,7 +354,7 @@ void vn_config_init(vn_config *c)
 const char *vn_stop_name(vn_stop s)
 {
     static const char *const names[] = {"precision", "max_time", "max_samples", "failed",
-                                        "interrupted"};
+                                        "interrupted", "skipped"};
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 

@@ -25,7 +25,9 @@ int vn__calibrate(job *j, uint64_t *iters_out, double *threshold_out, double *ca
          * the timer's error as small as ever. */
         j->timer_capped = cap < 1000.0 * (j->cost_ns + j->res_ns);
     }
-    uint64_t iters = 1;
+    /* A fixed count (vn_bench_opts.iterations) is run once here, so that a
+     * function that fails or skips says so before warmup. */
+    uint64_t fixed = j->b->opts.iterations, iters = fixed ? fixed : 1;
     double took[64]; /* by doubling: took[k] for 2^k iterations */
     for (int k = 0;; k++) {
         double ns;
@@ -39,7 +41,7 @@ int vn__calibrate(job *j, uint64_t *iters_out, double *threshold_out, double *ca
         took[k] = ns;
         /* With --cold only the first iteration finds the caches cold, so a
          * sample is one iteration whatever the timer's resolution. */
-        if (j->cfg.cold || iters >= MAX_ITERS)
+        if (fixed || j->cfg.cold || iters >= MAX_ITERS)
             break;
         /* A thousand times the iterations in under twice the time: they
          * do not run. The compiler removed the loop, or computed what it

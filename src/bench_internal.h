@@ -46,7 +46,9 @@ struct vn__run {
     int64_t param;
     double bytes, items;          /* per iteration; NAN unset */
     int failed;
+    int skipped;                  /* vn_state_skip(): failed, as a skip */
     char error[256];
+    double manual_ns;             /* vn_state_set_time() this sample; NAN none */
     /* Counters read at the edges of a sample, next to the timer; NULL when
      * none are counting. */
     vn_counters *ctr;

@@ -429,7 +429,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     if (o.markdown)
         status |= emit(prog, o.markdown, vn_report_results_markdown, &res);
     for (size_t i = 0; i < res.nbench; i++)
-        if (res.bench[i].error[0])
+        if (res.bench[i].error[0] && res.bench[i].stop != VN_STOP_SKIPPED)
             status = 1;
     /* Only now: a second Ctrl-C while the files were written would have
      * left a temporary file behind. */

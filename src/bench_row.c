@@ -57,7 +57,7 @@ int vn__row_begin(job *j, int *state)
     vn__ref_setup(&j->run, j->res_ns);
     /* As in calibration, the budget must still hold the minimum samples. */
     threshold = fmin(threshold, cap);
-    while (!j->cfg.cold && fastest > 0 && fastest < threshold && w->iters < MAX_ITERS) {
+    while (!j->cfg.cold && !j->b->opts.iterations && fastest > 0 && fastest < threshold && w->iters < MAX_ITERS) {
         w->iters *= 2;
         fastest *= 2;
     }
@@ -181,7 +181,7 @@ int vn__row_end(job *j, int state, int rc)
     if (rc)
         goto out;
     if (state == ROW_FAILED) {
-        res->stop = VN_STOP_FAILED;
+        res->stop = r->skipped ? VN_STOP_SKIPPED : VN_STOP_FAILED;
         snprintf(res->error, sizeof res->error, "%s", r->error);
         res->samples = S->v;
         res->nsamples = S->n;

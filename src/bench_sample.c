@@ -1,5 +1,6 @@
 /* One sample: the timed call of the benchmark with its interference
  * readings, and the row's own time. */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -24,6 +25,7 @@ int vn__run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, doubl
     r->iters = iters;
     r->phase = 0;
     r->t_start = r->t_end = 0;
+    r->manual_ns = NAN;
     j->st.run = r;
     *tags = 0;
     /* Each sample's data is its setup's: one that fails before it sets any
@@ -90,6 +92,15 @@ int vn__run_sample(job *j, vn_bench_fn fn, int user_hooks, uint64_t iters, doubl
         return 1;
     }
     *ns = vn__timer_delta_ns(r, r->t_end - r->t_start);
+    if (user_hooks && j->b->opts.manual_time) {
+        if (isnan(r->manual_ns)) {
+            r->failed = 1;
+            snprintf(r->error, sizeof r->error, "%s",
+                     "the benchmark times itself (manual_time) but called no vn_state_set_time()");
+            return 1;
+        }
+        *ns = r->manual_ns;
+    }
     if (j->hooks && j->hooks->cpu_ns)
         j->cpu_ns = j->hooks->cpu_ns(j->hooks->ctx, *ns);
     if (r->ctr)

@@ -158,7 +158,7 @@ int vn__measure_threads(job *j)
         return 0;
     }
     if (cal) {
-        res->stop = VN_STOP_FAILED;
+        res->stop = j->run.skipped ? VN_STOP_SKIPPED : VN_STOP_FAILED;
         snprintf(res->error, sizeof res->error, "%s", j->run.error);
         return 0;
     }
@@ -210,7 +210,7 @@ int vn__measure_threads(job *j)
     res->total_iter_per_sec = 0;
     for (int i = 0; i < started && rc == 0; i++) {
         if (t[i].failed && !res->error[0]) {
-            res->stop = VN_STOP_FAILED;
+            res->stop = t[i].j.run.skipped ? VN_STOP_SKIPPED : VN_STOP_FAILED;
             snprintf(res->error, sizeof res->error, "%s", t[i].j.run.error);
         }
         if (t[i].rc)
@@ -226,11 +226,11 @@ int vn__measure_threads(job *j)
         free(t[i].counts.v);
         vn_counters_destroy(t[i].own);
     }
-    if (res->stop != VN_STOP_FAILED)
+    if (res->stop != VN_STOP_FAILED && res->stop != VN_STOP_SKIPPED)
         res->stop = (vn_stop)atomic_load(&sh.reason);
     res->samples = all.v;
     res->nsamples = all.n;
-    if (rc == 0 && res->stop != VN_STOP_FAILED) {
+    if (rc == 0 && res->stop != VN_STOP_FAILED && res->stop != VN_STOP_SKIPPED) {
         vn__throughput_of(&t[0].j, res);
         rc = vn__summarize(res, &E, &j->pol, j->res_ns / (double)res->iters,
                        INFINITY, NAN, NULL, &j->dec);

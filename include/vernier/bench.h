@@ -81,6 +81,13 @@ void vn_state_set_bytes(vn_state *st, double bytes_per_iter);
 void vn_state_set_items(vn_state *st, double items_per_iter);
 /* Marks the benchmark as failed with a message; the loop then ends at once. */
 void vn_state_fail(vn_state *st, const char *message);
+/* Skips this row: the machine cannot run it (no loopback, no huge pages,
+ * not root). The row is reported as skipped with the reason, and does not
+ * count as a failure. Call it before or instead of the vn_next() loop. */
+void vn_state_skip(vn_state *st, const char *reason);
+/* With vn_bench_opts.manual_time: the time of this sample's iterations, in
+ * ns, as the function measured it; calls within a sample add up. */
+void vn_state_set_time(vn_state *st, double ns);
 
 /* ---- Keeping the compiler honest ------------------------------------------- */
 
@@ -172,9 +179,13 @@ static inline double vn_rng_double(vn_rng *r) { return VN__TO_DOUBLE(vn_rng_next
 
 typedef void (*vn_bench_fn)(vn_state *st);
 
-/* Options of one benchmark; zero means "the default" everywhere. */
+/* Options of one benchmark; zero means "the default" everywhere. The
+ * struct grows: size is sizeof (vn_bench_opts) as the program was built,
+ * which VN_BENCH_OPTS, VN_BENCH_WITH and vn_bench_opts_init() set; 0 (a
+ * struct zeroed by hand) has the fields through `timer` only, and the
+ * later ones keep their defaults. */
 typedef struct vn_bench_opts {
-    int reserved_;             /* lets VN_BENCH_OPTS put its options after a comma */
+    size_t size;
     void (*setup)(vn_state *st);     /* untimed, before each sample */
     void (*teardown)(vn_state *st);  /* untimed, after each sample */
     void *user;                /* vn_state_user() */
@@ -191,7 +202,20 @@ typedef struct vn_bench_opts {
     double precision;          /* percent, the +- of the median's 95% CI to stop at */
     size_t min_samples;
     const char *timer;         /* a clock name, e.g. "monotonic" */
+    /* Fields from here on are read only when size covers them. */
+    /* Iterations of every sample, fixed (0: calibrated by doubling). A body
+     * whose every call must be seen alone, such as one timer wake-up, or a
+     * loop timed whole at a count of its own, sets 1. The empty loop runs
+     * the same count. */
+    uint64_t iterations;
+    /* Non-zero: the function times each sample itself and says how long it
+     * took with vn_state_set_time(), as with Google Benchmark's
+     * UseManualTime; no empty loop is subtracted from such times. */
+    int manual_time;
 } vn_bench_opts;
+
+/* Zeroes o and sets its size: every option at its default. */
+void vn_bench_opts_init(vn_bench_opts *o);
 
 /* Registration before main() runs, by a constructor. */
 typedef struct vn_bench_def {
@@ -214,7 +238,7 @@ void vn__register(vn_bench_def *def);
  * one option (ISO C wants an argument for its "..."); VN_BENCH is the form
  * without any. */
 #define VN_BENCH_OPTS(fn, ...)                                                \
-    static const vn_bench_opts vn__opts_##fn = {.reserved_ = 0, __VA_ARGS__}; \
+    static const vn_bench_opts vn__opts_##fn = {.size = sizeof(vn_bench_opts), __VA_ARGS__}; \
     static vn_bench_def vn__def_##fn = {#fn, fn, &vn__opts_##fn, VN__NULL};          \
     VN__CONSTRUCTOR static void vn__register_##fn(void) { vn__register(&vn__def_##fn); } \
     extern int vn__bench_semicolon
@@ -242,6 +266,7 @@ void vn__register(vn_bench_def *def);
     static vn_bench_def vn__def_##fn = {#fn, fn, &vn__opts_##fn, VN__NULL};          \
     VN__CONSTRUCTOR static void vn__register_##fn(void)                        \
     {                                                                          \
+        vn__opts_##fn.size = sizeof(vn_bench_opts);                            \
         vn__with_##fn(&vn__opts_##fn);                                         \
         vn__register(&vn__def_##fn);                                           \
     }                                                                          \
@@ -380,7 +405,8 @@ typedef enum vn_stop {
     VN_STOP_MAX_TIME,    /* the time budget ran out first */
     VN_STOP_MAX_SAMPLES,
     VN_STOP_FAILED,      /* vn_state_fail() was called */
-    VN_STOP_INTERRUPTED
+    VN_STOP_INTERRUPTED,
+    VN_STOP_SKIPPED      /* vn_state_skip(): the machine cannot run it; error says why */
 } vn_stop;
 
 const char *vn_stop_name(vn_stop s);

@@ -283,9 +283,9 @@ void vn__results_cells(const vn_result *r, vn__cells *c)
 
 int vn__results_stop_notes(const vn_results *r, const char *prefix, int limits, vn_buf *b)
 {
-    size_t count[VN_STOP_INTERRUPTED + 1] = {0};
+    size_t count[VN_STOP_SKIPPED + 1] = {0};
     for (size_t i = 0; i < r->nbench; i++)
-        if ((unsigned)r->bench[i].stop <= VN_STOP_INTERRUPTED)
+        if ((unsigned)r->bench[i].stop <= VN_STOP_SKIPPED)
             count[r->bench[i].stop]++;
     /* How far each got, and whether it was waiting for quiet moments, is
      * its own warning's to say: the precision can be a benchmark's own. */
@@ -304,6 +304,9 @@ int vn__results_stop_notes(const vn_results *r, const char *prefix, int limits, 
                             prefix, count[VN_STOP_MAX_SAMPLES], n);
     if (count[VN_STOP_FAILED] && !err)
         err = vn_buf_printf(b, "%s%zu of %zu failed\n", prefix, count[VN_STOP_FAILED], n);
+    if (count[VN_STOP_SKIPPED] && !err)
+        err = vn_buf_printf(b, "%s%zu of %zu skipped: this machine cannot run them (each row says why)\n",
+                            prefix, count[VN_STOP_SKIPPED], n);
     if (count[VN_STOP_INTERRUPTED] && !err)
         err = vn_buf_printf(b, "%s%zu of %zu were interrupted and show the samples taken so far\n",
                             prefix, count[VN_STOP_INTERRUPTED], n);

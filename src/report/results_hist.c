@@ -16,7 +16,8 @@ static int one(const vn_result *res, unsigned flags, vn_buf *b, int first)
     if (err)
         return err;
     if (res->error[0])
-        return vn_buf_printf(b, ": failed: %s\n", vn__fmt_printable(why, sizeof why, res->error));
+        return vn_buf_printf(b, ": %s: %s\n", res->stop == VN_STOP_SKIPPED ? "skipped" : "failed",
+                             vn__fmt_printable(why, sizeof why, res->error));
 
     /* Without a measured overhead the samples are shown as measured, which
      * is also what the headline statistics then hold. */

@@ -401,7 +401,9 @@ int vn_report_results_markdown(const vn_results *r, vn_buf *out)
                                : rows[i].failed && k == VN__COL_MEDIAN ? res->error
                                : rows[i].failed                        ? ""
                                                                        : rows[i].s[k];
-            err = vn_buf_puts(out, rows[i].failed && k == VN__COL_MEDIAN ? "| failed: " : "| ");
+            err = vn_buf_puts(out, !rows[i].failed || k != VN__COL_MEDIAN ? "| "
+                                   : res->stop == VN_STOP_SKIPPED     ? "| skipped: "
+                                                                      : "| failed: ");
             if (!err)
                 err = md_text(out, cell);
             if (!err)

@@ -126,8 +126,9 @@ static void table(text *t, const vn_results *r, const vn__col *cols, vn__cells *
             out(t, "%s", rows[i].s[VN__COL_NAME]);
             pad(t, w[VN__COL_NAME] - vn__text_width(rows[i].s[VN__COL_NAME]));
             char why[sizeof res->error];
-            out(t, "  %sfailed: %s%s\n", t->color ? RED : "",
-                vn__fmt_printable(why, sizeof why, res->error), t->color ? RESET : "");
+            int skipped = res->stop == VN_STOP_SKIPPED;
+            out(t, "  %s%s: %s%s\n", t->color && !skipped ? RED : "", skipped ? "skipped" : "failed",
+                vn__fmt_printable(why, sizeof why, res->error), t->color && !skipped ? RESET : "");
             continue;
         }
         cells_row(t, cols, rows[i].s, shown, w, last, NULL, t->color ? YELLOW : NULL);

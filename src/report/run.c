@@ -61,6 +61,7 @@ static const char *stop_words(vn_stop s)
     case VN_STOP_MAX_SAMPLES: return "the number of runs was reached";
     case VN_STOP_FAILED: return "a run failed";
     case VN_STOP_INTERRUPTED: return "interrupted";
+    case VN_STOP_SKIPPED: return "skipped";
     }
     return "?";
 }

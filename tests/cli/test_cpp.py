@@ -107,6 +107,15 @@ static void nothing(vernier::state &st) { while (st.next()) vernier::clobber(); 
 static auto &setup_throws = vernier::bench("setup_throws", nothing)
     .setup([](vernier::state &) { throw std::invalid_argument("no input file"); });
 
+static auto &skips = vernier::bench("skips", [](vernier::state &st) { st.skip("no such device"); });
+// Each call of the body is one iteration (fixed), timed by the body itself:
+// 250 ns reported whatever the clock says.
+static auto &manual = vernier::bench("manual", [](vernier::state &st) {
+    for (auto _ : st)
+        vernier::clobber();
+    st.set_time(250.0 * static_cast<double>(st.iterations()));
+}).iterations(1).manual_time();
+
 struct pair { long a, b; };
 
 int main(int argc, char **argv)
@@ -150,7 +159,10 @@ def test_lambdas_options_and_exceptions_in_every_standard(tmp_path):
         validate(d, "results-1.json")
         rows = {b["name"]: b for b in d["benchmarks"]}
         assert list(rows) == ["c_style", "doubling", "move_only", "throws", "throws_int",
-                              "setup_throws", "captured/k=3", "captured/k=5"]
+                              "setup_throws", "skips", "manual", "captured/k=3", "captured/k=5"]
+        assert rows["skips"]["stop"] == "skipped" and rows["skips"]["error"] == "no such device"
+        assert rows["manual"]["stats"]["median"] == 250 and rows["manual"]["iters"] == 1
+        assert "skipped: no such device" in p.stderr
         for name in ("c_style", "doubling", "move_only", "captured/k=3", "captured/k=5"):
             assert rows[name]["error"] is None and rows[name]["stats"]["median"] > 0, name
         assert rows["throws"]["error"] == "the parser gave up" and rows["throws"]["stop"] == "failed"

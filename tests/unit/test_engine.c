@@ -1974,9 +1974,127 @@ static void rng_is_seeded_and_bounded(void **state)
     assert_true(d >= 0 && d < 1);
 }
 
+/* ---- Fixed iterations, manual time, skipped rows, the options' size ----- */
+
+/* Each iteration reports 7 ns more than it took on the fake clock (10 ns):
+ * a manual time must be what the function says, not what the clock read. */
+static void manual_body(vn_state *st)
+{
+    uint64_t n = vn_state_iterations(st);
+    body(st);
+    vn_state_set_time(st, 17.0 * (double)n);
+}
+
+static const vn_result *run_opts(vn_results *r, const char *name, vn_bench_fn fn,
+                                 const vn_bench_opts *o)
+{
+    reset_fake();
+    empty_costs[0] = empty_costs[1] = 1.0;
+    empty_no = 0;
+    vn_suite *s = probe_suite(0);
+    assert_int_equal(vn_suite_add(s, name, fn, o), 0);
+    vn_config c = quick_config();
+    c.min_samples = c.max_samples = 12;
+    assert_int_equal(vn_suite_run(s, &c, r), 0);
+    vn_suite_destroy(s);
+    return &r->bench[0];
+}
+
+static void fixed_iterations_are_not_calibrated(void **state)
+{
+    (void)state;
+    vn_bench_opts o;
+    vn_bench_opts_init(&o);
+    o.iterations = 3;
+    vn_results r;
+    const vn_result *b = run_opts(&r, "b", body, &o);
+    assert_int_equal(b->iters, 3);
+    for (size_t i = 0; i < b->nsamples; i++)
+        assert_int_equal(b->samples[i].iters, 3);
+    assert_true(fabs(b->stats.median - 9.0) < 1e-6); /* 10 ns less the empty loop's 1 */
+    vn_results_free(&r);
+    /* Calibrated, the same body runs far more iterations a sample. */
+    b = run_opts(&r, "b", body, NULL);
+    assert_true(b->iters > 1000);
+    vn_results_free(&r);
+}
+
+static void manual_time_is_what_the_function_says(void **state)
+{
+    (void)state;
+    vn_bench_opts o;
+    vn_bench_opts_init(&o);
+    o.manual_time = 1;
+    vn_results r;
+    const vn_result *b = run_opts(&r, "b", manual_body, &o);
+    assert_int_equal(b->stop, VN_STOP_PRECISION);
+    /* 17 ns an iteration, with no empty loop taken or subtracted. */
+    assert_true(fabs(b->stats.median - 17.0) < 1e-9);
+    assert_true(fabs(b->samples[0].value - 17.0) < 1e-9);
+    assert_int_equal(empty_no, 0);
+    assert_false(b->upper_bound);
+    vn_results_free(&r);
+    /* A function that says nothing fails its row, saying why. */
+    b = run_opts(&r, "b", body, &o);
+    assert_int_equal(b->stop, VN_STOP_FAILED);
+    assert_non_null(strstr(b->error, "vn_state_set_time"));
+    vn_results_free(&r);
+}
+
+static void skipping(vn_state *st) { vn_state_skip(st, "no loopback here"); }
+
+static void a_skipped_row_says_why_and_is_no_failure(void **state)
+{
+    (void)state;
+    vn_results r;
+    const vn_result *b = run_opts(&r, "b", skipping, NULL);
+    assert_int_equal(b->stop, VN_STOP_SKIPPED);
+    assert_string_equal(b->error, "no loopback here");
+    assert_string_equal(vn_stop_name(b->stop), "skipped");
+    vn_buf out;
+    vn_buf_init(&out, 0);
+    assert_int_equal(vn_report_results_text(&r, 0, &out), 0);
+    assert_non_null(strstr(out.data, "skipped: no loopback here"));
+    assert_null(strstr(out.data, "failed"));
+    vn_buf_free(&out);
+    vn_results_free(&r);
+}
+
+/* A program built before `iterations` existed hands a struct of size 0
+ * (zeroed by hand) or of its own smaller size: what lies past it is not its
+ * own, and must not be read. A size larger than this library's struct is
+ * a newer header's: refused. */
+static void the_options_struct_grows_by_its_size(void **state)
+{
+    (void)state;
+    vn_bench_opts o;
+    memset(&o, 0, sizeof o);
+    o.iterations = 3; /* as if garbage past the first layout */
+    vn_results r;
+    const vn_result *b = run_opts(&r, "b", body, &o);
+    assert_true(b->iters > 1000);
+    vn_results_free(&r);
+    o.size = offsetof(vn_bench_opts, iterations);
+    b = run_opts(&r, "b", body, &o);
+    assert_true(b->iters > 1000);
+    vn_results_free(&r);
+    o.size = sizeof o;
+    b = run_opts(&r, "b", body, &o);
+    assert_int_equal(b->iters, 3);
+    vn_results_free(&r);
+    vn_suite *s = vn_suite_create();
+    o.size = sizeof o + 8;
+    assert_int_equal(vn_suite_add(s, "b", body, &o), VN_EABI);
+    vn_suite_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fixed_iterations_are_not_calibrated),
+        cmocka_unit_test(manual_time_is_what_the_function_says),
+        cmocka_unit_test(a_skipped_row_says_why_and_is_no_failure),
+        cmocka_unit_test(the_options_struct_grows_by_its_size),
         cmocka_unit_test(a_bad_policy_fails_before_measuring),
         cmocka_unit_test(shared_ratio_inf_never_tags_shared),
         cmocka_unit_test(calibration_doubles_to_the_threshold),
