@@ -10,6 +10,7 @@ static const vn_cli_cmd commands[] = {
     {"env", "report the machine and the settings that hurt measurement, with fixes", cmd_env},
     {"run", "time whole commands over many runs and compare them", cmd_run},
     {"stats", "summarize numbers from a file or a pipe: median CI, percentiles, outliers, modes", cmd_stats},
+    {"suite", "what the OS costs: syscalls, files, processes, IPC, memory, timers", cmd_suite},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

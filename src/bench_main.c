@@ -15,6 +15,7 @@
 
 #include "bench_decide.h"
 #include "bench_internal.h"
+#include "bench_main.h"
 #include "cpu_list.h"
 #include "interrupt.h"
 #include "format.h"
@@ -66,6 +67,19 @@ static const struct {
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 
+size_t vn__main_longopts(struct option *out, size_t n, const char *const *skip)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < NOPTIONS && k < n; i++) {
+        int skipped = 0;
+        for (const char *const *x = skip; x && *x && !skipped; x++)
+            skipped = !strcmp(*x, options[i].opt.name);
+        if (!skipped)
+            out[k++] = options[i].opt;
+    }
+    return k;
+}
+
 static const char *prog_name(const char *argv0)
 {
     const char *s = argv0 ? strrchr(argv0, '/') : NULL;
@@ -79,15 +93,25 @@ static void help(const char *prog)
            "adaptive sampling until the median is known to +-1%%, the empty loop subtracted.\n\n"
            "Options:\n",
            prog);
+    vn__main_options_help(stdout, NULL);
+}
+
+void vn__main_options_help(FILE *f, const char *const *skip)
+{
     char left[NOPTIONS][40];
-    int width = 0;
+    int width = 0, shown[NOPTIONS];
     for (size_t i = 0; i < NOPTIONS; i++) {
+        shown[i] = 1;
+        for (const char *const *x = skip; x && *x; x++)
+            shown[i] &= strcmp(*x, options[i].opt.name) != 0;
         int n = snprintf(left[i], sizeof left[i], "--%s%s%s", options[i].opt.name,
                          options[i].arg ? " " : "", options[i].arg ? options[i].arg : "");
-        width = n > width ? n : width;
+        if (shown[i])
+            width = n > width ? n : width;
     }
     for (size_t i = 0; i < NOPTIONS; i++)
-        printf("  %-*s  %s\n", width, left[i], options[i].help);
+        if (shown[i])
+            fprintf(f, "  %-*s  %s\n", width, left[i], options[i].help);
 }
 
 static int usage_error(const char *prog, const char *fmt, const char *a, const char *b)

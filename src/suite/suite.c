@@ -1,0 +1,126 @@
+/* The suite's registry and what its benchmarks share (suite.h). */
+#include <errno.h>
+#include <ftw.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "suite/suite.h"
+
+#define VN__SUITE_ENTRY(family, bench, fn, what) {#family, bench, fn, what},
+static const vn__suite_entry entries[] = {VN__SUITE_BENCHMARKS(VN__SUITE_ENTRY)};
+#undef VN__SUITE_ENTRY
+
+const vn__suite_entry *vn__suite_entries(size_t *n)
+{
+    *n = sizeof entries / sizeof entries[0];
+    return entries;
+}
+
+int vn__suite_selects(const vn__suite_entry *e, const char *name)
+{
+    return !strcmp(name, e->family) || !strcmp(name, e->name);
+}
+
+void vn__suite_ctx_init(vn__suite_ctx *ctx)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->cpu_a = ctx->cpu_b = -1;
+}
+
+int vn__suite_on_exit(vn__suite_ctx *ctx, void (*fn)(void *arg), void *arg)
+{
+    if (ctx->nundo == ctx->capundo) {
+        size_t cap = ctx->capundo ? 2 * ctx->capundo : 16;
+        struct vn__suite_undo *u = realloc(ctx->undo, cap * sizeof *u);
+        if (!u) {
+            fn(arg);
+            return VN_ENOMEM;
+        }
+        ctx->undo = u;
+        ctx->capundo = cap;
+    }
+    ctx->undo[ctx->nundo++] = (struct vn__suite_undo){fn, arg};
+    return 0;
+}
+
+static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+const char *vn__suite_tmpdir(vn__suite_ctx *ctx)
+{
+    if (ctx->tmpdir[0])
+        return ctx->tmpdir;
+    const char *base = getenv("TMPDIR");
+    if (!base || !*base)
+        base = "/tmp";
+    char t[sizeof ctx->tmpdir];
+    if (snprintf(t, sizeof t, "%s/vernier-suite-XXXXXX", base) >= (int)sizeof t) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    if (!mkdtemp(t))
+        return NULL;
+    memcpy(ctx->tmpdir, t, sizeof t);
+    return ctx->tmpdir;
+}
+
+void vn__suite_ctx_free(vn__suite_ctx *ctx)
+{
+    while (ctx->nundo > 0) {
+        struct vn__suite_undo u = ctx->undo[--ctx->nundo];
+        u.fn(u.arg);
+    }
+    free(ctx->undo);
+    ctx->undo = NULL;
+    ctx->capundo = 0;
+    /* Depth first, so each directory is empty when its turn comes. */
+    if (ctx->tmpdir[0])
+        nftw(ctx->tmpdir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    ctx->tmpdir[0] = 0;
+}
+
+void vn__suite_sizes(const vn__suite_ctx *ctx, const int64_t *def, size_t ndef,
+                     const int64_t *quick, size_t nquick, const int64_t **out, size_t *nout)
+{
+    if (ctx->sizes) {
+        *out = ctx->sizes;
+        *nout = ctx->nsizes;
+    } else if (ctx->quick && quick) {
+        *out = quick;
+        *nout = nquick;
+    } else {
+        *out = def;
+        *nout = ndef;
+    }
+}
+
+int vn__suite_add_sized(vn_suite *s, const vn__suite_ctx *ctx, const char *name, vn_bench_fn fn,
+                        const vn_bench_opts *o, const int64_t *def, size_t ndef,
+                        const int64_t *quick, size_t nquick)
+{
+    vn_bench_opts opts;
+    if (o)
+        opts = *o;
+    else
+        vn_bench_opts_init(&opts);
+    vn__suite_sizes(ctx, def, ndef, quick, nquick, &opts.param_values, &opts.param_count);
+    opts.param_name = "size";
+    return vn_suite_add(s, name, fn, &opts);
+}
+
+int vn__suite_pin(int cpu)
+{
+    if (cpu < 0)
+        return 0;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof set, &set) == 0 ? 0 : -errno;
+}

@@ -1,0 +1,80 @@
+/* `vernier suite`: microbenchmarks of the OS and the machine, each family
+ * in its own file, every benchmark listed once in registry.h. Each adds its
+ * rows to an engine suite, so every figure gets the engine's statistics,
+ * warnings and outputs. Private to the tool (the vernier_private library). */
+#ifndef VN_SUITE_H
+#define VN_SUITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vernier/bench.h"
+
+/* What the command line asked of the benchmarks, and what they share while
+ * the suite runs: a temporary directory, and what to undo at the end. */
+typedef struct vn__suite_ctx {
+    int quick;                /* --quick: seconds in all, smaller sweeps */
+    const int64_t *sizes;     /* --sizes: the sweep of every sized benchmark; NULL: its own */
+    size_t nsizes;
+    int cpu_a, cpu_b;         /* --cpus A,B: where the two ends run; -1: not placed */
+    int nagle;                /* --nagle: TCP with Nagle's algorithm on */
+    char tmpdir[256];         /* made by vn__suite_tmpdir() on first use; "" before */
+    struct vn__suite_undo {
+        void (*fn)(void *arg);
+        void *arg;
+    } *undo;
+    size_t nundo, capundo;
+} vn__suite_ctx;
+
+/* Adds the rows of one benchmark (its registry name, such as "ipc.tcp")
+ * to s. 0, or a negative VN_E* code. What the machine cannot do is no
+ * error here: the row's setup skips it with vn_state_skip(), so it shows
+ * as skipped with its reason. */
+typedef int (*vn__suite_add_fn)(vn_suite *s, vn__suite_ctx *ctx, const char *name);
+
+typedef struct vn__suite_entry {
+    const char *family;       /* "ipc" */
+    const char *name;         /* "ipc.tcp" */
+    vn__suite_add_fn add;
+    const char *what;         /* one line for --list */
+} vn__suite_entry;
+
+/* The registry, in its order; n entries. */
+const vn__suite_entry *vn__suite_entries(size_t *n);
+
+/* Does name (a family "ipc" or a benchmark "ipc.tcp") select entry e? */
+int vn__suite_selects(const vn__suite_entry *e, const char *name);
+
+/* Runs fn(arg) when the suite is done (vn__suite_ctx_free), last added
+ * first. 0, or VN_ENOMEM, having run fn(arg) at once. */
+int vn__suite_on_exit(vn__suite_ctx *ctx, void (*fn)(void *arg), void *arg);
+
+/* A temporary directory for the run, made on first use and removed with
+ * everything in it at the end; NULL (errno set) when none can be made. */
+const char *vn__suite_tmpdir(vn__suite_ctx *ctx);
+
+void vn__suite_ctx_init(vn__suite_ctx *ctx);
+void vn__suite_ctx_free(vn__suite_ctx *ctx);
+
+/* The sweep of a sized benchmark: --sizes when given, else its own
+ * default (quick when --quick). */
+void vn__suite_sizes(const vn__suite_ctx *ctx, const int64_t *def, size_t ndef,
+                     const int64_t *quick, size_t nquick, const int64_t **out, size_t *nout);
+
+/* Adds a row per size (parameter "size") of fn, with o's other options
+ * (o may be NULL); the sizes as vn__suite_sizes() picks them. */
+int vn__suite_add_sized(vn_suite *s, const vn__suite_ctx *ctx, const char *name, vn_bench_fn fn,
+                        const vn_bench_opts *o, const int64_t *def, size_t ndef,
+                        const int64_t *quick, size_t nquick);
+
+/* Pins the calling thread to CPU cpu (-1: leaves it as it is). 0, or
+ * -errno. */
+int vn__suite_pin(int cpu);
+
+/* Each family's add functions, as registry.h names them. */
+#define VN__SUITE_DECLARE(family, bench, fn, what) int fn(vn_suite *s, vn__suite_ctx *ctx, const char *name);
+#include "suite/registry.h"
+VN__SUITE_BENCHMARKS(VN__SUITE_DECLARE)
+#undef VN__SUITE_DECLARE
+
+#endif
