@@ -42,7 +42,10 @@ static void help(FILE *f)
             "  --nagle       TCP with Nagle's algorithm on (ipc.tcp), to see what it does\n"
             "  -h, --help    show this help\n"
             "\n"
-            "Engine options, as for a benchmark program (docs/engine.md):\n");
+            "The engine's options, as for a benchmark program (docs/engine.md), with a\n"
+            "budget of 0.25 s per row by default (0.03 s with --quick):\n"
+            "\n"
+            "Engine options:\n");
     vn__main_options_help(f, not_passed);
     fprintf(f, "\n"
                "Exit status: 0 when every benchmark ran or was skipped with its reason, 1 when\n"
@@ -217,6 +220,7 @@ int cmd_suite(int argc, char **argv)
             eargv[ne++] = cpu;
         }
         vn_suite *s = vn_suite_create();
+        vn_suite_set_after(s, vn__suite_after, &ctx);
         size_t n;
         const vn__suite_entry *e = vn__suite_entries(&n);
         for (size_t i = 0; i < n && s && rc == 0; i++) {

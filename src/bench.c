@@ -358,10 +358,42 @@ const char *vn_stop_name(vn_stop s)
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 
+void vn_suite_set_after(vn_suite *s, vn_suite_after_fn fn, void *ctx)
+{
+    if (s) {
+        s->after = fn;
+        s->after_ctx = ctx;
+    }
+}
+
+int vn_results_add_finding(vn_results *r, const char *id, const char *brief, const char *explanation)
+{
+    if (!r || !id || !*id || !brief || !*brief)
+        return VN_EINVAL;
+    vn_finding *f = realloc(r->findings, (r->nfindings + 1) * sizeof *f);
+    if (!f)
+        return VN_ENOMEM;
+    r->findings = f;
+    f = &f[r->nfindings];
+    memset(f, 0, sizeof *f);
+    f->explanation = strdup(explanation ? explanation : "");
+    if (!f->explanation)
+        return VN_ENOMEM;
+    snprintf(f->id, sizeof f->id, "%s", id);
+    snprintf(f->brief, sizeof f->brief, "%s", brief);
+    r->nfindings++;
+    return 0;
+}
+
 void vn_results_free(vn_results *r)
 {
     if (!r)
         return;
+    for (size_t i = 0; i < r->nfindings; i++)
+        free(r->findings[i].explanation);
+    free(r->findings);
+    r->findings = NULL;
+    r->nfindings = 0;
     for (size_t i = 0; i < r->nbench; i++) {
         free(r->bench[i].samples);
         free(r->bench[i].thread_median);

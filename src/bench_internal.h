@@ -72,6 +72,8 @@ struct vn_suite {
     int optimized;
     int has_hooks;
     vn__hooks hooks;
+    vn_suite_after_fn after;
+    void *after_ctx;
 };
 
 void vn__suite_set_hooks(vn_suite *s, const vn__hooks *h);

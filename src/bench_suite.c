@@ -383,6 +383,8 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
     free(jobs);
 rows_done:
     vn__evict_free(&evict);
+    if (rc == 0 && s->after)
+        rc = s->after(out, s->after_ctx);
     if (cfg.progress)
         fprintf(stderr, "\r\033[K");
 done:

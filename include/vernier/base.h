@@ -12,9 +12,9 @@ extern "C" {
 #endif
 
 #define VN_VERSION_MAJOR 0
-#define VN_VERSION_MINOR 5
+#define VN_VERSION_MINOR 6
 #define VN_VERSION_PATCH 0
-#define VN_VERSION_STRING "0.5.0"
+#define VN_VERSION_STRING "0.6.0"
 
 const char *vn_version(void);
 

@@ -484,6 +484,15 @@ typedef struct vn_result {
     double cpu_ns;
 } vn_result;
 
+/* A finding about the run as a whole, from its rows: id for scripts, one
+ * line for the console (at most ~100 characters), and the explanation that
+ * --explain and JSON carry. */
+typedef struct vn_finding {
+    char id[48];
+    char brief[128];
+    char *explanation;         /* owned; "" when none */
+} vn_finding;
+
 typedef struct vn_results {
     vn_sysinfo env;
     vn_clock_id timer;
@@ -501,6 +510,10 @@ typedef struct vn_results {
     /* Which counters were asked for, which opened, which are missing and
      * why; requested is "" when counters were off. */
     vn_counter_info counters;
+    /* What the program found across its rows (a fit, the steps of a
+     * sweep), added by vn_results_add_finding(): owned. */
+    vn_finding *findings;
+    size_t nfindings;
 } vn_results;
 
 /* Runs every benchmark of the suite that matches cfg->filter. On success
@@ -508,6 +521,17 @@ typedef struct vn_results {
  * their range or that cannot go together (threads with cpu, cold or a
  * CPU-time timer), or a filter that is no regular expression. */
 int vn_suite_run(vn_suite *s, const vn_config *cfg, vn_results *out);
+
+/* Called by vn_suite_run() once the rows have run (interrupted or not) and
+ * before anything is reported, with the results and ctx: the place for
+ * what only all the rows together tell, said with vn_results_add_finding().
+ * A non-zero return is the run's error. */
+typedef int (*vn_suite_after_fn)(vn_results *r, void *ctx);
+void vn_suite_set_after(vn_suite *s, vn_suite_after_fn fn, void *ctx);
+
+/* Adds a finding to r: brief is one line (cut at 127 bytes), explanation
+ * (may be NULL) its long form. 0, VN_EINVAL, or VN_ENOMEM. */
+int vn_results_add_finding(vn_results *r, const char *id, const char *brief, const char *explanation);
 void vn_results_free(vn_results *r);
 
 /* The whole program: parses the command line (the options of `vernier

@@ -158,6 +158,13 @@ void vn_histogram_free(vn_histogram *h);
  * h->nbins entries. */
 void vn_histogram_cdf(const vn_histogram *h, double *out);
 
+/* The least-squares line y = a + b x through n points (n >= 2, x not all
+ * equal), weighted by w (NULL: all 1), with r2 the share of the variance
+ * it explains (NULL to skip). 0, or VN_EINVAL. A fit in relative terms,
+ * for points spread over decades, weights each by 1 / y^2. */
+int vn_fit_line(const double *x, const double *y, const double *w, size_t n, double *a, double *b,
+                double *r2);
+
 #ifdef __cplusplus
 }
 #endif

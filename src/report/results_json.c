@@ -318,6 +318,15 @@ int vn__report_results_json(const vn_results *r, const vn_run_results *runs, vn_
     vn__json_str(&j, "kind", r->commands ? "commands" : "code");
     vn__json_str(&j, "note", r->note[0] ? r->note : NULL);
     counter_info(&j, &r->counters);
+    vn__json_arr_begin(&j, "findings");
+    for (size_t i = 0; i < r->nfindings; i++) {
+        vn__json_obj_begin(&j, NULL);
+        vn__json_str(&j, "id", r->findings[i].id);
+        vn__json_str(&j, "brief", r->findings[i].brief);
+        vn__json_str(&j, "explanation", r->findings[i].explanation[0] ? r->findings[i].explanation : NULL);
+        vn__json_obj_end(&j);
+    }
+    vn__json_arr_end(&j);
 
     vn__json_arr_begin(&j, "benchmarks");
     for (size_t i = 0; i < r->nbench; i++)

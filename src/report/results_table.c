@@ -311,7 +311,11 @@ static int md_notes(vn_buf *b, const vn_results *r)
 {
     vn_buf tmp;
     vn_buf_init(&tmp, 0);
-    int err = vn__results_counter_notes(r, "", &tmp);
+    int err = 0;
+    for (size_t i = 0; i < r->nfindings && !err; i++)
+        err = vn_buf_printf(&tmp, "%s\n", r->findings[i].brief);
+    if (!err)
+        err = vn__results_counter_notes(r, "", &tmp);
     if (!err)
         err = vn__results_timer_note(r, &tmp);
     if (!err)

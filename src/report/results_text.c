@@ -403,6 +403,9 @@ static int has_findings(const vn_results *r)
     for (size_t i = 0; i < r->nbench; i++)
         if (r->bench[i].nwarnings)
             return 1;
+    for (size_t i = 0; i < r->nfindings; i++)
+        if (r->findings[i].explanation[0])
+            return 1;
     for (size_t i = 0; i < r->counters.n && i < VN_COUNTERS_MAX; i++)
         if (!r->counters.ev[i].opened)
             return 1;
@@ -413,6 +416,12 @@ static int has_findings(const vn_results *r)
  * message in full, the machine's fixes, the counters' and the timer's notes. */
 static void explain(text *t, const vn_results *r, const vn__cells *rows)
 {
+    for (size_t i = 0; i < r->nfindings; i++)
+        if (r->findings[i].explanation[0]) {
+            char lead[64];
+            snprintf(lead, sizeof lead, "%s: ", r->findings[i].id);
+            wrapped(t, lead, 2, r->findings[i].explanation);
+        }
     const char *ids[VN_MAX_WARNINGS * 4];
     size_t nids = warning_ids(r, ids, sizeof ids / sizeof ids[0]);
     for (size_t j = 0; j < nids; j++) {
@@ -471,6 +480,10 @@ int vn_report_results_text(const vn_results *r, unsigned flags, vn_buf *b)
             r->config.filter ? r->config.filter : "", r->config.filter ? "')" : "");
 
     out(&t, "\n");
+    /* What the rows tell together (a fit, the steps of a sweep) first: it
+     * is what the run was for. */
+    for (size_t i = 0; i < r->nfindings; i++)
+        out(&t, "%s\n", r->findings[i].brief);
     row_findings(&t, r, rows);
     machine_findings(&t, &r->env);
     if (!t.err)

@@ -115,6 +115,42 @@ int vn__suite_add_sized(vn_suite *s, const vn__suite_ctx *ctx, const char *name,
     return vn_suite_add(s, name, fn, &opts);
 }
 
+int vn__suite_summarize(vn__suite_ctx *ctx, vn__suite_summary_fn fn)
+{
+    for (size_t i = 0; i < ctx->nsummary; i++)
+        if (ctx->summary[i] == fn)
+            return 0;
+    if (ctx->nsummary == sizeof ctx->summary / sizeof ctx->summary[0])
+        return VN_ENOMEM;
+    ctx->summary[ctx->nsummary++] = fn;
+    return 0;
+}
+
+int vn__suite_after(vn_results *r, void *arg)
+{
+    const vn__suite_ctx *ctx = arg;
+    int rc = 0;
+    for (size_t i = 0; i < ctx->nsummary && rc == 0; i++)
+        rc = ctx->summary[i](r, ctx);
+    return rc;
+}
+
+size_t vn__suite_sweep(const vn_results *r, const char *prefix, double *param, double *median,
+                       size_t max)
+{
+    size_t k = 0, len = strlen(prefix);
+    for (size_t i = 0; i < r->nbench && k < max; i++) {
+        const vn_result *b = &r->bench[i];
+        if (strncmp(b->name, prefix, len) || b->name[len] != '/' || !b->param_name[0] || b->error[0] ||
+            b->upper_bound || b->stats.n == 0)
+            continue;
+        param[k] = (double)b->param;
+        median[k] = b->stats.median;
+        k++;
+    }
+    return k;
+}
+
 int vn__suite_pin(int cpu)
 {
     if (cpu < 0)

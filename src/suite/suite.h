@@ -24,7 +24,25 @@ typedef struct vn__suite_ctx {
         void *arg;
     } *undo;
     size_t nundo, capundo;
+    /* What a family says about its rows together, once they have run. */
+    int (*summary[16])(vn_results *r, const struct vn__suite_ctx *ctx);
+    size_t nsummary;
 } vn__suite_ctx;
+
+/* A family's summary: from the results of its rows (found by name; a row
+ * may be missing, skipped or failed), vn_results_add_finding() lines of at
+ * most ~100 characters each, with the long form as the explanation. */
+typedef int (*vn__suite_summary_fn)(vn_results *r, const vn__suite_ctx *ctx);
+
+/* Has fn run after the suite (once, however often it is asked). 0, or
+ * VN_ENOMEM. */
+int vn__suite_summarize(vn__suite_ctx *ctx, vn__suite_summary_fn fn);
+
+/* The rows of r whose names start with prefix and carry a parameter (a
+ * sweep): their parameters and headline medians (ns), in r's order, with
+ * skipped, failed or bounded rows left out; at most max. How many. */
+size_t vn__suite_sweep(const vn_results *r, const char *prefix, double *param, double *median,
+                       size_t max);
 
 /* Adds the rows of one benchmark (its registry name, such as "ipc.tcp")
  * to s. 0, or a negative VN_E* code. What the machine cannot do is no
@@ -66,6 +84,9 @@ void vn__suite_sizes(const vn__suite_ctx *ctx, const int64_t *def, size_t ndef,
 int vn__suite_add_sized(vn_suite *s, const vn__suite_ctx *ctx, const char *name, vn_bench_fn fn,
                         const vn_bench_opts *o, const int64_t *def, size_t ndef,
                         const int64_t *quick, size_t nquick);
+
+/* Runs the summaries (the engine's after-run hook, with ctx). */
+int vn__suite_after(vn_results *r, void *ctx);
 
 /* Pins the calling thread to CPU cpu (-1: leaves it as it is). 0, or
  * -errno. */

@@ -697,9 +697,48 @@ static void reports(void **state)
     vn_buf_free(&b);
 }
 
+/* The line through points spread over decades, as the loop suite's are:
+ * 25 ns fixed and 0.3 ns a step, from 10^2 to 10^9 steps. The sums about
+ * the means keep every digit the textbook sums would lose. */
+static void fit_line_over_decades(void **state)
+{
+    (void)state;
+    double x[8], y[8], w[8];
+    for (int i = 0; i < 8; i++) {
+        x[i] = pow(10, i + 2);
+        y[i] = 25 + 0.3 * x[i];
+        w[i] = 1 / (y[i] * y[i]);
+    }
+    double a, b, r2;
+    assert_int_equal(vn_fit_line(x, y, NULL, 8, &a, &b, &r2), 0);
+    assert_true(fabs(b - 0.3) < 1e-12);
+    assert_true(fabs(r2 - 1) < 1e-12);
+    /* Unweighted, the intercept is lost in the largest points' rounding;
+     * weighted by 1/y^2 it is found. */
+    assert_int_equal(vn_fit_line(x, y, w, 8, &a, &b, &r2), 0);
+    assert_true(fabs(a - 25) < 1e-6);
+    assert_true(fabs(b - 0.3) < 1e-12);
+    /* Noise lowers r2; a point pulls the line its way. */
+    y[3] *= 1.5;
+    assert_int_equal(vn_fit_line(x, y, w, 8, &a, &b, &r2), 0);
+    assert_true(r2 < 1 && r2 > 0.9);
+    /* Too few points, all x equal, a NaN, a negative weight: refused. */
+    assert_int_equal(vn_fit_line(x, y, NULL, 1, &a, &b, &r2), VN_EINVAL);
+    double same[3] = {2, 2, 2}, ys[3] = {1, 2, 3}, nanw[3] = {1, -1, 1};
+    assert_int_equal(vn_fit_line(same, ys, NULL, 3, &a, &b, NULL), VN_EINVAL);
+    assert_int_equal(vn_fit_line(ys, ys, nanw, 3, &a, &b, NULL), VN_EINVAL);
+    ys[1] = NAN;
+    assert_int_equal(vn_fit_line(same, ys, NULL, 3, &a, &b, NULL), VN_EINVAL);
+    /* Exact through three points, without a weight. */
+    double x3[3] = {1, 2, 3}, y3[3] = {5, 7, 9};
+    assert_int_equal(vn_fit_line(x3, y3, NULL, 3, &a, &b, &r2), 0);
+    assert_true(fabs(a - 3) < 1e-12 && fabs(b - 2) < 1e-12 && fabs(r2 - 1) < 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fit_line_over_decades),
         cmocka_unit_test(one_value),
         cmocka_unit_test(two_values),
         cmocka_unit_test(constant_values),
