@@ -9,21 +9,6 @@
 
 #include "suite/suite.h"
 
-#define VN__SUITE_ENTRY(family, bench, fn, what) {#family, bench, fn, what},
-static const vn__suite_entry entries[] = {VN__SUITE_BENCHMARKS(VN__SUITE_ENTRY)};
-#undef VN__SUITE_ENTRY
-
-const vn__suite_entry *vn__suite_entries(size_t *n)
-{
-    *n = sizeof entries / sizeof entries[0];
-    return entries;
-}
-
-int vn__suite_selects(const vn__suite_entry *e, const char *name)
-{
-    return !strcmp(name, e->family) || !strcmp(name, e->name);
-}
-
 void vn__suite_ctx_init(vn__suite_ctx *ctx)
 {
     memset(ctx, 0, sizeof *ctx);
