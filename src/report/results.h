@@ -83,6 +83,20 @@ int vn__results_counter_brief(const vn_results *r, vn_buf *b);
 /* The id a mark stands for in the legend, NULL for '!' and unknown marks. */
 const char *vn__warning_mark_id(char mark);
 
+/* The findings below a table (results_findings.c), one line each of at
+ * most 100 columns: a line per warning id naming the rows it touched
+ * (names[i] is what row i is called), the machine's warnings, the counters
+ * that could not count, the note, and with VN__FINDINGS_TIMER in flags the
+ * timer; "more: --explain" ends them when there is more to say and flags
+ * lack VN_REPORT_EXPLAIN. vn__results_explain is that more: what each
+ * warning id means and what to do, each row's message and the machine's
+ * fixes in full, the counters' notes and the note whole (and the timer's
+ * reason), wrapped at 100 columns. */
+enum { VN__FINDINGS_TIMER = 1u << 16 };
+int vn__results_findings(const vn_results *r, const char *const *names, unsigned flags,
+                         vn_buf *b);
+int vn__results_explain(const vn_results *r, const char *const *names, unsigned flags, vn_buf *b);
+
 /* The sample tags by name, "preempted", "migrated" and "shared_core", in
  * bit order. */
 typedef struct vn__tag_name {
