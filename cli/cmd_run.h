@@ -1,0 +1,93 @@
+/* vernier run's pieces, private to the tool: its help (cmd_run_help.c),
+ * the options it was given (cmd_run_opts.c), what is checked before any run (cmd_run_check.c) and
+ * the fake executor the tests use (cmd_run_fake.c). cmd_run.c puts them
+ * together: parse, check, run, report. */
+#ifndef VN_CLI_CMD_RUN_H
+#define VN_CLI_CMD_RUN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+/* The values of --param and --param-range (and -L, -P), with what holds them. */
+typedef struct vn_cli_run_params {
+    vn_run_param *v;
+    char ***owned;   /* each parameter's values, to free */
+    size_t *nowned;
+    char **names;
+    size_t n;
+} vn_cli_run_params;
+
+/* The files vernier run writes, each NULL when not asked for ("-" is
+ * standard output), in the order they are written. */
+enum { VN_CLI_RUN_JSON, VN_CLI_RUN_CSV, VN_CLI_RUN_MD, VN_CLI_RUN_HF_JSON, VN_CLI_RUN_HF_CSV,
+       VN_CLI_RUN_HF_MD, VN_CLI_RUN_NOUT };
+
+/* What the command line asked for. The config points into argv and into
+ * the fields below, which vn_cli_run_opts_free releases. */
+typedef struct vn_cli_run_opts {
+    vn_run_config c;
+    const char *out[VN_CLI_RUN_NOUT];
+    int raw;                  /* --raw: the CSV has one row per run */
+    double unit_s;            /* --time-unit of --export-markdown in seconds; 0: hyperfine's */
+    int hist;                 /* --hist */
+    int quiet;                /* --quiet */
+    const char *style;        /* --style, "auto" unless given */
+    const char *fake_path;    /* --fake-exec */
+
+    /* Set by vn_cli_run_check. */
+    int to_stdout;            /* a file goes to standard output: the report goes to stderr */
+    int no_report;            /* --style none */
+    int color;                /* -1: as the terminal says; else 0 or 1 */
+
+    /* Held for the config. */
+    vn_cli_run_params params;
+    const char **names;       /* -n, once per command: pointers into argv */
+    size_t nnames;
+    const char **preps;       /* -p, once or once per command */
+    size_t npreps;
+    char **given;             /* argv as given, before getopt reordered it */
+    const char **cmds;        /* the commands; cmds_owned when made from the words after "--" */
+    int cmds_owned;
+    char *joined;             /* that one command line */
+
+    /* Options that only together make a value (-P NAME MIN MAX with -D STEP),
+     * and which limits on the runs were given. */
+    const char *scan[3], *step;
+    int runs_set, minmax_set, min_set;
+} vn_cli_run_opts;
+
+/* vernier run --help, to f (cmd_run_help.c). */
+void vn_cli_run_help(FILE *f);
+
+/* Reads the options into o (which it initializes); the operands, the
+ * commands, are left in argv from optind on. Returns -1 to go on, else the
+ * exit status: 0 after --help, 2 after a usage error (said on stderr), 1
+ * when out of memory. vn_cli_run_opts_free must follow in every case. */
+int vn_cli_run_opts_parse(int argc, char **argv, vn_cli_run_opts *o);
+void vn_cli_run_opts_free(vn_cli_run_opts *o);
+
+/* What can be told wrong before any run: outputs, limits, the CPU, the
+ * input, the commands and their parameters; sets the commands in o->c and
+ * the report's style. Returns -1 to go on, else the exit status (2 for a
+ * usage error, 1 for a file that cannot be read or written), said on stderr. */
+int vn_cli_run_check(int argc, char **argv, vn_cli_run_opts *o);
+
+/* vernier-spawn's path in buf, or NULL when there is none (see cmd_run_check.c). */
+const char *vn_cli_run_helper(char *buf, size_t n);
+
+/* --fake-exec: each run's numbers from a file, for testing the reports. */
+typedef struct vn_cli_fake {
+    double *v;   /* 5 numbers per run */
+    size_t n, next;
+} vn_cli_fake;
+
+/* Reads path into f; 0, or 1 after saying why on stderr. */
+int vn_cli_fake_load(const char *path, vn_cli_fake *f);
+void vn_cli_fake_free(vn_cli_fake *f);
+/* A vn_run_config executor: the next run's numbers, cycling through the file. */
+int vn_cli_fake_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err,
+                     size_t errlen, void *ctx);
+
+#endif
