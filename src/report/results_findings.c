@@ -50,6 +50,37 @@ typedef struct group {
     char (*brief)[128];
 } group;
 
+/* Whether the word at s is a unit a number is shown with ("12.5 ms"). */
+static int is_unit(const char *s)
+{
+    static const char *const units[] = {"ns", "us", "µs", "ms", "s", "KiB", "MiB", "GiB"};
+    size_t n = strcspn(s, " ,;:)");
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strlen(units[i]) == n && !strncmp(s, units[i], n))
+            return 1;
+    return 0;
+}
+
+/* Whether a tail of that many bytes may be what the briefs share: it
+ * starts a word in every brief (or is one brief whole), and it does not
+ * take a number's unit from it, so no brief is cut inside a number
+ * ("1.5%" is not a tail of "11.5%") and "12.5 ms" stays whole. */
+static int tail_ok(const group *g, size_t tail)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        const char *b = g->brief[i];
+        size_t len = strlen(b);
+        if (tail == len)
+            continue;
+        const char *at = b + len - tail;
+        if (at[-1] != ' ')
+            return 0;
+        if (at - 1 > b && at[-2] >= '0' && at[-2] <= '9' && is_unit(at))
+            return 0;
+    }
+    return 1;
+}
+
 /* How many bytes at the end all briefs share, moved forward to the start of
  * a word, so what differs (the numbers, put first) is named per row and
  * what they share is said once. */
@@ -65,12 +96,7 @@ static size_t shared_tail(const group *g)
     }
     if (g->n == 1)
         return tail;
-    const char *a = g->brief[0];
-    size_t la = strlen(a);
-    for (size_t i = 0; i < g->n; i++)
-        if (strlen(g->brief[i]) == tail)
-            return tail; /* one brief is the shared part whole */
-    while (tail > 0 && a[la - tail - 1] != ' ')
+    while (tail > 0 && !tail_ok(g, tail))
         tail--;
     return tail;
 }

@@ -592,6 +592,30 @@ static void text_table(void **state)
     fixture_free(&r);
 }
 
+/* What the rows of one warning id share is said once, after what differs;
+ * it never starts inside a number ("1.5%" ends "11.5%") nor takes a
+ * number's unit from it ("12.5 ms" stays whole). */
+static void findings_keep_numbers_whole(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    for (size_t i = 0; i < r.nbench; i++)
+        r.bench[i].nwarnings = 0;
+    warn(&r.bench[0], "high_variance", "11.5% spread, scaled MAD / median", "m");
+    warn(&r.bench[1], "high_variance", "1.5% spread, scaled MAD / median", "m");
+    warn(&r.bench[0], "too_short", "12.5 ms per run; starting a process is much of that", "m");
+    warn(&r.bench[1], "too_short", "2.5 ms per run; starting a process is much of that", "m");
+    vn_buf b;
+    render(&r, text_plain, &b);
+    assert_non_null(strstr(b.data, "\nV high_variance: sum/n=1024 11.5%, empty 1.5% (spread, "
+                                   "scaled MAD / median)\n"));
+    assert_non_null(strstr(b.data, "\n! too_short: sum/n=1024 12.5 ms, empty 2.5 ms (per run; "
+                                   "starting a process is much of that)\n"));
+    vn_buf_free(&b);
+    fixture_free(&r);
+}
+
 /* --explain: after the one-line findings, what each warning id means and
  * what to do about it, each row's message in full, the machine's fixes and
  * why the timer was chosen; wrapped at 100 columns. */
@@ -990,6 +1014,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(golden_files), cmocka_unit_test(upper_bound_row),
         cmocka_unit_test(text_table),   cmocka_unit_test(explain),
+        cmocka_unit_test(findings_keep_numbers_whole),
         cmocka_unit_test(optional_columns),
         cmocka_unit_test(color),        cmocka_unit_test(csv),
         cmocka_unit_test(markdown),     cmocka_unit_test(json),
