@@ -10,59 +10,74 @@
 #include "runner_run.h"
 
 /* Adds a warning to a command's row, as vn__result_warn does to the
- * engine's. */
+ * engine's; the brief is vn__warning_brief's to add. */
 VN_PRINTF(3, 4)
-static void run_warn(vn_run_result *res, const char *id, const char *fmt, ...)
+static vn_bench_warning *run_warn(vn_run_result *res, const char *id, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vn__warning_vadd(res->warnings, &res->nwarnings, id, fmt, ap);
+    vn_bench_warning *w = vn__warning_vadd(res->warnings, &res->nwarnings, id, fmt, ap);
     va_end(ap);
+    return w;
 }
 
-/* The warnings of one command's runs (pure, from the numbers). */
+/* The warnings of one command's runs (pure, from the numbers). Each brief
+ * puts its numbers first and what every command would share after them,
+ * so that the console names the commands with their numbers on one line. */
 static void run_warnings(vn_run_result *res, const row *r, const vn_run_config *c)
 {
     const vn_stats *s = &res->stats;
     if (!s->n)
         return;
     if (s->median < 5e6)
-        run_warn(res, "too_short",
+        vn__warning_brief(run_warn(res, "too_short",
              "each run takes only %.3g ms: starting a process is a large part of that; time "
              "more work per run if you can",
+             s->median / 1e6), "%.3g ms per run; starting a process is much of that",
              s->median / 1e6);
     double first = res->nsamples ? res->samples[0].value - res->shell_ns : NAN;
     double iqr = s->iqr;
     if (res->nsamples >= 5 && first > s->median * 1.5 && first > s->pct[6] + 3 * iqr)
-        run_warn(res, "slow_first_run",
+        vn__warning_brief(run_warn(res, "slow_first_run",
              "the first run took %.3g ms against a median of %.3g ms: caches were cold; add "
              "--warmup 1 (or --prepare to measure every run cold)",
+             first / 1e6, s->median / 1e6), "%.3g ms first vs %.3g ms median; cold caches",
              first / 1e6, s->median / 1e6);
     size_t severe = s->outliers.high_severe + s->outliers.low_severe;
     if (severe)
-        run_warn(res, "outliers",
+        vn__warning_brief(run_warn(res, "outliers",
              "%zu of %zu runs were far from the rest (beyond 3 IQR): other work on the machine; "
              "they are kept, and the median ignores them",
-             severe, (size_t)s->n);
+             severe, (size_t)s->n), "%zu/%zu runs beyond 3 IQR, kept", severe, (size_t)s->n);
     double rel = s->median != 0 ? s->mad_scaled / fabs(s->median) : NAN;
     if (rel > 0.05)
-        run_warn(res, "high_variance", "runs vary by %.1f%% (scaled MAD / median)", 100 * rel);
+        vn__warning_brief(run_warn(res, "high_variance",
+             "runs vary by %.1f%% (scaled MAD / median)", 100 * rel),
+             "%.1f%% spread, scaled MAD / median", 100 * rel);
     if (s->n >= 20 && s->modality >= 2.8)
-        run_warn(res, "multimodal",
-             "the run times have several modes (mvalue %.1f): see --hist", s->modality);
+        vn__warning_brief(run_warn(res, "multimodal",
+             "the run times have several modes (mvalue %.1f): see --hist", s->modality),
+             "mvalue %.1f: several modes; see --hist", s->modality);
     if (s->n >= 10 && s->drift_p < 0.001 && fabs(s->drift) >= 0.3)
-        run_warn(res, "drift", "the run time %s over the runs (rank correlation %.2f with run order)",
-             s->drift > 0 ? "grew" : "shrank", s->drift);
+        vn__warning_brief(run_warn(res, "drift",
+             "the run time %s over the runs (rank correlation %.2f with run order)",
+             s->drift > 0 ? "grew" : "shrank", s->drift),
+             "%s, rank correlation %.2f", s->drift > 0 ? "grew" : "shrank", s->drift);
     if (r->stop == VN_STOP_MAX_TIME) {
         double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
-        run_warn(res, "max_time",
+        vn__warning_brief(run_warn(res, "max_time",
              "%g s of runs did not make the median's 95%% CI +-%g%% (it is +-%.2g%%); more runs "
              "with --max-time or --max-samples",
-             c->min_time, c->precision, 100 * half / fabs(s->median));
+             c->min_time, c->precision, 100 * half / fabs(s->median)),
+             "CI +-%.2g%%, +-%g%% asked; %g s of runs spent", 100 * half / fabs(s->median),
+             c->precision, c->min_time);
     }
     if (r->failed_runs && c->ignore_failure)
-        run_warn(res, "failed_runs", "%zu of %zu runs failed (kept with --ignore-failure)",
-             r->failed_runs, (size_t)res->nsamples);
+        vn__warning_brief(run_warn(res, "failed_runs",
+             "%zu of %zu runs failed (kept with --ignore-failure)",
+             r->failed_runs, (size_t)res->nsamples),
+             "%zu/%zu runs failed, kept (--ignore-failure)", r->failed_runs,
+             (size_t)res->nsamples);
 }
 
 /* Turns a row into a result; shell start-up subtracted from the stats. */
