@@ -40,6 +40,8 @@ static int report(const vn_cli_run_opts *o, const vn_run_results *res, const vn_
 {
     FILE *con = o->to_stdout ? stderr : stdout;
     unsigned flags = o->color < 0 ? vn_cli_report_flags(con) : o->color ? VN_REPORT_COLOR : 0;
+    if (o->explain)
+        flags |= VN_REPORT_EXPLAIN;
     vn_buf b;
     vn_buf_init(&b, 0);
     int status = VN_EXIT_OK;

@@ -32,6 +32,7 @@ typedef struct vn_cli_run_opts {
     int raw;                  /* --raw: the CSV has one row per run */
     double unit_s;            /* --time-unit of --export-markdown in seconds; 0: hyperfine's */
     int hist;                 /* --hist */
+    int explain;              /* --explain */
     int quiet;                /* --quiet */
     const char *style;        /* --style, "auto" unless given */
     const char *fake_path;    /* --fake-exec */

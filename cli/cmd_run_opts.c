@@ -130,7 +130,7 @@ enum {
     O_SETUP, O_CLEANUP, O_PARAM, O_RANGE, O_TIMEOUT, O_IGNORE, O_SHELL, O_SHOW, O_INPUT, O_JSON,
     O_CSV, O_RAW, O_MD, O_HF, O_HIST, O_FAKE, O_SEED, O_COUNTERS, O_CPU,
     O_DMA, O_NOTREE, O_MAXTIME, O_QUIET, O_MINSAMPLES, O_MAXSAMPLES, O_NAME, O_PLIST,
-    O_PSCAN, O_PSTEP, O_NOSHELL, O_EXPCSV, O_EXPMD, O_UNIT, O_OUTPUT, O_STYLE
+    O_PSCAN, O_PSTEP, O_NOSHELL, O_EXPCSV, O_EXPMD, O_UNIT, O_OUTPUT, O_STYLE, O_EXPLAIN
 };
 
 static const struct option longopts[] = {
@@ -176,6 +176,7 @@ static const struct option longopts[] = {
     {"markdown", required_argument, NULL, O_MD},
     {"export-hyperfine", required_argument, NULL, O_HF},
     {"hist", no_argument, NULL, O_HIST},
+    {"explain", no_argument, NULL, O_EXPLAIN},
     {"fake-exec", required_argument, NULL, O_FAKE},
     {"counters", required_argument, NULL, O_COUNTERS},
     {"help", no_argument, NULL, 'h'},
@@ -337,6 +338,7 @@ static int take_report(vn_cli_run_opts *o, int opt, const char *arg)
     case O_EXPMD: o->out[VN_CLI_RUN_HF_MD] = arg; return 0;
     case O_RAW: o->raw = 1; return 0;
     case O_HIST: o->hist = 1; return 0;
+    case O_EXPLAIN: o->explain = 1; return 0;
     case O_FAKE: o->fake_path = arg; return 0;
     case O_QUIET: o->c.progress = 0, o->quiet = 1; return 0;
     case O_UNIT:

@@ -229,6 +229,10 @@ int vn__results_counter_brief(const vn_results *r, vn_buf *b)
 {
     const vn_counter_info *ci = &r->counters;
     int err = 0;
+    /* A command's counts take in every process it started, which its own
+     * summary does not say; the engine's per iteration is its table's. */
+    if (r->commands && ci->nopened && r->nbench)
+        err = vn_buf_puts(b, "counters: per run, the command and every process it started\n");
     size_t nfailed = 0;
     for (size_t i = 0; i < ci->n && i < VN_COUNTERS_MAX; i++)
         nfailed += !ci->ev[i].opened;

@@ -418,7 +418,7 @@ int vn__results_findings(const vn_results *r, const char *const *names, unsigned
         t.err = vn__results_timer_brief(r, b);
     /* Where the long explanations are, once, on the last line, and only
      * when there is something to explain: beside what is there when it
-     * fits, else on a line of its own. */
+     * fits, else on a line of its own, unless that line says it. */
     if (t.err || (flags & VN_REPORT_EXPLAIN) || !(has_findings(r) || cut))
         return t.err;
     static const char more[] = "; more: --explain";
@@ -428,6 +428,8 @@ int vn__results_findings(const vn_results *r, const char *const *names, unsigned
             from--;
         char last[WIDTH * 4];
         snprintf(last, sizeof last, "%.*s", (int)(b->len - 1 - from), b->data + from);
+        if (strstr(last, "(--explain)"))
+            return t.err; /* the last line says where the rest is already */
         if (b->len - 1 - from < sizeof last &&
             vn__text_width(last) + sizeof more - 1 <= WIDTH) {
             b->data[--b->len] = '\0';

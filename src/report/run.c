@@ -66,6 +66,39 @@ static const char *stop_words(vn_stop s)
     return "?";
 }
 
+/* Below the summaries, the engine's findings of the shared view, a line
+ * each naming the commands between quotes as the comparison does; with
+ * VN_REPORT_EXPLAIN, what each means and what to do, in full. */
+static int findings(const vn_run_results *res, unsigned flags, vn_buf *o)
+{
+    enum { QUOTED = sizeof res->commands[0].name + 2 };
+    char (*quoted)[QUOTED] = calloc(res->ncommands ? res->ncommands : 1, sizeof *quoted);
+    const char **names = calloc(res->ncommands ? res->ncommands : 1, sizeof *names);
+    vn_results view;
+    memset(&view, 0, sizeof view);
+    int rc = quoted && names ? vn__run_view(res, &view) : VN_ENOMEM;
+    for (size_t i = 0; !rc && i < res->ncommands; i++) {
+        char shown[sizeof res->commands[0].name];
+        vn__fmt_printable(shown, sizeof shown, label(&res->commands[i]));
+        const char *q = vn__quote_for(shown);
+        snprintf(quoted[i], sizeof quoted[i], "%s%s%s", q, shown, q);
+        names[i] = quoted[i];
+    }
+    if (!rc)
+        rc = vn__results_findings(&view, names, flags, o);
+    if (!rc && res->interrupted)
+        rc = vn_buf_puts(o, "interrupted: the runs so far are shown\n");
+    if (!rc && (flags & VN_REPORT_EXPLAIN)) {
+        rc = vn_buf_puts(o, "\n");
+        if (!rc)
+            rc = vn__results_explain(&view, names, flags, o);
+    }
+    vn__run_view_free(&view);
+    free(quoted);
+    free(names);
+    return rc;
+}
+
 int vn_report_run_text(const vn_run_results *res, const vn_run_compare *cmp, size_t ncmp,
                        unsigned flags, vn_buf *o)
 {
@@ -140,9 +173,6 @@ int vn_report_run_text(const vn_run_results *res, const vn_run_compare *cmp, siz
         rc |= vn_buf_puts(o, "\n");
         if (r->error[0])
             rc |= vn_buf_printf(o, "  %sfailed   %s%s\n", YELLOW(flags), r->error, RESET(flags));
-        for (int w = 0; w < r->nwarnings; w++)
-            rc |= vn_buf_printf(o, "  %s! [%s]%s %s\n", YELLOW(flags), r->warnings[w].id,
-                                RESET(flags), r->warnings[w].message);
         rc |= vn_buf_puts(o, "\n");
     }
     if (ncmp) {
@@ -175,17 +205,7 @@ int vn_report_run_text(const vn_run_results *res, const vn_run_compare *cmp, siz
         }
         rc |= vn_buf_puts(o, "\n");
     }
-    /* The notes on counters are the engine's, read from the shared view. */
-    vn_results view;
-    if (vn__run_view(res, &view) == 0)
-        rc |= vn__results_counter_notes(&view, "", o);
-    else
-        rc = 1;
-    vn__run_view_free(&view);
-    if (res->note[0])
-        rc |= vn_buf_printf(o, "note: %s\n", res->note);
-    if (res->interrupted)
-        rc |= vn_buf_puts(o, "interrupted: the runs so far are shown\n");
+    rc |= findings(res, flags, o);
     return rc ? VN_ENOMEM : 0;
 }
 

@@ -616,6 +616,38 @@ static void findings_keep_numbers_whole(void **state)
     fixture_free(&r);
 }
 
+/* A note longer than a line is cut at a word to one line; --explain has it
+ * whole. A short one is shown whole. */
+static void note_is_one_line(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    snprintf(r.note, sizeof r.note, "%s",
+             "the peak memory of whole process trees is not measured: no memory controller is "
+             "enabled in the cgroup hierarchy; enable it, or pass --no-tree-peak to say this "
+             "is meant");
+    vn_buf b;
+    render(&r, text_plain, &b);
+    char line[512];
+    assert_true(find_line(b.data, "note: ", line, sizeof line));
+    assert_true(strlen(line) <= 100);
+    assert_string_equal(line + strlen(line) - 4, " ...");
+    assert_non_null(strstr(line, "note: the peak memory of whole process trees is not measured"));
+    vn_buf_free(&b);
+    vn_buf_init(&b, 0);
+    assert_int_equal(vn_report_results_text(&r, VN_REPORT_EXPLAIN, &b), 0);
+    const char *whole = strstr(b.data, "\n\n");
+    assert_non_null(whole);
+    assert_non_null(strstr(whole, "enable it, or pass --no-tree-peak to say this is meant"));
+    vn_buf_free(&b);
+    snprintf(r.note, sizeof r.note, "%s", "a short note");
+    render(&r, text_plain, &b);
+    assert_non_null(strstr(b.data, "\nnote: a short note\n"));
+    vn_buf_free(&b);
+    fixture_free(&r);
+}
+
 /* --explain: after the one-line findings, what each warning id means and
  * what to do about it, each row's message in full, the machine's fixes and
  * why the timer was chosen; wrapped at 100 columns. */
@@ -1014,7 +1046,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(golden_files), cmocka_unit_test(upper_bound_row),
         cmocka_unit_test(text_table),   cmocka_unit_test(explain),
-        cmocka_unit_test(findings_keep_numbers_whole),
+        cmocka_unit_test(findings_keep_numbers_whole), cmocka_unit_test(note_is_one_line),
         cmocka_unit_test(optional_columns),
         cmocka_unit_test(color),        cmocka_unit_test(csv),
         cmocka_unit_test(markdown),     cmocka_unit_test(json),
