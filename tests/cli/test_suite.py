@@ -68,8 +68,11 @@ def test_loop_rows_and_their_fitted_line():
     m = re.match(r"loop: ([\d.e+-]+) ns an iteration, ([\d.e+-]+) ns fixed", fit[0]["brief"])
     assert m, fit[0]["brief"]
     per = float(m.group(1))
-    # The fitted cost of an iteration is the long loops' own time per iteration.
-    assert abs(per / (med[-1] / counts[-1]) - 1) < 0.2
+    # The fitted cost of an iteration is of the long loops' own time per
+    # iteration (within a factor that a loaded machine cannot break: their
+    # fastest sample is the loop undisturbed, their median may not be).
+    fastest = rows[f"loop/n={counts[-1]}"]["stats"]["min"] / counts[-1]
+    assert fastest / 3 < per < fastest * 3
     assert fit[0]["brief"] in p.stderr
 
 
