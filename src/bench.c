@@ -384,23 +384,3 @@ int vn_results_add_finding(vn_results *r, const char *id, const char *brief, con
     r->nfindings++;
     return 0;
 }
-
-void vn_results_free(vn_results *r)
-{
-    if (!r)
-        return;
-    for (size_t i = 0; i < r->nfindings; i++)
-        free(r->findings[i].explanation);
-    free(r->findings);
-    r->findings = NULL;
-    r->nfindings = 0;
-    for (size_t i = 0; i < r->nbench; i++) {
-        free(r->bench[i].samples);
-        free(r->bench[i].thread_median);
-        free(r->bench[i].sample_counts);
-    }
-    free(r->bench);
-    r->bench = NULL;
-    r->nbench = 0;
-    vn_sysinfo_free(&r->env);
-}

@@ -16,6 +16,7 @@
 #include "bench_decide.h"
 #include "bench_internal.h"
 #include "bench_main.h"
+#include "bench_results.h"
 #include "cpu_list.h"
 #include "interrupt.h"
 #include "format.h"
@@ -217,14 +218,22 @@ static int flush_stdout(const char *prog)
     return 0;
 }
 
+/* The caller's results when nothing ran: zeroed, with their sizes set. */
+static void keep_nothing(vn_results *keep, size_t keep_size)
+{
+    vn_results none;
+    memset(&none, 0, sizeof none);
+    if (keep)
+        vn__results_give(keep, keep_size, &none);
+}
+
 /* The program around suite s (the registered benchmarks for vn_main(), or
  * the program's own for vn_suite_main(); keep as there). s stays the
  * caller's. */
 static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep,
-                            const sigset_t *run_mask)
+                            size_t keep_size, const sigset_t *run_mask)
 {
-    if (keep)
-        memset(keep, 0, sizeof *keep);
+    keep_nothing(keep, keep_size);
     const char *prog = prog_name(argc > 0 ? argv[0] : NULL);
     vn_config cfg;
     vn_config_init(&cfg);
@@ -452,16 +461,18 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
         status |= emit(prog, o.csv, o.raw ? csv_raw : csv_rows, &res);
     if (o.markdown)
         status |= emit(prog, o.markdown, vn_report_results_markdown, &res);
-    for (size_t i = 0; i < res.nbench; i++)
-        if (res.bench[i].error[0] && res.bench[i].stop != VN_STOP_SKIPPED)
+    for (size_t i = 0; i < res.nbench; i++) {
+        const vn_result *x = vn_results_at(&res, i);
+        if (x->error[0] && x->stop != VN_STOP_SKIPPED)
             status = 1;
+    }
     /* Only now: a second Ctrl-C while the files were written would have
      * left a temporary file behind. */
     vn__interrupt_restore();
     /* As the files say: a signal once the runs were over changed nothing. */
     int interrupted = res.interrupted;
     if (keep)
-        *keep = res;
+        vn__results_give(keep, keep_size, &res);
     else
         vn_results_free(&res);
     if (interrupted) {
@@ -475,7 +486,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
  * "1.5" whatever locale the host program set (a decimal comma would break
  * the JSON and the CSV, and refuse --max-time 0.1); the host's locale is
  * back when it returns. */
-static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
+static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep, size_t keep_size)
 {
     vn__locale l = vn__locale_c_begin();
     /* getopt's globals are the host's too: they are as it left them after. */
@@ -488,7 +499,7 @@ static int main_of(int argc, char **argv, vn_suite *s, vn_results *keep)
     sigemptyset(&pipe);
     sigaddset(&pipe, SIGPIPE);
     pthread_sigmask(SIG_BLOCK, &pipe, &old);
-    int rc = main_in_c_locale(argc, argv, s, keep, &old);
+    int rc = main_in_c_locale(argc, argv, s, keep, keep_size, &old);
     struct timespec now = {0, 0};
     while (!sigismember(&old, SIGPIPE) && sigtimedwait(&pipe, NULL, &now) == SIGPIPE)
         ;
@@ -519,7 +530,7 @@ int vn__main(int argc, char **argv, int optimized)
             if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
                 /* The options read as ever, SIGPIPE held: the help is the
                  * first thing they act on that ends the program. */
-                main_of(argc, argv, s, NULL);
+                main_of(argc, argv, s, NULL, 0);
                 break;
             }
         fprintf(stderr, "%s: the benchmark '%s' cannot be registered: %s; give each VN_BENCH a "
@@ -527,19 +538,23 @@ int vn__main(int argc, char **argv, int optimized)
                 prog, bad ? bad : "?", vn_strerror(rc));
         rc = 2;
     } else {
-        rc = main_of(argc, argv, s, NULL);
+        rc = main_of(argc, argv, s, NULL, 0);
     }
     vn_suite_destroy(s);
     return rc;
 }
 
-int vn_suite_main(vn_suite *s, int argc, char **argv, vn_results *keep)
+int vn__suite_main(vn_suite *s, int argc, char **argv, vn_results *keep, size_t keep_size)
 {
-    if (!s) {
-        if (keep)
-            memset(keep, 0, sizeof *keep);
-        fprintf(stderr, "%s: no suite to run\n", prog_name(argc > 0 ? argv[0] : NULL));
+    const char *prog = prog_name(argc > 0 ? argv[0] : NULL);
+    if (keep && keep_size < VN__RESULTS_FIRST) {
+        fprintf(stderr, "%s: the results are %s\n", prog, vn_strerror(VN_EABI));
         return 1;
     }
-    return main_of(argc, argv, s, keep);
+    if (!s) {
+        keep_nothing(keep, keep_size);
+        fprintf(stderr, "%s: no suite to run\n", prog);
+        return 1;
+    }
+    return main_of(argc, argv, s, keep, keep_size);
 }

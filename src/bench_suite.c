@@ -10,6 +10,7 @@
 
 #include "abi.h"
 #include "bench_engine.h"
+#include "bench_results.h"
 #include "clock_internal.h"
 #include "format.h"
 #include "idle_internal.h"
@@ -251,10 +252,9 @@ out:
     return rc;
 }
 
-int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
+/* The run, into results in this library's own layout. */
+static int run_suite(vn_suite *s, const vn_config *cfg_in, vn_results *out)
 {
-    if (!s || !out)
-        return VN_EINVAL;
     /* The caller's settings may come from an older header: what they lack
      * keeps the defaults. The first layout with a size ends at interleave. */
     vn_config cfg;
@@ -293,6 +293,8 @@ int vn_suite_run(vn_suite *s, const vn_config *cfg_in, vn_results *out)
     }
 
     memset(out, 0, sizeof *out);
+    out->size = sizeof *out;
+    out->result_size = sizeof(vn_result);
     out->config = cfg;
     out->optimized = s->optimized;
     const vn__hooks *hooks = s->has_hooks ? &s->hooks : NULL;
@@ -405,3 +407,14 @@ done:
     return rc;
 }
 
+int vn__suite_run(vn_suite *s, const vn_config *cfg, vn_results *out, size_t out_size)
+{
+    if (!s || !out)
+        return VN_EINVAL;
+    if (out_size < VN__RESULTS_FIRST)
+        return VN_EABI;
+    /* Filled whole here, then as much as the caller's struct holds. */
+    vn_results full;
+    int rc = run_suite(s, cfg, &full);
+    return rc ? rc : vn__results_give(out, out_size, &full);
+}

@@ -493,7 +493,27 @@ typedef struct vn_finding {
     char *explanation;         /* owned; "" when none */
 } vn_finding;
 
+/* The results of a run. The library fills them and allocates their rows, so
+ * both can grow without a new soname:
+ *
+ * - size is how many bytes of this struct the library filled: its own
+ *   sizeof (vn_results), or the caller's when that is smaller
+ *   (vn_suite_run() and vn_suite_main() pass the sizeof of the header the
+ *   program was built with, and the library writes no further). A field
+ *   added after the first layout is there only when size covers it
+ *   (offsetof + sizeof <= size); every field of the first layout always is.
+ * - result_size is the library's sizeof (vn_result), the stride of the
+ *   array bench points to. A program built against an older header, whose
+ *   vn_result ends sooner, would find the second row in the middle of the
+ *   first if it indexed r->bench[i]; vn_results_at(r, i) steps by
+ *   result_size and finds each. Programs should walk the rows with it.
+ *
+ * The reporters refuse (VN_EABI) results whose size is below the first
+ * layout, or with rows smaller than the library's own vn_result, which
+ * they would read past: results that no library as new filled. */
 typedef struct vn_results {
+    size_t size;
+    size_t result_size;
     vn_sysinfo env;
     vn_clock_id timer;
     char timer_reason[256];
@@ -501,11 +521,10 @@ typedef struct vn_results {
     double timer_resolution_ns;
     double counter_hz;         /* NAN when the timer is not a counter */
     vn_config config;
-    vn_result *bench;          /* owned */
+    vn_result *bench;          /* owned; rows result_size apart: use vn_results_at() */
     size_t nbench;
     int optimized;
     int interrupted;
-    int commands;              /* 1: the samples are runs of commands (vernier run) */
     char note[512];            /* something the reader must know about the whole run, or "" */
     /* Which counters were asked for, which opened, which are missing and
      * why; requested is "" when counters were off. */
@@ -516,11 +535,18 @@ typedef struct vn_results {
     size_t nfindings;
 } vn_results;
 
+/* Row i of the results (0 <= i < nbench), found result_size bytes apart;
+ * NULL past the end, for NULL results, or a result_size no library set. */
+const vn_result *vn_results_at(const vn_results *r, size_t i);
+
 /* Runs every benchmark of the suite that matches cfg->filter. On success
  * *out owns its memory (vn_results_free). VN_EINVAL for settings out of
  * their range or that cannot go together (threads with cpu, cold or a
- * CPU-time timer), or a filter that is no regular expression. */
-int vn_suite_run(vn_suite *s, const vn_config *cfg, vn_results *out);
+ * CPU-time timer), or a filter that is no regular expression; *out is
+ * then untouched. A macro, so that the library learns the size of the
+ * program's vn_results and writes no further. */
+int vn__suite_run(vn_suite *s, const vn_config *cfg, vn_results *out, size_t out_size);
+#define vn_suite_run(s, cfg, out) vn__suite_run((s), (cfg), (out), sizeof(vn_results))
 
 /* Called by vn_suite_run() once the rows have run (interrupted or not) and
  * before anything is reported, with the results and ctx: the place for
@@ -545,10 +571,12 @@ int vn__main(int argc, char **argv, int optimized);
 /* The same program around a suite built at run time (vn_suite_create,
  * vn_suite_add): every option of vn_main(), the same reports and exit
  * codes. When keep is not NULL it receives the results of the run, for the
- * program's own use after the reports (vn_results_free them); it is zeroed
- * when nothing ran (--help, --list, a usage error). The suite stays the
- * caller's. */
-int vn_suite_main(vn_suite *s, int argc, char **argv, vn_results *keep);
+ * program's own use after the reports (vn_results_free them); it is zeroed,
+ * its sizes set, when nothing ran (--help, --list, a usage error). The
+ * suite stays the caller's. A macro, as vn_suite_run is. */
+int vn__suite_main(vn_suite *s, int argc, char **argv, vn_results *keep, size_t keep_size);
+#define vn_suite_main(s, argc, argv, keep) \
+    vn__suite_main((s), (argc), (argv), (keep), sizeof(vn_results))
 
 #ifdef __cplusplus
 }

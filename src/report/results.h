@@ -4,6 +4,7 @@
 #ifndef VN_REPORT_RESULTS_H
 #define VN_REPORT_RESULTS_H
 
+#include "../bench_results.h"
 #include "internal.h"
 #include "vernier/runner.h"
 
@@ -63,10 +64,12 @@ void vn__results_layout(const vn_results *r, int compact, vn__col *cols);
 /* Fills a row's counter cells for that layout ("-" where unknown; a value
  * the kernel multiplexed and scaled ends in '*'). */
 void vn__results_counter_cells(const vn__col *cols, const vn_result *res, vn__cells *c);
-/* Lines on the counters below the tables: which events are missing, why,
- * and the fix (one line per reason); groups that take turns; events that
- * count user mode only; what '*' means. Each line starts with prefix. */
-int vn__results_counter_notes(const vn_results *r, const char *prefix, vn_buf *b);
+/* Lines on the counters below the tables: what the counts are per (an
+ * iteration, or with runs the view of, a run), which events are missing,
+ * why, and the fix (one line per reason); groups that take turns; events
+ * that count user mode only; what '*' means. Each line starts with prefix. */
+int vn__results_counter_notes(const vn_results *r, const vn_run_results *runs, const char *prefix,
+                              vn_buf *b);
 
 /* One letter per warning id, so a row shows its warnings in a few columns;
  * '!' for an id without a letter of its own. */
@@ -79,7 +82,7 @@ const char *vn__warning_explanation(const char *id);
 void vn__warning_brief_of(const vn_bench_warning *w, char *out, size_t n);
 /* The counters that could not count, in a line per reason of at most 100
  * columns, the fix left to --explain; and the other counter notes briefly. */
-int vn__results_counter_brief(const vn_results *r, vn_buf *b);
+int vn__results_counter_brief(const vn_results *r, const vn_run_results *runs, vn_buf *b);
 /* The id a mark stands for in the legend, NULL for '!' and unknown marks. */
 const char *vn__warning_mark_id(char mark);
 
@@ -93,9 +96,10 @@ const char *vn__warning_mark_id(char mark);
  * fixes in full, the counters' notes and the note whole (and the timer's
  * reason), wrapped at 100 columns. */
 enum { VN__FINDINGS_TIMER = 1u << 16 };
-int vn__results_findings(const vn_results *r, const char *const *names, unsigned flags,
-                         vn_buf *b);
-int vn__results_explain(const vn_results *r, const char *const *names, unsigned flags, vn_buf *b);
+int vn__results_findings(const vn_results *r, const vn_run_results *runs, const char *const *names,
+                         unsigned flags, vn_buf *b);
+int vn__results_explain(const vn_results *r, const vn_run_results *runs, const char *const *names,
+                        unsigned flags, vn_buf *b);
 
 /* The sample tags by name, "preempted", "migrated" and "shared_core", in
  * bit order. */
@@ -110,8 +114,10 @@ extern const vn__tag_name vn__tag_names[3];
  * the precision asked for ("2 of 3 stopped at the time budget before
  * reaching +-1%"), one per line, each line starting with prefix. Without
  * limits, those that stopped at the time budget or the most samples are
- * left to their own warnings (max_time, max_samples). */
-int vn__results_stop_notes(const vn_results *r, const char *prefix, int limits, vn_buf *b);
+ * left to their own warnings (max_time, max_samples). With runs (r is the
+ * view of them), the most samples are the most runs. */
+int vn__results_stop_notes(const vn_results *r, const vn_run_results *runs, const char *prefix,
+                           int limits, vn_buf *b);
 
 /* The timer line: name, cost of a read, resolution and why it was chosen;
  * the brief one leaves out why. */
@@ -123,6 +129,8 @@ int vn__results_timer_brief(const vn_results *r, vn_buf *b);
  * vn__run_view made, and each row's command part comes from runs. */
 int vn__report_results_json(const vn_results *r, const vn_run_results *runs, vn_buf *out);
 int vn__report_results_csv(const vn_results *r, const vn_run_results *runs, int raw, vn_buf *out);
+/* The Markdown view, for the engine's results (runs NULL) or vernier run's. */
+int vn__report_results_markdown(const vn_results *r, const vn_run_results *runs, vn_buf *out);
 
 /* The runs of vernier run seen as the engine's results, for the views both
  * share (the results document, CSV, Markdown, the histograms): every row's

@@ -281,12 +281,13 @@ void vn__results_cells(const vn_result *r, vn__cells *c)
     c->s[VN__COL_MARKS][k] = '\0';
 }
 
-int vn__results_stop_notes(const vn_results *r, const char *prefix, int limits, vn_buf *b)
+int vn__results_stop_notes(const vn_results *r, const vn_run_results *runs, const char *prefix,
+                           int limits, vn_buf *b)
 {
     size_t count[VN_STOP_SKIPPED + 1] = {0};
     for (size_t i = 0; i < r->nbench; i++)
-        if ((unsigned)r->bench[i].stop <= VN_STOP_SKIPPED)
-            count[r->bench[i].stop]++;
+        if ((unsigned)vn_results_at(r, i)->stop <= VN_STOP_SKIPPED)
+            count[vn_results_at(r, i)->stop]++;
     /* How far each got, and whether it was waiting for quiet moments, is
      * its own warning's to say: the precision can be a benchmark's own. */
     int err = 0;
@@ -296,7 +297,7 @@ int vn__results_stop_notes(const vn_results *r, const char *prefix, int limits, 
     if (count[VN_STOP_MAX_TIME] && !err)
         err = vn_buf_printf(b, "%s%zu of %zu stopped at the time budget (their max_time warnings say how far they got)\n",
                             prefix, count[VN_STOP_MAX_TIME], n);
-    if (count[VN_STOP_MAX_SAMPLES] && !err && r->commands)
+    if (count[VN_STOP_MAX_SAMPLES] && !err && runs)
         err = vn_buf_printf(b, "%s%zu of %zu stopped at the most runs (%zu)\n", prefix,
                             count[VN_STOP_MAX_SAMPLES], n, r->config.max_samples);
     else if (count[VN_STOP_MAX_SAMPLES] && !err)

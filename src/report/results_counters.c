@@ -19,7 +19,7 @@ static int opened(const vn_results *r, const char *name)
 static int any_bytes(const vn_results *r)
 {
     for (size_t i = 0; i < r->nbench; i++)
-        if (r->bench[i].bytes_per_iter > 0)
+        if (vn_results_at(r, i)->bytes_per_iter > 0)
             return 1;
     return 0;
 }
@@ -165,13 +165,14 @@ void vn__results_counter_cells(const vn__col *cols, const vn_result *res, vn__ce
     }
 }
 
-int vn__results_counter_notes(const vn_results *r, const char *prefix, vn_buf *b)
+int vn__results_counter_notes(const vn_results *r, const vn_run_results *runs, const char *prefix,
+                              vn_buf *b)
 {
     const vn_counter_info *ci = &r->counters;
     int err = 0;
     if (ci->nopened && r->nbench)
         err = vn_buf_printf(b, "%s%s\n", prefix,
-                            r->commands ? "counters: per run, the command and every process it started"
+                            runs ? "counters: per run, the command and every process it started"
                                         : "counters: per iteration, the empty loop's own counts taken off");
     /* One line per distinct reason, naming every event it keeps out: on a
      * virtual machine six events share one cause and one fix. */
@@ -215,8 +216,8 @@ int vn__results_counter_notes(const vn_results *r, const char *prefix, vn_buf *b
                             prefix, names);
     int scaled = 0;
     for (size_t i = 0; i < r->nbench; i++)
-        for (int k = 0; k < r->bench[i].ncounters && k < VN_COUNTERS_MAX; k++)
-            scaled |= r->bench[i].counters[k].scaled;
+        for (int k = 0; k < vn_results_at(r, i)->ncounters && k < VN_COUNTERS_MAX; k++)
+            scaled |= vn_results_at(r, i)->counters[k].scaled;
     if (scaled && !err)
         err = vn_buf_printf(b,
                             "%scounters: * marks values the kernel counted only part of the time "
@@ -225,13 +226,13 @@ int vn__results_counter_notes(const vn_results *r, const char *prefix, vn_buf *b
     return err;
 }
 
-int vn__results_counter_brief(const vn_results *r, vn_buf *b)
+int vn__results_counter_brief(const vn_results *r, const vn_run_results *runs, vn_buf *b)
 {
     const vn_counter_info *ci = &r->counters;
     int err = 0;
     /* A command's counts take in every process it started, which its own
      * summary does not say; the engine's per iteration is its table's. */
-    if (r->commands && ci->nopened && r->nbench)
+    if (runs && ci->nopened && r->nbench)
         err = vn_buf_puts(b, "counters: per run, the command and every process it started\n");
     size_t nfailed = 0;
     for (size_t i = 0; i < ci->n && i < VN_COUNTERS_MAX; i++)
@@ -298,8 +299,8 @@ int vn__results_counter_brief(const vn_results *r, vn_buf *b)
         err = vn_buf_printf(b, "counters: %s count user mode only (perf_event_paranoid)\n", names);
     int scaled = 0;
     for (size_t i = 0; i < r->nbench; i++)
-        for (int k = 0; k < r->bench[i].ncounters && k < VN_COUNTERS_MAX; k++)
-            scaled |= r->bench[i].counters[k].scaled;
+        for (int k = 0; k < vn_results_at(r, i)->ncounters && k < VN_COUNTERS_MAX; k++)
+            scaled |= vn_results_at(r, i)->counters[k].scaled;
     if (scaled && !ci->split && !err)
         err = vn_buf_puts(b, "counters: * marks values counted part of the time and scaled up\n");
     return err;

@@ -169,8 +169,8 @@ static size_t warning_ids(const vn_results *r, const char **ids, size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i < r->nbench; i++)
-        for (int k = 0; k < r->bench[i].nwarnings && k < VN_MAX_WARNINGS; k++) {
-            const char *id = r->bench[i].warnings[k].id;
+        for (int k = 0; k < vn_results_at(r, i)->nwarnings && k < VN_MAX_WARNINGS; k++) {
+            const char *id = vn_results_at(r, i)->warnings[k].id;
             size_t j = 0;
             while (j < n && strcmp(ids[j], id))
                 j++;
@@ -202,7 +202,7 @@ static void row_findings(text *t, const vn_results *r, const char *const *names)
         g.id = ids[j];
         g.n = 0;
         for (size_t i = 0; i < r->nbench; i++) {
-            const vn_result *res = &r->bench[i];
+            const vn_result *res = vn_results_at(r, i);
             for (int k = 0; k < res->nwarnings && k < VN_MAX_WARNINGS; k++)
                 if (!strcmp(res->warnings[k].id, g.id)) {
                     g.name[g.n] = names[i];
@@ -318,7 +318,7 @@ static void wrapped_lines(text *t, const char *s)
 static int has_findings(const vn_results *r)
 {
     for (size_t i = 0; i < r->nbench; i++)
-        if (r->bench[i].nwarnings)
+        if (vn_results_at(r, i)->nwarnings)
             return 1;
     for (size_t i = 0; i < r->nfindings; i++)
         if (r->findings[i].explanation[0])
@@ -331,7 +331,8 @@ static int has_findings(const vn_results *r)
 
 /* --explain: what each warning means and what to do about it, each row's
  * message in full, the machine's fixes, the counters' and the timer's notes. */
-static void explain(text *t, const vn_results *r, const char *const *names, int timer)
+static void explain(text *t, const vn_results *r, const vn_run_results *runs, const char *const *names,
+                    int timer)
 {
     for (size_t i = 0; i < r->nfindings; i++)
         if (r->findings[i].explanation[0]) {
@@ -347,7 +348,7 @@ static void explain(text *t, const vn_results *r, const char *const *names, int 
         const char *why = vn__warning_explanation(ids[j]);
         wrapped(t, lead, 2, why ? why : "a warning of the benchmark's own; its message says what");
         for (size_t i = 0; i < r->nbench; i++) {
-            const vn_result *res = &r->bench[i];
+            const vn_result *res = vn_results_at(r, i);
             for (int k = 0; k < res->nwarnings && k < VN_MAX_WARNINGS; k++)
                 if (!strcmp(res->warnings[k].id, ids[j])) {
                     char name[VN__CELL + 8];
@@ -365,7 +366,7 @@ static void explain(text *t, const vn_results *r, const char *const *names, int 
     }
     vn_buf notes;
     vn_buf_init(&notes, 0);
-    int err = vn__results_counter_notes(r, "", &notes);
+    int err = vn__results_counter_notes(r, runs, "", &notes);
     if (!err && r->note[0])
         err = vn_buf_printf(&notes, "note: %s\n", r->note);
     if (!err && timer)
@@ -398,8 +399,8 @@ static int note_line(text *t, const char *note)
     return 1;
 }
 
-int vn__results_findings(const vn_results *r, const char *const *names, unsigned flags,
-                         vn_buf *b)
+int vn__results_findings(const vn_results *r, const vn_run_results *runs, const char *const *names,
+                         unsigned flags, vn_buf *b)
 {
     text t = {b, (flags & VN_REPORT_COLOR) != 0, 0};
     size_t start = b->len;
@@ -410,7 +411,7 @@ int vn__results_findings(const vn_results *r, const char *const *names, unsigned
     row_findings(&t, r, names);
     machine_findings(&t, &r->env);
     if (!t.err)
-        t.err = vn__results_counter_brief(r, b);
+        t.err = vn__results_counter_brief(r, runs, b);
     int cut = 0;
     if (!t.err && r->note[0])
         cut = note_line(&t, r->note);
@@ -441,9 +442,10 @@ int vn__results_findings(const vn_results *r, const char *const *names, unsigned
     return t.err;
 }
 
-int vn__results_explain(const vn_results *r, const char *const *names, unsigned flags, vn_buf *b)
+int vn__results_explain(const vn_results *r, const vn_run_results *runs, const char *const *names,
+                        unsigned flags, vn_buf *b)
 {
     text t = {b, (flags & VN_REPORT_COLOR) != 0, 0};
-    explain(&t, r, names, (flags & VN__FINDINGS_TIMER) != 0);
+    explain(&t, r, runs, names, (flags & VN__FINDINGS_TIMER) != 0);
     return t.err;
 }

@@ -55,10 +55,13 @@ static int one(const vn_result *res, unsigned flags, vn_buf *b, int first)
 
 int vn_report_results_hist(const vn_results *r, unsigned flags, vn_buf *b)
 {
-    if (!r || !b || (r->nbench && !r->bench))
+    if (!b)
         return VN_EINVAL;
+    int bad = vn__results_check(r);
+    if (bad)
+        return bad;
     for (size_t i = 0; i < r->nbench; i++) {
-        int err = one(&r->bench[i], flags, b, i == 0);
+        int err = one(vn_results_at(r, i), flags, b, i == 0);
         if (err)
             return err;
     }

@@ -294,8 +294,11 @@ static void counter_info(vn__json *j, const vn_counter_info *ci)
 
 int vn__report_results_json(const vn_results *r, const vn_run_results *runs, vn_buf *out)
 {
-    if (!r || !out || (r->nbench && !r->bench))
+    if (!out)
         return VN_EINVAL;
+    int bad = vn__results_check(r);
+    if (bad)
+        return bad;
     vn__json j;
     vn__json_init(&j, out, 1);
     vn__json_obj_begin(&j, NULL);
@@ -315,7 +318,7 @@ int vn__report_results_json(const vn_results *r, const vn_run_results *runs, vn_
     vn__json_bool(&j, "optimized", r->optimized != 0);
     vn__json_bool(&j, "interrupted", r->interrupted != 0);
     /* What the samples are: iterations of code in-process, or runs of commands. */
-    vn__json_str(&j, "kind", r->commands ? "commands" : "code");
+    vn__json_str(&j, "kind", runs ? "commands" : "code");
     vn__json_str(&j, "note", r->note[0] ? r->note : NULL);
     counter_info(&j, &r->counters);
     vn__json_arr_begin(&j, "findings");
@@ -330,7 +333,7 @@ int vn__report_results_json(const vn_results *r, const vn_run_results *runs, vn_
 
     vn__json_arr_begin(&j, "benchmarks");
     for (size_t i = 0; i < r->nbench; i++)
-        benchmark(&j, &r->bench[i], r->counters.requested[0] != '\0',
+        benchmark(&j, vn_results_at(r, i), r->counters.requested[0] != '\0',
                   runs ? &runs->commands[i] : NULL);
     vn__json_arr_end(&j);
     vn__json_obj_end(&j);

@@ -230,8 +230,11 @@ static const char *const raw_run_columns = ",user,sys,maxrss_kib,minflt,majflt,n
 
 int vn__report_results_csv(const vn_results *r, const vn_run_results *runs, int raw, vn_buf *out)
 {
-    if (!r || !out || (r->nbench && !r->bench))
+    if (!out)
         return VN_EINVAL;
+    int bad = vn__results_check(r);
+    if (bad)
+        return bad;
     /* The headers end in a newline; with counters their columns go first. */
     const char *h = raw ? raw_header : summary_header;
     int on = counters_on(r);
@@ -243,7 +246,7 @@ int vn__report_results_csv(const vn_results *r, const vn_run_results *runs, int 
     if (!err)
         err = vn_buf_puts(out, "\n");
     for (size_t i = 0; i < r->nbench && !err; i++) {
-        const vn_result *res = &r->bench[i];
+        const vn_result *res = vn_results_at(r, i);
         const vn_run_result *x = runs ? &runs->commands[i] : NULL;
         if (!raw) {
             err = csv_summary_row(out, res, x);
@@ -307,7 +310,7 @@ static int md_text(vn_buf *b, const char *s)
 }
 
 /* The notes the console prints below its table, each one a list item. */
-static int md_notes(vn_buf *b, const vn_results *r)
+static int md_notes(vn_buf *b, const vn_results *r, const vn_run_results *runs)
 {
     vn_buf tmp;
     vn_buf_init(&tmp, 0);
@@ -315,13 +318,13 @@ static int md_notes(vn_buf *b, const vn_results *r)
     for (size_t i = 0; i < r->nfindings && !err; i++)
         err = vn_buf_printf(&tmp, "%s\n", r->findings[i].brief);
     if (!err)
-        err = vn__results_counter_notes(r, "", &tmp);
+        err = vn__results_counter_notes(r, runs, "", &tmp);
     if (!err)
         err = vn__results_timer_note(r, &tmp);
     if (!err)
-        err = vn__results_stop_notes(r, "", 1, &tmp);
+        err = vn__results_stop_notes(r, runs, "", 1, &tmp);
     for (size_t i = 0; i < r->nbench && !err; i++) {
-        const vn_result *res = &r->bench[i];
+        const vn_result *res = vn_results_at(r, i);
         char a[32];
         if (res->threads <= 1 || res->error[0])
             continue;
@@ -351,10 +354,13 @@ static int md_notes(vn_buf *b, const vn_results *r)
     return err;
 }
 
-int vn_report_results_markdown(const vn_results *r, vn_buf *out)
+int vn__report_results_markdown(const vn_results *r, const vn_run_results *runs, vn_buf *out)
 {
-    if (!r || !out || (r->nbench && !r->bench))
+    if (!out)
         return VN_EINVAL;
+    int bad = vn__results_check(r);
+    if (bad)
+        return bad;
     vn__cells *rows = calloc(r->nbench ? r->nbench : 1, sizeof *rows);
     if (!rows)
         return VN_ENOMEM;
@@ -362,8 +368,8 @@ int vn_report_results_markdown(const vn_results *r, vn_buf *out)
     vn__col cols[VN__NCOLS];
     vn__results_layout(r, 0, cols);
     for (size_t i = 0; i < r->nbench; i++) {
-        vn__results_cells(&r->bench[i], &rows[i]);
-        vn__results_counter_cells(cols, &r->bench[i], &rows[i]);
+        vn__results_cells(vn_results_at(r, i), &rows[i]);
+        vn__results_counter_cells(cols, vn_results_at(r, i), &rows[i]);
     }
     for (int k = 0; k < VN__NCOLS; k++) {
         /* The warn column's letters need a legend; the list below names
@@ -396,7 +402,7 @@ int vn_report_results_markdown(const vn_results *r, vn_buf *out)
         err = vn_buf_puts(out, "No benchmarks ran.\n");
     }
     for (size_t i = 0; i < r->nbench && !err; i++) {
-        const vn_result *res = &r->bench[i];
+        const vn_result *res = vn_results_at(r, i);
         for (int k = 0; k < VN__NCOLS && !err; k++) {
             if (!shown[k])
                 continue;
@@ -419,11 +425,11 @@ int vn_report_results_markdown(const vn_results *r, vn_buf *out)
 
     int nwarn = r->env.nwarnings > 0;
     for (size_t i = 0; i < r->nbench; i++)
-        nwarn |= r->bench[i].nwarnings > 0;
+        nwarn |= vn_results_at(r, i)->nwarnings > 0;
     if (nwarn && !err)
         err = vn_buf_puts(out, "\nWarnings:\n\n");
     for (size_t i = 0; i < r->nbench && !err; i++) {
-        const vn_result *res = &r->bench[i];
+        const vn_result *res = vn_results_at(r, i);
         for (int k = 0; k < res->nwarnings && k < VN_MAX_WARNINGS && !err; k++) {
             err = vn_buf_puts(out, "- ");
             if (!err)
@@ -459,7 +465,12 @@ int vn_report_results_markdown(const vn_results *r, vn_buf *out)
     if (!err)
         err = vn_buf_puts(out, "\nNotes:\n\n");
     if (!err)
-        err = md_notes(out, r);
+        err = md_notes(out, r, runs);
     free(rows);
     return err;
+}
+
+int vn_report_results_markdown(const vn_results *r, vn_buf *out)
+{
+    return vn__report_results_markdown(r, NULL, out);
 }

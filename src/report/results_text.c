@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bench_results.h"
 #include "../format.h"
 #include "results.h"
 
@@ -121,7 +122,7 @@ static void table(text *t, const vn_results *r, const vn__col *cols, vn__cells *
     cells_row(t, cols, header, shown, w, last, t->color ? BOLD : NULL, NULL);
 
     for (size_t i = 0; i < r->nbench; i++) {
-        const vn_result *res = &r->bench[i];
+        const vn_result *res = vn_results_at(r, i);
         if (rows[i].failed) {
             out(t, "%s", rows[i].s[VN__COL_NAME]);
             pad(t, w[VN__COL_NAME] - vn__text_width(rows[i].s[VN__COL_NAME]));
@@ -139,8 +140,11 @@ static void table(text *t, const vn_results *r, const vn__col *cols, vn__cells *
 
 int vn_report_results_text(const vn_results *r, unsigned flags, vn_buf *b)
 {
-    if (!r || !b || (r->nbench && !r->bench))
+    if (!b)
         return VN_EINVAL;
+    int bad = vn__results_check(r);
+    if (bad)
+        return bad;
     text t = {b, (flags & VN_REPORT_COLOR) != 0, 0};
     vn__cells *rows = calloc(r->nbench ? r->nbench : 1, sizeof *rows);
     if (!rows)
@@ -148,8 +152,8 @@ int vn_report_results_text(const vn_results *r, unsigned flags, vn_buf *b)
     vn__col cols[VN__NCOLS];
     vn__results_layout(r, 1, cols);
     for (size_t i = 0; i < r->nbench; i++) {
-        vn__results_cells(&r->bench[i], &rows[i]);
-        vn__results_counter_cells(cols, &r->bench[i], &rows[i]);
+        vn__results_cells(vn_results_at(r, i), &rows[i]);
+        vn__results_counter_cells(cols, vn_results_at(r, i), &rows[i]);
     }
 
     if (r->nbench)
@@ -165,13 +169,13 @@ int vn_report_results_text(const vn_results *r, unsigned flags, vn_buf *b)
     for (size_t i = 0; names && i < r->nbench; i++)
         names[i] = rows[i].s[VN__COL_NAME];
     if (!t.err)
-        t.err = vn__results_findings(r, names, flags | VN__FINDINGS_TIMER, b);
+        t.err = vn__results_findings(r, NULL, names, flags | VN__FINDINGS_TIMER, b);
     if (!t.err)
-        t.err = vn__results_stop_notes(r, "", 0, b);
+        t.err = vn__results_stop_notes(r, NULL, "", 0, b);
     if (!t.err && (flags & VN_REPORT_EXPLAIN)) {
         out(&t, "\n");
         if (!t.err)
-            t.err = vn__results_explain(r, names, flags | VN__FINDINGS_TIMER, b);
+            t.err = vn__results_explain(r, NULL, names, flags | VN__FINDINGS_TIMER, b);
     }
     free(names);
     free(rows);

@@ -85,13 +85,13 @@ static int findings(const vn_run_results *res, unsigned flags, vn_buf *o)
         names[i] = quoted[i];
     }
     if (!rc)
-        rc = vn__results_findings(&view, names, flags, o);
+        rc = vn__results_findings(&view, res, names, flags, o);
     if (!rc && res->interrupted)
         rc = vn_buf_puts(o, "interrupted: the runs so far are shown\n");
     if (!rc && (flags & VN_REPORT_EXPLAIN)) {
         rc = vn_buf_puts(o, "\n");
         if (!rc)
-            rc = vn__results_explain(&view, names, flags, o);
+            rc = vn__results_explain(&view, res, names, flags, o);
     }
     vn__run_view_free(&view);
     free(quoted);

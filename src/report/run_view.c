@@ -53,8 +53,9 @@ int vn__run_view(const vn_run_results *runs, vn_results *view)
     for (size_t i = 0; i < runs->ncommands; i++)
         row_of(&runs->commands[i], &view->bench[i]);
     view->nbench = runs->ncommands;
+    view->size = sizeof *view;
+    view->result_size = sizeof(vn_result);
     view->env = runs->env;
-    view->commands = 1;
     view->timer = VN_CLOCK_MONOTONIC;
     snprintf(view->timer_reason, sizeof view->timer_reason,
              "wall time from the child's exec to its reaping, CLOCK_MONOTONIC");
@@ -112,7 +113,7 @@ int vn_report_run_markdown(const vn_run_results *runs, vn_buf *out)
     memset(&v, 0, sizeof v);
     int err = out ? vn__run_view(runs, &v) : VN_EINVAL;
     if (!err)
-        err = vn_report_results_markdown(&v, out);
+        err = vn__report_results_markdown(&v, runs, out);
     vn__run_view_free(&v);
     return err;
 }

@@ -125,7 +125,7 @@ size_t vn__suite_sweep(const vn_results *r, const char *prefix, double *param, d
 {
     size_t k = 0, len = strlen(prefix);
     for (size_t i = 0; i < r->nbench && k < max; i++) {
-        const vn_result *b = &r->bench[i];
+        const vn_result *b = vn_results_at(r, i);
         if (strncmp(b->name, prefix, len) || b->name[len] != '/' || !b->param_name[0] || b->error[0] ||
             b->upper_bound || b->stats.n == 0)
             continue;

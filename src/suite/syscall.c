@@ -61,10 +61,11 @@ static void time_vdso(vn_state *st)
 /* The headline median of the row named name; NAN when it has none. */
 static double median_of(const vn_results *r, const char *name)
 {
-    for (size_t i = 0; i < r->nbench; i++)
-        if (!strcmp(r->bench[i].name, name) && !r->bench[i].error[0] && !r->bench[i].upper_bound &&
-            r->bench[i].stats.n)
-            return r->bench[i].stats.median;
+    for (size_t i = 0; i < r->nbench; i++) {
+        const vn_result *b = vn_results_at(r, i);
+        if (!strcmp(b->name, name) && !b->error[0] && !b->upper_bound && b->stats.n)
+            return b->stats.median;
+    }
     return NAN;
 }
 

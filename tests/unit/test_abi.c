@@ -2,15 +2,18 @@
  * header keeps working, its missing fields taking their defaults, and one
  * that no _init set, or one from a newer header, is refused with VN_EABI. */
 #include <setjmp.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "abi.h"
+#include "bench_results.h"
 #include "vernier.h"
 
 /* Two layouts of one struct: the second added a field. */
@@ -140,18 +143,25 @@ static void nothing(vn_state *st)
         ;
 }
 
-static void the_engine_checks_its_config_size(void **state)
+/* Settings for a short run that leaves the machine's idle states alone. */
+static vn_config quick_config(void)
 {
-    (void)state;
-    vn_suite *s = vn_suite_create();
-    assert_non_null(s);
-    assert_int_equal(vn_suite_add(s, "nothing", nothing, NULL), 0);
     vn_config c;
     vn_config_init(&c);
     assert_int_equal(c.size, sizeof c);
     c.max_time = 0.01;
     c.warmup = 0;
     c.dma_latency_us = -1;
+    return c;
+}
+
+static void the_engine_checks_its_config_size(void **state)
+{
+    (void)state;
+    vn_suite *s = vn_suite_create();
+    assert_non_null(s);
+    assert_int_equal(vn_suite_add(s, "nothing", nothing, NULL), 0);
+    vn_config c = quick_config();
     vn_results r;
     /* A caller whose header ends at interleave: the rest keeps its
      * defaults, and the run goes ahead. */
@@ -199,6 +209,117 @@ static void the_runner_checks_its_results_size(void **state)
     vn_run_results_free(NULL);
 }
 
+/* The results are the library's to fill: it says how much of the struct it
+ * filled and how far apart its rows are, and vn_results_at() steps by that. */
+static void the_engine_sets_its_results_sizes(void **state)
+{
+    (void)state;
+    vn_suite *s = vn_suite_create();
+    assert_non_null(s);
+    assert_int_equal(vn_suite_add(s, "a", nothing, NULL), 0);
+    assert_int_equal(vn_suite_add(s, "b", nothing, NULL), 0);
+    vn_config c = quick_config();
+    vn_results r;
+    memset(&r, 0xa5, sizeof r);
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(r.size, sizeof r);
+    assert_int_equal(r.result_size, sizeof(vn_result));
+    assert_int_equal(r.nbench, 2);
+    assert_ptr_equal(vn_results_at(&r, 0), r.bench);
+    assert_string_equal(vn_results_at(&r, 1)->name, "b");
+    assert_null(vn_results_at(&r, 2));
+    assert_null(vn_results_at(NULL, 0));
+    vn_results_free(&r);
+    assert_null(vn_results_at(&r, 0));
+
+    /* A caller whose header is newer than the library: the fields the
+     * library does not know are zero, size says where its own end, and
+     * nothing past the caller's struct is written. */
+    unsigned char buf[sizeof(vn_results) + 64 + 16];
+    memset(buf, 0xa5, sizeof buf);
+    vn_results *big = (vn_results *)(void *)buf;
+    assert_int_equal(vn__suite_run(s, &c, big, sizeof(vn_results) + 64), 0);
+    assert_int_equal(big->size, sizeof(vn_results));
+    for (size_t i = sizeof(vn_results); i < sizeof(vn_results) + 64; i++)
+        assert_int_equal(buf[i], 0);
+    for (size_t i = sizeof(vn_results) + 64; i < sizeof buf; i++)
+        assert_int_equal(buf[i], 0xa5);
+    vn_results_free(big);
+
+    /* Smaller than the first layout: no library made such a header. */
+    memset(&r, 0xa5, sizeof r);
+    vn_results keep = r;
+    assert_int_equal(vn__suite_run(s, &c, &r, VN__RESULTS_FIRST - 1), VN_EABI);
+    assert_memory_equal(&r, &keep, sizeof r); /* untouched */
+    vn_suite_destroy(s);
+}
+
+/* A program built against an older header, whose vn_result is smaller than
+ * the library's: the rows are the library's size apart, and only its
+ * stride finds the second one. Here the library's rows are 64 bytes larger
+ * than the test's. */
+static void the_rows_are_found_by_the_librarys_stride(void **state)
+{
+    (void)state;
+    enum { N = 3, MORE = 64 };
+    size_t stride = sizeof(vn_result) + MORE;
+    char *rows = calloc(N, stride);
+    assert_non_null(rows);
+    const char *names[N] = {"first", "second", "third"};
+    for (size_t i = 0; i < N; i++) {
+        vn_result *x = (vn_result *)(void *)(rows + i * stride);
+        snprintf(x->name, sizeof x->name, "%s", names[i]);
+        x->unit = "ns";
+        x->iters = 1;
+        x->stop = VN_STOP_PRECISION;
+        x->cycles = x->ref_ns = x->cpu_ns = x->on_cpu = NAN;
+        x->bytes_per_sec = x->items_per_sec = NAN;
+        x->threads = 1;
+        /* Freed by vn_results_free, which must find each row to free it. */
+        x->samples = calloc(1, sizeof *x->samples);
+        assert_non_null(x->samples);
+    }
+    vn_results r;
+    memset(&r, 0, sizeof r);
+    r.size = sizeof r;
+    r.result_size = stride;
+    r.bench = (vn_result *)(void *)rows;
+    r.nbench = N;
+    r.optimized = 1;
+    vn_config_init(&r.config);
+    for (size_t i = 0; i < N; i++) {
+        assert_ptr_equal(vn_results_at(&r, i), rows + i * stride);
+        assert_string_equal(vn_results_at(&r, i)->name, names[i]);
+    }
+    assert_null(vn_results_at(&r, N));
+
+    /* The reporters walk the rows the same way. */
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    assert_int_equal(vn_report_results_csv(&r, 0, &b), 0);
+    for (size_t i = 0; i < N; i++) {
+        char line[32];
+        snprintf(line, sizeof line, "\n%s,", names[i]);
+        assert_non_null(strstr(b.data, line));
+    }
+    vn_buf_free(&b);
+
+    /* Sizes no library set: refused before any row is read. */
+    vn_buf_init(&b, 0);
+    r.result_size = sizeof(vn_result) - 8;
+    assert_int_equal(vn_report_results_json(&r, &b), VN_EABI);
+    assert_null(vn_results_at(&r, 0));
+    r.result_size = 0;
+    assert_null(vn_results_at(&r, 0));
+    r.result_size = stride;
+    r.size = 0;
+    assert_int_equal(vn_report_results_text(&r, 0, &b), VN_EABI);
+    assert_int_equal(vn_report_results_markdown(&r, &b), VN_EABI);
+    r.size = sizeof r;
+    vn_buf_free(&b);
+    vn_results_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +328,8 @@ int main(void)
         cmocka_unit_test(the_runner_checks_its_config_size),
         cmocka_unit_test(the_engine_checks_its_config_size),
         cmocka_unit_test(the_runner_checks_its_results_size),
+        cmocka_unit_test(the_engine_sets_its_results_sizes),
+        cmocka_unit_test(the_rows_are_found_by_the_librarys_stride),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -123,7 +123,7 @@ static void per_iteration_net_of_the_loop(void **state)
     vn_config c = config("default,page-faults");
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->ncounters, 7);
     assert_string_equal(r.counters.requested, "default,page-faults");
     assert_int_equal(r.counters.nopened, 7);
@@ -169,7 +169,7 @@ static void multiplexed_counts_are_scaled(void **state)
     vn_config c = config("instructions,cycles");
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     const vn_counter_result *insn = counter(b, "instructions");
     /* Counted half the time, scaled back up (the halving rounds down by
      * less than a count per sample). */
@@ -198,13 +198,13 @@ static void missing_events_are_named_not_fatal(void **state)
     vn_config c = config(NULL); /* the default set */
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    assert_int_equal(r.bench[0].stop, VN_STOP_PRECISION);
-    assert_true(fabs(r.bench[0].stats.median - 10) < 1e-9);
+    assert_int_equal(vn_results_at(&r, 0)->stop, VN_STOP_PRECISION);
+    assert_true(fabs(vn_results_at(&r, 0)->stats.median - 10) < 1e-9);
     assert_string_equal(r.counters.requested, "default");
     assert_int_equal(r.counters.n, 6);
     assert_int_equal(r.counters.nopened, 0);
-    assert_int_equal(r.bench[0].ncounters, 0);
-    assert_null(r.bench[0].samples[0].counts);
+    assert_int_equal(vn_results_at(&r, 0)->ncounters, 0);
+    assert_null(vn_results_at(&r, 0)->samples[0].counts);
     vn_buf out;
     vn_buf_init(&out, 0);
     assert_int_equal(vn_report_results_text(&r, 0, &out), 0);
@@ -228,9 +228,9 @@ static void missing_events_are_named_not_fatal(void **state)
     /* What does work is used. */
     c = config("default,page-faults");
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    assert_int_equal(r.bench[0].ncounters, 1);
-    assert_true(fabs(counter(&r.bench[0], "page-faults")->value - 0.5) < 1e-3);
-    assert_true(isnan(r.bench[0].derived.ipc));
+    assert_int_equal(vn_results_at(&r, 0)->ncounters, 1);
+    assert_true(fabs(counter(vn_results_at(&r, 0), "page-faults")->value - 0.5) < 1e-3);
+    assert_true(isnan(vn_results_at(&r, 0)->derived.ipc));
     vn_results_free(&r);
     vn_suite_destroy(s);
 }
@@ -245,7 +245,7 @@ static void counters_off(void **state)
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
     assert_string_equal(r.counters.requested, "");
-    assert_int_equal(r.bench[0].ncounters, 0);
+    assert_int_equal(vn_results_at(&r, 0)->ncounters, 0);
     assert_int_equal(fake.opens, 0);
     vn_buf out;
     vn_buf_init(&out, 0);
@@ -286,9 +286,9 @@ static void failed_reads_give_unknown_counts(void **state)
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
     /* The time is measured all the same. */
-    assert_true(fabs(r.bench[0].stats.median - 10) < 1e-9);
-    assert_true(isnan(counter(&r.bench[0], "instructions")->value));
-    assert_true(isnan(r.bench[0].samples[0].counts[0]));
+    assert_true(fabs(vn_results_at(&r, 0)->stats.median - 10) < 1e-9);
+    assert_true(isnan(counter(vn_results_at(&r, 0), "instructions")->value));
+    assert_true(isnan(vn_results_at(&r, 0)->samples[0].counts[0]));
     vn_results_free(&r);
     vn_suite_destroy(s);
 }
@@ -339,7 +339,7 @@ static void counters_follow_the_headline(void **state)
     c.policy = "min_untagged=5";
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->nsamples, 40);
     assert_int_equal(b->left_out, VN_TAG_PREEMPTED | VN_TAG_MIGRATED);
     assert_true(b->ntagged > 30);

@@ -76,7 +76,7 @@ static void the_engine_counts_one_add(void **state)
     c.counters = "instructions,branches,cycles";
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     for (int i = 0; i < b->ncounters; i++)
         printf("%s: %.3f per iteration net, %.3f the empty loop's\n", b->counters[i].name,
                b->counters[i].value, b->counters[i].overhead);

@@ -187,7 +187,7 @@ static const vn_result *run_hooked(const vn__hooks *h, size_t n, vn_results *r)
     c.min_samples = c.max_samples = n;
     assert_int_equal(vn_suite_run(s, &c, r), 0);
     vn_suite_destroy(s);
-    return &r->bench[0];
+    return vn_results_at(r, 0);
 }
 
 /* fn alone on the fake machine as it stands, with quick_config(). */
@@ -198,7 +198,7 @@ static const vn_result *run_alone(vn_results *r, vn_bench_fn fn)
     vn_config c = quick_config();
     assert_int_equal(vn_suite_run(s, &c, r), 0);
     vn_suite_destroy(s);
-    return &r->bench[0];
+    return vn_results_at(r, 0);
 }
 
 /* A timer so costly that 1000 reads' worth (2 s) would not fit the budget:
@@ -214,8 +214,8 @@ static void calibration_stops_at_the_budgets_share(void **state)
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
     /* The share is 10 ms; at 10 ns an iteration 2^20 take 10.49 ms. */
-    assert_int_equal(r.bench[0].iters, 1 << 20);
-    assert_true(has_warning(&r.bench[0], "timer_bound"));
+    assert_int_equal(vn_results_at(&r, 0)->iters, 1 << 20);
+    assert_true(has_warning(vn_results_at(&r, 0), "timer_bound"));
     vn_results_free(&r);
     vn_suite_destroy(s);
 }
@@ -233,7 +233,7 @@ static uint64_t calibrated_iters(double timer_cost, double ns_per_iter, double m
     c.min_sample_time = min_sample_time;
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    uint64_t iters = r.bench[0].iters;
+    uint64_t iters = vn_results_at(&r, 0)->iters;
     vn_results_free(&r);
     vn_suite_destroy(s);
     return iters;
@@ -289,7 +289,7 @@ static void steady_body_stops_at_min_samples(void **state)
     vn_config c = quick_config();
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_int_equal(b->nsamples, 10);
     assert_true(fabs(b->stats.median - 10.0) < 1e-9);
@@ -324,7 +324,7 @@ static void noisy_body_runs_to_the_budget(void **state)
     vn_suite *s = noisy_suite(&c);
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->stop, VN_STOP_MAX_TIME);
     assert_true(b->elapsed >= 0.05);
     /* Samples of ~1.4 ms each (about 11 ns x 131072): the budget of 50 ms
@@ -352,7 +352,7 @@ static void precision_stop_matches_an_independent_check(void **state)
     c.min_samples = 10;
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     /* The stop must be the first n >= 10 at which the median's CI is within
      * 0.1%: check that n meets it and n - 1 (if >= 10) did not. */
@@ -384,7 +384,7 @@ static void overhead_is_measured_and_subtracted(void **state)
     vn_config c = quick_config();
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     double per_iter_overhead = 50000.0 / (double)b->iters;
     assert_true(fabs(b->overhead_ns - per_iter_overhead) < 1e-9);
     /* And in reference cycles: 0.5 ns each here. */
@@ -410,7 +410,7 @@ static void a_loop_as_costly_as_the_body_is_flagged(void **state)
     vn_config c = quick_config();
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->iters, 65536);
     assert_true(fabs(b->overhead_ns - 600000.0 / 65536) < 1e-9);
     assert_int_equal(b->upper_bound, 0);
@@ -422,7 +422,7 @@ static void a_loop_as_costly_as_the_body_is_flagged(void **state)
     costs[0] = 1000;
     read_cost = 3 * 1024;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    assert_false(has_warning(&r.bench[0], "overhead_dominates"));
+    assert_false(has_warning(vn_results_at(&r, 0), "overhead_dominates"));
     vn_results_free(&r);
     vn_suite_destroy(s);
 }
@@ -439,7 +439,7 @@ static void empty_body_gives_an_upper_bound(void **state)
     vn_config c = quick_config();
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->iters, 1);
     assert_int_equal(b->upper_bound, 1);
     /* Body and empty loop agree exactly; the bound is the loop with the
@@ -470,7 +470,7 @@ static void tagged_samples_stay_out_of_the_headline(void **state)
     c.min_samples = 20;
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     size_t tagged = 0;
     for (size_t i = 0; i < b->nsamples; i++)
         if (b->samples[i].tags) {
@@ -497,7 +497,7 @@ static void speed_drift_is_reported(void **state)
     vn_config c = quick_config();
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     assert_true(has_warning(b, "speed_drift"));
     assert_true(b->ref_spread > 0.05);
     vn_results_free(&r);
@@ -544,7 +544,7 @@ static vn_suite *suite_probed_by(double (*probe)(void *ctx))
 /* The same, with the probe that follows the shared spell when probe is set. */
 static vn_suite *probe_suite(int probe) { return suite_probed_by(probe ? branch_probe : NULL); }
 
-static vn_result *run_with_empty(vn_results *r, double a, double b)
+static const vn_result *run_with_empty(vn_results *r, double a, double b)
 {
     reset_fake();
     empty_costs[0] = a;
@@ -557,7 +557,7 @@ static vn_result *run_with_empty(vn_results *r, double a, double b)
     c.max_samples = 80;
     assert_int_equal(vn_suite_run(s, &c, r), 0);
     vn_suite_destroy(s);
-    return &r->bench[0];
+    return vn_results_at(r, 0);
 }
 
 static void a_slow_empty_loop_sample_is_left_out(void **state)
@@ -605,7 +605,7 @@ typedef struct fake_run {
     const char *policy; /* vn_config.policy (NULL: the defaults) */
 } fake_run;
 
-static vn_result *run_on(vn_results *r, fake_run f)
+static const vn_result *run_on(vn_results *r, fake_run f)
 {
     reset_fake();
     asleep = f.asleep;
@@ -637,7 +637,7 @@ static vn_result *run_on(vn_results *r, fake_run f)
     c.policy = f.policy;
     assert_int_equal(vn_suite_run(s, &c, r), 0);
     vn_suite_destroy(s);
-    return &r->bench[0];
+    return vn_results_at(r, 0);
 }
 
 static const double ten_ns[] = {10};
@@ -665,7 +665,7 @@ static void a_shared_core_at_calibration_gives_longer_samples(void **state)
 }
 
 /* Body 10 ns, empty loop 1 ns, the core shared from `from` to `to` ms. */
-static vn_result *run_shared(vn_results *r, double from_ms, double to_ms, int probe, size_t n)
+static const vn_result *run_shared(vn_results *r, double from_ms, double to_ms, int probe, size_t n)
 {
     return run_on(r, (fake_run){ten_ns, 1, 1.0, from_ms, to_ms, probe, n, 0, 0, 0, 0, 0, 0, NULL});
 }
@@ -845,10 +845,10 @@ static void each_row_judges_its_own_empty_loop(void **state)
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
     assert_int_equal(r.nbench, 2);
-    assert_true(r.bench[0].iters > 100 * r.bench[1].iters);
+    assert_true(vn_results_at(&r, 0)->iters > 100 * vn_results_at(&r, 1)->iters);
     for (size_t k = 0; k < 2; k++) {
-        assert_int_equal(r.bench[k].stop, VN_STOP_PRECISION);
-        assert_true(r.bench[k].nsamples < 40);
+        assert_int_equal(vn_results_at(&r, k)->stop, VN_STOP_PRECISION);
+        assert_true(vn_results_at(&r, k)->nsamples < 40);
     }
     vn_results_free(&r);
     vn_suite_destroy(s);
@@ -871,7 +871,7 @@ static const vn_result *run_quiet_penalty(vn_results *r, double penalty, double 
     c.precision = precision;
     assert_int_equal(vn_suite_run(s, &c, r), 0);
     vn_suite_destroy(s);
-    return &r->bench[0];
+    return vn_results_at(r, 0);
 }
 
 /* Quiet samples slower than the shared ones met something else: the
@@ -943,7 +943,7 @@ static void a_costly_timer_takes_no_probes(void **state)
  * cycle of 0.2 ns the body is not known to add under one (the interval of
  * its median reaches 1.6 ns, 0.4 ns over the empty loop), so the bound is
  * that fastest sample. */
-static vn_result *run_bound(vn_results *r, int shared)
+static const vn_result *run_bound(vn_results *r, int shared)
 {
     const double c4[] = {1.0, 1.3, 1.6, 1.9};
     return run_on(r, (fake_run){c4, 4, 1.2, shared ? -1 : 0, shared ? 1e9 : 0, 1, 0, 0.1, 0, 0, 0.2, 0, 0, NULL});
@@ -1085,7 +1085,7 @@ static void the_probe_after_a_sample_is_the_next_one_whichever_row_takes_it(void
         assert_true(row_before_spike >= 0);
         /* The calibration samples came first; the sample before the spike
          * is the row's (count - calibration count)-th of the run. */
-        const vn_result *b = &r.bench[row_before_spike];
+        const vn_result *b = vn_results_at(&r, row_before_spike);
         size_t calib = samples_of[row_before_spike] - b->nsamples;
         if (spike_first && sample_before_spike > calib) {
             const vn_sample *v = &b->samples[sample_before_spike - calib - 1];
@@ -1171,13 +1171,13 @@ static void a_loop_that_does_not_run_fails(void **state)
     /* Calibration stops at 2^24 iterations, not 2^40 (where the empty
      * loop would take minutes a sample), and the row says why it failed. */
     assert_int_equal(flat_most, (uint64_t)1 << 24);
-    assert_int_equal(r.bench[0].stop, VN_STOP_FAILED);
-    assert_non_null(strstr(r.bench[0].error, "16777216 iterations took 20.0 ns and 16384 took 20.0 ns: "
+    assert_int_equal(vn_results_at(&r, 0)->stop, VN_STOP_FAILED);
+    assert_non_null(strstr(vn_results_at(&r, 0)->error, "16777216 iterations took 20.0 ns and 16384 took 20.0 ns: "
                                              "they do not run"));
-    assert_non_null(strstr(r.bench[0].error, "vn_keep()"));
+    assert_non_null(strstr(vn_results_at(&r, 0)->error, "vn_keep()"));
     /* A loop whose iterations run is measured as before. */
-    assert_int_not_equal(r.bench[1].stop, VN_STOP_FAILED);
-    assert_true(fabs(r.bench[1].stats.median - 10.0) < 1e-9);
+    assert_int_not_equal(vn_results_at(&r, 1)->stop, VN_STOP_FAILED);
+    assert_true(fabs(vn_results_at(&r, 1)->stats.median - 10.0) < 1e-9);
     vn_results_free(&r);
     vn_suite_destroy(s);
     /* A fixed cost in each sample is not taken for iterations that do not
@@ -1187,8 +1187,8 @@ static void a_loop_that_does_not_run_fails(void **state)
     assert_int_equal(vn_suite_add(s, "fixed", fixed_then_fast, NULL), 0);
     c.max_time = 0.1;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    assert_int_not_equal(r.bench[0].stop, VN_STOP_FAILED);
-    assert_int_equal(r.bench[0].iters, (uint64_t)1 << 23);
+    assert_int_not_equal(vn_results_at(&r, 0)->stop, VN_STOP_FAILED);
+    assert_int_equal(vn_results_at(&r, 0)->iters, (uint64_t)1 << 23);
     vn_results_free(&r);
     vn_suite_destroy(s);
     /* An interrupted sample of 2^14 iterations makes 2^24 of a very fast
@@ -1201,7 +1201,7 @@ static void a_loop_that_does_not_run_fails(void **state)
     /* The first sample of 2^14 (1 ms: the threshold, so taken again), then
      * two more at the check. */
     assert_int_equal(fast_interrupted_once, 2 + 2);
-    assert_int_not_equal(r.bench[0].stop, VN_STOP_FAILED);
+    assert_int_not_equal(vn_results_at(&r, 0)->stop, VN_STOP_FAILED);
     vn_results_free(&r);
     vn_suite_destroy(s);
     /* A timer that never moves sees no difference between the sizes: then
@@ -1212,8 +1212,8 @@ static void a_loop_that_does_not_run_fails(void **state)
     s = fake_suite(20);
     assert_int_equal(vn_suite_add(s, "unseen", flat_unseen, NULL), 0);
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    assert_int_equal(r.bench[0].stop, VN_STOP_FAILED);
-    assert_non_null(strstr(r.bench[0].error, "they do not run"));
+    assert_int_equal(vn_results_at(&r, 0)->stop, VN_STOP_FAILED);
+    assert_non_null(strstr(vn_results_at(&r, 0)->error, "they do not run"));
     assert_int_equal(flat_most, (uint64_t)1 << 30);
     vn_results_free(&r);
     vn_suite_destroy(s);
@@ -1232,7 +1232,7 @@ static void too_few_headline_samples_for_an_interval_say_so(void **state)
     c.min_samples = c.max_samples = 10;
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     size_t used = 0;
     for (size_t i = 0; i < b->nsamples; i++)
         used += !(b->samples[i].tags & b->left_out);
@@ -1395,7 +1395,7 @@ static void growing_cost_is_drift(void **state)
     c.max_samples = 40;
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->stop, VN_STOP_MAX_SAMPLES);
     assert_int_equal(b->nsamples, 40);
     assert_true(has_warning(b, "drift"));
@@ -1436,16 +1436,16 @@ static void parameters_give_rows(void **state)
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
     assert_int_equal(r.nbench, 3);
-    assert_string_equal(r.bench[0].name, "copy/size=8");
-    assert_string_equal(r.bench[1].name, "copy/size=64");
-    assert_string_equal(r.bench[2].name, "copy/size=8192");
-    assert_int_equal(r.bench[2].param, 8192);
-    assert_string_equal(r.bench[2].param_name, "size");
+    assert_string_equal(vn_results_at(&r, 0)->name, "copy/size=8");
+    assert_string_equal(vn_results_at(&r, 1)->name, "copy/size=64");
+    assert_string_equal(vn_results_at(&r, 2)->name, "copy/size=8192");
+    assert_int_equal(vn_results_at(&r, 2)->param, 8192);
+    assert_string_equal(vn_results_at(&r, 2)->param_name, "size");
     assert_ptr_equal(seen_user, &user);
     /* Time per iteration is the parameter in ns; bytes per iteration too, so
      * the throughput is 1 byte per ns: 1e9 bytes/s. */
-    assert_true(fabs(r.bench[1].stats.median - 64) < 1e-9);
-    assert_true(fabs(r.bench[1].bytes_per_sec - 1e9) < 1);
+    assert_true(fabs(vn_results_at(&r, 1)->stats.median - 64) < 1e-9);
+    assert_true(fabs(vn_results_at(&r, 1)->bytes_per_sec - 1e9) < 1);
     vn_results_free(&r);
 
     /* A range that does not land on hi still measures hi. */
@@ -1462,10 +1462,10 @@ static void parameters_give_rows(void **state)
     c.filter = "^(list|odd)";
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
     assert_int_equal(r.nbench, 2 + 4);
-    assert_string_equal(r.bench[1].name, "list/n=5");
-    assert_string_equal(r.bench[2].name, "odd/n=1");
-    assert_string_equal(r.bench[4].name, "odd/n=9");
-    assert_string_equal(r.bench[5].name, "odd/n=10");
+    assert_string_equal(vn_results_at(&r, 1)->name, "list/n=5");
+    assert_string_equal(vn_results_at(&r, 2)->name, "odd/n=1");
+    assert_string_equal(vn_results_at(&r, 4)->name, "odd/n=9");
+    assert_string_equal(vn_results_at(&r, 5)->name, "odd/n=10");
     vn_results_free(&r);
     vn_suite_destroy(s);
 }
@@ -1503,7 +1503,7 @@ static void setup_and_teardown_wrap_every_sample(void **state)
     vn_config c = quick_config();
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    assert_true(setups > (int)r.bench[0].nsamples);
+    assert_true(setups > (int)vn_results_at(&r, 0)->nsamples);
     assert_int_equal(setups, teardowns);
     assert_ptr_equal(seen_data, &setups);
     vn_results_free(&r);
@@ -1545,7 +1545,7 @@ static void a_failing_setup_hands_its_teardown_no_stale_data(void **state)
     vn_config c = quick_config();
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    assert_string_equal(r.bench[0].error, "no memory for the input");
+    assert_string_equal(vn_results_at(&r, 0)->error, "no memory for the input");
     assert_int_equal(setups, 3);
     assert_int_equal(teardowns, 3);
     assert_int_equal(teardowns_without_data, 1); /* the third: NULL, not the second's */
@@ -1584,12 +1584,12 @@ static void failures_are_reported_not_fatal(void **state)
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
     assert_int_equal(r.nbench, 4);
-    assert_int_equal(r.bench[0].stop, VN_STOP_FAILED);
-    assert_string_equal(r.bench[0].error, "the input was wrong");
-    assert_non_null(strstr(r.bench[1].error, "never called vn_next"));
-    assert_non_null(strstr(r.bench[2].error, "left its vn_next() loop"));
-    assert_string_equal(r.bench[3].error, "");
-    assert_int_equal(r.bench[3].stop, VN_STOP_PRECISION);
+    assert_int_equal(vn_results_at(&r, 0)->stop, VN_STOP_FAILED);
+    assert_string_equal(vn_results_at(&r, 0)->error, "the input was wrong");
+    assert_non_null(strstr(vn_results_at(&r, 1)->error, "never called vn_next"));
+    assert_non_null(strstr(vn_results_at(&r, 2)->error, "left its vn_next() loop"));
+    assert_string_equal(vn_results_at(&r, 3)->error, "");
+    assert_int_equal(vn_results_at(&r, 3)->stop, VN_STOP_PRECISION);
     vn_results_free(&r);
     vn_suite_destroy(s);
 }
@@ -1641,7 +1641,7 @@ static double drift_ratio(int interleave, size_t n, vn_results *r)
     assert_int_equal(vn_suite_run(s, &c, r), 0);
     vn_suite_destroy(s);
     assert_int_equal(r->nbench, 2);
-    return r->bench[1].stats.median / r->bench[0].stats.median;
+    return vn_results_at(r, 1)->stats.median / vn_results_at(r, 0)->stats.median;
 }
 
 static void interleaved_rows_meet_the_same_machine(void **state)
@@ -1666,8 +1666,8 @@ static void interleaved_rows_meet_the_same_machine(void **state)
 
     double together = drift_ratio(1, 40, &r);
     assert_int_equal(r.config.interleave, 1);
-    assert_int_equal(r.bench[0].nsamples, 40);
-    assert_int_equal(r.bench[1].nsamples, 40);
+    assert_int_equal(vn_results_at(&r, 0)->nsamples, 40);
+    assert_int_equal(vn_results_at(&r, 1)->nsamples, 40);
     assert_true(fabs(together - 10.0) < 0.25 * fabs(apart - 10.0));
     vn_results_free(&r);
     /* After both calibrations, each round holds each row once, in a
@@ -1704,15 +1704,15 @@ static void interleaved_rows_keep_their_own_budget(void **state)
     assert_int_equal(r.nbench, 3);
     /* The noisy row runs to its budget, counted in its own turns only: about
      * its 50 ms, while the whole run took longer. */
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->stop, VN_STOP_MAX_TIME);
     assert_true(b->elapsed >= 0.05 && b->elapsed < 0.06);
     assert_true(b->nsamples >= 10 && b->nsamples < 50);
     assert_true((double)(fake_now - t0) / 1e9 > b->elapsed + 0.01);
     /* The steady one stops at its precision; the failing one fails alone. */
-    assert_int_equal(r.bench[1].stop, VN_STOP_PRECISION);
-    assert_int_equal(r.bench[2].stop, VN_STOP_FAILED);
-    assert_string_equal(r.bench[2].error, "the input was wrong");
+    assert_int_equal(vn_results_at(&r, 1)->stop, VN_STOP_PRECISION);
+    assert_int_equal(vn_results_at(&r, 2)->stop, VN_STOP_FAILED);
+    assert_string_equal(vn_results_at(&r, 2)->error, "the input was wrong");
     vn_results_free(&r);
     vn_suite_destroy(s);
 }
@@ -1829,11 +1829,11 @@ static void a_bad_throughput_fails_its_row(void **state)
     vn_config c = quick_config();
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    assert_int_equal(r.bench[0].stop, VN_STOP_FAILED);
-    assert_string_equal(r.bench[0].error,
+    assert_int_equal(vn_results_at(&r, 0)->stop, VN_STOP_FAILED);
+    assert_string_equal(vn_results_at(&r, 0)->error,
                         "vn_state_set_bytes() needs a finite number of bytes of 0 or more, not -5");
-    assert_int_equal(r.bench[1].stop, VN_STOP_FAILED);
-    assert_non_null(strstr(r.bench[1].error, "vn_state_set_items() needs a finite number of items"));
+    assert_int_equal(vn_results_at(&r, 1)->stop, VN_STOP_FAILED);
+    assert_non_null(strstr(vn_results_at(&r, 1)->error, "vn_state_set_items() needs a finite number of items"));
     vn_results_free(&r);
     vn_suite_destroy(s);
 }
@@ -1869,7 +1869,7 @@ static void stop_flag_interrupts(void **state)
         vn_results r;
         assert_int_equal(vn_suite_run(s, &c, &r), 0);
         assert_int_equal(r.interrupted, 1);
-        assert_int_equal(r.bench[0].stop, VN_STOP_INTERRUPTED);
+        assert_int_equal(vn_results_at(&r, 0)->stop, VN_STOP_INTERRUPTED);
         /* The flag rose during a's calibration: b never began, either way. */
         assert_int_equal(r.nbench, 1);
         vn_results_free(&r);
@@ -1893,9 +1893,9 @@ static void debug_builds_are_flagged(void **state)
     vn_config c = quick_config();
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    assert_true(has_warning(&r.bench[0], "debug_build"));
+    assert_true(has_warning(vn_results_at(&r, 0), "debug_build"));
     assert_int_equal(r.optimized, 0);
-    assert_true(isnan(r.bench[0].cycles)); /* no reference loop */
+    assert_true(isnan(vn_results_at(&r, 0)->cycles)); /* no reference loop */
     vn_results_free(&r);
     vn_suite_destroy(s);
 }
@@ -1919,7 +1919,7 @@ static void upper_bound_is_the_fastest_sample(void **state)
     vn_config c = quick_config();
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = &r.bench[0];
+    const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->iters, 1);
     assert_int_equal(b->upper_bound, 1);
     double mn = INFINITY, sum = 0;
@@ -1997,7 +1997,7 @@ static const vn_result *run_opts(vn_results *r, const char *name, vn_bench_fn fn
     c.min_samples = c.max_samples = 12;
     assert_int_equal(vn_suite_run(s, &c, r), 0);
     vn_suite_destroy(s);
-    return &r->bench[0];
+    return vn_results_at(r, 0);
 }
 
 static void fixed_iterations_are_not_calibrated(void **state)

@@ -137,7 +137,7 @@ static int run_once(long fail, int interleave, long *made)
     *made = count;
     if (rc == 0) {
         assert_int_equal(r.nbench, 4);
-        assert_int_equal(r.bench[2].stop, VN_STOP_FAILED);
+        assert_int_equal(vn_results_at(&r, 2)->stop, VN_STOP_FAILED);
         vn_results_free(&r);
     }
     vn_suite_destroy(s);
@@ -205,17 +205,17 @@ static void a_thread_that_cannot_start_fails_its_row(void **state)
         if (k) {
             char want[64];
             snprintf(want, sizeof want, "could not start thread %d of 3: ", k);
-            assert_int_equal(r.bench[0].stop, VN_STOP_FAILED);
-            assert_non_null(strstr(r.bench[0].error, want));
+            assert_int_equal(vn_results_at(&r, 0)->stop, VN_STOP_FAILED);
+            assert_non_null(strstr(vn_results_at(&r, 0)->error, want));
             /* The next row ran: its threads are counted from where the
              * failed row left off. */
             assert_int_equal(threads_made, k + 3);
         } else {
-            assert_int_not_equal(r.bench[0].stop, VN_STOP_FAILED);
+            assert_int_not_equal(vn_results_at(&r, 0)->stop, VN_STOP_FAILED);
             assert_int_equal(threads_made, 6);
         }
-        assert_int_not_equal(r.bench[1].stop, VN_STOP_FAILED);
-        assert_true(r.bench[1].nsamples >= 10);
+        assert_int_not_equal(vn_results_at(&r, 1)->stop, VN_STOP_FAILED);
+        assert_true(vn_results_at(&r, 1)->nsamples >= 10);
         vn_results_free(&r);
         vn_suite_destroy(s);
     }
