@@ -60,45 +60,55 @@ void vn__bench_counters_sample(struct vn__run *r, uint64_t iters)
     }
 }
 
-int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *sample_counts,
-                              const double *empty, size_t nempty, const unsigned char *empty_use)
+int vn__counter_summary(const vn_counters *c, double *counts, vn_sample *samples, size_t nsamples,
+                        unsigned left_out, const double *empty, size_t nempty,
+                        const unsigned char *empty_use, double bytes_per_iter,
+                        vn_counter_result *out, vn_counter_derived *derived)
 {
     size_t n = vn_counters_n(c);
-    res->ncounters = (int)n;
-    res->sample_counts = sample_counts;
-    for (size_t i = 0; i < res->nsamples; i++)
-        res->samples[i].counts = sample_counts ? sample_counts + i * n : NULL;
+    for (size_t i = 0; i < nsamples; i++)
+        samples[i].counts = counts ? counts + i * n : NULL;
     if (!n)
         return 0;
     /* The same samples as the headline time: those without a tag it
      * leaves out. */
-    unsigned char *use = malloc(res->nsamples ? res->nsamples : 1);
-    uint32_t *scaled = malloc((res->nsamples ? res->nsamples : 1) * sizeof *scaled);
+    unsigned char *use = malloc(nsamples ? nsamples : 1);
+    uint32_t *scaled = malloc((nsamples ? nsamples : 1) * sizeof *scaled);
     if (!use || !scaled) {
         free(use);
         free(scaled);
         return VN_ENOMEM;
     }
-    for (size_t i = 0; i < res->nsamples; i++) {
-        use[i] = !(res->samples[i].tags & res->left_out);
-        scaled[i] = res->samples[i].counts_scaled;
+    for (size_t i = 0; i < nsamples; i++) {
+        use[i] = !(samples[i].tags & left_out);
+        scaled[i] = samples[i].counts_scaled;
     }
     double net[VN_COUNTERS_MAX], over[VN_COUNTERS_MAX];
     int any[VN_COUNTERS_MAX];
-    if (sample_counts)
-        vn__ctr_summarize(sample_counts, scaled, res->nsamples, use, empty, nempty, empty_use, n,
-                          net, over, any);
+    if (counts)
+        vn__ctr_summarize(counts, scaled, nsamples, use, empty, nempty, empty_use, n, net, over,
+                          any);
     for (size_t k = 0; k < n; k++) {
-        vn_counter_result *cr = &res->counters[k];
+        vn_counter_result *cr = &out[k];
         memset(cr, 0, sizeof *cr);
         snprintf(cr->name, sizeof cr->name, "%s", vn_counters_name(c, k));
         cr->unit = vn_counters_unit(c, k);
-        cr->value = sample_counts ? net[k] : NAN;
-        cr->overhead = sample_counts ? over[k] : NAN;
-        cr->scaled = sample_counts ? any[k] : 0;
+        cr->value = counts ? net[k] : NAN;
+        cr->overhead = counts ? over[k] : NAN;
+        cr->scaled = counts ? any[k] : 0;
     }
-    vn__ctr_derive(res->counters, n, res->bytes_per_iter, &res->derived);
+    vn__ctr_derive(out, n, bytes_per_iter, derived);
     free(use);
     free(scaled);
     return 0;
+}
+
+int vn__bench_counters_finish(vn_result *res, const vn_counters *c, double *sample_counts,
+                              const double *empty, size_t nempty, const unsigned char *empty_use)
+{
+    res->ncounters = (int)vn_counters_n(c);
+    res->sample_counts = sample_counts;
+    return vn__counter_summary(c, sample_counts, res->samples, res->nsamples, res->left_out, empty,
+                               nempty, empty_use, res->bytes_per_iter, res->counters,
+                               &res->derived);
 }

@@ -149,6 +149,17 @@ vn_counters *vn__bench_counters_again(const vn_counters *c);
 /* After a sample: its counts per iteration into r->cur (NAN when a read
  * failed). */
 void vn__bench_counters_sample(struct vn__run *r, uint64_t iters);
+/* A row's counters, the engine's or a command's, from the counts of its
+ * samples (nsamples x the n events of c, per iteration; NULL when none were
+ * read, which makes every value unknown): points each sample at its
+ * counts, and fills out[0..n-1] with the median of each event over the
+ * samples without a tag in left_out (0: all), net of the median of the
+ * empty loop's counts (nempty x n; those in empty_use, or all when it is
+ * NULL; none for a command), and derived with the ratios. */
+int vn__counter_summary(const vn_counters *c, double *counts, vn_sample *samples, size_t nsamples,
+                        unsigned left_out, const double *empty, size_t nempty,
+                        const unsigned char *empty_use, double bytes_per_iter,
+                        vn_counter_result *out, vn_counter_derived *derived);
 /* The result's counters from its samples' counts (nsamples x n, taken over
  * by res; those without a tag in res->left_out used) and the empty loop's
  * (nempty x n; those in empty_use used, or all when it is NULL). */

@@ -139,40 +139,11 @@ int vn__fill_result(vn_run_result *res, row *r, const vn_run_config *c, double s
  * command has no empty loop; and the ratios between them. */
 int vn__run_counters_finish(vn_run_result *res, const vn_counters *c, double *counts)
 {
-    size_t n = vn_counters_n(c);
-    res->ncounters = (int)n;
+    res->ncounters = (int)vn_counters_n(c);
     res->sample_counts = counts;
-    for (size_t i = 0; i < res->nsamples; i++)
-        res->samples[i].counts = counts + i * n;
-    if (!n)
-        return 0;
-    unsigned char *use = malloc(res->nsamples ? res->nsamples : 1);
-    uint32_t *scaled = malloc((res->nsamples ? res->nsamples : 1) * sizeof *scaled);
-    if (!use || !scaled) {
-        free(use);
-        free(scaled);
-        return VN_ENOMEM;
-    }
-    for (size_t i = 0; i < res->nsamples; i++) {
-        use[i] = 1;
-        scaled[i] = res->samples[i].counts_scaled;
-    }
-    double net[VN_COUNTERS_MAX], over[VN_COUNTERS_MAX];
-    int any[VN_COUNTERS_MAX];
-    vn__ctr_summarize(counts, scaled, res->nsamples, use, NULL, 0, NULL, n, net, over, any);
-    for (size_t k = 0; k < n; k++) {
-        vn_counter_result *cr = &res->counters[k];
-        memset(cr, 0, sizeof *cr);
-        snprintf(cr->name, sizeof cr->name, "%s", vn_counters_name(c, k));
-        cr->unit = vn_counters_unit(c, k);
-        cr->value = net[k];
-        cr->overhead = over[k];
-        cr->scaled = any[k];
-    }
-    vn__ctr_derive(res->counters, n, 0, &res->derived);
-    free(use);
-    free(scaled);
-    return 0;
+    /* Every run counts; there is no throughput to divide by. */
+    return vn__counter_summary(c, counts, res->samples, res->nsamples, 0, NULL, 0, NULL, NAN,
+                               res->counters, &res->derived);
 }
 
 int vn__compare(const vn_run_results *res, vn_run_compare **out, size_t *nout)

@@ -2,18 +2,21 @@
  * read at the edges of every sample, per iteration, with the empty loop's
  * counts (here: what the reads themselves add) taken off; the ratios; a
  * multiplexed group scaled and marked; missing events named once and never
- * fatal; counters off with "none"; several threads each with their own. */
+ * fatal; counters off with "none"; several threads each with their own;
+ * the same summary for vernier run's rows. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "bench_internal.h"
 #include "fake_pmu.h"
+#include "runner_run.h"
 #include "vernier.h"
 
 /* The fake machine: time in ns advances when the body says and by
@@ -351,6 +354,72 @@ static void counters_follow_the_headline(void **state)
     assert_int_equal(fake_open_fds(), 0);
 }
 
+/* A command's row and the engine's make one summary of the same counts:
+ * the median per event over the samples used, no empty loop for a command,
+ * and the same ratios. Here every sample is used by both. */
+static void runs_and_rows_summarize_alike(void **state)
+{
+    (void)state;
+    setup_world();
+    sys = fake_sys;
+    vn_counters *c;
+    assert_int_equal(vn__counters_open_sys(&sys, "cycles,instructions,branches", 0, 0, &c, NULL, 0),
+                     0);
+    enum { N = 7, E = 3 };
+    assert_int_equal(vn_counters_n(c), E);
+    static const double counts[N * E] = {
+        200, 300, 10,  210, 330, 11,  190, 290, 9,  205, 310, 12,
+        400, 620, 20,  198, 305, 10,  202, NAN, 10,
+    };
+    vn_sample bs[N], rs[N];
+    memset(bs, 0, sizeof bs);
+    for (size_t i = 0; i < N; i++)
+        bs[i].counts_scaled = i == 4 ? 2u : 0u; /* instructions scaled once */
+    memcpy(rs, bs, sizeof rs);
+    double *bc = malloc(sizeof counts), *rc = malloc(sizeof counts);
+    assert_non_null(bc);
+    assert_non_null(rc);
+    memcpy(bc, counts, sizeof counts);
+    memcpy(rc, counts, sizeof counts);
+
+    vn_result b;
+    memset(&b, 0, sizeof b);
+    b.samples = bs;
+    b.nsamples = N;
+    b.bytes_per_iter = NAN;
+    vn_run_result x;
+    memset(&x, 0, sizeof x);
+    x.samples = rs;
+    x.nsamples = N;
+    assert_int_equal(vn__bench_counters_finish(&b, c, bc, NULL, 0, NULL), 0);
+    assert_int_equal(vn__run_counters_finish(&x, c, rc), 0);
+
+    assert_int_equal(b.ncounters, E);
+    assert_int_equal(x.ncounters, E);
+    assert_ptr_equal(rs[3].counts, rc + 3 * E);
+    assert_ptr_equal(bs[3].counts, bc + 3 * E);
+    for (size_t k = 0; k < E; k++) {
+        assert_string_equal(b.counters[k].name, x.counters[k].name);
+        assert_string_equal(b.counters[k].unit, x.counters[k].unit);
+        assert_true(b.counters[k].value == x.counters[k].value);
+        /* Nothing taken off: no empty loop's counts, for either. */
+        assert_true(isnan(b.counters[k].overhead) && isnan(x.counters[k].overhead));
+        assert_int_equal(b.counters[k].scaled, x.counters[k].scaled);
+    }
+    /* And what they agree on is the median of the samples. */
+    assert_true(b.counters[0].value == 202);
+    assert_true(b.counters[1].value == 307.5);
+    assert_int_equal(b.counters[1].scaled, 1);
+    assert_int_equal(b.counters[0].scaled, 0);
+    assert_true(b.derived.ipc == x.derived.ipc);
+    assert_true(fabs(b.derived.ipc - 307.5 / 202) < 1e-12);
+    assert_true(isnan(b.derived.insn_per_byte) && isnan(x.derived.insn_per_byte));
+    free(bc);
+    free(rc);
+    vn_counters_destroy(c);
+    assert_int_equal(fake_open_fds(), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -360,6 +429,7 @@ int main(void)
         cmocka_unit_test(counters_off),
         cmocka_unit_test(failed_reads_give_unknown_counts),
         cmocka_unit_test(counters_follow_the_headline),
+        cmocka_unit_test(runs_and_rows_summarize_alike),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
