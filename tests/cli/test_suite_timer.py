@@ -1,6 +1,7 @@
 """vernier suite timer: how late a thread wakes, one wake-up a sample, with
 the timer slack named and its effect shown (--quick)."""
 import json
+import os
 import re
 from pathlib import Path
 
@@ -66,7 +67,8 @@ def test_the_slack_finding_names_the_slack_and_the_1us_nanosleep(timer):
                  r"p99 ([\d.]+ \w+); 1 ns slack: ([\d.]+ \w+)$", brief)
     assert m, brief
     slack, median, p99, median_1ns = (ns_of(g) for g in m.groups())
-    assert slack > 0
+    # Positive for a normal thread; a real-time one has none.
+    assert slack > 0 or os.sched_getscheduler(0) != os.SCHED_OTHER
     # The slack is the process's own, which vernier inherits from this one.
     own = Path("/proc/self/timerslack_ns")
     if own.exists():
