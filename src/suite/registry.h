@@ -14,6 +14,17 @@
       "clock_gettime(CLOCK_MONOTONIC) through the vDSO, and the same clock by raw syscall")       \
     X(syscall, "syscall.gettimeofday", vn__suite_syscall_gettimeofday, "gettimeofday() (vDSO)")  \
     X(syscall, "syscall.time", vn__suite_syscall_time, "time() (vDSO)")                          \
+    X(memory, "memory.latency.random", vn__suite_memory_random,                                  \
+      "ns a dependent load, random order over 4K..512M (4 KiB pages); the levels and their sizes") \
+    X(memory, "memory.latency.seq", vn__suite_memory_seq,                                        \
+      "ns a dependent load, next line in memory order: what the prefetchers hide")                \
+    X(memory, "memory.latency.huge", vn__suite_memory_huge,                                      \
+      "the random order on huge pages (THP or hugetlbfs): the TLB's share of a load")             \
+    X(memory, "memory.latency.cold", vn__suite_memory_cold,                                      \
+      "64 random loads right after the caches were written over: the same buffers cold")          \
+    X(memory, "memory.bw.read", vn__suite_memory_read, "read bandwidth: a sum of 64-bit words")   \
+    X(memory, "memory.bw.write", vn__suite_memory_write, "write bandwidth: memset")               \
+    X(memory, "memory.bw.copy", vn__suite_memory_copy, "copy bandwidth: memcpy, bytes copied a second") \
     X(timer, "timer.nanosleep", vn__suite_timer_nanosleep,                                       \
       "how late nanosleep wakes at 1, 50, 1000 us; again with the timer slack at 1 ns")          \
     X(timer, "timer.abstime", vn__suite_timer_abstime,                                           \
