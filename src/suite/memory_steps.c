@@ -59,6 +59,23 @@ static double median_ns(const point *p, size_t first, size_t last)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* Merges neighbours a small factor apart into one level: the points of a
+ * cache level may split into segments of one point each when its latency
+ * creeps up with the buffer. Returns how many are left. */
+static size_t merge_near(const point *pt, plateau *pl, size_t np)
+{
+    for (size_t i = 1; i < np;) {
+        double a = median_ns(pt, pl[i - 1].first, pl[i - 1].last), b = median_ns(pt, pl[i].first, pl[i].last);
+        if (b < SAME_LEVEL * a && a < SAME_LEVEL * b) {
+            pl[i - 1].last = pl[i].last;
+            memmove(&pl[i], &pl[i + 1], (np - i - 1) * sizeof pl[0]);
+            np--;
+        } else
+            i++;
+    }
+    return np;
+}
+
 /* The flat segments of y (log latency) that minimise the squared error
  * plus SEGMENT_COST each (optimal partitioning, by dynamic programming
  * over where the last segment begins). Fills seg; returns how many. */
@@ -126,23 +143,14 @@ size_t vn__mem_steps(const double *size, const double *ns, size_t n, const long 
     for (size_t i = 0; i < k; i++)
         y[i] = log(pt[i].ns);
     plateau seg[MAX_POINTS], pl[MAX_POINTS];
-    size_t nseg = segments(y, k, seg), np = 0;
+    size_t nseg = merge_near(pt, seg, segments(y, k, seg)), np = 0;
     /* A lone point between two segments is the buffer half in one level
      * and half in the next: a transition, no level. At either end of the
      * sweep it is the level the sweep begins or ends in. */
     for (size_t i = 0; i < nseg; i++)
         if (seg[i].last > seg[i].first || i == 0 || i == nseg - 1)
             pl[np++] = seg[i];
-    /* Neighbours a small factor apart are one level. */
-    for (size_t i = 1; i < np;) {
-        double a = median_ns(pt, pl[i - 1].first, pl[i - 1].last), b = median_ns(pt, pl[i].first, pl[i].last);
-        if (b < SAME_LEVEL * a && a < SAME_LEVEL * b) {
-            pl[i - 1].last = pl[i].last;
-            memmove(&pl[i], &pl[i + 1], (np - i - 1) * sizeof pl[0]);
-            np--;
-        } else
-            i++;
-    }
+    np = merge_near(pt, pl, np);
     size_t nl = 0, last_level = (size_t)-1;
     double first_ns = median_ns(pt, pl[0].first, pl[0].last);
     for (size_t i = 0; i < np && nl < max; i++) {

@@ -208,6 +208,21 @@ static void a_quick_sweep_in_steps_of_four(void **s)
     assert_true(lv[3].from == 16 * M && lv[3].ns == 60);
 }
 
+static void lone_points_near_each_other_are_a_level(void **s)
+{
+    (void)s;
+    /* A real quick run: 1M and 4M are 1.4x apart, each a segment of its
+     * own, yet together the L3 plateau, not two transitions. */
+    const double size[] = {4 * K, 16 * K, 64 * K, 256 * K, 1 * M, 4 * M, 16 * M};
+    const double ns[] = {1.19, 1.19, 2.91, 3.55, 10.7, 14.9, 91.4};
+    vn__mem_level lv[VN__MEM_MAX_LEVELS];
+    size_t n = vn__mem_steps(size, ns, 7, caches3, 3, lv, VN__MEM_MAX_LEVELS);
+    assert_int_equal(n, 4);
+    assert_level(&lv[2], "L3", 12.8, 4 * M);
+    assert_true(lv[2].from == 1 * M);
+    assert_level(&lv[3], "DRAM", 91.4, 16 * M);
+}
+
 static void bad_points_and_small_inputs(void **s)
 {
     (void)s;
@@ -272,6 +287,7 @@ int main(void)
         cmocka_unit_test(two_and_four_levels_without_cache_sizes),
         cmocka_unit_test(a_step_within_a_level_stays_in_it),
         cmocka_unit_test(a_quick_sweep_in_steps_of_four),
+        cmocka_unit_test(lone_points_near_each_other_are_a_level),
         cmocka_unit_test(bad_points_and_small_inputs),
         cmocka_unit_test(the_brief_fits_on_a_line),
         cmocka_unit_test(sizes_in_short),
