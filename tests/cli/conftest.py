@@ -116,3 +116,13 @@ def stderr_on_a_terminal(argv):
         return read_pty(master, proc), proc
     finally:
         os.close(master)
+
+
+def suite_quick(*args, timeout=300):
+    """Runs `vernier suite --quick --quiet ARGS --json -`, which must exit 0
+    with valid results: the results and the CompletedProcess."""
+    p = run("suite", "--quick", "--quiet", *args, "--json", "-", timeout=timeout)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    validate(d, "results-1.json")
+    return d, p

@@ -1,24 +1,15 @@
 """vernier suite: the registry, the command line, and the loop and syscall
 families in --quick mode. The other families have test files of their own
 (test_suite_FAMILY.py)."""
-import json
 import re
 
-from conftest import SOURCE, run, validate
+from conftest import SOURCE, run, suite_quick as quick
 
 
 def registry():
     """(family, name) of every benchmark, as src/suite/registry.h lists them."""
     text = (SOURCE / "src" / "suite" / "registry.h").read_text()
     return re.findall(r'X\((\w+), "([\w.]+)"', text)
-
-
-def quick(*args, timeout=300):
-    p = run("suite", "--quick", "--quiet", *args, "--json", "-", timeout=timeout)
-    assert p.returncode == 0, p.stderr
-    d = json.loads(p.stdout)
-    validate(d, "results-1.json")
-    return d, p
 
 
 def test_list_shows_every_benchmark_of_the_registry_once():

@@ -1,22 +1,12 @@
 """vernier suite memory in --quick mode: latency rows by pointer chasing
 (random, sequential, huge pages, cold), bandwidth rows, and the finding
 that names the levels of the latency curve."""
-import json
-
-from conftest import run, validate
+from conftest import run, suite_quick as quick
 
 K, M = 1024, 1024 * 1024
 LAT = [4 * K, 16 * K, 64 * K, 256 * K, 1 * M, 4 * M, 16 * M]
 COLD = [4 * K, 16 * M]
 BW = [16 * K, 1 * M, 16 * M]
-
-
-def quick(*args, timeout=300):
-    p = run("suite", "--quick", "--quiet", *args, "--json", "-", timeout=timeout)
-    assert p.returncode == 0, p.stderr
-    d = json.loads(p.stdout)
-    validate(d, "results-1.json")
-    return d, p
 
 
 def measured(b):

@@ -191,13 +191,15 @@ static void a_step_within_a_level_stays_in_it(void **s)
     assert_string_equal(lv[3].name, "DRAM");
 }
 
+/* The sizes of a --quick sweep: x4 steps. */
+static const double quick[] = {4 * K, 16 * K, 64 * K, 256 * K, 1 * M, 4 * M, 16 * M};
+
 static void a_quick_sweep_in_steps_of_four(void **s)
 {
     (void)s;
-    const double size[] = {4 * K, 16 * K, 64 * K, 256 * K, 1 * M, 4 * M, 16 * M};
     const double ns[] = {1.2, 1.25, 3.7, 3.9, 12, 13, 60};
     vn__mem_level lv[VN__MEM_MAX_LEVELS];
-    size_t n = vn__mem_steps(size, ns, 7, caches3, 3, lv, VN__MEM_MAX_LEVELS);
+    size_t n = vn__mem_steps(quick, ns, 7, caches3, 3, lv, VN__MEM_MAX_LEVELS);
     assert_int_equal(n, 4);
     assert_level(&lv[0], "L1", 1.2, 16 * K);
     assert_level(&lv[1], "L2", 3.8, 256 * K);
@@ -213,10 +215,9 @@ static void lone_points_near_each_other_are_a_level(void **s)
     (void)s;
     /* A real quick run: 1M and 4M are 1.4x apart, each a segment of its
      * own, yet together the L3 plateau, not two transitions. */
-    const double size[] = {4 * K, 16 * K, 64 * K, 256 * K, 1 * M, 4 * M, 16 * M};
     const double ns[] = {1.19, 1.19, 2.91, 3.55, 10.7, 14.9, 91.4};
     vn__mem_level lv[VN__MEM_MAX_LEVELS];
-    size_t n = vn__mem_steps(size, ns, 7, caches3, 3, lv, VN__MEM_MAX_LEVELS);
+    size_t n = vn__mem_steps(quick, ns, 7, caches3, 3, lv, VN__MEM_MAX_LEVELS);
     assert_int_equal(n, 4);
     assert_level(&lv[2], "L3", 12.8, 4 * M);
     assert_true(lv[2].from == 1 * M);
