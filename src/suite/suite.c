@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,4 +145,27 @@ int vn__suite_pin(int cpu)
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
     return sched_setaffinity(0, sizeof set, &set) == 0 ? 0 : -errno;
+}
+
+int vn__suite_thread(pthread_t *thread, int cpu, void *(*fn)(void *), void *arg)
+{
+    pthread_attr_t attr;
+    int rc = pthread_attr_init(&attr);
+    if (rc)
+        return rc;
+    if (cpu >= 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        rc = pthread_attr_setaffinity_np(&attr, sizeof set, &set);
+    }
+    /* The new thread inherits the mask it is created under. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    if (!rc)
+        rc = pthread_create(thread, &attr, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&attr);
+    return rc;
 }

@@ -5,6 +5,7 @@
 #ifndef VN_SUITE_H
 #define VN_SUITE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -91,6 +92,12 @@ int vn__suite_after(vn_results *r, void *ctx);
 /* Pins the calling thread to CPU cpu (-1: leaves it as it is). 0, or
  * -errno. */
 int vn__suite_pin(int cpu);
+
+/* Starts fn(arg) on a thread of its own, pinned to CPU cpu (-1: where the
+ * scheduler likes), with every signal blocked: Ctrl-C is the benchmark
+ * thread's to see, and a write to a closed pipe is an error to report,
+ * not SIGPIPE. 0, or a positive errno as pthread_create gives it. */
+int vn__suite_thread(pthread_t *thread, int cpu, void *(*fn)(void *), void *arg);
 
 /* Each family's add functions, as registry.h names them. */
 #define VN__SUITE_DECLARE(family, bench, fn, what) int fn(vn_suite *s, vn__suite_ctx *ctx, const char *name);
