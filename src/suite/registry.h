@@ -14,6 +14,14 @@
       "clock_gettime(CLOCK_MONOTONIC) through the vDSO, and the same clock by raw syscall")       \
     X(syscall, "syscall.gettimeofday", vn__suite_syscall_gettimeofday, "gettimeofday() (vDSO)")  \
     X(syscall, "syscall.time", vn__suite_syscall_time, "time() (vDSO)")                          \
+    X(ipc, "ipc.pipe", vn__suite_ipc_pipe,                                                       \
+      "a message's round trip through a pipe pair, 4 B..1 MiB; one direction streamed")          \
+    X(ipc, "ipc.unix", vn__suite_ipc_unix,                                                       \
+      "the same over a Unix socketpair (SOCK_STREAM)")                                           \
+    X(ipc, "ipc.tcp", vn__suite_ipc_tcp,                                                         \
+      "the same over TCP on loopback, TCP_NODELAY on (--nagle: off)")                            \
+    X(ipc, "ipc.udp", vn__suite_ipc_udp,                                                         \
+      "a datagram's round trip over UDP on loopback, 4 B..64 KiB") \
     X(memory, "memory.latency.random", vn__suite_memory_random,                                  \
       "ns a dependent load, random order over 4K..512M (4 KiB pages); the levels and their sizes") \
     X(memory, "memory.latency.seq", vn__suite_memory_seq,                                        \
