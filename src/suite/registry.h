@@ -21,7 +21,11 @@
     X(ipc, "ipc.tcp", vn__suite_ipc_tcp,                                                         \
       "the same over TCP on loopback, TCP_NODELAY on (--nagle: off)")                            \
     X(ipc, "ipc.udp", vn__suite_ipc_udp,                                                         \
-      "a datagram's round trip over UDP on loopback, 4 B..64 KiB") \
+      "a datagram's round trip over UDP on loopback, 4 B..64 KiB")                               \
+    X(ctxsw, "ctxsw.one_cpu", vn__suite_ctxsw_one_cpu,                                           \
+      "a context switch: two threads on one CPU pass a token through two pipes")                 \
+    X(ctxsw, "ctxsw.two_cpus", vn__suite_ctxsw_two_cpus,                                         \
+      "the same on two CPUs: a wake-up across CPUs, not a switch") \
     X(memory, "memory.latency.random", vn__suite_memory_random,                                  \
       "ns a dependent load, random order over 4K..512M (4 KiB pages); the levels and their sizes") \
     X(memory, "memory.latency.seq", vn__suite_memory_seq,                                        \
