@@ -1,0 +1,182 @@
+"""vernier suite: the ipc and ctxsw families. Round trips and streams over
+every transport, every byte checked at every size, the corrupting test hook
+caught, what the machine cannot do skipped with its reason, --nagle, and the
+run ending cleanly (no thread or process left) when interrupted."""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import VERNIER, run, validate
+
+STREAMS = ["ipc.pipe", "ipc.unix", "ipc.tcp"]
+ALL_SIZES = [4 ** k for k in range(1, 11)]  # 4 B .. 1 MiB, four times larger each step
+UDP_MAX = 65507
+
+
+def suite(*args, env=None, timeout=300, ok=(0,)):
+    p = run("suite", "--quiet", *args, "--json", "-", env=env, timeout=timeout)
+    assert p.returncode in ok, (p.returncode, p.stderr)
+    d = json.loads(p.stdout)
+    validate(d, "results-1.json")
+    return d, p
+
+
+def rows_of(d):
+    return {b["name"]: b for b in d["benchmarks"]}
+
+
+def two_cpus():
+    return len(os.sched_getaffinity(0)) >= 2
+
+
+def test_quick_rows_medians_and_findings():
+    d, p = suite("--quick", "ipc", "ctxsw")
+    rows = rows_of(d)
+    quick_rt, quick_bw = [4, 4096, 65536], [64, 65536]
+    want = [f"{t}/size={n}" for t in STREAMS for n in quick_rt]
+    want += [f"{t}.bw/size={n}" for t in STREAMS for n in quick_bw]
+    want += [f"ipc.udp/size={n}" for n in quick_rt] + ["ctxsw.one_cpu", "ctxsw.two_cpus"]
+    assert sorted(rows) == sorted(want)
+    for name, b in rows.items():
+        if name == "ipc.udp/size=65536" or (name == "ctxsw.two_cpus" and not two_cpus()):
+            assert b["stop"] == "skipped" and b["error"], name
+            continue
+        assert b["error"] is None and b["stats"]["median"] > 0, (name, b["error"])
+        if "/size=" in name:
+            assert b["params"] == {"size": int(name.split("=")[1])}
+    # A stream's rate is its bytes over its time: the throughput column.
+    for t in STREAMS:
+        b = rows[f"{t}.bw/size=65536"]
+        assert b["throughput"]["bytes_per_iter"] == 65536
+        assert b["throughput"]["bytes_per_sec"] == pytest.approx(65536 / b["stats"]["median"] * 1e9, rel=1e-6)
+    # A larger message takes longer than a tiny one (64 KiB against 4 B).
+    for t in STREAMS:
+        assert rows[f"{t}/size=65536"]["stats"]["median"] > rows[f"{t}/size=4"]["stats"]["median"]
+    findings = {f["id"]: f for f in d["findings"]}
+    for f in findings.values():
+        assert len(f["brief"]) <= 100, f["brief"]
+        assert f["brief"] in p.stderr
+    # One way is said to be half a round trip, and is half the row's median.
+    for t in STREAMS + ["ipc.udp"]:
+        f = findings[f"{t}.oneway"]
+        assert f["brief"].startswith(f"{t} one way, half a round trip: 4 B ")
+        half = float(re.search(r": 4 B ([\d.]+) ", f["brief"]).group(1))
+        unit = re.search(r": 4 B [\d.]+ (\w+)", f["brief"]).group(1)
+        ns = half * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[unit]
+        assert ns == pytest.approx(rows[f"{t}/size=4"]["stats"]["median"] / 2, rel=0.01)
+    assert findings["ipc.bw"]["brief"].startswith("ipc streaming peak: pipe ")
+    assert findings["ctxsw"]["brief"].startswith("ctxsw: ")
+    assert "a switch on one CPU" in findings["ctxsw"]["brief"]
+
+
+def test_every_size_moves_every_byte():
+    sizes = ",".join(str(n) for n in ALL_SIZES)
+    d, p = suite("--quick", "ipc", "--sizes", sizes)
+    rows = rows_of(d)
+    for t in STREAMS:
+        for n in ALL_SIZES:
+            for name in (f"{t}/size={n}", f"{t}.bw/size={n}"):
+                assert rows[name]["error"] is None, (name, rows[name]["error"])
+                assert rows[name]["stats"]["median"] > 0, name
+    for n in ALL_SIZES:
+        b = rows[f"ipc.udp/size={n}"]
+        if n <= UDP_MAX:
+            assert b["error"] is None and b["stats"]["median"] > 0, (n, b["error"])
+        else:
+            # Not a gap: a row that says why.
+            assert b["stop"] == "skipped" and "65507" in b["error"], (n, b)
+            assert f"ipc.udp/size={n}" in p.stderr and "skipped: UDP" in p.stderr
+    assert "failed" not in p.stderr
+
+
+def test_a_flipped_byte_fails_the_row_and_the_run():
+    d, p = suite("--quick", "ipc", "--sizes", "4,4096", env={"VERNIER_TEST_CORRUPT": "ipc"}, ok=(1,))
+    rows = rows_of(d)
+    assert len(rows) == 14
+    for name, b in rows.items():
+        n = int(name.split("=")[1])
+        # Round trips and streams alike: the row, its size and the byte.
+        base = name.split("/")[0]
+        assert b["stop"] == "failed", name
+        assert re.search(rf"^{re.escape(base)} size {n}: .*byte {n // 2} differs: sent 0x[0-9a-f]{{2}}, "
+                         r"got 0x[0-9a-f]{2}$", b["error"]), (name, b["error"])
+    assert "byte 2048 differs" in p.stderr
+    # Without the hook, the same run passes.
+    suite("--quick", "ipc", "--sizes", "4,4096")
+
+
+def test_no_loopback_is_a_skip_with_its_reason():
+    unshare = shutil.which("unshare")
+    if not unshare or subprocess.run([unshare, "-rn", "true"], capture_output=True).returncode:
+        pytest.skip("no unshare -rn (user and network namespaces) to take loopback away")
+    p = subprocess.run([unshare, "-rn", VERNIER, "suite", "--quick", "--quiet", "ipc.tcp", "ipc.udp",
+                        "ipc.pipe", "--sizes", "4", "--json", "-"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    rows = rows_of(json.loads(p.stdout))
+    for name in ["ipc.tcp/size=4", "ipc.tcp.bw/size=4", "ipc.udp/size=4"]:
+        assert rows[name]["stop"] == "skipped" and "loopback" in rows[name]["error"], rows[name]
+    # A pipe needs no network.
+    assert rows["ipc.pipe/size=4"]["error"] is None
+
+
+def test_nagle_makes_small_round_trips_wait():
+    d, _ = suite("--quick", "ipc.tcp", "--sizes", "4")
+    fast = rows_of(d)["ipc.tcp/size=4"]["stats"]["median"]
+    d, p = suite("--quick", "--nagle", "ipc.tcp", "--sizes", "4")
+    rows = rows_of(d)
+    # The rows say what they ran; no stream under --nagle.
+    assert list(rows) == ["ipc.tcp.nagle/size=4"]
+    slow = rows["ipc.tcp.nagle/size=4"]["stats"]["median"]
+    # A message in two writes waits for the delayed ACK (tens of ms on
+    # Linux) against microseconds with TCP_NODELAY: far more than any load.
+    assert slow > 1e6 and slow > 20 * fast, (slow, fast)
+    assert any(f["id"] == "ipc.tcp.nagle.oneway" for f in d["findings"])
+
+
+@pytest.mark.skipif(not two_cpus(), reason="--cpus A,B needs two CPUs")
+def test_cpus_place_the_ends():
+    a, b = sorted(os.sched_getaffinity(0))[:2]
+    d, _ = suite("--quick", "ctxsw", "ipc.pipe", "--sizes", "4", "--cpus", f"{a},{b}")
+    rows = rows_of(d)
+    for name in ["ctxsw.one_cpu", "ctxsw.two_cpus", "ipc.pipe/size=4", "ipc.pipe.bw/size=4"]:
+        assert rows[name]["error"] is None and rows[name]["stats"]["median"] > 0, rows[name]
+    # One CPU named twice leaves nothing across CPUs: skipped, said why.
+    d, _ = suite("--quick", "ctxsw", "--cpus", f"{a},{a}")
+    rows = rows_of(d)
+    assert rows["ctxsw.one_cpu"]["error"] is None
+    assert rows["ctxsw.two_cpus"]["stop"] == "skipped" and "twice" in rows["ctxsw.two_cpus"]["error"]
+
+
+def test_one_cpu_skips_two_cpus():
+    cpu = sorted(os.sched_getaffinity(0))[0]
+    p = subprocess.run([VERNIER, "suite", "--quick", "--quiet", "ctxsw", "--json", "-"], capture_output=True,
+                       text=True, timeout=120, preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
+    assert p.returncode == 0, p.stderr
+    rows = rows_of(json.loads(p.stdout))
+    assert rows["ctxsw.one_cpu"]["error"] is None and rows["ctxsw.one_cpu"]["stats"]["median"] > 0
+    assert rows["ctxsw.two_cpus"]["stop"] == "skipped" and "two" in rows["ctxsw.two_cpus"]["error"]
+
+
+def test_interrupted_run_ends_with_its_peers():
+    """Stopped mid-run, the tool reports what it has and exits: its peer
+    threads end with it, and it leaves no child process behind."""
+    p = subprocess.Popen([VERNIER, "suite", "ipc", "ctxsw", "--quiet", "--json", "-"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    threads = len(os.listdir(f"/proc/{p.pid}/task")) if p.poll() is None else 0
+    children = [c for c in open(f"/proc/{p.pid}/task/{p.pid}/children").read().split()] if p.poll() is None else []
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=60)
+    assert children == []
+    if threads == 0:
+        pytest.skip("the run ended before it could be interrupted")
+    assert threads >= 2  # the peers were running
+    assert p.returncode == 143, err
+    d = json.loads(out)
+    assert d["interrupted"] is True
