@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "format.h"
@@ -145,40 +144,25 @@ static void ctxsw_teardown(vn_state *st)
     c->pinned = 0;
 }
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 /* An iteration is a round trip of the token; its time, halved, is the
  * row's: one switch (or one wake-up across CPUs). */
 static void ctxsw_body(vn_state *st)
 {
     ctxsw *c = vn_state_user(st);
-    double t0 = now_ns();
+    double t0 = vn__suite_now_ns();
     while (vn_next(st))
         if (token(c->ping[1], 1) || token(c->pong[0], 0)) {
             char m[128];
             snprintf(m, sizeof m, "the token was lost: %s", errno ? strerror(errno) : "the peer is gone");
             vn_state_fail(st, m);
         }
-    vn_state_set_time(st, (now_ns() - t0) / 2);
-}
-
-static double median_of(const vn_results *r, const char *name)
-{
-    for (size_t i = 0; i < r->nbench; i++)
-        if (!strcmp(r->bench[i].name, name) && !r->bench[i].error[0] && r->bench[i].stats.n)
-            return r->bench[i].stats.median;
-    return NAN;
+    vn_state_set_time(st, (vn__suite_now_ns() - t0) / 2);
 }
 
 static int ctxsw_summary(vn_results *r, const vn__suite_ctx *ctx)
 {
     (void)ctx;
-    double one = median_of(r, "ctxsw.one_cpu"), two = median_of(r, "ctxsw.two_cpus");
+    double one = vn__suite_median(r, "ctxsw.one_cpu"), two = vn__suite_median(r, "ctxsw.two_cpus");
     if (isnan(one) && isnan(two))
         return 0;
     char a[24], b[24], brief[128], why[512];

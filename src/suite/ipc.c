@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "format.h"
 #include "suite/ipc_transport.h"
@@ -29,13 +28,6 @@ typedef struct ipc_bench {
     unsigned char *out, *in;
     vn__ipc t;
 } ipc_bench;
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /* What the machine cannot do, as against what went wrong. */
 static int skippable(int rc)
@@ -107,14 +99,14 @@ static void rt_body(vn_state *st)
     char bad[256] = "";
     while (vn_next(st)) {
         vn__ipc_fill(b->out, n, ++b->seed);
-        double t0 = now_ns();
+        double t0 = vn__suite_now_ns();
         long got = vn__ipc_send(&b->t, b->out, n);
         const char *what = "write";
         if (got == 0) {
             got = vn__ipc_recv(&b->t, b->in, n);
             what = "read";
         }
-        ns += now_ns() - t0;
+        ns += vn__suite_now_ns() - t0;
         char m[96];
         if (got != (long)n) {
             broke(st, b, n, what, got);
@@ -143,7 +135,7 @@ static void bw_body(vn_state *st)
         return;
     }
     uint64_t i = 0;
-    double t0 = now_ns();
+    double t0 = vn__suite_now_ns();
     while (vn_next(st)) {
         vn__ipc_stamp(b->out, n, i++);
         if ((rc = vn__ipc_send(&b->t, b->out, n)))
@@ -153,7 +145,7 @@ static void bw_body(vn_state *st)
         return;
     unsigned char ack = 1;
     long got = vn__ipc_recv(&b->t, &ack, 1);
-    double ns = now_ns() - t0;
+    double ns = vn__suite_now_ns() - t0;
     if (got != 1)
         broke(st, b, n, "read", got);
     else if (ack) {

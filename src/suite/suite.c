@@ -1,11 +1,13 @@
 /* The suite's registry and what its benchmarks share (suite.h). */
 #include <errno.h>
 #include <ftw.h>
+#include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "suite/suite.h"
@@ -135,6 +137,23 @@ size_t vn__suite_sweep(const vn_results *r, const char *prefix, double *param, d
         k++;
     }
     return k;
+}
+
+double vn__suite_median(const vn_results *r, const char *name)
+{
+    for (size_t i = 0; i < r->nbench; i++) {
+        const vn_result *b = vn_results_at(r, i);
+        if (!strcmp(b->name, name) && !b->error[0] && !b->upper_bound && b->stats.n)
+            return b->stats.median;
+    }
+    return NAN;
+}
+
+double vn__suite_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
 int vn__suite_pin(int cpu)

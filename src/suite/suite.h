@@ -45,6 +45,13 @@ int vn__suite_summarize(vn__suite_ctx *ctx, vn__suite_summary_fn fn);
 size_t vn__suite_sweep(const vn_results *r, const char *prefix, double *param, double *median,
                        size_t max);
 
+/* The headline median (ns) of the row named name; NAN when it has none
+ * (missing, skipped, failed or only a bound). */
+double vn__suite_median(const vn_results *r, const char *name);
+
+/* CLOCK_MONOTONIC in ns, for a body that times itself (manual_time). */
+double vn__suite_now_ns(void);
+
 /* Adds the rows of one benchmark (its registry name, such as "ipc.tcp")
  * to s. 0, or a negative VN_E* code. What the machine cannot do is no
  * error here: the row's setup skips it with vn_state_skip(), so it shows

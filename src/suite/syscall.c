@@ -58,24 +58,13 @@ static void time_vdso(vn_state *st)
         vn_keep(time(NULL));
 }
 
-/* The headline median of the row named name; NAN when it has none. */
-static double median_of(const vn_results *r, const char *name)
-{
-    for (size_t i = 0; i < r->nbench; i++) {
-        const vn_result *b = vn_results_at(r, i);
-        if (!strcmp(b->name, name) && !b->error[0] && !b->upper_bound && b->stats.n)
-            return b->stats.median;
-    }
-    return NAN;
-}
-
 /* Each row in ns and in ticks of the TSC (when the timer is a counter),
  * the kernel's entry against the vDSO on one line. */
 static int syscall_summary(vn_results *r, const vn__suite_ctx *ctx)
 {
     (void)ctx;
-    double entry = median_of(r, "syscall.getppid"), vdso = median_of(r, "syscall.clock_gettime.vdso"),
-           raw = median_of(r, "syscall.clock_gettime.syscall"), hz = r->counter_hz;
+    double entry = vn__suite_median(r, "syscall.getppid"), vdso = vn__suite_median(r, "syscall.clock_gettime.vdso"),
+           raw = vn__suite_median(r, "syscall.clock_gettime.syscall"), hz = r->counter_hz;
     if (isnan(entry) && isnan(vdso))
         return 0;
     char brief[128], why[1024] = "";
@@ -94,7 +83,7 @@ static int syscall_summary(vn_results *r, const vn__suite_ctx *ctx)
     len += (size_t)snprintf(why + len, sizeof why - len,
                             "Each call's median%s: ", ticks ? " in ns and in ticks of the timer's counter" : " in ns");
     for (size_t i = 0; i < sizeof rows / sizeof rows[0] && len < sizeof why; i++) {
-        double m = median_of(r, rows[i]);
+        double m = vn__suite_median(r, rows[i]);
         if (isnan(m))
             continue;
         if (ticks)
