@@ -6,6 +6,7 @@
  * region: each body times itself (manual_time), the round trip alone. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,18 @@ static char *fmt_size(char *s, size_t len, double n)
     return s;
 }
 
+/* Appends to s (of n bytes, *len used so far), never past its end. */
+static void cat(char *s, size_t n, size_t *len, const char *fmt, ...)
+{
+    if (*len >= n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(s + *len, n - *len, fmt, ap);
+    va_end(ap);
+    *len = k < 0 ? n : *len + (size_t)k;
+}
+
 /* One way, per transport, said as what it is: half a measured round trip
  * (one clock cannot time a message that leaves on one thread and arrives
  * on another without the wake-up in between). */
@@ -188,17 +201,16 @@ static int oneway(vn_results *r, const char *prefix)
     if (k == 0)
         return 0;
     char brief[128], why[2048], a[24], t[24];
-    size_t len = (size_t)snprintf(brief, sizeof brief, "%s one way, half a round trip:", prefix);
-    size_t pick[3] = {0, k / 2, k - 1}, npick = k < 3 ? k : 3;
-    for (size_t i = 0; i < npick && len < sizeof brief; i++)
-        len += (size_t)snprintf(brief + len, sizeof brief - len, "%s %s %s", i ? "," : "",
-                                fmt_size(a, sizeof a, sz[pick[i]]), vn__fmt_ns(t, sizeof t, med[pick[i]] / 2));
-    len = (size_t)snprintf(why, sizeof why,
-                           "Half the median round trip of each %s row: a message's trip one way, "
-                           "taken as half of a measured echo, not timed on its own:", prefix);
-    for (size_t i = 0; i < k && len < sizeof why; i++)
-        len += (size_t)snprintf(why + len, sizeof why - len, " %s %s;", fmt_size(a, sizeof a, sz[i]),
-                                vn__fmt_ns(t, sizeof t, med[i] / 2));
+    size_t lb = 0, lw = 0, pick[3] = {0, k / 2, k - 1}, npick = k < 3 ? k : 3;
+    cat(brief, sizeof brief, &lb, "%s one way, half a round trip:", prefix);
+    for (size_t i = 0; i < npick; i++)
+        cat(brief, sizeof brief, &lb, "%s %s %s", i ? "," : "", fmt_size(a, sizeof a, sz[pick[i]]),
+            vn__fmt_ns(t, sizeof t, med[pick[i]] / 2));
+    cat(why, sizeof why, &lw,
+        "Half the median round trip of each %s row: a message's trip one way, taken as half of "
+        "a measured echo, not timed on its own:", prefix);
+    for (size_t i = 0; i < k; i++)
+        cat(why, sizeof why, &lw, " %s %s;", fmt_size(a, sizeof a, sz[i]), vn__fmt_ns(t, sizeof t, med[i] / 2));
     char id[48];
     snprintf(id, sizeof id, "%s.oneway", prefix);
     return vn_results_add_finding(r, id, brief, why);
@@ -207,9 +219,14 @@ static int oneway(vn_results *r, const char *prefix)
 /* The best streaming rate of each transport, and at which size. */
 static int bandwidth(vn_results *r)
 {
-    static const char *const names[] = {"ipc.pipe", "ipc.unix", "ipc.tcp", "ipc.tcp.nagle"};
-    char brief[160] = "ipc streaming peak:", why[1024] = "", a[24], rate[24];
-    size_t lb = strlen(brief), lw = 0, found = 0;
+    static const char *const names[] = {"ipc.pipe", "ipc.unix", "ipc.tcp"};
+    char brief[128], why[1024], a[24], rate[24];
+    size_t lb = 0, lw = 0, found = 0;
+    cat(brief, sizeof brief, &lb, "ipc streaming peak:");
+    cat(why, sizeof why, &lw,
+        "The highest rate of each transport's .bw rows, one direction streamed into a peer that "
+        "reads each message whole. Small messages cost a write and a read each, so their rate is "
+        "the system calls'; large ones, the copies through the kernel.");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char prefix[48];
         snprintf(prefix, sizeof prefix, "%s.bw", names[i]);
@@ -222,19 +239,11 @@ static int bandwidth(vn_results *r)
             continue;
         vn__fmt_rate(rate, sizeof rate, best * 1e9, "B");
         fmt_size(a, sizeof a, at);
-        lb += (size_t)snprintf(brief + lb, sizeof brief - lb, "%s %s %s (%s)", found ? "," : "", names[i] + 4,
-                               rate, a);
-        lw += (size_t)snprintf(why + lw, sizeof why - lw, "%s %s at %s messages; ", names[i], rate, a);
+        cat(brief, sizeof brief, &lb, "%s %s %s (%s)", found ? "," : "", names[i] + 4, rate, a);
+        cat(why, sizeof why, &lw, " %s: %s at %s messages.", names[i], rate, a);
         found++;
     }
-    if (!found)
-        return 0;
-    if (lw < sizeof why)
-        snprintf(why + lw, sizeof why - lw,
-                 "the highest rate of each transport's .bw rows, one direction streamed into a peer "
-                 "that reads each message whole. Small messages cost a write and a read each, so "
-                 "their rate is the system calls'; large ones, the copies through the kernel.");
-    return vn_results_add_finding(r, "ipc.bw", brief, why);
+    return found ? vn_results_add_finding(r, "ipc.bw", brief, why) : 0;
 }
 
 static int ipc_summary(vn_results *r, const vn__suite_ctx *ctx)
