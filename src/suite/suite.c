@@ -129,8 +129,7 @@ size_t vn__suite_sweep(const vn_results *r, const char *prefix, double *param, d
     size_t k = 0, len = strlen(prefix);
     for (size_t i = 0; i < r->nbench && k < max; i++) {
         const vn_result *b = vn_results_at(r, i);
-        if (strncmp(b->name, prefix, len) || b->name[len] != '/' || !b->param_name[0] || b->error[0] ||
-            b->upper_bound || b->stats.n == 0)
+        if (strncmp(b->name, prefix, len) || b->name[len] != '/' || !b->param_name[0] || !vn__suite_headline(b))
             continue;
         param[k] = (double)b->param;
         median[k] = b->stats.median;
@@ -139,14 +138,22 @@ size_t vn__suite_sweep(const vn_results *r, const char *prefix, double *param, d
     return k;
 }
 
-double vn__suite_median(const vn_results *r, const char *name)
+int vn__suite_headline(const vn_result *b) { return !b->error[0] && !b->upper_bound && b->stats.n > 0; }
+
+const vn_result *vn__suite_row(const vn_results *r, const char *name)
 {
     for (size_t i = 0; i < r->nbench; i++) {
         const vn_result *b = vn_results_at(r, i);
-        if (!strcmp(b->name, name) && !b->error[0] && !b->upper_bound && b->stats.n)
-            return b->stats.median;
+        if (!strcmp(b->name, name))
+            return vn__suite_headline(b) ? b : NULL;
     }
-    return NAN;
+    return NULL;
+}
+
+double vn__suite_median(const vn_results *r, const char *name)
+{
+    const vn_result *b = vn__suite_row(r, name);
+    return b ? b->stats.median : NAN;
 }
 
 double vn__suite_now_ns(void)

@@ -45,6 +45,13 @@ int vn__suite_summarize(vn__suite_ctx *ctx, vn__suite_summary_fn fn);
 size_t vn__suite_sweep(const vn_results *r, const char *prefix, double *param, double *median,
                        size_t max);
 
+/* Does row b have a headline median (it was neither skipped nor failed,
+ * and is no bound)? */
+int vn__suite_headline(const vn_result *b);
+
+/* The row of r named name when it has a headline median; NULL otherwise. */
+const vn_result *vn__suite_row(const vn_results *r, const char *name);
+
 /* The headline median (ns) of the row named name; NAN when it has none
  * (missing, skipped, failed or only a bound). */
 double vn__suite_median(const vn_results *r, const char *name);
