@@ -14,6 +14,16 @@
       "clock_gettime(CLOCK_MONOTONIC) through the vDSO, and the same clock by raw syscall")       \
     X(syscall, "syscall.gettimeofday", vn__suite_syscall_gettimeofday, "gettimeofday() (vDSO)")  \
     X(syscall, "syscall.time", vn__suite_syscall_time, "time() (vDSO)")                          \
+    X(file, "file.write.null", vn__suite_file_write_null, "write() of 12 B..1 MiB to /dev/null") \
+    X(file, "file.write.pipe", vn__suite_file_write_pipe,                                        \
+      "write() of 12 B..1 MiB to a pipe that a thread drains (on CPU B of --cpus)")              \
+    X(file, "file.write.file", vn__suite_file_write_file,                                        \
+      "write() of 12 B..1 MiB appended to a file in TMPDIR (the page cache)")                    \
+    X(file, "file.write.fsync", vn__suite_file_write_fsync,                                      \
+      "write() then fsync() of 12 B..1 MiB to a file in TMPDIR (to the disk)")                   \
+    X(file, "file.open", vn__suite_file_open, "open()+close() of files of 12 B..1 MiB: does the size matter?") \
+    X(file, "file.stat", vn__suite_file_stat, "stat() of a file")                                \
+    X(file, "file.read", vn__suite_file_read, "pread() of 12 B..1 MiB from offset 0 of a cached file") \
     X(ipc, "ipc.pipe", vn__suite_ipc_pipe,                                                       \
       "a message's round trip through a pipe pair, 4 B..1 MiB; one direction streamed")          \
     X(ipc, "ipc.unix", vn__suite_ipc_unix,                                                       \
@@ -25,17 +35,17 @@
     X(ctxsw, "ctxsw.one_cpu", vn__suite_ctxsw_one_cpu,                                           \
       "a context switch: two threads on one CPU pass a token through two pipes")                 \
     X(ctxsw, "ctxsw.two_cpus", vn__suite_ctxsw_two_cpus,                                         \
-      "the same on two CPUs: a wake-up across CPUs, not a switch") \
+      "the same on two CPUs: a wake-up across CPUs, not a switch")                               \
     X(memory, "memory.latency.random", vn__suite_memory_random,                                  \
       "ns a dependent load, random order over 4K..512M (4 KiB pages); the levels and their sizes") \
     X(memory, "memory.latency.seq", vn__suite_memory_seq,                                        \
-      "ns a dependent load, next line in memory order: what the prefetchers hide")                \
+      "ns a dependent load, next line in memory order: what the prefetchers hide")               \
     X(memory, "memory.latency.huge", vn__suite_memory_huge,                                      \
-      "the random order on huge pages (THP or hugetlbfs): the TLB's share of a load")             \
+      "the random order on huge pages (THP or hugetlbfs): the TLB's share of a load")            \
     X(memory, "memory.latency.cold", vn__suite_memory_cold,                                      \
-      "64 random loads right after the caches were written over: the same buffers cold")          \
-    X(memory, "memory.bw.read", vn__suite_memory_read, "read bandwidth: a sum of 64-bit words")   \
-    X(memory, "memory.bw.write", vn__suite_memory_write, "write bandwidth: memset")               \
+      "64 random loads right after the caches were written over: the same buffers cold")         \
+    X(memory, "memory.bw.read", vn__suite_memory_read, "read bandwidth: a sum of 64-bit words")  \
+    X(memory, "memory.bw.write", vn__suite_memory_write, "write bandwidth: memset")              \
     X(memory, "memory.bw.copy", vn__suite_memory_copy, "copy bandwidth: memcpy, bytes copied a second") \
     X(timer, "timer.nanosleep", vn__suite_timer_nanosleep,                                       \
       "how late nanosleep wakes at 1, 50, 1000 us; again with the timer slack at 1 ns")          \

@@ -89,6 +89,21 @@ void vn__suite_sizes(const vn__suite_ctx *ctx, const int64_t *def, size_t ndef,
     }
 }
 
+char *vn__suite_size_name(char *s, size_t n, int64_t bytes)
+{
+    static const char letter[] = "KMG";
+    int k = -1;
+    while (k < 2 && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        k++;
+    }
+    if (k < 0)
+        snprintf(s, n, "%lld", (long long)bytes);
+    else
+        snprintf(s, n, "%lld%c", (long long)bytes, letter[k]);
+    return s;
+}
+
 int vn__suite_add_sized(vn_suite *s, const vn__suite_ctx *ctx, const char *name, vn_bench_fn fn,
                         const vn_bench_opts *o, const int64_t *def, size_t ndef,
                         const int64_t *quick, size_t nquick)

@@ -100,6 +100,10 @@ int vn__suite_add_sized(vn_suite *s, const vn__suite_ctx *ctx, const char *name,
                         const vn_bench_opts *o, const int64_t *def, size_t ndef,
                         const int64_t *quick, size_t nquick);
 
+/* A size as --sizes takes it: "12", "4K", "1M", "1G" (whole multiples of
+ * 1024 get their letter). Returns s. */
+char *vn__suite_size_name(char *s, size_t n, int64_t bytes);
+
 /* Runs the summaries (the engine's after-run hook, with ctx). */
 int vn__suite_after(vn_results *r, void *ctx);
 
