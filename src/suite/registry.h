@@ -24,6 +24,14 @@
     X(file, "file.open", vn__suite_file_open, "open()+close() of files of 12 B..1 MiB: does the size matter?") \
     X(file, "file.stat", vn__suite_file_stat, "stat() of a file")                                \
     X(file, "file.read", vn__suite_file_read, "pread() of 12 B..1 MiB from offset 0 of a cached file") \
+    X(process, "process.fork", vn__suite_process_fork,                                           \
+      "fork + _exit + wait, the parent with 1 MiB and 256 MiB touched: the page tables' copy")   \
+    X(process, "process.fork.exec", vn__suite_process_fork_exec,                                 \
+      "fork + exec of vernier-noop (static, exits at once) + wait")                              \
+    X(process, "process.vfork", vn__suite_process_vfork, "vfork + _exit + wait")                 \
+    X(process, "process.vfork.exec", vn__suite_process_vfork_exec, "vfork + exec of vernier-noop + wait") \
+    X(process, "process.spawn", vn__suite_process_spawn, "posix_spawn of vernier-noop + wait")   \
+    X(process, "process.thread", vn__suite_process_thread, "pthread_create + pthread_join of a thread that returns") \
     X(ipc, "ipc.pipe", vn__suite_ipc_pipe,                                                       \
       "a message's round trip through a pipe pair, 4 B..1 MiB; one direction streamed")          \
     X(ipc, "ipc.unix", vn__suite_ipc_unix,                                                       \
