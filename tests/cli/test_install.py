@@ -187,6 +187,16 @@ def test_installed_run_finds_its_helper(prefix):
     assert max(s["maxrss_kib"] for s in d["benchmarks"][0]["samples"]) < 2048
 
 
+def test_installed_suite_finds_the_program_it_starts(prefix):
+    assert (prefix / "libexec" / "vernier" / "vernier-noop").exists()
+    p = subprocess.run([str(prefix / "bin" / "vernier"), "suite", "--quick", "--quiet", "process.spawn",
+                        "--json", "-"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    import json
+    row = json.loads(p.stdout)["benchmarks"][0]
+    assert row["error"] is None and row["stats"]["median"] > 0, row["error"]
+
+
 def test_man_pages_and_completions_are_installed_where_they_are_looked_for(prefix, tmp_path):
     from helpdoc import bash_complete, commands, fish_complete, require, zsh_complete
     share = prefix / "share"
