@@ -33,23 +33,7 @@ static const char *const CMD = "run";
  * lower than vernier's own. */
 const char *vn_cli_run_helper(char *buf, size_t n)
 {
-    char self[4096];
-    ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (l > 0) {
-        self[l] = '\0';
-        char *slash = strrchr(self, '/');
-        if (slash) {
-            *slash = '\0';
-            static const char *const rel[] = {"vernier-spawn", "../libexec/vernier/vernier-spawn"};
-            for (size_t i = 0; i < 2; i++) {
-                snprintf(buf, n, "%s/%s", self, rel[i]);
-                if (access(buf, X_OK) == 0)
-                    return buf;
-            }
-        }
-    }
-    snprintf(buf, n, "%s/vernier-spawn", VN_LIBEXECDIR);
-    return access(buf, X_OK) == 0 ? buf : NULL;
+    return vn__find_helper("vernier-spawn", VN_LIBEXECDIR, buf, n);
 }
 
 /* Joins argv words into one line for display, quoting words that need it. */

@@ -15,6 +15,24 @@
 #include "fileutil.h"
 #include "vernier/base.h"
 
+const char *vn__find_helper(const char *name, const char *libexecdir, char *buf, size_t n)
+{
+    char self[4096];
+    ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (l > 0) {
+        self[l] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = '\0';
+            static const char *const rel[] = {"", "../libexec/vernier/"};
+            for (size_t i = 0; i < 2; i++)
+                if (snprintf(buf, n, "%s/%s%s", self, rel[i], name) < (int)n && access(buf, X_OK) == 0)
+                    return buf;
+        }
+    }
+    return snprintf(buf, n, "%s/%s", libexecdir, name) < (int)n && access(buf, X_OK) == 0 ? buf : NULL;
+}
+
 long vn__read_text(const char *path, char *buf, size_t max)
 {
     if (!max)

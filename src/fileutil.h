@@ -10,6 +10,12 @@
  * Returns the length, or a negative code when the file cannot be read. */
 long vn__read_text(const char *path, char *buf, size_t max);
 
+/* The tool's helper program name (vernier-spawn, vernier-noop): next to
+ * the running program (a build tree), in ../libexec/vernier beside it (an
+ * install, wherever it was moved), else in libexecdir, where the build said
+ * it would be installed. buf, or NULL when none of them is executable. */
+const char *vn__find_helper(const char *name, const char *libexecdir, char *buf, size_t n);
+
 /* Is path where standard output already goes (/dev/stdout, /proc/self/fd/1,
  * or the file stdout was redirected to)? Then it is standard output, as
  * '-' is. */

@@ -252,28 +252,6 @@ int vn__suite_process_fork(vn_suite *s, vn__suite_ctx *ctx, const char *name)
 
 /* ---- Starting vernier-noop ------------------------------------------------------ */
 
-/* Where the helper is: next to the running tool (the build), in
- * ../libexec/vernier from it (an installed tree moved as a whole), or where
- * it was installed. */
-static const char *find_noop(char *buf, size_t n)
-{
-    char self[PATH_MAX];
-    ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (l > 0) {
-        self[l] = '\0';
-        char *slash = strrchr(self, '/');
-        if (slash) {
-            *slash = '\0';
-            static const char *const rel[] = {"vernier-noop", "../libexec/vernier/vernier-noop"};
-            for (size_t i = 0; i < 2; i++)
-                if (snprintf(buf, n, "%s/%s", self, rel[i]) < (int)n && access(buf, X_OK) == 0)
-                    return buf;
-        }
-    }
-    snprintf(buf, n, "%s/vernier-noop", VN_LIBEXECDIR);
-    return access(buf, X_OK) == 0 ? buf : NULL;
-}
-
 enum { BY_FORK, BY_VFORK, BY_SPAWN };
 
 typedef struct starter {
@@ -284,7 +262,7 @@ typedef struct starter {
 static void start_setup(vn_state *st)
 {
     starter *s = vn_state_user(st);
-    if (!s->path[0] && !find_noop(s->path, sizeof s->path)) {
+    if (!s->path[0] && !vn__find_helper("vernier-noop", VN_LIBEXECDIR, s->path, sizeof s->path)) {
         s->path[0] = '\0';
         vn_state_skip(st, "vernier-noop is neither next to vernier nor in " VN_LIBEXECDIR
                           " (build or install it)");
