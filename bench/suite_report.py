@@ -74,36 +74,38 @@ def cyclictest_median_ns(out):
     return float("nan")
 
 
-# Our row, their command, how to read theirs, and what is compared.
+# Our row (and the placement it runs with), their command, how to read
+# theirs, the unit, and what is compared. Both ends of the pipe rows on one
+# CPU, as taskset puts perf's threads: the same operation, not a scheduler's
+# choice of placement.
 CASES = [
-    ("syscall.getppid", ["perf", "bench", "syscall", "basic", "-l", "2000000"], perf_us_per_op,
+    ("syscall.getppid", [], ["perf", "bench", "syscall", "basic", "-l", "2000000"], perf_us_per_op,
      "ns", "getppid by syscall(2): ns per call"),
-    ("ipc.pipe/size=4", ["perf", "bench", "sched", "pipe", "-l", "100000"], perf_us_per_op,
-     "ns", "pipe round trip, 4 B (perf: two processes, its op is a round trip)"),
-    ("ctxsw.one_cpu", ["taskset", "-c", "0", "perf", "bench", "sched", "pipe", "-l", "100000"],
-     perf_us_per_op, "ns", "pipe ping-pong on one CPU (perf: a round trip, two switches)"),
-    ("memory.bw.copy/size=1048576", ["perf", "bench", "mem", "memcpy", "-s", "1MB", "-l", "2000"], perf_gb_s,
-     "B/s", "memcpy of 1 MiB, bytes per second"),
-    ("memory.bw.write/size=1048576", ["perf", "bench", "mem", "memset", "-s", "1MB", "-l", "2000"], perf_gb_s,
-     "B/s", "memset of 1 MiB, bytes per second"),
-    ("timer.abstime/us=1000", ["cyclictest", "-t", "1", "-i", "1000", "-l", "2000", "-q", "-h", "2000"],
-     cyclictest_median_ns, "ns", "clock_nanosleep(TIMER_ABSTIME) 1 ms: median lateness"),
+    ("ipc.pipe/size=4", ["--cpus", "1,1"], ["taskset", "-c", "1", "perf", "bench", "sched", "pipe", "-T", "-l", "100000"],
+     perf_us_per_op, "ns", "4 B round trip through two pipes, two threads on CPU 1 (perf: its op)"),
+    ("ctxsw.one_cpu", [], ["taskset", "-c", "1", "perf", "bench", "sched", "pipe", "-T", "-l", "100000"],
+     perf_us_per_op, "ns", "ping-pong on one CPU: ours is a switch (x2 here), perf's op a round trip"),
+    ("memory.bw.copy/size=1048576", [], ["perf", "bench", "mem", "memcpy", "-f", "default", "-s", "1MB", "-l", "2000"],
+     perf_gb_s, "B/s", "glibc memcpy of 1 MiB, bytes per second"),
+    ("memory.bw.write/size=1048576", [], ["perf", "bench", "mem", "memset", "-f", "default", "-s", "1MB", "-l", "2000"],
+     perf_gb_s, "B/s", "glibc memset of 1 MiB, bytes per second"),
+    ("timer.abstime/us=1000", [], ["cyclictest", "-t", "1", "-i", "1000", "-l", "2000", "-q", "-h", "2000"],
+     cyclictest_median_ns, "ns", "clock_nanosleep(TIMER_ABSTIME) 1 ms: median lateness (cyclictest: -h median)"),
 ]
-# ctxsw rows may report per switch: our figure x this gives perf's unit.
-SCALE = {"ctxsw.one_cpu": float(os.environ.get("CTXSW_PER_ROUND_TRIP", "2"))}
+# ctxsw rows report a switch, half perf's round trip.
+SCALE = {"ctxsw.one_cpu": 2.0}
 
 rows = [c[0] for c in CASES]
 ours = {r: [] for r in rows}
 theirs = {r: [] for r in rows}
 t_ours = t_theirs = 0.0
 for i in range(ROUNDS):
-    got, took = vernier(rows, f"vernier-{i}")
-    t_ours += took
-    for r in rows:
-        if r in got:
-            med, rate, half = got[r]
-            ours[r].append((rate if dict((c[0], c[3]) for c in CASES)[r] == "B/s" else med * SCALE.get(r, 1), half))
-    for row, cmd, read, unit, what in CASES:
+    for row, extra, cmd, read, unit, what in CASES:
+        got, took = vernier([row], f"vernier-{row.replace('/', '_')}-{i}", *extra, "--filter", f"^{row}$")
+        t_ours += took
+        if row in got:
+            med, rate, half = got[row]
+            ours[row].append((rate if unit == "B/s" else med * SCALE.get(row, 1), half))
         out, took = run(cmd, f"{row.replace('/', '_')}-{i}")
         t_theirs += took
         theirs[row].append(read(out))
@@ -117,7 +119,7 @@ def spread(xs):
 
 print(f"{ROUNDS} rounds; medians across rounds; spread = max/min - 1 across rounds; ci = our median 95% interval")
 print(f"{'operation':<30} {'vernier':>10} {'theirs':>10} {'ratio':>6} {'spread us':>9} {'them':>7} {'ci':>7}  what")
-for row, cmd, read, unit, what in CASES:
+for row, extra, cmd, read, unit, what in CASES:
     o = [x for x, _ in ours[row]]
     if not o:
         print(f"{row:<30} {'-':>10} (no result: the row is missing, skipped or failed)")

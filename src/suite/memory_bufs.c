@@ -32,7 +32,9 @@ static int too_big(size_t want, char *reason, size_t n)
 
 /* A mapping of 4 KiB pages, touched: MADV_NOHUGEPAGE, so that a kernel
  * with transparent huge pages "always" cannot make them huge behind the
- * rows' back (a kernel without them refuses the advice, and has none). */
+ * rows' back (a kernel without them refuses the advice, and has none); and
+ * MADV_DONTFORK, so that the process family's forks, in the same run, do
+ * not copy the page tables of hundreds of MiB that are not theirs. */
 static void *map_small(size_t len, int no_huge, char *reason, size_t n)
 {
     void *a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -42,6 +44,7 @@ static void *map_small(size_t len, int no_huge, char *reason, size_t n)
     }
     if (no_huge)
         madvise(a, len, MADV_NOHUGEPAGE);
+    madvise(a, len, MADV_DONTFORK);
     memset(a, 1, len);
     return a;
 }

@@ -130,6 +130,7 @@ static int map_thp(size_t len, size_t huge, void **map, char *reason, size_t n)
         munmap(a, len);
         return 1;
     }
+    madvise(a, len, MADV_DONTFORK); /* as the 4 KiB mappings (memory_bufs.c) */
     memset(a, 0, len);
     long long huge_kb;
     int ok = took(a, len, &huge_kb);
@@ -158,6 +159,7 @@ int vn__mem_map_huge(size_t len, void **map, size_t *maplen, char *reason, size_
     /* The hugetlbfs pool, which only the administrator fills. */
     void *a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
     if (a != MAP_FAILED) {
+        madvise(a, len, MADV_DONTFORK);
         memset(a, 0, len);
         *map = a;
         *maplen = len;
