@@ -21,8 +21,8 @@ pytestmark = pytest.mark.skipif(not (CC and QEMU),
 def arm_vernier(tmp_path_factory):
     out = tmp_path_factory.mktemp("arm64") / "vernier"
     # The tool, without the run helper (a program of its own).
-    sources = sorted(str(p) for d in ("src", "src/report", "cli") for p in (SOURCE / d).glob("*.c")
-                     if p.name != "spawn_helper.c")
+    sources = sorted(str(p) for d in ("src", "src/report", "src/suite", "cli") for p in (SOURCE / d).glob("*.c")
+                     if p.name not in ("spawn_helper.c", "noop_helper.c"))
     subprocess.run([CC, "-std=c11", "-D_GNU_SOURCE", "-O2", "-Wall", "-Wextra", "-Werror",
                     "-I%s" % (SOURCE / "include"), "-I%s" % (SOURCE / "src"), "-I%s" % (SOURCE / "cli"),
                     "-static", *sources, "-lpthread", "-lm", "-o", str(out)], check=True)

@@ -55,9 +55,10 @@ def test_quick_rows_medians_and_findings():
         b = rows[f"{t}.bw/size=65536"]
         assert b["throughput"]["bytes_per_iter"] == 65536
         assert b["throughput"]["bytes_per_sec"] == pytest.approx(65536 / b["stats"]["median"] * 1e9, rel=1e-6)
-    # A larger message takes longer than a tiny one (64 KiB against 4 B).
+    # A larger message takes longer than a tiny one (64 KiB against 4 B),
+    # at their fastest: a loaded machine's wake-ups can swamp a median.
     for t in STREAMS:
-        assert rows[f"{t}/size=65536"]["stats"]["median"] > rows[f"{t}/size=4"]["stats"]["median"]
+        assert rows[f"{t}/size=65536"]["stats"]["min"] > rows[f"{t}/size=4"]["stats"]["min"]
     findings = {f["id"]: f for f in d["findings"]}
     for f in findings.values():
         assert len(f["brief"]) <= 100, f["brief"]
