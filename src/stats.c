@@ -438,56 +438,6 @@ done:
     return err;
 }
 
-/* ---- Mann-Whitney U -------------------------------------------------------- */
-
-int vn_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u, double *p)
-{
-    if (!a || !b || !na || !nb || !u || !p)
-        return VN_EINVAL;
-    size_t n = na + nb;
-    ranked *r = malloc(n * sizeof *r);
-    if (!r)
-        return VN_ENOMEM;
-    for (size_t i = 0; i < n; i++) {
-        double v = i < na ? a[i] : b[i - na];
-        if (isnan(v)) {
-            free(r);
-            return VN_EINVAL;
-        }
-        r[i].v = v;
-        r[i].i = i;
-    }
-    qsort(r, n, sizeof *r, cmp_ranked);
-    /* Average ranks for ties; the tie term sum(t^3 - t) for the variance. */
-    double ra = 0, ties = 0;
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        while (j + 1 < n && r[j + 1].v == r[i].v)
-            j++;
-        double rank = ((double)i + (double)j) / 2.0 + 1.0, t = (double)(j - i + 1);
-        for (size_t k = i; k <= j; k++)
-            if (r[k].i < na)
-                ra += rank;
-        ties += t * t * t - t;
-        i = j + 1;
-    }
-    free(r);
-    double dna = (double)na, dnb = (double)nb, dn = (double)n;
-    double u1 = ra - dna * (dna + 1) / 2.0;
-    double big = fmax(u1, dna * dnb - u1);
-    double mu = dna * dnb / 2.0;
-    double var = dna * dnb / 12.0 * ((dn + 1) - ties / (dn * (dn - 1)));
-    *u = u1;
-    if (!(var > 0)) {
-        *p = 1.0; /* every value tied: no evidence of any difference */
-        return 0;
-    }
-    double z = (big - mu - 0.5) / sqrt(var);
-    double pv = erfc(z / sqrt(2.0));
-    *p = pv > 1 ? 1 : pv;
-    return 0;
-}
-
 double *vn__sorted_copy(const double *x, size_t n)
 {
     double *s = malloc((n ? n : 1) * sizeof *s);

@@ -115,12 +115,14 @@ int vn_median_ci(const double *x, size_t n, double *median, double *lo, double *
 double vn_t975(double df);
 
 /* The Mann-Whitney U test (Wilcoxon rank-sum) of two independent samples,
- * two-sided, by the normal approximation with the tie correction and the
- * continuity correction (scipy.stats.mannwhitneyu with method="asymptotic").
- * *u is the statistic of a (the number of pairs in which a's value is the
- * larger, ties counting one half); *p the p-value: the chance of a
- * difference at least this large in rank if both came from one
- * distribution. VN_EINVAL for an empty sample or a NaN. */
+ * two-sided, as scipy.stats.mannwhitneyu computes it by default: when one
+ * sample has at most 8 values and no two values are equal, from the exact
+ * distribution of U; otherwise by the normal approximation with the tie
+ * correction and the continuity correction. *u is the statistic of a (the
+ * number of pairs in which a's value is the larger, ties counting one
+ * half); *p the p-value: the chance of a difference at least this large in
+ * rank if both came from one distribution. VN_EINVAL for an empty sample or
+ * a NaN; VN_ENOMEM. On failure *u and *p are untouched. */
 int vn_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u, double *p);
 
 /* A histogram over [lo, lo + nbins * width]; below and above count the
