@@ -1,0 +1,166 @@
+/* Results files read into one model, and two sides of them compared:
+ * `vernier compare`, and any report that shows a comparison, call this.
+ *
+ * A side is one or more files (repetitions of one build, say) of any
+ * format vernier reads: its own vernier.results/1 (code or commands),
+ * Google Benchmark's JSON and hyperfine's. Each benchmark of a side holds
+ * every value its files gave, in ns per iteration, so repetitions pool.
+ * The comparison is pure arithmetic on the two sides: ratios of medians
+ * with bootstrap intervals, Mann-Whitney p-values, verdicts and their
+ * geometric mean. docs/compare.md describes the method.
+ *
+ * Private to the tool (the vernier_private library); names are vn__cmp_. */
+#ifndef VN_COMPARE_H
+#define VN_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vernier/base.h"
+
+/* The formats a file may be in, as bits of vn__cmp_side.formats. */
+enum {
+    VN__CMP_CODE = 1u << 0,      /* vernier.results/1, kind "code" */
+    VN__CMP_COMMANDS = 1u << 1,  /* vernier.results/1, kind "commands" */
+    VN__CMP_GBENCH = 1u << 2,    /* Google Benchmark --benchmark_format=json */
+    VN__CMP_HYPERFINE = 1u << 3, /* hyperfine --export-json */
+};
+/* "vernier code results", "Google Benchmark JSON", ...: for messages. */
+const char *vn__cmp_format_name(unsigned format);
+
+/* Facts about the machine a side ran on, compared between the sides. */
+enum {
+    VN__CMP_FACT_CPU,      /* CPU model */
+    VN__CMP_FACT_CPUS,     /* logical CPUs */
+    VN__CMP_FACT_MHZ,      /* MHz per CPU (Google Benchmark) */
+    VN__CMP_FACT_GOVERNOR, /* cpufreq governor */
+    VN__CMP_FACT_SCALING,  /* CPU frequency scaling on (Google Benchmark) */
+    VN__CMP_FACT_KERNEL,   /* kernel release */
+    VN__CMP_FACT_HOST,     /* host name */
+    VN__CMP_NFACTS
+};
+/* "CPU model", "kernel", ...: for messages. */
+extern const char *const vn__cmp_fact_names[VN__CMP_NFACTS];
+/* The value a fact has on a side whose files disagree about it. */
+#define VN__CMP_FACT_VARIES "(varies between files)"
+
+typedef struct vn__cmp_param {
+    char *key, *value; /* value as text: "64", or a command's "fast" */
+} vn__cmp_param;
+
+/* One benchmark of a side. */
+typedef struct vn__cmp_bench {
+    char *name;
+    vn__cmp_param *params; /* from vernier's "params"; none from other formats */
+    size_t nparams;
+    double *values;        /* ns per iteration, every usable sample of every file */
+    size_t n, cap;
+    double *insn;          /* instructions per iteration, one per file that counted them */
+    size_t ninsn, capinsn;
+    char *why;             /* why some file gave no values for it ("an upper bound
+                              (< 0.31 ns)", "failed: ..."); NULL when none */
+} vn__cmp_bench;
+
+typedef struct vn__cmp_side {
+    vn__cmp_bench *bench;  /* in the order first seen */
+    size_t nbench, cap;
+    char *facts[VN__CMP_NFACTS]; /* NULL when no file told */
+    unsigned formats;      /* VN__CMP_* of the files read */
+    size_t nfiles;
+} vn__cmp_side;
+
+void vn__cmp_side_init(vn__cmp_side *s);
+void vn__cmp_side_free(vn__cmp_side *s);
+
+/* Why a file could not be read: for malformed JSON, the line and column
+ * (from 1) where the parser stopped; 0 for a file that is JSON but not
+ * something vernier reads, or holds something it cannot use. */
+typedef struct vn__cmp_error {
+    size_t line, column;
+    char msg[256];
+} vn__cmp_error;
+
+/* Reads one file's text (len bytes, text[len] must be '\0') into s, its
+ * benchmarks joining those of the same name already there. 0; VN_EINVAL
+ * with *err saying why (s is then unchanged, as far as its benchmarks go);
+ * VN_ENOMEM. */
+int vn__cmp_read(vn__cmp_side *s, const char *text, size_t len, vn__cmp_error *err);
+
+/* ---- the comparison ------------------------------------------------------- */
+
+typedef enum vn__cmp_verdict {
+    VN__CMP_SAME,        /* the interval reaches within the threshold of 1 */
+    VN__CMP_FASTER,      /* the whole interval is below 1 - threshold */
+    VN__CMP_SLOWER,      /* the whole interval is above 1 + threshold */
+    VN__CMP_NO_INTERVAL, /* a side has one value: no interval, no verdict */
+} vn__cmp_verdict;
+/* "no change", "faster", "slower", "no interval". */
+const char *vn__cmp_verdict_name(vn__cmp_verdict v);
+
+typedef struct vn__cmp_options {
+    double threshold;   /* a fraction: 0.02 calls 2% slower "no change" */
+    size_t resamples;   /* of the bootstrap, per side */
+    uint64_t seed;      /* of the bootstrap, so the same files give the same intervals */
+} vn__cmp_options;
+/* threshold 0.02, 10000 resamples, a fixed seed. */
+void vn__cmp_options_init(vn__cmp_options *o);
+
+/* A benchmark on both sides with values to compare. */
+typedef struct vn__cmp_row {
+    const char *name;          /* the base side's */
+    const vn__cmp_bench *base, *new_;
+    double base_median, new_median;   /* ns per iteration */
+    double ratio;              /* new_median / base_median: below 1 is faster */
+    double lo, hi;             /* its 95% bootstrap interval; NaN without one */
+    double p;                  /* Mann-Whitney U two-sided p-value of the values */
+    vn__cmp_verdict verdict;
+    double insn_base, insn_new, insn_ratio; /* NaN unless both sides counted instructions */
+} vn__cmp_row;
+
+/* A benchmark on both sides that cannot be compared. */
+typedef struct vn__cmp_skip {
+    const char *name;
+    char *why;                 /* "in NEW: an upper bound (< 0.31 ns)" */
+} vn__cmp_skip;
+
+typedef struct vn__cmp_result {
+    vn__cmp_row *rows;
+    size_t nrows;
+    vn__cmp_skip *skipped;
+    size_t nskipped;
+    const char **only_base, **only_new; /* names found on one side only */
+    size_t nonly_base, nonly_new;
+    double geomean, geo_lo, geo_hi;     /* of the rows' ratios; NaN without rows, or
+                                           lo and hi NaN when no row has an interval */
+    size_t count[4];                    /* rows per vn__cmp_verdict */
+    unsigned differ;                    /* bit i: vn__cmp_fact i differs between the sides */
+    const char *base_facts[VN__CMP_NFACTS], *new_facts[VN__CMP_NFACTS];
+    unsigned base_formats, new_formats;
+    vn__cmp_options opt;
+} vn__cmp_result;
+
+/* Compares new against base. The result points into both sides, which
+ * must outlive it. 0, VN_EINVAL for no resamples, or VN_ENOMEM; on failure
+ * *out is untouched. */
+int vn__cmp_compare(const vn__cmp_side *base, const vn__cmp_side *new_, const vn__cmp_options *o,
+                    vn__cmp_result *out);
+void vn__cmp_result_free(vn__cmp_result *r);
+
+/* ---- reporters: the comparison in, bytes out ------------------------------ */
+
+/* The files of each side, as the reports name them. */
+typedef struct vn__cmp_files {
+    const char *const *base, *const *new_;
+    size_t nbase, nnew;
+} vn__cmp_files;
+
+/* The console: one line per benchmark, then the geometric mean, what could
+ * not be compared and any warning, each one line of at most ~100 columns.
+ * flags: VN_REPORT_COLOR. */
+int vn__cmp_report_text(const vn__cmp_result *r, const vn__cmp_files *f, unsigned flags, vn_buf *out);
+/* A Markdown table for a pull request's comment, with the same lines below. */
+int vn__cmp_report_markdown(const vn__cmp_result *r, const vn__cmp_files *f, vn_buf *out);
+/* vernier.compare/1 JSON (docs/schema/compare-1.json). */
+int vn__cmp_report_json(const vn__cmp_result *r, const vn__cmp_files *f, vn_buf *out);
+
+#endif

@@ -1,0 +1,120 @@
+/* Reading results files: the format told by content, the JSON parsed with
+ * cJSON, and a file's benchmarks joined to those its side already has. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "read_internal.h"
+
+/* Where the parser stopped, as people count: lines and columns from 1, a
+ * column being a byte (what editors call it varies with the encoding). */
+static void position(const char *text, size_t at, vn__cmp_error *err)
+{
+    err->line = 1;
+    err->column = 1;
+    for (size_t i = 0; i < at; i++) {
+        if (text[i] == '\n') {
+            err->line++;
+            err->column = 1;
+        } else
+            err->column++;
+    }
+}
+
+/* The whole text, once the value ended: only white space may follow. */
+static int only_space_after(const char *p, const char *end)
+{
+    for (; p < end; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+            return 0;
+    return 1;
+}
+
+static int detect(vn__cmp_side *s, const cJSON *root, vn__cmp_error *err)
+{
+    const char *what = "a results file vernier reads (vernier.results/1, Google Benchmark's JSON "
+                       "or hyperfine's --export-json)";
+    if (!cJSON_IsObject(root))
+        return vn__cmp_bad(err, "not %s", what);
+    const char *schema = vn__cmp_str(root, "schema");
+    if (schema) {
+        if (!strcmp(schema, "vernier.results/1"))
+            return vn__cmp_read_vernier(s, root, err);
+        if (!strncmp(schema, "vernier.results/", 16))
+            return vn__cmp_bad(err, "%.40s is from a newer vernier; compare it with that version",
+                               schema);
+        return vn__cmp_bad(err, "%.40s holds no benchmarks; give %s", schema, what);
+    }
+    if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "context")) &&
+        cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "benchmarks")))
+        return vn__cmp_read_gbench(s, root, err);
+    if (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "results")))
+        return vn__cmp_read_hyperfine(s, root, err);
+    return vn__cmp_bad(err, "not %s", what);
+}
+
+/* Takes the benchmarks and facts of one file (f) into s. */
+static int join(vn__cmp_side *s, vn__cmp_side *f)
+{
+    for (size_t i = 0; i < f->nbench; i++) {
+        vn__cmp_bench *from = &f->bench[i], *to = vn__cmp_bench_find(s, from->name);
+        if (!to) {
+            /* New to the side: moved whole, nothing to copy. */
+            if (!vn__cmp_bench_at(s, from->name))
+                return VN_ENOMEM;
+            to = &s->bench[s->nbench - 1];
+            free(to->name);
+            *to = *from;
+            memset(from, 0, sizeof *from);
+            continue;
+        }
+        for (size_t k = 0; k < from->n; k++)
+            if (vn__cmp_push(to, from->values[k]))
+                return VN_ENOMEM;
+        for (size_t k = 0; k < from->ninsn; k++)
+            if (vn__cmp_push_insn(to, from->insn[k]))
+                return VN_ENOMEM;
+        if (from->why && vn__cmp_set_why(to, "%s", from->why))
+            return VN_ENOMEM;
+    }
+    for (int i = 0; i < VN__CMP_NFACTS; i++) {
+        const char *mine = s->facts[i], *theirs = f->facts[i];
+        /* A file that does not tell (hyperfine's) leaves a fact as it is. */
+        if (!theirs || (mine && !strcmp(mine, theirs)))
+            continue;
+        if (vn__cmp_set_fact(s, i, mine ? VN__CMP_FACT_VARIES : theirs))
+            return VN_ENOMEM;
+    }
+    s->formats |= f->formats;
+    s->nfiles++;
+    return 0;
+}
+
+int vn__cmp_read(vn__cmp_side *s, const char *text, size_t len, vn__cmp_error *err)
+{
+    memset(err, 0, sizeof *err);
+    const char *end = NULL;
+    /* cJSON checks the byte after the value against the length it is
+     * given, so the terminating NUL is counted in. */
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 0);
+    if (!root || !end || end > text + len || !only_space_after(end, text + len)) {
+        size_t at = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
+        position(text, at, err);
+        if (!root && at >= len)
+            snprintf(err->msg, sizeof err->msg, "the JSON ends too early; the file is cut short");
+        else if (!root)
+            snprintf(err->msg, sizeof err->msg, "malformed JSON");
+        else
+            snprintf(err->msg, sizeof err->msg, "more after the end of the JSON value");
+        cJSON_Delete(root);
+        return VN_EINVAL;
+    }
+    vn__cmp_side f;
+    vn__cmp_side_init(&f);
+    int rc = detect(&f, root, err);
+    cJSON_Delete(root);
+    if (!rc)
+        rc = join(s, &f);
+    vn__cmp_side_free(&f);
+    return rc;
+}

@@ -1,0 +1,152 @@
+/* vernier.results/1, of code (benchmark programs, vernier suite) or of
+ * commands (vernier run): each benchmark's samples as its headline uses
+ * them, so a comparison rests on the values the medians shown rest on. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "read_internal.h"
+
+static int has_string(const cJSON *arr, const char *s)
+{
+    const cJSON *v;
+    cJSON_ArrayForEach(v, arr)
+        if (cJSON_IsString(v) && !strcmp(v->valuestring, s))
+            return 1;
+    return 0;
+}
+
+/* A sample the headline leaves out carries a tag its row's left_out names. */
+static int left_out(const cJSON *sample, const cJSON *out)
+{
+    const cJSON *tags = cJSON_GetObjectItemCaseSensitive(sample, "tags"), *t;
+    cJSON_ArrayForEach(t, tags)
+        if (cJSON_IsString(t) && has_string(out, t->valuestring))
+            return 1;
+    return 0;
+}
+
+static int params(vn__cmp_bench *b, const cJSON *obj)
+{
+    if (b->nparams || !cJSON_IsObject(obj))
+        return 0;
+    size_t n = (size_t)cJSON_GetArraySize(obj);
+    if (!n)
+        return 0;
+    b->params = calloc(n, sizeof *b->params);
+    if (!b->params)
+        return VN_ENOMEM;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, obj) {
+        char num[40];
+        const char *text = cJSON_IsString(p)   ? p->valuestring
+                           : cJSON_IsNumber(p) ? vn__fmt_exact(num, sizeof num, p->valuedouble)
+                           : cJSON_IsBool(p)   ? (cJSON_IsTrue(p) ? "true" : "false")
+                                               : NULL;
+        if (!text || !p->string)
+            continue;
+        vn__cmp_param *q = &b->params[b->nparams];
+        q->key = strdup(p->string);
+        q->value = strdup(text);
+        b->nparams++;
+        if (!q->key || !q->value)
+            return VN_ENOMEM;
+    }
+    return 0;
+}
+
+static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_error *err)
+{
+    const char *name = vn__cmp_str(r, "name");
+    if (!name || !*name)
+        return vn__cmp_bad(err, "benchmarks[%zu] has no name", i);
+    vn__cmp_bench *b = vn__cmp_bench_at(s, name);
+    if (!b || params(b, cJSON_GetObjectItemCaseSensitive(r, "params")))
+        return VN_ENOMEM;
+    const char *stop = vn__cmp_str(r, "stop"), *error = vn__cmp_str(r, "error");
+    if (stop && (!strcmp(stop, "failed") || !strcmp(stop, "skipped")))
+        return vn__cmp_set_why(b, "%s%s%.160s", stop, error ? ": " : "", error ? error : "");
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "upper_bound"))) {
+        /* No median to compare: the body is lost in the empty loop's noise. */
+        const cJSON *bound = vn__cmp_num(r, "bound_ns");
+        char t[32];
+        return vn__cmp_set_why(b, "an upper bound (< %s)",
+                               vn__fmt_ns_bound(t, sizeof t, bound ? bound->valuedouble : 0));
+    }
+    /* Code is timed net of the empty loop, as its headline; a command's
+     * run is its wall time as measured. */
+    double overhead = 0;
+    const cJSON *ov = vn__cmp_num(cJSON_GetObjectItemCaseSensitive(r, "overhead"), "ns");
+    if (code && ov)
+        overhead = ov->valuedouble;
+    const cJSON *out = code ? cJSON_GetObjectItemCaseSensitive(r, "left_out") : NULL;
+    const cJSON *samples = cJSON_GetObjectItemCaseSensitive(r, "samples"), *x;
+    if (!cJSON_IsArray(samples))
+        return vn__cmp_bad(err, "benchmark '%.80s' has no samples array", name);
+    size_t before = b->n, k = 0;
+    cJSON_ArrayForEach(x, samples) {
+        const cJSON *v = vn__cmp_num(x, "value");
+        if (!v)
+            return vn__cmp_bad(err, "benchmark '%.80s': samples[%zu] has no value", name, k);
+        k++;
+        if (out && left_out(x, out))
+            continue;
+        double ns = v->valuedouble - overhead;
+        if (!isfinite(ns))
+            return vn__cmp_bad(err, "benchmark '%.80s': samples[%zu] is out of range", name, k - 1);
+        if (vn__cmp_push(b, ns))
+            return VN_ENOMEM;
+    }
+    if (b->n == before)
+        return vn__cmp_set_why(b, "no samples");
+    const cJSON *insn = cJSON_GetObjectItemCaseSensitive(r, "counters");
+    insn = vn__cmp_num(cJSON_GetObjectItemCaseSensitive(insn, "instructions"), "value");
+    if (insn && vn__cmp_push_insn(b, insn->valuedouble))
+        return VN_ENOMEM;
+    return 0;
+}
+
+/* The first governor any CPU reports: one differing from the other side's
+ * is what the warning is for, not a mix within one machine. */
+static const char *governor(const cJSON *env)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(env, "cpufreq")) {
+        const char *g = vn__cmp_str(c, "governor");
+        if (g)
+            return g;
+    }
+    return NULL;
+}
+
+int vn__cmp_read_vernier(vn__cmp_side *s, const cJSON *root, vn__cmp_error *err)
+{
+    const char *kind = vn__cmp_str(root, "kind");
+    if (!kind || (strcmp(kind, "code") && strcmp(kind, "commands")))
+        return vn__cmp_bad(err, "vernier.results/1 without a kind of code or commands");
+    int code = !strcmp(kind, "code");
+    s->formats = code ? VN__CMP_CODE : VN__CMP_COMMANDS;
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "benchmarks"), *r;
+    if (!cJSON_IsArray(list))
+        return vn__cmp_bad(err, "vernier.results/1 without a benchmarks array");
+    size_t i = 0;
+    cJSON_ArrayForEach(r, list) {
+        int rc = row(s, r, i++, code, err);
+        if (rc)
+            return rc;
+    }
+    const cJSON *env = cJSON_GetObjectItemCaseSensitive(root, "env");
+    const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(env, "cpu");
+    const cJSON *logical = vn__cmp_num(cpu, "logical");
+    char n[32] = "";
+    if (logical)
+        vn__fmt_exact(n, sizeof n, logical->valuedouble);
+    if (vn__cmp_set_fact(s, VN__CMP_FACT_CPU, vn__cmp_str(cpu, "model")) ||
+        vn__cmp_set_fact(s, VN__CMP_FACT_CPUS, n) ||
+        vn__cmp_set_fact(s, VN__CMP_FACT_GOVERNOR, governor(env)) ||
+        vn__cmp_set_fact(s, VN__CMP_FACT_KERNEL, vn__cmp_str(env, "kernel")) ||
+        vn__cmp_set_fact(s, VN__CMP_FACT_HOST, vn__cmp_str(env, "hostname")))
+        return VN_ENOMEM;
+    return 0;
+}

@@ -1,0 +1,135 @@
+/* The comparison as vernier.compare/1 JSON (docs/schema/compare-1.json):
+ * every number the console shows, the method's settings, and the machines. */
+#include <math.h>
+
+#include "compare.h"
+#include "json.h"
+
+static const char *const verdict_ids[] = {"no_change", "faster", "slower", "no_interval"};
+static const char *const fact_ids[VN__CMP_NFACTS] = {
+    "cpu_model", "cpus", "mhz", "governor", "frequency_scaling", "kernel", "host",
+};
+
+static void formats(vn__json *j, unsigned bits)
+{
+    static const char *const ids[] = {"code", "commands", "gbench", "hyperfine"};
+    vn__json_arr_begin(j, "formats");
+    for (unsigned i = 0; i < 4; i++)
+        if (bits & (1u << i))
+            vn__json_str(j, NULL, ids[i]);
+    vn__json_arr_end(j);
+}
+
+static void side(vn__json *j, const char *key, const char *const *files, size_t nfiles,
+                 unsigned bits, const char *const *facts)
+{
+    vn__json_obj_begin(j, key);
+    vn__json_arr_begin(j, "files");
+    for (size_t i = 0; i < nfiles; i++)
+        vn__json_str(j, NULL, files[i]);
+    vn__json_arr_end(j);
+    formats(j, bits);
+    vn__json_obj_begin(j, "machine");
+    for (int f = 0; f < VN__CMP_NFACTS; f++)
+        vn__json_str(j, fact_ids[f], facts[f]);
+    vn__json_obj_end(j);
+    vn__json_obj_end(j);
+}
+
+static void interval(vn__json *j, const char *key, double lo, double hi)
+{
+    if (isnan(lo)) {
+        vn__json_null(j, key);
+        return;
+    }
+    vn__json_arr_begin(j, key);
+    vn__json_num(j, NULL, lo);
+    vn__json_num(j, NULL, hi);
+    vn__json_arr_end(j);
+}
+
+static void one_side(vn__json *j, const char *key, const vn__cmp_bench *b, double median, double insn)
+{
+    vn__json_obj_begin(j, key);
+    vn__json_uint(j, "n", b->n);
+    vn__json_num(j, "median_ns", median);
+    vn__json_num(j, "instructions", insn);
+    vn__json_obj_end(j);
+}
+
+static void row(vn__json *j, const vn__cmp_row *w)
+{
+    vn__json_obj_begin(j, NULL);
+    vn__json_str(j, "name", w->name);
+    vn__json_obj_begin(j, "params");
+    for (size_t i = 0; i < w->base->nparams; i++)
+        vn__json_str(j, w->base->params[i].key, w->base->params[i].value);
+    vn__json_obj_end(j);
+    one_side(j, "base", w->base, w->base_median, w->insn_base);
+    one_side(j, "new", w->new_, w->new_median, w->insn_new);
+    vn__json_num(j, "ratio", w->ratio);
+    interval(j, "ci", w->lo, w->hi);
+    vn__json_num(j, "p", w->p);
+    vn__json_str(j, "verdict", verdict_ids[w->verdict]);
+    vn__json_num(j, "instructions_ratio", w->insn_ratio);
+    vn__json_obj_end(j);
+}
+
+static void names(vn__json *j, const char *key, const char *const *list, size_t n)
+{
+    vn__json_arr_begin(j, key);
+    for (size_t i = 0; i < n; i++)
+        vn__json_str(j, NULL, list[i]);
+    vn__json_arr_end(j);
+}
+
+int vn__cmp_report_json(const vn__cmp_result *r, const vn__cmp_files *f, vn_buf *out)
+{
+    vn__json j;
+    vn__json_init(&j, out, 1);
+    vn__json_obj_begin(&j, NULL);
+    vn__json_str(&j, "schema", "vernier.compare/1");
+    vn__json_str(&j, "vernier_version", vn_version());
+    side(&j, "base", f->base, f->nbase, r->base_formats, r->base_facts);
+    side(&j, "new", f->new_, f->nnew, r->new_formats, r->new_facts);
+    vn__json_obj_begin(&j, "method");
+    vn__json_str(&j, "ratio", "median(NEW) / median(BASE)");
+    vn__json_str(&j, "interval", "bootstrap percentile, each side resampled on its own");
+    vn__json_num(&j, "level", 0.95);
+    vn__json_uint(&j, "resamples", r->opt.resamples);
+    vn__json_uint(&j, "seed", r->opt.seed);
+    vn__json_num(&j, "threshold", r->opt.threshold);
+    vn__json_str(&j, "test", "Mann-Whitney U, two-sided (scipy.stats.mannwhitneyu's default method)");
+    vn__json_obj_end(&j);
+    vn__json_arr_begin(&j, "benchmarks");
+    for (size_t i = 0; i < r->nrows; i++)
+        row(&j, &r->rows[i]);
+    vn__json_arr_end(&j);
+    vn__json_obj_begin(&j, "geomean");
+    vn__json_num(&j, "ratio", r->geomean);
+    interval(&j, "ci", r->geo_lo, r->geo_hi);
+    vn__json_uint(&j, "benchmarks", r->nrows);
+    vn__json_obj_end(&j);
+    vn__json_obj_begin(&j, "counts");
+    for (int v = 0; v < 4; v++)
+        vn__json_uint(&j, verdict_ids[v], r->count[v]);
+    vn__json_obj_end(&j);
+    vn__json_arr_begin(&j, "not_comparable");
+    for (size_t i = 0; i < r->nskipped; i++) {
+        vn__json_obj_begin(&j, NULL);
+        vn__json_str(&j, "name", r->skipped[i].name);
+        vn__json_str(&j, "reason", r->skipped[i].why);
+        vn__json_obj_end(&j);
+    }
+    vn__json_arr_end(&j);
+    names(&j, "only_base", r->only_base, r->nonly_base);
+    names(&j, "only_new", r->only_new, r->nonly_new);
+    vn__json_arr_begin(&j, "machines_differ");
+    for (int i = 0; i < VN__CMP_NFACTS; i++)
+        if (r->differ & (1u << i))
+            vn__json_str(&j, NULL, fact_ids[i]);
+    vn__json_arr_end(&j);
+    vn__json_obj_end(&j);
+    int rc = vn__json_finish(&j);
+    return rc ? rc : vn_buf_puts(out, "\n");
+}

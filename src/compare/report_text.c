@@ -1,0 +1,253 @@
+/* The comparison for people: the console table and the Markdown table of a
+ * pull request's comment, each followed by the same lines (the geometric
+ * mean, what was not compared, warnings), one finding a line. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare.h"
+#include "format.h"
+#include "report/internal.h"
+
+#define out(...) vn__textf(o, &err, __VA_ARGS__)
+
+/* A line a person reads stays within this many columns. */
+#define LINE_MAX_COLS 100
+
+static char *fmt_ratio(char *s, size_t n, double r)
+{
+    if (isnan(r))
+        snprintf(s, n, "-");
+    else if (isinf(r))
+        snprintf(s, n, "inf");
+    else
+        snprintf(s, n, r < 9.9995 ? "%.3fx" : "%.4gx", r);
+    return s;
+}
+
+static char *fmt_p(char *s, size_t n, double p)
+{
+    if (isnan(p))
+        snprintf(s, n, "-");
+    else
+        snprintf(s, n, p < 0.001 ? "<0.001" : "%.3f", p);
+    return s;
+}
+
+static char *fmt_ci(char *s, size_t n, double lo, double hi)
+{
+    char a[24], b[24];
+    if (isnan(lo))
+        snprintf(s, n, "-");
+    else
+        snprintf(s, n, "%s-%s", fmt_ratio(a, sizeof a, lo), fmt_ratio(b, sizeof b, hi));
+    return s;
+}
+
+/* A name for a terminal within cols columns: made printable, and cut with
+ * "..." when longer. Returns the columns it takes. */
+static size_t clip(char *dst, size_t n, const char *name, size_t cols)
+{
+    vn__fmt_printable(dst, n, name);
+    size_t w = vn__text_width(dst);
+    if (w <= cols)
+        return w;
+    /* Cut at a character's start, dropping characters from the end until
+     * the rest and the dots fit. */
+    size_t len = strlen(dst);
+    while (len > 0) {
+        do
+            len--;
+        while (len > 0 && ((unsigned char)dst[len] & 0xc0) == 0x80);
+        dst[len] = '\0';
+        if (vn__text_width(dst) + 3 <= cols)
+            break;
+    }
+    strcat(dst, "...");
+    return vn__text_width(dst);
+}
+
+static int any_insn(const vn__cmp_result *r)
+{
+    for (size_t i = 0; i < r->nrows; i++)
+        if (!isnan(r->rows[i].insn_ratio))
+            return 1;
+    return 0;
+}
+
+/* Names joined by ", " after head, cut to fit one line with how many more. */
+static void name_list(vn_buf *o, int *errp, const char *prefix, const char *head,
+                      const char *const *names, size_t n)
+{
+    int err = *errp;
+    if (!n)
+        return;
+    char line[LINE_MAX_COLS * 4 + 64];
+    int used = snprintf(line, sizeof line, "%s%s (%zu): ", prefix, head, n);
+    size_t i = 0;
+    for (; i < n; i++) {
+        char nm[LINE_MAX_COLS * 4];
+        size_t w = clip(nm, sizeof nm, names[i], 40);
+        size_t more = i + 1 < n ? 16 : 0; /* room for ", and 99 more" */
+        if ((size_t)used + w + 2 + more > LINE_MAX_COLS && i > 0)
+            break;
+        used += snprintf(line + used, sizeof line - (size_t)used, "%s%s", i ? ", " : "", nm);
+    }
+    out("%s", line);
+    if (i < n)
+        out(", and %zu more", n - i);
+    out("\n");
+    *errp = err;
+}
+
+/* The machines' facts that differ, with both values when the line has room. */
+static void machine_line(vn_buf *o, int *errp, const vn__cmp_result *r, const char *prefix)
+{
+    int err = *errp;
+    if (!r->differ)
+        return;
+    char full[1024] = "", names[256] = "";
+    size_t fl = 0, nl = 0;
+    for (int f = 0; f < VN__CMP_NFACTS; f++) {
+        if (!(r->differ & (1u << f)))
+            continue;
+        char a[64], b[64];
+        vn__fmt_printable(a, sizeof a, r->base_facts[f]);
+        vn__fmt_printable(b, sizeof b, r->new_facts[f]);
+        fl += (size_t)snprintf(full + fl, sizeof full - fl, "%s%s %s vs %s", fl ? ", " : "",
+                               vn__cmp_fact_names[f], a, b);
+        nl += (size_t)snprintf(names + nl, sizeof names - nl, "%s%s", nl ? ", " : "",
+                               vn__cmp_fact_names[f]);
+        if (fl >= sizeof full)
+            fl = sizeof full - 1;
+    }
+    const char *head = "warning: the machines differ: ";
+    if (strlen(prefix) + strlen(head) + vn__text_width(full) <= LINE_MAX_COLS)
+        out("%s%s%s\n", prefix, head, full);
+    else
+        out("%s%s%s (the JSON has the values)\n", prefix, head, names);
+    *errp = err;
+}
+
+/* The lines below either table. */
+static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
+{
+    int err = 0;
+    char g[24], lo[24], hi[24];
+    if (r->nrows) {
+        out("%sgeometric mean %s", prefix, fmt_ratio(g, sizeof g, r->geomean));
+        if (!isnan(r->geo_lo))
+            out(" (%s-%s)", fmt_ratio(lo, sizeof lo, r->geo_lo), fmt_ratio(hi, sizeof hi, r->geo_hi));
+        out(" of %zu: %zu faster, %zu slower, %zu no change", r->nrows, r->count[VN__CMP_FASTER],
+            r->count[VN__CMP_SLOWER], r->count[VN__CMP_SAME]);
+        if (r->count[VN__CMP_NO_INTERVAL])
+            out(", %zu without an interval", r->count[VN__CMP_NO_INTERVAL]);
+        out("\n");
+    } else
+        out("%sno benchmark to compare\n", prefix);
+    if (r->count[VN__CMP_NO_INTERVAL])
+        out("%snote: with one value on a side there is no interval, and no verdict; repeat the "
+            "runs\n", prefix);
+    name_list(o, &err, prefix, "only in BASE", r->only_base, r->nonly_base);
+    name_list(o, &err, prefix, "only in NEW", r->only_new, r->nonly_new);
+    for (size_t i = 0; i < r->nskipped; i++) {
+        char nm[LINE_MAX_COLS * 4], why[LINE_MAX_COLS * 4];
+        size_t w = clip(nm, sizeof nm, r->skipped[i].name, 40);
+        clip(why, sizeof why, r->skipped[i].why, LINE_MAX_COLS - 16 - strlen(prefix) - w);
+        out("%snot comparable: %s: %s\n", prefix, nm, why);
+    }
+    machine_line(o, &err, r, prefix);
+    if (r->base_formats != r->new_formats)
+        out("%swarning: BASE is %s, NEW %s; their methods differ\n", prefix,
+            vn__cmp_format_name(r->base_formats), vn__cmp_format_name(r->new_formats));
+    return err;
+}
+
+int vn__cmp_report_text(const vn__cmp_result *r, const vn__cmp_files *f, unsigned flags, vn_buf *o)
+{
+    (void)f;
+    int err = 0, insn = any_insn(r);
+    size_t namew = 9; /* "benchmark" */
+    size_t maxw = insn ? 24 : 32;
+    for (size_t i = 0; i < r->nrows; i++) {
+        char nm[512];
+        size_t w = clip(nm, sizeof nm, r->rows[i].name, maxw);
+        if (w > namew)
+            namew = w;
+    }
+    if (r->nrows)
+        out("%-*s %9s %9s %8s %15s %6s  %-*s%s\n", (int)namew, "benchmark", "BASE", "NEW", "ratio",
+            "95% CI", "p", insn ? 11 : 0, "verdict", insn ? "  instr" : "");
+    for (size_t i = 0; i < r->nrows; i++) {
+        const vn__cmp_row *w = &r->rows[i];
+        char nm[512], a[24], b[24], ra[24], ci[48], p[16], in[24];
+        size_t cols = clip(nm, sizeof nm, w->name, maxw);
+        const char *on = "", *off = "";
+        if ((flags & VN_REPORT_COLOR) && (w->verdict == VN__CMP_FASTER || w->verdict == VN__CMP_SLOWER)) {
+            on = w->verdict == VN__CMP_FASTER ? "\033[32m" : "\033[31m";
+            off = "\033[0m";
+        }
+        out("%s%*s %9s %9s %8s %15s %6s  %s%-*s%s", nm, (int)(namew - cols), "",
+            vn__fmt_ns(a, sizeof a, w->base_median), vn__fmt_ns(b, sizeof b, w->new_median),
+            fmt_ratio(ra, sizeof ra, w->ratio), fmt_ci(ci, sizeof ci, w->lo, w->hi),
+            fmt_p(p, sizeof p, w->p), on, insn ? 11 : 0, vn__cmp_verdict_name(w->verdict), off);
+        if (insn)
+            out("  %s", fmt_ratio(in, sizeof in, w->insn_ratio));
+        out("\n");
+    }
+    if (!err && r->nrows)
+        err = vn_buf_puts(o, "\n");
+    return err ? err : footer(o, r, "");
+}
+
+/* Text in a Markdown table cell: the characters Markdown would act on are
+ * escaped, a '|' above all, which would end the cell. */
+static void md_cell(vn_buf *o, int *errp, const char *s)
+{
+    int err = *errp;
+    char p[1024];
+    vn__fmt_printable(p, sizeof p, s);
+    for (const char *c = p; *c && !err; c++) {
+        if (strchr("\\`*_|<>[]#", *c))
+            err = vn_buf_puts(o, "\\");
+        if (!err)
+            err = vn_buf_append(o, c, 1);
+    }
+    *errp = err;
+}
+
+int vn__cmp_report_markdown(const vn__cmp_result *r, const vn__cmp_files *f, vn_buf *o)
+{
+    int err = 0, insn = any_insn(r);
+    out("**vernier compare**: NEW against BASE, ratio of the medians (below 1 is faster), "
+        "95%% bootstrap interval, Mann-Whitney p, threshold %g%%\n\n",
+        r->opt.threshold * 100);
+    for (int side = 0; side < 2 && f; side++) {
+        size_t n = side ? f->nnew : f->nbase;
+        out("%s: ", side ? "NEW" : "BASE");
+        for (size_t i = 0; i < n; i++) {
+            out("%s`", i ? ", " : "");
+            md_cell(o, &err, side ? f->new_[i] : f->base[i]);
+            out("`");
+        }
+        out("%s", side ? "\n\n" : "  \n");
+    }
+    out("| benchmark | BASE | NEW | ratio | 95%% CI | p | verdict |%s\n", insn ? " instructions |" : "");
+    out("|:--|--:|--:|--:|:-:|--:|:--|%s\n", insn ? "--:|" : "");
+    for (size_t i = 0; i < r->nrows; i++) {
+        const vn__cmp_row *w = &r->rows[i];
+        char a[24], b[24], ra[24], ci[48], p[16], in[24];
+        const char *em = w->verdict == VN__CMP_FASTER || w->verdict == VN__CMP_SLOWER ? "**" : "";
+        out("| ");
+        md_cell(o, &err, w->name);
+        out(" | %s | %s | %s%s%s | %s | %s | %s%s%s |", vn__fmt_ns(a, sizeof a, w->base_median),
+            vn__fmt_ns(b, sizeof b, w->new_median), em, fmt_ratio(ra, sizeof ra, w->ratio), em,
+            fmt_ci(ci, sizeof ci, w->lo, w->hi), fmt_p(p, sizeof p, w->p), em,
+            vn__cmp_verdict_name(w->verdict), em);
+        if (insn)
+            out(" %s |", fmt_ratio(in, sizeof in, w->insn_ratio));
+        out("\n");
+    }
+    out("\n");
+    return err ? err : footer(o, r, "- ");
+}

@@ -1,0 +1,149 @@
+/* A side of a comparison: its benchmarks, each with the values of every
+ * file, and the machine's facts; and the helpers the format readers share. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "read_internal.h"
+
+const char *const vn__cmp_fact_names[VN__CMP_NFACTS] = {
+    "CPU model", "CPUs", "MHz", "governor", "frequency scaling", "kernel", "host",
+};
+
+const char *vn__cmp_format_name(unsigned format)
+{
+    switch (format) {
+    case VN__CMP_CODE: return "vernier results of code";
+    case VN__CMP_COMMANDS: return "vernier results of commands";
+    case VN__CMP_GBENCH: return "Google Benchmark JSON";
+    case VN__CMP_HYPERFINE: return "hyperfine JSON";
+    default: return "several formats";
+    }
+}
+
+void vn__cmp_side_init(vn__cmp_side *s) { memset(s, 0, sizeof *s); }
+
+static void bench_free(vn__cmp_bench *b)
+{
+    free(b->name);
+    for (size_t i = 0; i < b->nparams; i++) {
+        free(b->params[i].key);
+        free(b->params[i].value);
+    }
+    free(b->params);
+    free(b->values);
+    free(b->insn);
+    free(b->why);
+}
+
+void vn__cmp_side_free(vn__cmp_side *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nbench; i++)
+        bench_free(&s->bench[i]);
+    free(s->bench);
+    for (int i = 0; i < VN__CMP_NFACTS; i++)
+        free(s->facts[i]);
+    memset(s, 0, sizeof *s);
+}
+
+vn__cmp_bench *vn__cmp_bench_find(const vn__cmp_side *s, const char *name)
+{
+    for (size_t i = 0; i < s->nbench; i++)
+        if (!strcmp(s->bench[i].name, name))
+            return &s->bench[i];
+    return NULL;
+}
+
+vn__cmp_bench *vn__cmp_bench_at(vn__cmp_side *s, const char *name)
+{
+    vn__cmp_bench *b = vn__cmp_bench_find(s, name);
+    if (b)
+        return b;
+    if (s->nbench == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 16;
+        vn__cmp_bench *nb = realloc(s->bench, cap * sizeof *nb);
+        if (!nb)
+            return NULL;
+        s->bench = nb;
+        s->cap = cap;
+    }
+    char *copy = strdup(name);
+    if (!copy)
+        return NULL;
+    b = &s->bench[s->nbench++];
+    memset(b, 0, sizeof *b);
+    b->name = copy;
+    return b;
+}
+
+static int push(double **v, size_t *n, size_t *cap, double x)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 16;
+        double *nv = realloc(*v, c * sizeof *nv);
+        if (!nv)
+            return VN_ENOMEM;
+        *v = nv;
+        *cap = c;
+    }
+    (*v)[(*n)++] = x;
+    return 0;
+}
+
+int vn__cmp_push(vn__cmp_bench *b, double ns) { return push(&b->values, &b->n, &b->cap, ns); }
+
+int vn__cmp_push_insn(vn__cmp_bench *b, double insn)
+{
+    return push(&b->insn, &b->ninsn, &b->capinsn, insn);
+}
+
+int vn__cmp_set_why(vn__cmp_bench *b, const char *fmt, ...)
+{
+    if (b->why)
+        return 0;
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    b->why = strdup(msg);
+    return b->why ? 0 : VN_ENOMEM;
+}
+
+int vn__cmp_set_fact(vn__cmp_side *s, int fact, const char *value)
+{
+    if (!value || !*value)
+        return 0;
+    char *copy = strdup(value);
+    if (!copy)
+        return VN_ENOMEM;
+    free(s->facts[fact]);
+    s->facts[fact] = copy;
+    return 0;
+}
+
+int vn__cmp_bad(vn__cmp_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    err->line = err->column = 0;
+    return VN_EINVAL;
+}
+
+const char *vn__cmp_str(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+const cJSON *vn__cmp_num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v : NULL;
+}
