@@ -17,6 +17,8 @@
 
 /* Exit codes, the same for every subcommand. */
 enum { VN_EXIT_OK = 0, VN_EXIT_FAIL = 1, VN_EXIT_USAGE = 2, VN_EXIT_INTERRUPTED = 130 };
+/* vernier compare --fail-on-regression: the comparison ran and found one. */
+enum { VN_EXIT_REGRESSION = 3 };
 
 typedef struct vn_cli_cmd {
     const char *name;
@@ -25,6 +27,7 @@ typedef struct vn_cli_cmd {
 } vn_cli_cmd;
 
 int cmd_clocks(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_stats(int argc, char **argv);

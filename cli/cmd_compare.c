@@ -1,0 +1,237 @@
+/* vernier compare: two sets of results files, BASE and NEW, compared
+ * benchmark by benchmark (src/compare/), with a verdict a CI job can act on. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "compare/compare.h"
+
+#define CMD "compare"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vernier compare [OPTIONS] BASE NEW\n"
+            "       vernier compare [OPTIONS] BASE... -- NEW...\n"
+            "\n"
+            "Compare the benchmarks of NEW with those of the same name in BASE: the ratio\n"
+            "of the medians (below 1 is faster) with its 95%% bootstrap interval, the\n"
+            "Mann-Whitney p-value and a verdict: faster when the whole interval is below\n"
+            "1 - threshold, slower when it is above 1 + threshold, else no change.\n"
+            "Instruction counts are compared too when both sides have them.\n"
+            "Each side is a file, or several before and after '--' (repetitions, pooled).\n"
+            "A file is vernier.results/1 (a benchmark program's, vernier run's or vernier\n"
+            "suite's --json), Google Benchmark's JSON (--benchmark_out) or hyperfine's\n"
+            "(--export-json); '-' reads standard input.\n"
+            "\n"
+            "Options:\n"
+            "  --threshold PCT       a change smaller than PCT percent is no change (2)\n"
+            "  --fail-on-regression  exit 3 when a benchmark is slower\n"
+            "  --json FILE           also write vernier.compare/1 JSON to FILE; '-' writes\n"
+            "                        only the JSON to standard output\n"
+            "  --markdown FILE       also write a Markdown table (for a pull request); '-'\n"
+            "                        writes only the table to standard output\n"
+            "  -h, --help            show this help\n"
+            "\n"
+            "Exit status: 0 when the files were compared, 3 when --fail-on-regression is\n"
+            "given and a benchmark is slower, 1 when a file cannot be read or is not\n"
+            "results vernier reads, 2 for a usage error.\n");
+}
+
+typedef struct opts {
+    double threshold;
+    int fail_on_regression;
+    const char *json, *markdown;
+    char **base, **new_;
+    size_t nbase, nnew;
+} opts;
+
+static int parse_pct(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !(v >= 0 && v < 100))
+        return vn_cli_usage_error(CMD, "--threshold needs a percentage from 0 to below 100, "
+                                       "not '%s'", s);
+    *out = v / 100;
+    return 0;
+}
+
+/* Options and BASE files come before a "--", NEW files after it; without
+ * one, the operands are exactly BASE and NEW. */
+static int parse(int argc, char **argv, opts *o)
+{
+    enum { O_THRESHOLD = 1000, O_FAIL, O_JSON, O_MARKDOWN };
+    static const struct option longopts[] = {
+        {"threshold", required_argument, NULL, O_THRESHOLD},
+        {"fail-on-regression", no_argument, NULL, O_FAIL},
+        {"json", required_argument, NULL, O_JSON},
+        {"markdown", required_argument, NULL, O_MARKDOWN},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int split = argc;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--")) {
+            split = i;
+            break;
+        }
+    int c;
+    optind = 1;
+    while ((c = vn_cli_getopt(CMD, split, argv, "h", longopts)) != -1) {
+        switch (c) {
+        case O_THRESHOLD:
+            if (parse_pct(optarg, &o->threshold))
+                return VN_EXIT_USAGE;
+            break;
+        case O_FAIL:
+            o->fail_on_regression = 1;
+            break;
+        case O_JSON:
+        case O_MARKDOWN:
+            if (vn_cli_check_path(CMD, c == O_JSON ? "--json" : "--markdown", optarg))
+                return VN_EXIT_USAGE;
+            *(c == O_JSON ? &o->json : &o->markdown) = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return -1;
+        default:
+            return VN_EXIT_USAGE;
+        }
+    }
+    o->base = argv + optind;
+    o->nbase = (size_t)(split - optind);
+    if (split < argc) {
+        o->new_ = argv + split + 1;
+        o->nnew = (size_t)(argc - split - 1);
+        if (!o->nbase || !o->nnew)
+            return vn_cli_usage_error(CMD, "give at least one file on each side of '--'");
+    } else {
+        if (o->nbase != 2)
+            return vn_cli_usage_error(CMD, "give BASE NEW, or BASE... -- NEW... for several "
+                                           "files a side");
+        o->new_ = o->base + 1;
+        o->nbase = o->nnew = 1;
+    }
+    if (o->json && o->markdown && !strcmp(o->json, "-") && !strcmp(o->markdown, "-"))
+        return vn_cli_usage_error(CMD, "--json and --markdown cannot both write to standard output");
+    size_t stdin_uses = 0;
+    for (size_t i = 0; i < o->nbase + o->nnew; i++)
+        stdin_uses += !strcmp(i < o->nbase ? o->base[i] : o->new_[i - o->nbase], "-");
+    if (stdin_uses > 1)
+        return vn_cli_usage_error(CMD, "standard input ('-') can be read only once");
+    return 0;
+}
+
+static int read_file(const char *path, vn__cmp_side *side)
+{
+    int from_stdin = !strcmp(path, "-");
+    const char *name = from_stdin ? "standard input" : path;
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return vn_cli_fail(CMD, "cannot open '%s': %s; check the path", path, strerror(errno));
+    vn_buf in;
+    vn_buf_init(&in, 0);
+    char chunk[65536];
+    size_t got;
+    int rc = 0;
+    while (!rc && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        rc = vn_buf_append(&in, chunk, got);
+    int bad = ferror(f);
+    if (!from_stdin)
+        fclose(f);
+    int status = VN_EXIT_OK;
+    if (rc)
+        status = vn_cli_fail(CMD, "'%s' is too large to read (more than %zu MiB)", name, in.max >> 20);
+    else if (bad)
+        status = vn_cli_fail(CMD, "cannot read '%s': %s", name, strerror(errno));
+    if (status) {
+        vn_buf_free(&in);
+        return status;
+    }
+    vn__cmp_error err;
+    rc = vn__cmp_read(side, in.len ? in.data : "", in.len, &err);
+    vn_buf_free(&in);
+    if (rc == VN_EINVAL && err.line)
+        return vn_cli_fail(CMD, "'%s', line %zu, column %zu: %s", name, err.line, err.column, err.msg);
+    if (rc == VN_EINVAL)
+        return vn_cli_fail(CMD, "'%s': %s", name, err.msg);
+    if (rc)
+        return vn_cli_fail(CMD, "cannot read '%s': %s", name, vn_strerror(rc));
+    return VN_EXIT_OK;
+}
+
+static int read_side(char **files, size_t n, vn__cmp_side *side)
+{
+    for (size_t i = 0; i < n; i++) {
+        int status = read_file(files[i], side);
+        if (status)
+            return status;
+    }
+    return VN_EXIT_OK;
+}
+
+/* Formats with one reporter and writes to path (or, with path NULL, prints). */
+static int emit(const char *path, int rc, vn_buf *b)
+{
+    if (rc)
+        return vn_cli_fail(CMD, "cannot format the comparison: %s", vn_strerror(rc));
+    return path ? vn_cli_write(CMD, path, b) : vn_cli_print(CMD, b);
+}
+
+static int report(const opts *o, const vn__cmp_result *r)
+{
+    vn__cmp_files files = {(const char *const *)o->base, (const char *const *)o->new_, o->nbase,
+                           o->nnew};
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    int status = VN_EXIT_OK, to_stdout = 0;
+    if (o->json) {
+        status = emit(o->json, vn__cmp_report_json(r, &files, &b), &b);
+        to_stdout = !strcmp(o->json, "-");
+    }
+    if (!status && o->markdown) {
+        vn_buf_reset(&b);
+        status = emit(o->markdown, vn__cmp_report_markdown(r, &files, &b), &b);
+        to_stdout |= !strcmp(o->markdown, "-");
+    }
+    /* A file on standard output is alone there, so a pipe reads it whole. */
+    if (!status && !to_stdout) {
+        vn_buf_reset(&b);
+        status = emit(NULL, vn__cmp_report_text(r, &files, vn_cli_report_flags(stdout), &b), &b);
+    }
+    vn_buf_free(&b);
+    return status;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    opts o = {0};
+    vn__cmp_options copt;
+    vn__cmp_options_init(&copt);
+    o.threshold = copt.threshold;
+    int status = parse(argc, argv, &o);
+    if (status)
+        return status < 0 ? vn_cli_flushed(CMD) : status;
+    copt.threshold = o.threshold;
+    vn__cmp_side base, new_;
+    vn__cmp_side_init(&base);
+    vn__cmp_side_init(&new_);
+    vn__cmp_result r = {0};
+    status = read_side(o.base, o.nbase, &base);
+    if (!status)
+        status = read_side(o.new_, o.nnew, &new_);
+    if (!status) {
+        int rc = vn__cmp_compare(&base, &new_, &copt, &r);
+        status = rc ? vn_cli_fail(CMD, "cannot compare: %s", vn_strerror(rc)) : report(&o, &r);
+    }
+    if (!status && o.fail_on_regression && r.count[VN__CMP_SLOWER])
+        status = VN_EXIT_REGRESSION;
+    vn__cmp_result_free(&r);
+    vn__cmp_side_free(&base);
+    vn__cmp_side_free(&new_);
+    return status;
+}
