@@ -133,7 +133,8 @@ static const char *why_not(const vn__cmp_bench *x, double median)
 {
     if (!x->n)
         return x->why ? x->why : "no samples";
-    return median > 0 ? NULL : "a median at or below 0";
+    /* NaN: the median was not asked for, another reason came first. */
+    return isnan(median) || median > 0 ? NULL : "a median at or below 0";
 }
 
 static int add_skip(vn__cmp_result *r, const vn__cmp_bench *b, const vn__cmp_bench *n, double mb,

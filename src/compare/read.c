@@ -21,13 +21,12 @@ static void position(const char *text, size_t at, vn__cmp_error *err)
     }
 }
 
-/* The whole text, once the value ended: only white space may follow. */
-static int only_space_after(const char *p, const char *end)
+/* Past the white space from p: after the value, only the end may follow. */
+static const char *skip_space(const char *p, const char *end)
 {
-    for (; p < end; p++)
-        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
-            return 0;
-    return 1;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    return p;
 }
 
 static int detect(vn__cmp_side *s, const cJSON *root, vn__cmp_error *err)
@@ -97,7 +96,9 @@ int vn__cmp_read(vn__cmp_side *s, const char *text, size_t len, vn__cmp_error *e
     /* cJSON checks the byte after the value against the length it is
      * given, so the terminating NUL is counted in. */
     cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 0);
-    if (!root || !end || end > text + len || !only_space_after(end, text + len)) {
+    if (root && end >= text && end <= text + len)
+        end = skip_space(end, text + len);
+    if (!root || !end || end != text + len) {
         size_t at = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
         position(text, at, err);
         if (!root && at >= len)

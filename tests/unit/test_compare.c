@@ -1,0 +1,281 @@
+/* vernier compare's reader and arithmetic on small hand-made inputs: which
+ * values each format gives, where a malformed file is wrong, how sides
+ * pool, and the ratios, intervals, verdicts and geometric mean. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "compare/compare.h"
+
+static int read_text(vn__cmp_side *s, const char *text, vn__cmp_error *e)
+{
+    return vn__cmp_read(s, text, strlen(text), e);
+}
+
+static const vn__cmp_bench *bench(const vn__cmp_side *s, const char *name)
+{
+    for (size_t i = 0; i < s->nbench; i++)
+        if (!strcmp(s->bench[i].name, name))
+            return &s->bench[i];
+    return NULL;
+}
+
+static void vernier_code_uses_the_headline_samples(void **state)
+{
+    (void)state;
+    /* The preempted sample is left out; the empty loop (1 ns) is taken off. */
+    const char *doc =
+        "{\"schema\":\"vernier.results/1\",\"kind\":\"code\",\"env\":{\"kernel\":\"6.1\","
+        "\"cpu\":{\"model\":\"X\",\"logical\":4},\"cpufreq\":[{\"governor\":null},{\"governor\":\"powersave\"}]},"
+        "\"benchmarks\":[{\"name\":\"f/n=8\",\"params\":{\"n\":8},\"left_out\":[\"preempted\",\"migrated\"],"
+        "\"overhead\":{\"ns\":1},\"upper_bound\":false,\"stop\":\"precision\",\"error\":null,"
+        "\"samples\":[{\"value\":10,\"tags\":[]},{\"value\":12,\"tags\":[]},{\"value\":11,\"tags\":[]},"
+        "{\"value\":100,\"tags\":[\"preempted\"]}],"
+        "\"counters\":{\"instructions\":{\"value\":42}}},"
+        "{\"name\":\"tiny\",\"upper_bound\":true,\"bound_ns\":0.31,\"samples\":[{\"value\":1,\"tags\":[]}]},"
+        "{\"name\":\"broken\",\"stop\":\"failed\",\"error\":\"setup returned -1\",\"samples\":[]}]}";
+    vn__cmp_side s;
+    vn__cmp_side_init(&s);
+    vn__cmp_error e;
+    assert_int_equal(read_text(&s, doc, &e), 0);
+    assert_int_equal(s.formats, VN__CMP_CODE);
+    const vn__cmp_bench *b = bench(&s, "f/n=8");
+    assert_non_null(b);
+    assert_int_equal(b->n, 3);
+    assert_true(b->values[0] == 9 && b->values[1] == 11 && b->values[2] == 10);
+    assert_int_equal(b->ninsn, 1);
+    assert_true(b->insn[0] == 42);
+    assert_int_equal(b->nparams, 1);
+    assert_string_equal(b->params[0].key, "n");
+    assert_string_equal(b->params[0].value, "8");
+    b = bench(&s, "tiny");
+    assert_int_equal(b->n, 0);
+    assert_non_null(strstr(b->why, "upper bound (< 0.31 ns)"));
+    b = bench(&s, "broken");
+    assert_string_equal(b->why, "failed: setup returned -1");
+    assert_string_equal(s.facts[VN__CMP_FACT_CPU], "X");
+    assert_string_equal(s.facts[VN__CMP_FACT_CPUS], "4");
+    assert_string_equal(s.facts[VN__CMP_FACT_GOVERNOR], "powersave");
+    assert_string_equal(s.facts[VN__CMP_FACT_KERNEL], "6.1");
+    vn__cmp_side_free(&s);
+}
+
+static void commands_keep_the_raw_runs(void **state)
+{
+    (void)state;
+    const char *doc = "{\"schema\":\"vernier.results/1\",\"kind\":\"commands\",\"benchmarks\":[{\"name\":\"sh\","
+                      "\"overhead\":{\"ns\":5},\"samples\":[{\"value\":100,\"tags\":[\"preempted\"]},"
+                      "{\"value\":200,\"tags\":[]}]}]}";
+    vn__cmp_side s;
+    vn__cmp_side_init(&s);
+    vn__cmp_error e;
+    assert_int_equal(read_text(&s, doc, &e), 0);
+    assert_int_equal(s.formats, VN__CMP_COMMANDS);
+    assert_int_equal(s.bench[0].n, 2);
+    assert_true(s.bench[0].values[0] == 100 && s.bench[0].values[1] == 200);
+    vn__cmp_side_free(&s);
+}
+
+static void gbench_repetitions_without_aggregates(void **state)
+{
+    (void)state;
+    const char *a = "{\"context\":{\"host_name\":\"a\",\"num_cpus\":8,\"cpu_scaling_enabled\":true},"
+                    "\"benchmarks\":[{\"name\":\"f\",\"run_type\":\"iteration\",\"real_time\":1.5,\"time_unit\":\"us\","
+                    "\"INSTRUCTIONS\":300},"
+                    "{\"name\":\"f\",\"run_type\":\"iteration\",\"real_time\":2,\"time_unit\":\"us\"},"
+                    "{\"name\":\"f_mean\",\"run_type\":\"aggregate\",\"aggregate_name\":\"mean\",\"real_time\":1.75},"
+                    "{\"name\":\"g\",\"error_occurred\":true,\"error_message\":\"no file\",\"real_time\":0}]}";
+    const char *b = "{\"context\":{\"host_name\":\"b\"},\"benchmarks\":[{\"name\":\"f\",\"real_time\":3}]}";
+    vn__cmp_side s;
+    vn__cmp_side_init(&s);
+    vn__cmp_error e;
+    assert_int_equal(read_text(&s, a, &e), 0);
+    assert_int_equal(s.nbench, 2);
+    assert_int_equal(s.bench[0].n, 2);
+    assert_true(s.bench[0].values[0] == 1500 && s.bench[0].values[1] == 2000);
+    assert_true(s.bench[0].ninsn == 1 && s.bench[0].insn[0] == 300);
+    assert_string_equal(s.bench[1].why, "failed: no file");
+    assert_string_equal(s.facts[VN__CMP_FACT_SCALING], "on");
+    /* A second file pools with the first; the host it names differs. */
+    assert_int_equal(read_text(&s, b, &e), 0);
+    assert_int_equal(s.bench[0].n, 3);
+    assert_true(s.bench[0].values[2] == 3);
+    assert_string_equal(s.facts[VN__CMP_FACT_HOST], VN__CMP_FACT_VARIES);
+    assert_string_equal(s.facts[VN__CMP_FACT_CPUS], "8");
+    assert_int_equal(s.nfiles, 2);
+    vn__cmp_side_free(&s);
+}
+
+static void hyperfine_times_or_median(void **state)
+{
+    (void)state;
+    const char *doc = "{\"results\":[{\"command\":\"a\",\"times\":[0.001,0.002]},"
+                      "{\"command\":\"b\",\"median\":0.5,\"mean\":9}]}";
+    vn__cmp_side s;
+    vn__cmp_side_init(&s);
+    vn__cmp_error e;
+    assert_int_equal(read_text(&s, doc, &e), 0);
+    assert_int_equal(s.formats, VN__CMP_HYPERFINE);
+    assert_true(s.bench[0].n == 2 && s.bench[0].values[0] == 1e6 && s.bench[0].values[1] == 2e6);
+    assert_true(s.bench[1].n == 1 && s.bench[1].values[0] == 5e8);
+    vn__cmp_side_free(&s);
+}
+
+static void errors_say_where(void **state)
+{
+    (void)state;
+    vn__cmp_side s;
+    vn__cmp_side_init(&s);
+    vn__cmp_error e;
+    assert_int_equal(read_text(&s, "{\n  \"a\" 1}", &e), VN_EINVAL);
+    assert_int_equal(e.line, 2);
+    assert_int_equal(e.column, 7);
+    assert_string_equal(e.msg, "malformed JSON");
+    assert_int_equal(read_text(&s, "{\"results\": [\n", &e), VN_EINVAL);
+    assert_int_equal(e.line, 2);
+    assert_non_null(strstr(e.msg, "cut short"));
+    assert_int_equal(read_text(&s, "{} x", &e), VN_EINVAL);
+    assert_int_equal(e.column, 4);
+    assert_int_equal(read_text(&s, "{\"schema\":\"vernier.stats/1\"}", &e), VN_EINVAL);
+    assert_int_equal(e.line, 0);
+    assert_non_null(strstr(e.msg, "vernier.stats/1 holds no benchmarks"));
+    assert_int_equal(read_text(&s, "[]", &e), VN_EINVAL);
+    assert_non_null(strstr(e.msg, "not a results file"));
+    /* A file that fails part way adds nothing to the side. */
+    assert_int_equal(read_text(&s, "{\"results\":[{\"command\":\"a\",\"times\":[1]},{\"times\":[1]}]}", &e),
+                     VN_EINVAL);
+    assert_string_equal(e.msg, "results[1] has no command");
+    assert_int_equal(s.nbench, 0);
+    assert_int_equal(read_text(&s, "{\"results\":[{\"command\":\"a\",\"times\":[1e999]}]}", &e), VN_EINVAL);
+    vn__cmp_side_free(&s);
+}
+
+/* A side of hyperfine results: one command per (name, values). */
+static void side_of(vn__cmp_side *s, const char *name, const double *ns, size_t n)
+{
+    char doc[8192];
+    int at = snprintf(doc, sizeof doc, "{\"results\":[{\"command\":\"%s\",\"times\":[", name);
+    for (size_t i = 0; i < n; i++)
+        at += snprintf(doc + at, sizeof doc - (size_t)at, "%s%.17g", i ? "," : "", ns[i] / 1e9);
+    snprintf(doc + at, sizeof doc - (size_t)at, "]}]}");
+    vn__cmp_error e;
+    assert_int_equal(read_text(s, doc, &e), 0);
+}
+
+static void compare_one(const double *a, size_t na, const double *b, size_t nb, double threshold,
+                        vn__cmp_result *r, vn__cmp_side *sa, vn__cmp_side *sb)
+{
+    vn__cmp_side_init(sa);
+    vn__cmp_side_init(sb);
+    side_of(sa, "x", a, na);
+    side_of(sb, "x", b, nb);
+    vn__cmp_options o;
+    vn__cmp_options_init(&o);
+    o.threshold = threshold;
+    assert_int_equal(vn__cmp_compare(sa, sb, &o, r), 0);
+}
+
+static void verdicts_follow_the_interval(void **state)
+{
+    (void)state;
+    double a[40], half[40], up[40];
+    for (int i = 0; i < 40; i++) {
+        a[i] = 1000 + (i * 37 % 40);   /* 1000..1039, shuffled */
+        half[i] = a[i] / 2;
+        up[i] = a[i] * 1.01;
+    }
+    vn__cmp_side sa, sb;
+    vn__cmp_result r;
+    compare_one(a, 40, half, 40, 0.02, &r, &sa, &sb);
+    assert_int_equal(r.nrows, 1);
+    assert_true(fabs(r.rows[0].ratio - 0.5) < 1e-12);
+    assert_true(r.rows[0].lo <= 0.5 && r.rows[0].hi >= 0.5 && r.rows[0].hi < 0.98);
+    assert_int_equal(r.rows[0].verdict, VN__CMP_FASTER);
+    assert_true(r.rows[0].p < 1e-10);
+    double lo = r.rows[0].lo, hi = r.rows[0].hi;
+    vn__cmp_result_free(&r);
+    vn__cmp_side_free(&sa);
+    vn__cmp_side_free(&sb);
+    /* The same files, the same interval: the bootstrap is seeded. */
+    compare_one(a, 40, half, 40, 0.02, &r, &sa, &sb);
+    assert_true(r.rows[0].lo == lo && r.rows[0].hi == hi);
+    vn__cmp_result_free(&r);
+    vn__cmp_side_free(&sa);
+    vn__cmp_side_free(&sb);
+    /* 1% slower: within a 2% threshold no change, beyond 0.1% slower. */
+    compare_one(a, 40, up, 40, 0.02, &r, &sa, &sb);
+    assert_int_equal(r.rows[0].verdict, VN__CMP_SAME);
+    vn__cmp_result_free(&r);
+    vn__cmp_side_free(&sa);
+    vn__cmp_side_free(&sb);
+    compare_one(a, 40, up, 40, 0.001, &r, &sa, &sb);
+    assert_true(r.rows[0].lo > 1.001);
+    assert_int_equal(r.rows[0].verdict, VN__CMP_SLOWER);
+    assert_int_equal(r.count[VN__CMP_SLOWER], 1);
+    vn__cmp_result_free(&r);
+    vn__cmp_side_free(&sa);
+    vn__cmp_side_free(&sb);
+    /* One value a side: a ratio, but no interval and no verdict. */
+    compare_one(a, 1, half, 1, 0.02, &r, &sa, &sb);
+    assert_int_equal(r.rows[0].verdict, VN__CMP_NO_INTERVAL);
+    assert_true(isnan(r.rows[0].lo) && isnan(r.geo_lo));
+    assert_true(fabs(r.geomean - 0.5) < 1e-12);
+    vn__cmp_result_free(&r);
+    vn__cmp_side_free(&sa);
+    vn__cmp_side_free(&sb);
+}
+
+static void geomean_and_what_is_left_out(void **state)
+{
+    (void)state;
+    double a[] = {10, 11, 12, 13}, b[] = {20, 22, 24, 26}, c[] = {5, 5.5, 6, 6.5};
+    vn__cmp_side base, new_;
+    vn__cmp_side_init(&base);
+    vn__cmp_side_init(&new_);
+    side_of(&base, "slow", a, 4);
+    side_of(&base, "fast", a, 4);
+    side_of(&base, "gone", a, 4);
+    side_of(&new_, "slow", b, 4);
+    side_of(&new_, "fast", c, 4);
+    side_of(&new_, "added", c, 4);
+    vn__cmp_error e;
+    assert_int_equal(read_text(&base, "{\"results\":[{\"command\":\"nothing\",\"times\":[]}]}", &e), 0);
+    side_of(&new_, "nothing", a, 4);
+    vn__cmp_options o;
+    vn__cmp_options_init(&o);
+    vn__cmp_result r;
+    assert_int_equal(vn__cmp_compare(&base, &new_, &o, &r), 0);
+    assert_int_equal(r.nrows, 2);
+    assert_true(fabs(r.geomean - 1) < 1e-12); /* sqrt(2 x 0.5) */
+    assert_true(r.geo_lo <= 1 && r.geo_hi >= 1);
+    assert_int_equal(r.nonly_base, 1);
+    assert_string_equal(r.only_base[0], "gone");
+    assert_int_equal(r.nonly_new, 1);
+    assert_string_equal(r.only_new[0], "added");
+    assert_int_equal(r.nskipped, 1);
+    assert_string_equal(r.skipped[0].name, "nothing");
+    assert_string_equal(r.skipped[0].why, "in BASE: no runs");
+    vn__cmp_result_free(&r);
+    vn__cmp_side_free(&base);
+    vn__cmp_side_free(&new_);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(vernier_code_uses_the_headline_samples),
+        cmocka_unit_test(commands_keep_the_raw_runs),
+        cmocka_unit_test(gbench_repetitions_without_aggregates),
+        cmocka_unit_test(hyperfine_times_or_median),
+        cmocka_unit_test(errors_say_where),
+        cmocka_unit_test(verdicts_follow_the_interval),
+        cmocka_unit_test(geomean_and_what_is_left_out),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
