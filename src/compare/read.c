@@ -31,10 +31,9 @@ static const char *skip_space(const char *p, const char *end)
 
 static int detect(vn__cmp_side *s, const cJSON *root, vn__cmp_error *err)
 {
-    const char *what = "a results file vernier reads (vernier.results/1, Google Benchmark's JSON "
-                       "or hyperfine's --export-json)";
+    const char *what = "vernier.results/1, Google Benchmark or hyperfine JSON";
     if (!cJSON_IsObject(root))
-        return vn__cmp_bad(err, "not %s", what);
+        return vn__cmp_bad(err, "not results vernier reads (%s)", what);
     const char *schema = vn__cmp_str(root, "schema");
     if (schema) {
         if (!strcmp(schema, "vernier.results/1"))
@@ -49,7 +48,7 @@ static int detect(vn__cmp_side *s, const cJSON *root, vn__cmp_error *err)
         return vn__cmp_read_gbench(s, root, err);
     if (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "results")))
         return vn__cmp_read_hyperfine(s, root, err);
-    return vn__cmp_bad(err, "not %s", what);
+    return vn__cmp_bad(err, "not results vernier reads (%s)", what);
 }
 
 /* Takes the benchmarks and facts of one file (f) into s. */
@@ -89,6 +88,29 @@ static int join(vn__cmp_side *s, vn__cmp_side *f)
     return 0;
 }
 
+/* Whether the text from p, where the parser stopped, is one token that
+ * the end of the file cut off (a string never closed, "tru", "1e"): a file
+ * cut short, rather than a mistake with more text after it. */
+static int cut_short(const char *text, const char *p, const char *end)
+{
+    /* cJSON stops at a string's opening quote, or just past it. */
+    int in_string = (p < end && *p == '"') || (p > text && p[-1] == '"');
+    if (in_string) {
+        for (p += p < end && *p == '"'; p < end; p++) {
+            if (*p == '\\' && p + 1 < end)
+                p++;
+            else if (*p == '"')
+                return 0;
+        }
+        return 1;
+    }
+    for (; p < end; p++)
+        if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' || *p == ',' || *p == ':' ||
+            *p == ']' || *p == '}')
+            return 0;
+    return 1;
+}
+
 int vn__cmp_read(vn__cmp_side *s, const char *text, size_t len, vn__cmp_error *err)
 {
     memset(err, 0, sizeof *err);
@@ -101,7 +123,7 @@ int vn__cmp_read(vn__cmp_side *s, const char *text, size_t len, vn__cmp_error *e
     if (!root || !end || end != text + len) {
         size_t at = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
         position(text, at, err);
-        if (!root && at >= len)
+        if (!root && cut_short(text, text + at, text + len))
             snprintf(err->msg, sizeof err->msg, "the JSON ends too early; the file is cut short");
         else if (!root)
             snprintf(err->msg, sizeof err->msg, "malformed JSON");

@@ -176,7 +176,7 @@ int vn__cmp_report_text(const vn__cmp_result *r, const vn__cmp_files *f, unsigne
             namew = w;
     }
     if (r->nrows)
-        out("%-*s %9s %9s %8s %15s %6s  %-*s%s\n", (int)namew, "benchmark", "BASE", "NEW", "ratio",
+        out("%-*s %9s %9s %8s %15s %7s  %-*s%s\n", (int)namew, "benchmark", "BASE", "NEW", "ratio",
             "95% CI", "p", insn ? 11 : 0, "verdict", insn ? "  instr" : "");
     for (size_t i = 0; i < r->nrows; i++) {
         const vn__cmp_row *w = &r->rows[i];
@@ -187,7 +187,7 @@ int vn__cmp_report_text(const vn__cmp_result *r, const vn__cmp_files *f, unsigne
             on = w->verdict == VN__CMP_FASTER ? "\033[32m" : "\033[31m";
             off = "\033[0m";
         }
-        out("%s%*s %9s %9s %8s %15s %6s  %s%-*s%s", nm, (int)(namew - cols), "",
+        out("%s%*s %9s %9s %8s %15s %7s  %s%-*s%s", nm, (int)(namew - cols), "",
             vn__fmt_ns(a, sizeof a, w->base_median), vn__fmt_ns(b, sizeof b, w->new_median),
             fmt_ratio(ra, sizeof ra, w->ratio), fmt_ci(ci, sizeof ci, w->lo, w->hi),
             fmt_p(p, sizeof p, w->p), on, insn ? 11 : 0, vn__cmp_verdict_name(w->verdict), off);

@@ -5,6 +5,7 @@ against a bootstrap in numpy, verdicts and exit codes, and the errors."""
 import copy
 import json
 import math
+import re
 import shutil
 import subprocess
 
@@ -305,19 +306,22 @@ def test_bad_files_name_the_file_and_the_place(tmp_path, run_file):
     good = write(tmp_path / "good.json", run_file)
     text = json.dumps(run_file, indent=1)
     cut = tmp_path / "cut.json"
-    cut.write_text(text[: len(text) // 2])
-    p = run("compare", good, str(cut), check=1)
-    line = text[: len(text) // 2].count("\n") + 1
-    assert p.stderr.startswith("vernier compare: '%s', line %d, column " % (cut, line))
-    assert "cut short" in p.stderr and p.stdout == ""
+    # Cut anywhere: inside a number, a string, a word or between them.
+    for at in sorted({1, len(text) // 3, len(text) // 2, len(text) - 2} | set(range(200, 260))):
+        cut.write_text(text[:at])
+        p = run("compare", good, str(cut), check=1)
+        line = text[:at].count("\n") + 1
+        m = re.match(r"vernier compare: '(.*)', line (\d+), column (\d+): (.*)\n$", p.stderr)
+        assert m and m.group(1) == str(cut) and int(m.group(2)) in (line - 1, line), (at, p.stderr)
+        assert "cut short" in m.group(4) and p.stdout == "", (at, text[:at][-20:], p.stderr)
     bad = tmp_path / "bad.json"
     bad.write_text('{\n  "results": [1,, 2]\n}\n')
     p = run("compare", str(bad), good, check=1)
     assert p.stderr == "vernier compare: '%s', line 2, column 17: malformed JSON\n" % bad
     for doc, what in [({"schema": "vernier.env/1"}, "vernier.env/1 holds no benchmarks"),
                       ({"schema": "vernier.results/2"}, "from a newer vernier"),
-                      ({"rows": []}, "not a results file vernier reads"),
-                      ([1, 2], "not a results file vernier reads")]:
+                      ({"rows": []}, "not results vernier reads"),
+                      ([1, 2], "not results vernier reads")]:
         p = run("compare", good, write(tmp_path / "other.json", doc), check=1)
         assert what in p.stderr and "other.json" in p.stderr and len(p.stderr.splitlines()) == 1
     p = run("compare", good, str(tmp_path / "absent.json"), check=1)

@@ -146,7 +146,7 @@ static void errors_say_where(void **state)
     assert_int_equal(e.line, 0);
     assert_non_null(strstr(e.msg, "vernier.stats/1 holds no benchmarks"));
     assert_int_equal(read_text(&s, "[]", &e), VN_EINVAL);
-    assert_non_null(strstr(e.msg, "not a results file"));
+    assert_non_null(strstr(e.msg, "not results vernier reads"));
     /* A file that fails part way adds nothing to the side. */
     assert_int_equal(read_text(&s, "{\"results\":[{\"command\":\"a\",\"times\":[1]},{\"times\":[1]}]}", &e),
                      VN_EINVAL);
