@@ -125,12 +125,9 @@ void vn_median_ci_ranks(size_t n, size_t *lo, size_t *hi, double *coverage)
 
 /* ---- the summary ------------------------------------------------------------- */
 
-typedef struct ranked {
-    double v;
-    size_t i;
-} ranked;
+typedef vn__ranked ranked;
 
-static int cmp_ranked(const void *pa, const void *pb)
+int vn__cmp_ranked(const void *pa, const void *pb)
 {
     const ranked *a = pa, *b = pb;
     if (a->v != b->v)
@@ -367,7 +364,7 @@ int vn_stats_compute(const double *x, size_t n, vn_stats *out)
      * the caller's array is only read. */
     for (size_t i = 0; i < n; i++)
         rk[i] = (ranked){x[i], i};
-    qsort(rk, n, sizeof *rk, cmp_ranked);
+    qsort(rk, n, sizeof *rk, vn__cmp_ranked);
     for (size_t i = 0; i < n; i++)
         s[i] = rk[i].v;
 

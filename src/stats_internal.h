@@ -8,6 +8,15 @@
  * memory runs out. The caller's array is never reordered. */
 double *vn__sorted_copy(const double *x, size_t n);
 
+/* A value and where it was, so ranks can be taken back to their sample. */
+typedef struct vn__ranked {
+    double v;
+    size_t i;
+} vn__ranked;
+
+/* Ascending order of values, ties by position, for qsort. */
+int vn__cmp_ranked(const void *a, const void *b);
+
 /* Ascending order of doubles, for qsort. */
 int vn__cmp_double(const void *a, const void *b);
 

@@ -5,22 +5,12 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "stats_internal.h"
 #include "vernier/stats.h"
 
 /* scipy's rule (_mwu_choose_method): the exact distribution when one sample
  * has at most this many values and no two values are equal. */
 #define EXACT_MAX_N 8
-
-typedef struct pooled {
-    double v;
-    int from_a;
-} pooled;
-
-static int cmp_pooled(const void *pa, const void *pb)
-{
-    const pooled *a = pa, *b = pb;
-    return a->v < b->v ? -1 : a->v > b->v;
-}
 
 /* P(U <= k) under the null for samples of m and n values, from the
  * generating function of U, the Gaussian binomial coefficient
@@ -56,7 +46,7 @@ int vn_mann_whitney(const double *a, size_t na, const double *b, size_t nb, doub
     if (!a || !b || !na || !nb || !u || !p)
         return VN_EINVAL;
     size_t n = na + nb;
-    pooled *r = malloc(n * sizeof *r);
+    vn__ranked *r = malloc(n * sizeof *r);
     if (!r)
         return VN_ENOMEM;
     for (size_t i = 0; i < n; i++) {
@@ -65,9 +55,9 @@ int vn_mann_whitney(const double *a, size_t na, const double *b, size_t nb, doub
             free(r);
             return VN_EINVAL;
         }
-        r[i] = (pooled){v, i < na};
+        r[i] = (vn__ranked){v, i};
     }
-    qsort(r, n, sizeof *r, cmp_pooled);
+    qsort(r, n, sizeof *r, vn__cmp_ranked);
     /* Average ranks for ties; the tie term sum(t^3 - t) for the variance. */
     double ra = 0, ties = 0;
     for (size_t i = 0; i < n;) {
@@ -76,7 +66,7 @@ int vn_mann_whitney(const double *a, size_t na, const double *b, size_t nb, doub
             j++;
         double rank = ((double)i + (double)j) / 2.0 + 1.0, t = (double)(j - i + 1);
         for (size_t k = i; k <= j; k++)
-            if (r[k].from_a)
+            if (r[k].i < na)
                 ra += rank;
         ties += t * t * t - t;
         i = j + 1;
