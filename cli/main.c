@@ -7,7 +7,9 @@
 /* The one table of subcommands: help, dispatch and error messages read it. */
 static const vn_cli_cmd commands[] = {
     {"clocks", "characterize every clock: read cost, resolution, monotonicity, the timer used", cmd_clocks},
+#ifndef VN_NO_COMPARE /* a build without cJSON: the aarch64 cross build of the tests */
     {"compare", "compare two sets of results: ratios with intervals, p-values, verdicts", cmd_compare},
+#endif
     {"env", "report the machine and the settings that hurt measurement, with fixes", cmd_env},
     {"run", "time whole commands over many runs and compare them", cmd_run},
     {"stats", "summarize numbers from a file or a pipe: median CI, percentiles, outliers, modes", cmd_stats},

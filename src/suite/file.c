@@ -90,7 +90,7 @@ int vn__file_write_all(int fd, const char *p, size_t n)
 void vn__file_fail(vn_state *st, const char *what, int rc)
 {
     char msg[256];
-    snprintf(msg, sizeof msg, "%s: %s", what, strerror(-rc));
+    snprintf(msg, sizeof msg, "%.160s: %.80s", what, strerror(-rc));
     vn_state_fail(st, msg);
 }
 
