@@ -3,6 +3,9 @@
 #define VN_STATS_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "vernier/stats.h"
 
 /* A sorted copy of x[0..n) (ascending; the caller frees it), or NULL when
  * memory runs out. The caller's array is never reordered. */
@@ -26,5 +29,11 @@ double vn__ibeta(double a, double b, double x, double y);
 
 /* log P(B = k) for B ~ Binomial(n, 1/2) (stats_special.c). */
 double vn__log_binom_half(size_t n, size_t k);
+
+/* vn_ratio_paired (paired) or vn_ratio_unpaired with the number of
+ * resamples and the seed given, for tests that check the bootstrap against
+ * its exact distribution (stats_ratio.c). */
+int vn__ratio_boot(const double *a, size_t na, const double *b, size_t nb, int paired,
+                   size_t resamples, uint64_t seed, vn_ratio *out);
 
 #endif

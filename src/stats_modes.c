@@ -55,6 +55,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats_rng.h"
+
 #define MIN_N 10       /* fewer values say nothing about modes */
 #define MAXN 2048      /* values the test looks at, at most */
 #define PER_H 5        /* grid steps to a bandwidth */
@@ -70,54 +72,12 @@
 
 /* ---- random numbers -------------------------------------------------------- */
 
-/* xoshiro256** (Blackman and Vigna), seeded by splitmix64: fast, and good
- * enough for a bootstrap. */
-typedef struct rng {
-    uint64_t s[4];
-    double spare;
-    int has_spare;
-} rng;
-
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-static void rng_seed(rng *r, uint64_t seed)
-{
-    for (int i = 0; i < 4; i++) {
-        uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        r->s[i] = z ^ (z >> 31);
-    }
-    r->has_spare = 0;
-}
-
-static uint64_t rng_next(rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return out;
-}
+typedef vn__srng rng;
 
 /* Uniform on [0, 1), 53 bits. */
 static double rng_unif(rng *r)
 {
-    return (double)(rng_next(r) >> 11) * 0x1p-53;
-}
-
-/* An index below n, by Lemire's multiply-shift (its bias, under 2^-32 for
- * the sizes here, is far below the bootstrap's own noise). */
-static size_t rng_index(rng *r, size_t n)
-{
-    return (size_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
+    return (double)(vn__srng_next(r) >> 11) * 0x1p-53;
 }
 
 /* A standard normal by Marsaglia's polar method, two at a time: no sine
@@ -375,7 +335,7 @@ static double boot_p(const sample *d, size_t k, double h, double *ys, rng *r)
     grid_set(d->g, d->lo, d->range, h);
     while (drawn < BOOT) {
         for (size_t i = 0; i < d->n; i++) {
-            double v = d->y[rng_index(r, d->n)] + h * rng_normal(r);
+            double v = d->y[vn__srng_index(r, d->n)] + h * rng_normal(r);
             ys[i] = d->mean + (v - d->mean) * shrink;
         }
         bin(d->g, ys, d->n);
@@ -476,7 +436,7 @@ int vn_modes_sorted(const double *s, size_t n, vn_modes *out)
     for (size_t i = 0; i < ny; i++)
         y[i] = (s[a + (size_t)(((double)i + 0.5) * (double)m / (double)ny)] - base) / scale;
     rng r;
-    rng_seed(&r, SEED);
+    vn__srng_seed(&r, SEED);
     unlattice(y, ny, &r);
 
     sample d = {.y = y, .n = ny, .lo = INFINITY, .g = g};

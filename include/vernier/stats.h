@@ -167,6 +167,56 @@ void vn_histogram_cdf(const vn_histogram *h, double *out);
 int vn_fit_line(const double *x, const double *y, const double *w, size_t n, double *a, double *b,
                 double *r2);
 
+/* The ratio of two medians, median(b) / median(a), with its 95% interval
+ * by the percentile bootstrap: 2000 resamples drawn with replacement from
+ * a fixed seed (equal input, equal answer), the ratio of the resampled
+ * medians each time, and the 2.5th and 97.5th percentiles of those ratios.
+ * vn_ratio_paired takes a[i] and b[i] as a pair (measured at the same
+ * moment) and resamples pairs, so what moved both alike cancels in the
+ * ratio; vn_ratio_unpaired resamples each side on its own. With fewer than
+ * VN_RATIO_MIN pairs (values on either side), ci is NAN. An end of ci is
+ * infinite when resamples put a median of a at or below 0. VN_EINVAL for a
+ * NULL pointer, no values or one that is not finite; VN_ERANGE when a
+ * median is 0 or less (a ratio of times needs both above 0); VN_ENOMEM. On
+ * failure *out is untouched. */
+typedef struct vn_ratio {
+    double ratio;      /* median(b) / median(a) */
+    double ci[2];      /* the 95% percentile interval; NAN with too few values */
+    size_t n;          /* pairs, or the smaller side when unpaired */
+    int paired;
+} vn_ratio;
+
+#define VN_RATIO_MIN 6
+
+int vn_ratio_paired(const double *a, const double *b, size_t n, vn_ratio *out);
+int vn_ratio_unpaired(const double *a, size_t na, const double *b, size_t nb, vn_ratio *out);
+
+/* The complexity of a sweep, as Google Benchmark's BigO fit: for each form
+ * f(n), time = coef x f(n) by least squares through the origin, and the
+ * RMS of the residuals over the mean time; best is the form with the
+ * lowest (O(1) on a tie), next the runner-up. Logarithms are base 2. */
+typedef enum vn_bigo {
+    VN_BIGO_1,
+    VN_BIGO_LOGN,
+    VN_BIGO_N,
+    VN_BIGO_NLOGN,
+    VN_BIGO_N2,
+    VN_BIGO_N3,
+    VN_BIGO_COUNT
+} vn_bigo;
+
+typedef struct vn_bigo_fit {
+    vn_bigo best, next;
+    double coef[VN_BIGO_COUNT]; /* time per unit of f(n); NAN where the form cannot fit */
+    double rms[VN_BIGO_COUNT];  /* normalized RMS of the residuals; INFINITY there */
+} vn_bigo_fit;
+
+/* Fits times t[i] at sizes n[i] (count >= 2, every n >= 1, the mean time
+ * above 0). 0, or VN_EINVAL; on failure *out is untouched. */
+int vn_fit_bigo(const double *n, const double *t, size_t count, vn_bigo_fit *out);
+/* "1", "log n", "n", "n log n", "n^2", "n^3"; "?" for no form. */
+const char *vn_bigo_name(vn_bigo b);
+
 #ifdef __cplusplus
 }
 #endif
