@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_internal.h"
 #include "bench_main.h"
 #include "cli.h"
 #include "suite/suite.h"
@@ -222,6 +223,9 @@ int cmd_suite(int argc, char **argv)
         }
         vn_suite *s = vn_suite_create();
         vn_suite_set_after(s, vn__suite_after, &ctx);
+        /* Each family says what its sweep means in its own lines (the
+         * loop's fitted line); a complexity line beside them would be noise. */
+        vn__suite_no_fit(s);
         size_t n;
         const vn__suite_entry *e = vn__suite_entries(&n);
         for (size_t i = 0; i < n && s && rc == 0; i++) {

@@ -217,6 +217,15 @@ public:
         has_timer_ = true;
         return *this;
     }
+    /* The row this benchmark's rows are compared with ("name", or
+     * "name/n=64" for a row of a sweep): a ratio and a line each. It takes
+     * the place of the run's --baseline for these rows. */
+    benchmark &baseline(const std::string &row)
+    {
+        baseline_ = row;
+        has_baseline_ = true;
+        return *this;
+    }
     /* Run untimed before and after every sample, on the sample's thread,
      * with its state (its parameter): a teardown runs after a setup that
      * failed too. With --threads every thread runs them, so what they share
@@ -239,7 +248,7 @@ private:
 
     benchmark(std::string name, std::unique_ptr<detail::callable> body)
         : name_(std::move(name)), body_(std::move(body)), opts_(), lo_(0), hi_(0), mult_(0),
-          list_(false), has_timer_(false)
+          list_(false), has_timer_(false), has_baseline_(false)
     {
     }
 
@@ -268,16 +277,17 @@ private:
         o.range_hi = hi_;
         o.range_mult = mult_;
         o.timer = has_timer_ ? timer_.c_str() : nullptr;
+        o.baseline = has_baseline_ ? baseline_.c_str() : nullptr;
         return o;
     }
 
     std::string name_;
     std::unique_ptr<detail::callable> body_, setup_, teardown_;
     vn_bench_opts opts_;
-    std::string param_name_, timer_;
+    std::string param_name_, timer_, baseline_;
     std::vector<std::int64_t> values_;
     std::int64_t lo_, hi_, mult_;
-    bool list_, has_timer_;
+    bool list_, has_timer_, has_baseline_;
 };
 
 /* Benchmarks added at run time, run with the options of vn_main(). The

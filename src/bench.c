@@ -42,6 +42,12 @@ void vn_suite_destroy(vn_suite *s)
     free(s);
 }
 
+void vn__suite_no_fit(vn_suite *s)
+{
+    if (s)
+        s->no_fit = 1;
+}
+
 void vn__suite_set_hooks(vn_suite *s, const vn__hooks *h)
 {
     s->has_hooks = h != NULL;
@@ -162,6 +168,8 @@ int vn_suite_add(vn_suite *s, const char *name, vn_bench_fn fn, const vn_bench_o
     /* The results keep the parameter's name in 32 bytes (vn_result.param_name). */
     if (o.param_name && (!*o.param_name || strlen(o.param_name) >= sizeof ((vn_result *)0)->param_name))
         return o.param_name[0] ? VN_ERANGE : VN_EINVAL;
+    if (o.baseline && !*o.baseline)
+        return VN_EINVAL;
     if (o.timer) {
         vn_clock_id id;
         if (vn_clock_lookup(o.timer, &id) != 0)

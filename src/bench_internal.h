@@ -74,9 +74,25 @@ struct vn_suite {
     vn__hooks hooks;
     vn_suite_after_fn after;
     void *after_ctx;
+    int no_fit;                   /* no complexity lines (vn__suite_no_fit) */
 };
 
 void vn__suite_set_hooks(vn_suite *s, const vn__hooks *h);
+/* No complexity line for s's sweeps: for suites whose sweeps say what they
+ * mean in lines of their own, such as vernier suite's. */
+void vn__suite_no_fit(vn_suite *s);
+
+/* ---- Rows together (bench_compare.c) ---- */
+
+/* VN_ENOENT, with a line saying what is wrong in why (of n bytes; NULL
+ * for none), when a benchmark of s names a baseline that is no row of s,
+ * or cfg->baseline names no row that runs (after cfg->filter). */
+int vn__baselines_check(const vn_suite *s, const vn_config *cfg, char *why, size_t n);
+/* Once the rows have run: each row's ratio to its baseline (the rows name
+ * it in their baseline field) with a finding per row, and with fit, a
+ * complexity finding per benchmark with a parameter. of[i] is the
+ * benchmark of row i of out, which is in the library's own layout. */
+int vn__compare_rows(vn_results *out, const vn__bench *const *of, int fit);
 /* The name of benchmark b's row for parameter value k (k unused without
  * values): "name", or "name/param=value", as results and --filter see it. */
 void vn__row_name(const vn__bench *b, size_t k, char *name, size_t len);

@@ -33,7 +33,7 @@ typedef struct outputs {
 enum {
     O_LIST = 256, O_FILTER, O_JSON, O_CSV, O_RAW, O_MD, O_HIST, O_EXPLAIN, O_PRECISION, O_MAXTIME,
     O_MINSAMPLES, O_MAXSAMPLES, O_WARMUP, O_CPU, O_TIMER, O_THREADS, O_COLD, O_INTERLEAVE, O_NO_INTERLEAVE, O_COUNTERS, O_QUIET,
-    O_DMA, O_POLICY, O_HELP
+    O_DMA, O_POLICY, O_BASELINE, O_HELP
 };
 
 static const struct {
@@ -43,6 +43,7 @@ static const struct {
 } options[] = {
     {{"list", no_argument, 0, O_LIST}, NULL, "list the benchmarks (after --filter) and exit"},
     {{"filter", required_argument, 0, O_FILTER}, "REGEX", "run only benchmarks whose name matches (POSIX extended)"},
+    {{"baseline", required_argument, 0, O_BASELINE}, "NAME", "compare every other row with the row NAME: a ratio column, and a line each with its 95% interval"},
     {{"json", required_argument, 0, O_JSON}, "FILE", "write the results as JSON (vernier.results/1); '-' for stdout"},
     {{"csv", required_argument, 0, O_CSV}, "FILE", "write one CSV row per benchmark; '-' for stdout"},
     {{"raw", no_argument, 0, O_RAW}, NULL, "with --csv: one row per sample instead"},
@@ -254,6 +255,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
         switch (c) {
         case O_LIST: o.list = 1; break;
         case O_FILTER: cfg.filter = optarg; break;
+        case O_BASELINE: cfg.baseline = optarg; break;
         case O_JSON: o.json = optarg; break;
         case O_CSV: o.csv = optarg; break;
         case O_RAW: o.raw = 1; break;
@@ -416,6 +418,9 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
                            o.list ? " (drop it to list them all)" : " (--list shows their names)");
     if (o.list)
         return flush_stdout(prog);
+    char why[512];
+    if (vn__baselines_check(s, &cfg, why, sizeof why) != 0)
+        return usage_error(prog, "%s%s", why, "");
 
     /* Ctrl-C, SIGTERM and SIGHUP stop the run between samples; what was measured is
      * still reported and written, marked interrupted. */

@@ -285,6 +285,11 @@ static int run_suite(vn_suite *s, const vn_config *cfg_in, vn_results *out)
     regex_t re;
     if (cfg.filter && regcomp(&re, cfg.filter, REG_EXTENDED | REG_NOSUB) != 0)
         return VN_EINVAL;
+    if (vn__baselines_check(s, &cfg, NULL, 0) != 0) {
+        if (cfg.filter)
+            regfree(&re);
+        return VN_ENOENT;
+    }
     vn__policy pol;
     if (vn__policy_init(&pol, &cfg) != 0) {
         if (cfg.filter)
@@ -359,8 +364,9 @@ static int run_suite(vn_suite *s, const vn_config *cfg_in, vn_results *out)
         goto done;
     struct floors floors = {LOW3_NONE, NULL, 0};
     job **jobs = calloc(nrows ? nrows : 1, sizeof *jobs);
+    const vn__bench **of = calloc(nrows ? nrows : 1, sizeof *of);
     size_t nj = 0;
-    if (!jobs) {
+    if (!jobs || !of) {
         rc = VN_ENOMEM;
         goto rows_done;
     }
@@ -372,6 +378,11 @@ static int run_suite(vn_suite *s, const vn_config *cfg_in, vn_results *out)
             row_result_init(res, b, k);
             if (cfg.filter && regexec(&re, res->name, 0, NULL, 0) != 0)
                 continue;
+            /* The benchmark's own baseline, as its other settings, before
+             * the run's. */
+            const char *base = b->opts.baseline ? b->opts.baseline : cfg.baseline;
+            snprintf(res->baseline, sizeof res->baseline, "%s", base ? base : "");
+            of[nj] = b;
             if (!(jobs[nj] = job_new(b, res, &cfg, hooks, out, ctr, cfg.cold ? &evict : NULL,
                                      cfg.threads > 1 ? NULL : &floors, &rc)))
                 break;
@@ -382,8 +393,11 @@ static int run_suite(vn_suite *s, const vn_config *cfg_in, vn_results *out)
         rc = cfg.interleave ? run_interleaved(jobs, nj, &cfg, out) : run_in_turn(jobs, nj, &cfg, out);
     for (size_t i = 0; i < nj; i++)
         free(jobs[i]);
-    free(jobs);
+    if (rc == 0)
+        rc = vn__compare_rows(out, of, !s->no_fit);
 rows_done:
+    free(jobs);
+    free(of);
     vn__evict_free(&evict);
     if (rc == 0 && s->after)
         rc = s->after(out, s->after_ctx);

@@ -138,6 +138,23 @@ char *vn__fmt_pct(char *s, size_t n, double pct)
     return s;
 }
 
+char *vn__fmt_ratio(char *s, size_t n, double v)
+{
+    if (isnan(v))
+        snprintf(s, n, "-");
+    else if (isinf(v))
+        snprintf(s, n, "%sinf", v < 0 ? "-" : "");
+    else if (fabs(v) < 0.01 && v != 0)
+        snprintf(s, n, "%.2gx", v);
+    else if (fabs(v) < 9.995)
+        snprintf(s, n, "%.2fx", v);
+    else if (fabs(v) < 99.95)
+        snprintf(s, n, "%.1fx", v);
+    else
+        snprintf(s, n, "%.0fx", v);
+    return s;
+}
+
 static locale_t c_locale;
 static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
 

@@ -26,6 +26,10 @@ char *vn__fmt_count(char *s, size_t n, double v);
  * "250%", "<0.001%" below that, "-" for NaN. Returns s. */
 char *vn__fmt_pct(char *s, size_t n, double pct);
 
+/* A ratio of two times: "0.57x", "1.74x", "12.3x", "250x"; two significant
+ * digits below 0.01 ("0.0042x"); "inf" for infinity, "-" for NaN. Returns s. */
+char *vn__fmt_ratio(char *s, size_t n, double v);
+
 /* The shortest of %.15g and %.17g that reads back as the same double, so a
  * number written as text loses nothing; "" for NaN or infinity (the caller
  * decides how a missing value looks). Returns s. */

@@ -212,6 +212,12 @@ typedef struct vn_bench_opts {
      * took with vn_state_set_time(), as with Google Benchmark's
      * UseManualTime; no empty loop is subtracted from such times. */
     int manual_time;
+    /* The row this benchmark's rows are compared with (a row name, exact,
+     * such as "two_loops" or "copy/n=64"): each gets the ratio of its
+     * median to that row's, with an interval, and a line below the table.
+     * NULL: the run's vn_config.baseline (--baseline). A name that is no
+     * row of the suite makes vn_suite_run() return VN_ENOENT. */
+    const char *baseline;
 } vn_bench_opts;
 
 /* Zeroes o and sets its size: every option at its default. */
@@ -324,6 +330,11 @@ typedef struct vn_config {
      * NULL (the default): every rule as documented. An unknown name or a
      * bad value makes vn_suite_run() return VN_EINVAL before measuring. */
     const char *policy;
+    /* The row every other row is compared with (--baseline NAME), for the
+     * benchmarks that name no baseline of their own; NULL: none. It must
+     * name a row that runs (after the filter), or vn_suite_run() returns
+     * VN_ENOENT before measuring. */
+    const char *baseline;
 } vn_config;
 
 #define VN_DMA_LATENCY_AUTO (-2)
@@ -482,6 +493,19 @@ typedef struct vn_result {
      * "Time": well under the median when the thread waited, slept or was
      * kept off the CPU; NAN unknown. */
     double cpu_ns;
+    /* In-process, compared with a baseline row: its name ("" for none, and
+     * then the rest is unset), the ratio of this row's median to the
+     * baseline's over the samples both kept (1 for the baseline itself;
+     * NAN when either has no median, such as an upper bound), its 95%
+     * interval (NAN with too few samples), and how many pairs it rests on.
+     * ratio_paired: the k-th samples of the two rows were taken in the same
+     * round (rows taking turns) and resampled as pairs; 0: each row's
+     * samples on their own (vn_ratio_paired, vn_ratio_unpaired). */
+    char baseline[192];
+    double ratio;
+    double ratio_ci[2];
+    size_t ratio_n;
+    int ratio_paired;
 } vn_result;
 
 /* A finding about the run as a whole, from its rows: id for scripts, one

@@ -17,6 +17,7 @@ enum {
     VN__COL_NAME,
     VN__COL_MEDIAN,
     VN__COL_CI,
+    VN__COL_REL,
     VN__COL_CPU,
     VN__COL_MEAN,
     VN__COL_MAD,

@@ -14,6 +14,7 @@ const vn__col vn__results_cols[VN__NCOLS] = {
     [VN__COL_NAME] = {"benchmark", 0, 0, 0, NULL},
     [VN__COL_MEDIAN] = {"median", 1, 0, 0, NULL},
     [VN__COL_CI] = {"ci95", 0, 0, 0, NULL},
+    [VN__COL_REL] = {"relative", 1, 1, 0, NULL},
     [VN__COL_CPU] = {"cpu", 1, 1, 0, NULL},
     [VN__COL_MEAN] = {"mean", 1, 0, 0, NULL},
     [VN__COL_MAD] = {"MAD", 1, 0, 0, NULL},
@@ -259,6 +260,8 @@ void vn__results_cells(const vn_result *r, vn__cells *c)
         rate_cell(c->s[VN__COL_RATE], z, r);
     }
     vn__fmt_ns(c->s[VN__COL_MAD], z, have ? st->mad : NAN);
+    /* The median over the baseline row's (1.00x for the baseline itself). */
+    vn__fmt_ratio(c->s[VN__COL_REL], z, r->baseline[0] ? r->ratio : NAN);
 
     char it[32];
     /* A headline that rests on few of the samples (the others left out)

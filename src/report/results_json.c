@@ -125,6 +125,26 @@ static void counters(vn__json *j, const vn_result *r, int on)
     vn__json_obj_end(j);
 }
 
+/* The row compared with a baseline: its name, the ratio of the medians and
+ * its interval, and what they rest on; null without a baseline. */
+static void baseline(vn__json *j, const vn_result *r)
+{
+    if (!r->baseline[0]) {
+        vn__json_null(j, "baseline");
+        return;
+    }
+    vn__json_obj_begin(j, "baseline");
+    vn__json_str(j, "name", r->baseline);
+    vn__json_num(j, "ratio", r->ratio);
+    vn__json_arr_begin(j, "ci");
+    vn__json_num(j, NULL, r->ratio_ci[0]);
+    vn__json_num(j, NULL, r->ratio_ci[1]);
+    vn__json_arr_end(j);
+    vn__json_uint(j, "n", r->ratio_n);
+    vn__json_bool(j, "paired", r->ratio_paired != 0);
+    vn__json_obj_end(j);
+}
+
 /* One row; x is the command's own part of it for vernier run (its command
  * line, parameters, each run's usage, the shell's start-up), NULL for the
  * engine's rows. */
@@ -204,6 +224,7 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on, const vn
         vn__json_uint(j, "min_samples", r->min_samples);
         vn__json_str(j, "timer", vn_clock_name(r->timer));
         vn__json_obj_end(j);
+        baseline(j, r);
     }
     vn__json_str(j, "error", r->error[0] ? r->error : NULL);
     counters(j, r, counters_on);

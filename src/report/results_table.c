@@ -223,6 +223,24 @@ static int csv_sample_row(vn_buf *b, const vn_result *r, const vn_run_result *x,
     return err;
 }
 
+/* In-process rows compared with a baseline: its name, the ratio of the
+ * medians and its 95% interval; empty fields without one. */
+static const char *const baseline_columns = ",baseline,ratio,ratio_lo,ratio_hi";
+
+static int csv_baseline_cells(vn_buf *b, const vn_result *r)
+{
+    int on = r->baseline[0] != '\0';
+    int err = vn_buf_puts(b, ",");
+    if (!err)
+        err = csv_field(b, r->baseline);
+    double v[] = {on ? r->ratio : NAN, on ? r->ratio_ci[0] : NAN, on ? r->ratio_ci[1] : NAN};
+    for (size_t i = 0; i < 3 && !err; i++) {
+        char s[40];
+        err = vn_buf_printf(b, ",%s", vn__fmt_exact(s, sizeof s, v[i]));
+    }
+    return err;
+}
+
 /* The raw header's extra columns: for in-process samples, and for runs of
  * commands. */
 static const char *const raw_bench_columns = ",branch_cycles";
@@ -241,6 +259,8 @@ int vn__report_results_csv(const vn_results *r, const vn_run_results *runs, int 
     int err = vn_buf_append(out, h, strlen(h) - 1);
     if (!err && raw)
         err = vn_buf_puts(out, runs ? raw_run_columns : raw_bench_columns);
+    if (!err && !raw && !runs)
+        err = vn_buf_puts(out, baseline_columns);
     if (!err && on)
         err = csv_counter_header(out, r, raw);
     if (!err)
@@ -250,6 +270,8 @@ int vn__report_results_csv(const vn_results *r, const vn_run_results *runs, int 
         const vn_run_result *x = runs ? &runs->commands[i] : NULL;
         if (!raw) {
             err = csv_summary_row(out, res, x);
+            if (!err && !x)
+                err = csv_baseline_cells(out, res);
             if (!err && on)
                 err = csv_counter_cells(out, r, res);
             if (!err)

@@ -54,6 +54,11 @@ def test_the_example_runs_its_lambdas():
         assert rows[f"map_find/keys={n}"]["params"] == {"keys": n}
     # The larger map is slower to search, so each row saw its own map.
     assert rows["map_find/keys=4096"]["stats"]["median"] > rows["map_find/keys=64"]["stats"]["median"]
+    # .baseline(): the map's rows against the smallest, and no other row.
+    big = rows["map_find/keys=4096"]["baseline"]
+    assert big["name"] == "map_find/keys=64" and big["ratio"] > 1
+    assert rows["map_find/keys=64"]["baseline"]["ratio"] == 1
+    assert sorted(n for n, r in rows.items() if r["baseline"]) == ["map_find/keys=4096", "map_find/keys=64"]
 
 
 PROGRAM = r"""

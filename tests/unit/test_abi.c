@@ -308,6 +308,10 @@ static void the_rows_are_found_by_the_librarys_stride(void **state)
     vn_buf_init(&b, 0);
     r.result_size = sizeof(vn_result) - 8;
     assert_int_equal(vn_report_results_json(&r, &b), VN_EABI);
+    /* Rows of an older library, smaller than this one's, are still found;
+     * rows smaller than the first layout are no library's. */
+    assert_non_null(vn_results_at(&r, 0));
+    r.result_size = VN__RESULT_FIRST - 8;
     assert_null(vn_results_at(&r, 0));
     r.result_size = 0;
     assert_null(vn_results_at(&r, 0));

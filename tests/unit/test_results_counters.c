@@ -360,7 +360,7 @@ static void csv_columns(void **state)
     render(&r, csv_summary, &b);
     char line[4096];
     assert_true(find_line(b.data, "name,", line, sizeof line));
-    assert_non_null(strstr(line, ",warnings,counter.cycles,counter.instructions,"
+    assert_non_null(strstr(line, ",warnings,baseline,ratio,ratio_lo,ratio_hi,counter.cycles,counter.instructions,"
                                  "counter.branches,counter.branch-misses,"
                                  "counter.cache-references,counter.cache-misses,"
                                  "counter.task-clock,counter.page-faults,"

@@ -204,6 +204,21 @@ static void fixture(vn_results *r)
     finish(res);
     res->stop = VN_STOP_MAX_SAMPLES;
     assert_int_equal(r->nbench, NBENCH);
+
+    /* Compared with a baseline: the first row (1 against itself), the
+     * noisy one with an interval, the bound with no ratio at all. */
+    const vn_result *base = &r->bench[0];
+    for (size_t i = 0; i < NBENCH; i++) {
+        res = &r->bench[i];
+        if (i != 0 && strcmp(res->name, "noisy") && strcmp(res->name, "empty"))
+            continue;
+        snprintf(res->baseline, sizeof res->baseline, "%s", base->name);
+        res->ratio_paired = 1;
+        res->ratio_n = res->upper_bound ? 0 : 21;
+        res->ratio = res->upper_bound ? NAN : res->stats.median / base->stats.median;
+        res->ratio_ci[0] = res->upper_bound ? NAN : i ? res->ratio * 0.93 : 1;
+        res->ratio_ci[1] = res->upper_bound ? NAN : i ? res->ratio * 1.19 : 1;
+    }
 }
 
 static void fixture_free(vn_results *r)
@@ -868,11 +883,20 @@ static void csv(void **state)
             assert_non_null(strstr(b.data, ",16,shared_core,0.387,0,2.1\n"));
             assert_non_null(strstr(b.data, "\nsum/n=1024,1024,0,"));
         } else {
-            assert_int_equal(want, 32);
-            assert_non_null(
-                strstr(b.data, ",high_variance;drift;interference;shared_core;max_time;custom_check\n"));
+            assert_int_equal(want, 36);
+            /* The baseline's columns after the warnings: noisy's ratio
+             * over the first row, with its interval. */
+            const vn_result *noisy = vn_results_at(&r, 4);
+            char tail[256], v[3][40];
+            snprintf(tail, sizeof tail, ",high_variance;drift;interference;shared_core;max_time;"
+                     "custom_check,sum/n=1024,%s,%s,%s\n",
+                     vn__fmt_exact(v[0], sizeof v[0], noisy->ratio),
+                     vn__fmt_exact(v[1], sizeof v[1], noisy->ratio_ci[0]),
+                     vn__fmt_exact(v[2], sizeof v[2], noisy->ratio_ci[1]));
+            assert_non_null(strstr(b.data, tail));
+            assert_non_null(strstr(b.data, "\nempty,") && strstr(b.data, "max_time,,dead_code;max_time,sum/n=1024,,,\n"));
             assert_non_null(strstr(b.data, "\nbroken,,ns,0,0,,,,,,,,,,,,,,,,,,,,0.31,0,,,,failed,"
-                                           "could not allocate 1 GiB,\n"));
+                                           "could not allocate 1 GiB,,,,,\n"));
         }
         vn_buf_free(&b);
     }
