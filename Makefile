@@ -30,8 +30,8 @@ build: $(BUILD)/build.ninja
 # example are built, so a first run does not wait for the tests' build.
 demo: deps $(BUILD)/build.ninja
 	$(CMAKE) --build $(BUILD) --target example_sum_arrays
-	@echo '$$ build/examples/sum_arrays --hist'
-	@$(BUILD)/examples/sum_arrays --hist
+	@echo '$$ build/examples/sum_arrays --hist --baseline two_loops'
+	@$(BUILD)/examples/sum_arrays --hist --baseline two_loops
 
 # The sanitized build uses clang, the normal one gcc: every check compiles
 # the code (with -Werror) with both.

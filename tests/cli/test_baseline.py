@@ -1,0 +1,165 @@
+"""Rows compared in-process: --baseline NAME and vn_bench_opts.baseline give
+each row the ratio of its median to the baseline's, with an interval from
+the pairs of samples taken in the same round, as a column, a line below the
+table and JSON; and a sweep over a parameter gets its complexity line."""
+import json
+import re
+import subprocess
+
+from conftest import BUILD, validate
+from test_engine_cli import QUICK, compile_program, results, run_ex
+
+PROGRAM = BUILD / "tests" / "programs" / "sweep"
+# A ratio as the reports write it: "1.64x", "12.3x", "250x", "0.0042x".
+X = r"([\d.e-]+)x"
+
+
+def run_sweep(*args, check=0):
+    p = subprocess.run([str(PROGRAM), *QUICK, *args], capture_output=True, text=True, timeout=120)
+    assert p.returncode == check, (p.returncode, p.stdout, p.stderr)
+    return p
+
+
+def sweep_results(*args):
+    p = run_sweep(*args, "--json", "-")
+    d = json.loads(p.stdout)
+    validate(d, "results-1.json")
+    return d, p
+
+
+def ratio_line(text, row, base):
+    """The line for row against base, as (word, ratio, lo, hi)."""
+    m = re.search(rf"^{re.escape(row)} is {X} (faster|slower) than {re.escape(base)} "
+                  rf"\({X}-{X}, 95%(, unpaired)?\)$", text, re.M)
+    if m:
+        return m.group(2), float(m.group(1)), float(m.group(3)), float(m.group(4)), m.group(5)
+    m = re.search(rf"^{re.escape(row)} is {X} (faster|slower) than {re.escape(base)} "
+                  r"\(too few samples for an interval\)$", text, re.M)
+    if m:
+        return m.group(2), float(m.group(1)), None, None, None
+    m = re.search(rf"^{re.escape(row)} vs {re.escape(base)}: no significant difference "
+                  rf"\({X}, {X}-{X}, 95%(, unpaired)?\)$", text, re.M)
+    assert m, text
+    return "same", float(m.group(1)), float(m.group(2)), float(m.group(3)), m.group(4)
+
+
+def check_line_and_json(text, row, base, b):
+    """The line says what the JSON holds: the direction from the interval,
+    the ratio inverted for a faster row."""
+    word, r, lo, hi, unpaired = ratio_line(text, row, base)
+    assert b["name"] == base
+    if lo is None:  # a loaded machine left fewer than 6 pairs
+        assert b["ci"] == [None, None] and b["n"] < 6
+        assert abs(r - (1 / b["ratio"] if word == "faster" else b["ratio"])) < 0.01 * r + 0.005
+        return
+    assert (unpaired is None) == b["paired"]
+    if word == "faster":
+        assert b["ci"][1] < 1
+        want = (1 / b["ratio"], 1 / b["ci"][1], 1 / b["ci"][0])
+    elif word == "slower":
+        assert b["ci"][0] > 1
+        want = (b["ratio"], b["ci"][0], b["ci"][1])
+    else:
+        assert b["ci"][0] <= 1 <= b["ci"][1]
+        want = (b["ratio"], b["ci"][0], b["ci"][1])
+    for shown, exact in zip((r, lo, hi), want):
+        assert abs(shown - exact) <= 0.01 * exact + 0.005, (shown, exact)
+
+
+def test_sum_arrays_compares_through_the_baseline():
+    d, p = results("sum_arrays", "--baseline", "two_loops")
+    rows = {b["name"]: b for b in d["benchmarks"]}
+    two, merged = rows["two_loops"], rows["merged_loop"]
+    assert two["baseline"]["ratio"] == 1 and two["baseline"]["ci"] == [1, 1]
+    b = merged["baseline"]
+    assert b["paired"] and b["n"] >= 1
+    # The ratio of the medians over the pairs is near that of the headlines,
+    # which rest on the same samples and a few more.
+    headline = merged["stats"]["median"] / two["stats"]["median"]
+    assert 0.8 < b["ratio"] / headline < 1.25
+    text = p.stderr  # the JSON went to stdout, the table to stderr
+    check_line_and_json(text, "merged_loop", "two_loops", b)
+    # The relative column: 1.00x for the baseline, the ratio for the other.
+    header = next(line for line in text.splitlines() if line.startswith("benchmark"))
+    assert "relative" in header.split()
+    table = text.split("\n\n")[0].splitlines()
+    for line in table:
+        if line.startswith("two_loops "):
+            assert " 1.00x " in line
+        if line.startswith("merged_loop "):
+            assert re.search(rf" {b['ratio']:.2f}x ", line), line
+    # Without --baseline: no column, no line, null in the JSON.
+    d, p = results("sum_arrays")
+    assert all(r["baseline"] is None for r in d["benchmarks"])
+    assert "relative" not in p.stderr and "faster than" not in p.stderr
+
+
+def test_without_turns_the_samples_are_not_paired():
+    d, p = results("sum_arrays", "--baseline", "two_loops", "--no-interleave")
+    b = {r["name"]: r for r in d["benchmarks"]}["merged_loop"]["baseline"]
+    assert b["paired"] is False
+    check_line_and_json(p.stderr, "merged_loop", "two_loops", b)
+
+
+def test_a_benchmarks_own_baseline_and_its_complexity():
+    d, p = sweep_results("--baseline", "fixed")
+    rows = {b["name"]: b for b in d["benchmarks"]}
+    # The sweep keeps its own baseline; the other rows take --baseline's.
+    for n in (64, 128, 256, 512, 1024):
+        assert rows[f"grow/n={n}"]["baseline"]["name"] == "grow/n=64"
+    assert rows["fixed"]["baseline"]["ratio"] == 1
+    # Sixteen times the multiplies take far more than twice the time.
+    big = rows["grow/n=1024"]["baseline"]
+    assert big["ratio"] > 2
+    check_line_and_json(p.stderr, "grow/n=1024", "grow/n=64", big)
+    # The bound has no ratio, and says so. (The empty loop's own body is
+    # one almost always; code placement can still tell the two apart.)
+    nothing = rows["nothing"]
+    if nothing["upper_bound"]:
+        assert nothing["baseline"]["ratio"] is None
+        assert re.search(r"^nothing: an upper bound \(< [\d.]+ [nu]s\), no ratio to fixed$",
+                         p.stderr, re.M)
+    else:
+        check_line_and_json(p.stderr, "nothing", "fixed", nothing["baseline"])
+    # One line per row but the baselines themselves.
+    lines = [f for f in d["findings"] if f["id"] == "baseline"]
+    assert len(lines) == 4 + 1 + 0, lines  # grow/n=128..1024, nothing
+    # n multiplies an iteration: the time grows as n, one line for the sweep.
+    fits = [f for f in d["findings"] if f["id"] == "complexity"]
+    assert len(fits) == 1, fits
+    m = re.match(r"grow: O\(n\), ([\d.]+) ns x n, RMS ([\d.]+)% \(next best O\(([^)]+)\): ([\d.]+)%\)$",
+                 fits[0]["brief"])
+    assert m, fits[0]["brief"]
+    assert float(m.group(2)) < float(m.group(4))
+    # The coefficient times n is about the row's median.
+    at = rows["grow/n=1024"]["stats"]["median"]
+    assert 0.7 < float(m.group(1)) * 1024 / at < 1.4
+    assert fits[0]["brief"] in p.stderr
+
+
+def test_unknown_baselines_are_usage_errors(tmp_path):
+    for args, needle in [
+        (["--baseline", "nope"], "--baseline 'nope' names no benchmark (--list shows their names)"),
+        (["--baseline", "grow"], "--baseline 'grow' names no benchmark"),
+        (["--baseline", "fixed", "--filter", "grow"],
+         "--baseline 'fixed' does not run: --filter 'grow' leaves it out"),
+    ]:
+        p = run_sweep(*args, check=2)
+        assert p.stderr.count("\n") == 1 and needle in p.stderr, p.stderr
+        assert p.stdout == ""
+    # A benchmark whose own baseline is no row: the program's usage is wrong.
+    exe = compile_program(tmp_path, r"""
+#include <vernier.h>
+static void a(vn_state *st) { unsigned x = 1; while (vn_next(st)) { x = x * 3 + 1; vn_keep(x); } }
+VN_BENCH_OPTS(a, .baseline = "b");
+int main(int argc, char **argv) { return vn_main(argc, argv); }
+""")
+    p = subprocess.run([str(exe), "--quiet"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+    assert "the benchmark 'a' names the baseline 'b', which is no row of this program" in p.stderr
+
+
+def test_help_and_list_still_work_with_a_wrong_baseline():
+    assert "--baseline NAME" in run_ex("sum_arrays", "--help", check=0).stdout
+    p = run_sweep("--baseline", "nope", "--list")
+    assert "grow/n=64" in p.stdout.split()
