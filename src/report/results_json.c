@@ -125,6 +125,15 @@ static void counters(vn__json *j, const vn_result *r, int on)
     vn__json_obj_end(j);
 }
 
+/* Two numbers as an array, such as an interval's ends. */
+static void pair(vn__json *j, const char *key, const double v[2])
+{
+    vn__json_arr_begin(j, key);
+    vn__json_num(j, NULL, v[0]);
+    vn__json_num(j, NULL, v[1]);
+    vn__json_arr_end(j);
+}
+
 /* The row compared with a baseline: its name, the ratio of the medians and
  * its interval, and what they rest on; null without a baseline. */
 static void baseline(vn__json *j, const vn_result *r)
@@ -136,10 +145,7 @@ static void baseline(vn__json *j, const vn_result *r)
     vn__json_obj_begin(j, "baseline");
     vn__json_str(j, "name", r->baseline);
     vn__json_num(j, "ratio", r->ratio);
-    vn__json_arr_begin(j, "ci");
-    vn__json_num(j, NULL, r->ratio_ci[0]);
-    vn__json_num(j, NULL, r->ratio_ci[1]);
-    vn__json_arr_end(j);
+    pair(j, "ci", r->ratio_ci);
     vn__json_uint(j, "n", r->ratio_n);
     vn__json_bool(j, "paired", r->ratio_paired != 0);
     vn__json_obj_end(j);
@@ -182,10 +188,7 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on, const vn
 
     vn__json_obj_begin(j, "overhead");
     vn__json_num(j, "ns", r->overhead_ns);
-    vn__json_arr_begin(j, "ci");
-    vn__json_num(j, NULL, r->overhead_ci[0]);
-    vn__json_num(j, NULL, r->overhead_ci[1]);
-    vn__json_arr_end(j);
+    pair(j, "ci", r->overhead_ci);
     vn__json_num(j, "cycles", r->overhead_cycles);
     if (!x)
         vn__json_num(j, "cycles_spread", r->overhead_cycles_spread);

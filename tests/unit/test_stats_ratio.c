@@ -16,17 +16,7 @@
 #include "stats_internal.h"
 #include "vernier.h"
 
-static uint64_t seed;
-
-/* splitmix64, as uniform on (0, 1). */
-static double unif(void)
-{
-    uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) * 0x1p-53;
-}
+#include "seeded.h"
 
 static int cmp(const void *a, const void *b)
 {
@@ -69,6 +59,16 @@ static void assert_quantile(const double *d, size_t n, double v, double share)
 #define N6 6
 #define ALL6 46656 /* 6^6 resamples of 6 values */
 
+/* Resample number t of all ALL6: the pairs of a and b at the indices
+ * whose base-6 digits t is, into ra and rb. */
+static void resample(size_t t, const double *a, const double *b, double *ra, double *rb)
+{
+    for (size_t i = 0; i < N6; i++, t /= N6) {
+        ra[i] = a[t % N6];
+        rb[i] = b[t % N6];
+    }
+}
+
 /* Every resample of 6 pairs, enumerated: the exact bootstrap distribution
  * of the ratio that the seeded resamples estimate. */
 static void paired_matches_the_exact_bootstrap(void **state)
@@ -80,11 +80,7 @@ static void paired_matches_the_exact_bootstrap(void **state)
     assert_non_null(d);
     for (size_t t = 0; t < ALL6; t++) {
         double ra[N6], rb[N6];
-        size_t code = t;
-        for (size_t i = 0; i < N6; i++, code /= N6) {
-            ra[i] = a[code % N6];
-            rb[i] = b[code % N6];
-        }
+        resample(t, a, b, ra, rb);
         d[t] = median(rb, N6) / median(ra, N6);
     }
     qsort(d, ALL6, sizeof *d, cmp);
@@ -108,11 +104,7 @@ static void unpaired_matches_the_exact_bootstrap(void **state)
     assert_true(ma && mb);
     for (size_t t = 0; t < ALL6; t++) {
         double ra[N6], rb[N6];
-        size_t code = t;
-        for (size_t i = 0; i < N6; i++, code /= N6) {
-            ra[i] = a[code % N6];
-            rb[i] = b[code % N6];
-        }
+        resample(t, a, b, ra, rb);
         ma[t] = median(ra, N6);
         mb[t] = median(rb, N6);
     }
