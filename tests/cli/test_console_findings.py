@@ -85,7 +85,10 @@ def test_three_benchmarks_take_a_handful_of_lines(tmp_path):
     d, console = run(tmp_path, "--filter", THREE)
     assert [b["name"] for b in d["benchmarks"]] == ["x_plus_x", "sleep_10ms", "random_work"]
     rest = below_table(d, console)
-    assert len(rest) <= 7, console
+    # A blank line, at most four lines of warnings (the fourth says "also:"),
+    # the machine's, the counters' and the timer's: eight at most, however
+    # many warnings a loaded machine brings.
+    assert len(rest) <= 8, console
     check_findings(d, rest)
 
 

@@ -794,7 +794,12 @@ def test_interleaved_rows_each_keep_their_budget():
                                          "copy/size=4096", "copy/size=8192"]
     for b in rows:
         assert b["error"] is None and len(b["samples"]) >= 10
-        assert b["elapsed_s"] < 0.75  # all five turns would be about 1 s
+        # Past its budget a row ends within a few samples (the stop test runs
+        # every n/32 samples past 64), however slow a loaded machine made
+        # them; all five rows' turns would be about 1 s.
+        longest = max(s["value"] * s["iters"] for s in b["samples"]) / 1e9
+        assert b["elapsed_s"] < 0.75 or b["elapsed_s"] - 0.2 < 16 * longest, b["elapsed_s"]
+    # Each row counts its own turns only: together they fit in the run.
     assert sum(b["elapsed_s"] for b in rows) <= wall
     d, _ = results("memcpy_throughput", "--no-interleave", "--interleave")
     assert d["config"]["interleave"] is True
