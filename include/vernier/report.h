@@ -3,6 +3,8 @@
 #ifndef VERNIER_REPORT_H
 #define VERNIER_REPORT_H
 
+#include <time.h>
+
 #include "vernier/base.h"
 #include "vernier/bench.h"
 #include "vernier/probe.h"
@@ -47,6 +49,20 @@ int vn_report_results_hist(const vn_results *r, unsigned flags, vn_buf *out);
 int vn_report_results_json(const vn_results *r, vn_buf *out);
 int vn_report_results_csv(const vn_results *r, int raw, vn_buf *out);
 int vn_report_results_markdown(const vn_results *r, vn_buf *out);
+/* Google Benchmark's JSON layout (--benchmark_format=json, as its 1.7
+ * writes it), for its compare.py and the tools that read its files: one
+ * entry of run_type "iteration" per sample the headline rests on, as a
+ * repetition, then the mean, median, stddev and cv; a row without a median
+ * (failed, skipped, an upper bound) is an entry with error_occurred.
+ * docs/compare.md has the mapping. The results do not say which program
+ * ran or when: executable and date fill the context's fields of those
+ * names (NULL: ""), date as vn_report_gbench_date() writes it. */
+int vn_report_results_gbench(const vn_results *r, const char *executable, const char *date,
+                             vn_buf *out);
+/* t in local time as Google Benchmark dates its files,
+ * "2024-05-01T12:00:00+02:00", in buf (n bytes, 32 are enough); returns
+ * buf, "" when t cannot be converted. */
+char *vn_report_gbench_date(char *buf, size_t n, time_t t);
 
 /* vernier run's results (vernier/runner.h). The console summary with the
  * comparison; the vernier.results/1 document ("kind": "commands", each
@@ -58,6 +74,11 @@ int vn_report_run_json(const vn_run_results *r, vn_buf *out);
 int vn_report_run_csv(const vn_run_results *r, int raw, vn_buf *out);
 int vn_report_run_markdown(const vn_run_results *r, vn_buf *out);
 int vn_report_run_hist(const vn_run_results *r, unsigned flags, vn_buf *out);
+/* Google Benchmark's JSON layout of the runs: each run of a command is a
+ * repetition of one iteration, its wall time and its user plus system time
+ * net of the shell's start-up. */
+int vn_report_run_gbench(const vn_run_results *r, const char *executable, const char *date,
+                         vn_buf *out);
 /* hyperfine's layouts: --export-json; --export-csv (seconds, one row per
  * command, parameter_NAME columns); --export-markdown (a table in unit_s
  * seconds: 1e-3 for milliseconds; 0 chooses as hyperfine does). */

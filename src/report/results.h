@@ -132,6 +132,10 @@ int vn__report_results_json(const vn_results *r, const vn_run_results *runs, vn_
 int vn__report_results_csv(const vn_results *r, const vn_run_results *runs, int raw, vn_buf *out);
 /* The Markdown view, for the engine's results (runs NULL) or vernier run's. */
 int vn__report_results_markdown(const vn_results *r, const vn_run_results *runs, vn_buf *out);
+/* Google Benchmark's JSON layout, for the engine's results (runs NULL) or
+ * vernier run's, whose runs give each repetition's CPU time. */
+int vn__report_gbench(const vn_results *r, const vn_run_results *runs, const char *executable,
+                      const char *date, vn_buf *out);
 
 /* The runs of vernier run seen as the engine's results, for the views both
  * share (the results document, CSV, Markdown, the histograms): every row's

@@ -128,3 +128,15 @@ int vn_report_run_hist(const vn_run_results *runs, unsigned flags, vn_buf *out)
     vn__run_view_free(&v);
     return err;
 }
+
+int vn_report_run_gbench(const vn_run_results *runs, const char *executable, const char *date,
+                         vn_buf *out)
+{
+    vn_results v;
+    memset(&v, 0, sizeof v);
+    int err = out ? vn__run_view(runs, &v) : VN_EINVAL;
+    if (!err)
+        err = vn__report_gbench(&v, runs, executable, date, out);
+    vn__run_view_free(&v);
+    return err;
+}

@@ -1,0 +1,314 @@
+/* Results in Google Benchmark's JSON layout, with the field names and
+ * types its 1.7 writer uses, so that its compare.py and the tools built to
+ * read its files read vernier's results as they read its own.
+ *
+ * Google Benchmark's unit of repetition is a run of many iterations timed
+ * as one; vernier's is the sample. Each sample the headline rests on is
+ * therefore one entry of run_type "iteration", a repetition: its time per
+ * iteration net of the empty loop (for vernier run, a run's wall time net
+ * of the shell's start-up), so the values are those behind the median the
+ * console shows, and a reader's tests (compare.py's U test) get every one
+ * of them. After them come the aggregates Google Benchmark writes with
+ * --benchmark_repetitions: mean, median, stddev and cv, of the same values.
+ * A row with no median to give (failed, skipped, an upper bound) is one
+ * entry with error_occurred, as Google Benchmark writes an error. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../format.h"
+#include "results.h"
+#include "vernier/stats.h"
+
+/* The values of an entry, by kind. */
+enum { V_REAL, V_CPU, V_BYTES, V_ITEMS };
+
+/* A row's repetitions: the samples its headline keeps. */
+typedef struct reps {
+    const vn_result *r;
+    const vn_run_result *x; /* vernier run's row, NULL in-process */
+    size_t *idx;            /* the samples kept, by index */
+    size_t n;
+    double net;             /* taken off each sample's time */
+    double *tmp;            /* room for n values */
+} reps;
+
+static double value(const reps *p, size_t k, int kind)
+{
+    size_t i = p->idx[k];
+    const vn_sample *s = &p->r->samples[i];
+    double real = s->value - p->net;
+    if (kind == V_REAL)
+        return real;
+    if (kind == V_CPU) {
+        double cpu = NAN;
+        if (p->x)
+            cpu = (p->x->proc[i].user_ns + p->x->proc[i].sys_ns) -
+                  (p->x->shell_user_ns + p->x->shell_sys_ns);
+        else if (isfinite(s->cpu_ns))
+            cpu = s->cpu_ns - p->net;
+        /* The layout has no unknown CPU time, and its readers do arithmetic
+         * on it: the wall time stands in, which code that computes spends
+         * on the CPU anyway. */
+        return isfinite(cpu) ? cpu : real;
+    }
+    double per = kind == V_BYTES ? p->r->bytes_per_iter : p->r->items_per_iter;
+    return per / (real * 1e-9);
+}
+
+static int has_rate(const vn_result *r, int kind)
+{
+    return (kind == V_BYTES ? r->bytes_per_iter : r->items_per_iter) > 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Aggregates as Google Benchmark computes them from its repetitions. */
+enum { A_MEAN, A_MEDIAN, A_STDDEV, A_CV, A_COUNT };
+static const char *const agg_names[A_COUNT] = {"mean", "median", "stddev", "cv"};
+
+static double aggregate(const reps *p, int kind, int agg)
+{
+    double sum = 0, ss = 0;
+    for (size_t k = 0; k < p->n; k++)
+        sum += p->tmp[k] = value(p, k, kind);
+    double mean = sum / (double)p->n;
+    if (agg == A_MEAN)
+        return mean;
+    if (agg == A_MEDIAN) {
+        qsort(p->tmp, p->n, sizeof *p->tmp, cmp_double);
+        return vn_percentile_sorted(p->tmp, p->n, 50);
+    }
+    for (size_t k = 0; k < p->n; k++)
+        ss += (p->tmp[k] - mean) * (p->tmp[k] - mean);
+    double sd = p->n > 1 ? sqrt(ss / (double)(p->n - 1)) : 0;
+    return agg == A_STDDEV ? sd : sd / mean;
+}
+
+/* Where a row sits among Google Benchmark's families (one registration
+ * and its arguments): rows that share a name but for their parameter are
+ * one family, its instances in order. */
+typedef struct family {
+    int index, instance;
+    char base[sizeof ((vn_result *)0)->name];
+} family;
+
+static void next_family(family *f, const vn_result *r, int first)
+{
+    char base[sizeof f->base];
+    snprintf(base, sizeof base, "%s", r->name);
+    char *slash = r->param_name[0] ? strrchr(base, '/') : NULL;
+    if (slash)
+        *slash = '\0';
+    if (!first && !strcmp(base, f->base)) {
+        f->instance++;
+        return;
+    }
+    f->index = first ? 0 : f->index + 1;
+    f->instance = 0;
+    memcpy(f->base, base, sizeof base);
+}
+
+/* The members every entry begins with; rep < 0 for an aggregate. */
+static void entry_head(vn__json *j, const vn_result *r, const family *f, const char *agg, size_t n,
+                       long rep)
+{
+    char name[sizeof r->name + 16];
+    snprintf(name, sizeof name, "%s%s%s", r->name, agg ? "_" : "", agg ? agg : "");
+    vn__json_obj_begin(j, NULL);
+    vn__json_str(j, "name", name);
+    vn__json_int(j, "family_index", f->index);
+    vn__json_int(j, "per_family_instance_index", f->instance);
+    vn__json_str(j, "run_name", r->name);
+    vn__json_str(j, "run_type", agg ? "aggregate" : "iteration");
+    vn__json_uint(j, "repetitions", n);
+    if (rep >= 0)
+        vn__json_int(j, "repetition_index", rep);
+    vn__json_int(j, "threads", r->threads > 1 ? r->threads : 1);
+}
+
+/* A row without a median: its reason as Google Benchmark's error. */
+static void error_entry(vn__json *j, const vn_result *r, const family *f)
+{
+    char msg[sizeof r->error + 96];
+    if (r->upper_bound) {
+        char t[32];
+        snprintf(msg, sizeof msg, "an upper bound: < %s per iteration, no slower than the empty loop",
+                 vn__fmt_ns_bound(t, sizeof t, r->bound_ns));
+    } else if (r->stop == VN_STOP_SKIPPED) {
+        snprintf(msg, sizeof msg, "skipped: %s", r->error);
+    } else {
+        snprintf(msg, sizeof msg, "%s", r->error[0] ? r->error : "no samples");
+    }
+    entry_head(j, r, f, NULL, 1, 0);
+    vn__json_bool(j, "error_occurred", 1);
+    vn__json_str(j, "error_message", msg);
+    vn__json_uint(j, "iterations", r->iters);
+    vn__json_num(j, "real_time", 0);
+    vn__json_num(j, "cpu_time", 0);
+    vn__json_str(j, "time_unit", "ns");
+    vn__json_obj_end(j);
+}
+
+static void rates(vn__json *j, const reps *p, long k, int agg)
+{
+    static const char *const keys[] = {"bytes_per_second", "items_per_second"};
+    for (int kind = V_BYTES; kind <= V_ITEMS; kind++)
+        if (has_rate(p->r, kind))
+            vn__json_num(j, keys[kind - V_BYTES],
+                         k >= 0 ? value(p, (size_t)k, kind) : aggregate(p, kind, agg));
+}
+
+static void row_entries(vn__json *j, const reps *p, const family *f)
+{
+    const vn_result *r = p->r;
+    for (size_t k = 0; k < p->n; k++) {
+        entry_head(j, r, f, NULL, p->n, (long)k);
+        vn__json_uint(j, "iterations", r->samples[p->idx[k]].iters);
+        vn__json_num(j, "real_time", value(p, k, V_REAL));
+        vn__json_num(j, "cpu_time", value(p, k, V_CPU));
+        vn__json_str(j, "time_unit", "ns");
+        rates(j, p, (long)k, 0);
+        /* Counters as Google Benchmark's perf counters: the row's, per
+         * iteration and net of the empty loop, in every repetition. */
+        for (int c = 0; c < r->ncounters && c < VN_COUNTERS_MAX; c++)
+            if (isfinite(r->counters[c].value))
+                vn__json_num(j, r->counters[c].name, r->counters[c].value);
+        vn__json_obj_end(j);
+    }
+    /* As Google Benchmark: aggregates only with more than one repetition. */
+    for (int a = 0; p->n > 1 && a < A_COUNT; a++) {
+        entry_head(j, r, f, agg_names[a], p->n, -1);
+        vn__json_str(j, "aggregate_name", agg_names[a]);
+        vn__json_str(j, "aggregate_unit", a == A_CV ? "percentage" : "time");
+        vn__json_uint(j, "iterations", p->n);
+        vn__json_num(j, "real_time", aggregate(p, V_REAL, a));
+        vn__json_num(j, "cpu_time", aggregate(p, V_CPU, a));
+        vn__json_str(j, "time_unit", "ns");
+        rates(j, p, -1, a);
+        vn__json_obj_end(j);
+    }
+}
+
+/* The context: the machine from the results' snapshot. mhz_per_cpu is the
+ * counter's rate, which Google Benchmark also reads first (tsc_freq_khz),
+ * else cpufreq's maximum; cpu_scaling_enabled as it decides: a governor
+ * other than performance. */
+static void context(vn__json *j, const vn_results *r, const char *exe, const char *date)
+{
+    const vn_sysinfo *s = &r->env;
+    vn__json_obj_begin(j, "context");
+    vn__json_str(j, "date", date ? date : "");
+    vn__json_str(j, "host_name", s->hostname);
+    vn__json_str(j, "executable", exe ? exe : "");
+    if (s->logical_cpus > 0)
+        vn__json_int(j, "num_cpus", s->logical_cpus);
+    else
+        vn__json_null(j, "num_cpus");
+    double mhz = isfinite(r->counter_hz) && r->counter_hz > 0 ? r->counter_hz / 1e6
+                 : s->ncpus > 0 && s->cpus[0].max_khz > 0    ? (double)s->cpus[0].max_khz / 1e3
+                                                              : NAN;
+    if (isfinite(mhz))
+        vn__json_int(j, "mhz_per_cpu", llround(mhz));
+    else
+        vn__json_null(j, "mhz_per_cpu");
+    int scaling = 0;
+    for (int i = 0; i < s->ncpus && s->cpus; i++)
+        scaling |= s->cpus[i].governor[0] && strcmp(s->cpus[i].governor, "performance") != 0;
+    vn__json_bool(j, "cpu_scaling_enabled", scaling);
+    vn__json_arr_begin(j, "caches");
+    for (int i = 0; i < s->ncaches && i < VN_SYSINFO_MAX_CACHES; i++) {
+        const vn_cache_info *c = &s->caches[i];
+        vn__json_obj_begin(j, NULL);
+        vn__json_str(j, "type", c->type);
+        vn__json_int(j, "level", c->level);
+        vn__json_int(j, "size", c->size_bytes > 0 ? c->size_bytes : 0);
+        vn__json_int(j, "num_sharing", c->shared_cpus > 0 ? c->shared_cpus : 0);
+        vn__json_obj_end(j);
+    }
+    vn__json_arr_end(j);
+    vn__json_arr_begin(j, "load_avg");
+    for (int i = 0; i < 3; i++)
+        vn__json_num(j, NULL, s->loadavg[i]);
+    vn__json_arr_end(j);
+    /* Google Benchmark's own build; here the benchmark program's, which is
+     * what decides whether its times mean anything. */
+    vn__json_str(j, "library_build_type", r->optimized ? "release" : "debug");
+    vn__json_obj_end(j);
+}
+
+int vn__report_gbench(const vn_results *r, const vn_run_results *runs, const char *executable,
+                      const char *date, vn_buf *out)
+{
+    if (!out)
+        return VN_EINVAL;
+    int bad = vn__results_check(r);
+    if (bad)
+        return bad;
+    size_t most = 1;
+    for (size_t i = 0; i < r->nbench; i++)
+        if (vn_results_at(r, i)->nsamples > most)
+            most = vn_results_at(r, i)->nsamples;
+    size_t *idx = malloc(most * sizeof *idx);
+    double *tmp = malloc(most * sizeof *tmp);
+    if (!idx || !tmp) {
+        free(idx), free(tmp);
+        return VN_ENOMEM;
+    }
+    vn__json j;
+    vn__json_init(&j, out, 1);
+    vn__json_obj_begin(&j, NULL);
+    context(&j, r, executable, date);
+    vn__json_arr_begin(&j, "benchmarks");
+    family f = {0, 0, ""};
+    for (size_t i = 0; i < r->nbench; i++) {
+        const vn_result *row = vn_results_at(r, i);
+        reps p = {row, runs ? &runs->commands[i] : NULL, idx, 0, 0, tmp};
+        /* The headline's samples: those with no tag it leaves out. An
+         * overhead no empty-loop sample measured is unknown, and nothing
+         * was taken off. */
+        for (size_t k = 0; row->samples && k < row->nsamples; k++)
+            if (!(row->samples[k].tags & row->left_out))
+                idx[p.n++] = k;
+        p.net = isfinite(row->overhead_ns) ? row->overhead_ns : 0;
+        next_family(&f, row, i == 0);
+        if (row->error[0] || row->upper_bound || p.n == 0)
+            error_entry(&j, row, &f);
+        else
+            row_entries(&j, &p, &f);
+    }
+    vn__json_arr_end(&j);
+    vn__json_obj_end(&j);
+    free(idx), free(tmp);
+    return vn__json_finish(&j);
+}
+
+int vn_report_results_gbench(const vn_results *r, const char *executable, const char *date,
+                             vn_buf *out)
+{
+    return vn__report_gbench(r, NULL, executable, date, out);
+}
+
+char *vn_report_gbench_date(char *buf, size_t n, time_t t)
+{
+    struct tm tm;
+    char zone[8];
+    if (!buf || !n)
+        return buf;
+    buf[0] = '\0';
+    if (!localtime_r(&t, &tm) || strftime(zone, sizeof zone, "%z", &tm) != 5)
+        return buf;
+    /* strftime writes the offset as +0200; the date has +02:00. */
+    char day[24];
+    if (strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+        return buf;
+    if (snprintf(buf, n, "%s%.3s:%s", day, zone, zone + 3) >= (int)n)
+        buf[0] = '\0';
+    return buf;
+}

@@ -1,0 +1,234 @@
+/* Google Benchmark's layout of the engine's results, from a fixture whose
+ * every number is known: which samples become repetitions, what is taken
+ * off them, the aggregates, the families, and the rows that become errors.
+ * The whole document is compared with tests/golden/results-gbench.json, and
+ * the properties that matter are checked on their own. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "results_fixture.h"
+
+#define NBENCH 6
+
+/* n samples of value v0 + k * step, k = 0.., each with a CPU time 0.5 ns
+ * under it; sample 2 is preempted. */
+static void samples(vn_result *res, size_t n, double v0, double step)
+{
+    res->samples = calloc(n, sizeof *res->samples);
+    assert_non_null(res->samples);
+    res->nsamples = n;
+    for (size_t k = 0; k < n; k++) {
+        vn_sample *s = &res->samples[k];
+        s->value = v0 + (double)k * step;
+        s->cpu_ns = s->value - 0.5;
+        s->iters = res->iters;
+        s->ref_ns = 0.385;
+        s->tags = k == 2 ? VN_TAG_PREEMPTED : 0;
+    }
+}
+
+static void fixture(vn_results *r)
+{
+    memset(r, 0, sizeof *r);
+    r->size = sizeof *r;
+    r->result_size = sizeof(vn_result);
+    char root[4096];
+    snprintf(root, sizeof root, "%s/sysroot-vm", VN_FIXTURES);
+    assert_int_equal(vn_sysinfo_collect_at(root, &r->env), 0);
+    r->counter_hz = 2596098000.0;
+    r->optimized = 1;
+    r->bench = calloc(NBENCH, sizeof *r->bench);
+    assert_non_null(r->bench);
+
+    /* Two rows of one benchmark, a parameter each: one family. The first
+     * declares bytes and counts instructions. */
+    vn_result *res = fx_add(r, "sum/n=64", 4096, 0.25);
+    snprintf(res->param_name, sizeof res->param_name, "n");
+    res->bytes_per_iter = 256;
+    samples(res, 5, 10.25, 0.5);
+    res->ncounters = 1;
+    snprintf(res->counters[0].name, sizeof res->counters[0].name, "instructions");
+    res->counters[0].value = 130;
+    res = fx_add(r, "sum/n=128", 2048, 0.25);
+    snprintf(res->param_name, sizeof res->param_name, "n");
+    samples(res, 4, 20.25, 1);
+    /* No empty-loop sample kept: nothing was taken off. */
+    res = fx_add(r, "unknown_overhead", 1024, NAN);
+    samples(res, 3, 7, 1);
+    res = fx_add(r, "bound", 1048576, 0.3);
+    samples(res, 4, 0.31, 0.01);
+    res->upper_bound = 1;
+    res->bound_ns = 0.31;
+    res = fx_add(r, "no_device", 0, NAN);
+    res->stop = VN_STOP_SKIPPED;
+    snprintf(res->error, sizeof res->error, "no /dev/cpu_dma_latency here");
+    res = fx_add(r, "broken", 0, NAN);
+    res->stop = VN_STOP_FAILED;
+    snprintf(res->error, sizeof res->error, "could not allocate 1 GiB");
+}
+
+static void fixture_free(vn_results *r)
+{
+    for (size_t i = 0; i < r->nbench; i++)
+        free(r->bench[i].samples);
+    free(r->bench);
+    vn_sysinfo_free(&r->env);
+}
+
+static void render(vn_buf *b)
+{
+    vn_results r;
+    fixture(&r);
+    vn_buf_init(b, 0);
+    assert_int_equal(vn_report_results_gbench(&r, "./prog", "2024-05-01T12:00:00+02:00", b), 0);
+    assert_non_null(b->data);
+    fixture_free(&r);
+}
+
+static void golden_file(void **state)
+{
+    (void)state;
+    vn_buf b;
+    render(&b);
+    check_golden("results-gbench.json", &b);
+    vn_buf_free(&b);
+}
+
+/* The text of the entry after the n-th occurrence of key in s, or NULL. */
+static const char *nth(const char *s, const char *key, int n)
+{
+    const char *p = s;
+    for (int i = 0; p && i <= n; i++) {
+        p = strstr(p, key);
+        if (p && i < n)
+            p += strlen(key);
+    }
+    return p;
+}
+
+static int count(const char *s, const char *key)
+{
+    int n = 0;
+    for (const char *p = strstr(s, key); p; p = strstr(p + 1, key))
+        n++;
+    return n;
+}
+
+static void repetitions_are_the_headline_samples_net(void **state)
+{
+    (void)state;
+    vn_buf b;
+    render(&b);
+    const char *s = b.data;
+    /* sum/n=64: samples 10.25, 10.75, (11.25 preempted), 11.75, 12.25 less
+     * 0.25 of empty loop: four repetitions. */
+    assert_int_equal(count(s, "\"name\": \"sum/n=64\""), 4);
+    assert_non_null(strstr(s, "\"real_time\": 10,"));
+    assert_non_null(strstr(s, "\"real_time\": 10.5,"));
+    /* 11 only as the mean and the median: the preempted sample is not one. */
+    assert_int_equal(count(s, "\"real_time\": 11,"), 2);
+    assert_non_null(strstr(s, "\"real_time\": 11.5,"));
+    assert_non_null(strstr(s, "\"real_time\": 12,"));
+    assert_non_null(strstr(s, "\"repetition_index\": 3,"));
+    /* Its CPU time net of the same empty loop, its throughput from its own
+     * time: 256 bytes in 10 ns. */
+    assert_non_null(strstr(s, "\"cpu_time\": 9.5,"));
+    assert_non_null(strstr(s, "\"bytes_per_second\": 25600000000"));
+    assert_non_null(strstr(s, "\"instructions\": 130"));
+    /* The aggregates of 10, 10.5, 11.5, 12. */
+    assert_non_null(strstr(s, "\"name\": \"sum/n=64_mean\""));
+    assert_non_null(strstr(s, "\"real_time\": 11,\n      \"cpu_time\": 10.5,"));
+    assert_non_null(strstr(s, "\"name\": \"sum/n=64_median\""));
+    assert_non_null(strstr(s, "\"name\": \"sum/n=64_cv\""));
+    /* The second row of the family, and a family of its own after. */
+    const char *second = strstr(s, "\"name\": \"sum/n=128\"");
+    assert_non_null(second);
+    assert_non_null(strstr(second, "\"family_index\": 0,\n      \"per_family_instance_index\": 1,"));
+    const char *third = strstr(s, "\"name\": \"unknown_overhead\"");
+    assert_non_null(third);
+    assert_non_null(strstr(third, "\"family_index\": 1,\n      \"per_family_instance_index\": 0,"));
+    /* An overhead no empty-loop sample measured takes nothing off. */
+    assert_non_null(strstr(third, "\"real_time\": 7,"));
+    vn_buf_free(&b);
+}
+
+static void rows_without_a_median_are_errors(void **state)
+{
+    (void)state;
+    vn_buf b;
+    render(&b);
+    const char *s = b.data;
+    assert_int_equal(count(s, "\"error_occurred\": true"), 3);
+    assert_non_null(strstr(s, "\"error_message\": \"an upper bound: < 0.31 ns per iteration, no "
+                              "slower than the empty loop\""));
+    assert_non_null(strstr(s, "\"error_message\": \"skipped: no /dev/cpu_dma_latency here\""));
+    assert_non_null(strstr(s, "\"error_message\": \"could not allocate 1 GiB\""));
+    /* One entry each, no aggregates, and times of 0 as Google Benchmark
+     * writes an error's. */
+    assert_int_equal(count(s, "\"name\": \"bound"), 1);
+    const char *e = nth(s, "\"error_occurred\": true", 0);
+    assert_non_null(strstr(e, "\"real_time\": 0,\n      \"cpu_time\": 0,"));
+    vn_buf_free(&b);
+}
+
+static void context_from_the_snapshot(void **state)
+{
+    (void)state;
+    vn_buf b;
+    render(&b);
+    const char *s = b.data;
+    assert_non_null(strstr(s, "\"date\": \"2024-05-01T12:00:00+02:00\""));
+    assert_non_null(strstr(s, "\"executable\": \"./prog\""));
+    /* The counter's rate, rounded to whole MHz. */
+    assert_non_null(strstr(s, "\"mhz_per_cpu\": 2596,"));
+    assert_non_null(strstr(s, "\"library_build_type\": \"release\""));
+    vn_buf_free(&b);
+}
+
+static void date_as_google_benchmark_writes_it(void **state)
+{
+    (void)state;
+    char d[40];
+    setenv("TZ", "UTC", 1);
+    tzset();
+    assert_string_equal(vn_report_gbench_date(d, sizeof d, 0), "1970-01-01T00:00:00+00:00");
+    setenv("TZ", "XXX-05:30", 1);
+    tzset();
+    assert_string_equal(vn_report_gbench_date(d, sizeof d, 86400), "1970-01-02T05:30:00+05:30");
+    /* A buffer too small holds nothing rather than half a date. */
+    assert_string_equal(vn_report_gbench_date(d, 10, 0), "");
+    unsetenv("TZ");
+    tzset();
+}
+
+static void bad_input(void **state)
+{
+    (void)state;
+    vn_results r;
+    memset(&r, 0, sizeof r);
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    assert_int_equal(vn_report_results_gbench(&r, NULL, NULL, &b), VN_EABI);
+    assert_int_equal(vn_report_results_gbench(NULL, NULL, NULL, NULL), VN_EINVAL);
+    vn_buf_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(golden_file),
+        cmocka_unit_test(repetitions_are_the_headline_samples_net),
+        cmocka_unit_test(rows_without_a_median_are_errors),
+        cmocka_unit_test(context_from_the_snapshot),
+        cmocka_unit_test(date_as_google_benchmark_writes_it),
+        cmocka_unit_test(bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
