@@ -27,13 +27,15 @@
 typedef struct outputs {
     const char *json, *csv, *markdown;
     int raw, hist, list, explain;
+    int gbench;               /* --format gbench: --json in Google Benchmark's layout */
+    const char *format;       /* --format as given, NULL when not */
 } outputs;
 
 /* The one table of options: parsing and --help both read it. */
 enum {
     O_LIST = 256, O_FILTER, O_JSON, O_CSV, O_RAW, O_MD, O_HIST, O_EXPLAIN, O_PRECISION, O_MAXTIME,
     O_MINSAMPLES, O_MAXSAMPLES, O_WARMUP, O_CPU, O_TIMER, O_THREADS, O_COLD, O_INTERLEAVE, O_NO_INTERLEAVE, O_COUNTERS, O_QUIET,
-    O_DMA, O_POLICY, O_BASELINE, O_HELP
+    O_DMA, O_POLICY, O_BASELINE, O_FORMAT, O_HELP
 };
 
 static const struct {
@@ -45,6 +47,7 @@ static const struct {
     {{"filter", required_argument, 0, O_FILTER}, "REGEX", "run only benchmarks whose name matches (POSIX extended)"},
     {{"baseline", required_argument, 0, O_BASELINE}, "NAME", "compare every other row with the row NAME: a ratio column, and a line each with its 95% interval"},
     {{"json", required_argument, 0, O_JSON}, "FILE", "write the results as JSON (vernier.results/1); '-' for stdout"},
+    {{"format", required_argument, 0, O_FORMAT}, "vernier|gbench", "the layout of --json: vernier.results/1 (the default), or Google Benchmark's JSON, for its compare.py and the tools that read it"},
     {{"csv", required_argument, 0, O_CSV}, "FILE", "write one CSV row per benchmark; '-' for stdout"},
     {{"raw", no_argument, 0, O_RAW}, NULL, "with --csv: one row per sample instead"},
     {{"markdown", required_argument, 0, O_MD}, "FILE", "write a Markdown table; '-' for stdout"},
@@ -157,15 +160,13 @@ static int whole(const char *prog, const char *opt, const char *s, double lo, do
     return 0;
 }
 
-static int emit(const char *prog, const char *path, int (*report)(const vn_results *, vn_buf *),
-                const vn_results *r)
+/* Writes what a reporter made of the results into b (rc is its answer)
+ * to path: 0, or 1 after a message. b is freed. */
+static int emit_buf(const char *prog, const char *path, int rc, vn_buf *b)
 {
-    vn_buf b;
-    vn_buf_init(&b, VN_RESULTS_BUF_MAX); /* every sample is in it */
-    int rc = report(r, &b);
     if (rc == 0)
-        rc = vn_write_file_atomic(path, b.data ? b.data : "", b.len);
-    vn_buf_free(&b);
+        rc = vn_write_file_atomic(path, b->data ? b->data : "", b->len);
+    vn_buf_free(b);
     if (rc) {
         if (!strcmp(path, "-"))
             fprintf(stderr, "%s: cannot write the results to standard output: %s\n", prog,
@@ -177,6 +178,26 @@ static int emit(const char *prog, const char *path, int (*report)(const vn_resul
         return 1;
     }
     return 0;
+}
+
+static int emit(const char *prog, const char *path, int (*report)(const vn_results *, vn_buf *),
+                const vn_results *r)
+{
+    vn_buf b;
+    vn_buf_init(&b, VN_RESULTS_BUF_MAX); /* every sample is in it */
+    return emit_buf(prog, path, report(r, &b), &b);
+}
+
+/* Google Benchmark's layout, dated now and named after the program as it
+ * was started, as Google Benchmark names it. */
+static int emit_gbench(const char *prog, const char *path, const char *argv0, const vn_results *r)
+{
+    char date[40];
+    vn_buf b;
+    vn_buf_init(&b, VN_RESULTS_BUF_MAX);
+    int rc = vn_report_results_gbench(r, argv0, vn_report_gbench_date(date, sizeof date, time(NULL)),
+                                      &b);
+    return emit_buf(prog, path, rc, &b);
 }
 
 static int csv_rows(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 0, b); }
@@ -257,6 +278,12 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
         case O_FILTER: cfg.filter = optarg; break;
         case O_BASELINE: cfg.baseline = optarg; break;
         case O_JSON: o.json = optarg; break;
+        case O_FORMAT:
+            if (strcmp(optarg, "vernier") && strcmp(optarg, "gbench"))
+                return usage_error(prog, "--format is 'vernier' or 'gbench', not '%s'%s", optarg, "");
+            o.format = optarg;
+            o.gbench = !strcmp(optarg, "gbench");
+            break;
         case O_CSV: o.csv = optarg; break;
         case O_RAW: o.raw = 1; break;
         case O_MD: o.markdown = optarg; break;
@@ -349,6 +376,8 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     }
     if (o.raw && !o.csv)
         return usage_error(prog, "--raw goes with --csv%s%s", "", "");
+    if (o.format && !o.json)
+        return usage_error(prog, "--format goes with --json%s%s", "", "");
     if (cfg.threads > 1 && (cfg.cpu >= 0 || cfg.cold || interleave_asked))
         return usage_error(prog, "--threads cannot go with %s%s",
                            cfg.cpu >= 0 ? "--cpu (every thread would share one CPU)"
@@ -460,7 +489,9 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     }
     vn_buf_free(&b);
 
-    if (o.json)
+    if (o.json && o.gbench)
+        status |= emit_gbench(prog, o.json, argc > 0 ? argv[0] : prog, &res);
+    else if (o.json)
         status |= emit(prog, o.json, vn_report_results_json, &res);
     if (o.csv)
         status |= emit(prog, o.csv, o.raw ? csv_raw : csv_rows, &res);
