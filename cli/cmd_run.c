@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd_run.h"
 #include "interrupt.h"
@@ -20,7 +21,15 @@ static int write_out(const vn_cli_run_opts *o, int which, const vn_run_results *
     vn_buf_init(&b, VN_RESULTS_BUF_MAX);
     int rc = VN_EINVAL;
     switch (which) {
-    case VN_CLI_RUN_JSON: rc = vn_report_run_json(r, &b); break;
+    case VN_CLI_RUN_JSON:
+        if (o->gbench) {
+            char date[40];
+            rc = vn_report_run_gbench(r, "vernier run",
+                                      vn_report_gbench_date(date, sizeof date, time(NULL)), &b);
+        } else {
+            rc = vn_report_run_json(r, &b);
+        }
+        break;
     case VN_CLI_RUN_CSV: rc = vn_report_run_csv(r, o->raw, &b); break;
     case VN_CLI_RUN_MD: rc = vn_report_run_markdown(r, &b); break;
     case VN_CLI_RUN_HF_JSON: rc = vn_report_hyperfine_json(r, &b); break;

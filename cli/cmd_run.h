@@ -30,6 +30,8 @@ typedef struct vn_cli_run_opts {
     vn_run_config c;
     const char *out[VN_CLI_RUN_NOUT];
     int raw;                  /* --raw: the CSV has one row per run */
+    const char *format;       /* --format as given, NULL when not */
+    int gbench;               /* --format gbench: --json in Google Benchmark's layout */
     double unit_s;            /* --time-unit of --export-markdown in seconds; 0: hyperfine's */
     int hist;                 /* --hist */
     int explain;              /* --explain */

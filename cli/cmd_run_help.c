@@ -62,6 +62,8 @@ void vn_cli_run_help(FILE *f)
             "\n"
             "Output:\n"
             "  --json FILE             vernier.results/1, every run included ('-' for stdout)\n"
+            "  --format vernier|gbench  the layout of --json: vernier.results/1 (default), or\n"
+            "                          Google Benchmark's JSON, each run a repetition\n"
             "  --csv FILE              one row per command ('-' for stdout)\n"
             "  --raw                   with --csv: one row per run instead\n"
             "  --markdown FILE         a Markdown table ('-' for stdout)\n"

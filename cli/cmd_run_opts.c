@@ -130,7 +130,8 @@ enum {
     O_SETUP, O_CLEANUP, O_PARAM, O_RANGE, O_TIMEOUT, O_IGNORE, O_SHELL, O_SHOW, O_INPUT, O_JSON,
     O_CSV, O_RAW, O_MD, O_HF, O_HIST, O_FAKE, O_SEED, O_COUNTERS, O_CPU,
     O_DMA, O_NOTREE, O_MAXTIME, O_QUIET, O_MINSAMPLES, O_MAXSAMPLES, O_NAME, O_PLIST,
-    O_PSCAN, O_PSTEP, O_NOSHELL, O_EXPCSV, O_EXPMD, O_UNIT, O_OUTPUT, O_STYLE, O_EXPLAIN
+    O_PSCAN, O_PSTEP, O_NOSHELL, O_EXPCSV, O_EXPMD, O_UNIT, O_OUTPUT, O_STYLE, O_EXPLAIN,
+    O_FORMAT
 };
 
 static const struct option longopts[] = {
@@ -171,6 +172,7 @@ static const struct option longopts[] = {
     {"show-output", no_argument, NULL, O_SHOW},
     {"input", required_argument, NULL, O_INPUT},
     {"json", required_argument, NULL, O_JSON},
+    {"format", required_argument, NULL, O_FORMAT},
     {"csv", required_argument, NULL, O_CSV},
     {"raw", no_argument, NULL, O_RAW},
     {"markdown", required_argument, NULL, O_MD},
@@ -337,6 +339,12 @@ static int take_report(vn_cli_run_opts *o, int opt, const char *arg)
     case O_EXPCSV: o->out[VN_CLI_RUN_HF_CSV] = arg; return 0;
     case O_EXPMD: o->out[VN_CLI_RUN_HF_MD] = arg; return 0;
     case O_RAW: o->raw = 1; return 0;
+    case O_FORMAT:
+        if (strcmp(arg, "vernier") && strcmp(arg, "gbench"))
+            return vn_cli_usage_error(CMD, "--format is 'vernier' or 'gbench', not '%s'", arg);
+        o->format = arg;
+        o->gbench = !strcmp(arg, "gbench");
+        return 0;
     case O_HIST: o->hist = 1; return 0;
     case O_EXPLAIN: o->explain = 1; return 0;
     case O_FAKE: o->fake_path = arg; return 0;
@@ -383,7 +391,7 @@ static int take_params(vn_cli_run_opts *o, int opt, int argc, char **argv)
 }
 
 /* What only the options together say: -P with its -D, one --prepare for
- * all commands, --raw with --csv. */
+ * all commands, --raw with --csv, --format with --json. */
 static int finish(vn_cli_run_opts *o)
 {
     if (o->step && !o->scan[0])
@@ -404,6 +412,8 @@ static int finish(vn_cli_run_opts *o)
         o->c.prepare = o->preps[0];
     if (o->out[VN_CLI_RUN_CSV] == NULL && o->raw)
         return vn_cli_usage_error(CMD, "--raw goes with --csv");
+    if (o->out[VN_CLI_RUN_JSON] == NULL && o->format)
+        return vn_cli_usage_error(CMD, "--format goes with --json");
     return 0;
 }
 
