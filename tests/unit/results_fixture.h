@@ -16,6 +16,19 @@ static inline int text_plain(const vn_results *r, vn_buf *b) { return vn_report_
 static inline int csv_summary(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 0, b); }
 static inline int csv_raw(const vn_results *r, vn_buf *b) { return vn_report_results_csv(r, 1, b); }
 
+/* r as the library fills it before any row: zeroed, with its sizes set
+ * (so the reporters read the rows) and the machine read from the fixture
+ * tree tests/fixtures/sysroot. */
+static inline void fx_results_init(vn_results *r, const char *sysroot)
+{
+    memset(r, 0, sizeof *r);
+    r->size = sizeof *r;
+    r->result_size = sizeof(vn_result);
+    char root[4096];
+    snprintf(root, sizeof root, "%s/%s", VN_FIXTURES, sysroot);
+    assert_int_equal(vn_sysinfo_collect_at(root, &r->env), 0);
+}
+
 /* Appends a row to r->bench (room for it is the caller's) with what the
  * engine fills for every measured row; the test sets the rest. */
 static inline vn_result *fx_add(vn_results *r, const char *name, uint64_t iters, double overhead)

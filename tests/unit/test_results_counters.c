@@ -139,13 +139,7 @@ static void measured(vn_result *res, double ns, double scale)
 
 static void fixture(vn_results *r)
 {
-    memset(r, 0, sizeof *r);
-    /* As the library fills them, so the reporters read the rows. */
-    r->size = sizeof *r;
-    r->result_size = sizeof(vn_result);
-    char root[4096];
-    snprintf(root, sizeof root, "%s/sysroot-minimal", VN_FIXTURES);
-    assert_int_equal(vn_sysinfo_collect_at(root, &r->env), 0);
+    fx_results_init(r, "sysroot-minimal");
     r->timer = VN_CLOCK_MONOTONIC;
     snprintf(r->timer_reason, sizeof r->timer_reason, "a fixture");
     r->timer_cost_ns = 20;

@@ -104,13 +104,7 @@ static void warn(vn_result *res, const char *id, const char *brief, const char *
 
 static void fixture(vn_results *r)
 {
-    memset(r, 0, sizeof *r);
-    /* As the library fills them, so the reporters read the rows. */
-    r->size = sizeof *r;
-    r->result_size = sizeof(vn_result);
-    char root[4096];
-    snprintf(root, sizeof root, "%s/sysroot-vm", VN_FIXTURES);
-    assert_int_equal(vn_sysinfo_collect_at(root, &r->env), 0);
+    fx_results_init(r, "sysroot-vm");
     assert_true(r->env.nwarnings > 0);
     r->timer = VN_CLOCK_TSC_LFENCE;
     snprintf(r->timer_reason, sizeof r->timer_reason,
