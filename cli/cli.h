@@ -63,6 +63,11 @@ int vn_cli_flushed(const char *cmd);
  * prints a usage error and returns 2. */
 int vn_cli_check_path(const char *cmd, const char *opt, const char *path);
 
+/* Reads the whole file at path ("-" = standard input) into in, followed
+ * by a '\0' not counted in its length; on failure prints a one-line
+ * message naming the file and returns 1, else 0. */
+int vn_cli_slurp(const char *cmd, const char *path, vn_buf *in);
+
 /* Parses a non-negative integer option value; returns 0 or prints a usage
  * error and returns 2. */
 int vn_cli_parse_size(const char *cmd, const char *opt, const char *s, size_t lo, size_t hi,

@@ -128,32 +128,16 @@ static int parse(int argc, char **argv, opts *o)
 
 static int read_file(const char *path, vn__cmp_side *side)
 {
-    int from_stdin = !strcmp(path, "-");
-    const char *name = from_stdin ? "standard input" : path;
-    FILE *f = from_stdin ? stdin : fopen(path, "rb");
-    if (!f)
-        return vn_cli_fail(CMD, "cannot open '%s': %s; check the path", path, strerror(errno));
+    const char *name = !strcmp(path, "-") ? "standard input" : path;
     vn_buf in;
     vn_buf_init(&in, 0);
-    char chunk[65536];
-    size_t got;
-    int rc = 0;
-    while (!rc && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        rc = vn_buf_append(&in, chunk, got);
-    int bad = ferror(f);
-    if (!from_stdin)
-        fclose(f);
-    int status = VN_EXIT_OK;
-    if (rc)
-        status = vn_cli_fail(CMD, "'%s' is too large to read (more than %zu MiB)", name, in.max >> 20);
-    else if (bad)
-        status = vn_cli_fail(CMD, "cannot read '%s': %s", name, strerror(errno));
+    int status = vn_cli_slurp(CMD, path, &in);
     if (status) {
         vn_buf_free(&in);
         return status;
     }
     vn__cmp_error err;
-    rc = vn__cmp_read(side, in.len ? in.data : "", in.len, &err);
+    int rc = vn__cmp_read(side, in.len ? in.data : "", in.len, &err);
     vn_buf_free(&in);
     if (rc == VN_EINVAL && err.line)
         return vn_cli_fail(CMD, "'%s', line %zu, column %zu: %s", name, err.line, err.column, err.msg);

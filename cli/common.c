@@ -113,3 +113,28 @@ int vn_cli_parse_size(const char *cmd, const char *opt, const char *s, size_t lo
     *out = (size_t)v;
     return 0;
 }
+
+int vn_cli_slurp(const char *cmd, const char *path, vn_buf *in)
+{
+    int from_stdin = !strcmp(path, "-");
+    const char *name = from_stdin ? "standard input" : path;
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return vn_cli_fail(cmd, "cannot open '%s': %s; check the path", path, strerror(errno));
+    char chunk[65536];
+    size_t got;
+    int rc = 0;
+    while (!rc && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        rc = vn_buf_append(in, chunk, got);
+    int bad = ferror(f);
+    if (!from_stdin)
+        fclose(f);
+    /* The reader wants a terminating NUL past the text. */
+    if (!rc && !bad && (rc = vn_buf_append(in, "", 1)) == 0)
+        in->len--;
+    if (rc)
+        return vn_cli_fail(cmd, "'%s' is too large to read (more than %zu MiB)", name, in->max >> 20);
+    if (bad)
+        return vn_cli_fail(cmd, "cannot read '%s': %s", name, strerror(errno));
+    return VN_EXIT_OK;
+}
