@@ -29,6 +29,7 @@ typedef struct vn_cli_cmd {
 int cmd_clocks(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_env(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
@@ -67,6 +68,11 @@ int vn_cli_check_path(const char *cmd, const char *opt, const char *path);
  * by a '\0' not counted in its length; on failure prints a one-line
  * message naming the file and returns 1, else 0. */
 int vn_cli_slurp(const char *cmd, const char *path, vn_buf *in);
+
+/* vernier report's page from results JSON already in memory (vernier run
+ * and vernier suite's --report): written to path; 0, or 1 after a
+ * one-line message. */
+int vn_cli_report_from(const char *cmd, vn_buf *json, const char *path);
 
 /* Parses a non-negative integer option value; returns 0 or prints a usage
  * error and returns 2. */

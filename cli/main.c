@@ -10,6 +10,9 @@ static const vn_cli_cmd commands[] = {
 #ifndef VN_NO_COMPARE /* a build without cJSON: the aarch64 cross build of the tests */
     {"compare", "compare two sets of results: ratios with intervals, p-values, verdicts", cmd_compare},
 #endif
+#ifndef VN_NO_COMPARE /* the page is drawn from the files compare reads */
+    {"report", "one self-contained HTML page of results, its plots drawn by gnuplot", cmd_report},
+#endif
     {"env", "report the machine and the settings that hurt measurement, with fixes", cmd_env},
     {"run", "time whole commands over many runs and compare them", cmd_run},
     {"stats", "summarize numbers from a file or a pipe: median CI, percentiles, outliers, modes", cmd_stats},
