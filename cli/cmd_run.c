@@ -62,6 +62,14 @@ static int report(const vn_cli_run_opts *o, const vn_run_results *res, const vn_
     for (int i = 0; i < VN_CLI_RUN_NOUT; i++)
         if (o->out[i])
             status |= write_out(o, i, res);
+    if (o->report) {
+        /* The page is drawn from the results file it would be given. */
+        vn_buf_init(&b, VN_RESULTS_BUF_MAX);
+        int rc = vn_report_run_json(res, &b);
+        status |= rc ? vn_cli_fail(CMD, "cannot format the results: %s", vn_strerror(rc))
+                     : vn_cli_report_from(CMD, &b, o->report);
+        vn_buf_free(&b);
+    }
     return status;
 }
 

@@ -38,6 +38,7 @@ typedef struct vn_cli_run_opts {
     int quiet;                /* --quiet */
     const char *style;        /* --style, "auto" unless given */
     const char *fake_path;    /* --fake-exec */
+    const char *report;       /* --report: the HTML page, as vernier report makes it */
 
     /* Set by vn_cli_run_check. */
     int to_stdout;            /* a file goes to standard output: the report goes to stderr */

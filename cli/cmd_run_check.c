@@ -74,6 +74,15 @@ static int check_outputs(vn_cli_run_opts *o)
             return vn_cli_fail(CMD, "%s", vn__write_error(why, sizeof why, o->out[i], rc));
         }
     }
+    if (o->report) {
+        int rc = strcmp(o->report, "-") && *o->report ? vn_output_check(o->report) : VN_EINVAL;
+        if (rc == VN_EINVAL)
+            return vn_cli_usage_error(CMD, "--report needs a file name for the page");
+        if (rc) {
+            char why[VN__WRITE_ERROR_MAX];
+            return vn_cli_fail(CMD, "%s", vn__write_error(why, sizeof why, o->report, rc));
+        }
+    }
     /* The report owns standard output: the commands' go with their
      * standard error. */
     if (o->to_stdout && o->c.show_output)

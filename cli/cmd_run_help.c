@@ -73,6 +73,8 @@ void vn_cli_run_help(FILE *f)
             "  -u, --time-unit UNIT    of --export-markdown: second, millisecond,\n"
             "                          microsecond or nanosecond (default: as hyperfine picks)\n"
             "  --hist                  the distribution of each command's run times\n"
+            "  --report FILE           at the end, an HTML page of the results with plots, as\n"
+            "                          'vernier report' makes (needs gnuplot)\n"
             "  --explain               below the summary, what each warning means and what to\n"
             "                          do, every message in full (otherwise one line each)\n"
             "  --style auto|full|basic|nocolor|color|none  colors and the progress bar:\n"

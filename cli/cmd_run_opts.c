@@ -131,7 +131,7 @@ enum {
     O_CSV, O_RAW, O_MD, O_HF, O_HIST, O_FAKE, O_SEED, O_COUNTERS, O_CPU,
     O_DMA, O_NOTREE, O_MAXTIME, O_QUIET, O_MINSAMPLES, O_MAXSAMPLES, O_NAME, O_PLIST,
     O_PSCAN, O_PSTEP, O_NOSHELL, O_EXPCSV, O_EXPMD, O_UNIT, O_OUTPUT, O_STYLE, O_EXPLAIN,
-    O_FORMAT
+    O_FORMAT, O_REPORT
 };
 
 static const struct option longopts[] = {
@@ -178,6 +178,7 @@ static const struct option longopts[] = {
     {"markdown", required_argument, NULL, O_MD},
     {"export-hyperfine", required_argument, NULL, O_HF},
     {"hist", no_argument, NULL, O_HIST},
+    {"report", required_argument, NULL, O_REPORT},
     {"explain", no_argument, NULL, O_EXPLAIN},
     {"fake-exec", required_argument, NULL, O_FAKE},
     {"counters", required_argument, NULL, O_COUNTERS},
@@ -345,6 +346,7 @@ static int take_report(vn_cli_run_opts *o, int opt, const char *arg)
         o->format = arg;
         o->gbench = !strcmp(arg, "gbench");
         return 0;
+    case O_REPORT: o->report = arg; return 0;
     case O_HIST: o->hist = 1; return 0;
     case O_EXPLAIN: o->explain = 1; return 0;
     case O_FAKE: o->fake_path = arg; return 0;

@@ -10,18 +10,20 @@
 #include "bench_internal.h"
 #include "bench_main.h"
 #include "cli.h"
+#include "fileutil.h"
 #include "suite/suite.h"
 
 static const char *const cmd = "suite";
 
 /* The engine's options that the suite has its own of, or no use for. */
-static const char *const not_passed[] = {"list", "help", NULL};
+static const char *const not_passed[] = {"list", "help", "report", NULL};
 
-enum { O_LIST = 1000, O_QUICK, O_SIZES, O_CPUS, O_NAGLE, O_HELP };
+enum { O_LIST = 1000, O_QUICK, O_SIZES, O_CPUS, O_NAGLE, O_REPORT, O_HELP };
 static const struct option own[] = {
     {"list", no_argument, 0, O_LIST},   {"quick", no_argument, 0, O_QUICK},
     {"sizes", required_argument, 0, O_SIZES}, {"cpus", required_argument, 0, O_CPUS},
-    {"nagle", no_argument, 0, O_NAGLE}, {"help", no_argument, 0, O_HELP},
+    {"nagle", no_argument, 0, O_NAGLE}, {"report", required_argument, 0, O_REPORT},
+    {"help", no_argument, 0, O_HELP},
 };
 #define NOWN (sizeof own / sizeof own[0])
 
@@ -36,13 +38,15 @@ static void help(FILE *f)
             "benchmark (ipc.tcp); without one, all run. A sweep has one row per size.\n"
             "\n"
             "Options:\n"
-            "  --list        list the benchmarks (those NAMEs select) and what each measures\n"
-            "  --quick       short budgets and small sweeps: seconds in all\n"
-            "  --sizes LIST  the sizes of every sweep, e.g. 4,64,4K,1M (K and M: 1024s)\n"
-            "  --cpus A,B    the benchmark thread on CPU A, the other end (ipc, ctxsw, a pipe's\n"
-            "                reader) on B\n"
-            "  --nagle       TCP with Nagle's algorithm on (ipc.tcp), to see what it does\n"
-            "  -h, --help    show this help\n"
+            "  --list         list the benchmarks (those NAMEs select) and what each measures\n"
+            "  --quick        short budgets and small sweeps: seconds in all\n"
+            "  --sizes LIST   the sizes of every sweep, e.g. 4,64,4K,1M (K and M: 1024s)\n"
+            "  --cpus A,B     the benchmark thread on CPU A, the other end (ipc, ctxsw, a\n"
+            "                 pipe's reader) on B\n"
+            "  --nagle        TCP with Nagle's algorithm on (ipc.tcp), to see what it does\n"
+            "  --report FILE  at the end, an HTML page of the results with plots (the\n"
+            "                 sweeps on log axes), as 'vernier report' makes (needs gnuplot)\n"
+            "  -h, --help     show this help\n"
             "\n"
             "The engine's options, as for a benchmark program (docs/engine.md), with a\n"
             "budget of 0.25 s per row by default (0.03 s with --quick):\n"
@@ -141,6 +145,40 @@ static int check_names(char *const *names, size_t nnames)
     return 0;
 }
 
+/* --report's page, checked before the runs: a mistake is found at once. */
+static int check_report(const char *path)
+{
+    if (!*path || !strcmp(path, "-"))
+        return vn_cli_usage_error(cmd, "--report needs a file name for the page");
+    int rc = vn_output_check(path);
+    if (rc) {
+        char why[VN__WRITE_ERROR_MAX];
+        return vn_cli_fail(cmd, "%s", vn__write_error(why, sizeof why, path, rc));
+    }
+    return 0;
+}
+
+/* The run, then the page drawn from the results file it would write, in
+ * this process: the tool has the page's code, which a benchmark
+ * program's vn_main runs as 'vernier report'. */
+static int run_and_report(vn_suite *s, int argc, char **argv, const char *path)
+{
+    vn_results res;
+    int rc = vn_suite_main(s, argc, argv, &res);
+    /* A usage error ran nothing; a failed or interrupted run is still drawn. */
+    if (rc != VN_EXIT_USAGE && res.nbench) {
+        vn_buf b;
+        vn_buf_init(&b, VN_RESULTS_BUF_MAX);
+        int err = vn_report_results_json(&res, &b);
+        int status = err ? vn_cli_fail(cmd, "cannot format the results: %s", vn_strerror(err))
+                         : vn_cli_report_from(cmd, &b, path);
+        vn_buf_free(&b);
+        rc = rc ? rc : status;
+    }
+    vn_results_free(&res);
+    return rc;
+}
+
 int cmd_suite(int argc, char **argv)
 {
     struct option longopts[NOWN + 64];
@@ -152,6 +190,7 @@ int cmd_suite(int argc, char **argv)
     vn__suite_ctx_init(&ctx);
     int64_t *sizes = NULL;
     int do_list = 0, rc = 0;
+    const char *report = NULL;
     /* The engine's arguments: its defaults for the suite first, so that the
      * user's own, after them, win. */
     char **eargv = calloc((size_t)argc * 2 + 8, sizeof *eargv);
@@ -178,6 +217,7 @@ int cmd_suite(int argc, char **argv)
             break;
         case O_CPUS: rc = parse_cpus(optarg, &ctx); break;
         case O_NAGLE: ctx.nagle = 1; break;
+        case O_REPORT: rc = check_report(optarg); report = optarg; break;
         case 'h':
         case O_HELP:
             help(stdout);
@@ -238,8 +278,10 @@ int cmd_suite(int argc, char **argv)
         }
         if (!s)
             rc = vn_cli_fail(cmd, "out of memory");
-        if (rc == 0)
+        if (rc == 0 && !report)
             rc = vn_suite_main(s, (int)ne, eargv, NULL);
+        else if (rc == 0)
+            rc = run_and_report(s, (int)ne, eargv, report);
         vn_suite_destroy(s);
     }
     vn__suite_ctx_free(&ctx);
