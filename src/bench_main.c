@@ -25,7 +25,7 @@
 #include "fileutil.h"
 
 typedef struct outputs {
-    const char *json, *csv, *markdown;
+    const char *json, *csv, *markdown, *report;
     int raw, hist, list, explain;
     int gbench;               /* --format gbench: --json in Google Benchmark's layout */
     const char *format;       /* --format as given, NULL when not */
@@ -35,7 +35,7 @@ typedef struct outputs {
 enum {
     O_LIST = 256, O_FILTER, O_JSON, O_CSV, O_RAW, O_MD, O_HIST, O_EXPLAIN, O_PRECISION, O_MAXTIME,
     O_MINSAMPLES, O_MAXSAMPLES, O_WARMUP, O_CPU, O_TIMER, O_THREADS, O_COLD, O_INTERLEAVE, O_NO_INTERLEAVE, O_COUNTERS, O_QUIET,
-    O_DMA, O_POLICY, O_BASELINE, O_FORMAT, O_HELP
+    O_DMA, O_POLICY, O_BASELINE, O_FORMAT, O_REPORT, O_HELP
 };
 
 static const struct {
@@ -52,6 +52,7 @@ static const struct {
     {{"raw", no_argument, 0, O_RAW}, NULL, "with --csv: one row per sample instead"},
     {{"markdown", required_argument, 0, O_MD}, "FILE", "write a Markdown table; '-' for stdout"},
     {{"hist", no_argument, 0, O_HIST}, NULL, "show each benchmark's distribution and cumulative graph"},
+    {{"report", required_argument, 0, O_REPORT}, "FILE", "at the end, an HTML page of the results with plots, made by 'vernier report' (the tool next to this program or on PATH, and gnuplot)"},
     {{"explain", no_argument, 0, O_EXPLAIN}, NULL, "after the table, what each warning means and what to do, in full"},
     {{"precision", required_argument, 0, O_PRECISION}, "PCT", "stop when the median's 95% CI is within +-PCT% (default 1)"},
     {{"max-time", required_argument, 0, O_MAXTIME}, "SEC", "time budget per benchmark (default 1)"},
@@ -287,6 +288,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
         case O_CSV: o.csv = optarg; break;
         case O_RAW: o.raw = 1; break;
         case O_MD: o.markdown = optarg; break;
+        case O_REPORT: o.report = optarg; break;
         case O_HIST: o.hist = 1; break;
         case O_EXPLAIN: o.explain = 1; break;
         case O_COLD: cfg.cold = 1; break;
@@ -400,6 +402,22 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
             }
         }
     }
+    char tool[4096];
+    if (o.report) {
+        if (!*o.report || !strcmp(o.report, "-"))
+            return usage_error(prog, "--report needs a file name for the page%s%s", "", "");
+        int rc = vn_output_check(o.report);
+        if (rc) {
+            char msg[VN__WRITE_ERROR_MAX];
+            fprintf(stderr, "%s: %s\n", prog, vn__write_error(msg, sizeof msg, o.report, rc));
+            return 1;
+        }
+        if (vn__main_report_tool(tool, sizeof tool)) {
+            fprintf(stderr, "%s: --report needs the vernier tool, which is neither next to this "
+                    "program nor on PATH; install vernier or add its folder to PATH\n", prog);
+            return 1;
+        }
+    }
     if (cfg.timer) {
         vn_clock_id id;
         if (vn_clock_lookup(cfg.timer, &id) != 0 || !vn_clock_available(id)) {
@@ -497,6 +515,8 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
         status |= emit(prog, o.csv, o.raw ? csv_raw : csv_rows, &res);
     if (o.markdown)
         status |= emit(prog, o.markdown, vn_report_results_markdown, &res);
+    if (o.report)
+        status |= vn__main_report(prog, tool, &res, o.report);
     for (size_t i = 0; i < res.nbench; i++) {
         const vn_result *x = vn_results_at(&res, i);
         if (x->error[0] && x->stop != VN_STOP_SKIPPED)

@@ -14,4 +14,12 @@ size_t vn__main_longopts(struct option *out, size_t n, const char *const *skip);
 /* Their help lines, as vn_main's --help prints them, but those in skip. */
 void vn__main_options_help(FILE *f, const char *const *skip);
 
+/* --report (src/bench_main_report.c): the vernier tool, next to the
+ * program or along PATH, into out; 0 or VN_ENOENT. */
+int vn__main_report_tool(char *out, size_t n);
+/* The page of r written to path by that tool: 0, or 1 after a message. */
+struct vn_results;
+int vn__main_report(const char *prog, const char *tool, const struct vn_results *r,
+                    const char *path);
+
 #endif
