@@ -64,6 +64,10 @@ int vn_cli_flushed(const char *cmd);
  * prints a usage error and returns 2. */
 int vn_cli_check_path(const char *cmd, const char *opt, const char *path);
 
+/* --threshold PCT of vernier compare and vernier report, as a fraction
+ * into *out: 0, or a usage error (2) printed. */
+int vn_cli_parse_threshold(const char *cmd, const char *s, double *out);
+
 /* Reads the whole file at path ("-" = standard input) into in, followed
  * by a '\0' not counted in its length; on failure prints a one-line
  * message naming the file and returns 1, else 0. */

@@ -1,6 +1,5 @@
 /* vernier compare: two sets of results files, BASE and NEW, compared
  * benchmark by benchmark (src/compare/), with a verdict a CI job can act on. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,18 +46,6 @@ typedef struct opts {
     size_t nbase, nnew;
 } opts;
 
-static int parse_pct(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (!*s || *end || errno || !(v >= 0 && v < 100))
-        return vn_cli_usage_error(CMD, "--threshold needs a percentage from 0 to below 100, "
-                                       "not '%s'", s);
-    *out = v / 100;
-    return 0;
-}
-
 /* Options and BASE files come before a "--", NEW files after it; without
  * one, the operands are exactly BASE and NEW. */
 static int parse(int argc, char **argv, opts *o)
@@ -83,7 +70,7 @@ static int parse(int argc, char **argv, opts *o)
     while ((c = vn_cli_getopt(CMD, split, argv, "h", longopts)) != -1) {
         switch (c) {
         case O_THRESHOLD:
-            if (parse_pct(optarg, &o->threshold))
+            if (vn_cli_parse_threshold(CMD, optarg, &o->threshold))
                 return VN_EXIT_USAGE;
             break;
         case O_FAIL:

@@ -82,16 +82,10 @@ static int options(int argc, char **argv, opts *o, char ***operands, size_t *n)
                 return vn_cli_usage_error(CMD, "--png needs a folder");
             o->png = optarg;
             break;
-        case O_THRESHOLD: {
-            char *end;
-            errno = 0;
-            double v = strtod(optarg, &end);
-            if (!*optarg || *end || errno || !(v >= 0 && v < 100))
-                return vn_cli_usage_error(CMD, "--threshold needs a percentage from 0 to below "
-                                               "100, not '%s'", optarg);
-            o->threshold = v / 100;
+        case O_THRESHOLD:
+            if (vn_cli_parse_threshold(CMD, optarg, &o->threshold))
+                return VN_EXIT_USAGE;
             break;
-        }
         case 'h':
             usage(stdout);
             return -1;

@@ -114,6 +114,18 @@ int vn_cli_parse_size(const char *cmd, const char *opt, const char *s, size_t lo
     return 0;
 }
 
+int vn_cli_parse_threshold(const char *cmd, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !(v >= 0 && v < 100))
+        return vn_cli_usage_error(cmd, "--threshold needs a percentage from 0 to below 100, "
+                                       "not '%s'", s);
+    *out = v / 100;
+    return 0;
+}
+
 int vn_cli_slurp(const char *cmd, const char *path, vn_buf *in)
 {
     int from_stdin = !strcmp(path, "-");

@@ -99,6 +99,24 @@ static double scale_of(const vn__rep_bench *r, const char **name)
     return per;
 }
 
+/* The plot command of each side's data block ($h0, $c1, ...) with its key. */
+static int plot_sides(vn_buf *b, const vn__rep_model *m, const vn__rep_bench *r, char block,
+                      const char *with)
+{
+    int rc = 0;
+    const char *sep = "plot ";
+    for (int s = 0; s < 2 && !rc; s++) {
+        if (!r->s[s].n)
+            continue;
+        rc = vn_buf_printf(b, "%s$%c%d using 1:2 with %s lc rgb '%s' title ", sep, block, s, with,
+                           vn__rep_side_color[s]);
+        if (!rc)
+            rc = series_title(b, m, s, &r->s[s]);
+        sep = ", \\\n     ";
+    }
+    return rc ? rc : vn_buf_puts(b, "\n");
+}
+
 static int hist(const vn__rep_model *m, const vn__rep_bench *r, vn_buf *b)
 {
     const char *u;
@@ -141,17 +159,7 @@ static int hist(const vn__rep_model *m, const vn__rep_bench *r, vn_buf *b)
         if (!rc)
             rc = marks(b, &r->s[s], per, s);
     }
-    const char *sep = "plot ";
-    for (int s = 0; s < 2 && !rc; s++) {
-        if (!r->s[s].n)
-            continue;
-        rc = vn_buf_printf(b, "%s$h%d using 1:2 with boxes lc rgb '%s' title ", sep, s,
-                           vn__rep_side_color[s]);
-        if (!rc)
-            rc = series_title(b, m, s, &r->s[s]);
-        sep = ", \\\n     ";
-    }
-    return rc ? rc : vn_buf_puts(b, "\n");
+    return rc ? rc : plot_sides(b, m, r, 'h', "boxes");
 }
 
 static int cdf(const vn__rep_model *m, const vn__rep_bench *r, vn_buf *b)
@@ -179,17 +187,7 @@ static int cdf(const vn__rep_model *m, const vn__rep_bench *r, vn_buf *b)
         if (!rc)
             rc = marks(b, v, per, s);
     }
-    const char *sep = "plot ";
-    for (int s = 0; s < 2 && !rc; s++) {
-        if (!r->s[s].n)
-            continue;
-        rc = vn_buf_printf(b, "%s$c%d using 1:2 with steps lw 2 lc rgb '%s' title ", sep, s,
-                           vn__rep_side_color[s]);
-        if (!rc)
-            rc = series_title(b, m, s, &r->s[s]);
-        sep = ", \\\n     ";
-    }
-    return rc ? rc : vn_buf_puts(b, "\n");
+    return rc ? rc : plot_sides(b, m, r, 'c', "steps lw 2");
 }
 
 static int ratios(const vn__rep_model *m, vn_buf *b, int *width)
