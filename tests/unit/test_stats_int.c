@@ -1,0 +1,163 @@
+/* The integer statistics the kernel module prints (src/stats_int.c) against
+ * the library's floating-point ones, on fixed and random data: each
+ * percentile and the MAD must be the floating-point value rounded to the
+ * nearest integer, so the module and vernier kbench never disagree by more
+ * than the rounding. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "stats_int.h"
+#include "vernier.h"
+
+/* Rounding to the nearest integer: at most half a unit away. A tie may go
+ * either way in floating point, whose rank p/100 x (n - 1) is not exact. */
+static void near_half(vn__u64 got, double want)
+{
+    if (fabs((double)got - want) > 0.5 + 1e-9 * fabs(want))
+        fail_msg("integer %llu, floating point %.6f", (unsigned long long)got, want);
+}
+
+/* Sorts a copy with vn__isort, summarizes it both ways and compares. */
+static void check_against_float(const vn__u64 *x, size_t n)
+{
+    vn__u64 *sorted = malloc(n * sizeof *sorted), *scratch = malloc(n * sizeof *scratch);
+    double *d = malloc(n * sizeof *d);
+    assert_non_null(sorted);
+    assert_non_null(scratch);
+    assert_non_null(d);
+    memcpy(sorted, x, n * sizeof *x);
+    vn__isort(sorted, n);
+    for (size_t i = 0; i < n; i++) {
+        d[i] = (double)x[i];
+        if (i)
+            assert_true(sorted[i - 1] <= sorted[i]);
+    }
+    vn__istats is;
+    assert_int_equal(vn__istats_sorted(sorted, n, scratch, &is), 0);
+    vn_stats fs;
+    assert_int_equal(vn_stats_compute(d, n, &fs), 0);
+    assert_true((double)is.min == fs.min && (double)is.max == fs.max);
+    assert_int_equal(is.count, n);
+    /* vn_stats_pct: 1 5 10 25 50 75 90 95 99 */
+    near_half(is.p50, fs.pct[4]);
+    near_half(is.p90, fs.pct[6]);
+    near_half(is.p95, fs.pct[7]);
+    near_half(is.p99, fs.pct[8]);
+    near_half(is.mad, fs.mad);
+    for (unsigned p = 0; p <= 100; p++) {
+        double want;
+        for (size_t i = 0; i < n; i++)
+            d[i] = (double)sorted[i];
+        want = vn_percentile_sorted(d, n, p);
+        near_half(vn__ipercentile_sorted(sorted, n, p), want);
+    }
+    assert_true(is.min <= is.p50 && is.p50 <= is.p90 && is.p90 <= is.p95 &&
+                is.p95 <= is.p99 && is.p99 <= is.max);
+    free(sorted);
+    free(scratch);
+    free(d);
+}
+
+static void fixed_data(void **state)
+{
+    (void)state;
+    const vn__u64 one[] = {42};
+    const vn__u64 two[] = {10, 11};             /* median 10.5, MAD 0.5 */
+    const vn__u64 ten[] = {9, 1, 8, 2, 7, 3, 6, 4, 5, 10};
+    const vn__u64 spike[] = {30, 30, 31, 30, 29, 30, 4000, 30, 31, 30, 30};
+    check_against_float(one, 1);
+    check_against_float(two, 2);
+    check_against_float(ten, 10);
+    check_against_float(spike, 11);
+
+    /* By hand: 1..10 has p50 5.5 (rounds up to 6), p90 9.1, p99 9.91,
+     * and |x - 5.5| is 0.5 .. 4.5, whose median 2.5 rounds up to 3. */
+    vn__u64 s[10], scratch[10];
+    memcpy(s, ten, sizeof s);
+    vn__isort(s, 10);
+    vn__istats is;
+    assert_int_equal(vn__istats_sorted(s, 10, scratch, &is), 0);
+    assert_int_equal(is.p50, 6);
+    assert_int_equal(is.p90, 9);
+    assert_int_equal(is.p99, 10);
+    assert_int_equal(is.mad, 3);
+    assert_int_equal(vn__istats_sorted(s, 0, scratch, &is), -1);
+}
+
+static void large_values_do_not_overflow(void **state)
+{
+    (void)state;
+    /* The gap between neighbours times the fraction of the rank would
+     * overflow 64 bits if it were formed directly. */
+    const vn__u64 x[] = {1, UINT64_C(1) << 62};
+    assert_true(vn__ipercentile_sorted(x, 2, 50) == (UINT64_C(1) << 61) + 1);
+    assert_true(vn__ipercentile_sorted(x, 2, 100) == UINT64_C(1) << 62);
+    assert_true(vn__ipercentile_sorted(x, 2, 0) == 1);
+}
+
+static void random_data(void **state)
+{
+    (void)state;
+    vn_rng r;
+    vn_rng_seed(&r, 12345);
+    static vn__u64 x[5000];
+    for (int round = 0; round < 60; round++) {
+        size_t n = 1 + vn_rng_below(&r, round < 30 ? 40 : 5000);
+        /* Cycle counts: a floor, a spread, and now and then a long one. */
+        for (size_t i = 0; i < n; i++) {
+            x[i] = 20 + vn_rng_below(&r, 1 + (uint64_t)round * 7);
+            if (vn_rng_below(&r, 50) == 0)
+                x[i] += vn_rng_below(&r, 100000);
+        }
+        check_against_float(x, n);
+    }
+}
+
+static void formats(void **state)
+{
+    (void)state;
+    vn__istats s = {.min = 1, .max = 400, .count = 3, .p50 = 2, .p90 = 3, .p95 = 4,
+                    .p99 = 5, .mad = 0};
+    char buf[128];
+    int len = vn__istats_format(&s, buf, sizeof buf);
+    assert_string_equal(buf, "min 1 max 400 count 3 p50 2 p90 3 p95 4 p99 5 mad 0\n");
+    assert_int_equal(len, (int)strlen(buf));
+    assert_int_equal(vn__istats_format(&s, buf, 20), -1);
+
+    char line[32];
+    assert_int_equal(vn__iformat_line(1234, 8, line, sizeof line), 9);
+    assert_memory_equal(line, "    1234\n", 9);
+    assert_int_equal(vn__iformat_line(UINT64_MAX, 20, line, sizeof line), 21);
+    assert_memory_equal(line, "18446744073709551615\n", 21);
+    assert_int_equal(vn__iformat_line(1234, 8, line, 8), -1);
+
+    /* Four bins of width 3 from 10: 10-12 holds 3, 13-15 none, 16-18 one,
+     * 19-21 two; the fullest bin has the full bar of 40. */
+    const vn__u64 v[] = {10, 11, 12, 17, 19, 20};
+    char h[512];
+    assert_true(vn__ihist_format(v, 6, 4, h, sizeof h) > 0);
+    assert_string_equal(h, "10 12 3 ########################################\n"
+                           "13 15 0\n"
+                           "16 18 1 ##############\n"
+                           "19 21 2 ###########################\n");
+    assert_int_equal(vn__ihist_format(v, 6, 4, h, 30), -1);
+    assert_int_equal(vn__ihist_format(v, 0, 4, h, sizeof h), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fixed_data),
+        cmocka_unit_test(large_values_do_not_overflow),
+        cmocka_unit_test(random_data),
+        cmocka_unit_test(formats),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
