@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0
+/* get_random_u32(): a word from the kernel's random number generator. */
+#include <linux/random.h>
+
+#include "../vernier_kbench.h"
+
+static void get_random_u32_call(const struct vk_call *c)
+{
+	static volatile u32 sink;
+
+	sink = get_random_u32();
+}
+
+const struct vk_target vk_target_get_random_u32 = {
+	.name = "get_random_u32",
+	.call = get_random_u32_call,
+};
