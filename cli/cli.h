@@ -29,6 +29,7 @@ typedef struct vn_cli_cmd {
 int cmd_clocks(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_env(int argc, char **argv);
+int cmd_kbench(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_stats(int argc, char **argv);

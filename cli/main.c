@@ -14,6 +14,7 @@ static const vn_cli_cmd commands[] = {
     {"report", "one self-contained HTML page of results, its plots drawn by gnuplot", cmd_report},
 #endif
     {"env", "report the machine and the settings that hurt measurement, with fixes", cmd_env},
+    {"kbench", "time kernel functions per call through the vernier_kbench module", cmd_kbench},
     {"run", "time whole commands over many runs and compare them", cmd_run},
     {"stats", "summarize numbers from a file or a pipe: median CI, percentiles, outliers, modes", cmd_stats},
     {"suite", "what the OS costs: syscalls, files, processes, IPC, memory, timers", cmd_suite},

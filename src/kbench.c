@@ -1,0 +1,178 @@
+/* vernier kbench: the module's text parsed, and its calls made into the
+ * engine's results (see kbench.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kbench.h"
+#include "format.h"
+
+int vn__kbench_parse_run(const char *text, vn__istats *out)
+{
+    static const char *const names[] = {"min", "max", "count", "p50", "p90", "p95", "p99", "mad"};
+    unsigned long long v[8];
+    const char *p = text;
+    if (!text)
+        return VN_EINVAL;
+    for (int i = 0; i < 8; i++) {
+        size_t k = strlen(names[i]);
+        if (strncmp(p, names[i], k) || p[k] != ' ')
+            return VN_EINVAL;
+        p += k + 1;
+        size_t d = strspn(p, "0123456789");
+        char num[24];
+        if (d == 0 || d >= sizeof num)
+            return VN_EINVAL;
+        memcpy(num, p, d);
+        num[d] = '\0';
+        if (vn__parse_digits(num, &v[i]))
+            return VN_EINVAL;
+        p += d;
+        if (*p != (i < 7 ? ' ' : '\n'))
+            return VN_EINVAL;
+        p++;
+    }
+    if (*p || v[2] == 0)
+        return VN_EINVAL;
+    *out = (vn__istats){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+    return 0;
+}
+
+int vn__kbench_parse_samples(const char *text, size_t len, uint64_t **out, size_t *n)
+{
+    size_t cap = 0, k = 0;
+    uint64_t *x = NULL;
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *eol = nl ? nl : end;
+        while (p < eol && *p == ' ')
+            p++;
+        char num[24];
+        size_t d = (size_t)(eol - p);
+        unsigned long long v;
+        if (d == 0 || d >= sizeof num || (memcpy(num, p, d), num[d] = '\0', vn__parse_digits(num, &v))) {
+            free(x);
+            return VN_EINVAL;
+        }
+        if (k == cap) {
+            size_t ncap = cap ? 2 * cap : 1024;
+            uint64_t *y = realloc(x, ncap * sizeof *y);
+            if (!y) {
+                free(x);
+                return VN_ENOMEM;
+            }
+            x = y, cap = ncap;
+        }
+        x[k++] = v;
+        p = nl ? nl + 1 : end;
+    }
+    *out = x;
+    *n = k;
+    return 0;
+}
+
+static int median_ns(const vn__kbench_row *r, double hz, double *out)
+{
+    double *v = malloc(r->n * sizeof *v);
+    if (!v)
+        return VN_ENOMEM;
+    for (size_t i = 0; i < r->n; i++)
+        v[i] = (double)r->samples[i] * 1e9 / hz;
+    double lo, hi;
+    int rc = vn_median_ci(v, r->n, out, &lo, &hi);
+    free(v);
+    return rc;
+}
+
+/* One row: each call a sample of one iteration, and the statistics of the
+ * calls net of the overhead. A row the overhead swallows (under half of it
+ * left, as the engine's rule has it) is an upper bound: its fastest call. */
+static int row_of(const vn__kbench_row *k, double hz, double overhead, vn_result *r)
+{
+    r->samples = calloc(k->n, sizeof *r->samples);
+    double *net = malloc(k->n * sizeof *net);
+    if (!r->samples || !net) {
+        free(net);
+        return VN_ENOMEM;
+    }
+    double fastest = INFINITY;
+    for (size_t i = 0; i < k->n; i++) {
+        vn_sample *s = &r->samples[i];
+        s->value = (double)k->samples[i] * 1e9 / hz;
+        s->iters = 1;
+        s->ref_ns = s->branch_cycles = s->cpu_ns = NAN;
+        net[i] = s->value - overhead;
+        fastest = s->value < fastest ? s->value : fastest;
+    }
+    r->nsamples = r->headline_samples = k->n;
+    int rc = vn_stats_compute(net, k->n, &r->stats);
+    free(net);
+    if (rc)
+        return rc;
+    snprintf(r->name, sizeof r->name, "%s", k->name);
+    r->unit = "ns";
+    r->iters = 1;
+    r->threads = 1;
+    r->overhead_ns = overhead;
+    r->overhead_ci[0] = r->overhead_ci[1] = overhead;
+    if (overhead > 0 && r->stats.median < overhead / 2) {
+        r->upper_bound = 1;
+        r->bound_ns = fastest;
+    }
+    r->cycles = r->ref_ns = r->ref_spread = r->overhead_cycles = NAN;
+    r->overhead_cycles_spread = NAN;
+    r->bytes_per_iter = r->items_per_iter = 0;
+    r->bytes_per_sec = r->items_per_sec = NAN;
+    r->cpu_ns = r->on_cpu = NAN;
+    r->ratio = NAN;
+    r->ratio_ci[0] = r->ratio_ci[1] = NAN;
+    r->stop = VN_STOP_MAX_SAMPLES;
+    r->timer = VN_CLOCK_TSC_LFENCE;
+    return 0;
+}
+
+int vn__kbench_results(const vn__kbench_row *rows, size_t n, double hz, vn_results *out)
+{
+    if (!rows || !out || !(hz > 0))
+        return VN_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (!rows[i].samples || rows[i].n == 0)
+            return VN_EINVAL;
+    double overhead = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(rows[i].name, "empty")) {
+            int rc = median_ns(&rows[i], hz, &overhead);
+            if (rc)
+                return rc;
+        }
+    vn_results r;
+    memset(&r, 0, sizeof r);
+    r.size = sizeof r;
+    r.result_size = sizeof(vn_result);
+    r.bench = calloc(n ? n : 1, sizeof *r.bench);
+    if (!r.bench)
+        return VN_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        int rc = row_of(&rows[i], hz, strcmp(rows[i].name, "empty") ? overhead : 0, &r.bench[i]);
+        r.nbench = i + 1;
+        if (rc) {
+            vn_results_free(&r);
+            return rc;
+        }
+    }
+    r.timer = VN_CLOCK_TSC_LFENCE;
+    snprintf(r.timer_reason, sizeof r.timer_reason,
+             "the kernel module's ordered counter reads around each call, at the rate "
+             "calibrated in user space");
+    r.timer_cost_ns = NAN;
+    r.timer_resolution_ns = 1e9 / hz;
+    r.counter_hz = hz;
+    r.optimized = 1;
+    vn_config_init(&r.config);
+    r.config.warmup = 0;
+    *out = r;
+    return 0;
+}
