@@ -6,48 +6,23 @@ there in the places a real system puts it: the root group, a group with
 processes of its own (a login session's scope), and a group where nothing
 enables the memory controller."""
 import json
-import os
-import platform
 import re
 import shutil
 import subprocess
-import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import BUILD, VERNIER, sanitized
-
-KERNEL = BUILD / "vm" / "vmlinuz"
-QEMU = shutil.which("qemu-system-x86_64")
-BUSYBOX = shutil.which("busybox")
-
-
-def static(path):
-    if path is None:
-        return False
-    out = subprocess.run(["ldd", path], capture_output=True, text=True)
-    return "not a dynamic executable" in out.stdout + out.stderr
-
+import vm
+from conftest import VERNIER
 
 # What booting the guest needs; the parser's own test runs without it.
-VM_NEEDS = [
-    (platform.machine() != "x86_64", "boots an x86-64 kernel"),
-    (QEMU is None, "qemu-system-x86_64 is not installed (scripts/install-deps)"),
-    (not KERNEL.is_file(), f"no kernel at {KERNEL}: scripts/install-deps could not download one"),
-    (not static(BUSYBOX), "a static busybox is not installed (busybox-static)"),
-    (shutil.which("cpio") is None, "cpio is not installed"),
-    (sanitized(), "a sanitized vernier needs its runtime's environment, not a bare initramfs"),
-]
+VM_NEEDS = vm.needs()
 
 # Each scenario writes its results into a folder of its own under /out; at
-# the end the guest sends that folder over the second serial port (ttyS1),
-# which nothing but this script writes to: the kernel's messages go to the
-# first one (the console), so they can never mix with the results. Closing a
-# serial port waits until what was written to it has gone out, so the results
-# are on the host before the power goes off. dd with a 64 MiB block allocates
-# and touches 64 MiB, and `true` after it touches almost nothing.
+# the end the guest sends that folder over the second serial port (vm.py
+# says why). dd with a 64 MiB block allocates and touches 64 MiB, and
+# `true` after it touches almost nothing.
 INIT = r"""#!/bin/busybox sh
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -91,55 +66,6 @@ poweroff -f
 SCENARIOS = {"root", "leftover", "session", "bare"}
 
 
-def kvm_opens():
-    """True when /dev/kvm can be opened: the first thing KVM needs."""
-    try:
-        fd = os.open("/dev/kvm", os.O_RDWR)
-    except OSError:
-        return False
-    os.close(fd)
-    return True
-
-
-# Under KVM a kernel prints its banner within a fraction of a second. A nested
-# hypervisor may open /dev/kvm and then never run the guest, so a guest that
-# has said nothing by then is stopped and booted again under emulation.
-KVM_BANNER_WAIT = 15
-
-
-def run_guest(args, console, timeout):
-    """Boots the guest: under KVM when it works, else emulated. Returns the
-    accelerator used and QEMU's stderr."""
-    accels = ["kvm", "tcg"] if kvm_opens() else ["tcg"]
-    notes = []
-    for accel in accels:
-        console.unlink(missing_ok=True)
-        with tempfile.TemporaryFile() as err:
-            p = subprocess.Popen([QEMU, "-accel", accel] + args, stdin=subprocess.DEVNULL,
-                                 stdout=subprocess.DEVNULL, stderr=err)
-            try:
-                if accel == "kvm":
-                    end = time.monotonic() + KVM_BANNER_WAIT
-                    while p.poll() is None and time.monotonic() < end:
-                        if console.exists() and b"Linux version" in console.read_bytes():
-                            break
-                        time.sleep(0.2)
-                    else:
-                        if p.poll() is None or p.returncode != 0:
-                            p.kill()
-                            p.wait()
-                            notes.append(f"kvm: no kernel banner in {KVM_BANNER_WAIT} s, emulating")
-                            continue
-                p.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
-                notes.append(f"{accel}: still running after {timeout} s, stopped")
-            err.seek(0)
-            return accel, "\n".join(notes + [err.read().decode(errors="replace")])
-    return accels[-1], "\n".join(notes)
-
-
 def parse_results(text):
     """The scenarios sent over the results port: {name: (rc, json, output, groups)}.
     Raises ValueError on anything incomplete, so a short transfer is never
@@ -169,10 +95,7 @@ def boot(tmp_path_factory):
     for missing, reason in VM_NEEDS:
         if missing:
             pytest.skip(reason)
-    root = tmp_path_factory.mktemp("initramfs")
-    for d in ("bin", "proc", "sys", "dev", "tmp", "v"):
-        (root / d).mkdir()
-    shutil.copy(BUSYBOX, root / "bin" / "busybox")
+    root = vm.new_root(tmp_path_factory.mktemp("vm"))
     spawn = Path(VERNIER).parent / "vernier-spawn"
     for exe in (Path(VERNIER), spawn):
         shutil.copy(exe, root / "v" / exe.name)
@@ -180,27 +103,11 @@ def boot(tmp_path_factory):
             dest = root / lib.relative_to("/")
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(lib.resolve(), dest)
-    (root / "init").write_text(INIT)
-    (root / "init").chmod(0o755)
-    files = subprocess.run(["find", "."], cwd=root, capture_output=True, text=True, check=True).stdout
-    image = root.parent / "initramfs.cpio"
-    with open(image, "wb") as f:
-        subprocess.run(["cpio", "-o", "-H", "newc", "--quiet"], cwd=root, input=files.encode(),
-                       stdout=f, check=True)
-    console, results = root.parent / "console.txt", root.parent / "results.txt"
-    accel, stderr = run_guest(["-m", "512", "-smp", "1", "-no-reboot", "-display", "none",
-                               "-monitor", "none",
-                               "-serial", f"file:{console}", "-serial", f"file:{results}",
-                               "-kernel", str(KERNEL), "-initrd", str(image),
-                               "-append", "console=ttyS0 panic=-1"], console, timeout=300)
-    text = results.read_text(errors="replace") if results.exists() else ""
+    guest = vm.boot(root, INIT)
     try:
-        return parse_results(text)
+        return parse_results(guest.results)
     except ValueError as e:
-        raw = console.read_text(errors="replace") if console.exists() else ""
-        pytest.fail(f"{e} (accel {accel})\n"
-                    f"--- qemu stderr\n{stderr[-2000:]}\n--- results port\n{text[-4000:]}\n"
-                    f"--- console\n{raw[-6000:]}")
+        pytest.fail(guest.explain(str(e)))
 
 
 def test_the_results_parser_refuses_what_is_incomplete():
