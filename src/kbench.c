@@ -173,6 +173,13 @@ int vn__kbench_results(const vn__kbench_row *rows, size_t n, double hz, vn_resul
     r.optimized = 1;
     vn_config_init(&r.config);
     r.config.warmup = 0;
+    /* The module has no stop rule: a row is its loop_count calls. Its
+     * settings are the defaults, with that count as the fewest samples. */
+    for (size_t i = 0; i < n; i++) {
+        r.bench[i].max_time = r.config.max_time;
+        r.bench[i].precision = r.config.precision;
+        r.bench[i].min_samples = r.bench[i].nsamples;
+    }
     *out = r;
     return 0;
 }

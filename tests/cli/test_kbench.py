@@ -1,0 +1,308 @@
+"""vernier kbench and the kernel module it reads. This machine's own kernel
+may not load modules, so the module is built against the headers of the
+kernel scripts/install-deps unpacked (the same Debian package version, so
+its vermagic matches), packed with BusyBox and a static vernier into an
+initramfs, and loaded in that kernel booted under QEMU (vm.py). Timings
+under emulation mean nothing; what is checked is that every number is
+consistent, bad knob values are refused and the module unloads cleanly.
+The tool's own reading, errors and reports are checked on this machine
+too, against a fake sysfs folder (VERNIER_KBENCH_SYSFS)."""
+import json
+import random
+import statistics
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import vm
+from conftest import SOURCE, run, validate
+
+TARGETS = ["empty", "fib_lookup", "get_random_u32", "kmalloc_64", "ktime_get"]
+
+
+# ---- the tool against a fake module folder ---------------------------------
+
+def fake_module(root, cycles):
+    """A folder shaped like the module's: each target's knobs, its run
+    summary and samples (cycles[target]: the calls' counts)."""
+    for t, xs in cycles.items():
+        d = root / t
+        d.mkdir(parents=True)
+        for k in ("loop_count", "warmup", "irqs_off"):
+            (d / k).write_text("0\n")
+        s = sorted(xs)
+        (d / "run").write_text(f"min {s[0]} max {s[-1]} count {len(xs)} p50 {s[len(s) // 2]} "
+                               f"p90 {s[-1]} p95 {s[-1]} p99 {s[-1]} mad 0\n")
+        (d / "samples").write_text("".join("%20d\n" % x for x in xs))
+    (root / "fib_lookup" / "dst").write_text("127.0.0.1\n")
+    return root
+
+
+@pytest.fixture
+def fake(tmp_path):
+    rng = random.Random(7)
+    return fake_module(tmp_path / "vernier", {
+        "empty": [100 + rng.randrange(5) for _ in range(200)],
+        "ktime_get": [300 + rng.randrange(20) for _ in range(200)],
+        "fib_lookup": [900 + rng.randrange(50) for _ in range(200)],
+    })
+
+
+def kbench(root, *args):
+    return run("kbench", *args, env={"VERNIER_KBENCH_SYSFS": str(root)})
+
+
+def test_results_are_the_calls_in_ns_net_of_the_empty_target(fake):
+    p = kbench(fake, "--json", "-", "--loop-count", "200", "--warmup", "7", "--dst", "10.1.2.3")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    validate(d, "results-1.json")
+    hz = d["clock"]["counter_hz"]
+    rows = {b["name"]: b for b in d["benchmarks"]}
+    assert sorted(rows) == ["empty", "fib_lookup", "ktime_get"]
+    empty = sorted(int(x) for x in (fake / "empty" / "samples").read_text().split())
+    overhead = (empty[99] + empty[100]) / 2 * 1e9 / hz
+    k = rows["ktime_get"]
+    assert k["overhead"]["ns"] == pytest.approx(overhead, rel=1e-6)
+    raw = [int(x) for x in (fake / "ktime_get" / "samples").read_text().split()]
+    assert [s["value"] for s in k["samples"]] == pytest.approx([x * 1e9 / hz for x in raw], rel=1e-6)
+    assert k["stats"]["median"] == pytest.approx(statistics.median(raw) * 1e9 / hz - overhead, rel=1e-6)
+    # The knobs were written as asked, the parameter only where it exists.
+    assert (fake / "ktime_get" / "loop_count").read_text() == "200\n"
+    assert (fake / "ktime_get" / "warmup").read_text() == "7\n"
+    assert (fake / "ktime_get" / "irqs_off").read_text() == "0\n"
+    assert (fake / "fib_lookup" / "dst").read_text() == "10.1.2.3"
+    assert not (fake / "ktime_get" / "dst").exists()
+
+
+def test_named_targets_only_and_the_table(fake):
+    p = kbench(fake, "ktime_get", "--hist")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0].split()[0] == "benchmark"
+    assert [l.split()[0] for l in lines[1:2]] == ["ktime_get"]
+    assert not any(l.startswith(("empty ", "fib_lookup ")) for l in lines)
+    assert "vernier_kbench" in p.stdout
+    assert max(len(l) for l in p.stdout.splitlines()) <= 120
+
+
+def test_errors_say_what_to_do(fake, tmp_path):
+    p = kbench(tmp_path / "absent")
+    assert p.returncode == 1
+    assert p.stderr == (f"vernier kbench: {tmp_path / 'absent'} not found: load the module "
+                        "(sudo insmod kernel/vernier_kbench.ko)\n")
+    p = kbench(fake, "nope")
+    assert p.returncode == 2
+    assert "unknown target 'nope'; the targets are: empty fib_lookup ktime_get" in p.stderr
+    for bad in (["--loop-count", "0"], ["--loop-count", "1000001"], ["--param", "dst"],
+                ["--param", "=1"], ["--warmup", "x"]):
+        p = kbench(fake, *bad)
+        assert p.returncode == 2, (bad, p.stderr)
+        assert len(p.stderr.splitlines()) == 1, p.stderr
+    p = kbench(fake, "ktime_get", "--dst", "1.2.3.4")
+    assert p.returncode == 2 and "no target asked for has a setting 'dst'" in p.stderr
+    (fake / "ktime_get" / "samples").write_text("12\nx\n")
+    p = kbench(fake, "ktime_get")
+    assert p.returncode == 1 and "not one count a line" in p.stderr
+
+
+def test_list(fake):
+    p = kbench(fake, "--list")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[0].split() == ["empty", "loop_count=0", "warmup=0", "irqs_off=0"]
+    assert "dst=127.0.0.1" in p.stdout
+
+
+# ---- the module, in a kernel of its own ---------------------------------------
+
+HEADERS = Path("/lib/modules") / (vm.kernel_release() or "none") / "build" \
+    if vm.KERNEL.is_file() else None
+
+# Every target runs through vernier kbench; then the module's own files are
+# checked by hand: bad values written to the knobs must fail (the shell's
+# echo reports the write's error), a user who is not root cannot set them,
+# and after rmmod nothing is left under /sys/kernel/vernier.
+INIT = r"""#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+ip link set lo up
+mkdir -p /out /etc
+echo 'nobody:x:65534:65534::/:/bin/sh' > /etc/passwd
+cd /v
+insmod ./vernier_kbench.ko > /out/insmod 2>&1; echo $? >> /out/insmod
+ls /sys/kernel/vernier > /out/targets
+./vernier kbench --loop-count 3000 --warmup 20 --json /out/all.json > /out/all.out 2>&1
+echo $? > /out/all.rc
+./vernier kbench --irqs-off --loop-count 500 --dst 10.9.8.7 --json /out/irqs.json \
+    kmalloc_64 fib_lookup > /out/irqs.out 2>&1
+echo $? > /out/irqs.rc
+K=/sys/kernel/vernier
+{
+    cat $K/fib_lookup/dst $K/kmalloc_64/irqs_off $K/ktime_get/loop_count
+    for v in 0 -1 abc 1000001 99999999999 ''; do
+        echo "$v" > $K/ktime_get/loop_count && echo "loop_count $v accepted" || echo "loop_count $v refused"
+    done
+    for v in 1000001 x; do
+        echo "$v" > $K/ktime_get/warmup && echo "warmup $v accepted" || echo "warmup $v refused"
+    done
+    for v in 2 maybe; do
+        echo "$v" > $K/ktime_get/irqs_off && echo "irqs_off $v accepted" || echo "irqs_off $v refused"
+    done
+    for v in 1.2.3 300.1.1.1 '10.0.0.1 x' ''; do
+        echo "$v" > $K/fib_lookup/dst && echo "dst $v accepted" || echo "dst $v refused"
+    done
+    echo 7 > $K/ktime_get/loop_count && echo "loop_count 7 accepted"
+    cat $K/ktime_get/loop_count
+} > /out/knobs 2>&1
+cat $K/ktime_get/run > /out/run 2>&1
+wc -l < $K/ktime_get/samples > /out/nsamples
+cat $K/ktime_get/hist > /out/hist 2>&1
+su nobody -s /bin/sh -c './vernier kbench ktime_get' > /out/user.out 2>&1
+echo $? > /out/user.rc
+rmmod vernier_kbench > /out/rmmod 2>&1; echo $? >> /out/rmmod
+ls /sys/kernel/vernier > /out/after 2>&1; echo $? >> /out/after
+./vernier kbench > /out/unloaded.out 2>&1; echo $? > /out/unloaded.rc
+stty -F /dev/ttyS1 raw -echo
+{
+    for f in /out/*; do echo "=== $(basename $f)"; cat $f; done
+    echo "=== done"
+} > /dev/ttyS1
+sync
+poweroff -f
+"""
+
+FILES = {"insmod", "targets", "all.json", "all.out", "all.rc", "irqs.json", "irqs.out", "irqs.rc",
+         "knobs", "run", "nsamples", "hist", "user.out", "user.rc", "rmmod", "after",
+         "unloaded.out", "unloaded.rc"}
+
+
+def parse_files(text):
+    """{name: text} of the files the guest sent; ValueError when the
+    transfer is incomplete, so a short one is never taken for results."""
+    if not re.search(r"^=== done$", text, re.M):
+        raise ValueError("the results port has no '=== done' line: the guest did not finish")
+    files = dict(re.findall(r"^=== (\S+)\n(.*?)(?=^=== )", text, re.M | re.S))
+    if set(files) != FILES:
+        raise ValueError(f"files {sorted(files)}, expected {sorted(FILES)}")
+    return files
+
+
+def test_the_files_parser_refuses_what_is_incomplete():
+    whole = "".join(f"=== {f}\nx\n" for f in sorted(FILES))
+    assert parse_files(whole + "=== done\n")["run"] == "x\n"
+    with pytest.raises(ValueError, match="done"):
+        parse_files(whole)
+    with pytest.raises(ValueError, match="expected"):
+        parse_files("=== run\n1\n=== done\n")
+
+
+def build_module(tmp):
+    """The module, built from a copy of kernel/ and the shared source it
+    includes, so the source tree gets no build products."""
+    shutil.copytree(SOURCE / "kernel", tmp / "kernel", ignore=shutil.ignore_patterns("*.o", "*.ko", ".*.cmd"))
+    (tmp / "src").mkdir()
+    for f in ("stats_int.c", "stats_int.h"):
+        shutil.copy(SOURCE / "src" / f, tmp / "src" / f)
+    subprocess.run(["make", "-C", str(tmp / "kernel"), f"KDIR={HEADERS}"], check=True,
+                   capture_output=True, timeout=300)
+    return tmp / "kernel" / "vernier_kbench.ko"
+
+
+def build_static_vernier(out):
+    """The tool, static, for a guest with no libraries: as the aarch64 test
+    builds it, without the helpers and without vernier compare (cJSON)."""
+    sources = sorted(str(p) for d in ("src", "src/report", "src/suite", "cli") for p in (SOURCE / d).glob("*.c")
+                     if p.name not in ("spawn_helper.c", "noop_helper.c", "cmd_compare.c"))
+    subprocess.run(["gcc", "-std=c11", "-D_GNU_SOURCE", "-DVN_NO_COMPARE", "-O1", "-Wall", "-Wextra",
+                    "-Werror", "-I%s" % (SOURCE / "include"), "-I%s" % (SOURCE / "src"),
+                    "-I%s" % (SOURCE / "cli"), "-static", *sources, "-lpthread", "-lm", "-o", str(out)],
+                   check=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def guest(tmp_path_factory):
+    for missing, reason in vm.needs():
+        if missing:
+            pytest.skip(reason)
+    if HEADERS is None or not (HEADERS / "Makefile").is_file():
+        pytest.skip(f"no kernel headers at {HEADERS}: scripts/install-deps --test installs "
+                    "those of the kernel it unpacked")
+    if not shutil.which("make") or not shutil.which("gcc"):
+        pytest.skip("make and gcc build the module")
+    tmp = tmp_path_factory.mktemp("kbench")
+    ko = build_module(tmp)
+    root = vm.new_root(tmp)
+    shutil.copy(ko, root / "v" / ko.name)
+    build_static_vernier(root / "v" / "vernier")
+    g = vm.boot(root, INIT, timeout=240)
+    try:
+        return parse_files(g.results)
+    except ValueError as e:
+        pytest.fail(g.explain(str(e)))
+
+
+def test_every_target_runs_and_its_numbers_agree(guest):
+    assert guest["insmod"].strip() == "0", guest["insmod"]
+    assert guest["targets"].split() == TARGETS
+    assert guest["all.rc"].strip() == "0", guest["all.out"]
+    d = json.loads(guest["all.json"])
+    validate(d, "results-1.json")
+    rows = {b["name"]: b for b in d["benchmarks"]}
+    assert sorted(rows) == TARGETS
+    for name, b in rows.items():
+        s = b["stats"]
+        assert len(b["samples"]) == 3000 and s["n"] == 3000, name
+        assert all(x["iters"] == 1 and x["value"] > 0 for x in b["samples"]), name
+        p = s["percentiles"]
+        assert s["min"] <= p["50"] <= p["90"] <= p["95"] <= p["99"] <= s["max"], name
+        # Every row but the empty one has the empty row's median taken off.
+        assert b["overhead"]["ns"] == (0 if name == "empty" else
+                                       pytest.approx(rows["empty"]["stats"]["median"], rel=1e-9)), name
+
+
+def test_interrupts_off_and_a_parameter(guest):
+    assert guest["irqs.rc"].strip() == "0", guest["irqs.out"]
+    d = json.loads(guest["irqs.json"])
+    assert [b["name"] for b in d["benchmarks"]] == ["kmalloc_64", "fib_lookup"]
+    assert all(len(b["samples"]) == 500 for b in d["benchmarks"])
+    assert "interrupts and preemption off" in d["note"]
+    # The knobs stay as the last run set them.
+    assert guest["knobs"].splitlines()[:3] == ["10.9.8.7", "1", "3000"]
+
+
+def test_the_module_summary_and_samples(guest):
+    m = re.fullmatch(r"min (\d+) max (\d+) count (\d+) p50 (\d+) p90 (\d+) p95 (\d+) p99 (\d+) mad (\d+)\n",
+                     guest["run"])
+    assert m, guest["run"]
+    mn, mx, count, p50, p90, p95, p99, mad = map(int, m.groups())
+    assert count == 7  # loop_count was set to 7 just before
+    assert mn <= p50 <= p90 <= p95 <= p99 <= mx
+    assert int(guest["nsamples"]) == 7
+    bins = guest["hist"].splitlines()
+    assert len(bins) == 20 and sum(int(b.split()[2]) for b in bins) == 7
+
+
+def test_bad_knob_values_are_refused(guest):
+    lines = guest["knobs"].splitlines()
+    refused = [l for l in lines if l.endswith(" refused")]
+    assert not [l for l in lines if l.endswith(" accepted") and l != "loop_count 7 accepted"], lines
+    assert len(refused) == 6 + 2 + 2 + 4, lines
+    assert lines[-1] == "7"
+
+
+def test_not_root_and_not_loaded_say_what_to_do(guest):
+    assert guest["user.rc"].strip() == "1", guest["user.out"]
+    assert "needs root (sudo)" in guest["user.out"]
+    assert len(guest["user.out"].splitlines()) == 1
+    assert guest["rmmod"].strip() == "0", guest["rmmod"]
+    assert guest["after"].splitlines()[-1] != "0", guest["after"]
+    assert guest["unloaded.rc"].strip() == "1"
+    assert guest["unloaded.out"] == ("vernier kbench: /sys/kernel/vernier not found: load the module "
+                                     "(sudo insmod kernel/vernier_kbench.ko)\n")
