@@ -9,7 +9,8 @@
 #include <stdint.h>
 
 #include "stats_int.h"
-#include "vernier.h"
+#include "vernier/bench.h"
+#include "vernier/stats.h"
 
 /* One target's run: its name, the module's summary in cycles ("run") and
  * each call's cycles ("samples"), owned. */
