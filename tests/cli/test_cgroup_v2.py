@@ -23,14 +23,7 @@ VM_NEEDS = vm.needs()
 # the end the guest sends that folder over the second serial port (vm.py
 # says why). dd with a 64 MiB block allocates and touches 64 MiB, and
 # `true` after it touches almost nothing.
-INIT = r"""#!/bin/busybox sh
-/bin/busybox --install -s /bin
-export PATH=/bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-mount -t tmpfs tmp /tmp
-mount -t cgroup2 none /sys/fs/cgroup
+INIT = vm.INIT_START + r"""mount -t cgroup2 none /sys/fs/cgroup
 echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 cd /v
 measure() {

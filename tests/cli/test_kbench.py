@@ -125,14 +125,7 @@ HEADERS = Path("/lib/modules") / (vm.kernel_release() or "none") / "build" \
 # checked by hand: bad values written to the knobs must fail (the shell's
 # echo reports the write's error), a user who is not root cannot set them,
 # and after rmmod nothing is left under /sys/kernel/vernier.
-INIT = r"""#!/bin/busybox sh
-/bin/busybox --install -s /bin
-export PATH=/bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-mount -t tmpfs tmp /tmp
-ip link set lo up
+INIT = vm.INIT_START + r"""ip link set lo up
 mkdir -p /out /etc
 echo 'nobody:x:65534:65534::/:/bin/sh' > /etc/passwd
 cd /v

@@ -100,6 +100,18 @@ def run_guest(args, console, timeout):
     return accels[-1], "\n".join(notes)
 
 
+# How every init script starts: BusyBox's commands on PATH, and the file
+# systems a program expects.
+INIT_START = r"""#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+"""
+
+
 def new_root(tmp):
     """An initramfs tree with BusyBox at /bin/busybox and the usual mount
     points; the test adds its files, then calls boot()."""
