@@ -4,7 +4,14 @@
  * of vernier-noop (a static program that exits at once) show what starting
  * a program costs each way; vfork + _exit and a thread created and joined
  * are the floor. Every iteration waits for its child, so none outlives its
- * sample, whatever stops the run. */
+ * sample, whatever stops the run.
+ *
+ * fork copies the page tables of its whole caller, and write-protects its
+ * pages on every CPU its threads ran on, so the fork rows fork a clean
+ * parent (vernier-noop's fork server) that holds only the memory the row
+ * names: forked from vernier, they would also pay for whatever the other
+ * families of the run hold. The others share the parent's memory (vfork,
+ * posix_spawn) or make no process (a thread), and run from vernier. */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -12,12 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "fileutil.h"
 #include "format.h"
+#include "suite/fork_server.h"
 #include "suite/suite.h"
 
 #ifndef VN_LIBEXECDIR
@@ -32,20 +39,37 @@
 
 /* ---- Children ------------------------------------------------------------- */
 
-/* Adds a row of the family: one child (or thread) a sample, made and
- * reaped, so the percentiles are those of single creations, and a fork of
- * a large parent, which takes milliseconds, is no longer a sample than
- * that. */
-static int add_row(vn_suite *s, const char *name, vn_bench_fn fn, void (*setup)(vn_state *),
-                   void (*teardown)(vn_state *), void *user)
+/* The options of a row of the family: one child (or thread) a sample,
+ * made and reaped, so the percentiles are those of single creations, and
+ * a fork of a large parent, which takes milliseconds, is no longer a
+ * sample than that. */
+static void row_opts(vn_bench_opts *o, void (*setup)(vn_state *), void *user)
+{
+    vn_bench_opts_init(o);
+    o->setup = setup;
+    o->user = user;
+    o->iterations = 1;
+}
+
+static int add_row(vn_suite *s, const char *name, vn_bench_fn fn, void (*setup)(vn_state *), void *user)
 {
     vn_bench_opts o;
-    vn_bench_opts_init(&o);
-    o.setup = setup;
-    o.teardown = teardown;
-    o.user = user;
-    o.iterations = 1;
+    row_opts(&o, setup, user);
     return vn_suite_add(s, name, fn, &o);
+}
+
+/* Fails the row for a child that did not exit 0 (its wait status): one
+ * whose exec of path failed (NULL: it execs nothing) says so. */
+static void status_fail(vn_state *st, int status, const char *path)
+{
+    char msg[PATH_MAX + 96];
+    if (WIFEXITED(status) && WEXITSTATUS(status) == EXEC_FAILED && path)
+        snprintf(msg, sizeof msg, "the child could not exec %s (it exited %d)", path, EXEC_FAILED);
+    else if (WIFEXITED(status))
+        snprintf(msg, sizeof msg, "the child exited with status %d, not 0", WEXITSTATUS(status));
+    else
+        snprintf(msg, sizeof msg, "the child was killed by signal %d", WTERMSIG(status));
+    vn_state_fail(st, msg);
 }
 
 /* Waits for the child and checks that it exited 0. 0, or -1 with the row
@@ -63,14 +87,7 @@ static int reap(vn_state *st, pid_t pid, const char *path)
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
-    char msg[PATH_MAX + 96];
-    if (WIFEXITED(status) && WEXITSTATUS(status) == EXEC_FAILED && path)
-        snprintf(msg, sizeof msg, "the child could not exec %s (it exited %d)", path, EXEC_FAILED);
-    else if (WIFEXITED(status))
-        snprintf(msg, sizeof msg, "the child exited with status %d, not 0", WEXITSTATUS(status));
-    else
-        snprintf(msg, sizeof msg, "the child was killed by signal %d", WTERMSIG(status));
-    vn_state_fail(st, msg);
+    status_fail(st, status, path);
     return -1;
 }
 
@@ -95,23 +112,37 @@ __attribute__((noinline)) static pid_t vfork_child(const char *path, char *const
     return pid;
 }
 
-/* ---- fork with the parent's memory varied ------------------------------------ */
+/* ---- fork, in a clean parent --------------------------------------------------- */
 
-/* The parent's touched memory of one row, made on its first sample. Between
- * the row's samples it is marked MADV_DONTFORK, so every other fork of the
- * run (this family's, the other families' children) copies none of it. */
-typedef struct touched {
-    size_t bytes;
-    char *p;
-    char name[64];
-} touched;
-
-static void touched_free(void *arg)
+/* Where vernier-noop is, found on the row's first sample into path (n
+ * bytes; "" until then). 0, or -1 with the row skipped, saying why. */
+static int find_noop(vn_state *st, char *path, size_t n)
 {
-    touched *t = arg;
-    if (t->p)
-        munmap(t->p, t->bytes);
-    free(t);
+    if (path[0] || vn__find_helper("vernier-noop", VN_LIBEXECDIR, path, n))
+        return 0;
+    path[0] = '\0';
+    vn_state_skip(st, "vernier-noop is neither next to vernier nor in " VN_LIBEXECDIR
+                      " (build or install it)");
+    return -1;
+}
+
+/* A row whose forks vernier-noop's fork server does (fork_server.h): the
+ * parent it forks holds bytes touched and little else, whatever else the
+ * run holds. Started on the row's first sample, stopped at the end of the
+ * suite (or of an interrupted run). */
+typedef struct forker {
+    size_t bytes;
+    int cmd;                   /* 'f': the child _exits; 'x': it execs vernier-noop */
+    char name[64];
+    char path[PATH_MAX];
+    vn__fork_server srv;
+} forker;
+
+static void forker_free(void *arg)
+{
+    forker *f = arg;
+    vn__fork_server_stop(&f->srv);
+    free(f);
 }
 
 /* MemAvailable of /proc/meminfo in bytes; 0 unknown. */
@@ -125,63 +156,55 @@ static size_t mem_available(void)
     return at && sscanf(at + 13, "%llu", &kib) == 1 ? (size_t)kib * 1024 : 0;
 }
 
-static void fork_setup(vn_state *st)
+static void forker_setup(vn_state *st)
 {
-    touched *t = vn_state_user(st);
-    char why[192];
-    if (!t->p) {
-        /* Twice the size: room for the page tables' copies and for the
-         * rest of the machine. */
-        size_t avail = mem_available();
-        if (t->bytes > MIB && avail && avail < 2 * t->bytes) {
-            snprintf(why, sizeof why, "needs %zu MiB of free memory, and /proc/meminfo has %zu MiB available",
-                     2 * t->bytes / MIB, avail / MIB);
-            vn_state_skip(st, why);
-            return;
-        }
-        void *p = mmap(NULL, t->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) {
-            snprintf(why, sizeof why, "cannot map %zu MiB: %s", t->bytes / MIB, strerror(errno));
-            vn_state_skip(st, why);
-            return;
-        }
-        /* Pages of 4 KiB, the parent of many small allocations, whatever
-         * the machine's transparent huge pages would give it (a huge page
-         * is one entry to copy, not 512). Without THP this fails, and the
-         * pages are 4 KiB anyway. */
-        madvise(p, t->bytes, MADV_NOHUGEPAGE);
-        memset(p, 1, t->bytes);
-        if (madvise(p, t->bytes, MADV_DONTFORK) != 0) {
-            munmap(p, t->bytes);
-            fail_errno(st, "madvise(MADV_DONTFORK)", errno);
-            return;
-        }
-        t->p = p;
+    forker *f = vn_state_user(st);
+    if (f->srv.pid > 0 || find_noop(st, f->path, sizeof f->path))
+        return;
+    /* Twice the size: room for the page tables' copies and for the rest
+     * of the machine. */
+    size_t avail = mem_available();
+    if (f->bytes > MIB && avail && avail < 2 * f->bytes) {
+        char why[192];
+        snprintf(why, sizeof why, "needs %zu MiB of free memory, and /proc/meminfo has %zu MiB available",
+                 2 * f->bytes / MIB, avail / MIB);
+        vn_state_skip(st, why);
+        return;
     }
-    if (madvise(t->p, t->bytes, MADV_DOFORK) != 0)
-        fail_errno(st, "madvise(MADV_DOFORK)", errno);
+    vn__fork_server_start(&f->srv, f->path, f->bytes / MIB, st);
 }
 
-static void fork_teardown(vn_state *st)
+static void forker_body(vn_state *st)
 {
-    touched *t = vn_state_user(st);
-    if (t->p && madvise(t->p, t->bytes, MADV_DONTFORK) != 0)
-        fail_errno(st, "madvise(MADV_DONTFORK)", errno);
-}
-
-static void fork_body(vn_state *st)
-{
+    forker *f = vn_state_user(st);
     while (vn_next(st)) {
-        pid_t pid = fork();
-        if (pid == 0)
-            _exit(0);
-        if (pid < 0) {
-            fail_errno(st, "fork", errno);
+        double ns;
+        int rc = vn__fork_server_fork(&f->srv, f->cmd, &ns, st);
+        if (rc > 0)
+            status_fail(st, rc, f->cmd == 'x' ? f->path : NULL);
+        if (rc)
             return;
-        }
-        if (reap(st, pid, NULL))
-            return;
+        vn_state_set_time(st, ns);
     }
+}
+
+static int add_forker(vn_suite *s, vn__suite_ctx *ctx, const char *name, size_t bytes, int cmd)
+{
+    forker *f = calloc(1, sizeof *f);
+    if (!f)
+        return VN_ENOMEM;
+    f->bytes = bytes;
+    f->cmd = cmd;
+    snprintf(f->name, sizeof f->name, "%s", name);
+    int rc = vn__suite_on_exit(ctx, forker_free, f);
+    if (rc)
+        return rc;
+    vn_bench_opts o;
+    row_opts(&o, forker_setup, f);
+    /* The server times each fork itself: vernier's side of the pipes is
+     * no part of it. */
+    o.manual_time = 1;
+    return vn_suite_add(s, f->name, forker_body, &o);
 }
 
 /* The two sizes of the parent's touched memory: 1 MiB, and a large one, the
@@ -238,35 +261,35 @@ int vn__suite_process_fork(vn_suite *s, vn__suite_ctx *ctx, const char *name)
     size_t sizes[2];
     fork_sizes(ctx, &sizes[0], &sizes[1]);
     for (int i = 0; i < 2 && rc == 0; i++) {
-        touched *t = calloc(1, sizeof *t);
-        if (!t)
-            return VN_ENOMEM;
-        t->bytes = sizes[i];
-        fork_row_name(t->name, sizeof t->name, name, sizes[i]);
-        if ((rc = vn__suite_on_exit(ctx, touched_free, t)) != 0)
-            break;
-        rc = add_row(s, t->name, fork_body, fork_setup, fork_teardown, t);
+        char row[64];
+        fork_row_name(row, sizeof row, name, sizes[i]);
+        rc = add_forker(s, ctx, row, sizes[i], 'f');
     }
     return rc;
 }
 
-/* ---- Starting vernier-noop ------------------------------------------------------ */
+/* fork + exec from the clean parent of the small fork row, so the two
+ * rows differ by the exec alone. */
+int vn__suite_process_fork_exec(vn_suite *s, vn__suite_ctx *ctx, const char *name)
+{
+    size_t small, large;
+    fork_sizes(ctx, &small, &large);
+    return add_forker(s, ctx, name, small, 'x');
+}
 
-enum { BY_FORK, BY_VFORK, BY_SPAWN };
+/* ---- Starting vernier-noop from vernier ----------------------------------------- */
 
+/* vfork and posix_spawn share the parent's memory until the exec (CLONE_VM)
+ * and copy no page tables, so they run from vernier itself. */
 typedef struct starter {
-    int how;
+    int spawn;                 /* posix_spawn; else vfork + exec */
     char path[PATH_MAX];       /* "" until the first sample looks */
 } starter;
 
 static void start_setup(vn_state *st)
 {
     starter *s = vn_state_user(st);
-    if (!s->path[0] && !vn__find_helper("vernier-noop", VN_LIBEXECDIR, s->path, sizeof s->path)) {
-        s->path[0] = '\0';
-        vn_state_skip(st, "vernier-noop is neither next to vernier nor in " VN_LIBEXECDIR
-                          " (build or install it)");
-    }
+    find_noop(st, s->path, sizeof s->path);
 }
 
 static void start_body(vn_state *st)
@@ -276,17 +299,12 @@ static void start_body(vn_state *st)
     while (vn_next(st)) {
         pid_t pid = -1;
         int err = 0;
-        if (s->how == BY_SPAWN)
+        if (s->spawn)
             err = posix_spawn(&pid, s->path, NULL, NULL, argv, envp);
-        else if (s->how == BY_VFORK)
+        else
             err = (pid = vfork_child(s->path, argv, envp)) < 0 ? errno : 0;
-        else if ((pid = fork()) == 0) {
-            execve(s->path, argv, envp);
-            _exit(EXEC_FAILED);
-        } else if (pid < 0)
-            err = errno;
         if (err) {
-            fail_errno(st, s->how == BY_SPAWN ? "posix_spawn" : s->how == BY_VFORK ? "vfork" : "fork", err);
+            fail_errno(st, s->spawn ? "posix_spawn" : "vfork", err);
             return;
         }
         if (reap(st, pid, s->path))
@@ -294,29 +312,24 @@ static void start_body(vn_state *st)
     }
 }
 
-static int add_starter(vn_suite *s, vn__suite_ctx *ctx, const char *name, int how)
+static int add_starter(vn_suite *s, vn__suite_ctx *ctx, const char *name, int spawn)
 {
     starter *u = calloc(1, sizeof *u);
     if (!u)
         return VN_ENOMEM;
-    u->how = how;
+    u->spawn = spawn;
     int rc = vn__suite_on_exit(ctx, free, u);
-    return rc ? rc : add_row(s, name, start_body, start_setup, NULL, u);
-}
-
-int vn__suite_process_fork_exec(vn_suite *s, vn__suite_ctx *ctx, const char *name)
-{
-    return add_starter(s, ctx, name, BY_FORK);
+    return rc ? rc : add_row(s, name, start_body, start_setup, u);
 }
 
 int vn__suite_process_vfork_exec(vn_suite *s, vn__suite_ctx *ctx, const char *name)
 {
-    return add_starter(s, ctx, name, BY_VFORK);
+    return add_starter(s, ctx, name, 0);
 }
 
 int vn__suite_process_spawn(vn_suite *s, vn__suite_ctx *ctx, const char *name)
 {
-    return add_starter(s, ctx, name, BY_SPAWN);
+    return add_starter(s, ctx, name, 1);
 }
 
 /* ---- The floor: vfork + _exit, and a thread --------------------------------------- */
@@ -352,11 +365,11 @@ static void thread_body(vn_state *st)
 int vn__suite_process_vfork(vn_suite *s, vn__suite_ctx *ctx, const char *name)
 {
     (void)ctx;
-    return add_row(s, name, vfork_body, NULL, NULL, NULL);
+    return add_row(s, name, vfork_body, NULL, NULL);
 }
 
 int vn__suite_process_thread(vn_suite *s, vn__suite_ctx *ctx, const char *name)
 {
     (void)ctx;
-    return add_row(s, name, thread_body, NULL, NULL, NULL);
+    return add_row(s, name, thread_body, NULL, NULL);
 }

@@ -25,9 +25,9 @@
     X(file, "file.stat", vn__suite_file_stat, "stat() of a file")                                \
     X(file, "file.read", vn__suite_file_read, "pread() of 12 B..1 MiB from offset 0 of a cached file") \
     X(process, "process.fork", vn__suite_process_fork,                                           \
-      "fork + _exit + wait, the parent with 1 MiB and 256 MiB touched: the page tables' copy")   \
+      "fork + _exit + wait in a clean parent with 1 MiB, 256 MiB touched: the page tables' copy") \
     X(process, "process.fork.exec", vn__suite_process_fork_exec,                                 \
-      "fork + exec of vernier-noop (static, exits at once) + wait")                              \
+      "fork + exec of vernier-noop (static, exits at once) + wait, in the 1 MiB clean parent")  \
     X(process, "process.vfork", vn__suite_process_vfork, "vfork + _exit + wait")                 \
     X(process, "process.vfork.exec", vn__suite_process_vfork_exec, "vfork + exec of vernier-noop + wait") \
     X(process, "process.spawn", vn__suite_process_spawn, "posix_spawn of vernier-noop + wait")   \
