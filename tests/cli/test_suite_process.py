@@ -58,14 +58,17 @@ def test_process_rows_the_cost_of_a_larger_parent_and_the_floor():
         # One child (or thread) a sample, made and reaped.
         assert all(s["iters"] == 1 for s in b["samples"]), name
     med = {n: b["stats"]["median"] for n, b in rows.items() if b["error"] is None}
+    # Compared at their fastest: a loaded machine can swamp a median of
+    # --quick's few samples, never make a sample faster than its work.
+    fast = {n: b["stats"]["min"] for n, b in rows.items() if b["error"] is None}
     # Starting a program is more than a vfork that exits at once; not so
     # under the sanitizers, whose _exit in the child of vfork is slow.
     if not sanitized():
-        assert med["process.vfork.exec"] > med["process.vfork"]
+        assert fast["process.vfork.exec"] > fast["process.vfork"]
     if big["stop"] == "skipped":
         return
     # 64 times the memory to copy the page tables of: not faster.
-    assert med["process.fork/touched=64M"] >= med["process.fork/touched=1M"]
+    assert fast["process.fork/touched=64M"] >= fast["process.fork/touched=1M"]
     f = [f for f in d["findings"] if f["id"] == "process.fork.touched"]
     assert len(f) == 1 and len(f[0]["brief"]) <= 100 and f[0]["explanation"], f
     m = re.match(r"process\.fork: \+?(-?[\d.]+ [nuµm]?s) per MiB the parent touched "
@@ -138,13 +141,14 @@ def test_a_broken_fork_server_fails_the_fork_rows_with_the_reason(tmp_path, scri
 
 
 def fork_median(*families):
-    """The median (ns) of process.fork/touched=1M in a --quick run of
-    families."""
+    """The fastest sample (ns) of process.fork/touched=1M in a --quick run
+    of families: what the fork costs when nothing else got in its way,
+    which copying other families' page tables would still raise."""
     d, p = suite(*families)
     assert p.returncode == 0, p.stderr
     b = {b["name"]: b for b in d["benchmarks"]}["process.fork/touched=1M"]
     assert b["error"] is None, b["error"]
-    return b["stats"]["median"]
+    return b["stats"]["min"]
 
 
 def test_the_fork_rows_hardly_feel_the_rest_of_the_run():
