@@ -34,6 +34,7 @@ int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 
 /* Prints "vernier CMD: <message>; see 'vernier CMD --help'" and returns 2. */
 int vn_cli_usage_error(const char *cmd, const char *fmt, ...) VN_PRINTF(2, 3);

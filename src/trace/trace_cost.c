@@ -1,0 +1,122 @@
+/* The probes' own cost: what an entry and a return probe add to one call,
+ * measured on a function this process can call a known number of times
+ * with almost no work of its own, the getppid system call. The loop is
+ * timed without the probes, then with them (filtered to this process, so
+ * nothing else is recorded), and the medians' difference is the cost. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trace.h"
+
+/* Rounds a side, and calls a round: a round is a few milliseconds and fits
+ * the ring buffer many times over, which is drained between rounds. */
+#define ROUNDS 9
+#define CALLS 20000
+
+/* The getppid system call's kernel function, by architecture and age. */
+static const char *const getppid_funcs[] = {
+    "__x64_sys_getppid", "__arm64_sys_getppid", "__do_sys_getppid", "__se_sys_getppid",
+    "sys_getppid",
+};
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static double round_ns(void)
+{
+    double t0 = now_ns();
+    for (int i = 0; i < CALLS; i++)
+        syscall(SYS_getppid);
+    return (now_ns() - t0) / CALLS;
+}
+
+static int count_call(const struct vn_trace_event *e, void *ctx)
+{
+    (void)e;
+    ++*(size_t *)ctx;
+    return 0;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, by_value);
+    return vn_percentile_sorted(v, n, 50);
+}
+
+/* Drains the ring buffer until it is empty. */
+static int drain(vn__tracer *t)
+{
+    int got;
+    while ((got = vn__trace_poll(t, 0)) > 0)
+        ;
+    return got;
+}
+
+int vn__trace_probe_cost(vn__trace_mode m, double *ns, char *desc, size_t n)
+{
+    vn__trace_opts o = {NULL, (uint32_t)getpid(), -1, m == VN__TRACE_KPROBE};
+    vn__tracer *t = NULL;
+    size_t seen = 0;
+    int err = VN_ENOENT;
+    char why[256] = "no getppid function in the kernel's symbols";
+    for (size_t i = 0; i < sizeof getppid_funcs / sizeof *getppid_funcs && !t; i++) {
+        FILE *f = fopen("/proc/kallsyms", "r");
+        int type = f ? vn__kallsyms_type(f, getppid_funcs[i]) : 0;
+        if (f)
+            fclose(f);
+        if (!type)
+            continue;
+        o.func = getppid_funcs[i];
+        err = vn__trace_open(&o, count_call, &seen, &t, why, sizeof why);
+        /* The same mode as the trace, or the cost would be another probe's. */
+        if (!err && vn__trace_mode_of(t) != m) {
+            vn__trace_close(t);
+            t = NULL;
+            err = VN_ENOTSUP;
+            snprintf(why, sizeof why, "%s cannot be traced with %s", o.func, vn__trace_mode_name(m));
+        }
+    }
+    if (!t) {
+        snprintf(desc, n, "%s", why);
+        return err;
+    }
+    double bare[ROUNDS], probed[ROUNDS];
+    round_ns(); /* warm the loop and the system call's path */
+    for (int r = 0; r < ROUNDS; r++)
+        bare[r] = round_ns();
+    err = vn__trace_attach(t, why, sizeof why);
+    for (int r = 0; !err && r < ROUNDS; r++) {
+        probed[r] = round_ns();
+        err = drain(t) < 0 ? VN_EIO : 0;
+    }
+    if (err) {
+        snprintf(desc, n, "%s", why);
+        vn__trace_close(t);
+        return err;
+    }
+    vn__trace_losses lost;
+    vn__trace_losses_of(t, &lost);
+    vn__trace_close(t);
+    /* The probes must have seen every call, or the loop did not time them. */
+    if (seen + lost.events + lost.starts + lost.kernel != (size_t)ROUNDS * CALLS) {
+        snprintf(desc, n, "the probes on %s saw %zu of %d calls", o.func, seen, ROUNDS * CALLS);
+        return VN_EIO;
+    }
+    *ns = median(probed, ROUNDS) - median(bare, ROUNDS);
+    snprintf(desc, n, "%s on %s, %d x %d calls", vn__trace_mode_name(m), o.func, ROUNDS, CALLS);
+    return 0;
+}

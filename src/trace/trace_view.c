@@ -1,0 +1,260 @@
+/* The calls `vernier trace` recorded, as the results the reporters know:
+ * one row whose samples are the calls, so that the console, --hist, the
+ * vernier.results/1 JSON and `vernier compare` work on them as on any
+ * benchmark, and the findings a trace adds (its probes, their cost, what
+ * was lost, the calls per CPU and per process). Pure: no I/O. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+/* Breakdown lines shown, by most calls; the rest are summed on one line. */
+#define MAX_LINES 8
+
+static int grow(void **p, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? *cap * 2 : 1024;
+    void *q = realloc(*p, c * size);
+    if (!q)
+        return VN_ENOMEM;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+int vn__trace_calls_add(vn__trace_calls *c, const struct vn_trace_event *e)
+{
+    if (c->n == c->cap) {
+        size_t cap = c->cap, c2 = c->cap, c3 = c->cap;
+        if (grow((void **)&c->ns, &cap, c->n, sizeof *c->ns) ||
+            grow((void **)&c->pid, &c2, c->n, sizeof *c->pid) ||
+            grow((void **)&c->cpu, &c3, c->n, sizeof *c->cpu))
+            return VN_ENOMEM;
+        c->cap = cap;
+    }
+    /* A process's calls come in runs, so the last one is the likely match. */
+    size_t i = c->nprocs;
+    if (!(i && c->procs[i - 1].pid == e->pid))
+        for (i = 0; i < c->nprocs && c->procs[i].pid != e->pid; i++)
+            ;
+    if (i == c->nprocs) {
+        if (grow((void **)&c->procs, &c->capprocs, c->nprocs, sizeof *c->procs))
+            return VN_ENOMEM;
+        c->procs[i].pid = e->pid;
+        memcpy(c->procs[i].comm, e->comm, sizeof c->procs[i].comm);
+        c->procs[i].comm[sizeof c->procs[i].comm - 1] = '\0';
+        c->nprocs++;
+    }
+    c->ns[c->n] = (double)e->ns;
+    c->pid[c->n] = e->pid;
+    c->cpu[c->n] = e->cpu;
+    c->n++;
+    return 0;
+}
+
+void vn__trace_calls_free(vn__trace_calls *c)
+{
+    free(c->ns);
+    free(c->pid);
+    free(c->cpu);
+    free(c->procs);
+    memset(c, 0, sizeof *c);
+}
+
+typedef struct keyed {
+    uint32_t key;
+    double ns;
+} keyed;
+
+static int by_key_then_ns(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->ns > y->ns) - (x->ns < y->ns);
+}
+
+typedef struct group {
+    uint32_t key;
+    size_t n;
+    double median, p99;
+} group;
+
+static int by_count(const void *a, const void *b)
+{
+    const group *x = a, *y = b;
+    if (x->n != y->n)
+        return x->n > y->n ? -1 : 1;
+    return (x->key > y->key) - (x->key < y->key);
+}
+
+static const char *comm_of(const vn__trace_calls *c, uint32_t pid)
+{
+    for (size_t i = 0; i < c->nprocs; i++)
+        if (c->procs[i].pid == pid)
+            return c->procs[i].comm;
+    return "?";
+}
+
+/* One finding per CPU (by_cpu) or process, the busiest first. */
+static int breakdown(vn_results *r, const vn__trace_calls *c, int by_cpu)
+{
+    keyed *k = malloc(c->n * sizeof *k);
+    group *g = malloc(c->n * sizeof *g);
+    int err = k && g ? 0 : VN_ENOMEM;
+    size_t ng = 0;
+    for (size_t i = 0; !err && i < c->n; i++)
+        k[i] = (keyed){by_cpu ? c->cpu[i] : c->pid[i], c->ns[i]};
+    if (!err) {
+        qsort(k, c->n, sizeof *k, by_key_then_ns);
+        double *v = malloc(c->n * sizeof *v);
+        if (!v)
+            err = VN_ENOMEM;
+        for (size_t i = 0; !err && i < c->n;) {
+            size_t j = i;
+            while (j < c->n && k[j].key == k[i].key) {
+                v[j - i] = k[j].ns;
+                j++;
+            }
+            g[ng++] = (group){k[i].key, j - i, vn_percentile_sorted(v, j - i, 50),
+                              vn_percentile_sorted(v, j - i, 99)};
+            i = j;
+        }
+        free(v);
+    }
+    /* One CPU or one process says nothing the headline does not. */
+    if (!err && ng > 1) {
+        qsort(g, ng, sizeof *g, by_count);
+        size_t rest = 0;
+        for (size_t i = 0; !err && i < ng; i++) {
+            if (i >= MAX_LINES) {
+                rest += g[i].n;
+                continue;
+            }
+            char brief[128], who[48];
+            if (by_cpu)
+                snprintf(who, sizeof who, "cpu %u", g[i].key);
+            else
+                snprintf(who, sizeof who, "pid %u (%s)", g[i].key, comm_of(c, g[i].key));
+            snprintf(brief, sizeof brief, "%s: %zu calls, median %.0f ns, p99 %.0f ns", who, g[i].n,
+                     g[i].median, g[i].p99);
+            err = vn_results_add_finding(r, by_cpu ? "trace_cpu" : "trace_pid", brief, NULL);
+        }
+        if (!err && rest) {
+            char brief[128];
+            snprintf(brief, sizeof brief, "%zu more %s: %zu calls", ng - MAX_LINES,
+                     by_cpu ? "CPUs" : "processes", rest);
+            err = vn_results_add_finding(r, by_cpu ? "trace_cpu" : "trace_pid", brief, NULL);
+        }
+    }
+    free(k);
+    free(g);
+    return err;
+}
+
+static int findings(vn_results *r, const vn__trace_calls *c, const vn__trace_info *in)
+{
+    char brief[512], why[384]; /* the finding cuts a brief at 127 bytes */
+    snprintf(brief, sizeof brief, "traced %s with %s: %zu calls in %.2f s", in->func,
+             vn__trace_mode_name(in->mode), c->n, in->elapsed);
+    snprintf(why, sizeof why, "Each call is timed in the kernel from the entry probe to the return "
+             "probe (bpf_ktime_get_ns), so it includes part of the probes' own cost; %s.",
+             in->mode == VN__TRACE_FENTRY ? "fentry/fexit attach through BTF trampolines, the "
+             "cheaper kind" : "kprobes trap into the kernel's breakpoint handler and cost more than "
+             "fentry/fexit");
+    int err = vn_results_add_finding(r, "trace", brief, why);
+    if (!err) {
+        if (isfinite(in->probe_ns))
+            snprintf(brief, sizeof brief, "probe cost: %.0f ns per call (%s)", in->probe_ns, in->probe);
+        else
+            snprintf(brief, sizeof brief, "probe cost unknown: %s", in->probe);
+        err = vn_results_add_finding(r, "trace_probe_cost", brief,
+                                     "What the entry and return probes add to each call, as its "
+                                     "caller sees it: syscall(SYS_getppid) timed in a loop without "
+                                     "and with the same probes on the getppid system call, the "
+                                     "difference of the medians per call.");
+    }
+    uint64_t lost = in->lost.events + in->lost.starts + in->lost.kernel;
+    if (!err && lost) {
+        snprintf(brief, sizeof brief, "lost %llu calls: %llu ring buffer full, %llu start map full, "
+                 "%llu skipped by the kernel", (unsigned long long)lost,
+                 (unsigned long long)in->lost.events, (unsigned long long)in->lost.starts,
+                 (unsigned long long)in->lost.kernel);
+        err = vn_results_add_finding(r, "trace_lost", brief,
+                                     "Calls the probes saw but could not record: the ring buffer "
+                                     "was full (the reader fell behind), too many calls were in "
+                                     "flight at once, or the kernel did not run a probe inside "
+                                     "another. The statistics leave them out; filter with --pid or "
+                                     "--cpu, or trace a less frequent function.");
+    }
+    if (!err)
+        err = breakdown(r, c, 1);
+    if (!err)
+        err = breakdown(r, c, 0);
+    return err;
+}
+
+int vn__trace_view(const vn__trace_calls *c, const vn__trace_info *in, vn_results *out)
+{
+    if (!c || !in || !c->n)
+        return VN_EINVAL;
+    vn_results r;
+    memset(&r, 0, sizeof r);
+    r.size = sizeof r;
+    r.result_size = sizeof(vn_result);
+    r.bench = calloc(1, sizeof *r.bench);
+    if (!r.bench)
+        return VN_ENOMEM;
+    r.nbench = 1;
+    vn_result *x = r.bench;
+    int err = 0;
+    snprintf(x->name, sizeof x->name, "%s", in->func);
+    x->unit = "ns";
+    x->samples = calloc(c->n, sizeof *x->samples);
+    if (!x->samples)
+        err = VN_ENOMEM;
+    for (size_t i = 0; !err && i < c->n; i++)
+        x->samples[i] = (vn_sample){.value = c->ns[i], .iters = 1, .thread = 0, .ref_ns = NAN,
+                                    .branch_cycles = NAN, .cpu_ns = NAN};
+    x->nsamples = x->headline_samples = c->n;
+    x->iters = 1;
+    x->threads = 1;
+    /* Nothing is subtracted: the probes' cost is reported beside. */
+    x->overhead_ns = 0;
+    x->cycles = x->ref_ns = x->ref_spread = x->overhead_cycles = NAN;
+    x->overhead_cycles_spread = NAN;
+    x->bytes_per_sec = x->items_per_sec = NAN;
+    x->cpu_ns = x->on_cpu = NAN;
+    x->ratio = x->ratio_ci[0] = x->ratio_ci[1] = NAN;
+    x->stop = in->interrupted ? VN_STOP_INTERRUPTED : VN_STOP_MAX_TIME;
+    x->elapsed = in->elapsed;
+    x->timer = VN_CLOCK_MONOTONIC;
+    if (!err)
+        err = vn_stats_compute(c->ns, c->n, &x->stats);
+    r.timer = VN_CLOCK_MONOTONIC;
+    snprintf(r.timer_reason, sizeof r.timer_reason,
+             "bpf_ktime_get_ns in the kernel, at the function's entry and return");
+    r.timer_cost_ns = NAN;
+    r.timer_resolution_ns = 1;
+    r.counter_hz = NAN;
+    r.optimized = 1;
+    r.interrupted = in->interrupted;
+    snprintf(r.note, sizeof r.note, "each sample is one call of the kernel function %s, traced with %s",
+             in->func, vn__trace_mode_name(in->mode));
+    vn_config_init(&r.config);
+    r.config.min_samples = 1;
+    r.config.max_time = in->elapsed;
+    r.config.warmup = 0;
+    if (!err)
+        err = findings(&r, c, in);
+    if (err) {
+        vn_results_free(&r);
+        return err;
+    }
+    *out = r;
+    return 0;
+}
