@@ -272,6 +272,7 @@ static int trace(const opts *o)
     memset(&info, 0, sizeof info);
     info.func = o->func;
     info.mode = vn__trace_mode_of(t);
+    info.fallback = vn__trace_fallback(t);
     info.probe_ns = NAN;
     /* Before the trace's own probes are attached, so that the getppid
      * calls it makes are never among the calls traced. */

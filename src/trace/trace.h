@@ -54,6 +54,8 @@ int vn__trace_attach(vn__tracer *t, char *why, size_t whylen);
  * the ring buffer's error). */
 int vn__trace_poll(vn__tracer *t, int timeout_ms);
 vn__trace_mode vn__trace_mode_of(const vn__tracer *t);
+/* Why kprobes are used where fentry/fexit were asked for first, or "". */
+const char *vn__trace_fallback(const vn__tracer *t);
 /* What could not be recorded: returns whose record found the ring buffer
  * full, entries whose start found the map full, and calls the kernel did
  * not run the program for (a probe already running on that CPU). */
@@ -92,6 +94,7 @@ void vn__trace_calls_free(vn__trace_calls *c);
 typedef struct vn__trace_info {
     const char *func;
     vn__trace_mode mode;
+    const char *fallback;      /* why not fentry/fexit, or "" */
     double elapsed;            /* seconds the probes were attached */
     vn__trace_losses lost;
     double probe_ns;           /* the probes' cost per call; NAN unknown */

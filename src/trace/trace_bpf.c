@@ -53,6 +53,12 @@ vn__trace_mode vn__trace_mode_of(const vn__tracer *t)
     return VN__TRACE_FENTRY;
 }
 
+const char *vn__trace_fallback(const vn__tracer *t)
+{
+    (void)t;
+    return "";
+}
+
 void vn__trace_losses_of(const vn__tracer *t, vn__trace_losses *out)
 {
     (void)t;
@@ -81,6 +87,7 @@ struct vn__tracer {
     struct bpf_link *links[2];
     struct ring_buffer *rb;
     vn__trace_mode mode;
+    char fallback[256];
     const char *func;
     vn__trace_sink sink;
     void *ctx;
@@ -269,6 +276,11 @@ int vn__trace_open(const vn__trace_opts *o, vn__trace_sink sink, void *ctx, vn__
         free(t);
         return VN_ENOTSUP;
     }
+    if (first[0])
+        snprintf(t->fallback, sizeof t->fallback, "%s", first);
+    else if (!o->force_kprobe)
+        snprintf(t->fallback, sizeof t->fallback, "'%s' is not a function in the kernel's BTF",
+                 o->func);
     err = load(t, o, VN__TRACE_KPROBE, why, whylen);
     if (err) {
         if (first[0]) {
@@ -313,6 +325,11 @@ int vn__trace_poll(vn__tracer *t, int timeout_ms)
 vn__trace_mode vn__trace_mode_of(const vn__tracer *t)
 {
     return t->mode;
+}
+
+const char *vn__trace_fallback(const vn__tracer *t)
+{
+    return t->fallback;
 }
 
 void vn__trace_losses_of(const vn__tracer *t, vn__trace_losses *out)

@@ -158,14 +158,16 @@ static int breakdown(vn_results *r, const vn__trace_calls *c, int by_cpu)
 
 static int findings(vn_results *r, const vn__trace_calls *c, const vn__trace_info *in)
 {
-    char brief[512], why[384]; /* the finding cuts a brief at 127 bytes */
+    char brief[512], why[1024]; /* the finding cuts a brief at 127 bytes */
     snprintf(brief, sizeof brief, "traced %s with %s: %zu calls in %.2f s", in->func,
              vn__trace_mode_name(in->mode), c->n, in->elapsed);
     snprintf(why, sizeof why, "Each call is timed in the kernel from the entry probe to the return "
-             "probe (bpf_ktime_get_ns), so it includes part of the probes' own cost; %s.",
+             "probe (bpf_ktime_get_ns), so it includes part of the probes' own cost; the overhead "
+             "column is that whole cost as the caller sees it, shown and not subtracted. %s.%s%s",
              in->mode == VN__TRACE_FENTRY ? "fentry/fexit attach through BTF trampolines, the "
              "cheaper kind" : "kprobes trap into the kernel's breakpoint handler and cost more than "
-             "fentry/fexit");
+             "fentry/fexit", in->fallback && in->fallback[0] ? " Not fentry/fexit: " : "",
+             in->fallback ? in->fallback : "");
     int err = vn_results_add_finding(r, "trace", brief, why);
     if (!err) {
         if (isfinite(in->probe_ns))
@@ -223,8 +225,10 @@ int vn__trace_view(const vn__trace_calls *c, const vn__trace_info *in, vn_result
     x->nsamples = x->headline_samples = c->n;
     x->iters = 1;
     x->threads = 1;
-    /* Nothing is subtracted: the probes' cost is reported beside. */
-    x->overhead_ns = 0;
+    /* The probes' cost as the caller sees it, shown beside and not
+     * subtracted: only part of it falls between the two timestamps. */
+    x->overhead_ns = in->probe_ns;
+    x->overhead_ci[0] = x->overhead_ci[1] = NAN;
     x->cycles = x->ref_ns = x->ref_spread = x->overhead_cycles = NAN;
     x->overhead_cycles_spread = NAN;
     x->bytes_per_sec = x->items_per_sec = NAN;
