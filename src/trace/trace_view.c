@@ -37,10 +37,9 @@ int vn__trace_calls_add(vn__trace_calls *c, const struct vn_trace_event *e)
         c->cap = cap;
     }
     /* A process's calls come in runs, so the last one is the likely match. */
-    size_t i = c->nprocs;
-    if (!(i && c->procs[i - 1].pid == e->pid))
-        for (i = 0; i < c->nprocs && c->procs[i].pid != e->pid; i++)
-            ;
+    size_t i = c->nprocs && c->procs[c->nprocs - 1].pid == e->pid ? c->nprocs - 1 : 0;
+    while (i < c->nprocs && c->procs[i].pid != e->pid)
+        i++;
     if (i == c->nprocs) {
         if (grow((void **)&c->procs, &c->capprocs, c->nprocs, sizeof *c->procs))
             return VN_ENOMEM;

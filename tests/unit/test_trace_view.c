@@ -1,0 +1,148 @@
+/* vernier trace without a kernel: the kallsyms lookup on fixed text, and
+ * the calls turned into one row of results with the findings a trace adds
+ * (its mode, the probes' cost, losses, per-CPU and per-process lines). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "trace/trace.h"
+
+static int lookup(const char *text, const char *name)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    int t = vn__kallsyms_type(f, name);
+    fclose(f);
+    return t;
+}
+
+static void kallsyms(void **state)
+{
+    (void)state;
+    const char *text = "ffffffff813827a0 T __pfx___x64_sys_getppid\n"
+                       "ffffffff813827b0 t __do_sys_getppid\n"
+                       "ffffffff813827b0 T __x64_sys_getppid\n"
+                       "0000000000000000 d jiffies_64\n"
+                       "ffffffffc0001000 t ext4_read\t[ext4]\n";
+    assert_int_equal(lookup(text, "__x64_sys_getppid"), 'T');
+    assert_int_equal(lookup(text, "__do_sys_getppid"), 't');
+    assert_int_equal(lookup(text, "jiffies_64"), 'd');
+    assert_int_equal(lookup(text, "ext4_read"), 't');
+    /* A prefix or a longer name is not the name. */
+    assert_int_equal(lookup(text, "__x64_sys_getpp"), 0);
+    assert_int_equal(lookup(text, "getppid"), 0);
+    assert_int_equal(lookup("", "x"), 0);
+}
+
+static void add(vn__trace_calls *c, uint64_t ns, uint32_t pid, uint32_t cpu, const char *comm)
+{
+    struct vn_trace_event e;
+    memset(&e, 0, sizeof e);
+    e.ns = ns;
+    e.pid = pid;
+    e.cpu = cpu;
+    snprintf(e.comm, sizeof e.comm, "%s", comm);
+    assert_int_equal(vn__trace_calls_add(c, &e), 0);
+}
+
+static const vn_finding *find(const vn_results *r, const char *id, size_t k)
+{
+    for (size_t i = 0; i < r->nfindings; i++)
+        if (!strcmp(r->findings[i].id, id) && k-- == 0)
+            return &r->findings[i];
+    return NULL;
+}
+
+static void view(void **state)
+{
+    (void)state;
+    vn__trace_calls c;
+    memset(&c, 0, sizeof c);
+    /* 3000 calls, past the first growth: pid 10 on CPU 1 takes 100..299 ns,
+     * pid 20 on CPU 2 takes 1000 ns. */
+    for (int i = 0; i < 2000; i++)
+        add(&c, 100 + (uint64_t)(i % 200), 10, 1, "worker");
+    for (int i = 0; i < 1000; i++)
+        add(&c, 1000, 20, 2, "other");
+    assert_int_equal(c.n, 3000);
+    assert_int_equal(c.nprocs, 2);
+    vn__trace_info in;
+    memset(&in, 0, sizeof in);
+    in.func = "vfs_read";
+    in.mode = VN__TRACE_KPROBE;
+    in.fallback = "'vfs_read' is not a function in the kernel's BTF";
+    in.elapsed = 2;
+    in.probe_ns = 85;
+    snprintf(in.probe, sizeof in.probe, "kprobe/kretprobe on __x64_sys_getppid");
+    in.lost.events = 3;
+    vn_results r;
+    assert_int_equal(vn__trace_view(&c, &in, &r), 0);
+    assert_int_equal(r.nbench, 1);
+    const vn_result *x = vn_results_at(&r, 0);
+    assert_string_equal(x->name, "vfs_read");
+    assert_int_equal(x->nsamples, 3000);
+    assert_int_equal(x->samples[2999].iters, 1);
+    assert_true(x->samples[2999].value == 1000);
+    assert_true(x->overhead_ns == 85);
+    assert_int_equal(x->stats.n, 3000);
+
+    const vn_finding *f = find(&r, "trace", 0);
+    assert_non_null(f);
+    assert_string_equal(f->brief, "traced vfs_read with kprobe/kretprobe: 3000 calls in 2.00 s");
+    assert_non_null(strstr(f->explanation, "Not fentry/fexit: 'vfs_read' is not a function"));
+    f = find(&r, "trace_probe_cost", 0);
+    assert_string_equal(f->brief, "probe cost: 85 ns per call (kprobe/kretprobe on __x64_sys_getppid)");
+    f = find(&r, "trace_lost", 0);
+    assert_non_null(f);
+    assert_non_null(strstr(f->brief, "lost 3 calls: 3 ring buffer full"));
+    /* The busiest first; medians and p99 of each group's own calls. */
+    f = find(&r, "trace_cpu", 0);
+    assert_string_equal(f->brief, "cpu 1: 2000 calls, median 200 ns, p99 297 ns");
+    f = find(&r, "trace_cpu", 1);
+    assert_string_equal(f->brief, "cpu 2: 1000 calls, median 1000 ns, p99 1000 ns");
+    f = find(&r, "trace_pid", 0);
+    assert_string_equal(f->brief, "pid 10 (worker): 2000 calls, median 200 ns, p99 297 ns");
+    f = find(&r, "trace_pid", 1);
+    assert_string_equal(f->brief, "pid 20 (other): 1000 calls, median 1000 ns, p99 1000 ns");
+    vn_results_free(&r);
+    vn__trace_calls_free(&c);
+}
+
+static void one_cpu_no_breakdown_and_no_calls(void **state)
+{
+    (void)state;
+    vn__trace_calls c;
+    memset(&c, 0, sizeof c);
+    vn__trace_info in;
+    memset(&in, 0, sizeof in);
+    in.func = "f";
+    in.probe_ns = NAN;
+    snprintf(in.probe, sizeof in.probe, "no getppid function");
+    vn_results r;
+    assert_int_equal(vn__trace_view(&c, &in, &r), VN_EINVAL);
+    add(&c, 5, 1, 0, "a");
+    add(&c, 7, 1, 0, "a");
+    assert_int_equal(vn__trace_view(&c, &in, &r), 0);
+    /* One CPU and one process say nothing the headline does not. */
+    assert_null(find(&r, "trace_cpu", 0));
+    assert_null(find(&r, "trace_pid", 0));
+    assert_null(find(&r, "trace_lost", 0));
+    assert_string_equal(find(&r, "trace_probe_cost", 0)->brief, "probe cost unknown: no getppid function");
+    vn_results_free(&r);
+    vn__trace_calls_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(kallsyms),
+        cmocka_unit_test(view),
+        cmocka_unit_test(one_cpu_no_breakdown_and_no_calls),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
