@@ -11,7 +11,8 @@
 #include <stdio.h>
 
 #include "trace_event.h"
-#include "vernier.h"
+#include "vernier/bench.h"
+#include "vernier/stats.h"
 
 /* ---- the function, and whether this process may trace it (trace_func.c) ---- */
 
