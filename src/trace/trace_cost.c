@@ -66,57 +66,66 @@ static int drain(vn__tracer *t)
     return got;
 }
 
-int vn__trace_probe_cost(vn__trace_mode m, double *ns, char *desc, size_t n)
+/* The cost on one function: 0, or a negative code with the reason in why. */
+static int cost_on(const char *func, vn__trace_mode m, double *ns, char *why, size_t n)
 {
-    vn__trace_opts o = {NULL, (uint32_t)getpid(), -1, m == VN__TRACE_KPROBE};
+    vn__trace_opts o = {func, (uint32_t)getpid(), -1, m == VN__TRACE_KPROBE};
     vn__tracer *t = NULL;
     size_t seen = 0;
-    int err = VN_ENOENT;
-    char why[256] = "no getppid function in the kernel's symbols";
-    for (size_t i = 0; i < sizeof getppid_funcs / sizeof *getppid_funcs && !t; i++) {
-        FILE *f = fopen("/proc/kallsyms", "r");
-        int type = f ? vn__kallsyms_type(f, getppid_funcs[i]) : 0;
-        if (f)
-            fclose(f);
-        if (!type)
-            continue;
-        o.func = getppid_funcs[i];
-        err = vn__trace_open(&o, count_call, &seen, &t, why, sizeof why);
-        /* The same mode as the trace, or the cost would be another probe's. */
-        if (!err && vn__trace_mode_of(t) != m) {
-            vn__trace_close(t);
-            t = NULL;
-            err = VN_ENOTSUP;
-            snprintf(why, sizeof why, "%s cannot be traced with %s", o.func, vn__trace_mode_name(m));
-        }
-    }
-    if (!t) {
-        snprintf(desc, n, "%s", why);
+    int err = vn__trace_open(&o, count_call, &seen, &t, why, n);
+    if (err)
         return err;
+    /* The same mode as the trace, or the cost would be another probe's. */
+    if (vn__trace_mode_of(t) != m) {
+        vn__trace_close(t);
+        snprintf(why, n, "%s cannot be traced with %s", func, vn__trace_mode_name(m));
+        return VN_ENOTSUP;
     }
     double bare[ROUNDS], probed[ROUNDS];
     round_ns(); /* warm the loop and the system call's path */
     for (int r = 0; r < ROUNDS; r++)
         bare[r] = round_ns();
-    err = vn__trace_attach(t, why, sizeof why);
+    err = vn__trace_attach(t, why, n);
     for (int r = 0; !err && r < ROUNDS; r++) {
         probed[r] = round_ns();
-        err = drain(t) < 0 ? VN_EIO : 0;
-    }
-    if (err) {
-        snprintf(desc, n, "%s", why);
-        vn__trace_close(t);
-        return err;
+        if (drain(t) < 0) {
+            err = VN_EIO;
+            snprintf(why, n, "cannot read the ring buffer");
+        }
     }
     vn__trace_losses lost;
     vn__trace_losses_of(t, &lost);
     vn__trace_close(t);
-    /* The probes must have seen every call, or the loop did not time them. */
+    if (err)
+        return err;
+    /* The probes must have seen every call, or this function is not the
+     * one the system call runs (an inlined copy's symbol). */
     if (seen + lost.events + lost.starts + lost.kernel != (size_t)ROUNDS * CALLS) {
-        snprintf(desc, n, "the probes on %s saw %zu of %d calls", o.func, seen, ROUNDS * CALLS);
+        snprintf(why, n, "the probes on %s saw %zu of %d calls", func, seen, ROUNDS * CALLS);
         return VN_EIO;
     }
     *ns = median(probed, ROUNDS) - median(bare, ROUNDS);
-    snprintf(desc, n, "%s on %s, %d x %d calls", vn__trace_mode_name(m), o.func, ROUNDS, CALLS);
     return 0;
+}
+
+int vn__trace_probe_cost(vn__trace_mode m, double *ns, char *desc, size_t n)
+{
+    int err = VN_ENOENT;
+    char why[256] = "no getppid function in the kernel's symbols";
+    for (size_t i = 0; i < sizeof getppid_funcs / sizeof *getppid_funcs; i++) {
+        const char *func = getppid_funcs[i];
+        FILE *f = fopen("/proc/kallsyms", "r");
+        int type = f ? vn__kallsyms_type(f, func) : 0;
+        if (f)
+            fclose(f);
+        if (!type)
+            continue;
+        err = cost_on(func, m, ns, why, sizeof why);
+        if (!err) {
+            snprintf(desc, n, "%s on %s, %d x %d calls", vn__trace_mode_name(m), func, ROUNDS, CALLS);
+            return 0;
+        }
+    }
+    snprintf(desc, n, "%s", why);
+    return err;
 }
