@@ -161,8 +161,8 @@ static int findings(vn_results *r, const vn__trace_calls *c, const vn__trace_inf
     snprintf(brief, sizeof brief, "traced %s with %s: %zu calls in %.2f s", in->func,
              vn__trace_mode_name(in->mode), c->n, in->elapsed);
     snprintf(why, sizeof why, "Each call is timed in the kernel from the entry probe to the return "
-             "probe (bpf_ktime_get_ns), so it includes part of the probes' own cost; the overhead "
-             "column is that whole cost as the caller sees it, shown and not subtracted. %s.%s%s",
+             "probe (bpf_ktime_get_ns), so it includes part of the probes' own cost, which is not "
+             "subtracted (the overhead column is 0). %s.%s%s",
              in->mode == VN__TRACE_FENTRY ? "fentry/fexit attach through BTF trampolines, the "
              "cheaper kind" : "kprobes trap into the kernel's breakpoint handler and cost more than "
              "fentry/fexit", in->fallback && in->fallback[0] ? " Not fentry/fexit: " : "",
@@ -224,10 +224,10 @@ int vn__trace_view(const vn__trace_calls *c, const vn__trace_info *in, vn_result
     x->nsamples = x->headline_samples = c->n;
     x->iters = 1;
     x->threads = 1;
-    /* The probes' cost as the caller sees it, shown beside and not
-     * subtracted: only part of it falls between the two timestamps. */
-    x->overhead_ns = in->probe_ns;
-    x->overhead_ci[0] = x->overhead_ci[1] = NAN;
+    /* Nothing is subtracted (the views take overhead_ns off every sample):
+     * only part of the probes' cost falls between the two timestamps, so
+     * it is reported beside, as a finding. */
+    x->overhead_ns = 0;
     x->cycles = x->ref_ns = x->ref_spread = x->overhead_cycles = NAN;
     x->overhead_cycles_spread = NAN;
     x->bytes_per_sec = x->items_per_sec = NAN;
