@@ -152,3 +152,14 @@ def children():
         if int(ppid) == me:
             found.append((int(d), state))
     return found
+
+
+def static_tool_sources():
+    """The sources of a static vernier built by hand, for a machine with no
+    libraries (the aarch64 emulator, a booted guest): without the helper
+    programs, without vernier compare and report (cJSON), and vernier trace
+    without libbpf or its BPF program. Built with -DVN_NO_COMPARE."""
+    return sorted(str(p) for d in ("src", "src/report", "src/suite", "src/trace", "cli")
+                  for p in (SOURCE / d).glob("*.c")
+                  if p.name not in ("spawn_helper.c", "noop_helper.c", "cmd_compare.c")
+                  and not p.name.endswith(".bpf.c"))

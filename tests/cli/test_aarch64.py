@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import SOURCE, validate
+from conftest import SOURCE, static_tool_sources, validate
 
 CC = shutil.which("aarch64-linux-gnu-gcc")
 QEMU = shutil.which("qemu-aarch64") or shutil.which("qemu-aarch64-static")
@@ -23,10 +23,7 @@ def arm_vernier(tmp_path_factory):
     # The tool, without the helpers (programs of their own) and without
     # vernier compare, whose JSON reader (cJSON) has no aarch64 build here;
     # vernier trace without libbpf (and its BPF program, for another target).
-    sources = sorted(str(p) for d in ("src", "src/report", "src/suite", "src/trace", "cli")
-                     for p in (SOURCE / d).glob("*.c")
-                     if p.name not in ("spawn_helper.c", "noop_helper.c", "cmd_compare.c")
-                     and not p.name.endswith(".bpf.c"))
+    sources = static_tool_sources()
     subprocess.run([CC, "-std=c11", "-D_GNU_SOURCE", "-DVN_NO_COMPARE", "-O2", "-Wall", "-Wextra", "-Werror",
                     "-I%s" % (SOURCE / "include"), "-I%s" % (SOURCE / "src"), "-I%s" % (SOURCE / "cli"),
                     "-static", *sources, "-lpthread", "-lm", "-o", str(out)], check=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import vm
-from conftest import SOURCE, run, validate
+from conftest import SOURCE, run, static_tool_sources, validate
 
 TARGETS = ["empty", "fib_lookup", "get_random_u32", "kmalloc_64", "ktime_get"]
 
@@ -211,8 +211,7 @@ def build_module(tmp):
 def build_static_vernier(out):
     """The tool, static, for a guest with no libraries: as the aarch64 test
     builds it, without the helpers and without vernier compare (cJSON)."""
-    sources = sorted(str(p) for d in ("src", "src/report", "src/suite", "cli") for p in (SOURCE / d).glob("*.c")
-                     if p.name not in ("spawn_helper.c", "noop_helper.c", "cmd_compare.c"))
+    sources = static_tool_sources()
     subprocess.run(["gcc", "-std=c11", "-D_GNU_SOURCE", "-DVN_NO_COMPARE", "-O1", "-Wall", "-Wextra",
                     "-Werror", "-I%s" % (SOURCE / "include"), "-I%s" % (SOURCE / "src"),
                     "-I%s" % (SOURCE / "cli"), "-static", *sources, "-lpthread", "-lm", "-o", str(out)],
