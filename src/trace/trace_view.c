@@ -252,6 +252,11 @@ int vn__trace_view(const vn__trace_calls *c, const vn__trace_info *in, vn_result
     r.config.min_samples = 1;
     r.config.max_time = in->elapsed;
     r.config.warmup = 0;
+    /* The row's own settings are the run's: left at 0, the JSON would say
+     * it was sampled for no time at no precision, which the schema refuses. */
+    x->max_time = r.config.max_time;
+    x->precision = r.config.precision;
+    x->min_samples = r.config.min_samples;
     if (!err)
         err = findings(&r, c, in);
     if (err) {

@@ -90,6 +90,10 @@ static void view(void **state)
     assert_true(x->samples[2999].value == 1000);
     assert_true(x->overhead_ns == 0);
     assert_int_equal(x->stats.n, 3000);
+    /* The row's settings are the run's; the results schema wants them > 0. */
+    assert_true(x->max_time == 2 && r.config.max_time == 2);
+    assert_true(x->precision == r.config.precision && x->precision > 0);
+    assert_int_equal(x->min_samples, 1);
 
     const vn_finding *f = find(&r, "trace", 0);
     assert_non_null(f);
