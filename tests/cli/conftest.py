@@ -158,8 +158,37 @@ def static_tool_sources():
     """The sources of a static vernier built by hand, for a machine with no
     libraries (the aarch64 emulator, a booted guest): without the helper
     programs, without vernier compare and report (cJSON), and vernier trace
-    without libbpf or its BPF program. Built with -DVN_NO_COMPARE."""
+    without libbpf or its BPF program (static_trace() adds them). Built
+    with -DVN_NO_COMPARE."""
     return sorted(str(p) for d in ("src", "src/report", "src/suite", "src/trace", "cli")
                   for p in (SOURCE / d).glob("*.c")
                   if p.name not in ("spawn_helper.c", "noop_helper.c", "cmd_compare.c")
                   and not p.name.endswith(".bpf.c"))
+
+
+# The Debian packages of the static archives a static vernier trace links.
+STATIC_TRACE_PACKAGES = {"bpf": "libbpf-dev", "elf": "libelf-dev", "z": "zlib1g-dev"}
+
+
+def static_trace():
+    """What turns static_tool_sources()'s build into one with vernier trace,
+    for a guest with a kernel that can trace: (arguments, None), the
+    arguments to add to the compiler's after the sources (the define, the
+    BPF program this build embedded, libbpf and what it needs statically),
+    or (None, the reason it cannot be built here)."""
+    obj = BUILD / "trace_bpf_obj.c"
+    if not obj.is_file():
+        return None, (f"this build has no BPF program ({obj}): configure it with libbpf-dev and "
+                      "clang installed (scripts/install-deps --test)")
+    p = subprocess.run(["pkg-config", "--static", "--libs", "libbpf"], capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, "pkg-config does not know libbpf: install libbpf-dev (scripts/install-deps --test)"
+    libs = p.stdout.split()
+    for lib in (a[2:] for a in libs if a.startswith("-l")):
+        found = subprocess.run(["gcc", f"-print-file-name=lib{lib}.a"], capture_output=True,
+                               text=True).stdout.strip()
+        if not os.path.isabs(found):
+            package = STATIC_TRACE_PACKAGES.get(lib, f"the -dev package of lib{lib}")
+            return None, (f"no static lib{lib}.a to link vernier trace into a static vernier: "
+                          f"install {package} (scripts/install-deps --test)")
+    return ["-DVN_HAVE_LIBBPF", str(obj), *libs], None
