@@ -1,12 +1,15 @@
-"""vernier kbench and the kernel module it reads. This machine's own kernel
-may not load modules, so the module is built against the headers of the
-kernel scripts/install-deps unpacked (the same Debian package version, so
-its vermagic matches), packed with BusyBox and a static vernier into an
-initramfs, and loaded in that kernel booted under QEMU (vm.py). Timings
-under emulation mean nothing; what is checked is that every number is
-consistent, bad knob values are refused and the module unloads cleanly.
-The tool's own reading, errors and reports are checked on this machine
-too, against a fake sysfs folder (VERNIER_KBENCH_SYSFS)."""
+"""vernier kbench and the kernel module it reads, and vernier trace in the
+same kernel. This machine's own kernel may not load modules (nor trace),
+so the module is built against the headers of the kernel
+scripts/install-deps unpacked (the same Debian package version, so its
+vermagic matches), packed with BusyBox, a static vernier (with vernier
+trace and libbpf when their static archives are installed) and a static
+workload into an initramfs, and loaded in that kernel booted under QEMU
+(vm.py). Timings under emulation mean nothing; what is checked is that
+every number is consistent, bad knob values are refused, the module
+unloads cleanly, and vernier trace counts exactly the calls the workload
+made. The tool's own reading, errors and reports are checked on this
+machine too, against a fake sysfs folder (VERNIER_KBENCH_SYSFS)."""
 import json
 import random
 import statistics
@@ -18,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import vm
-from conftest import SOURCE, run, static_tool_sources, validate
+from conftest import SOURCE, run, static_tool_sources, static_trace, validate
 
 TARGETS = ["empty", "fib_lookup", "get_random_u32", "kmalloc_64", "ktime_get"]
 
@@ -121,10 +124,14 @@ def test_list(fake):
 HEADERS = Path("/lib/modules") / (vm.kernel_release() or "none") / "build" \
     if vm.KERNEL.is_file() else None
 
+# How many times the workload calls getppid while vernier traces it.
+CALLS = 12345
+
 # Every target runs through vernier kbench; then the module's own files are
 # checked by hand: bad values written to the knobs must fail (the shell's
 # echo reports the write's error), a user who is not root cannot set them,
-# and after rmmod nothing is left under /sys/kernel/vernier.
+# and after rmmod nothing is left under /sys/kernel/vernier. Then vernier
+# trace counts the workload's getppid calls with each kind of probe.
 INIT = vm.INIT_START + r"""ip link set lo up
 mkdir -p /out /etc
 echo 'nobody:x:65534:65534::/:/bin/sh' > /etc/passwd
@@ -162,6 +169,31 @@ echo $? > /out/user.rc
 rmmod vernier_kbench > /out/rmmod 2>&1; echo $? >> /out/rmmod
 ls /sys/kernel/vernier > /out/after 2>&1; echo $? >> /out/after
 ./vernier kbench > /out/unloaded.out 2>&1; echo $? > /out/unloaded.rc
+
+# trace NAME ARGS...: vernier trace ARGS on the workload, into /out/NAME.*.
+# The workload waits on a FIFO until vernier says its probes are attached
+# (or has failed), so the calls traced must be exactly the calls made. The
+# JSON file is made empty first, so that a failed trace still sends it.
+trace() {
+    n=$1; shift
+    : > /out/$n.json
+    mkfifo /tmp/go
+    ./getppid_calls @CALLS@ < /tmp/go &
+    w=$!
+    ./vernier trace --pid $w --duration 60 --json /out/$n.json "$@" > /out/$n.out 2> /out/$n.err &
+    t=$!
+    i=0
+    while [ $i -lt 600 ] && kill -0 $t 2> /dev/null && ! grep -q 'vernier trace: tracing' /out/$n.err; do
+        sleep 0.1; i=$((i + 1))
+    done
+    echo go > /tmp/go
+    wait $w; echo $? > /out/$n.wrc
+    wait $t; echo $? > /out/$n.rc
+    rm /tmp/go
+}
+trace kprobe --kprobe __x64_sys_getppid
+trace fentry __do_sys_getppid
+./vernier trace vernier_no_such_function > /out/unknown.out 2>&1; echo $? > /out/unknown.rc
 stty -F /dev/ttyS1 raw -echo
 {
     for f in /out/*; do echo "=== $(basename $f)"; cat $f; done
@@ -169,11 +201,12 @@ stty -F /dev/ttyS1 raw -echo
 } > /dev/ttyS1
 sync
 poweroff -f
-"""
+""".replace("@CALLS@", str(CALLS))
 
 FILES = {"insmod", "targets", "all.json", "all.out", "all.rc", "irqs.json", "irqs.out", "irqs.rc",
          "knobs", "run", "nsamples", "hist", "user.out", "user.rc", "rmmod", "after",
-         "unloaded.out", "unloaded.rc"}
+         "unloaded.out", "unloaded.rc", "unknown.out", "unknown.rc",
+         *(f"{kind}.{ext}" for kind in ("kprobe", "fentry") for ext in ("json", "out", "err", "rc", "wrc"))}
 
 
 def parse_files(text):
@@ -208,18 +241,32 @@ def build_module(tmp):
     return tmp / "kernel" / "vernier_kbench.ko"
 
 
-def build_static_vernier(out):
+def build_static_vernier(out, trace_args):
     """The tool, static, for a guest with no libraries: as the aarch64 test
-    builds it, without the helpers and without vernier compare (cJSON)."""
+    builds it, without the helpers and without vernier compare (cJSON);
+    with vernier trace when trace_args (static_trace()) is not None."""
     sources = static_tool_sources()
     subprocess.run(["gcc", "-std=c11", "-D_GNU_SOURCE", "-DVN_NO_COMPARE", "-O1", "-Wall", "-Wextra",
                     "-Werror", "-I%s" % (SOURCE / "include"), "-I%s" % (SOURCE / "src"),
-                    "-I%s" % (SOURCE / "cli"), "-static", *sources, "-lpthread", "-lm", "-o", str(out)],
-                   check=True, timeout=600)
+                    "-I%s" % (SOURCE / "cli"), "-static", *sources, *(trace_args or []),
+                    "-lpthread", "-lm", "-o", str(out)], check=True, timeout=600)
+
+
+def build_workload(out):
+    subprocess.run(["gcc", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-static",
+                    str(SOURCE / "tests" / "programs" / "getppid_calls.c"), "-o", str(out)],
+                   check=True, timeout=120)
 
 
 @pytest.fixture(scope="module")
-def guest(tmp_path_factory):
+def trace_build():
+    """static_trace(): (arguments, None), or (None, why vernier trace is not
+    in the guest's vernier)."""
+    return static_trace()
+
+
+@pytest.fixture(scope="module")
+def guest(tmp_path_factory, trace_build):
     for missing, reason in vm.needs():
         if missing:
             pytest.skip(reason)
@@ -232,7 +279,8 @@ def guest(tmp_path_factory):
     ko = build_module(tmp)
     root = vm.new_root(tmp)
     shutil.copy(ko, root / "v" / ko.name)
-    build_static_vernier(root / "v" / "vernier")
+    build_static_vernier(root / "v" / "vernier", trace_build[0])
+    build_workload(root / "v" / "getppid_calls")
     g = vm.boot(root, INIT, timeout=240)
     try:
         return parse_files(g.results)
@@ -298,3 +346,45 @@ def test_not_root_and_not_loaded_say_what_to_do(guest):
     assert guest["unloaded.rc"].strip() == "1"
     assert guest["unloaded.out"] == ("vernier kbench: /sys/kernel/vernier not found: load the module "
                                      "(sudo insmod kernel/vernier_kbench.ko)\n")
+
+
+# ---- vernier trace, in the same kernel ----------------------------------------
+
+@pytest.fixture(scope="module")
+def traced(guest, trace_build):
+    if trace_build[1]:
+        pytest.skip(trace_build[1])
+    return guest
+
+
+@pytest.mark.parametrize("kind, func, probes", [
+    ("kprobe", "__x64_sys_getppid", "kprobe/kretprobe"),
+    ("fentry", "__do_sys_getppid", "fentry/fexit"),
+])
+def test_trace_counts_every_call_exactly(traced, kind, func, probes):
+    err = traced[f"{kind}.err"]
+    assert traced[f"{kind}.wrc"].strip() == "0", err
+    assert traced[f"{kind}.rc"].strip() == "0", err
+    assert err.splitlines()[0] == f"vernier trace: tracing {func} with {probes}; Ctrl-C to stop"
+    d = json.loads(traced[f"{kind}.json"])
+    validate(d, "results-1.json")
+    (b,) = d["benchmarks"]
+    assert b["name"] == func
+    assert len(b["samples"]) == CALLS and b["stats"]["n"] == CALLS
+    assert all(s["iters"] == 1 and s["value"] > 0 for s in b["samples"])
+    findings = {f["id"]: f for f in d["findings"]}
+    assert findings["trace"]["brief"].startswith(f"traced {func} with {probes}: {CALLS} calls in ")
+    # Both kinds of probe attach to the getppid functions there, so the
+    # probes' cost was measured, whatever it came to under emulation.
+    assert re.match(rf"probe cost: -?\d+ ns per call \({re.escape(probes)} on ",
+                    findings["trace_probe_cost"]["brief"])
+    assert "trace_lost" not in findings
+    # One process made every call: no per-process or per-CPU lines.
+    assert not {"trace_pid", "trace_cpu"} & set(findings)
+    assert f"traced {func} with {probes}: {CALLS} calls" in traced[f"{kind}.out"]
+
+
+def test_trace_unknown_function(traced):
+    assert traced["unknown.rc"].strip() == "1"
+    assert traced["unknown.out"] == ("vernier trace: unknown function 'vernier_no_such_function': "
+                                     "not in the kernel's symbols (/proc/kallsyms)\n")
