@@ -4,7 +4,9 @@ of times while vernier traces the system call's kernel function with
 valid vernier.results/1 document. Where this kernel cannot trace (no
 libbpf in the build, not root, fentry refused and no kprobes) the tracing
 tests skip with vernier's own reason; the errors and options are checked
-everywhere."""
+everywhere. test_kbench.py traces the same way in a kernel booted under
+QEMU, with both kinds of probe, so the tracing is checked on every
+machine that can boot it."""
 import json
 import os
 import select
