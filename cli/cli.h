@@ -54,6 +54,13 @@ unsigned vn_cli_report_flags(FILE *f);
  * message naming the path and returns 1, else 0. */
 int vn_cli_write(const char *cmd, const char *path, const vn_buf *buf);
 
+/* The results as a command reports them: JSON to json (when not NULL; "-"
+ * is standard output, and then nothing else goes there), else the table
+ * (with flags) and, when hist, each distribution. VN_EXIT_OK, or
+ * VN_EXIT_FAIL after printing one line. */
+int vn_cli_report_results(const char *cmd, const vn_results *r, const char *json, int hist,
+                          unsigned flags);
+
 /* Writes buf to standard output and flushes it; on failure (a full disk, a
  * closed pipe) prints one line and returns 1, else 0. */
 int vn_cli_print(const char *cmd, const vn_buf *buf);

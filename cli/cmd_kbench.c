@@ -225,25 +225,7 @@ static int list(const kb_opts *o, char **names, size_t n)
 
 static int report(const kb_opts *o, vn_results *r)
 {
-    vn_buf out;
-    vn_buf_init(&out, VN_RESULTS_BUF_MAX);
-    int status = VN_EXIT_OK, rc;
-    if (o->json) {
-        rc = vn_report_results_json(r, &out);
-        status = rc ? vn_cli_fail(CMD, "cannot format the JSON report: %s", vn_strerror(rc))
-                    : vn_cli_write(CMD, o->json, &out);
-    }
-    if (status == VN_EXIT_OK && !(o->json && strcmp(o->json, "-") == 0)) {
-        vn_buf_reset(&out);
-        unsigned flags = vn_cli_report_flags(stdout);
-        rc = vn_report_results_text(r, flags, &out);
-        if (!rc && o->hist && !(rc = vn_buf_puts(&out, "\n")))
-            rc = vn_report_results_hist(r, flags, &out);
-        status = rc ? vn_cli_fail(CMD, "cannot format the report: %s", vn_strerror(rc))
-                    : vn_cli_print(CMD, &out);
-    }
-    vn_buf_free(&out);
-    return status;
+    return vn_cli_report_results(CMD, r, o->json, o->hist, vn_cli_report_flags(stdout));
 }
 
 /* Runs the targets (empty too, for the overhead, shown only when asked)

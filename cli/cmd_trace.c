@@ -201,25 +201,8 @@ static int collect(const opts *o, vn__tracer *t, sink_ctx *s, int pidfd, double 
 
 static int report(const opts *o, const vn_results *r)
 {
-    unsigned flags = vn_cli_report_flags(stdout) | (o->explain ? VN_REPORT_EXPLAIN : 0);
-    vn_buf b;
-    vn_buf_init(&b, 0);
-    int status = VN_EXIT_OK, rc = 0;
-    if (o->json) {
-        rc = vn_report_results_json(r, &b);
-        status = rc ? vn_cli_fail(CMD, "cannot format the JSON report: %s", vn_strerror(rc))
-                    : vn_cli_write(CMD, o->json, &b);
-    }
-    if (status == VN_EXIT_OK && !(o->json && !strcmp(o->json, "-"))) {
-        vn_buf_reset(&b);
-        rc = vn_report_results_text(r, flags, &b);
-        if (!rc && o->hist && !(rc = vn_buf_puts(&b, "\n")))
-            rc = vn_report_results_hist(r, flags, &b);
-        status = rc ? vn_cli_fail(CMD, "cannot format the report: %s", vn_strerror(rc))
-                    : vn_cli_print(CMD, &b);
-    }
-    vn_buf_free(&b);
-    return status;
+    return vn_cli_report_results(CMD, r, o->json, o->hist,
+                                 vn_cli_report_flags(stdout) | (o->explain ? VN_REPORT_EXPLAIN : 0));
 }
 
 /* Checks what can be checked before the kernel is asked, so that each

@@ -150,3 +150,26 @@ int vn_cli_slurp(const char *cmd, const char *path, vn_buf *in)
         return vn_cli_fail(cmd, "cannot read '%s': %s", name, strerror(errno));
     return VN_EXIT_OK;
 }
+
+int vn_cli_report_results(const char *cmd, const vn_results *r, const char *json, int hist,
+                          unsigned flags)
+{
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    int status = VN_EXIT_OK, rc;
+    if (json) {
+        rc = vn_report_results_json(r, &b);
+        status = rc ? vn_cli_fail(cmd, "cannot format the JSON report: %s", vn_strerror(rc))
+                    : vn_cli_write(cmd, json, &b);
+    }
+    if (status == VN_EXIT_OK && !(json && !strcmp(json, "-"))) {
+        vn_buf_reset(&b);
+        rc = vn_report_results_text(r, flags, &b);
+        if (!rc && hist && !(rc = vn_buf_puts(&b, "\n")))
+            rc = vn_report_results_hist(r, flags, &b);
+        status = rc ? vn_cli_fail(cmd, "cannot format the report: %s", vn_strerror(rc))
+                    : vn_cli_print(cmd, &b);
+    }
+    vn_buf_free(&b);
+    return status;
+}

@@ -146,4 +146,15 @@ int vn__report_gbench(const vn_results *r, const vn_run_results *runs, const cha
 int vn__run_view(const vn_run_results *runs, vn_results *view);
 void vn__run_view_free(vn_results *view);
 
+/* Text being written for a person: the buffer, whether in color, and the
+ * first error met (what follows it is not written). */
+typedef struct vn__text {
+    vn_buf *b;
+    int color;
+    int err;
+} vn__text;
+
+/* n spaces. */
+void vn__text_pad(vn__text *t, size_t n);
+
 #endif

@@ -352,3 +352,9 @@ void vn__textf(vn_buf *b, int *err, const char *fmt, ...)
     *err = vn_buf_vprintf(b, fmt, ap);
     va_end(ap);
 }
+
+void vn__text_pad(vn__text *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        vn__textf(t->b, &t->err, " ");
+}

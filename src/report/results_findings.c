@@ -13,19 +13,10 @@
 #define YELLOW "\033[33m"
 #define RESET "\033[0m"
 
-typedef struct text {
-    vn_buf *b;
-    int color;
-    int err;
-} text;
+typedef vn__text text;
 
 #define out(t, ...) vn__textf((t)->b, &(t)->err, __VA_ARGS__)
-
-static void pad(text *t, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        out(t, " ");
-}
+#define pad vn__text_pad
 
 /* The widest line below the table: one finding a line that fits a screen;
  * the long explanation is --explain's (VN_REPORT_EXPLAIN) and the JSON's. */

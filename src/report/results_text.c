@@ -18,19 +18,10 @@
 #define RED "\033[31m"
 #define RESET "\033[0m"
 
-typedef struct text {
-    vn_buf *b;
-    int color;
-    int err;
-} text;
+typedef vn__text text;
 
 #define out(t, ...) vn__textf((t)->b, &(t)->err, __VA_ARGS__)
-
-static void pad(text *t, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        out(t, " ");
-}
+#define pad vn__text_pad
 
 static int has_value(const char *s) { return s[0] && strcmp(s, "-") != 0; }
 
