@@ -263,9 +263,17 @@ static int add_params(struct vk_state *s)
 	return sysfs_create_group(s->kobj, &s->pgroup);
 }
 
-/* Removes what init made, in reverse; safe on a half-made state. Removing a
- * folder waits until no one is inside one of its files, so a run still
- * going when the module is unloaded ends before its samples are freed. */
+/* Removes what init made, in reverse; safe on a half-made state.
+ *
+ * Unloading in the middle of a run waits for it: reading a sysfs file
+ * takes no reference on the module, so rmmod is never refused (EBUSY) for
+ * a run, but removing a folder (kobject_del) waits until no one is inside
+ * one of its files. The run in progress ends, its reader gets the whole
+ * summary, and only then are the samples freed and the module's code
+ * unmapped. kobject_del, not only kobject_put: the put removes the folder
+ * only with the last reference, which a kernel built with delayed
+ * kobject release (CONFIG_DEBUG_KOBJECT_RELEASE) drops later, after the
+ * samples would be gone. */
 static void remove_all(void)
 {
 	unsigned int i;
@@ -273,8 +281,10 @@ static void remove_all(void)
 	for (i = 0; vk_states && i < vk_ntargets; i++) {
 		struct vk_state *s = &vk_states[i];
 
-		if (s->kobj)
+		if (s->kobj) {
+			kobject_del(s->kobj);
 			kobject_put(s->kobj);
+		}
 		kvfree(s->samples);
 		kfree(s->pattrs);
 		kfree(s->plist);
