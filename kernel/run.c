@@ -3,6 +3,7 @@
  * stamp counter, then the integer statistics of the calls. */
 #include <linux/irqflags.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -14,6 +15,25 @@
 /* With preemption on, the loop lets the scheduler in this often (between
  * calls, untimed), so a long run never stalls the CPU it runs on. */
 #define VK_RESCHED_EVERY 1024
+
+/* A test hook, set only when the module is loaded: with fail_alloc=N the
+ * Nth allocation of a run's arrays since then fails, once, as if memory
+ * had run short, so the tests reach the -ENOMEM path and its freeing on
+ * purpose (the guest kernel has no fault injection). 0, the default,
+ * never fails. Runs are serialized by the module's mutex, so the count
+ * needs no lock of its own. */
+static unsigned int fail_alloc;
+module_param(fail_alloc, uint, 0444);
+MODULE_PARM_DESC(fail_alloc, "test hook: the Nth allocation of a run's arrays after loading fails (0: none)");
+
+static unsigned int nallocs;
+
+static void *run_alloc(size_t n, size_t size)
+{
+	if (nallocs < fail_alloc && ++nallocs == fail_alloc)
+		return NULL;
+	return kvmalloc_array(n, size, GFP_KERNEL);
+}
 
 static void timed_loop(const struct vk_target *t, const struct vk_settings *s, u64 *out)
 {
@@ -54,9 +74,9 @@ int vk_run(const struct vk_target *t, const struct vk_settings *s, u64 **samples
 
 	if (n == 0 || n > VK_MAX_LOOP_COUNT)
 		return -EINVAL;
-	out = kvmalloc_array(n, sizeof(*out), GFP_KERNEL);
+	out = run_alloc(n, sizeof(*out));
 	/* The sorted copy and the deviations from the median, together. */
-	work = kvmalloc_array(n, 2 * sizeof(*work), GFP_KERNEL);
+	work = run_alloc(n, 2 * sizeof(*work));
 	if (!out || !work) {
 		kvfree(out);
 		kvfree(work);
