@@ -334,6 +334,8 @@ def test_bad_knob_values_are_refused(guest):
     refused = [l for l in lines if l.endswith(" refused")]
     assert not [l for l in lines if l.endswith(" accepted") and l != "loop_count 7 accepted"], lines
     assert len(refused) == 6 + 2 + 2 + 4, lines
+    # Each refusal is EINVAL, as the shell reports the failed write.
+    assert all(lines[lines.index(l) - 1] == "sh: write error: Invalid argument" for l in refused), lines
     assert lines[-1] == "7"
 
 
