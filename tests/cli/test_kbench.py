@@ -7,8 +7,9 @@ trace and libbpf when their static archives are installed) and a static
 workload into an initramfs, and loaded in that kernel booted under QEMU
 (vm.py). Timings under emulation mean nothing; what is checked is that
 every number is consistent, bad knob values are refused, the module
-unloads cleanly, and vernier trace counts exactly the calls the workload
-made. The tool's own reading, errors and reports are checked on this
+unloads cleanly, even mid-run, a failed allocation (a test hook of the
+module) frees what the run made, and vernier trace counts exactly the
+calls the workload made. The tool's own reading, errors and reports are checked on this
 machine too, against a fake sysfs folder (VERNIER_KBENCH_SYSFS)."""
 import json
 import random
@@ -170,6 +171,65 @@ rmmod vernier_kbench > /out/rmmod 2>&1; echo $? >> /out/rmmod
 ls /sys/kernel/vernier > /out/after 2>&1; echo $? >> /out/after
 ./vernier kbench > /out/unloaded.out 2>&1; echo $? > /out/unloaded.rc
 
+# The cleanup paths. fail_alloc=N, a test hook set at load, fails the Nth
+# allocation of a run's arrays: 3 is the first array of the second run, 4
+# its second, made after the first. The failed run must fail its read with
+# ENOMEM (dd reads with read(); BusyBox cat retries a failed sendfile with
+# read, which would run again), free what it made (VmallocUsed, in kB: the
+# arrays of a million calls are 8 and 16 MB, from vmalloc), and keep the
+# last run's samples; the next run must work, and rmmod too.
+vmalloc() { awk '/^VmallocUsed/ {print $2}' /proc/meminfo; }
+for n in 3 4; do
+    {
+        insmod ./vernier_kbench.ko fail_alloc=$n; echo "insmod $?"
+        echo 5 > $K/empty/loop_count
+        dd if=$K/empty/run bs=4096 status=none > /dev/null; echo "run $?"
+        echo 1000000 > $K/empty/loop_count
+        a=$(vmalloc)
+        dd if=$K/empty/run bs=4096 status=none; echo "run $?"
+        echo "vmalloc $a $(vmalloc)"
+        echo "samples $(wc -l < $K/empty/samples)"
+        echo 7 > $K/empty/loop_count
+        dd if=$K/empty/run bs=4096 status=none; echo "run $?"
+        rmmod vernier_kbench; echo "rmmod $?"
+    } > /out/fail$n 2>&1
+done
+
+# Unloading in the middle of the longest run the module allows (a million
+# calls after a million untimed ones). rmmod starts once the reader is in
+# vk_run, and is caught waiting for it (kernfs_drain, in the removal of
+# the run's folder) while the reader still is inside: both stacks are
+# sent. Then rmmod must succeed and the reader get the whole summary; its
+# next read, which would find the end of the file, finds the file gone.
+state() { cut -d' ' -f3 /proc/$1/stat 2> /dev/null; }
+# until_in PID FUNCTION: waits until FUNCTION is on PID's kernel stack, or
+# PID has ended.
+until_in() {
+    while ! grep -q "$2" /proc/$1/stack 2> /dev/null && [ -n "$(state $1)" ] && [ "$(state $1)" != Z ]; do
+        :
+    done
+}
+insmod ./vernier_kbench.ko
+echo 1000000 > $K/kmalloc_64/loop_count
+echo 1000000 > $K/kmalloc_64/warmup
+cat $K/kmalloc_64/run > /out/midrun.run 2>&1 &
+r=$!
+until_in $r vk_run
+rmmod vernier_kbench > /out/midrun.rmmod 2>&1 &
+m=$!
+until_in $m kernfs_drain
+{
+    echo "--- rmmod"; cat /proc/$m/stack
+    echo "--- reader"; cat /proc/$r/stack
+} > /out/midrun.stacks 2>&1
+wait $r; echo $? > /out/midrun.rc
+wait $m; echo $? >> /out/midrun.rmmod
+{
+    ls /sys/kernel/vernier; echo "ls $?"
+    grep vernier_kbench /proc/modules; echo "modules $?"
+} > /out/midrun.after 2>&1
+dmesg | grep -E 'BUG|WARNING|Oops|kmemleak|Call Trace|blocked for more than' > /out/dmesg
+
 # trace NAME ARGS...: vernier trace ARGS on the workload, into /out/NAME.*.
 # The workload waits on a FIFO until vernier says its probes are attached
 # (or has failed), so the calls traced must be exactly the calls made. The
@@ -205,7 +265,8 @@ poweroff -f
 
 FILES = {"insmod", "targets", "all.json", "all.out", "all.rc", "irqs.json", "irqs.out", "irqs.rc",
          "knobs", "run", "nsamples", "hist", "user.out", "user.rc", "rmmod", "after",
-         "unloaded.out", "unloaded.rc", "unknown.out", "unknown.rc",
+         "unloaded.out", "unloaded.rc", "unknown.out", "unknown.rc", "fail3", "fail4",
+         "midrun.run", "midrun.rc", "midrun.rmmod", "midrun.stacks", "midrun.after", "dmesg",
          *(f"{kind}.{ext}" for kind in ("kprobe", "fentry") for ext in ("json", "out", "err", "rc", "wrc"))}
 
 
@@ -390,3 +451,43 @@ def test_trace_unknown_function(traced):
     assert traced["unknown.rc"].strip() == "1"
     assert traced["unknown.out"] == ("vernier trace: unknown function 'vernier_no_such_function': "
                                      "not in the kernel's symbols (/proc/kallsyms)\n")
+
+
+# ---- the module's cleanup paths -----------------------------------------------
+
+@pytest.mark.parametrize("n, leak_kb", [(3, 16 * 10**6 // 1024), (4, 8 * 10**6 // 1024)])
+def test_a_failed_allocation_fails_the_run_and_frees_it(guest, n, leak_kb):
+    lines = guest[f"fail{n}"].splitlines()
+    assert lines[0] == "insmod 0", lines
+    assert lines[1] == "run 0", lines
+    # The read of the failed run, then its status.
+    assert lines[2].endswith("/sys/kernel/vernier/empty/run: Cannot allocate memory"), lines
+    assert lines[3] == "run 1", lines
+    # What the failed run allocated is freed: a leak would be all of it.
+    before, after = map(int, lines[4].split()[1:])
+    assert abs(after - before) < leak_kb // 8, (before, after, leak_kb)
+    # The last run's samples are kept; the module still runs and unloads.
+    assert lines[5] == "samples 5", lines
+    assert re.fullmatch(r"min \d+ max \d+ count 7 .*", lines[6]), lines
+    assert lines[7:] == ["run 0", "rmmod 0"], lines
+
+
+def test_unloading_mid_run_waits_for_the_run(guest):
+    stacks = guest["midrun.stacks"]
+    rmmod, reader = stacks.split("--- reader\n")
+    # Both at once: rmmod waiting for the run's folder to be left, not
+    # refused, and the reader still inside the run.
+    assert "kernfs_drain" in rmmod and "delete_module" in rmmod, stacks
+    assert "vk_run" in reader, stacks
+    assert guest["midrun.rmmod"].strip() == "0", guest["midrun.rmmod"]
+    # The reader got the whole summary of the longest run allowed; the
+    # file was gone for its next read (cat reads until the end of file).
+    summary, error = guest["midrun.run"].split("\n", 1)
+    assert re.fullmatch(r"min \d+ max \d+ count 1000000 p50 \d+ p90 \d+ p95 \d+ p99 \d+ mad \d+",
+                        summary), guest["midrun.run"]
+    assert error == "cat: read error: No such device\n", guest["midrun.run"]
+    assert guest["midrun.rc"].strip() == "1"
+    after = guest["midrun.after"].splitlines()
+    assert after[-1] == "modules 1" and after[-2] == "ls 1", after
+    # No warning, oops or leak report from the kernel at any point.
+    assert guest["dmesg"] == ""
