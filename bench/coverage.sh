@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Does one run's interval keep its promise about the next run? The
+# workloads of bench/coverage_workloads.c (chains of adds and of divisions,
+# a random table walk, an 8 MiB pointer chase, the demo's two loops, x += x,
+# a 1 ms sleep) run RUNS (41) times back to back, each a fresh invocation
+# with all defaults, on the machine as it is and again with
+# `stress-ng --cpu 1` on another CPU. bench/coverage_report.py then prints
+# per workload and condition:
+#   - the spread of the headlines across runs (max / min, in the headline's unit),
+#   - the mean half-width of one run's 95% interval, against the half-range
+#     of the headlines plus the precision asked,
+#   - coverage: how often run i's interval holds run i+1's headline (and
+#     the reverse), which with no variation between runs beyond what the
+#     interval covers is about 83% (two estimates of one value),
+#   - false alarms: `vernier compare --fail-on-regression` of run i against
+#     run i+1 (RUNS - 1 tries) that calls the workload slower,
+#   - power: the same comparison of run i against a run of the same binary
+#     with a planted slowdown of 3% and of 10% in the chains
+#     (VN_COVERAGE_SLOWER), the share that finds it.
+# Every process of a condition is pinned (taskset) to CPU (default: the last
+# one), stress-ng to STRESS_CPU (default: the first other one).
+# BUILD=DIR takes the tool and bench_coverage from DIR (default build);
+# CONDITIONS="quiet stress" picks either; ARGS adds options to every run;
+# OUT=DIR keeps the JSON files (bench/coverage_report.py DIR prints again).
+# Needs stress-ng: scripts/install-deps --bench.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+RUNS=${RUNS:-41}
+CONDITIONS=${CONDITIONS:-quiet stress}
+ARGS=${ARGS:-}
+scripts/install-deps --bench >/dev/null
+if [ -f "$BUILD/build.ninja" ]; then
+    cmake --build "$BUILD" --target bench_coverage vernier >/dev/null
+fi
+PY=${PY:-build/venv/bin/python}
+cpus=($("$PY" -c 'import os; print(*sorted(os.sched_getaffinity(0)))'))
+CPU=${CPU:-${cpus[-1]}}
+if [ -z "${STRESS_CPU:-}" ]; then
+    for c in "${cpus[@]}"; do
+        if [ "$c" != "$CPU" ]; then STRESS_CPU=$c; break; fi
+    done
+fi
+if [ -n "${OUT:-}" ]; then
+    out=$OUT
+    mkdir -p "$out"
+else
+    out=$(mktemp -d)
+fi
+stress_pid=
+cleanup() {
+    if [ -n "$stress_pid" ]; then kill "$stress_pid" 2>/dev/null || true; wait "$stress_pid" 2>/dev/null || true; fi
+    if [ -z "${OUT:-}" ]; then rm -rf "$out"; fi
+}
+trap cleanup EXIT
+prog="$BUILD/bench/bench_coverage"
+tool="$BUILD/vernier"
+echo "$CPU" > "$out/cpu"
+"$tool" env 2>/dev/null | grep -m1 "model" > "$out/machine" || true
+echo "measuring on CPU $CPU; stress on CPU ${STRESS_CPU:-none}; $RUNS runs per condition"
+
+# One invocation: its JSON, and its wall time in seconds.
+run() {
+    local f=$1; shift
+    local s e
+    s=$(date +%s%N)
+    # shellcheck disable=SC2086
+    taskset -c "$CPU" "$@" --quiet --json "$f.json" $ARGS >/dev/null
+    e=$(date +%s%N)
+    echo "$(( (e - s) / 1000000 ))" > "$f.ms"
+}
+
+for cond in $CONDITIONS; do
+    if [ "$cond" = stress ]; then
+        stress-ng --cpu 1 --taskset "$STRESS_CPU" --timeout 0 --quiet &
+        stress_pid=$!
+        sleep 1
+    fi
+    # The slowed runs take turns with the plain ones, so each pair of runs
+    # compared was taken back to back.
+    for i in $(seq "$RUNS"); do
+        run "$out/$cond-base-$i" "$prog"
+        if [ "$i" -lt "$RUNS" ]; then
+            VN_COVERAGE_SLOWER=3 run "$out/$cond-slow3-$i" "$prog" --filter 'chain'
+            VN_COVERAGE_SLOWER=10 run "$out/$cond-slow10-$i" "$prog" --filter 'chain'
+        fi
+        printf '\r%s: %d of %d runs' "$cond" "$i" "$RUNS" >&2
+    done
+    echo >&2
+    # Comparisons: run i against run i+1 (false alarms), and against the
+    # slowed runs taken right after it (power).
+    for i in $(seq $((RUNS - 1))); do
+        for kind in base slow3 slow10; do
+            if [ "$kind" = base ]; then new="$out/$cond-base-$((i + 1))"; else new="$out/$cond-$kind-$i"; fi
+            "$tool" compare --fail-on-regression --json "$out/$cond-cmp-$kind-$i.json" \
+                "$out/$cond-base-$i.json" "$new.json" >/dev/null 2>&1 || true
+        done
+    done
+    if [ -n "$stress_pid" ]; then
+        kill "$stress_pid" 2>/dev/null || true
+        wait "$stress_pid" 2>/dev/null || true
+        stress_pid=
+    fi
+done
+"$PY" bench/coverage_report.py "$out"

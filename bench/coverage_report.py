@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""The figures of bench/coverage.sh from the files it kept in DIR.
+
+A run's headline for a workload is read from its JSON: the "headline"
+object when the file has one (its unit, value and interval), else the
+median in ns and its interval from "stats" (files written before there was
+a headline object). An upper bound has no interval: its coverage is not
+counted, and its spread is that of the bounds.
+"""
+import json
+import os
+import statistics
+import sys
+
+PRECISION = 0.01  # the precision asked, the default
+
+
+def headline(bench, unit=None):
+    """(unit, value, lo, hi, bound) of one benchmark of a results file, in
+    unit when given and the file has it, else in the headline's own."""
+    h = bench.get("headline")
+    if h:
+        units = h.get("units") or {}
+        want = unit or h["unit"]
+        if want in units:
+            u = units[want]
+            return want, u["value"], u["ci"][0], u["ci"][1], h.get("bound", False)
+        return h["unit"], h["value"], h["ci"][0], h["ci"][1], h.get("bound", False)
+    if bench.get("upper_bound"):
+        return "ns", bench["bound_ns"], None, None, True
+    s = bench.get("stats") or {}
+    if unit == "cycles" and bench.get("cycles") is not None:
+        return "cycles", bench["cycles"], None, None, False
+    ci = s.get("median_ci") or [None, None]
+    return "ns", s.get("median"), ci[0], ci[1], False
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return {b["name"]: b for b in json.load(f)["benchmarks"]}
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def verdicts(path):
+    try:
+        with open(path) as f:
+            return {b["name"]: b["verdict"] for b in json.load(f)["benchmarks"]}
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def wall(path):
+    try:
+        with open(path) as f:
+            return int(f.read()) / 1000
+    except (OSError, ValueError):
+        return None
+
+
+def main(d):
+    files = os.listdir(d)
+    conds = sorted({f.split("-")[0] for f in files if f.endswith(".json") and "-base-" in f},
+                   key=lambda c: (c != "quiet", c))
+    machine = open(os.path.join(d, "machine")).read().strip() if "machine" in files else "?"
+    print(f"machine: {machine}")
+    for cond in conds:
+        runs = []
+        i = 1
+        while f"{cond}-base-{i}.json" in files:
+            runs.append(load(os.path.join(d, f"{cond}-base-{i}.json")))
+            i += 1
+        runs = [r for r in runs if r]
+        if not runs:
+            continue
+        n = len(runs)
+        times = [wall(os.path.join(d, f"{cond}-base-{k}.ms")) for k in range(1, n + 1)]
+        times = [t for t in times if t is not None]
+        print(f"\n{cond}: {n} runs, wall time per run: median {statistics.median(times):.2f} s "
+              f"({min(times):.2f}-{max(times):.2f})")
+        print(f"{'workload':<15}{'unit':>7}{'spread':>8}{'half-width':>11}{'half-range+p':>13}"
+              f"{'coverage':>9}{'false':>7}{'3%':>6}{'10%':>6}{'procs':>6}")
+        names = list(runs[0].keys())
+        covs = []
+        for name in names:
+            unit = headline(runs[0][name])[0]
+            vals, halves, bounds, procs = [], [], 0, []
+            for r in runs:
+                if name not in r:
+                    continue
+                u, v, lo, hi, bound = headline(r[name], unit)
+                bounds += bool(bound)
+                if v is None:
+                    continue
+                vals.append(v)
+                if lo is not None and hi is not None and v:
+                    halves.append(max(v - lo, hi - v) / abs(v))
+                h = r[name].get("headline") or {}
+                if h.get("processes"):
+                    procs.append(h["processes"])
+            hit = tries = 0
+            for k in range(len(runs) - 1):
+                a, b = runs[k].get(name), runs[k + 1].get(name)
+                if not a or not b:
+                    continue
+                for x, y in ((a, b), (b, a)):
+                    u, v, lo, hi, bound = headline(x, unit)
+                    _, w, _, _, _ = headline(y, u)
+                    if lo is None or hi is None or w is None or bound:
+                        continue
+                    tries += 1
+                    hit += lo <= w <= hi
+            def share(kind):
+                got = tot = 0
+                for k in range(1, n):
+                    v = verdicts(os.path.join(d, f"{cond}-cmp-{kind}-{k}.json")).get(name)
+                    if v is None:
+                        continue
+                    tot += 1
+                    got += v == "slower"
+                return f"{got}/{tot}" if tot else "-"
+            spread = max(vals) / min(vals) if vals and min(vals) > 0 else float("nan")
+            mid = statistics.median(vals) if vals else float("nan")
+            half_range = (max(vals) - min(vals)) / 2 / mid if vals and mid else float("nan")
+            cov = hit / tries if tries else None
+            if cov is not None:
+                covs.append(cov)
+            print(f"{name:<15}{unit:>7}{spread:>8.3f}"
+                  f"{(100 * statistics.mean(halves)) if halves else float('nan'):>10.2f}%"
+                  f"{100 * (half_range + PRECISION):>12.2f}%"
+                  f"{(f'{100 * cov:.0f}%' if cov is not None else ('bound' if bounds else '-')):>9}"
+                  f"{share('base'):>7}{share('slow3') if 'chain' in name else '':>6}"
+                  f"{share('slow10') if 'chain' in name else '':>6}"
+                  f"{(f'{statistics.median(procs):.0f}' if procs else '-'):>6}")
+        if covs:
+            print(f"mean coverage over the workloads with an interval: {100 * statistics.mean(covs):.0f}%")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else ".")

@@ -1,0 +1,197 @@
+/* The workloads of bench/coverage.sh, which measures whether one run's
+ * interval holds the next run's answer: dependent chains of adds and of
+ * divisions (steady, compute-bound), a random table walk and an 8 MiB
+ * pointer chase (memory-bound), the demo's two loops over two arrays, a
+ * one-cycle body (x += x) and a 1 ms sleep.
+ *
+ * VN_COVERAGE_SLOWER=3 or =10 plants a slowdown of that many percent in the
+ * two chains (1030 or 1100 adds instead of 1000, 103 or 110 divisions
+ * instead of 100), so that the script can count how often a comparison
+ * finds it. Only the standard API is used, so the program builds against
+ * any version of the library. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <vernier.h>
+
+#if defined(__x86_64__)
+#define ADDS(x, n) __asm__ __volatile__(".rept " #n "\n\tadd $1, %0\n\t.endr" : "+r"(x))
+#elif defined(__aarch64__)
+#define ADDS(x, n) __asm__ __volatile__(".rept " #n "\n\tadd %0, %0, #1\n\t.endr" : "+r"(x))
+#endif
+
+static int slower(void)
+{
+    const char *s = getenv("VN_COVERAGE_SLOWER");
+    return s ? atoi(s) : 0;
+}
+
+static void chain_1000(vn_state *st)
+{
+    uint64_t x = 0;
+    int p = slower();
+    if (p == 10)
+        while (vn_next(st))
+            ADDS(x, 1100);
+    else if (p == 3)
+        while (vn_next(st))
+            ADDS(x, 1030);
+    else
+        while (vn_next(st))
+            ADDS(x, 1000);
+    vn_keep(x);
+}
+VN_BENCH(chain_1000);
+
+/* Each division depends on the one before: its latency, not its
+ * throughput. The divisor is read from memory, so it is no constant the
+ * compiler could turn into a multiplication. */
+static volatile uint64_t divisor = 3;
+
+static void div_chain(vn_state *st)
+{
+    uint64_t x = ~0ull, d = divisor;
+    int n = 100 + slower();
+    while (vn_next(st)) {
+        for (int i = 0; i < n; i++) {
+            x = x / d + 0x9e3779b97f4a7c15ull;
+            vn_keep(x);
+        }
+    }
+}
+VN_BENCH(div_chain);
+
+#define TABLE_BITS 20 /* 2^20 slots of 4 bytes: 4 MiB */
+#define TABLE_SLOTS (1u << TABLE_BITS)
+static uint32_t *table;
+
+static void table_setup(vn_state *st)
+{
+    if (table)
+        return;
+    table = malloc(TABLE_SLOTS * sizeof *table);
+    if (!table) {
+        vn_state_fail(st, "out of memory");
+        return;
+    }
+    vn_rng r;
+    vn_rng_seed(&r, 11);
+    for (size_t i = 0; i < TABLE_SLOTS; i++)
+        table[i] = (uint32_t)vn_rng_below(&r, TABLE_SLOTS);
+}
+
+/* 256 lookups at random places of a 4 MiB table, the places drawn by a
+ * linear congruential generator: independent loads, many in flight at once,
+ * so the walk is bound by the memory system's throughput. */
+static void table_walk(vn_state *st)
+{
+    uint64_t at = 1;
+    uint32_t sum = 0;
+    while (vn_next(st)) {
+        for (int i = 0; i < 256; i++) {
+            at = at * 6364136223846793005ull + 1442695040888963407ull;
+            sum += table[at >> (64 - TABLE_BITS)];
+        }
+        vn_keep(sum);
+    }
+}
+VN_BENCH_OPTS(table_walk, .setup = table_setup);
+
+#define CHASE_SLOTS ((8u << 20) / sizeof(void *))
+static void **chase, **chase_at;
+
+/* One cycle through every slot of 8 MiB in a random order, so that no
+ * prefetcher guesses the next load. */
+static void chase_setup(vn_state *st)
+{
+    if (chase)
+        return;
+    chase = malloc(CHASE_SLOTS * sizeof *chase);
+    size_t *order = malloc(CHASE_SLOTS * sizeof *order);
+    if (!chase || !order) {
+        free(order);
+        vn_state_fail(st, "out of memory");
+        return;
+    }
+    vn_rng r;
+    vn_rng_seed(&r, 12);
+    for (size_t i = 0; i < CHASE_SLOTS; i++)
+        order[i] = i;
+    for (size_t i = CHASE_SLOTS - 1; i > 0; i--) {
+        size_t k = (size_t)vn_rng_below(&r, i + 1), t = order[i];
+        order[i] = order[k], order[k] = t;
+    }
+    for (size_t i = 0; i < CHASE_SLOTS; i++)
+        chase[order[i]] = &chase[order[(i + 1) % CHASE_SLOTS]];
+    chase_at = chase[order[0]];
+    free(order);
+}
+
+static void chase_8m(vn_state *st)
+{
+    void **p = chase_at;
+    while (vn_next(st)) {
+        for (int i = 0; i < 256; i++)
+            p = (void **)*p;
+        vn_keep(p);
+    }
+    chase_at = p;
+}
+VN_BENCH_OPTS(chase_8m, .setup = chase_setup);
+
+#define SUM_N (1 << 14)
+static int *arrays;
+
+static void sum_setup(vn_state *st)
+{
+    if (arrays)
+        return;
+    arrays = malloc(2 * SUM_N * sizeof *arrays);
+    if (!arrays) {
+        vn_state_fail(st, "out of memory");
+        return;
+    }
+    vn_rng r;
+    vn_rng_seed(&r, 7);
+    for (int i = 0; i < 2 * SUM_N; i++)
+        arrays[i] = (int)vn_rng_below(&r, 1000);
+}
+
+/* The demo's slower way: the two arrays summed in two loops. */
+static void sum_two_loops(vn_state *st)
+{
+    const int *a = arrays, *b = arrays + SUM_N;
+    while (vn_next(st)) {
+        int s1 = 0, s2 = 0;
+        for (int i = 0; i < SUM_N; i++)
+            s1 += a[i];
+        for (int i = 0; i < SUM_N; i++)
+            s2 += b[i];
+        vn_keep(s1 + s2);
+    }
+}
+VN_BENCH_OPTS(sum_two_loops, .setup = sum_setup);
+
+static void x_plus_x(vn_state *st)
+{
+    uint64_t x = 1;
+    while (vn_next(st)) {
+        x += x;
+        vn_keep(x);
+    }
+}
+VN_BENCH(x_plus_x);
+
+static void sleep_1ms(vn_state *st)
+{
+    while (vn_next(st)) {
+        struct timespec ts = {0, 1000 * 1000};
+        while (nanosleep(&ts, &ts) != 0)
+            ;
+    }
+}
+VN_BENCH(sleep_1ms);
+
+int main(int argc, char **argv) { return vn_main(argc, argv); }
