@@ -1,0 +1,162 @@
+/* Two levels of an experiment (stats_levels.h).
+ *
+ * Each process contributes one value, its own estimate (a median of its
+ * samples); the processes are the units. Their mean is the estimate, and
+ * its interval is Student's t with k - 1 degrees of freedom on the spread
+ * of the values: that spread holds whatever moves between processes
+ * (layout, the machine's state over seconds) together with what the
+ * samples inside each leave uncertain, so no model of the lower level is
+ * needed for the interval (Kalibera and Jones 2013, section 4). The
+ * variance of each value from its own samples is only used to say how the
+ * variation splits, and how to spend the next process's time. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "stats_levels.h"
+#include "vernier/base.h"
+#include "vernier/stats.h"
+
+/* The 97.5% normal quantile. */
+#define Z975 1.959963984540054
+
+int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out)
+{
+    if (!value || !out || k == 0)
+        return VN_EINVAL;
+    double sum = 0, vsum = 0;
+    size_t nv = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (!isfinite(value[i]))
+            return VN_EINVAL;
+        sum += value[i];
+        if (var && isfinite(var[i]) && var[i] >= 0) {
+            vsum += var[i];
+            nv++;
+        }
+    }
+    vn__levels l = {.k = k, .mean = sum / (double)k, .lo = NAN, .hi = NAN, .sd = NAN,
+                    .within = nv ? vsum / (double)nv : NAN, .between = NAN, .share = NAN};
+    if (k >= 2) {
+        double ss = 0;
+        for (size_t i = 0; i < k; i++)
+            ss += (value[i] - l.mean) * (value[i] - l.mean);
+        l.sd = sqrt(ss / (double)(k - 1));
+        double half = vn_t975((double)(k - 1)) * l.sd / sqrt((double)k);
+        l.lo = l.mean - half;
+        l.hi = l.mean + half;
+        if (isfinite(l.within)) {
+            l.between = fmax(0, l.sd * l.sd - l.within);
+            double all = l.between + l.within;
+            l.share = all > 0 ? l.between / all : 0;
+        }
+    }
+    *out = l;
+    return 0;
+}
+
+double vn__median_var(double lo, double hi)
+{
+    double h = (hi - lo) / (2 * Z975);
+    return isfinite(h) ? h * h : NAN;
+}
+
+int vn__levels_ratio(const double *num, const double *den, size_t k, double *ratio, double *lo,
+                     double *hi)
+{
+    if (!num || !den || k == 0)
+        return VN_EINVAL;
+    double *x = malloc(k * sizeof *x);
+    if (!x)
+        return VN_ENOMEM;
+    int rc = 0;
+    for (size_t i = 0; i < k && rc == 0; i++) {
+        if (!(num[i] > 0) || !(den[i] > 0) || !isfinite(num[i]) || !isfinite(den[i]))
+            rc = VN_ERANGE;
+        else
+            x[i] = log(num[i] / den[i]);
+    }
+    vn__levels v;
+    if (rc == 0)
+        rc = vn__levels_compute(x, NULL, k, &v);
+    free(x);
+    if (rc)
+        return rc;
+    *ratio = exp(v.mean);
+    *lo = isnan(v.lo) ? NAN : exp(v.lo);
+    *hi = isnan(v.hi) ? NAN : exp(v.hi);
+    return 0;
+}
+
+/* The mean and variance of the logs of x[0..n); VN_ERANGE when a value is
+ * not above 0. */
+static int log_moments(const double *x, size_t n, double *mean, double *var)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(x[i] > 0) || !isfinite(x[i]))
+            return VN_ERANGE;
+        s += log(x[i]);
+    }
+    *mean = s / (double)n;
+    double ss = 0;
+    for (size_t i = 0; i < n; i++)
+        ss += (log(x[i]) - *mean) * (log(x[i]) - *mean);
+    *var = n >= 2 ? ss / (double)(n - 1) : NAN;
+    return 0;
+}
+
+int vn__levels_ratio_unpaired(const double *a, size_t na, const double *b, size_t nb, double *ratio,
+                              double *lo, double *hi)
+{
+    if (!a || !b || na == 0 || nb == 0)
+        return VN_EINVAL;
+    double ma, va, mb, vb;
+    int rc = log_moments(a, na, &ma, &va);
+    if (rc == 0)
+        rc = log_moments(b, nb, &mb, &vb);
+    if (rc)
+        return rc;
+    *ratio = exp(mb - ma);
+    *lo = *hi = NAN;
+    if (na < 2 || nb < 2)
+        return 0;
+    /* Welch's interval: each side's own variance, and the
+     * Welch-Satterthwaite degrees of freedom. */
+    double sa = va / (double)na, sb = vb / (double)nb, se2 = sa + sb;
+    if (!(se2 > 0)) {
+        *lo = *hi = *ratio;
+        return 0;
+    }
+    double df = se2 * se2 / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+    double half = vn_t975(fmax(1, df)) * sqrt(se2);
+    *lo = exp(mb - ma - half);
+    *hi = exp(mb - ma + half);
+    return 0;
+}
+
+size_t vn__levels_samples(double fixed_ns, double sample_ns, double within, double between,
+                          size_t lo, size_t hi)
+{
+    if (hi < lo)
+        hi = lo;
+    if (!(between > 0) || !(within >= 0) || !(sample_ns > 0) || !(fixed_ns >= 0))
+        return isfinite(between) && between == 0 ? hi : lo;
+    double r = sqrt(fixed_ns * within / (sample_ns * between));
+    if (!(r >= (double)lo))
+        return lo;
+    if (r >= (double)hi)
+        return hi;
+    return (size_t)ceil(r);
+}
+
+size_t vn__levels_needed(double var, double half, size_t k_from, size_t k_max)
+{
+    if (k_from < 2)
+        k_from = 2;
+    if (!(var >= 0) || !(half > 0))
+        return k_max;
+    for (size_t k = k_from; k < k_max; k++)
+        if (vn_t975((double)(k - 1)) * sqrt(var / (double)k) <= half)
+            return k;
+    return k_max;
+}

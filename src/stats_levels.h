@@ -1,0 +1,61 @@
+/* Two levels of an experiment: processes, each a fresh address-space
+ * layout and a stretch of the machine's time, then samples inside each
+ * (Kalibera and Jones, "Rigorous Benchmarking in Reasonable Time", ISMM
+ * 2013). Pure arithmetic on the processes' own estimates: the interval of
+ * their mean, how the variation splits between the levels, and how a time
+ * budget is best split between more processes and more samples in each.
+ * Private to the library (the engine and the comparison use it). */
+#ifndef VN_STATS_LEVELS_H
+#define VN_STATS_LEVELS_H
+
+#include <stddef.h>
+
+/* Processes' estimates together. */
+typedef struct vn__levels {
+    size_t k;          /* processes */
+    double mean;       /* the mean of their values */
+    double lo, hi;     /* its 95% Student t-interval, k - 1 degrees of freedom; NAN for k < 2 */
+    double sd;         /* the values' standard deviation across processes (NAN for k < 2) */
+    double within;     /* the mean variance of one value from its own samples (NAN unknown) */
+    double between;    /* the variance between processes beyond that: max(0, sd^2 - within) */
+    double share;      /* between / (between + within): the share of one process's
+                          variation that another process, not more samples, would see */
+} vn__levels;
+
+/* The levels of k values, with var[i] the variance of value i from its own
+ * samples (NAN where unknown; var may be NULL). VN_EINVAL for k = 0 or a
+ * value that is not finite. */
+int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out);
+
+/* The variance of a median of n samples, from the half-width of its 95%
+ * interval: a normal approximation, ((hi - lo) / (2 x 1.96))^2. */
+double vn__median_var(double lo, double hi);
+
+/* The log of each value's ratio, mean and t-interval, back in ratios: the
+ * interval of a ratio between two rows measured in the same k processes
+ * (num[i] / den[i] in process i). VN_ERANGE when a value is not above 0. */
+int vn__levels_ratio(const double *num, const double *den, size_t k, double *ratio, double *lo,
+                     double *hi);
+
+/* The same for two independent sets of processes (two runs): the ratio of
+ * the geometric means of b and a, with Welch's t-interval of the
+ * difference of the mean logs. NAN ends when either side has fewer than 2. */
+int vn__levels_ratio_unpaired(const double *a, size_t na, const double *b, size_t nb, double *ratio,
+                              double *lo, double *hi);
+
+/* Kalibera and Jones's split of a budget between the levels. What one more
+ * process costs before its first sample (calibration, warmup, the empty
+ * loop) is fixed_ns, each sample sample_ns; per-sample variance scale
+ * (the variance of a process's value times its samples) within, variance
+ * between processes between. The samples per process that make the mean
+ * most precise for the time: sqrt(fixed x within / (sample x between)),
+ * within [lo, hi]; hi when nothing varies between processes. */
+size_t vn__levels_samples(double fixed_ns, double sample_ns, double within, double between,
+                          size_t lo, size_t hi);
+
+/* The fewest processes, from k_from up to k_max, whose t-interval would be
+ * within +-half of the mean when each process's value varies with
+ * variance var: t(k - 1) x sqrt(var / k) <= half; k_max when none is. */
+size_t vn__levels_needed(double var, double half, size_t k_from, size_t k_max);
+
+#endif
