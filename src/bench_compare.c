@@ -9,6 +9,7 @@
 #include <regex.h>
 
 #include "bench_internal.h"
+#include "stats_levels.h"
 #include "format.h"
 
 /* Fewest rows with a median for a complexity fit: through fewer points,
@@ -77,30 +78,83 @@ static int has_median(const vn_result *x)
     return !x->error[0] && x->stats.n > 0 && !x->upper_bound;
 }
 
-/* A sample's time net of its row's empty loop, as the headline has it. */
+/* A sample's time net of its own process's empty loop, as the headline has it. */
 static double net(const vn_result *x, size_t k)
 {
-    return x->samples[k].value - (isfinite(x->overhead_ns) ? x->overhead_ns : 0);
+    int p = x->samples[k].process;
+    double om = x->processes && (size_t)p < x->nprocesses ? x->processes[p].overhead_ns
+                                                          : x->overhead_ns;
+    return x->samples[k].value - (isfinite(om) ? om : 0);
 }
 
-/* Row x against its baseline base: paired when the rows took turns (the
- * k-th samples of both were taken in the same round), pairs where either
- * sample is left out of its headline dropped; else each row's headline
- * samples on their own. */
+/* Row x against its baseline over the processes both ran in: each
+ * process's ratio of the two medians (the rows took turns in it, so what
+ * moved the machine there moved both), and Student's t-interval of their
+ * logs across processes. 1 when there are not two such processes. */
+static int ratio_processes(vn_result *x, const vn_result *base)
+{
+    size_t k = x->nprocesses < base->nprocesses ? x->nprocesses : base->nprocesses, m = 0;
+    if (k < 2 || !x->processes || !base->processes)
+        return 1;
+    double *num = malloc(2 * k * sizeof *num);
+    if (!num)
+        return VN_ENOMEM;
+    double *den = num + k;
+    for (size_t i = 0; i < k; i++) {
+        const vn_process_result *a = &x->processes[i], *b = &base->processes[i];
+        if (a->upper_bound || b->upper_bound || !(a->value > 0) || !(b->value > 0))
+            continue;
+        num[m] = a->value;
+        den[m++] = b->value;
+    }
+    int rc = m >= 2 ? vn__levels_ratio(num, den, m, &x->ratio, &x->ratio_ci[0], &x->ratio_ci[1]) : 1;
+    free(num);
+    if (rc == VN_ERANGE)
+        return 1;
+    if (rc == 0) {
+        x->ratio_n = m;
+        x->ratio_paired = 1;
+        x->ratio_processes = 1;
+    }
+    return rc;
+}
+
+/* The headline samples of a row, net. */
+static size_t headline_samples(const vn_result *x, double *out)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < x->nsamples; k++)
+        if (!(x->samples[k].tags & x->left_out))
+            out[n++] = net(x, k);
+    return n;
+}
+
+/* Row x against its baseline base. Over processes when both ran in
+ * several; in one process, paired when the rows took turns (the k-th
+ * samples of both were taken in the same round), pairs where either sample
+ * is left out of its headline dropped, else (or with too few pairs) each
+ * row's headline samples on their own; with too few of those for an
+ * interval, the ratio of the headlines alone. A ratio asked for is always
+ * given: its interval is as wide as the data allow, or absent. */
 static int ratio_of(vn_result *x, const vn_result *base, int paired)
 {
     x->ratio = x->ratio_ci[0] = x->ratio_ci[1] = NAN;
     x->ratio_n = 0;
     x->ratio_paired = paired;
+    x->ratio_processes = 0;
     if (x == base) {
         if (has_median(x)) {
             x->ratio = x->ratio_ci[0] = x->ratio_ci[1] = 1;
-            x->ratio_n = x->headline_samples;
+            x->ratio_n = x->nprocesses > 1 ? x->nprocesses : x->headline_samples;
+            x->ratio_processes = x->nprocesses > 1;
         }
         return 0;
     }
     if (!has_median(x) || !has_median(base))
         return 0;
+    int rc = ratio_processes(x, base);
+    if (rc <= 0)
+        return rc;
     double *a = malloc((base->nsamples + x->nsamples + 1) * sizeof *a);
     if (!a)
         return VN_ENOMEM;
@@ -112,21 +166,25 @@ static int ratio_of(vn_result *x, const vn_result *base, int paired)
                 a[na++] = net(base, k);
                 b[nb++] = net(x, k);
             }
-    } else {
-        for (size_t k = 0; k < base->nsamples; k++)
-            if (!(base->samples[k].tags & base->left_out))
-                a[na++] = net(base, k);
-        for (size_t k = 0; k < x->nsamples; k++)
-            if (!(x->samples[k].tags & x->left_out))
-                b[nb++] = net(x, k);
     }
     vn_ratio q;
-    int rc = !na || !nb ? VN_ERANGE
-             : paired   ? vn_ratio_paired(a, b, na, &q)
-                        : vn_ratio_unpaired(a, na, b, nb, &q);
+    if (paired && na >= VN_RATIO_MIN) {
+        rc = vn_ratio_paired(a, b, na, &q);
+    } else {
+        /* Too few samples taken together (most of either row's left out):
+         * each row's headline samples on their own. */
+        x->ratio_paired = 0;
+        na = headline_samples(base, a);
+        nb = headline_samples(x, b);
+        rc = !na || !nb ? VN_ERANGE : vn_ratio_unpaired(a, na, b, nb, &q);
+    }
     free(a);
-    if (rc == VN_ERANGE) /* no pairs, or a median of 0 or less: no ratio */
+    if (rc == VN_ERANGE) {
+        /* No sample median above 0: the headlines' ratio, no interval. */
+        x->ratio = x->stats.median / base->stats.median;
+        x->ratio_n = 0;
         return 0;
+    }
     if (rc)
         return rc;
     x->ratio = q.ratio;
@@ -139,48 +197,68 @@ static int ratio_of(vn_result *x, const vn_result *base, int paired)
 /* The line below the table for row x, compared with base. */
 static int ratio_line(vn_results *out, const vn_result *x, const vn_result *base)
 {
-    char brief[512], why[1024], r[24], lo[24], hi[24], bound[32];
-    const char *kind = x->ratio_paired ? "" : ", unpaired";
+    char brief[1024], why[1024], r[24], lo[24], hi[24], bound[32], on[64];
     if (x->error[0])
         return 0; /* its row says why it has no time */
     if (x->upper_bound) {
-        snprintf(brief, sizeof brief, "%s: an upper bound (< %s), no ratio to %s", x->name,
-                 vn__fmt_ns_bound(bound, sizeof bound, x->bound_ns), base->name);
-        return vn_results_add_finding(out, "baseline", brief, NULL);
+        /* A bound on the row is a bound on the ratio. */
+        double rb = x->bound_ns / base->stats.median;
+        vn__fmt_ratio(r, sizeof r, rb < 1 ? 1 / rb : rb);
+        snprintf(brief, sizeof brief, "%s is %s %s %s than %s (an upper bound: < %s)", x->name,
+                 rb < 1 ? "at least" : "at most", r, rb < 1 ? "faster" : "slower", base->name,
+                 vn__fmt_ns_bound(bound, sizeof bound, x->bound_ns));
+        snprintf(why, sizeof why, "%s cannot be told apart from its empty loop, so only its "
+                 "bound compares: %s over the median of %s.", x->name, bound, base->name);
+        return vn_results_add_finding(out, "baseline", brief, why);
     }
     if (isnan(x->ratio)) {
-        snprintf(brief, sizeof brief, "%s: no ratio to %s (no median above 0, or no samples "
-                 "taken together)", x->name, base->name);
+        snprintf(brief, sizeof brief, "%s: no ratio to %s (no median above 0)", x->name, base->name);
         return vn_results_add_finding(out, "baseline", brief, NULL);
     }
+    if (x->ratio_processes)
+        snprintf(on, sizeof on, ", 95%%, %zu processes", x->ratio_n);
+    else
+        snprintf(on, sizeof on, ", 95%%%s", x->ratio_paired ? "" : ", unpaired");
     int faster = x->ratio < 1;
     double v = faster ? 1 / x->ratio : x->ratio;
     vn__fmt_ratio(r, sizeof r, v);
     if (isnan(x->ratio_ci[0])) {
-        snprintf(brief, sizeof brief, "%s is %s %s than %s (too few samples for an interval)",
+        snprintf(brief, sizeof brief, "%s is %s %s than %s (no interval: too few samples)",
                  x->name, r, faster ? "faster" : "slower", base->name);
     } else if (x->ratio_ci[0] <= 1 && x->ratio_ci[1] >= 1) {
         vn__fmt_ratio(r, sizeof r, x->ratio);
-        snprintf(brief, sizeof brief, "%s vs %s: no significant difference (%s, %s-%s, 95%%%s)",
+        snprintf(brief, sizeof brief, "%s vs %s: no significant difference (%s, %s-%s%s)",
                  x->name, base->name, r, vn__fmt_ratio(lo, sizeof lo, x->ratio_ci[0]),
-                 vn__fmt_ratio(hi, sizeof hi, x->ratio_ci[1]), kind);
+                 vn__fmt_ratio(hi, sizeof hi, x->ratio_ci[1]), on);
     } else {
         vn__fmt_ratio(lo, sizeof lo, faster ? 1 / x->ratio_ci[1] : x->ratio_ci[0]);
         vn__fmt_ratio(hi, sizeof hi, faster ? 1 / x->ratio_ci[0] : x->ratio_ci[1]);
-        snprintf(brief, sizeof brief, "%s is %s %s than %s (%s-%s, 95%%%s)", x->name, r,
-                 faster ? "faster" : "slower", base->name, lo, hi, kind);
+        snprintf(brief, sizeof brief, "%s is %s %s than %s (%s-%s%s)", x->name, r,
+                 faster ? "faster" : "slower", base->name, lo, hi, on);
     }
-    snprintf(why, sizeof why,
-             "%s over %s: the ratio of their medians over %zu %s, net of each row's empty loop; "
-             "the interval is the percentile bootstrap of %s (2000 resamples, a fixed seed)%s.",
-             x->name, base->name, x->ratio_n,
-             x->ratio_paired ? "pairs of samples taken in the same round, pairs with a sample "
-                               "left out of either headline dropped"
-                             : "samples at least on each side",
-             x->ratio_paired ? "the pairs, so what moved both rows alike cancels"
-                             : "each row's samples on their own",
-             x->ratio_paired ? "" : "; unpaired, as the rows did not take turns (--no-interleave "
-                                    "or --threads), so drift between them is not cancelled");
+    if (x->ratio_processes)
+        snprintf(why, sizeof why,
+                 "%s over %s: in each of %zu processes both ran in, the ratio of their medians, "
+                 "net of each row's empty loop there (the rows took turns, so what moved the "
+                 "machine moved both); the ratio is the geometric mean of those, and the interval "
+                 "Student's t of their logs across the processes, so it holds what varied "
+                 "between processes too.",
+                 x->name, base->name, x->ratio_n);
+    else
+        snprintf(why, sizeof why,
+                 "%s over %s: the ratio of their medians over %zu %s, net of each row's empty "
+                 "loop; the interval is the percentile bootstrap of %s (2000 resamples, a fixed "
+                 "seed)%s. In one process, it cannot see what varies between runs.",
+                 x->name, base->name, x->ratio_n,
+                 x->ratio_paired ? "pairs of samples taken in the same round, pairs with a "
+                                   "sample left out of either headline dropped"
+                                 : "samples at least on each side",
+                 x->ratio_paired ? "the pairs, so what moved both rows alike cancels"
+                                 : "each row's samples on their own",
+                 x->ratio_paired ? "" : "; unpaired, as the rows did not take turns "
+                                        "(--no-interleave or --threads) or too few samples "
+                                        "were taken together, so drift between them is not "
+                                        "cancelled");
     return vn_results_add_finding(out, "baseline", brief, why);
 }
 

@@ -26,6 +26,24 @@ typedef struct vn__policy {
     double shared_slower;    /* in units of precision: shared samples this much slower leave */
     size_t shared_evidence;  /* quiet samples needed before their speed is taken as evidence */
     double shared_ratio;     /* x the run's third-fastest probe: a slower probe saw a shared core */
+    /* The precision must hold at this many stop tests in a row: a rule that
+     * stops the first time an interval looks narrow stops when its spread
+     * happens to read small, and its intervals then hold less often than
+     * they say (Chow and Robbins's fixed-width rule, tested again and
+     * again; the error rate is measured in tests/unit/test_sequential.c). */
+    size_t confirm;
+    /* Processes (vn__decide_row): the fewest an interval across them rests
+     * on, the most a row runs in, and the fewest samples in each. */
+    size_t min_processes, max_processes, process_samples;
+    /* Reference cycles replace ns as the unit that compares across runs
+     * when the variance of their logs across processes is at most this
+     * share of ns's: the core's clock moved, and dividing by it took most
+     * of the variation away. */
+    double cycles_gain;
+    /* 0 in a worker process: its rows stop at the samples and the share of
+     * the budget the plan gave them, never on precision (the processes
+     * together decide that). */
+    int stop_on_precision;
 } vn__policy;
 
 /* The defaults, with the run's precision (percent), sample limits and
@@ -54,6 +72,10 @@ typedef struct vn__row_view {
     double floor_ns;         /* the smallest difference per iteration the timer shows */
     double elapsed_ns;       /* the row's own time so far */
     int probed;              /* the samples carry branch probes: shared-core tags mean something */
+    size_t streak;           /* the stop tests just before this one at which the precision held */
+    int skip_given;          /* skip below says which tags leave the headline (decided over
+                                all the row's processes), rather than these samples alone */
+    unsigned skip;
 } vn__row_view;
 
 typedef enum vn__verdict {
@@ -61,6 +83,7 @@ typedef enum vn__verdict {
     VN__STOP_PRECISE,        /* the precision asked for is reached */
     VN__STOP_MAX_SAMPLES,
     VN__STOP_MAX_TIME,
+    VN__STOP_MAX_PROCESSES,  /* a row over processes: the most of them ran */
 } vn__verdict;
 
 typedef enum vn__headline {
@@ -84,9 +107,77 @@ typedef struct vn__decision {
     double ref;              /* the fastest reference of the used samples, ns a cycle */
     size_t agree;            /* used samples within the precision of the fastest */
     double half_pct;         /* the median's interval half-width in percent of it; NAN unknown */
+    double var;              /* the variance of value from these samples (of the median,
+                                from their MAD, and of the empty loop's median); NAN unknown */
+    double cycles;           /* value in reference cycles; NAN without references */
+    double cycles_lo, cycles_hi; /* its interval (a median's); NAN for a bound */
+    double rel_mad_ns, rel_mad_cycles; /* the used samples' spread (net), MAD / |median| */
+    double block[2], block_var[2]; /* the median (net) of the first and second half of the
+                                      used samples, and its variance; NAN with too few */
 } vn__decision;
 
-/* Decides a row. 0, or VN_ENOMEM (d then says go on, with no headline). */
+/* Which tags keep a sample out of the headline, from the samples of r
+ * (x: scratch room for r->n values); *waiting says whether sampling should
+ * wait for quiet moments. */
+unsigned vn__left_out(const vn__row_view *r, const vn__policy *p, double *x, int *waiting);
+
+/* Decides a row's samples of one process. 0, or VN_ENOMEM (d then says go
+ * on, with no headline). */
 int vn__decide(const vn__row_view *row, const vn__policy *p, vn__decision *d);
+
+/* How many times vn__decide() ran in this process (for tests). */
+size_t vn__decisions(void);
+
+/* The stop a verdict gives a result: the one place a decision becomes a
+ * result's reason to stop (VN__GO_ON has none: it gives max_samples). */
+vn_stop vn__stop_of(vn__verdict v);
+
+/* ---- A row over processes ------------------------------------------------- */
+
+/* How a row stands across the processes it ran in so far. */
+typedef struct vn__row_state {
+    double spent_ns;         /* the row's own time in all of them */
+    size_t samples;          /* its samples in all of them */
+    size_t streak;           /* earlier looks (one after each process) at which the precision held */
+    double next_cost_ns;     /* the least another process would cost the row */
+} vn__row_state;
+
+/* The headline in one unit: the mean of the processes' values with its
+ * interval (one process: that process's median and interval). */
+typedef struct vn__unit_view {
+    double value, lo, hi;
+} vn__unit_view;
+
+typedef struct vn__row_decision {
+    size_t k;                /* processes */
+    vn__verdict verdict;     /* go on: another process */
+    int precise;             /* at this look */
+    int bound;               /* an upper bound (some process could not tell the body from the
+                                empty loop): bound is the fastest sample of any process */
+    double bound_value, bound_cycles;
+    vn__unit_view ns, cycles; /* cycles NAN without references */
+    int cycles_headline;     /* the unit that compares across runs is cycles */
+    double half_pct;         /* the headline's half-width, percent of it; NAN unknown */
+    /* How the variance of one process's value splits: between processes
+     * (layout, the machine's state over seconds), between the two halves
+     * of a process's samples, and what the samples leave uncertain; shares
+     * that add up to 1, NAN with one process (its blocks and samples only). */
+    double share_processes, share_blocks, share_samples;
+    double sd_processes;     /* the spread of the values across processes (NAN for one) */
+    double within;           /* the mean variance of a process's value from its own samples */
+    int disagree;            /* the processes' values fall in groups further apart than
+                                their own uncertainty allows (layout), or some give a bound
+                                and some a median */
+    size_t used;             /* samples the headline rests on, over all processes */
+} vn__row_decision;
+
+/* Decides a row over its processes: proc[i] is process i's own decision
+ * (vn__decide), k >= 1 of them; st says how it stands. With
+ * p->max_processes 1 the one process's own verdict stands; else the row
+ * goes on, a process at a time, until the interval across them is within
+ * the precision at p->confirm looks in a row (from p->min_processes on),
+ * or the budget, the most processes or the most samples is reached. */
+int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, const vn__row_state *st,
+                   vn__row_decision *out);
 
 #endif

@@ -7,6 +7,8 @@
 #define VN_BENCH_ENGINE_H
 
 #include <math.h>
+#include <sched.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +18,7 @@
 
 #define EMPTY_EVERY 8        /* one empty-loop sample per this many samples */
 #define EMPTY_FIRST 5        /* empty-loop samples before sampling starts */
+#define EMPTY_FIRST_LATER 3  /* the same in a worker process after the first */
 #define MAX_ITERS ((uint64_t)1 << 40)
 #define FLAT_FROM 24         /* from 2^24 iterations, calibration checks that they run */
 #define EMPTY_SELF_RATIO 1.02 /* an empty-loop sample this much over its fastest was shared */
@@ -30,6 +33,40 @@ typedef struct dbuf {
     double *v;
     size_t n, cap;
 } dbuf;
+/* The empty loop's samples, one entry each in ns, cyc and branch: time per
+ * iteration, the same in reference cycles (the reference measured right
+ * before, as for every sample of the body; NAN without one), the slower of
+ * the taken-branch probes before and after it; and the counters. */
+typedef struct empties {
+    dbuf ns, cyc, branch, counts;
+} empties;
+
+/* A row's samples from one process, raw, as the engine keeps them until
+ * the row's result is made: from this process when it measures alone,
+ * from each worker process it ran in otherwise (bench_procs.c). */
+typedef struct vn__part {
+    int process;                 /* 0, 1, ... */
+    int state;                   /* ROW_DONE, ROW_FAILED */
+    vn_stop stop;                /* why the row stopped in that process */
+    int skipped;                 /* failed as a skip (vn_state_skip) */
+    char error[256];
+    uint64_t iters;
+    double thr;                  /* the probe over which a sample ran on a shared core */
+    double efloor;               /* the empty loop's floor in reference cycles (NAN none) */
+    double floor_ns;             /* the smallest difference per iteration the timer shows */
+    double elapsed_ns;           /* the row's own time in the process */
+    double setup_ns;             /* of which before its first sample: calibration, warmup,
+                                    the first empty-loop samples */
+    double bytes, items;         /* per iteration as the function set them; -1 unset */
+    int timer_capped, waited;
+    samples S;
+    dbuf cpu_share;              /* per sample: the share of its wall time on the CPU */
+    dbuf counts;                 /* per sample, the counters' counts (nctr each) */
+    empties E;
+} vn__part;
+
+void vn__part_free(vn__part *q);
+
 /* Everything one benchmark row needs while it runs. */
 typedef struct job {
     const vn__bench *b;
@@ -52,7 +89,16 @@ typedef struct job {
     struct rowrun *w;            /* the row while it samples (row_begin); NULL with threads */
     vn_result *res;              /* where its result goes */
     vn__decision dec;            /* the decision on its samples at the end (summarize) */
+    vn__row_decision rdec;       /* the same over its processes */
     vn__policy pol;              /* the decision's thresholds and the rules' switches, from cfg */
+    /* Its samples from each process it ran in so far, and how it stands. */
+    vn__part *parts;
+    size_t nparts, capparts;
+    vn__row_state rstate;
+    int done;                    /* no more processes: rstate's last look decided */
+    uint64_t fixed_iters;        /* a worker's iterations per sample from the plan; 0: calibrate */
+    int worker;                  /* a worker's row: its part is sent, not summarized */
+    size_t nctr;                 /* counters per sample of its parts */
 } job;
 
 #define NO_SAMPLE ((size_t)-1)
@@ -90,13 +136,6 @@ struct floors {
 };
 
 
-/* The empty loop's samples, one entry each in ns, cyc and branch: time per
- * iteration, the same in reference cycles (the reference measured right
- * before, as for every sample of the body; NAN without one), the slower of
- * the taken-branch probes before and after it; and the counters. */
-typedef struct empties {
-    dbuf ns, cyc, branch, counts;
-} empties;
 /* A row while it samples: what vn__measure() kept in locals when a row ran
  * from start to end in one go, kept here so that rows can take turns
  * (--interleave). */
@@ -111,6 +150,8 @@ struct rowrun {
     size_t k;                    /* samples asked for so far */
     int probed;                  /* some sample ran on the CPU with a probe */
     int waiting;                 /* the last stop test waited for quiet moments */
+    size_t streak;               /* stop tests in a row, up to the last, at which the precision held */
+    double setup_ns;             /* the row's own time before its first sample */
 };
 
 /* The empty loop's numbers: median ns with its interval, median reference
@@ -162,9 +203,46 @@ int vn__empty_summary(const empties *E, int quiet, size_t min_kind, double thr, 
 /* bench_summary.c: a row's numbers from its samples and the decision. */
 int vn__view_row(const vn_sample *v, size_t n, const empties *E, const vn__policy *pol, double thr,
                  double efloor, uint64_t iters, double floor_ns, vn__row_view *rv);
-int vn__summarize(vn_result *res, const empties *E, const vn__policy *pol, double floor_ns,
-                     double thr, double efloor, unsigned char *empty_used, vn__decision *d);
+/* The one decision on a row's parts (its samples from each process): the
+ * tags left out over all of them, each process's own decision (proc, k of
+ * them) and the row's over them all (vn__decide_row, with st). */
+int vn__decide_parts(const vn__part *parts, size_t k, const vn__policy *pol, const vn__row_state *st,
+                     vn__decision *proc, vn__row_decision *row);
+/* The row's result from its parts and the decision on them: every sample
+ * with its process and block, the statistics of the headline's samples,
+ * the headline across processes, the counters (nctr per sample, c the
+ * events, NULL for none). The parts' arrays are taken over. */
+int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *pol,
+                  const vn__row_state *st, const vn_counters *c, size_t nctr, vn__decision *d,
+                  vn__row_decision *rd);
 void vn__throughput_of(const job *j, vn_result *res);
+
+/* bench_suite.c: a row's job, and the run's progress line. */
+job *vn__job_new(const vn__bench *b, vn_result *res, const vn_config *cfg, const vn__hooks *hooks,
+                 const vn_results *out, vn_counters *ctr, vn__evict *evict, struct floors *floors,
+                 int *rc);
+void vn__row_result_init(vn_result *res, const vn__bench *b, size_t k);
+/* A measured row's warnings, and its place in the results. */
+void vn__row_done(job *j, vn_results *out);
+/* Pins the calling thread to cpu, the old affinity in *old: 0 or -1. */
+int vn__pin(int cpu, cpu_set_t *old);
+/* The rows taking turns (or one after another), in this process. */
+int vn__run_rows(job **jobs, size_t n, const vn_config *cfg, uint64_t seed, vn_results *out);
+
+/* bench_procs.c: the rows measured over worker processes. A run may
+ * start them when the program's own main runs it (vn_main,
+ * vn_suite_main): the workers run that main again. */
+typedef struct vn__launch {
+    const sigset_t *mask;        /* the signal mask the program's own code runs with */
+} vn__launch;
+int vn__run_processes(job **jobs, size_t n, const vn_config *cfg, const vn__launch *l,
+                      vn_results *out);
+/* vn_suite_run() for the program's own main (launch: it may start
+ * workers); bench_suite.c. */
+int vn__suite_run_launched(vn_suite *s, const vn_config *cfg, vn_results *out, size_t out_size,
+                           const vn__launch *launch);
+/* The part of a row from this process, made from what it sampled (w). */
+int vn__part_of(job *j, int state, vn__part *q);
 
 /* bench_row.c: a row, step by step (rows may take turns). */
 int vn__row_begin(job *j, int *state);

@@ -200,8 +200,10 @@ void vn__warning_brief(vn_bench_warning *w, const char *fmt, ...) VN_PRINTF(2, 3
  * its samples (bench_decide.h; pure). */
 struct vn__decision;
 struct vn__policy;
+struct vn__row_decision;
 void vn__result_warnings(vn_result *res, const vn_config *cfg, const struct vn__policy *p,
-                         int optimized, const struct vn__decision *d);
+                         int optimized, const struct vn__decision *d,
+                         const struct vn__row_decision *rd);
 /* vn_suite_add_registered(), and on an error the name of the benchmark that
  * could not be added in *bad (when bad is not NULL). */
 int vn__suite_add_registered(vn_suite *s, const char **bad);

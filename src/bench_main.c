@@ -17,6 +17,7 @@
 #include "bench_internal.h"
 #include "bench_main.h"
 #include "bench_results.h"
+#include "bench_worker.h"
 #include "cpu_list.h"
 #include "interrupt.h"
 #include "format.h"
@@ -35,7 +36,7 @@ typedef struct outputs {
 enum {
     O_LIST = 256, O_FILTER, O_JSON, O_CSV, O_RAW, O_MD, O_HIST, O_EXPLAIN, O_PRECISION, O_MAXTIME,
     O_MINSAMPLES, O_MAXSAMPLES, O_WARMUP, O_CPU, O_TIMER, O_THREADS, O_COLD, O_INTERLEAVE, O_NO_INTERLEAVE, O_COUNTERS, O_QUIET,
-    O_DMA, O_POLICY, O_BASELINE, O_FORMAT, O_REPORT, O_HELP
+    O_DMA, O_POLICY, O_BASELINE, O_FORMAT, O_REPORT, O_PROCESSES, O_HELP
 };
 
 static const struct {
@@ -55,7 +56,8 @@ static const struct {
     {{"report", required_argument, 0, O_REPORT}, "FILE", "at the end, an HTML page of the results with plots, made by 'vernier report' (the tool next to this program or on PATH, and gnuplot)"},
     {{"explain", no_argument, 0, O_EXPLAIN}, NULL, "after the table, what each warning means and what to do, in full"},
     {{"precision", required_argument, 0, O_PRECISION}, "PCT", "stop when the median's 95% CI is within +-PCT% (default 1)"},
-    {{"max-time", required_argument, 0, O_MAXTIME}, "SEC", "time budget per benchmark (default 1)"},
+    {{"max-time", required_argument, 0, O_MAXTIME}, "SEC", "time budget per benchmark, all its processes together (default 1)"},
+    {{"processes", required_argument, 0, O_PROCESSES}, "N|auto", "measure each benchmark in N fresh processes of this program, one after another, its interval taken across them; 1: in this process only; auto (the default): 2 to 20, as many as their variation asks for"},
     {{"min-samples", required_argument, 0, O_MINSAMPLES}, "N", "take at least N samples (default 10)"},
     {{"max-samples", required_argument, 0, O_MAXSAMPLES}, "N", "take at most N samples (default 10000)"},
     {{"warmup", required_argument, 0, O_WARMUP}, "SEC", "untimed warmup per benchmark (default 0.02)"},
@@ -357,6 +359,15 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
                 return 2;
             cfg.threads = (int)v;
             break;
+        case O_PROCESSES:
+            if (!strcmp(optarg, "auto")) {
+                cfg.processes = 0;
+                break;
+            }
+            if (whole(prog, "--processes", optarg, 1, 1000, "'auto' or a whole number", &v))
+                return 2;
+            cfg.processes = (int)v;
+            break;
         default: {
             char msg[512];
             vn__option_error(msg, sizeof msg, c == ':' ? ':' : '?', argv[optind - 1], optopt, longopts);
@@ -380,6 +391,9 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
         return usage_error(prog, "--raw goes with --csv%s%s", "", "");
     if (o.format && !o.json)
         return usage_error(prog, "--format goes with --json%s%s", "", "");
+    if (cfg.threads > 1 && cfg.processes > 1)
+        return usage_error(prog, "--threads cannot go with --processes above 1 (threads started "
+                           "together run in one process)%s%s", "", "");
     if (cfg.threads > 1 && (cfg.cpu >= 0 || cfg.cold || interleave_asked))
         return usage_error(prog, "--threads cannot go with %s%s",
                            cfg.cpu >= 0 ? "--cpu (every thread would share one CPU)"
@@ -474,13 +488,23 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     vn__interrupt_catch();
     cfg.stop_flag = &vn__interrupted;
 
-    vn_results res;
     /* The benchmarks run with the host's signal mask (SIGPIPE included, so
      * code they run or start behaves as it would without vernier); only
      * this program's own output is written with SIGPIPE held. */
     sigset_t held;
     pthread_sigmask(SIG_SETMASK, run_mask, &held);
-    int rc = vn_suite_run(s, &cfg, &res);
+    int wfd = vn__worker_fd();
+    if (wfd >= 0) {
+        /* This program, started again by itself to measure in a fresh
+         * process: it measures, sends the samples and ends here. The code
+         * after vn_main() runs once, in the process the user started. */
+        int status = vn__worker_run(s, &cfg, wfd, prog);
+        fflush(NULL);
+        _exit(status);
+    }
+    vn_results res;
+    vn__launch launch = {run_mask};
+    int rc = vn__suite_run_launched(s, &cfg, &res, sizeof res, &launch);
     pthread_sigmask(SIG_SETMASK, &held, NULL);
     if (rc) {
         vn__interrupt_restore();

@@ -2,6 +2,7 @@
  * loop between them until the decision says stop, and its result. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench_engine.h"
 
@@ -21,8 +22,11 @@ int vn__row_begin(job *j, int *state)
     j->resumed = vn__timer_read(&j->run);
     j->spent_ns = 0;
     *state = ROW_FAILED;
-    double threshold, cap;
-    int cal = vn__calibrate(j, &w->iters, &threshold, &cap);
+    double threshold = 0, cap = INFINITY;
+    /* A worker after the first process has the iterations the first one
+     * calibrated: the same size of sample in every process. */
+    int cal = j->fixed_iters ? (w->iters = j->fixed_iters, 0)
+                             : vn__calibrate(j, &w->iters, &threshold, &cap);
     if (cal == 2) {
         /* Stopped while calibrating: the row ends with no samples. */
         res->stop = VN_STOP_INTERRUPTED;
@@ -34,9 +38,15 @@ int vn__row_begin(job *j, int *state)
     res->iters = w->iters; /* a row stopped while warming up has its size too */
 
     /* Warmup: untimed samples until the warmup time has passed since the
-     * row began (calibration counts: it ran the code too). */
+     * row began (calibration counts: it ran the code too). A worker after
+     * the first process runs one: the first process warmed the machine up
+     * (its clock, the caches of the program's files), and in later ones the
+     * first sample after it reads within the noise of the rest
+     * (bench/RESULTS.md). */
     double fastest = INFINITY;
-    while (vn__elapsed_ns(j) < j->cfg.warmup * 1e9) {
+    int warm = 0;
+    while (vn__elapsed_ns(j) < (j->fixed_iters ? 0 : j->cfg.warmup * 1e9) || (j->fixed_iters && !warm)) {
+        warm = 1;
         double ns;
         unsigned tags;
         if (vn__stopping(j)) {
@@ -62,13 +72,15 @@ int vn__row_begin(job *j, int *state)
         fastest *= 2;
     }
     res->iters = w->iters;
-    for (int k = 0; k < EMPTY_FIRST; k++) {
+    /* A worker after the first process takes fewer: each process has its
+     * own empty loop, and the one in eight later ones add to it. */
+    for (int k = 0; k < (j->fixed_iters ? EMPTY_FIRST_LATER : EMPTY_FIRST); k++) {
         int rc = vn__empty_sample(j, w->iters, &w->E);
         if (rc)
             return rc;
     }
-    w->budget = j->cfg.max_time * 1e9;
-    res->stop = VN_STOP_MAX_SAMPLES;
+    w->setup_ns = vn__elapsed_ns(j);
+    w->budget = j->pol.budget_ns;
     *state = ROW_MORE;
     return 0;
 }
@@ -88,9 +100,11 @@ static vn__verdict stop_test(job *j, int *rc)
                             w->iters, j->res_ns / (double)w->iters, &rv)) != 0)
         return VN__GO_ON;
     rv.elapsed_ns = vn__elapsed_ns(j);
+    rv.streak = w->streak;
     if ((*rc = vn__decide(&rv, &j->pol, &d)) != 0)
         return VN__GO_ON;
     w->waiting = d.waiting;
+    w->streak = d.precise ? w->streak + 1 : 0;
     return d.verdict;
 }
 
@@ -152,85 +166,106 @@ int vn__row_step(job *j, int *state)
      * budget, where the decision is to stop: for precision, met at last,
      * or at the limit, and then the result says whether it was waiting for
      * quiet moments rather than for precision. */
-    int enough = S->n >= j->cfg.min_samples;
-    int limit = S->n >= j->cfg.max_samples || (enough && vn__elapsed_ns(j) >= w->budget);
+    int enough = S->n >= j->pol.min_samples;
+    int limit = S->n >= j->pol.max_samples || (enough && vn__elapsed_ns(j) >= w->budget);
     if (!limit && (!enough || (S->n >= 64 && S->n % (S->n / 32) != 0)))
         return 0;
     vn__verdict v = stop_test(j, &rc);
     if (v != VN__GO_ON) {
-        res->stop = v == VN__STOP_PRECISE ? VN_STOP_PRECISION
-                  : v == VN__STOP_MAX_SAMPLES ? VN_STOP_MAX_SAMPLES : VN_STOP_MAX_TIME;
+        res->stop = vn__stop_of(v);
         res->waited = v != VN__STOP_PRECISE && w->waiting;
         *state = ROW_DONE;
     }
     return rc;
 }
 
-/* Ends a row: its result from the samples (ROW_DONE), or what it had when
- * the benchmark failed (ROW_FAILED); then frees the row's state, also when
- * rc, an error that ends the whole run, is passed in (and returned). */
+int vn__part_of(job *j, int state, vn__part *q)
+{
+    struct rowrun *w = j->w;
+    struct vn__run *r = &j->run;
+    memset(q, 0, sizeof *q);
+    q->state = state;
+    q->stop = j->res->stop;
+    q->skipped = r->skipped;
+    if (state == ROW_FAILED) {
+        q->stop = r->skipped ? VN_STOP_SKIPPED : VN_STOP_FAILED;
+        snprintf(q->error, sizeof q->error, "%s", r->error);
+    }
+    q->iters = w->iters;
+    q->thr = vn__shared_threshold(j);
+    q->efloor = vn__row_empty_floor(j, w->iters);
+    q->floor_ns = w->iters ? j->res_ns / (double)w->iters : NAN;
+    q->elapsed_ns = vn__elapsed_ns(j);
+    q->setup_ns = w->setup_ns;
+    q->bytes = r->bytes;
+    q->items = r->items;
+    q->timer_capped = j->timer_capped;
+    q->waited = j->res->waited;
+    /* The arrays move to the part. */
+    q->S = w->S;
+    q->cpu_share = w->A.cpu_share;
+    q->counts = w->counts;
+    q->E = w->E;
+    memset(&w->S, 0, sizeof w->S);
+    memset(&w->A.cpu_share, 0, sizeof w->A.cpu_share);
+    memset(&w->counts, 0, sizeof w->counts);
+    memset(&w->E, 0, sizeof w->E);
+    return 0;
+}
+
+/* Adds part q to the row's parts (taking it over). */
+static int add_part(job *j, vn__part *q)
+{
+    if (j->nparts == j->capparts) {
+        size_t cap = j->capparts ? 2 * j->capparts : 4;
+        vn__part *p = realloc(j->parts, cap * sizeof *p);
+        if (!p)
+            return VN_ENOMEM;
+        j->parts = p;
+        j->capparts = cap;
+    }
+    j->parts[j->nparts++] = *q;
+    return 0;
+}
+
+/* Ends a row in this process: its part from the samples (ROW_DONE), or
+ * what it had when the benchmark failed (ROW_FAILED); a worker keeps it
+ * to send, a row measured here alone makes its result from it. Then frees
+ * the row's state, also when rc, an error that ends the whole run, is
+ * passed in (and returned). The decision the stop test took is final:
+ * nothing is tagged again after it. */
 int vn__row_end(job *j, int state, int rc)
 {
     vn_result *res = j->res;
     struct rowrun *w = j->w;
-    unsigned char *empty_used = NULL;
     if (!w)
         return rc;
-    struct vn__run *r = &j->run;
-    samples *S = &w->S;
-    if (rc)
-        goto out;
-    if (state == ROW_FAILED) {
-        res->stop = r->skipped ? VN_STOP_SKIPPED : VN_STOP_FAILED;
-        snprintf(res->error, sizeof res->error, "%s", r->error);
-        res->samples = S->v;
-        res->nsamples = S->n;
-        S->v = NULL;
-        /* Which samples the headline would have left out. */
-        vn__row_view rv = {.v = res->samples, .n = res->nsamples};
-        if ((rc = vn__decide(&rv, &j->pol, &j->dec)) != 0)
-            goto out;
-        res->left_out = j->dec.skip;
-        /* The samples before the failure keep their counts. */
-        if (r->ctr) {
-            vn__bench_counters_finish(res, r->ctr, w->counts.v, w->E.counts.v,
-                                      w->E.counts.n / vn_counters_n(r->ctr), NULL);
-            w->counts.v = NULL;
+    vn__part q;
+    if (rc == 0) {
+        vn__part_of(j, state, &q);
+        q.process = (int)j->nparts;
+        if ((rc = add_part(j, &q)) != 0)
+            vn__part_free(&q);
+    }
+    if (rc == 0 && !j->worker) {
+        if (state == ROW_FAILED) {
+            res->stop = q.stop;
+            snprintf(res->error, sizeof res->error, "%s", q.error);
         }
-        goto out;
+        vn__throughput_of(j, res);
+        res->on_cpu = vn__median_of(j->parts[0].cpu_share.v, j->parts[0].cpu_share.n);
+        j->rstate.spent_ns = q.elapsed_ns;
+        j->rstate.samples = q.S.n;
+        j->rstate.streak = w->streak ? w->streak - 1 : 0;
+        rc = vn__summarize(res, j->parts, j->nparts, &j->pol, &j->rstate, j->run.ctr, j->nctr,
+                           &j->dec, &j->rdec);
     }
-    /* The probe after the last sample, so it is judged on both sides too.
-     * It can retag the last samples after the stop was decided on them;
-     * the headline then rests on what is known at the end, a sample or two
-     * different from what the stop rule saw. */
-    vn__probe_branch(j, vn__ref_ns_per_cycle(r));
-    vn__tag_shared(S->v, &w->A, vn__shared_threshold(j));
-    res->samples = S->v;
-    res->nsamples = S->n;
-    S->v = NULL;
-    vn__throughput_of(j, res);
-    res->on_cpu = vn__median_of(w->A.cpu_share.v, w->A.cpu_share.n);
-    empty_used = calloc(w->E.ns.n ? w->E.ns.n : 1, 1);
-    if (!empty_used) {
-        rc = VN_ENOMEM;
-        goto out;
-    }
-    rc = vn__summarize(res, &w->E, &j->pol, j->res_ns / (double)res->iters, vn__shared_threshold(j),
-                   vn__row_empty_floor(j, w->iters), empty_used, &j->dec);
-    /* The counters net of the same empty-loop samples as the time. */
-    if (rc == 0 && r->ctr) {
-        rc = vn__bench_counters_finish(res, r->ctr, w->counts.v, w->E.counts.v,
-                                       w->E.counts.n / vn_counters_n(r->ctr), empty_used);
-        w->counts.v = NULL;
-    }
-out:
     /* No probe may write into this row's arrays once they are gone. */
     if (j->floors && j->floors->pend == &w->A)
         j->floors->pend = NULL;
-    free(S->v);
+    free(w->S.v);
     vn__auxes_free(&w->A);
     free(w->counts.v);
-    free(empty_used);
     vn__empties_free(&w->E);
     free(w);
     j->w = NULL;

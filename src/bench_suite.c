@@ -48,7 +48,7 @@ static void progress(const vn_config *c, const char *name, size_t done, size_t n
     fflush(stderr);
 }
 
-static int pin(int cpu, cpu_set_t *old)
+int vn__pin(int cpu, cpu_set_t *old)
 {
     if (sched_getaffinity(0, sizeof *old, old) != 0)
         return -1;
@@ -61,7 +61,7 @@ static int pin(int cpu, cpu_set_t *old)
 /* A row's result before it is measured: its name, and null (NAN) for
  * every number, so that a row that fails before its summary says null,
  * not a 0 that looks measured. */
-static void row_result_init(vn_result *res, const vn__bench *b, size_t k)
+void vn__row_result_init(vn_result *res, const vn__bench *b, size_t k)
 {
     memset(res, 0, sizeof *res);
     res->on_cpu = NAN;
@@ -69,6 +69,8 @@ static void row_result_init(vn_result *res, const vn__bench *b, size_t k)
     res->ref_ns = res->ref_spread = res->cycles = res->overhead_cycles = NAN;
     res->overhead_cycles_spread = NAN;
     res->bytes_per_iter = res->items_per_iter = NAN;
+    res->cycles_ci[0] = res->cycles_ci[1] = NAN;
+    res->share_processes = res->share_blocks = res->share_samples = NAN;
     res->bytes_per_sec = res->items_per_sec = NAN;
     res->unit = "ns";
     res->threads = 1;
@@ -82,7 +84,7 @@ static void row_result_init(vn_result *res, const vn__bench *b, size_t k)
 
 /* The job of one row, with the benchmark's own settings applied; NULL with
  * *rc set when memory ran out or its own timer is unknown. */
-static job *job_new(const vn__bench *b, vn_result *res, const vn_config *cfg, const vn__hooks *hooks,
+job *vn__job_new(const vn__bench *b, vn_result *res, const vn_config *cfg, const vn__hooks *hooks,
                     const vn_results *out, vn_counters *ctr, vn__evict *evict, struct floors *floors,
                     int *rc)
 {
@@ -128,19 +130,24 @@ static job *job_new(const vn__bench *b, vn_result *res, const vn_config *cfg, co
     j->run.param = res->param;
     j->run.bytes = j->run.items = -1;
     j->run.ctr = ctr;
+    j->nctr = ctr ? vn_counters_n(ctr) : 0;
     j->st.run = &j->run;
     return j;
 }
 
-/* A measured row's warnings, and its place in the results. */
-static void row_done(job *j, vn_results *out)
+void vn__row_done(job *j, vn_results *out)
 {
+    if (j->worker) { /* its samples are sent, and judged, elsewhere */
+        if (j->res->stop == VN_STOP_INTERRUPTED)
+            out->interrupted = 1;
+        return;
+    }
     vn_result *res = j->res;
     res->max_time = j->cfg.max_time;
     res->precision = j->cfg.precision;
     res->min_samples = j->cfg.min_samples;
     res->timer = j->timer;
-    vn__result_warnings(res, &j->cfg, &j->pol, out->optimized, &j->dec);
+    vn__result_warnings(res, &j->cfg, &j->pol, out->optimized, &j->dec, &j->rdec);
     char cost[32], step[32];
     if (j->timer_capped)
         vn__result_warn(res, "timer_bound",
@@ -168,7 +175,7 @@ static int run_in_turn(job **jobs, size_t n, const vn_config *cfg, vn_results *o
         int rc = cfg->threads > 1 ? vn__measure_threads(j) : vn__measure(j);
         if (rc)
             return rc;
-        row_done(j, out);
+        vn__row_done(j, out);
     }
     return 0;
 }
@@ -180,7 +187,8 @@ static int run_in_turn(job **jobs, size_t n, const vn_config *cfg, vn_results *o
  * budget, counted in its own turns, and its own stop rule; all begin
  * (calibration, warmup) before the first turn, and each ends as soon as it
  * stops, so that its probe after and its time are its own. */
-static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, vn_results *out)
+static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, uint64_t seed,
+                           vn_results *out)
 {
     progress_clock pc = {vn__posix_read(CLOCK_MONOTONIC), 0};
     int rc = 0;
@@ -196,7 +204,7 @@ static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, vn_result
     do {                                                             \
         ended[i] = 1;                                                \
         if ((rc = vn__row_end(jobs[i], state[i], 0)) == 0) \
-            row_done(jobs[i], out);                                  \
+            vn__row_done(jobs[i], out);                                  \
     } while (0)
     for (; began < n && rc == 0; began++) {
         /* Stopped: the rows not begun are not run, as one after another. */
@@ -213,7 +221,7 @@ static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, vn_result
             jobs[began]->spent_ns = vn__elapsed_ns(jobs[began]);
     }
     vn_rng rng;
-    vn_rng_seed(&rng, 0x7665726e696572u);
+    vn_rng_seed(&rng, seed);
     for (;;) {
         size_t m = 0;
         for (size_t i = 0; i < began; i++)
@@ -252,8 +260,28 @@ out:
     return rc;
 }
 
+int vn__run_rows(job **jobs, size_t n, const vn_config *cfg, uint64_t seed, vn_results *out)
+{
+    return cfg->interleave ? run_interleaved(jobs, n, cfg, seed, out) : run_in_turn(jobs, n, cfg, out);
+}
+
+/* The processes a run measures in: 1 without the program's own main to
+ * start again (launch NULL), a test's fake machine or threads started
+ * together; else as asked (0: as many as the variation asks for). -1 for
+ * a count that cannot be. */
+static int processes_of(const vn_config *cfg, const vn__hooks *hooks, const vn__launch *launch)
+{
+    if (cfg->processes < 0 || cfg->processes > 1000)
+        return -1;
+    if (cfg->processes == 1)
+        return 1;
+    if (!launch || hooks || cfg->threads > 1)
+        return cfg->processes == 0 ? 1 : -1;
+    return cfg->processes;
+}
+
 /* The run, into results in this library's own layout. */
-static int run_suite(vn_suite *s, const vn_config *cfg_in, vn_results *out)
+static int run_suite(vn_suite *s, const vn_config *cfg_in, vn_results *out, const vn__launch *launch)
 {
     /* The caller's settings may come from an older header: what they lack
      * keeps the defaults. The first layout with a size ends at interleave. */
@@ -282,6 +310,11 @@ static int run_suite(vn_suite *s, const vn_config *cfg_in, vn_results *out)
     /* Threads started together take no turns. */
     if (cfg.threads > 1)
         cfg.interleave = 0;
+    const vn__hooks *hooks = s->has_hooks ? &s->hooks : NULL;
+    int procs = processes_of(&cfg, hooks, launch);
+    if (procs < 0)
+        return VN_EINVAL;
+    cfg.processes = procs;
     regex_t re;
     if (cfg.filter && regcomp(&re, cfg.filter, REG_EXTENDED | REG_NOSUB) != 0)
         return VN_EINVAL;
@@ -302,7 +335,6 @@ static int run_suite(vn_suite *s, const vn_config *cfg_in, vn_results *out)
     out->result_size = sizeof(vn_result);
     out->config = cfg;
     out->optimized = s->optimized;
-    const vn__hooks *hooks = s->has_hooks ? &s->hooks : NULL;
     int rc = 0;
     size_t nrows = 0;
     vn_counters *ctr = NULL;
@@ -311,7 +343,7 @@ static int run_suite(vn_suite *s, const vn_config *cfg_in, vn_results *out)
     int idle_fd = -1;
     out->config.dma_latency_us = -1;
     if (cfg.cpu >= 0) {
-        if (cfg.cpu >= CPU_SETSIZE || pin(cfg.cpu, &old) != 0) {
+        if (cfg.cpu >= CPU_SETSIZE || vn__pin(cfg.cpu, &old) != 0) {
             rc = VN_EINVAL;
             goto done;
         }
@@ -375,7 +407,7 @@ static int run_suite(vn_suite *s, const vn_config *cfg_in, vn_results *out)
         size_t nv = b->nvalues ? b->nvalues : 1;
         for (size_t k = 0; k < nv && rc == 0; k++) {
             vn_result *res = &out->bench[nj];
-            row_result_init(res, b, k);
+            vn__row_result_init(res, b, k);
             if (cfg.filter && regexec(&re, res->name, 0, NULL, 0) != 0)
                 continue;
             /* The benchmark's own baseline, as its other settings, before
@@ -383,16 +415,22 @@ static int run_suite(vn_suite *s, const vn_config *cfg_in, vn_results *out)
             const char *base = b->opts.baseline ? b->opts.baseline : cfg.baseline;
             snprintf(res->baseline, sizeof res->baseline, "%s", base ? base : "");
             of[nj] = b;
-            if (!(jobs[nj] = job_new(b, res, &cfg, hooks, out, ctr, cfg.cold ? &evict : NULL,
+            if (!(jobs[nj] = vn__job_new(b, res, &cfg, hooks, out, ctr, cfg.cold ? &evict : NULL,
                                      cfg.threads > 1 ? NULL : &floors, &rc)))
                 break;
             nj++;
         }
     }
-    if (rc == 0)
-        rc = cfg.interleave ? run_interleaved(jobs, nj, &cfg, out) : run_in_turn(jobs, nj, &cfg, out);
-    for (size_t i = 0; i < nj; i++)
+    if (rc == 0 && procs != 1)
+        rc = vn__run_processes(jobs, nj, &cfg, launch, out);
+    else if (rc == 0)
+        rc = vn__run_rows(jobs, nj, &cfg, 0x7665726e696572u, out);
+    for (size_t i = 0; i < nj; i++) {
+        for (size_t k = 0; k < jobs[i]->nparts; k++)
+            vn__part_free(&jobs[i]->parts[k]);
+        free(jobs[i]->parts);
         free(jobs[i]);
+    }
     if (rc == 0)
         rc = vn__compare_rows(out, of, !s->no_fit);
 rows_done:
@@ -421,7 +459,8 @@ done:
     return rc;
 }
 
-int vn__suite_run(vn_suite *s, const vn_config *cfg, vn_results *out, size_t out_size)
+int vn__suite_run_launched(vn_suite *s, const vn_config *cfg, vn_results *out, size_t out_size,
+                           const vn__launch *launch)
 {
     if (!s || !out)
         return VN_EINVAL;
@@ -429,6 +468,11 @@ int vn__suite_run(vn_suite *s, const vn_config *cfg, vn_results *out, size_t out
         return VN_EABI;
     /* Filled whole here, then as much as the caller's struct holds. */
     vn_results full;
-    int rc = run_suite(s, cfg, &full);
+    int rc = run_suite(s, cfg, &full, launch);
     return rc ? rc : vn__results_give(out, out_size, &full);
+}
+
+int vn__suite_run(vn_suite *s, const vn_config *cfg, vn_results *out, size_t out_size)
+{
+    return vn__suite_run_launched(s, cfg, out, out_size, NULL);
 }

@@ -22,21 +22,28 @@ typedef struct shared {
     atomic_int ready;           /* at the barrier */
     atomic_int stop;
     atomic_int reason;          /* a vn_stop, set by whoever stops the threads first */
-    atomic_size_t taken;        /* timed samples of all threads */
-    double om, olo, ohi;        /* the empty loop, measured before: median, its CI */
-    size_t nempty;              /* its samples */
+    /* Every thread's timed samples and their counts, in the order they
+     * ended, and the decision's state: one stop rule for all threads,
+     * asked by whichever thread adds a sample at a check point. A sample
+     * that ends once the threads are stopping is not added: the others
+     * had stopped, so it ran under less contention than the rest. */
+    pthread_mutex_t lock;
+    samples all;
+    dbuf counts;
+    vn__row_view view;          /* the empty loop's numbers, measured before */
+    const vn__policy *pol;
+    size_t streak;
+    int rc;
 } shared;
 
 typedef struct tctx {
     job j;
     int index;
     shared *sh;
-    samples S;
     int failed;
     int rc;
     size_t nctr;                 /* counters per sample (the main thread's) */
     vn_counters *own;            /* this thread's own group; NULL: counts unknown */
-    dbuf counts;
     uint64_t began, ended;       /* timer readings: past the barrier, out of the loop */
     double iters_done;           /* iterations of its timed samples */
 } tctx;
@@ -48,6 +55,41 @@ static void stop_threads(shared *sh, vn_stop why)
     int running = 0;
     if (atomic_compare_exchange_strong(&sh->stop, &running, 1))
         atomic_store(&sh->reason, (int)why);
+}
+
+/* Adds thread t's sample s (counts in t->j.run.cur) to all of them, and,
+ * at a check point, asks the decision; the lock is held throughout, so the
+ * samples it decides on are exactly those the result keeps. */
+static void add_sample(tctx *t, const vn_sample *s)
+{
+    shared *sh = t->sh;
+    pthread_mutex_lock(&sh->lock);
+    if (atomic_load(&sh->stop)) {
+        pthread_mutex_unlock(&sh->lock);
+        return;
+    }
+    int rc = vn__push_sample(&sh->all, *s);
+    for (size_t k = 0; k < t->nctr && rc == 0; k++)
+        rc = vn__push_double(&sh->counts, t->own ? t->j.run.cur[k] : NAN);
+    size_t n = sh->all.n;
+    if (rc == 0 && (n < 64 || n % (n / 32) == 0 || n >= sh->pol->max_samples)) {
+        vn__row_view rv = sh->view;
+        rv.v = sh->all.v;
+        rv.n = n;
+        rv.elapsed_ns = vn__elapsed_ns(&t->j);
+        rv.streak = sh->streak;
+        vn__decision d;
+        if ((rc = vn__decide(&rv, sh->pol, &d)) == 0) {
+            sh->streak = d.precise ? sh->streak + 1 : 0;
+            if (d.verdict != VN__GO_ON)
+                stop_threads(sh, vn__stop_of(d.verdict));
+        }
+    }
+    if (rc) {
+        sh->rc = rc;
+        atomic_store(&sh->stop, 1);
+    }
+    pthread_mutex_unlock(&sh->lock);
 }
 
 static void *thread_main(void *arg)
@@ -77,7 +119,6 @@ static void *thread_main(void *arg)
         atomic_store(&sh->stop, 1);
         return NULL;
     }
-    double budget = j->cfg.max_time * 1e9;
     t->began = vn__timer_read(&j->run);
     while (!atomic_load(&sh->stop)) {
         if (vn__stopping(j)) {
@@ -102,40 +143,7 @@ static void *thread_main(void *arg)
         s.iters = sh->iters;
         t->iters_done += (double)sh->iters;
         s.counts_scaled = t->own ? j->run.cur_scaled : 0;
-        for (size_t k = 0; k < t->nctr && !t->rc; k++)
-            t->rc = vn__push_double(&t->counts, t->own ? j->run.cur[k] : NAN);
-        if (t->rc || (t->rc = vn__push_sample(&t->S, s)) != 0) {
-            atomic_store(&sh->stop, 1);
-            break;
-        }
-        /* The budget, on the samples of all threads (the headline pools
-         * them), by whichever thread sees it spent: with more threads than
-         * CPUs thread 0 runs a small share of the time, and would reach the
-         * minimum samples of its own long after the budget. */
-        size_t all = atomic_fetch_add(&sh->taken, 1) + 1;
-        if (all >= j->cfg.min_samples && vn__elapsed_ns(j) >= budget) {
-            stop_threads(sh, VN_STOP_MAX_TIME);
-            break;
-        }
-        if (t->index != 0)
-            continue;
-        /* Thread 0 decides for all, on its own samples: they are measured
-         * under the same contention as everyone's. A limit stops them; the
-         * headline, of every thread's samples, may still meet the precision,
-         * and then says so (stopped_at_a_limit(), bench_warnings.c). */
-        int enough = t->S.n >= j->cfg.min_samples;
-        if (t->S.n >= j->cfg.max_samples) {
-            stop_threads(sh, VN_STOP_MAX_SAMPLES);
-        } else if (enough && (t->S.n < 64 || t->S.n % (t->S.n / 32) == 0)) {
-            /* No probes: the empty loop's one set of numbers stands for
-             * both kinds of moments. */
-            vn__empty_view e = {sh->om, sh->olo, sh->ohi, sh->nempty};
-            vn__row_view rv = {.v = t->S.v, .n = t->S.n, .empty = {e, e},
-                               .floor_ns = j->res_ns / (double)sh->iters};
-            vn__decision d;
-            if ((t->rc = vn__decide(&rv, &j->pol, &d)) == 0 && d.precise)
-                stop_threads(sh, VN_STOP_PRECISION);
-        }
+        add_sample(t, &s);
     }
     t->ended = vn__timer_read(&j->run);
     return NULL;
@@ -147,7 +155,6 @@ int vn__measure_threads(job *j)
     int n = j->cfg.threads;
     int rc = 0;
     empties E = {0};
-    dbuf all_counts = {0};
     size_t nctr = j->run.ctr ? vn_counters_n(j->run.ctr) : 0;
     j->resumed = vn__timer_read(&j->run);
     uint64_t iters;
@@ -170,10 +177,14 @@ int vn__measure_threads(job *j)
     memset(&sh, 0, sizeof sh);
     sh.n = n;
     sh.iters = iters;
-    sh.reason = VN_STOP_MAX_SAMPLES;
-    if (E.ns.n)
-        vn_median_ci(E.ns.v, E.ns.n, &sh.om, &sh.olo, &sh.ohi);
-    sh.nempty = E.ns.n;
+    sh.reason = VN_STOP_FAILED; /* until the decision, or Ctrl-C, says why they stopped */
+    sh.pol = &j->pol;
+    pthread_mutex_init(&sh.lock, NULL);
+    /* No probes: the empty loop's one set of numbers stands for both kinds
+     * of moments. */
+    if (rc == 0)
+        rc = vn__view_row(NULL, 0, &E, &j->pol, INFINITY, NAN, iters, j->res_ns / (double)iters,
+                          &sh.view);
     tctx *t = calloc((size_t)n, sizeof *t);
     pthread_t *tid = calloc((size_t)n, sizeof *tid);
     res->thread_median = calloc((size_t)n, sizeof *res->thread_median);
@@ -205,42 +216,45 @@ int vn__measure_threads(job *j)
     for (int i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
 
-    samples all = {0};
     res->threads = n;
     res->total_iter_per_sec = 0;
-    for (int i = 0; i < started && rc == 0; i++) {
+    for (int i = 0; i < started; i++)
         if (t[i].failed && !res->error[0]) {
             res->stop = t[i].j.run.skipped ? VN_STOP_SKIPPED : VN_STOP_FAILED;
             snprintf(res->error, sizeof res->error, "%s", t[i].j.run.error);
         }
-        if (t[i].rc)
-            rc = t[i].rc;
-        for (size_t k = 0; k < t[i].S.n && rc == 0; k++) {
-            rc = vn__push_sample(&all, t[i].S.v[k]);
-            for (size_t c = 0; c < nctr && rc == 0; c++)
-                rc = vn__push_double(&all_counts, t[i].counts.v[k * nctr + c]);
-        }
-    }
-    for (int i = 0; i < n; i++) {
-        free(t[i].S.v);
-        free(t[i].counts.v);
+    for (int i = 0; i < n; i++)
         vn_counters_destroy(t[i].own);
-    }
+    pthread_mutex_destroy(&sh.lock);
+    if (sh.rc)
+        rc = sh.rc;
     if (res->stop != VN_STOP_FAILED && res->stop != VN_STOP_SKIPPED)
         res->stop = (vn_stop)atomic_load(&sh.reason);
-    res->samples = all.v;
-    res->nsamples = all.n;
-    if (rc == 0 && res->stop != VN_STOP_FAILED && res->stop != VN_STOP_SKIPPED) {
-        vn__throughput_of(&t[0].j, res);
-        rc = vn__summarize(res, &E, &j->pol, j->res_ns / (double)res->iters,
-                       INFINITY, NAN, NULL, &j->dec);
-    }
-    if (nctr && rc == 0) {
-        rc = vn__bench_counters_finish(res, j->run.ctr, all_counts.v, E.counts.v,
-                                       E.counts.n / nctr, NULL);
-        all_counts.v = NULL;
-    }
-    free(all_counts.v);
+    /* One part: every thread's samples, as the decision saw them. */
+    vn__part q = {.state = res->stop == VN_STOP_FAILED || res->stop == VN_STOP_SKIPPED ? ROW_FAILED
+                                                                                      : ROW_DONE,
+                  .stop = res->stop, .iters = iters, .thr = INFINITY, .efloor = NAN,
+                  .floor_ns = j->res_ns / (double)iters, .bytes = t[0].j.run.bytes,
+                  .items = t[0].j.run.items, .S = sh.all, .counts = sh.counts, .E = E};
+    snprintf(q.error, sizeof q.error, "%s", res->error);
+    for (size_t k = 0; rc == 0 && k < q.S.n; k++)
+        rc = vn__push_double(&q.cpu_share, NAN);
+    q.elapsed_ns = vn__elapsed_ns(j);
+    j->parts = &q;
+    j->nparts = 1;
+    vn__throughput_of(j, res);
+    j->parts = NULL;
+    j->nparts = 0;
+    vn__row_state st = {q.elapsed_ns, q.S.n, sh.streak ? sh.streak - 1 : 0, 0};
+    vn_stop stop = res->stop;
+    char error[sizeof res->error];
+    memcpy(error, res->error, sizeof error);
+    if (rc == 0)
+        rc = vn__summarize(res, &q, 1, &j->pol, &st, j->run.ctr, nctr, &j->dec, &j->rdec);
+    else
+        vn__part_free(&q);
+    res->stop = stop;
+    memcpy(res->error, error, sizeof error);
     /* Each thread's median of the samples the headline uses, as measured:
      * the loop with the body, its own cost included. The empty loop was
      * measured on one thread before the others started, so it is not the
@@ -278,7 +292,7 @@ int vn__measure_threads(job *j)
         free(mine.v);
         res->thread_median[i] = med;
     }
-    free(t), free(tid), vn__empties_free(&E);
+    free(t), free(tid);
     res->elapsed = vn__elapsed_ns(j) / 1e9;
     return rc;
 }

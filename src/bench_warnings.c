@@ -52,26 +52,33 @@ void vn__warning_brief(vn_bench_warning *w, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Why sampling stopped at the budget or the most samples, and how far it
- * got, from the decision on the headline's samples (vn__decide). The
- * headline can meet the precision where the stop test did not: with
- * --threads thread 0 decides on its own samples and the headline takes
- * every thread's, and the probe after the last sample can retag it. Then
- * the result is as precise as asked, and its stop reason says so (r->stop
- * becomes precision, with no warning). */
+/* Why sampling stopped at the budget, the most samples or the most
+ * processes, and how far it got, from the decision that stopped it (the
+ * row's over its processes, rd; d is one process's). The decision is
+ * final: this only says what it found. */
 static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__policy *p,
-                               const vn__decision *d)
+                               const vn__decision *d0, const vn__row_decision *rd)
 {
-    const char *id = r->stop == VN_STOP_MAX_TIME ? "max_time" : "max_samples";
-    if (d->precise && !r->waited) {
-        r->stop = VN_STOP_PRECISION;
-        return;
+    const char *id = r->stop == VN_STOP_MAX_TIME      ? "max_time"
+                     : r->stop == VN_STOP_MAX_SAMPLES ? "max_samples"
+                                                      : "max_processes";
+    vn__decision dv = *d0, *d = &dv;
+    if (rd->k > 1) {
+        /* Over processes: the interval across them, or the bound of all. */
+        d->head = rd->bound ? VN__HEAD_FASTEST : VN__HEAD_MEDIAN;
+        d->half_pct = rd->half_pct;
+        d->used = rd->used;
+        d->value = rd->ns.value;
+        d->lo = rd->ns.lo;
+        d->hi = rd->ns.hi;
     }
     char what[64];
     if (r->stop == VN_STOP_MAX_TIME)
         snprintf(what, sizeof what, "budget %.3g s", cfg->max_time);
-    else
+    else if (r->stop == VN_STOP_MAX_SAMPLES)
         snprintf(what, sizeof what, "most samples (%zu)", cfg->max_samples);
+    else
+        snprintf(what, sizeof what, "most processes (%zu)", p->max_processes);
     /* got: how far it got; brief: the same in fewer words, its numbers first
      * and what all rows share (the precision asked) after them. */
     char got[120], brief[96], a[32], b[32];
@@ -81,7 +88,10 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
                  p->fastest_agree, b);
         snprintf(brief, sizeof brief, "%zu/%zu within +-%s of the fastest", d->agree,
                  p->fastest_agree, b);
-    } else if (d->used < p->min_interval) {
+    } else if (rd->k > 1 && !isfinite(d->half_pct)) {
+        snprintf(got, sizeof got, "no interval across %zu processes", rd->k);
+        snprintf(brief, sizeof brief, "no interval");
+    } else if (rd->k <= 1 && d->used < p->min_interval) {
         snprintf(got, sizeof got, "%zu sample%s left, too few for a 95%% CI", d->used,
                  d->used == 1 ? "" : "s");
         snprintf(brief, sizeof brief, "%zu left, too few for a CI", d->used);
@@ -95,7 +105,9 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
                  vn__fmt_ns(b, sizeof b, fmax(d->value - d->lo, d->hi - d->value)));
         snprintf(brief, sizeof brief, "CI +-%s", b);
     }
-    const char *spent = r->stop == VN_STOP_MAX_TIME ? "budget spent" : "most samples taken";
+    const char *spent = r->stop == VN_STOP_MAX_TIME      ? "budget spent"
+                        : r->stop == VN_STOP_MAX_SAMPLES ? "most samples taken"
+                                                         : "most processes run";
     if (r->waited)
         vn__warning_brief(vn__result_warn(r, id, "%s spent waiting for quiet moments; %s", what,
                                           got),
@@ -107,7 +119,7 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
 }
 
 void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p, int optimized,
-                         const vn__decision *d)
+                         const vn__decision *d, const vn__row_decision *rd)
 {
     r->nwarnings = 0;
     if (!optimized)
@@ -178,15 +190,44 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
                               : "in the headline all the same: too few others were left"),
              "%zu/%zu samples preempted or moved, %s", ninterfered, r->nsamples,
              r->left_out & pm ? "left out" : "kept: too few others");
-    if (r->stop == VN_STOP_MAX_TIME || r->stop == VN_STOP_MAX_SAMPLES)
-        stopped_at_a_limit(r, cfg, p, d);
-    /* The reference loop is the machine's speed: when it moved, times in ns
-     * moved with it, and the cycles column is the steadier number. */
-    if (isfinite(r->ref_spread) && r->ref_spread > 0.05)
+    if (r->stop == VN_STOP_MAX_TIME || r->stop == VN_STOP_MAX_SAMPLES ||
+        r->stop == VN_STOP_MAX_PROCESSES)
+        stopped_at_a_limit(r, cfg, p, d, rd);
+    /* The reference loop is the machine's speed: when it moved, and the
+     * samples (or the processes) agree better in cycles than in ns, the
+     * decision made cycles the headline that compares across runs. */
+    if (r->cycles_headline) {
+        double half = fmax(r->cycles - r->cycles_ci[0], r->cycles_ci[1] - r->cycles);
         vn__warning_brief(vn__result_warn(r, "speed_drift",
-             "the machine's speed moved by %.0f%% during the run (reference add loop, p10-p90); "
-             "compare cycles rather than ns",
-             100 * r->ref_spread), "moved %.0f%%, p10-p90: compare cycles, not ns", 100 * r->ref_spread);
+             "the core's clock moved while it ran (the reference add loop, p10-p90, moved %.1f%%), "
+             "and its %s agree better in reference cycles than in ns: the headline that "
+             "compares across runs is %.1f cycles +-%.2g%%, with the ns beside it",
+             100 * r->ref_spread, r->nprocesses > 1 ? "processes" : "samples", r->cycles,
+             100 * half / r->cycles),
+             "clock moved: the headline is cycles (ci95 of cycles)");
+    }
+    /* Processes that disagree beyond their own samples: a layout, or a
+     * state of the machine, that some met and others did not. */
+    if (r->processes_disagree && r->nprocesses > 1) {
+        double lo = INFINITY, hi = -INFINITY;
+        int cyc = r->cycles_headline;
+        for (size_t i = 0; i < r->nprocesses; i++) {
+            double v = cyc ? r->processes[i].cycles : r->processes[i].value;
+            if (isfinite(v))
+                lo = fmin(lo, v), hi = fmax(hi, v);
+        }
+        char a[32], b[32];
+        if (cyc)
+            snprintf(a, sizeof a, "%.4g cycles", lo), snprintf(b, sizeof b, "%.4g cycles", hi);
+        else
+            vn__fmt_ns(a, sizeof a, lo), vn__fmt_ns(b, sizeof b, hi);
+        vn__warning_brief(vn__result_warn(r, "processes_disagree",
+             "its %zu processes gave %s to %s, further apart than their own samples allow: the "
+             "memory layout, or the machine's state, that some of them met and others did not "
+             "moves this body; the interval across them says how much",
+             r->nprocesses, a, b),
+             "%s to %s over %zu processes", a, b, r->nprocesses);
+    }
     /* The reference chain of adds needs one ALU a cycle and does not feel a
      * second hardware thread on the core; a loop of taken branches shares
      * the front end with it and slows while that thread is busy (here,

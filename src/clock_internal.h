@@ -29,6 +29,11 @@ int vn__calibration_from_points(uint64_t ra0, uint64_t c0, uint64_t ra1,
                                 uint64_t rb0, uint64_t c1, uint64_t rb1,
                                 double *hz, double *error_ppm);
 
+/* From now on vn_counter_calibration() answers c, without measuring: a
+ * worker process takes the rate the program that started it measured.
+ * Called before any other thread runs (calibrate.c). */
+void vn__counter_calibration_preset(const vn_calibration *c);
+
 /* The clocksource, the counter's facts and its calibration: the parts of a
  * clocks report that need no probing (clocks_report.c). */
 struct vn_clocks_report;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_decide.h"
 #include "kbench.h"
 #include "format.h"
 
@@ -74,23 +75,28 @@ int vn__kbench_parse_samples(const char *text, size_t len, uint64_t **out, size_
     return 0;
 }
 
-static int median_ns(const vn__kbench_row *r, double hz, double *out)
+/* The empty target's calls in ns: the median and its interval, which the
+ * other rows' calls are net of. */
+static int empty_of(const vn__kbench_row *r, double hz, vn__empty_view *e)
 {
     double *v = malloc(r->n * sizeof *v);
     if (!v)
         return VN_ENOMEM;
     for (size_t i = 0; i < r->n; i++)
         v[i] = (double)r->samples[i] * 1e9 / hz;
-    double lo, hi;
-    int rc = vn_median_ci(v, r->n, out, &lo, &hi);
+    int rc = vn_median_ci(v, r->n, &e->om, &e->olo, &e->ohi);
+    e->n = r->n;
     free(v);
     return rc;
 }
 
-/* One row: each call a sample of one iteration, and the statistics of the
- * calls net of the overhead. A row the overhead swallows (under half of it
- * left, as the engine's rule has it) is an upper bound: its fastest call. */
-static int row_of(const vn__kbench_row *k, double hz, double overhead, vn_result *r)
+/* One row: each call a sample of one iteration, and its headline from the
+ * decision every engine asks (vn__decide), with the empty target's calls
+ * as the empty loop: the median net of it, or, when the two cannot be told
+ * apart, an upper bound, the fastest call. The module has no stop rule (a
+ * row is its loop_count calls): the decision's minimum and maximum are
+ * that count. */
+static int row_of(const vn__kbench_row *k, double hz, const vn__empty_view *empty, vn_result *r)
 {
     r->samples = calloc(k->n, sizeof *r->samples);
     double *net = malloc(k->n * sizeof *net);
@@ -98,17 +104,28 @@ static int row_of(const vn__kbench_row *k, double hz, double overhead, vn_result
         free(net);
         return VN_ENOMEM;
     }
-    double fastest = INFINITY;
     for (size_t i = 0; i < k->n; i++) {
         vn_sample *s = &r->samples[i];
         s->value = (double)k->samples[i] * 1e9 / hz;
         s->iters = 1;
         s->ref_ns = s->branch_cycles = s->cpu_ns = NAN;
-        net[i] = s->value - overhead;
-        fastest = s->value < fastest ? s->value : fastest;
+        net[i] = s->value - empty->om;
     }
     r->nsamples = r->headline_samples = k->n;
-    int rc = vn_stats_compute(net, k->n, &r->stats);
+    vn_config c;
+    vn_config_init(&c);
+    c.processes = 1;
+    vn__policy p;
+    int rc = vn__policy_init(&p, &c);
+    p.min_samples = p.max_samples = k->n;
+    p.budget_ns = INFINITY;
+    vn__row_view rv = {.v = r->samples, .n = k->n, .empty = {*empty, *empty},
+                       .floor_ns = 1e9 / hz};
+    vn__decision d;
+    if (rc == 0)
+        rc = vn__decide(&rv, &p, &d);
+    if (rc == 0)
+        rc = vn_stats_compute(net, k->n, &r->stats);
     free(net);
     if (rc)
         return rc;
@@ -116,20 +133,27 @@ static int row_of(const vn__kbench_row *k, double hz, double overhead, vn_result
     r->unit = "ns";
     r->iters = 1;
     r->threads = 1;
-    r->overhead_ns = overhead;
-    r->overhead_ci[0] = r->overhead_ci[1] = overhead;
-    if (overhead > 0 && r->stats.median < overhead / 2) {
+    r->overhead_ns = empty->om;
+    r->overhead_ci[0] = empty->olo;
+    r->overhead_ci[1] = empty->ohi;
+    if (d.head == VN__HEAD_FASTEST) {
         r->upper_bound = 1;
-        r->bound_ns = fastest;
+        r->bound_ns = d.value;
+    } else {
+        r->stats.median = d.value;
+        r->stats.median_ci[0] = d.lo;
+        r->stats.median_ci[1] = d.hi;
     }
     r->cycles = r->ref_ns = r->ref_spread = r->overhead_cycles = NAN;
     r->overhead_cycles_spread = NAN;
+    r->cycles_ci[0] = r->cycles_ci[1] = NAN;
+    r->share_processes = r->share_blocks = r->share_samples = NAN;
     r->bytes_per_iter = r->items_per_iter = 0;
     r->bytes_per_sec = r->items_per_sec = NAN;
     r->cpu_ns = r->on_cpu = NAN;
     r->ratio = NAN;
     r->ratio_ci[0] = r->ratio_ci[1] = NAN;
-    r->stop = VN_STOP_MAX_SAMPLES;
+    r->stop = vn__stop_of(d.verdict);
     r->timer = VN_CLOCK_TSC_LFENCE;
     return 0;
 }
@@ -141,10 +165,10 @@ int vn__kbench_results(const vn__kbench_row *rows, size_t n, double hz, vn_resul
     for (size_t i = 0; i < n; i++)
         if (!rows[i].samples || rows[i].n == 0)
             return VN_EINVAL;
-    double overhead = 0;
+    vn__empty_view none = {0, 0, 0, 0}, empty = none;
     for (size_t i = 0; i < n; i++)
         if (!strcmp(rows[i].name, "empty")) {
-            int rc = median_ns(&rows[i], hz, &overhead);
+            int rc = empty_of(&rows[i], hz, &empty);
             if (rc)
                 return rc;
         }
@@ -156,7 +180,7 @@ int vn__kbench_results(const vn__kbench_row *rows, size_t n, double hz, vn_resul
     if (!r.bench)
         return VN_ENOMEM;
     for (size_t i = 0; i < n; i++) {
-        int rc = row_of(&rows[i], hz, strcmp(rows[i].name, "empty") ? overhead : 0, &r.bench[i]);
+        int rc = row_of(&rows[i], hz, strcmp(rows[i].name, "empty") ? &empty : &none, &r.bench[i]);
         r.nbench = i + 1;
         if (rc) {
             vn_results_free(&r);

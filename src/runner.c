@@ -333,7 +333,8 @@ int vn_run_commands(const vn_run_config *given, vn_run_results *results, vn_run_
                     break;
                 }
             }
-            vn__check_done(c, r, r->shell ? sh_wall : 0);
+            if ((rc = vn__check_done(c, r, r->shell ? sh_wall : 0)) != 0)
+                goto out_order;
             vn__progress(&x, rows, nrows, r);
             if (r->finished && !r->cleaned) {
                 r->cleaned = 1;

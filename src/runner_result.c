@@ -118,14 +118,28 @@ int vn__fill_result(vn_run_result *res, row *r, const vn_run_config *c, double s
     res->shell_user_ns = shell_user;
     res->shell_sys_ns = shell_sys;
     int rc = r->n ? vn_stats_compute(net, r->n, &res->stats) : 0;
-    if (rc == 0 && r->n && (res->stats.median <= 0 || (r->shell && res->stats.median_ci[0] <= 0))) {
-        /* The command cannot be told apart from an empty shell: only a
-         * bound is honest. Each run bounds the command, and the fastest is
-         * the tightest bound, as for the engine's empty loop. */
-        res->upper_bound = 1;
-        res->bound_ns = r->wall[0];
-        for (size_t i = 1; i < r->n; i++)
-            res->bound_ns = fmin(res->bound_ns, r->wall[i]);
+    /* The headline is the decision's, as every engine's: a command that
+     * cannot be told apart from an empty shell is an upper bound, the
+     * fastest run, as for the engine's empty loop. */
+    vn__policy p;
+    vn__run_policy(c, &p);
+    vn_sample *v = rc == 0 && r->n ? malloc(r->n * sizeof *v) : NULL;
+    if (v) {
+        vn__row_view rv;
+        vn__decision d;
+        vn__runs_view(r, shell_wall, v, &rv);
+        rv.streak = 0;
+        if ((rc = vn__decide(&rv, &p, &d)) == 0 && d.head == VN__HEAD_FASTEST) {
+            res->upper_bound = 1;
+            res->bound_ns = d.value;
+        } else if (rc == 0 && d.head == VN__HEAD_MEDIAN) {
+            /* Its interval carries no uncertainty of the shell's start-up:
+             * that was measured apart, over many runs. */
+            res->stats.median = d.value;
+        }
+        free(v);
+    } else if (rc == 0 && r->n) {
+        rc = VN_ENOMEM;
     }
     free(net);
     if (r->error[0])

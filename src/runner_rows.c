@@ -84,40 +84,58 @@ int vn__grow(row *r)
     return 0;
 }
 
-/* Is this row done? Exactly --runs, or: at least --min-samples and either
- * the median known to the precision asked for or --max-time spent; never
- * more than --max-samples. r->stop says which. */
-void vn__check_done(const vn_run_config *c, row *r, double shell_ns)
+void vn__run_policy(const vn_run_config *c, vn__policy *p)
 {
-    if (c->runs) {
-        if (r->n >= c->runs) {
-            r->finished = 1;
-            r->stop = VN_STOP_MAX_SAMPLES;
-        }
-        return;
-    }
-    /* At the most runs the precision is tested a last time: met there, it
-     * is what stopped the row. */
-    int last = r->n >= c->max_runs;
-    if (last) {
-        r->finished = 1;
-        r->stop = VN_STOP_MAX_SAMPLES;
-    }
-    if (r->n < c->min_runs)
-        return;
-    double med, lo, hi;
-    if (r->n >= 6 && vn_median_ci(r->wall, r->n, &med, &lo, &hi) == 0) {
-        med -= shell_ns, lo -= shell_ns, hi -= shell_ns;
-        if (med > 0 && fmax(med - lo, hi - med) <= c->precision / 100.0 * med) {
-            r->finished = 1;
-            r->stop = VN_STOP_PRECISION;
-            return;
-        }
-    }
-    if (!last && r->spent_ns >= c->min_time * 1e9) {
-        r->finished = 1;
-        r->stop = VN_STOP_MAX_TIME;
-    }
+    vn_config dflt;
+    vn_config_init(&dflt);
+    dflt.processes = 1;
+    vn__policy_init(p, &dflt);
+    p->precision = c->precision / 100.0;
+    p->min_samples = c->runs ? c->runs : c->min_runs;
+    p->max_samples = c->runs ? c->runs : c->max_runs;
+    p->budget_ns = c->runs ? INFINITY : c->min_time * 1e9;
+    /* A run of a command has no tags, and its "empty loop" is the shell's
+     * start-up, measured apart: a command barely dearer than it is still
+     * a command, not code that may overlap a loop. */
+    p->indistinct_share = 0;
+}
+
+int vn__runs_view(const row *r, double shell_ns, vn_sample *v, vn__row_view *rv)
+{
+    for (size_t i = 0; i < r->n; i++)
+        v[i] = (vn_sample){.value = r->wall[i], .iters = 1, .ref_ns = NAN, .branch_cycles = NAN,
+                           .cpu_ns = NAN};
+    vn__empty_view e = {shell_ns, shell_ns, shell_ns, 1};
+    *rv = (vn__row_view){.v = v, .n = r->n, .empty = {e, e}, .elapsed_ns = r->spent_ns,
+                         .streak = r->streak};
+    return 0;
+}
+
+/* Is this row done? The decision every engine asks (vn__decide): exactly
+ * --runs; or at least --min-samples and either the median, net of the
+ * shell's start-up, known to the precision asked for at two looks in a
+ * row, or --max-time spent; never more than --max-samples. r->stop says
+ * which. */
+int vn__check_done(const vn_run_config *c, row *r, double shell_ns)
+{
+    vn__policy p;
+    vn__run_policy(c, &p);
+    vn_sample *v = malloc((r->n ? r->n : 1) * sizeof *v);
+    if (!v)
+        return VN_ENOMEM;
+    vn__row_view rv;
+    vn__runs_view(r, shell_ns, v, &rv);
+    vn__decision d;
+    int rc = vn__decide(&rv, &p, &d);
+    free(v);
+    if (rc)
+        return rc;
+    r->streak = d.precise ? r->streak + 1 : 0;
+    if (d.verdict == VN__GO_ON)
+        return 0;
+    r->finished = 1;
+    r->stop = vn__stop_of(d.verdict);
+    return 0;
 }
 
 /* The order of one round: the rows not finished, in turn or shuffled; with

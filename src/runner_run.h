@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench_decide.h"
 #include "exec_internal.h"
 #include "run_input.h"
 #include "vernier/runner.h"
@@ -47,6 +48,7 @@ typedef struct row {
     size_t warmed;
     int finished, cleaned, set_up;
     double spent_ns;           /* sum of this row's timed runs */
+    size_t streak;             /* stop tests in a row, up to the last, at which the precision held */
     vn_stop stop;
     size_t failed_runs;
     char error[256];
@@ -86,7 +88,11 @@ void vn__drain_stop(drain *d);
 void vn__free_rows(row *r, size_t n);
 char **vn__shell_argv(const vn_run_config *c, const char *text);
 int vn__grow(row *r);
-void vn__check_done(const vn_run_config *c, row *r, double shell_ns);
+/* The decision's thresholds for the runs of commands (vn__policy), and a
+ * row's runs as the decision's view of them (v: room for r->n samples). */
+void vn__run_policy(const vn_run_config *c, vn__policy *p);
+int vn__runs_view(const row *r, double shell_ns, vn_sample *v, vn__row_view *rv);
+int vn__check_done(const vn_run_config *c, row *r, double shell_ns);
 size_t vn__round_order(row *rows, size_t n, const vn_run_config *c, vn_rng *rng, size_t *order);
 void vn__progress(runctx *x, const row *rows, size_t nrows, const row *cur);
 int vn__build_rows(const vn_run_config *c, row **out, size_t *nout, char *err, size_t errlen);

@@ -335,6 +335,16 @@ typedef struct vn_config {
      * name a row that runs (after the filter), or vn_suite_run() returns
      * VN_ENOENT before measuring. */
     const char *baseline;
+    /* How many processes measure each benchmark: 1 measures in this
+     * process only; N > 1 in exactly N fresh processes, one after another;
+     * 0 (the default) as many as the variation between them asks for, 2
+     * to 20. Each process is the program started again as a worker (a new
+     * address-space layout, environment size and stack offset), and the
+     * interval of every headline is taken across them. More than one needs
+     * the program's own main, which the workers run again: vn_main() or
+     * vn_suite_main(); vn_suite_run() measures in this process (0 means 1
+     * there, and N > 1 is VN_EINVAL). */
+    int processes;
 } vn_config;
 
 #define VN_DMA_LATENCY_AUTO (-2)
@@ -398,6 +408,10 @@ typedef struct vn_sample {
      * (CLOCK_THREAD_CPUTIME_ID; the empty loop not subtracted); NAN
      * unknown. Under the wall time when the thread waited or was preempted. */
     double cpu_ns;
+    /* The process that took it (0, 1, ...; 0 when measured in one) and its
+     * block there: 0 for the first half of the process's samples of the
+     * row, 1 for the second. */
+    int process, block;
 } vn_sample;
 
 #define VN_MAX_WARNINGS 16
@@ -417,10 +431,24 @@ typedef enum vn_stop {
     VN_STOP_MAX_SAMPLES,
     VN_STOP_FAILED,      /* vn_state_fail() was called */
     VN_STOP_INTERRUPTED,
-    VN_STOP_SKIPPED      /* vn_state_skip(): the machine cannot run it; error says why */
+    VN_STOP_SKIPPED,     /* vn_state_skip(): the machine cannot run it; error says why */
+    VN_STOP_MAX_PROCESSES /* the most processes (vn_config.processes) ran first */
 } vn_stop;
 
 const char *vn_stop_name(vn_stop s);
+
+/* One process's part of a row, when the row ran in several
+ * (vn_config.processes): its own estimate, which the headline averages. */
+typedef struct vn_process_result {
+    double value;              /* its median ns per iteration, net of its own empty loop; for
+                                  an upper bound, its fastest sample of the loop with the body */
+    double cycles;             /* the same in reference cycles; NAN without references */
+    double overhead_ns;        /* its empty loop per iteration */
+    size_t samples;            /* samples it took of the row */
+    size_t used;               /* of which the headline rests on */
+    double elapsed;            /* seconds of the row's own time in it */
+    int upper_bound;           /* it could not tell the body from the empty loop */
+} vn_process_result;
 
 typedef struct vn_result {
     char name[192];            /* "fn" or "fn/param=value" */
@@ -506,6 +534,30 @@ typedef struct vn_result {
     double ratio_ci[2];
     size_t ratio_n;
     int ratio_paired;
+    /* The processes the row ran in (vn_config.processes), nprocesses of
+     * them, owned. stats.median and stats.median_ci are the headline in ns:
+     * with one process, its median net of the empty loop, with an interval
+     * that carries the empty loop's uncertainty too; with several, the
+     * mean of their medians, with Student's t-interval across them. */
+    size_t nprocesses;
+    vn_process_result *processes;
+    /* cycles' own interval (NAN unknown), and whether cycles is the unit
+     * that compares across runs: the core's clock moved while the row ran,
+     * and its samples, or its processes, agree better in cycles than in ns. */
+    double cycles_ci[2];
+    int cycles_headline;
+    /* How the variance of one process's value splits: between processes,
+     * between the halves of a process's samples, and what its samples
+     * leave uncertain (shares adding up to 1; share_processes NAN with one
+     * process). */
+    double share_processes, share_blocks, share_samples;
+    /* The processes' values fall far apart beyond their own samples'
+     * uncertainty and the precision asked (code layout, or the machine's
+     * state), or some gave an upper bound and some a median. */
+    int processes_disagree;
+    /* Ratio with a baseline over several processes: the mean of the
+     * per-process log ratios, with Student's t-interval (ratio_n processes). */
+    int ratio_processes;
 } vn_result;
 
 /* A finding about the run as a whole, from its rows: id for scripts, one
@@ -557,6 +609,10 @@ typedef struct vn_results {
      * sweep), added by vn_results_add_finding(): owned. */
     vn_finding *findings;
     size_t nfindings;
+    /* The worker processes that measured (0: this process alone), and the
+     * wall time from the first's start to the last's end, in seconds. */
+    size_t processes;
+    double processes_wall;
 } vn_results;
 
 /* Row i of the results (0 <= i < nbench), found result_size bytes apart;

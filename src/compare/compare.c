@@ -8,6 +8,7 @@
 
 #include "compare.h"
 #include "stats_internal.h"
+#include "stats_levels.h"
 #include "vernier/stats.h"
 
 /* The interval's level: the 2.5th and 97.5th percentiles of the resamples. */
@@ -89,11 +90,8 @@ static double ratio_of(double num, double den)
 typedef struct work {
     const vn__cmp_options *o;
     double *boot;    /* resamples of one benchmark's ratio */
-    double *logsum;  /* per resample, the sum of the rows' log ratios (the geometric mean's) */
     size_t *cnt;
     size_t cntcap;
-    int geo_ok;      /* every resample so far had a finite log ratio */
-    size_t with_interval;
 } work;
 
 /* The bootstrap interval of new/base: each side resampled on its own (the
@@ -114,17 +112,54 @@ static int interval(work *w, const double *sb, size_t nb, const double *sn, size
     for (size_t b = 0; b < B; b++) {
         double mb = resample_median(sb, nb, w->cnt, &rng);
         double mn = resample_median(sn, nn, w->cnt, &rng);
-        double r = ratio_of(mn, mb), l = log(r);
+        double r = ratio_of(mn, mb);
         w->boot[b] = isnan(r) ? INFINITY : r;
-        if (isfinite(l))
-            w->logsum[b] += l;
-        else
-            w->geo_ok = 0;
     }
     qsort(w->boot, B, sizeof *w->boot, vn__cmp_double);
     row->lo = vn_percentile_sorted(w->boot, B, LO_PCT);
     row->hi = vn_percentile_sorted(w->boot, B, HI_PCT);
-    w->with_interval++;
+    return 0;
+}
+
+/* The mean of x[0..n). */
+static double mean_of(const double *x, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += x[i];
+    return s / (double)n;
+}
+
+/* Both sides measured in two processes or more: the processes are the
+ * units (Kalibera and Jones, ISMM 2013). The ratio is that of the
+ * headlines, the means of the processes' values; its interval Welch's
+ * t-interval of the difference of the mean logs, two independent sets of
+ * processes with variances of their own, centred on that ratio. In
+ * reference cycles when either side's headline was (its clock moved) and
+ * both have them. */
+static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__cmp_row *row)
+{
+    int cyc = b->cycles_headline || n->cycles_headline;
+    for (size_t i = 0; cyc && i < b->nunits; i++)
+        cyc = isfinite(b->units_cycles[i]) && b->units_cycles[i] > 0;
+    for (size_t i = 0; cyc && i < n->nunits; i++)
+        cyc = isfinite(n->units_cycles[i]) && n->units_cycles[i] > 0;
+    const double *ub = cyc ? b->units_cycles : b->units, *un = cyc ? n->units_cycles : n->units;
+    row->cycles = cyc;
+    row->base_median = mean_of(ub, b->nunits);
+    row->new_median = mean_of(un, n->nunits);
+    double g, lo, hi;
+    int rc = vn__levels_ratio_unpaired(ub, b->nunits, un, n->nunits, &g, &lo, &hi);
+    if (rc == VN_ERANGE)
+        return 1;
+    if (rc)
+        return rc;
+    row->ratio = row->new_median / row->base_median;
+    row->lo = row->ratio * lo / g;
+    row->hi = row->ratio * hi / g;
+    double u;
+    if (vn_mann_whitney(ub, b->nunits, un, n->nunits, &u, &row->p) != 0)
+        row->p = NAN;
     return 0;
 }
 
@@ -165,25 +200,47 @@ static double insn_median(const vn__cmp_bench *b)
 
 static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__cmp_bench *n)
 {
-    double *sb = vn__sorted_copy(b->values, b->n), *sn = vn__sorted_copy(n->values, n->n);
+    int procs = b->nunits && n->nunits;
+    /* Against a file of runs or repetitions, a side of code results
+     * resamples its processes as runs: the same unit on both sides. */
+    const double *vb = !procs && b->nunits ? b->units : b->values;
+    const double *vn = !procs && n->nunits ? n->units : n->values;
+    size_t nb = !procs && b->nunits ? b->nunits : b->n, nn = !procs && n->nunits ? n->nunits : n->n;
+    double *sb = vn__sorted_copy(vb, nb), *sn = vn__sorted_copy(vn, nn);
     int rc = sb && sn ? 0 : VN_ENOMEM;
-    vn__cmp_row row = {.name = b->name, .base = b, .new_ = n, .lo = NAN, .hi = NAN};
-    if (!rc) {
-        row.base_median = median_of(sb, b->n);
-        row.new_median = median_of(sn, n->n);
+    vn__cmp_row row = {.name = b->name, .base = b, .new_ = n, .lo = NAN, .hi = NAN,
+                       .method = "runs", .units_base = nb, .units_new = nn};
+    if (!rc && procs && b->nunits >= 2 && n->nunits >= 2) {
+        row.method = "processes";
+        row.units_base = b->nunits;
+        row.units_new = n->nunits;
+        rc = process_interval(b, n, &row);
+        if (rc == 1) { /* a process at or below 0: the samples decide */
+            rc = 0;
+            procs = 1;
+            row.method = "samples";
+        }
+    } else if (procs) {
+        /* One process a side: its samples are all there is, and they cannot
+         * see what varies between runs (a layout, the machine's state). */
+        row.method = "samples";
+        row.units_base = b->nunits;
+        row.units_new = n->nunits;
+        r->one_process++;
+    }
+    if (!rc && strcmp(row.method, "processes")) {
+        row.base_median = median_of(sb, nb);
+        row.new_median = median_of(sn, nn);
         if (!(row.base_median > 0 && row.new_median > 0)) {
             rc = add_skip(r, b, n, row.base_median, row.new_median);
             goto done;
         }
         row.ratio = row.new_median / row.base_median;
         double u;
-        rc = vn_mann_whitney(b->values, b->n, n->values, n->n, &u, &row.p);
+        rc = vn_mann_whitney(vb, nb, vn, nn, &u, &row.p);
+        if (!rc && nb >= 2 && nn >= 2)
+            rc = interval(w, sb, nb, sn, nn, b->name, &row);
     }
-    if (!rc && b->n >= 2 && n->n >= 2)
-        rc = interval(w, sb, b->n, sn, n->n, b->name, &row);
-    else if (!rc)
-        for (size_t k = 0; k < w->o->resamples; k++)
-            w->logsum[k] += log(row.ratio); /* no spread to draw: the ratio itself */
     if (rc)
         goto done;
     double t = w->o->threshold;
@@ -212,26 +269,34 @@ static const vn__cmp_bench *named(const vn__cmp_side *s, const char *name)
     return NULL;
 }
 
-static void geomean(work *w, vn__cmp_result *r)
+/* The geometric mean of the rows' ratios, and its interval from theirs:
+ * each row's log ratio taken as normal with the standard error its 95%
+ * interval implies, the rows independent (separate benchmarks' noise), so
+ * the interval is the noise of the measurements, not of which benchmarks
+ * were chosen. No interval unless every row has one. */
+static void geomean(vn__cmp_result *r)
 {
     r->geomean = r->geo_lo = r->geo_hi = NAN;
     if (!r->nrows)
         return;
-    double sum = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        sum += log(r->rows[i].ratio);
-    r->geomean = exp(sum / (double)r->nrows);
-    if (!w->with_interval || !w->geo_ok)
+    double sum = 0, var = 0;
+    int all = 1;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const vn__cmp_row *w = &r->rows[i];
+        sum += log(w->ratio);
+        double se = (log(w->hi) - log(w->lo)) / (2 * 1.959963984540054);
+        if (isfinite(se))
+            var += se * se;
+        else
+            all = 0;
+    }
+    double m = sum / (double)r->nrows;
+    r->geomean = exp(m);
+    if (!all)
         return;
-    /* Resample b of the geometric mean combines resample b of every row:
-     * its interval is the noise of the measurements, not of which
-     * benchmarks were chosen. */
-    size_t B = w->o->resamples;
-    for (size_t b = 0; b < B; b++)
-        w->boot[b] = exp(w->logsum[b] / (double)r->nrows);
-    qsort(w->boot, B, sizeof *w->boot, vn__cmp_double);
-    r->geo_lo = vn_percentile_sorted(w->boot, B, LO_PCT);
-    r->geo_hi = vn_percentile_sorted(w->boot, B, HI_PCT);
+    double half = 1.959963984540054 * sqrt(var) / (double)r->nrows;
+    r->geo_lo = exp(m - half);
+    r->geo_hi = exp(m + half);
 }
 
 int vn__cmp_compare(const vn__cmp_side *base, const vn__cmp_side *new_, const vn__cmp_options *o,
@@ -239,14 +304,13 @@ int vn__cmp_compare(const vn__cmp_side *base, const vn__cmp_side *new_, const vn
 {
     vn__cmp_result r = {.opt = *o, .base_formats = base->formats, .new_formats = new_->formats};
     size_t nb = base->nbench ? base->nbench : 1, nn = new_->nbench ? new_->nbench : 1;
-    work w = {.o = o, .geo_ok = 1};
+    work w = {.o = o};
     r.rows = calloc(nb, sizeof *r.rows);
     r.skipped = calloc(nb, sizeof *r.skipped);
     r.only_base = calloc(nb, sizeof *r.only_base);
     r.only_new = calloc(nn, sizeof *r.only_new);
     w.boot = malloc((o->resamples ? o->resamples : 1) * sizeof *w.boot);
-    w.logsum = calloc(o->resamples ? o->resamples : 1, sizeof *w.logsum);
-    int rc = r.rows && r.skipped && r.only_base && r.only_new && w.boot && w.logsum && o->resamples
+    int rc = r.rows && r.skipped && r.only_base && r.only_new && w.boot && o->resamples
                  ? 0
                  : o->resamples ? VN_ENOMEM : VN_EINVAL;
     for (size_t i = 0; !rc && i < base->nbench; i++) {
@@ -262,7 +326,7 @@ int vn__cmp_compare(const vn__cmp_side *base, const vn__cmp_side *new_, const vn
         if (!named(base, new_->bench[i].name))
             r.only_new[r.nonly_new++] = new_->bench[i].name;
     if (!rc)
-        geomean(&w, &r);
+        geomean(&r);
     for (int f = 0; f < VN__CMP_NFACTS; f++) {
         r.base_facts[f] = base->facts[f];
         r.new_facts[f] = new_->facts[f];
@@ -270,7 +334,6 @@ int vn__cmp_compare(const vn__cmp_side *base, const vn__cmp_side *new_, const vn
             r.differ |= 1u << f;
     }
     free(w.boot);
-    free(w.logsum);
     free(w.cnt);
     if (rc) {
         vn__cmp_result_free(&r);

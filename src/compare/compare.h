@@ -57,6 +57,14 @@ typedef struct vn__cmp_bench {
     size_t n, cap;
     double *insn;          /* instructions per iteration, one per file that counted them */
     size_t ninsn, capinsn;
+    /* vernier's results of code: one value per process each file measured
+     * in (its median net of its empty loop), in ns and in reference cycles
+     * (NAN unknown): the units a comparison resamples. Other formats have
+     * none, and their values are the units: runs of a command, or
+     * repetitions of a Google Benchmark. */
+    double *units, *units_cycles;
+    size_t nunits, capunits;
+    int cycles_headline;   /* some file's headline was in cycles: the clock moved */
     char *why;             /* why some file gave no values for it ("an upper bound
                               (< 0.31 ns)", "failed: ..."); NULL when none */
 } vn__cmp_bench;
@@ -111,7 +119,15 @@ typedef struct vn__cmp_row {
     const vn__cmp_bench *base, *new_;
     double base_median, new_median;   /* ns per iteration */
     double ratio;              /* new_median / base_median: below 1 is faster */
-    double lo, hi;             /* its 95% bootstrap interval; NaN without one */
+    double lo, hi;             /* its 95% interval; NaN without one */
+    /* What was resampled: "processes" (vernier's code results, two or more
+     * processes a side: Welch's t-interval of their logs), "runs" (runs of
+     * commands or repetitions: the bootstrap of the medians), "samples"
+     * (code results with one process on a side: the bootstrap of the
+     * samples, which cannot see what varies between runs). */
+    const char *method;
+    size_t units_base, units_new;
+    int cycles;                /* compared in reference cycles (the clock moved) */
     double p;                  /* Mann-Whitney U two-sided p-value of the values */
     vn__cmp_verdict verdict;
     double insn_base, insn_new, insn_ratio; /* NaN unless both sides counted instructions */
@@ -134,6 +150,7 @@ typedef struct vn__cmp_result {
                                            lo and hi NaN when no row has an interval */
     size_t count[4];                    /* rows per vn__cmp_verdict */
     unsigned differ;                    /* bit i: vn__cmp_fact i differs between the sides */
+    size_t one_process;                 /* rows compared on samples: a side had one process */
     const char *base_facts[VN__CMP_NFACTS], *new_facts[VN__CMP_NFACTS];
     unsigned base_formats, new_formats;
     vn__cmp_options opt;

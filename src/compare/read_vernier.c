@@ -7,6 +7,7 @@
 
 #include "format.h"
 #include "read_internal.h"
+#include "stats_internal.h"
 
 static int has_string(const cJSON *arr, const char *s)
 {
@@ -74,12 +75,14 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
         return vn__cmp_set_why(b, "an upper bound (< %s)",
                                vn__fmt_ns_bound(t, sizeof t, bound ? bound->valuedouble : 0));
     }
-    /* Code is timed net of the empty loop, as its headline; a command's
-     * run is its wall time as measured. */
+    /* Code is timed net of the empty loop, as its headline (each sample of
+     * its own process's); a command's run is its wall time as measured. */
     double overhead = 0;
     const cJSON *ov = vn__cmp_num(cJSON_GetObjectItemCaseSensitive(r, "overhead"), "ns");
     if (code && ov)
         overhead = ov->valuedouble;
+    const cJSON *procs = code ? cJSON_GetObjectItemCaseSensitive(r, "processes") : NULL;
+    int nprocs = cJSON_IsArray(procs) ? cJSON_GetArraySize(procs) : 0;
     const cJSON *out = code ? cJSON_GetObjectItemCaseSensitive(r, "left_out") : NULL;
     const cJSON *samples = cJSON_GetObjectItemCaseSensitive(r, "samples"), *x;
     if (!cJSON_IsArray(samples))
@@ -92,7 +95,14 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
         k++;
         if (out && left_out(x, out))
             continue;
-        double ns = v->valuedouble - overhead;
+        double om = overhead;
+        const cJSON *pi = vn__cmp_num(x, "process");
+        if (pi && pi->valuedouble >= 0 && pi->valuedouble < nprocs) {
+            const cJSON *pov = vn__cmp_num(cJSON_GetArrayItem(procs, (int)pi->valuedouble), "overhead_ns");
+            if (pov)
+                om = pov->valuedouble;
+        }
+        double ns = v->valuedouble - om;
         if (!isfinite(ns))
             return vn__cmp_bad(err, "benchmark '%.80s': samples[%zu] is out of range", name, k - 1);
         if (vn__cmp_push(b, ns))
@@ -100,6 +110,32 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
     }
     if (b->n == before)
         return vn__cmp_set_why(b, "no samples");
+    /* The units: each process's own value; a file from before there were
+     * processes is one, its samples' median. */
+    const cJSON *p;
+    size_t units = 0;
+    cJSON_ArrayForEach(p, procs) {
+        const cJSON *pv = vn__cmp_num(p, "value"), *pc = vn__cmp_num(p, "cycles");
+        if (!pv || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "upper_bound")) ||
+            !(pv->valuedouble > 0))
+            continue;
+        if (vn__cmp_push_unit(b, pv->valuedouble, pc ? pc->valuedouble : NAN))
+            return VN_ENOMEM;
+        units++;
+    }
+    if (code && !units) {
+        double *v = vn__sorted_copy(b->values + before, b->n - before);
+        if (!v)
+            return VN_ENOMEM;
+        double m = vn_percentile_sorted(v, b->n - before, 50);
+        free(v);
+        if (vn__cmp_push_unit(b, m, NAN))
+            return VN_ENOMEM;
+    }
+    const cJSON *head = cJSON_GetObjectItemCaseSensitive(r, "headline");
+    const char *unit = vn__cmp_str(head, "unit");
+    if (unit && !strcmp(unit, "cycles"))
+        b->cycles_headline = 1;
     const cJSON *insn = cJSON_GetObjectItemCaseSensitive(r, "counters");
     insn = vn__cmp_num(cJSON_GetObjectItemCaseSensitive(insn, "instructions"), "value");
     if (insn && vn__cmp_push_insn(b, insn->valuedouble))

@@ -48,11 +48,14 @@ static void interval(vn__json *j, const char *key, double lo, double hi)
     vn__json_arr_end(j);
 }
 
-static void one_side(vn__json *j, const char *key, const vn__cmp_bench *b, double median, double insn)
+static void one_side(vn__json *j, const char *key, const vn__cmp_bench *b, double median,
+                     double insn, size_t units, int cycles)
 {
     vn__json_obj_begin(j, key);
     vn__json_uint(j, "n", b->n);
-    vn__json_num(j, "median_ns", median);
+    vn__json_uint(j, "units", units);
+    vn__json_num(j, "median_ns", cycles ? NAN : median);
+    vn__json_num(j, "cycles", cycles ? median : NAN);
     vn__json_num(j, "instructions", insn);
     vn__json_obj_end(j);
 }
@@ -65,8 +68,10 @@ static void row(vn__json *j, const vn__cmp_row *w)
     for (size_t i = 0; i < w->base->nparams; i++)
         vn__json_str(j, w->base->params[i].key, w->base->params[i].value);
     vn__json_obj_end(j);
-    one_side(j, "base", w->base, w->base_median, w->insn_base);
-    one_side(j, "new", w->new_, w->new_median, w->insn_new);
+    one_side(j, "base", w->base, w->base_median, w->insn_base, w->units_base, w->cycles);
+    one_side(j, "new", w->new_, w->new_median, w->insn_new, w->units_new, w->cycles);
+    vn__json_str(j, "method", w->method);
+    vn__json_str(j, "unit", w->cycles ? "cycles" : "ns");
     vn__json_num(j, "ratio", w->ratio);
     interval(j, "ci", w->lo, w->hi);
     vn__json_num(j, "p", w->p);
@@ -93,8 +98,11 @@ int vn__cmp_report_json(const vn__cmp_result *r, const vn__cmp_files *f, vn_buf 
     side(&j, "base", f->base, f->nbase, r->base_formats, r->base_facts);
     side(&j, "new", f->new_, f->nnew, r->new_formats, r->new_facts);
     vn__json_obj_begin(&j, "method");
-    vn__json_str(&j, "ratio", "median(NEW) / median(BASE)");
-    vn__json_str(&j, "interval", "bootstrap percentile, each side resampled on its own");
+    vn__json_str(&j, "ratio", "headline(NEW) / headline(BASE): the means of their processes' "
+                 "values, or the medians of their runs or samples");
+    vn__json_str(&j, "interval", "processes: Welch's t-interval of the mean logs of the "
+                 "processes' values; runs and samples: bootstrap percentile, each side resampled "
+                 "on its own");
     vn__json_num(&j, "level", 0.95);
     vn__json_uint(&j, "resamples", r->opt.resamples);
     vn__json_uint(&j, "seed", r->opt.seed);
@@ -114,6 +122,7 @@ int vn__cmp_report_json(const vn__cmp_result *r, const vn__cmp_files *f, vn_buf 
     for (int v = 0; v < 4; v++)
         vn__json_uint(&j, verdict_ids[v], r->count[v]);
     vn__json_obj_end(&j);
+    vn__json_uint(&j, "one_process", r->one_process);
     vn__json_arr_begin(&j, "not_comparable");
     for (size_t i = 0; i < r->nskipped; i++) {
         vn__json_obj_begin(&j, NULL);

@@ -67,6 +67,15 @@ static size_t clip(char *dst, size_t n, const char *name, size_t cols)
     return vn__text_width(dst);
 }
 
+/* A side's headline: ns, or reference cycles when the row compares those. */
+static char *fmt_side(char *s, size_t n, double v, int cycles)
+{
+    if (!cycles)
+        return vn__fmt_ns(s, n, v);
+    snprintf(s, n, v < 99999.5 ? "%.1fc" : "%.4gc", v);
+    return s;
+}
+
 static int any_insn(const vn__cmp_result *r)
 {
     for (size_t i = 0; i < r->nrows; i++)
@@ -148,6 +157,15 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
     if (r->count[VN__CMP_NO_INTERVAL])
         out("%snote: with one value on a side there is no interval, and no verdict; repeat the "
             "runs\n", prefix);
+    if (r->one_process)
+        out("%swarning: %zu compared on samples: a side ran in one process, so the interval "
+            "cannot see variation between runs (--processes auto)\n", prefix, r->one_process);
+    size_t cycles = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        cycles += r->rows[i].cycles;
+    if (cycles)
+        out("%snote: %zu compared in reference cycles (marked c): the clock moved while they "
+            "ran\n", prefix, cycles);
     name_list(o, &err, prefix, "only in BASE", r->only_base, r->nonly_base);
     name_list(o, &err, prefix, "only in NEW", r->only_new, r->nonly_new);
     for (size_t i = 0; i < r->nskipped; i++) {
@@ -188,7 +206,8 @@ int vn__cmp_report_text(const vn__cmp_result *r, const vn__cmp_files *f, unsigne
             off = "\033[0m";
         }
         out("%s%*s %9s %9s %8s %15s %7s  %s%-*s%s", nm, (int)(namew - cols), "",
-            vn__fmt_ns(a, sizeof a, w->base_median), vn__fmt_ns(b, sizeof b, w->new_median),
+            fmt_side(a, sizeof a, w->base_median, w->cycles),
+            fmt_side(b, sizeof b, w->new_median, w->cycles),
             fmt_ratio(ra, sizeof ra, w->ratio), fmt_ci(ci, sizeof ci, w->lo, w->hi),
             fmt_p(p, sizeof p, w->p), on, insn ? 11 : 0, vn__cmp_verdict_name(w->verdict), off);
         if (insn)
@@ -219,8 +238,8 @@ static void md_cell(vn_buf *o, int *errp, const char *s)
 int vn__cmp_report_markdown(const vn__cmp_result *r, const vn__cmp_files *f, vn_buf *o)
 {
     int err = 0, insn = any_insn(r);
-    out("**vernier compare**: NEW against BASE, ratio of the medians (below 1 is faster), "
-        "95%% bootstrap interval, Mann-Whitney p, threshold %g%%\n\n",
+    out("**vernier compare**: NEW against BASE, ratio of the headlines (below 1 is faster), "
+        "95%% interval across processes (or runs), Mann-Whitney p, threshold %g%%\n\n",
         r->opt.threshold * 100);
     for (int side = 0; side < 2 && f; side++) {
         size_t n = side ? f->nnew : f->nbase;
@@ -240,8 +259,9 @@ int vn__cmp_report_markdown(const vn__cmp_result *r, const vn__cmp_files *f, vn_
         const char *em = w->verdict == VN__CMP_FASTER || w->verdict == VN__CMP_SLOWER ? "**" : "";
         out("| ");
         md_cell(o, &err, w->name);
-        out(" | %s | %s | %s%s%s | %s | %s | %s%s%s |", vn__fmt_ns(a, sizeof a, w->base_median),
-            vn__fmt_ns(b, sizeof b, w->new_median), em, fmt_ratio(ra, sizeof ra, w->ratio), em,
+        out(" | %s | %s | %s%s%s | %s | %s | %s%s%s |",
+            fmt_side(a, sizeof a, w->base_median, w->cycles),
+            fmt_side(b, sizeof b, w->new_median, w->cycles), em, fmt_ratio(ra, sizeof ra, w->ratio), em,
             fmt_ci(ci, sizeof ci, w->lo, w->hi), fmt_p(p, sizeof p, w->p), em,
             vn__cmp_verdict_name(w->verdict), em);
         if (insn)

@@ -35,6 +35,8 @@ static void bench_free(vn__cmp_bench *b)
     free(b->params);
     free(b->values);
     free(b->insn);
+    free(b->units);
+    free(b->units_cycles);
     free(b->why);
 }
 
@@ -99,6 +101,20 @@ int vn__cmp_push(vn__cmp_bench *b, double ns) { return push(&b->values, &b->n, &
 int vn__cmp_push_insn(vn__cmp_bench *b, double insn)
 {
     return push(&b->insn, &b->ninsn, &b->capinsn, insn);
+}
+
+int vn__cmp_push_unit(vn__cmp_bench *b, double ns, double cycles)
+{
+    size_t n = b->nunits, cap = b->capunits;
+    int rc = push(&b->units, &n, &cap, ns);
+    if (rc)
+        return rc;
+    n = b->nunits;
+    cap = b->capunits;
+    rc = push(&b->units_cycles, &n, &cap, cycles);
+    b->nunits = n;
+    b->capunits = cap;
+    return rc;
 }
 
 int vn__cmp_set_why(vn__cmp_bench *b, const char *fmt, ...)

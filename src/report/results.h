@@ -26,6 +26,7 @@ enum {
     VN__COL_CYCLES,
     VN__COL_RATE,
     VN__COL_SAMPLES,
+    VN__COL_PROCS,
     VN__COL_OVERHEAD,
     VN__COL_CTR,
     VN__COL_MARKS = VN__COL_CTR + VN__MAX_CCOLS,
@@ -56,6 +57,10 @@ typedef struct vn__cells {
 } vn__cells;
 
 void vn__results_cells(const vn_result *r, vn__cells *c);
+
+/* The line on the processes the run measured in (r->processes): how many,
+ * within how long, and what that leaves unmeasured; full for --explain. */
+int vn__results_processes_line(const vn_results *r, int full, vn_buf *b);
 
 /* The columns of this run's tables: the fixed ones, and the counter columns
  * its events call for. The console (compact) folds an event pair into its

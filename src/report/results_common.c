@@ -23,6 +23,7 @@ const vn__col vn__results_cols[VN__NCOLS] = {
     [VN__COL_CYCLES] = {"cycles", 1, 1, 0, NULL},
     [VN__COL_RATE] = {"throughput", 1, 1, 0, NULL},
     [VN__COL_SAMPLES] = {"samples", 1, 0, 0, NULL},
+    [VN__COL_PROCS] = {"procs", 1, 1, 0, NULL},
     [VN__COL_OVERHEAD] = {"overhead", 1, 0, 0, NULL},
     [VN__COL_MARKS] = {"warn", 0, 1, 0, NULL},
 };
@@ -74,9 +75,20 @@ static const struct {
      "result to vn_keep(), or call vn_clobber(). Or the body is so short that it runs in the "
      "shadow of the loop's own increment and branch."},
     {'S', "speed_drift",
-     "the reference loop that measures the machine's speed moved by more than 5% (p10 to "
-     "p90) during the run: frequency scaling, a thermal limit, or a busy sibling thread. "
-     "Times in ns moved with it; compare the cycles column instead."},
+     "the reference loop that measures the core's clock (a chain of adds, one cycle each) "
+     "moved during the run: frequency scaling, a thermal limit, or a busy sibling thread, and "
+     "times in ns moved with it. The row's samples, or its processes, agreed better in "
+     "reference cycles, so cycles is the headline that compares across runs: the ci95 column "
+     "is of cycles (marked c), vernier compare compares cycles, and the ns stay beside them."},
+    {'L', "processes_disagree",
+     "the row's processes gave values further apart than their own samples allow, and further "
+     "than the precision asked: a memory layout (where the code, the heap and the stack sit) "
+     "or a state of the machine that some processes met and others did not moves this body. "
+     "The interval across the processes says how much; --processes 20 samples more of them."},
+    {'X', "max_processes",
+     "the row ran in the most processes allowed (20, or --processes N) before its interval "
+     "across them was within the precision asked for: its processes differ more than that. "
+     "Ask less with --precision, or quiet the machine."},
     {'O', "overhead_dominates",
      "the empty loop is more than a quarter of the net time. An out-of-order core overlaps the "
      "body with the loop's own increment and branch, so subtracting the loop leaves the net "
@@ -159,13 +171,18 @@ void vn__warning_brief_of(const vn_bench_warning *w, char *out, size_t n)
     }
 }
 
-/* The +-% of the median's confidence interval: the farther of its two ends,
- * so "+-1%" means both ends lie within 1% of the median, the same sense in
- * which the engine stops at the precision asked for. */
-static void ci_cell(char *s, size_t n, const vn_stats *st)
+/* The +-% of the headline's confidence interval: the farther of its two
+ * ends, so "+-1%" means both ends lie within 1% of it, the same sense in
+ * which the engine stops at the precision asked for. When the headline
+ * that compares across runs is in reference cycles (the core's clock
+ * moved), the interval is of cycles, and the cell ends in "c". */
+static void ci_cell(char *s, size_t n, const vn_result *r)
 {
-    double m = st->median;
-    double half = fmax(m - st->median_ci[0], st->median_ci[1] - m);
+    const vn_stats *st = &r->stats;
+    int cyc = r->cycles_headline && isfinite(r->cycles);
+    double m = cyc ? r->cycles : st->median;
+    const double *ci = cyc ? r->cycles_ci : st->median_ci;
+    double half = fmax(m - ci[0], ci[1] - m);
     /* Below 6 samples no pair of order statistics covers 95% (the widest,
      * [min, max], covers 50% of the time for 2): the column would claim
      * what the interval is not. */
@@ -173,19 +190,20 @@ static void ci_cell(char *s, size_t n, const vn_stats *st)
         snprintf(s, n, "-");
         return;
     }
+    const char *c = cyc ? "c" : "";
     double pct = half / m * 100;
     if (pct == 0)
-        snprintf(s, n, "+-0%%"); /* every sample the same */
+        snprintf(s, n, "+-0%%%s", c); /* every sample the same */
     else if (pct < 0.005)
-        snprintf(s, n, "+-<0.01%%"); /* not +-0.00%: the interval has a width */
+        snprintf(s, n, "+-<0.01%%%s", c); /* not +-0.00%: the interval has a width */
     else if (pct < 0.095)
-        snprintf(s, n, "+-%.2f%%", pct);
+        snprintf(s, n, "+-%.2f%%%s", pct, c);
     else if (pct < 9.95)
-        snprintf(s, n, "+-%.1f%%", pct);
+        snprintf(s, n, "+-%.1f%%%s", pct, c);
     else if (pct < 999.5)
-        snprintf(s, n, "+-%.0f%%", pct);
+        snprintf(s, n, "+-%.0f%%%s", pct, c);
     else
-        snprintf(s, n, "+->999%%");
+        snprintf(s, n, "+->999%%%s", c);
 }
 
 static void cycles_cell(char *s, size_t n, double c)
@@ -246,7 +264,7 @@ void vn__results_cells(const vn_result *r, vn__cells *c)
     } else {
         vn__fmt_ns(c->s[VN__COL_MEDIAN], z, have ? st->median : NAN);
         if (have)
-            ci_cell(c->s[VN__COL_CI], z, st);
+            ci_cell(c->s[VN__COL_CI], z, r);
         else
             snprintf(c->s[VN__COL_CI], z, "-");
         if (isfinite(r->cpu_ns))
@@ -273,6 +291,9 @@ void vn__results_cells(const vn_result *r, vn__cells *c)
         snprintf(c->s[VN__COL_SAMPLES], z, "%zux%s", r->nsamples,
                  vn__fmt_count(it, sizeof it, (double)r->iters));
     vn__fmt_ns(c->s[VN__COL_OVERHEAD], z, r->overhead_ns);
+    /* The processes the row ran in, shown when some row ran in several. */
+    if (r->nprocesses > 1)
+        snprintf(c->s[VN__COL_PROCS], z, "%zu", r->nprocesses);
 
     /* One mark per kind of warning: two unknown ids both show as one '!'. */
     size_t k = 0;
@@ -340,6 +361,30 @@ static int timer_line(const vn_results *r, vn_buf *b, int with_reason)
 }
 
 int vn__results_timer_brief(const vn_results *r, vn_buf *b) { return timer_line(r, b, 0); }
+
+int vn__results_processes_line(const vn_results *r, int full, vn_buf *b)
+{
+    if (!r->nbench)
+        return 0;
+    if (r->processes == 0)
+        return vn_buf_printf(b, "%s", full
+            ? "processes: measured in this one process, so the intervals hold for its samples, "
+              "not for another run's: a new process has another memory layout and meets the "
+              "machine at another moment. --processes auto measures in several.\n"
+            : "processes: this one: variation between runs not measured (--processes auto)\n");
+    char wall[32];
+    snprintf(wall, sizeof wall, "%.2g s", r->processes_wall);
+    if (full)
+        return vn_buf_printf(b, "processes: %zu, one after another within %s, each a fresh "
+                             "memory layout, environment size and stack offset; each interval "
+                             "is taken across a row's processes, so it holds what varied within "
+                             "those %s. Slower changes of the machine (its clock, its neighbours "
+                             "over minutes) are not in it: compare runs made close together, or "
+                             "give a longer --max-time.\n",
+                             r->processes, wall, wall);
+    return vn_buf_printf(b, "processes: %zu within %s; slower changes of the machine not measured\n",
+                         r->processes, wall);
+}
 
 int vn__results_timer_note(const vn_results *r, vn_buf *b) { return timer_line(r, b, 1); }
 

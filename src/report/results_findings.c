@@ -362,6 +362,8 @@ static void explain(text *t, const vn_results *r, const vn_run_results *runs, co
         err = vn_buf_printf(&notes, "note: %s\n", r->note);
     if (!err && timer)
         err = vn__results_timer_note(r, &notes);
+    if (!err && timer && !runs)
+        err = vn__results_processes_line(r, 1, &notes);
     if (!err && notes.len)
         wrapped_lines(t, notes.data);
     else if (err && !t->err)
@@ -408,6 +410,8 @@ int vn__results_findings(const vn_results *r, const vn_run_results *runs, const 
         cut = note_line(&t, r->note);
     if (!t.err && (flags & VN__FINDINGS_TIMER))
         t.err = vn__results_timer_brief(r, b);
+    if (!t.err && !runs && (flags & VN__FINDINGS_TIMER))
+        t.err = vn__results_processes_line(r, 0, b);
     /* Where the long explanations are, once, on the last line, and only
      * when there is something to explain: beside what is there when it
      * fits, else on a line of its own, unless that line says it. */

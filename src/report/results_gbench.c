@@ -2,14 +2,16 @@
  * types its 1.7 writer uses, so that its compare.py and the tools built to
  * read its files read vernier's results as they read its own.
  *
- * Google Benchmark's unit of repetition is a run of many iterations timed
- * as one; vernier's is the sample. Each sample the headline rests on is
- * therefore one entry of run_type "iteration", a repetition: its time per
- * iteration net of the empty loop (for vernier run, a run's wall time net
- * of the shell's start-up), so the values are those behind the median the
- * console shows, and a reader's tests (compare.py's U test) get every one
- * of them. After them come the aggregates Google Benchmark writes with
- * --benchmark_repetitions: mean, median, stddev and cv, of the same values.
+ * Google Benchmark's unit of repetition is a run of the benchmark, timed
+ * as one; vernier's is the process (for vernier run, the run of the
+ * command). Each process a row ran in is therefore one entry of run_type
+ * "iteration", a repetition: its median per iteration net of its empty
+ * loop, over as many iterations as its samples ran, so a reader's tests
+ * (compare.py's U test) resample what varies between runs, as vernier's
+ * own comparison does; for vernier run each run is one, its wall time net
+ * of the shell's start-up. After them come the aggregates Google Benchmark
+ * writes with --benchmark_repetitions: mean, median, stddev and cv, of the
+ * same values (the mean is the headline the console shows).
  * A row with no median to give (failed, skipped, an upper bound) is one
  * entry with error_occurred, as Google Benchmark writes an error. */
 #include <math.h>
@@ -25,37 +27,93 @@
 /* The values of an entry, by kind. */
 enum { V_REAL, V_CPU, V_BYTES, V_ITEMS };
 
-/* A row's repetitions: the samples its headline keeps. */
+static int cmp_double_r(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* A row's repetitions: its processes, or a command's runs. */
 typedef struct reps {
     const vn_result *r;
-    const vn_run_result *x; /* vernier run's row, NULL in-process */
-    size_t *idx;            /* the samples kept, by index */
     size_t n;
-    double net;             /* taken off each sample's time */
+    double *real, *cpu;     /* per repetition, ns per iteration */
+    uint64_t *iters;        /* per repetition */
     double *tmp;            /* room for n values */
 } reps;
 
 static double value(const reps *p, size_t k, int kind)
 {
-    size_t i = p->idx[k];
-    const vn_sample *s = &p->r->samples[i];
-    double real = s->value - p->net;
+    double real = p->real[k];
     if (kind == V_REAL)
         return real;
-    if (kind == V_CPU) {
-        double cpu = NAN;
-        if (p->x)
-            cpu = (p->x->proc[i].user_ns + p->x->proc[i].sys_ns) -
-                  (p->x->shell_user_ns + p->x->shell_sys_ns);
-        else if (isfinite(s->cpu_ns))
-            cpu = s->cpu_ns - p->net;
+    if (kind == V_CPU)
         /* The layout has no unknown CPU time, and its readers do arithmetic
          * on it: the wall time stands in, which code that computes spends
          * on the CPU anyway. */
-        return isfinite(cpu) ? cpu : real;
-    }
+        return isfinite(p->cpu[k]) ? p->cpu[k] : real;
     double per = kind == V_BYTES ? p->r->bytes_per_iter : p->r->items_per_iter;
     return per / (real * 1e-9);
+}
+
+/* The median of x[0..n) (reordered); NAN for none. */
+static double median_of(double *x, size_t n)
+{
+    if (!n)
+        return NAN;
+    qsort(x, n, sizeof *x, cmp_double_r);
+    return vn_percentile_sorted(x, n, 50);
+}
+
+/* A command's runs: each the wall time net of the shell's start-up, and
+ * its CPU time. */
+static void runs_of(reps *p, const vn_run_result *x)
+{
+    const vn_result *r = p->r;
+    p->n = 0;
+    for (size_t i = 0; r->samples && i < r->nsamples; i++) {
+        if (r->samples[i].tags & r->left_out)
+            continue;
+        p->real[p->n] = r->samples[i].value - (isfinite(r->overhead_ns) ? r->overhead_ns : 0);
+        p->cpu[p->n] = (x->proc[i].user_ns + x->proc[i].sys_ns) -
+                       (x->shell_user_ns + x->shell_sys_ns);
+        p->iters[p->n++] = r->samples[i].iters;
+    }
+}
+
+/* A row's processes: each one's median net of its own empty loop (its
+ * value, as the headline averages them), its CPU time's median net the
+ * same way, and the iterations of the samples it rests on. */
+static void processes_of(reps *p)
+{
+    const vn_result *r = p->r;
+    p->n = 0;
+    for (size_t k = 0; r->processes && k < r->nprocesses; k++) {
+        const vn_process_result *q = &r->processes[k];
+        if (q->upper_bound || !isfinite(q->value))
+            continue;
+        size_t m = 0;
+        uint64_t iters = 0;
+        for (size_t i = 0; r->samples && i < r->nsamples; i++) {
+            const vn_sample *s = &r->samples[i];
+            if (s->process != (int)k || (s->tags & r->left_out))
+                continue;
+            iters += s->iters;
+            if (isfinite(s->cpu_ns))
+                p->tmp[m++] = s->cpu_ns - (isfinite(q->overhead_ns) ? q->overhead_ns : 0);
+        }
+        p->real[p->n] = q->value;
+        p->cpu[p->n] = median_of(p->tmp, m);
+        p->iters[p->n++] = iters;
+    }
+    /* Results with no processes of their own (a kernel module's): the
+     * headline is the one repetition. */
+    if (!r->nprocesses && r->stats.n) {
+        p->real[0] = r->stats.median;
+        p->cpu[0] = r->cpu_ns;
+        p->iters[0] = (uint64_t)r->stats.n * r->iters;
+        p->n = 1;
+    }
 }
 
 static int has_rate(const vn_result *r, int kind)
@@ -63,11 +121,6 @@ static int has_rate(const vn_result *r, int kind)
     return (kind == V_BYTES ? r->bytes_per_iter : r->items_per_iter) > 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Aggregates as Google Benchmark computes them from its repetitions. */
 enum { A_MEAN, A_MEDIAN, A_STDDEV, A_CV, A_COUNT };
@@ -82,7 +135,7 @@ static double aggregate(const reps *p, int kind, int agg)
     if (agg == A_MEAN)
         return mean;
     if (agg == A_MEDIAN) {
-        qsort(p->tmp, p->n, sizeof *p->tmp, cmp_double);
+        qsort(p->tmp, p->n, sizeof *p->tmp, cmp_double_r);
         return vn_percentile_sorted(p->tmp, p->n, 50);
     }
     for (size_t k = 0; k < p->n; k++)
@@ -170,7 +223,7 @@ static void row_entries(vn__json *j, const reps *p, const family *f)
     const vn_result *r = p->r;
     for (size_t k = 0; k < p->n; k++) {
         entry_head(j, r, f, NULL, p->n, (long)k);
-        vn__json_uint(j, "iterations", r->samples[p->idx[k]].iters);
+        vn__json_uint(j, "iterations", p->iters[k]);
         vn__json_num(j, "real_time", value(p, k, V_REAL));
         vn__json_num(j, "cpu_time", value(p, k, V_CPU));
         vn__json_str(j, "time_unit", "ns");
@@ -255,10 +308,10 @@ int vn__report_gbench(const vn_results *r, const vn_run_results *runs, const cha
     for (size_t i = 0; i < r->nbench; i++)
         if (vn_results_at(r, i)->nsamples > most)
             most = vn_results_at(r, i)->nsamples;
-    size_t *idx = malloc(most * sizeof *idx);
-    double *tmp = malloc(most * sizeof *tmp);
-    if (!idx || !tmp) {
-        free(idx), free(tmp);
+    double *tmp = malloc(3 * most * sizeof *tmp);
+    uint64_t *iters = malloc(most * sizeof *iters);
+    if (!tmp || !iters) {
+        free(tmp), free(iters);
         return VN_ENOMEM;
     }
     vn__json j;
@@ -269,14 +322,11 @@ int vn__report_gbench(const vn_results *r, const vn_run_results *runs, const cha
     family f = {0, 0, ""};
     for (size_t i = 0; i < r->nbench; i++) {
         const vn_result *row = vn_results_at(r, i);
-        reps p = {row, runs ? &runs->commands[i] : NULL, idx, 0, 0, tmp};
-        /* The headline's samples: those with no tag it leaves out. An
-         * overhead no empty-loop sample measured is unknown, and nothing
-         * was taken off. */
-        for (size_t k = 0; row->samples && k < row->nsamples; k++)
-            if (!(row->samples[k].tags & row->left_out))
-                idx[p.n++] = k;
-        p.net = isfinite(row->overhead_ns) ? row->overhead_ns : 0;
+        reps p = {row, 0, tmp + most, tmp + 2 * most, iters, tmp};
+        if (runs)
+            runs_of(&p, &runs->commands[i]);
+        else
+            processes_of(&p);
         next_family(&f, row, i == 0);
         if (row->error[0] || row->upper_bound || p.n == 0)
             error_entry(&j, row, &f);
@@ -285,7 +335,7 @@ int vn__report_gbench(const vn_results *r, const vn_run_results *runs, const cha
     }
     vn__json_arr_end(&j);
     vn__json_obj_end(&j);
-    free(idx), free(tmp);
+    free(tmp), free(iters);
     return vn__json_finish(&j);
 }
 

@@ -30,6 +30,8 @@ static void sample(vn__json *j, const vn_sample *s, int ncounters, const vn_proc
     vn__json_num(j, "ref_ns", s->ref_ns);
     vn__json_int(j, "thread", s->thread);
     if (!u) {
+        vn__json_int(j, "process", s->process);
+        vn__json_int(j, "block", s->block);
         vn__json_num(j, "branch_cycles", s->branch_cycles);
         vn__json_num(j, "cpu_ns", s->cpu_ns);
     }
@@ -151,6 +153,70 @@ static void baseline(vn__json *j, const vn_result *r)
     vn__json_obj_end(j);
 }
 
+/* The headline as it compares across runs: its unit (cycles when the
+ * core's clock moved), value and interval, in each unit, and what it rests
+ * on: how many processes, and how its variation splits between them, the
+ * halves of each process's samples, and the samples. */
+static void headline(vn__json *j, const vn_result *r)
+{
+    int bound = r->upper_bound != 0;
+    if (r->stats.n == 0 && !bound) {
+        vn__json_null(j, "headline");
+        return;
+    }
+    vn__json_obj_begin(j, "headline");
+    int cyc = r->cycles_headline && isfinite(r->cycles);
+    vn__json_str(j, "unit", cyc ? "cycles" : "ns");
+    double v = bound ? (cyc ? r->cycles : r->bound_ns) : cyc ? r->cycles : r->stats.median;
+    const double nan2[2] = {NAN, NAN};
+    const double *ci = bound ? nan2 : cyc ? r->cycles_ci : r->stats.median_ci;
+    vn__json_num(j, "value", v);
+    pair(j, "ci", ci);
+    vn__json_bool(j, "bound", bound);
+    vn__json_obj_begin(j, "units");
+    vn__json_obj_begin(j, "ns");
+    vn__json_num(j, "value", bound ? r->bound_ns : r->stats.median);
+    pair(j, "ci", bound ? nan2 : r->stats.median_ci);
+    vn__json_obj_end(j);
+    if (isfinite(r->cycles)) {
+        vn__json_obj_begin(j, "cycles");
+        vn__json_num(j, "value", r->cycles);
+        pair(j, "ci", bound ? nan2 : r->cycles_ci);
+        vn__json_obj_end(j);
+    }
+    vn__json_obj_end(j);
+    vn__json_uint(j, "processes", r->nprocesses);
+    vn__json_obj_begin(j, "variation");
+    vn__json_num(j, "processes", r->share_processes);
+    vn__json_num(j, "blocks", r->share_blocks);
+    vn__json_num(j, "samples", r->share_samples);
+    vn__json_obj_end(j);
+    vn__json_bool(j, "processes_disagree", r->processes_disagree != 0);
+    vn__json_obj_end(j);
+}
+
+/* Each process's own estimate, which the headline averages. */
+static void processes(vn__json *j, const vn_result *r)
+{
+    vn__json_arr_begin(j, "processes");
+    for (size_t i = 0; r->processes && i < r->nprocesses; i++) {
+        const vn_process_result *p = &r->processes[i];
+        int pretty = j->pretty;
+        vn__json_obj_begin(j, NULL);
+        j->pretty = 0;
+        vn__json_num(j, "value", p->value);
+        vn__json_num(j, "cycles", p->cycles);
+        vn__json_num(j, "overhead_ns", p->overhead_ns);
+        vn__json_uint(j, "samples", p->samples);
+        vn__json_uint(j, "used", p->used);
+        vn__json_num(j, "elapsed_s", p->elapsed);
+        vn__json_bool(j, "upper_bound", p->upper_bound != 0);
+        vn__json_obj_end(j);
+        j->pretty = pretty;
+    }
+    vn__json_arr_end(j);
+}
+
 /* One row; x is the command's own part of it for vernier run (its command
  * line, parameters, each run's usage, the shell's start-up), NULL for the
  * engine's rows. */
@@ -207,6 +273,10 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on, const vn
         vn__json_uint(j, "headline_samples", r->headline_samples);
     vn__json_num(j, "cycles", r->cycles);
     vn__json_num(j, "cpu_ns", x ? NAN : r->cpu_ns);
+    if (!x) {
+        headline(j, r);
+        processes(j, r);
+    }
     vn__json_obj_begin(j, "ref");
     vn__json_num(j, "ns_per_cycle", r->ref_ns);
     vn__json_num(j, "spread", r->ref_spread);
@@ -263,6 +333,10 @@ static void config(vn__json *j, const vn_config *c)
     vn__json_int(j, "threads", c->threads);
     vn__json_bool(j, "cold", c->cold != 0);
     vn__json_bool(j, "interleave", c->interleave != 0);
+    if (c->processes > 0)
+        vn__json_int(j, "processes", c->processes);
+    else
+        vn__json_str(j, "processes", "auto");
     vn__json_str(j, "timer", c->timer);
     vn__json_str(j, "filter", c->filter);
     vn__json_str(j, "counters", c->counters);
@@ -344,6 +418,12 @@ int vn__report_results_json(const vn_results *r, const vn_run_results *runs, vn_
     /* What the samples are: iterations of code in-process, or runs of commands. */
     vn__json_str(&j, "kind", runs ? "commands" : "code");
     vn__json_str(&j, "note", r->note[0] ? r->note : NULL);
+    if (!runs) {
+        vn__json_obj_begin(&j, "processes");
+        vn__json_uint(&j, "count", r->processes);
+        vn__json_num(&j, "wall_s", r->processes ? r->processes_wall : NAN);
+        vn__json_obj_end(&j);
+    }
     counter_info(&j, &r->counters);
     vn__json_arr_begin(&j, "findings");
     for (size_t i = 0; i < r->nfindings; i++) {

@@ -62,6 +62,7 @@ static const char *stop_words(vn_stop s)
     case VN_STOP_FAILED: return "a run failed";
     case VN_STOP_INTERRUPTED: return "interrupted";
     case VN_STOP_SKIPPED: return "skipped";
+    case VN_STOP_MAX_PROCESSES: return "the most processes ran first";
     }
     return "?";
 }
