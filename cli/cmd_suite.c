@@ -202,7 +202,7 @@ int cmd_suite(int argc, char **argv)
     }
     eargv[ne++] = "vernier suite";
     size_t defaults_at = ne;
-    ne += 2; /* --max-time and --warmup, filled once --quick is known */
+    ne += 3; /* --max-time, --warmup and --processes, filled once --quick is known */
     int c;
     optind = 1;
     while (rc == 0 && (c = vn_cli_getopt(cmd, argc, argv, "h", longopts)) != -1) {
@@ -256,6 +256,10 @@ int cmd_suite(int argc, char **argv)
          * without it. */
         eargv[defaults_at] = ctx.quick ? "--max-time=0.03" : "--max-time=0.25";
         eargv[defaults_at + 1] = ctx.quick ? "--warmup=0.002" : "--warmup=0.01";
+        /* In this process: the families start children, servers and
+         * sockets of their own, which a worker process would start again
+         * for every process. --processes measures in several all the same. */
+        eargv[defaults_at + 2] = "--processes=1";
         if (ctx.cpu_a >= 0) {
             static char cpu[32];
             snprintf(cpu, sizeof cpu, "--cpu=%d", ctx.cpu_a);

@@ -55,6 +55,10 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
     p->max_processes = procs ? procs : 20;
     /* Under 3 samples a process has no median that leaves one sample out. */
     p->process_samples = 3;
+    /* A core shared with a busy sibling thread slowed this host's loops by
+     * 1.1x to 1.9x for seconds at a time, and the probe read 1.6 to 1.9
+     * against 1.01 when it was not (bench/RESULTS.md). */
+    p->process_shared_ratio = VN__SHARED_RATIO;
     p->cycles_gain = 0.5;
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)
@@ -165,7 +169,8 @@ static double rel_mad(double *x, size_t n)
  * sample by its own reference and taking the smallest quotient instead
  * would pick a sample whose reference happened to run slow, and read a
  * dependent add under one cycle. x is scratch room for n values. */
-static void in_cycles(const vn__row_view *r, vn__decision *d, double om, double *x)
+static void in_cycles(const vn__row_view *r, vn__decision *d, double om, double *x,
+                      const vn__policy *p)
 {
     size_t m = 0;
     double fastest = INFINITY;
@@ -181,6 +186,19 @@ static void in_cycles(const vn__row_view *r, vn__decision *d, double om, double 
     if (d->head == VN__HEAD_FASTEST) {
         d->cycles = fastest / d->ref;
         return;
+    }
+    /* The same samples in ns, beside their cycles, for the test of which
+     * varies less. */
+    double *ns = malloc(m * sizeof *ns);
+    if (ns) {
+        size_t k = 0;
+        for (size_t i = 0; i < r->n; i++) {
+            const vn_sample *s = &r->v[i];
+            if (!(s->tags & d->skip) && isfinite(s->ref_ns) && s->ref_ns > 0)
+                ns[k++] = s->value - om;
+        }
+        d->cycles_steadier = vn__levels_steadier(ns, x, m, p->cycles_gain);
+        free(ns);
     }
     double med;
     if (vn_median_ci(x, m, &med, &d->cycles_lo, &d->cycles_hi) == 0)
@@ -220,7 +238,7 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
                         .fastest = INFINITY, .ref = INFINITY, .half_pct = NAN, .var = NAN,
                         .cycles = NAN, .cycles_lo = NAN, .cycles_hi = NAN,
                         .rel_mad_ns = NAN, .rel_mad_cycles = NAN,
-                        .block = {NAN, NAN}, .block_var = {NAN, NAN}};
+                        .block = {NAN, NAN}, .block_var = {NAN, NAN}, .probe = NAN};
     double *x = malloc((r->n ? r->n : 1) * sizeof *x);
     if (!x)
         return VN_ENOMEM;
@@ -272,8 +290,16 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
                 x[k++] = r->v[i].value - e->om;
         d->rel_mad_ns = rel_mad(x, d->used);
     }
+    size_t np = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (isfinite(r->v[i].branch_cycles))
+            x[np++] = r->v[i].branch_cycles;
+    if (np && !(r->on_cpu < VN__ON_CPU_MIN)) {
+        qsort(x, np, sizeof *x, vn__cmp_double);
+        d->probe = vn_percentile_sorted(x, np, 50);
+    }
     if (d->used) {
-        in_cycles(r, d, d->head == VN__HEAD_MEDIAN ? e->om : 0, x);
+        in_cycles(r, d, d->head == VN__HEAD_MEDIAN ? e->om : 0, x, p);
         blocks(r, d, d->head == VN__HEAD_MEDIAN ? e->om : 0, x);
     }
     free(x);
@@ -281,7 +307,10 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
      * samples were preempted goes on (within the budget) until that many
      * remain. The precision must have held at the tests just before too
      * (p->confirm in a row). */
-    int ready = p->stop_on_precision && d->precise && r->streak + 1 >= p->confirm && !d->waiting &&
+    /* The last look there can be (the most samples) is one look: no
+     * repeated test to guard against. */
+    int confirmed = r->streak + 1 >= p->confirm || r->n >= p->max_samples;
+    int ready = p->stop_on_precision && d->precise && confirmed && !d->waiting &&
                 d->used >= p->min_samples;
     if (r->n < p->min_samples && r->n < p->max_samples)
         d->verdict = VN__GO_ON;

@@ -40,6 +40,14 @@ typedef struct vn__policy {
      * share of ns's: the core's clock moved, and dividing by it took most
      * of the variation away. */
     double cycles_gain;
+    /* The processes of a run (every row's) whose taken-branch probes fall
+     * in two groups, further apart than this ratio, ran on a core of their
+     * own (the lower group) or while a second hardware thread shared it
+     * (vn__probe_limit): a shared one's value leaves the headline while
+     * processes on a core of their own remain (vn__decide_row). The
+     * sample-level tag (shared_ratio) judges single samples within a
+     * process instead. */
+    double process_shared_ratio;
     /* 0 in a worker process: its rows stop at the samples and the share of
      * the budget the plan gave them, never on precision (the processes
      * together decide that). */
@@ -73,6 +81,9 @@ typedef struct vn__row_view {
     double elapsed_ns;       /* the row's own time so far */
     int probed;              /* the samples carry branch probes: shared-core tags mean something */
     size_t streak;           /* the stop tests just before this one at which the precision held */
+    double on_cpu;           /* the samples' median share of their wall time on the CPU (NAN
+                                unknown): a body that mostly waits is not slowed by a shared
+                                core, and its probe says nothing of it */
     int skip_given;          /* skip below says which tags leave the headline (decided over
                                 all the row's processes), rather than these samples alone */
     unsigned skip;
@@ -112,8 +123,12 @@ typedef struct vn__decision {
     double cycles;           /* value in reference cycles; NAN without references */
     double cycles_lo, cycles_hi; /* its interval (a median's); NAN for a bound */
     double rel_mad_ns, rel_mad_cycles; /* the used samples' spread (net), MAD / |median| */
+    int cycles_steadier;     /* the used samples vary less in cycles than in ns, beyond
+                                chance and by the policy's cycles_gain (vn__levels_steadier) */
     double block[2], block_var[2]; /* the median (net) of the first and second half of the
                                       used samples, and its variance; NAN with too few */
+    double probe;            /* the median taken-branch probe of the samples, reference
+                                cycles a branch; NAN without probes */
 } vn__decision;
 
 /* Which tags keep a sample out of the headline, from the samples of r
@@ -124,6 +139,14 @@ unsigned vn__left_out(const vn__row_view *r, const vn__policy *p, double *x, int
 /* Decides a row's samples of one process. 0, or VN_ENOMEM (d then says go
  * on, with no headline). */
 int vn__decide(const vn__row_view *row, const vn__policy *p, vn__decision *d);
+
+/* The probe over which a process ran on a shared core, from the median
+ * probes of all the run's processes (of every row; probes[0..n), NAN
+ * skipped, reordered): the middle of the widest gap between two of them
+ * in ascending order when that gap is wider than p->process_shared_ratio,
+ * else INFINITY: processes that only spread, with no gap, tell nothing
+ * of a shared core. Pure. */
+double vn__probe_limit(double *probes, size_t n, const vn__policy *p);
 
 /* How many times vn__decide() ran in this process (for tests). */
 size_t vn__decisions(void);
@@ -140,6 +163,9 @@ typedef struct vn__row_state {
     size_t samples;          /* its samples in all of them */
     size_t streak;           /* earlier looks (one after each process) at which the precision held */
     double next_cost_ns;     /* the least another process would cost the row */
+    double probe_limit;      /* a process whose median probe is over this ran on a shared
+                                core (vn__probe_limit); INFINITY or NAN: the run's probes
+                                fall in no two groups, and none is judged so */
 } vn__row_state;
 
 /* The headline in one unit: the mean of the processes' values with its
@@ -169,6 +195,9 @@ typedef struct vn__row_decision {
                                 their own uncertainty allows (layout), or some give a bound
                                 and some a median */
     size_t used;             /* samples the headline rests on, over all processes */
+    size_t shared;           /* processes of the other core state, left out of the headline */
+    int on_shared;           /* the headline's processes ran on a core shared with another
+                                hardware thread: most of the row's did */
 } vn__row_decision;
 
 /* Decides a row over its processes: proc[i] is process i's own decision

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "bench_decide.h"
+#include "stats_internal.h"
 #include "stats_levels.h"
 #include "vernier/base.h"
 
@@ -93,24 +94,40 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
     if (!proc || k == 0)
         return VN_EINVAL;
     size_t heads = 0, bounds = 0;
-    for (size_t i = 0; i < k; i++) {
+    for (size_t i = 0; i < k; i++)
         heads += proc[i].head != VN__HEAD_NONE;
-        bounds += proc[i].head == VN__HEAD_FASTEST;
-        out->used += proc[i].used;
-    }
-    /* A process whose every sample was left out has no value: the others
-     * stand for the row. */
-    vn__decision *with = heads < k ? malloc((heads ? heads : 1) * sizeof *with) : NULL;
-    if (heads < k) {
+    /* A process whose every sample was left out has no value. And when
+     * the run's processes fell in two groups by their taken-branch probes
+     * (a core of their own, or one a second hardware thread shared for
+     * seconds at a time), a row's processes in either group measured the
+     * body on a different machine: the headline rests on the group most of
+     * them ran in, the state the machine was most in, which the next run
+     * is the likelier to meet; ties go to the core of its own. */
+    double limit = st && p->max_processes > 1 && isfinite(st->probe_limit) ? st->probe_limit : INFINITY;
+    size_t own = 0;
+    for (size_t i = 0; i < k; i++)
+        own += proc[i].head != VN__HEAD_NONE && !(proc[i].probe > limit);
+    int on_shared = heads > 0 && own * 2 < heads;
+    int strat = own > 0 && own < heads;
+    out->on_shared = on_shared;
+    size_t keep = !strat ? heads : on_shared ? heads - own : own;
+    vn__decision *with = heads < k || strat ? malloc((heads ? heads : 1) * sizeof *with) : NULL;
+    if (heads < k || strat) {
         if (!with)
             return VN_ENOMEM;
         for (size_t i = 0, m = 0; i < k; i++)
-            if (proc[i].head != VN__HEAD_NONE)
+            if (proc[i].head != VN__HEAD_NONE && (!strat || (proc[i].probe > limit) == on_shared))
                 with[m++] = proc[i];
+        out->shared = strat ? heads - keep : 0;
         proc = with;
     }
     size_t all = k;
-    k = heads;
+    k = keep;
+    heads = keep;
+    for (size_t i = 0; i < k; i++) {
+        bounds += proc[i].head == VN__HEAD_FASTEST;
+        out->used += proc[i].used;
+    }
     double *x = malloc(4 * (k ? k : 1) * sizeof *x);
     if (!x) {
         free(with);
@@ -123,11 +140,9 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         const vn__decision *d = &proc[0];
         out->ns = (vn__unit_view){d->value, d->lo, d->hi};
         out->cycles = (vn__unit_view){d->cycles, d->cycles_lo, d->cycles_hi};
-        /* The core's clock moved when its own samples spread less in
-         * cycles than in ns. */
-        out->cycles_headline = isfinite(d->rel_mad_cycles) && isfinite(d->rel_mad_ns) &&
-                               d->rel_mad_cycles * d->rel_mad_cycles <=
-                                   p->cycles_gain * d->rel_mad_ns * d->rel_mad_ns;
+        /* The core's clock moved when its own samples vary less in cycles
+         * than in ns, beyond chance. */
+        out->cycles_headline = d->cycles_steadier;
         scale[0] = out->cycles_headline && d->value != 0 ? d->cycles / d->value : 1;
         shares(proc, 1, scale, NAN, out);
         out->precise = d->precise;
@@ -150,9 +165,9 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         out->sd_processes = ln.sd;
         if (have_cycles && vn__levels_compute(c, NULL, k, &lc) == 0) {
             out->cycles = (vn__unit_view){lc.mean, lc.lo, lc.hi};
-            /* Relative spreads, the variance of the logs to first order. */
-            double rn = ln.sd / ln.mean, rcy = lc.sd / lc.mean;
-            out->cycles_headline = rcy * rcy <= p->cycles_gain * rn * rn && rn > 0;
+            /* The clock moved between processes when they vary less in
+             * cycles than in ns, beyond chance. */
+            out->cycles_headline = vn__levels_steadier(x, c, k, p->cycles_gain);
         }
         for (size_t i = 0; i < k; i++)
             scale[i] = out->cycles_headline ? c[i] / x[i] : 1;
@@ -180,11 +195,14 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         out->verdict = proc[0].verdict;
         return 0;
     }
-    /* Over processes, only an interval across them counts. */
-    if (heads < p->min_processes)
+    /* Over processes, only an interval across them counts, and only once
+     * the samples of all of them reach the fewest asked for. */
+    if (heads < p->min_processes || (st && st->samples < p->min_samples))
         out->precise = 0;
     int confirmed = out->precise && (st->streak + 1 >= p->confirm || k >= p->max_processes);
-    if (k >= p->min_processes && confirmed)
+    if (st->samples < p->min_samples && k < p->max_processes)
+        out->verdict = VN__GO_ON; /* the fewest samples asked for come first, as in one process */
+    else if (k >= p->min_processes && confirmed)
         out->verdict = VN__STOP_PRECISE;
     else if (k >= p->max_processes)
         out->verdict = VN__STOP_MAX_PROCESSES;
@@ -193,4 +211,22 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
     else if (st->samples >= p->max_samples)
         out->verdict = VN__STOP_MAX_SAMPLES;
     return 0;
+}
+
+double vn__probe_limit(double *probes, size_t n, const vn__policy *p)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (probes[i] > 0 && isfinite(probes[i]))
+            probes[m++] = probes[i];
+    if (m < 2)
+        return INFINITY;
+    qsort(probes, m, sizeof *probes, vn__cmp_double);
+    double gap = 1, at = INFINITY;
+    for (size_t i = 0; i + 1 < m; i++)
+        if (probes[i + 1] / probes[i] > gap) {
+            gap = probes[i + 1] / probes[i];
+            at = sqrt(probes[i + 1] * probes[i]);
+        }
+    return gap > p->process_shared_ratio ? at : INFINITY;
 }

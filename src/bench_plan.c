@@ -77,6 +77,9 @@ void vn__plan_next(const vn__part *parts, size_t k, const vn__decision *proc,
     size_t cap = 2 * (most_yet ? most_yet : 1);
     size_t r = vn__levels_samples(fixed, per, within, between, p->process_samples,
                                   cap < most ? cap : most);
+    /* The fewest samples asked for come first, whatever the split. */
+    if (st->samples < p->min_samples && p->min_samples - st->samples > r)
+        r = p->min_samples - st->samples < most ? p->min_samples - st->samples : most;
     out->samples = r;
     /* The processes the precision needs at r samples each, and this one's
      * share of what is left among them. */
@@ -86,5 +89,5 @@ void vn__plan_next(const vn__part *parts, size_t k, const vn__decision *proc,
     size_t to_go = need > k ? need - k : 1;
     double share = left / (double)to_go;
     double least = isfinite(per) ? fixed + (double)r * per : share;
-    out->share_ns = fmin(left, fmax(share, least));
+    out->share_ns = st->samples < p->min_samples ? fmax(share, least) : fmin(left, fmax(share, least));
 }

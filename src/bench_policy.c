@@ -28,6 +28,10 @@ static const struct field {
     {"shared_slower", offsetof(vn__policy, shared_slower), REAL},
     {"shared_evidence", offsetof(vn__policy, shared_evidence), COUNT},
     {"shared_ratio", offsetof(vn__policy, shared_ratio), REAL},
+    {"process_shared_ratio", offsetof(vn__policy, process_shared_ratio), REAL},
+    {"confirm", offsetof(vn__policy, confirm), COUNT},
+    {"process_samples", offsetof(vn__policy, process_samples), COUNT},
+    {"cycles_gain", offsetof(vn__policy, cycles_gain), REAL},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 

@@ -286,6 +286,18 @@ static int merge(const vn_buf *ans, job **todo, size_t ntodo, int *got, int *rc)
     }
 }
 
+/* The median taken-branch probe of a part's samples; NAN without any. */
+static double part_probe(const vn__part *q)
+{
+    dbuf d = {0};
+    for (size_t i = 0; i < q->S.n; i++)
+        if (isfinite(q->S.v[i].branch_cycles) && vn__push_double(&d, q->S.v[i].branch_cycles))
+            break;
+    double m = vn__median_of(d.v, d.n);
+    free(d.v);
+    return m;
+}
+
 /* Row j after a process that sent its part (got) or did not: failed,
  * interrupted, or decided over its processes so far. */
 static int look(job *j, int got, const char *lost)
@@ -400,7 +412,8 @@ static void progress(const vn_config *cfg, size_t process, size_t done, size_t n
  * says why its rows got nothing when it failed; start_rc the error when it
  * could not start at all. */
 static int one_process(job **jobs, size_t n, const vn_config *cfg, const vn__launch *l,
-                       char **argv, const vn__wire_plan *base, uint64_t *seed, int *start_rc)
+                       char **argv, const vn__wire_plan *base, uint64_t *seed, int *start_rc,
+                       dbuf *probes)
 {
     job **todo = malloc((n ? n : 1) * sizeof *todo);
     int *got = calloc(n ? n : 1, sizeof *got);
@@ -436,6 +449,21 @@ static int one_process(job **jobs, size_t n, const vn_config *cfg, const vn__lau
                      (size_t)p.process + 1, how);
         }
         int interrupted = cfg->stop_flag && *cfg->stop_flag;
+        /* The run's probes, every process of every row: where they fall in
+         * two groups, the upper ran on a shared core. */
+        for (size_t i = 0; rc == 0 && i < ntodo; i++)
+            if (got[i])
+                rc = vn__push_double(probes, part_probe(&todo[i]->parts[todo[i]->nparts - 1]));
+        double *tmp = rc == 0 ? malloc((probes->n ? probes->n : 1) * sizeof *tmp) : NULL;
+        if (rc == 0 && !tmp)
+            rc = VN_ENOMEM;
+        if (tmp) {
+            memcpy(tmp, probes->v, probes->n * sizeof *tmp);
+            double limit = vn__probe_limit(tmp, probes->n, &jobs[0]->pol);
+            free(tmp);
+            for (size_t i = 0; i < n; i++)
+                jobs[i]->rstate.probe_limit = limit;
+        }
         for (size_t i = 0; rc == 0 && i < ntodo; i++)
             rc = look(todo[i], got[i], why[0] && !interrupted ? why : NULL);
     }
@@ -461,6 +489,7 @@ int vn__run_processes(job **jobs, size_t n, const vn_config *cfg, const vn__laun
                           .counter_error_ppm = cal ? cal->error_ppm : NAN};
     int rc = 0, start_rc = 0;
     size_t process = 0;
+    dbuf probes = {0};
     for (;; process++) {
         size_t done = 0;
         for (size_t i = 0; i < n; i++)
@@ -469,7 +498,7 @@ int vn__run_processes(job **jobs, size_t n, const vn_config *cfg, const vn__laun
             break;
         progress(cfg, process, done, n, t0);
         base.process = (uint32_t)process;
-        rc = one_process(jobs, n, cfg, l, argv, &base, &seed, &start_rc);
+        rc = one_process(jobs, n, cfg, l, argv, &base, &seed, &start_rc, &probes);
         if (rc == 1)
             break;
         if (rc)
@@ -477,6 +506,7 @@ int vn__run_processes(job **jobs, size_t n, const vn_config *cfg, const vn__laun
         together(jobs, n);
     }
     argv_free(argv);
+    free(probes.v);
     out->processes = process;
     out->processes_wall = (double)(vn__posix_read(CLOCK_MONOTONIC) - t0) / 1e9;
     if (cfg->stop_flag && *cfg->stop_flag)

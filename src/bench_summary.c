@@ -23,7 +23,7 @@ void vn__part_free(vn__part *q)
 int vn__view_row(const vn_sample *v, size_t n, const empties *E, const vn__policy *pol, double thr,
                  double efloor, uint64_t iters, double floor_ns, vn__row_view *rv)
 {
-    *rv = (vn__row_view){.v = v, .n = n, .floor_ns = floor_ns};
+    *rv = (vn__row_view){.v = v, .n = n, .floor_ns = floor_ns, .on_cpu = NAN};
     for (int quiet = 0; quiet < 2; quiet++) {
         empty_stats es;
         int rc = vn__empty_summary(E, quiet, pol->empty_matched, thr, efloor, iters, &es, NULL);
@@ -36,10 +36,12 @@ int vn__view_row(const vn_sample *v, size_t n, const empties *E, const vn__polic
     return 0;
 }
 
-/* The view of part q, with the tags left out given. */
+/* The view of part q. */
 static int part_view(const vn__part *q, const vn__policy *pol, vn__row_view *rv)
 {
-    return vn__view_row(q->S.v, q->S.n, &q->E, pol, q->thr, q->efloor, q->iters, q->floor_ns, rv);
+    int rc = vn__view_row(q->S.v, q->S.n, &q->E, pol, q->thr, q->efloor, q->iters, q->floor_ns, rv);
+    rv->on_cpu = vn__median_of(q->cpu_share.v, q->cpu_share.n);
+    return rc;
 }
 
 int vn__decide_parts(const vn__part *parts, size_t k, const vn__policy *pol, const vn__row_state *st,
@@ -240,7 +242,7 @@ static void overhead_of(vn_result *res, const empty_stats *es, size_t k)
 
 /* The processes' own numbers, for the result. */
 static int processes_of(vn_result *res, const vn__part *parts, size_t k, const vn__decision *proc,
-                        const empty_stats *es)
+                        const empty_stats *es, double limit, const vn__row_decision *rd)
 {
     res->processes = calloc(k, sizeof *res->processes);
     if (!res->processes)
@@ -255,6 +257,9 @@ static int processes_of(vn_result *res, const vn__part *parts, size_t k, const v
         p->used = proc[i].used;
         p->elapsed = parts[i].elapsed_ns / 1e9;
         p->upper_bound = proc[i].head == VN__HEAD_FASTEST;
+        p->probe = proc[i].probe;
+        p->shared = proc[i].probe > limit;
+        p->left_out = proc[i].head == VN__HEAD_NONE || (rd->shared && p->shared != rd->on_shared);
     }
     return 0;
 }
@@ -309,8 +314,11 @@ int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *p
     double per = res->upper_bound || !res->stats.n ? NAN : res->stats.median * 1e-9;
     res->bytes_per_sec = res->bytes_per_iter > 0 ? res->bytes_per_iter / per : NAN;
     res->items_per_sec = res->items_per_iter > 0 ? res->items_per_iter / per : NAN;
-    if ((rc = processes_of(res, parts, k, proc, es)) != 0)
+    double limit = k > 1 && isfinite(st->probe_limit) ? st->probe_limit : INFINITY;
+    if ((rc = processes_of(res, parts, k, proc, es, limit, rd)) != 0)
         goto out;
+    res->processes_left_out = rd->shared;
+    res->on_shared = rd->on_shared;
     if (c && nctr)
         rc = counters_of(res, parts, k, c, nctr, used);
     /* A row that failed keeps its samples, and says nothing of them. */

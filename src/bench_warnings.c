@@ -206,6 +206,34 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
              100 * half / r->cycles),
              "clock moved: the headline is cycles (ci95 of cycles)");
     }
+    /* Processes on a core shared with another hardware thread and on one
+     * of their own, as the run's probes fell in two groups: the headline
+     * rests on the state most of the row's processes ran in. */
+    if (r->on_shared || r->processes_left_out) {
+        double lo = INFINITY, hi = -INFINITY;
+        size_t shared = 0;
+        for (size_t i = 0; i < r->nprocesses; i++)
+            if (r->processes[i].shared && isfinite(r->processes[i].probe)) {
+                lo = fmin(lo, r->processes[i].probe), hi = fmax(hi, r->processes[i].probe);
+                shared++;
+            }
+        if (r->on_shared)
+            vn__warning_brief(vn__result_warn(r, "shared_core",
+                 "%zu of its %zu processes ran while a second hardware thread shared the core "
+                 "(the taken-branch probe read %.2f to %.2f cycles a branch, where the run's "
+                 "quiet processes read under %.2g times less): the headline rests on them, a "
+                 "shared core, and a run on a core of its own may be faster", shared,
+                 r->nprocesses, lo, hi, p->process_shared_ratio),
+                 "%zu/%zu processes on a shared core: its headline", shared, r->nprocesses);
+        else
+            vn__warning_brief(vn__result_warn(r, "shared_core",
+                 "%zu of its %zu processes ran while a second hardware thread shared the core "
+                 "(the taken-branch probe read %.2f to %.2f cycles a branch, over %.2g times the "
+                 "run's quiet processes): they measured the core's neighbour as much as the "
+                 "body, and are left out of the headline", shared, r->nprocesses, lo, hi,
+                 p->process_shared_ratio),
+                 "%zu/%zu processes on a shared core, left out", shared, r->nprocesses);
+    }
     /* Processes that disagree beyond their own samples: a layout, or a
      * state of the machine, that some met and others did not. */
     if (r->processes_disagree && r->nprocesses > 1) {

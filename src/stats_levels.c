@@ -160,3 +160,46 @@ size_t vn__levels_needed(double var, double half, size_t k_from, size_t k_max)
             return k;
     return k_max;
 }
+
+int vn__levels_steadier(const double *a, const double *b, size_t n, double gain)
+{
+    if (!a || !b || n < 4)
+        return 0;
+    /* With u = ln a and v = ln b, cov(u + v, u - v) = var u - var v: the
+     * variances are equal exactly when the sum and the difference are
+     * uncorrelated, which Pearson's t-test with n - 2 degrees of freedom
+     * tests. */
+    double su = 0, sv = 0, lo = INFINITY, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(a[i] > 0) || !(b[i] > 0) || !isfinite(a[i]) || !isfinite(b[i]))
+            return 0;
+        su += log(a[i]);
+        sv += log(b[i]);
+        lo = fmin(lo, a[i]);
+        hi = fmax(hi, a[i]);
+    }
+    /* a that does not vary beyond the rounding of its logs leaves nothing
+     * for b to be steadier than. */
+    if (hi - lo <= 1e-9 * hi)
+        return 0;
+    double mu = su / (double)n, mv = sv / (double)n, vu = 0, vv = 0, cuv = 0;
+    for (size_t i = 0; i < n; i++) {
+        double u = log(a[i]) - mu, v = log(b[i]) - mv;
+        vu += u * u;
+        vv += v * v;
+        cuv += u * v;
+    }
+    if (!(vu > 0) || vv > gain * vu)
+        return 0;
+    /* corr(u + v, u - v) from the sums of squares. */
+    double cov = vu - vv, vs = vu + vv + 2 * cuv, vd = vu + vv - 2 * cuv;
+    if (!(vs > 0) || !(vd > 0))
+        return vv < vu;
+    double r = cov / sqrt(vs * vd);
+    if (!(r > 0))
+        return 0;
+    if (r >= 1)
+        return 1;
+    double t = r * sqrt((double)(n - 2)) / sqrt(1 - r * r);
+    return t > vn_t975((double)(n - 2));
+}

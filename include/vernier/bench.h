@@ -448,6 +448,16 @@ typedef struct vn_process_result {
     size_t used;               /* of which the headline rests on */
     double elapsed;            /* seconds of the row's own time in it */
     int upper_bound;           /* it could not tell the body from the empty loop */
+    /* The median of its samples' taken-branch probes, in reference cycles
+     * a branch (NAN without probes), and whether that read the core as
+     * shared with another hardware thread: over the run's lowest process
+     * by the policy's ratio (1.1). Such a process leaves the headline while
+     * processes on a core of their own remain. */
+    double probe;
+    int shared;
+    int left_out;              /* not in the headline: its core's state was the other one
+                                  (of the row's processes, fewer ran in it), or every sample
+                                  of it was left out */
 } vn_process_result;
 
 typedef struct vn_result {
@@ -555,6 +565,13 @@ typedef struct vn_result {
      * uncertainty and the precision asked (code layout, or the machine's
      * state), or some gave an upper bound and some a median. */
     int processes_disagree;
+    /* When the run's processes fell in two groups by their taken-branch
+     * probes (a core of their own, or one shared with another hardware
+     * thread): the processes of the group fewer of this row's ran in, left
+     * out of the headline, and whether the headline's ran on a shared
+     * core. */
+    size_t processes_left_out;
+    int on_shared;
     /* Ratio with a baseline over several processes: the mean of the
      * per-process log ratios, with Student's t-interval (ratio_n processes). */
     int ratio_processes;

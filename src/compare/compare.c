@@ -11,6 +11,9 @@
 #include "stats_levels.h"
 #include "vernier/stats.h"
 
+/* Two sides' probes this far apart ran on cores shared differently. */
+#define VN__CMP_PROBE_APART 1.1
+
 /* The interval's level: the 2.5th and 97.5th percentiles of the resamples. */
 #define LO_PCT 2.5
 #define HI_PCT 97.5
@@ -198,9 +201,45 @@ static double insn_median(const vn__cmp_bench *b)
     return m;
 }
 
+/* The median probe of a side's units; NAN without probes. */
+static double probe_of(const vn__cmp_bench *b)
+{
+    double *v = malloc((b->nunits ? b->nunits : 1) * sizeof *v);
+    size_t m = 0;
+    for (size_t i = 0; v && i < b->nunits; i++)
+        if (isfinite(b->units_probe[i]))
+            v[m++] = b->units_probe[i];
+    double med = NAN;
+    if (m) {
+        qsort(v, m, sizeof *v, vn__cmp_double);
+        med = vn_percentile_sorted(v, m, 50);
+    }
+    free(v);
+    return med;
+}
+
 static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__cmp_bench *n)
 {
     int procs = b->nunits && n->nunits;
+    /* A core shared with another hardware thread on one side and not on
+     * the other: the two measured different machines, and no verdict on
+     * the code is honest. The taken-branch probe tells the two apart (one
+     * on a core of its own, 1.6 to 1.9 shared); a tenth apart is well
+     * beyond how much it moves otherwise. */
+    double pb = procs ? probe_of(b) : NAN, pn = procs ? probe_of(n) : NAN;
+    if (pb > 0 && pn > 0 && fmax(pb, pn) / fmin(pb, pn) > VN__CMP_PROBE_APART) {
+        char why[256];
+        snprintf(why, sizeof why, "the core was shared with another hardware thread in %s "
+                 "(branch probe %.2f against %.2f): the machines differed; run both again",
+                 pn > pb ? "NEW" : "BASE", fmax(pb, pn), fmin(pb, pn));
+        vn__cmp_skip *s = &r->skipped[r->nskipped];
+        s->name = b->name;
+        if (!(s->why = strdup(why)))
+            return VN_ENOMEM;
+        r->nskipped++;
+        r->state_differs++;
+        return 0;
+    }
     /* Against a file of runs or repetitions, a side of code results
      * resamples its processes as runs: the same unit on both sides. */
     const double *vb = !procs && b->nunits ? b->units : b->values;

@@ -62,9 +62,13 @@ typedef struct vn__cmp_bench {
      * (NAN unknown): the units a comparison resamples. Other formats have
      * none, and their values are the units: runs of a command, or
      * repetitions of a Google Benchmark. */
-    double *units, *units_cycles;
+    double *units, *units_cycles, *units_probe;
     size_t nunits, capunits;
     int cycles_headline;   /* some file's headline was in cycles: the clock moved */
+    /* units_probe: each process's taken-branch probe (reference cycles a
+     * branch, NAN unknown): about 1 on a core of its own, more while a
+     * second hardware thread shared it. Processes a file marks as shared
+     * are left out when it has others, as its headline left them out. */
     char *why;             /* why some file gave no values for it ("an upper bound
                               (< 0.31 ns)", "failed: ..."); NULL when none */
 } vn__cmp_bench;
@@ -151,6 +155,7 @@ typedef struct vn__cmp_result {
     size_t count[4];                    /* rows per vn__cmp_verdict */
     unsigned differ;                    /* bit i: vn__cmp_fact i differs between the sides */
     size_t one_process;                 /* rows compared on samples: a side had one process */
+    size_t state_differs;               /* rows not compared: one side's core was shared */
     const char *base_facts[VN__CMP_NFACTS], *new_facts[VN__CMP_NFACTS];
     unsigned base_formats, new_formats;
     vn__cmp_options opt;

@@ -15,8 +15,8 @@ vn__cmp_bench *vn__cmp_bench_at(vn__cmp_side *s, const char *name);
 /* Appends a value (or an instruction count) to b. 0 or VN_ENOMEM. */
 int vn__cmp_push(vn__cmp_bench *b, double ns);
 int vn__cmp_push_insn(vn__cmp_bench *b, double insn);
-/* Appends one process's value (ns, and cycles or NAN) to b's units. */
-int vn__cmp_push_unit(vn__cmp_bench *b, double ns, double cycles);
+/* Appends one process's value (ns, and cycles and probe or NAN) to b's units. */
+int vn__cmp_push_unit(vn__cmp_bench *b, double ns, double cycles, double probe);
 /* Sets why b has no values from some file (the first reason is kept). 0 or VN_ENOMEM. */
 int vn__cmp_set_why(vn__cmp_bench *b, const char *fmt, ...) VN_PRINTF(2, 3);
 /* Sets a fact of s (a copy of value; NULL leaves it unknown). 0 or VN_ENOMEM. */

@@ -116,10 +116,14 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
     size_t units = 0;
     cJSON_ArrayForEach(p, procs) {
         const cJSON *pv = vn__cmp_num(p, "value"), *pc = vn__cmp_num(p, "cycles");
+        const cJSON *pp = vn__cmp_num(p, "probe");
+        /* The processes its headline left out (the other core state) are
+         * left out here too. */
         if (!pv || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "upper_bound")) ||
-            !(pv->valuedouble > 0))
+            !(pv->valuedouble > 0) || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "left_out")))
             continue;
-        if (vn__cmp_push_unit(b, pv->valuedouble, pc ? pc->valuedouble : NAN))
+        if (vn__cmp_push_unit(b, pv->valuedouble, pc ? pc->valuedouble : NAN,
+                              pp ? pp->valuedouble : NAN))
             return VN_ENOMEM;
         units++;
     }
@@ -129,7 +133,7 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
             return VN_ENOMEM;
         double m = vn_percentile_sorted(v, b->n - before, 50);
         free(v);
-        if (vn__cmp_push_unit(b, m, NAN))
+        if (vn__cmp_push_unit(b, m, NAN, NAN))
             return VN_ENOMEM;
     }
     const cJSON *head = cJSON_GetObjectItemCaseSensitive(r, "headline");

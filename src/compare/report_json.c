@@ -123,6 +123,7 @@ int vn__cmp_report_json(const vn__cmp_result *r, const vn__cmp_files *f, vn_buf 
         vn__json_uint(&j, verdict_ids[v], r->count[v]);
     vn__json_obj_end(&j);
     vn__json_uint(&j, "one_process", r->one_process);
+    vn__json_uint(&j, "core_state_differs", r->state_differs);
     vn__json_arr_begin(&j, "not_comparable");
     for (size_t i = 0; i < r->nskipped; i++) {
         vn__json_obj_begin(&j, NULL);

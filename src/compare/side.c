@@ -37,6 +37,7 @@ static void bench_free(vn__cmp_bench *b)
     free(b->insn);
     free(b->units);
     free(b->units_cycles);
+    free(b->units_probe);
     free(b->why);
 }
 
@@ -103,18 +104,22 @@ int vn__cmp_push_insn(vn__cmp_bench *b, double insn)
     return push(&b->insn, &b->ninsn, &b->capinsn, insn);
 }
 
-int vn__cmp_push_unit(vn__cmp_bench *b, double ns, double cycles)
+int vn__cmp_push_unit(vn__cmp_bench *b, double ns, double cycles, double probe)
 {
+    /* Three arrays of one length and capacity: each grows as the others. */
+    double **arr[] = {&b->units, &b->units_cycles, &b->units_probe};
+    double val[] = {ns, cycles, probe};
     size_t n = b->nunits, cap = b->capunits;
-    int rc = push(&b->units, &n, &cap, ns);
-    if (rc)
-        return rc;
-    n = b->nunits;
-    cap = b->capunits;
-    rc = push(&b->units_cycles, &n, &cap, cycles);
+    for (int i = 0; i < 3; i++) {
+        n = b->nunits;
+        cap = b->capunits;
+        int rc = push(arr[i], &n, &cap, val[i]);
+        if (rc)
+            return rc;
+    }
     b->nunits = n;
     b->capunits = cap;
-    return rc;
+    return 0;
 }
 
 int vn__cmp_set_why(vn__cmp_bench *b, const char *fmt, ...)

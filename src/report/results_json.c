@@ -192,6 +192,14 @@ static void headline(vn__json *j, const vn_result *r)
     vn__json_num(j, "samples", r->share_samples);
     vn__json_obj_end(j);
     vn__json_bool(j, "processes_disagree", r->processes_disagree != 0);
+    vn__json_uint(j, "processes_left_out", r->processes_left_out);
+    /* The core's state the headline rests on, as the run's probes tell
+     * it: "shared" or "own" when they fell in two groups, null when they
+     * did not and no process could be told from another. */
+    int split = 0;
+    for (size_t i = 0; r->processes && i < r->nprocesses; i++)
+        split |= r->processes[i].shared;
+    vn__json_str(j, "core", r->on_shared ? "shared" : split ? "own" : NULL);
     vn__json_obj_end(j);
 }
 
@@ -211,6 +219,9 @@ static void processes(vn__json *j, const vn_result *r)
         vn__json_uint(j, "used", p->used);
         vn__json_num(j, "elapsed_s", p->elapsed);
         vn__json_bool(j, "upper_bound", p->upper_bound != 0);
+        vn__json_num(j, "probe", p->probe);
+        vn__json_bool(j, "shared", p->shared != 0);
+        vn__json_bool(j, "left_out", p->left_out != 0);
         vn__json_obj_end(j);
         j->pretty = pretty;
     }

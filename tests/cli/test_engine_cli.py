@@ -108,10 +108,11 @@ def test_sleep_reads_ten_milliseconds():
 
 
 def test_progress_bar_on_a_terminal_only():
-    # Two rows one after the other: the bar names each, counts rows done of
-    # two, and says the time left once a row has ended; the line is wiped
-    # before the report. Not with --quiet, nor off a terminal.
-    argv = [str(EX / "sum_arrays"), "--no-interleave", "--max-time", "0.3"]
+    # Two rows one after the other in this process: the bar names each,
+    # counts rows done of two, and says the time left once a row has ended;
+    # the line is wiped before the report. Not with --quiet, nor off a
+    # terminal.
+    argv = [str(EX / "sum_arrays"), "--no-interleave", "--max-time", "0.3", "--processes", "1"]
     err, proc = stderr_on_a_terminal(argv)
     assert proc.returncode == 0, err
     bars = re.findall(r"(two_loops|merged_loop)\s+\[[#-]+\]\s+(\d)/2", err)
@@ -123,6 +124,13 @@ def test_progress_bar_on_a_terminal_only():
     assert proc.returncode == 0 and "[#" not in err and "/2" not in err, err
     p = subprocess.run(argv, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and "\x1b[K" not in p.stderr
+    # Over processes: the bar names the process that runs, and counts the
+    # rows done of two, up to both.
+    err, proc = stderr_on_a_terminal(argv[:-2] + ["--processes", "3"])
+    assert proc.returncode == 0, err
+    bars = re.findall(r"process (\d+)\s+\[[#-]+\]\s+(\d)/2", err)
+    assert [b[0] for b in bars] == ["1", "2", "3"], err
+    assert err.endswith("\r\x1b[K")
 
 
 def test_cpu_time_follows_the_wall_time_of_code_that_computes():
@@ -132,8 +140,12 @@ def test_cpu_time_follows_the_wall_time_of_code_that_computes():
     # (never much over it; under it only by what preemption took, and
     # preempted samples are left out of both).
     assert 0.5 < b["cpu_ns"] / b["stats"]["median"] < 1.2
+    # The headline rests on the samples of its kept processes (those on a
+    # core of their own) that carry no tag it leaves out.
+    shared = {i for i, p in enumerate(b["processes"]) if p["shared"]}
     assert b["headline_samples"] == sum(1 for s in b["samples"]
-                                        if not set(s["tags"]) & set(b["left_out"]))
+                                        if not set(s["tags"]) & set(b["left_out"])
+                                        and s["process"] not in shared)
 
 
 def test_dma_latency_is_held_and_recorded():
@@ -479,7 +491,7 @@ def test_a_signal_started_ignored_stays_ignored(tmp_path):
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 0, stderr
     d = json.loads(out.read_text())
-    assert d["interrupted"] is False and d["benchmarks"][0]["stop"] == "max_time"
+    assert d["interrupted"] is False and d["benchmarks"][0]["stop"] in ("max_time", "max_processes")
 
 
 def test_overlapping_runs_give_the_host_its_signal_handlers_back():

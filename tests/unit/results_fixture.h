@@ -56,6 +56,8 @@ static inline vn_result *fx_add(vn_results *r, const char *name, uint64_t iters,
     res->timer = VN_CLOCK_TSC_LFENCE;
     res->on_cpu = 0.98;
     res->cpu_ns = NAN;
+    res->cycles_ci[0] = res->cycles_ci[1] = NAN;
+    res->share_processes = res->share_blocks = res->share_samples = NAN;
     return res;
 }
 

@@ -339,7 +339,8 @@ static void counters_follow_the_headline(void **state)
     /* Forty samples, ten of them free of preemption (min_untagged=5 lets
      * the preempted ones leave with that few), most of those shared. */
     c.min_samples = c.max_samples = 40;
-    c.policy = "min_untagged=5";
+    /* The sample-level shared-core tag, off by default, is on here. */
+    c.policy = "min_untagged=5,shared_ratio=1.1";
     vn_results r;
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);

@@ -45,11 +45,13 @@ static vn__policy policy(void)
 }
 
 /* A view of the row with the same empty loop (median om, interval
- * [olo, ohi], from n samples) for both kinds of moments. */
+ * [olo, ohi], from n samples) for both kinds of moments, at a stop test
+ * after one at which the precision held. */
 static vn__row_view view(double om, double olo, double ohi, size_t n)
 {
     vn__empty_view e = {om, olo, ohi, n};
-    vn__row_view v = {.v = row, .n = nrow, .empty = {e, e}, .floor_ns = 1e-6, .probed = 1};
+    vn__row_view v = {.v = row, .n = nrow, .empty = {e, e}, .floor_ns = 1e-6, .probed = 1,
+                      .streak = 1};
     return v;
 }
 
@@ -81,6 +83,41 @@ static void a_steady_body_is_a_precise_median_net_of_the_loop(void **state)
     assert_int_equal(d.verdict, VN__STOP_PRECISE);
     assert_int_equal(d.used, 20);
     assert_true(d.half_pct < 1);
+}
+
+static void the_precision_must_hold_at_two_looks_in_a_row(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(20, 10, 0.01, 0, 0.3);
+    vn__row_view v = view(1, 0.99, 1.01, 10);
+    v.streak = 0;
+    vn__decision d = decide(&v, &p);
+    assert_true(d.precise);
+    assert_int_equal(d.verdict, VN__GO_ON);
+    v.streak = 1;
+    assert_int_equal(decide(&v, &p).verdict, VN__STOP_PRECISE);
+    /* One look is enough when the policy says so. */
+    p.confirm = 1;
+    v.streak = 0;
+    assert_int_equal(decide(&v, &p).verdict, VN__STOP_PRECISE);
+}
+
+static void the_net_interval_carries_the_empty_loops_uncertainty(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(40, 10, 0.01, 0, 0.3);
+    vn__row_view v = view(1, 1, 1, 10);
+    vn__decision sure = decide(&v, &p);
+    v = view(1, 0.8, 1.2, 10);
+    vn__decision unsure = decide(&v, &p);
+    assert_true(fabs(sure.value - unsure.value) < 1e-12);
+    /* Both halves widen by the empty loop's: +-0.2 in quadrature. */
+    double h0 = sure.hi - sure.value, h1 = unsure.hi - unsure.value;
+    assert_true(fabs(h1 - hypot(h0, 0.2)) < 1e-9);
+    assert_true(unsure.value - unsure.lo > 0.2);
+    assert_false(unsure.precise);
 }
 
 static void no_stop_before_the_minimum_samples(void **state)
@@ -463,10 +500,156 @@ static void min_untagged_inf_keeps_every_tagged_sample(void **state)
     assert_int_equal(d.used, 45);
 }
 
+/* ---- A row over processes (vn__decide_row) ---- */
+
+/* A process's own decision: a median value with a variance from its
+ * samples, and its cycles (ns x c). */
+static vn__decision proc_of(double ns, double var, double c)
+{
+    vn__decision d;
+    memset(&d, 0, sizeof d);
+    d.head = VN__HEAD_MEDIAN;
+    d.value = ns;
+    d.var = var;
+    d.used = 10;
+    d.cycles = c > 0 ? ns * c : NAN;
+    d.block[0] = d.block[1] = ns;
+    d.block_var[0] = d.block_var[1] = 2 * var;
+    d.fastest = ns * 0.99;
+    d.ref = 1 / c;
+    d.rel_mad_ns = d.rel_mad_cycles = NAN;
+    return d;
+}
+
+static vn__row_decision decide_row(const vn__decision *proc, size_t k, const vn__policy *p,
+                                   size_t streak, double spent)
+{
+    vn__row_state st = {spent, 10 * k, streak, 0, NAN};
+    vn__row_decision rd;
+    assert_int_equal(vn__decide_row(proc, k, p, &st, &rd), 0);
+    return rd;
+}
+
+static void processes_that_agree_stop_at_the_second_precise_look(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    vn__decision proc[3] = {proc_of(100, 0.01, 3), proc_of(100.05, 0.01, 3),
+                            proc_of(99.95, 0.01, 3)};
+    /* Two processes: precise, but the look before had no interval. */
+    vn__row_decision rd = decide_row(proc, 2, &p, 0, 1e6);
+    assert_true(rd.precise);
+    assert_int_equal(rd.verdict, VN__GO_ON);
+    rd = decide_row(proc, 3, &p, 1, 2e6);
+    assert_int_equal(rd.verdict, VN__STOP_PRECISE);
+    assert_true(fabs(rd.ns.value - 100) < 1e-9);
+    /* The interval is Student's t across the three values. */
+    double sd = 0.05, half = 4.302652729911275 * sd / sqrt(3);
+    assert_true(fabs((rd.ns.hi - rd.ns.lo) / 2 - half) < 1e-6);
+    /* What varies is their samples' own noise: little between processes. */
+    assert_true(rd.share_samples > rd.share_processes);
+    assert_false(rd.disagree);
+    assert_false(rd.cycles_headline);
+}
+
+static void processes_far_apart_say_so_and_go_on(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    vn__decision proc[4] = {proc_of(100, 0.01, 3), proc_of(130, 0.01, 3), proc_of(101, 0.01, 3),
+                            proc_of(129, 0.01, 3)};
+    vn__row_decision rd = decide_row(proc, 4, &p, 1, 4e6);
+    assert_false(rd.precise);
+    assert_int_equal(rd.verdict, VN__GO_ON);
+    assert_true(rd.share_processes > 0.9);
+    assert_true(rd.disagree);
+    /* The budget, with another process's least cost, ends it. */
+    vn__row_state st = {0.9e9, 40, 0, 0.2e9, NAN};
+    assert_int_equal(vn__decide_row(proc, 4, &p, &st, &rd), 0);
+    assert_int_equal(rd.verdict, VN__STOP_MAX_TIME);
+    /* As do the most processes. */
+    p.max_processes = 4;
+    assert_int_equal(decide_row(proc, 4, &p, 0, 1e6).verdict, VN__STOP_MAX_PROCESSES);
+}
+
+static void a_clock_that_moved_makes_cycles_the_headline(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    /* Up to 3% apart in ns, within 0.1% in cycles: the clock, not the body,
+     * moved. */
+    const double ns[5] = {100, 103, 97, 101.5, 98.5}, wobble[5] = {1, 1.001, 0.999, 1.0005, 1};
+    vn__decision proc[5], same[5];
+    for (int i = 0; i < 5; i++) {
+        proc[i] = proc_of(ns[i], 0.01, 3 * 100 / ns[i] * wobble[i]);
+        same[i] = proc_of(ns[i], 0.01, 3);
+    }
+    vn__row_decision rd = decide_row(proc, 5, &p, 1, 1e6);
+    assert_true(rd.cycles_headline);
+    assert_true(fabs(rd.cycles.value - 300) < 0.2);
+    assert_true(rd.precise);
+    /* Where cycles spread as much as ns, ns stays the headline. */
+    assert_false(decide_row(same, 5, &p, 1, 1e6).cycles_headline);
+    /* And three processes are too few to tell. */
+    assert_false(decide_row(proc, 3, &p, 1, 1e6).cycles_headline);
+}
+
+static void one_process_bound_makes_the_row_a_bound(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    vn__decision proc[3] = {proc_of(1, 0.0001, 3), proc_of(1, 0.0001, 3), proc_of(1, 0.0001, 3)};
+    proc[1].head = VN__HEAD_FASTEST;
+    proc[1].value = proc[1].fastest = 0.5;
+    proc[1].agree = 6;
+    proc[1].precise = 1;
+    vn__row_decision rd = decide_row(proc, 3, &p, 1, 1e6);
+    assert_true(rd.bound);
+    assert_true(fabs(rd.bound_value - 0.5) < 1e-12);
+    assert_true(rd.disagree); /* the others gave medians */
+    assert_true(rd.precise);
+}
+
+static void a_count_asked_for_runs_that_many(void **state)
+{
+    (void)state;
+    vn_config c;
+    vn_config_init(&c);
+    c.processes = 3;
+    vn__policy p;
+    assert_int_equal(vn__policy_init(&p, &c), 0);
+    assert_int_equal(p.min_processes, 3);
+    assert_int_equal(p.max_processes, 3);
+    vn__decision proc[3] = {proc_of(100, 0.01, 3), proc_of(100, 0.01, 3), proc_of(100, 0.01, 3)};
+    assert_int_equal(decide_row(proc, 2, &p, 5, 1e6).verdict, VN__GO_ON);
+    assert_int_equal(decide_row(proc, 3, &p, 0, 1e6).verdict, VN__STOP_PRECISE);
+    vn__decision apart[3] = {proc_of(100, 0.01, 3), proc_of(150, 0.01, 3), proc_of(80, 0.01, 3)};
+    assert_int_equal(decide_row(apart, 3, &p, 0, 1e6).verdict, VN__STOP_MAX_PROCESSES);
+    /* One process: its own decision stands. */
+    c.processes = 1;
+    assert_int_equal(vn__policy_init(&p, &c), 0);
+    proc[0].verdict = VN__STOP_MAX_TIME;
+    assert_int_equal(decide_row(proc, 1, &p, 0, 1e6).verdict, VN__STOP_MAX_TIME);
+}
+
+static void a_process_with_no_value_is_left_out(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    vn__decision proc[3] = {proc_of(100, 0.01, 3), proc_of(100, 0.01, 3), proc_of(100, 0.01, 3)};
+    proc[1].head = VN__HEAD_NONE;
+    proc[1].value = NAN;
+    vn__row_decision rd = decide_row(proc, 3, &p, 1, 1e6);
+    assert_true(fabs(rd.ns.value - 100) < 1e-9);
+    assert_true(isfinite(rd.ns.lo));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(a_steady_body_is_a_precise_median_net_of_the_loop, setup),
+        cmocka_unit_test_setup(the_precision_must_hold_at_two_looks_in_a_row, setup),
+        cmocka_unit_test_setup(the_net_interval_carries_the_empty_loops_uncertainty, setup),
         cmocka_unit_test_setup(no_stop_before_the_minimum_samples, setup),
         cmocka_unit_test_setup(a_noisy_body_goes_on_until_a_limit, setup),
         cmocka_unit_test_setup(a_body_like_the_empty_loop_is_bounded_by_its_fastest_sample, setup),
@@ -490,6 +673,12 @@ int main(void)
         cmocka_unit_test_setup(indistinct_share_0_takes_any_difference, setup),
         cmocka_unit_test_setup(fastest_agree_1_trusts_a_lone_fastest_sample, setup),
         cmocka_unit_test_setup(min_untagged_inf_keeps_every_tagged_sample, setup),
+        cmocka_unit_test_setup(processes_that_agree_stop_at_the_second_precise_look, setup),
+        cmocka_unit_test_setup(processes_far_apart_say_so_and_go_on, setup),
+        cmocka_unit_test_setup(a_clock_that_moved_makes_cycles_the_headline, setup),
+        cmocka_unit_test_setup(one_process_bound_makes_the_row_a_bound, setup),
+        cmocka_unit_test_setup(a_count_asked_for_runs_that_many, setup),
+        cmocka_unit_test_setup(a_process_with_no_value_is_left_out, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
  * time budget, overhead subtraction, the dead-code bound, interference tags,
  * reference cycles, parameters, failures and misuse, all deterministic. */
 #include <math.h>
+#include <stdio.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -73,9 +74,16 @@ static unsigned tags(void *ctx)
     return tag_every && (sample_no - 1) % tag_every == 0 ? VN_TAG_PREEMPTED : 0;
 }
 
+/* With ref_by_sample set, the reference read before a sample of the body
+ * is the one of that sample's cost (ref_value[i % 2] for costs[i % 2]): a
+ * clock that moves, and a body that follows it. */
+static int ref_by_sample;
+
 static double ref(void *ctx)
 {
     (void)ctx;
+    if (ref_by_sample)
+        return ref_value[sample_no % 2];
     return ref_value[ref_calls++ % nref_values];
 }
 
@@ -157,11 +165,16 @@ static vn_suite *fake_row(double timer_cost)
     return s;
 }
 
+/* The sample-level shared-core rule, off by default, is on here: these
+ * tests are about what it does when asked for. */
+#define SHARED_ON "shared_ratio=1.1"
+
 static vn_config quick_config(void)
 {
     vn_config c;
     vn_config_init(&c);
     c.warmup = 0;
+    c.policy = SHARED_ON;
     return c;
 }
 
@@ -291,7 +304,9 @@ static void steady_body_stops_at_min_samples(void **state)
     assert_int_equal(vn_suite_run(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
-    assert_int_equal(b->nsamples, 10);
+    /* Precise at the first look, 10 samples, and again at the next: the
+     * precision must hold at two looks in a row. */
+    assert_int_equal(b->nsamples, 11);
     assert_true(fabs(b->stats.median - 10.0) < 1e-9);
     assert_int_equal(b->upper_bound, 0);
     assert_true(fabs(b->cycles - 20.0) < 1e-9); /* 10 ns at 0.5 ns per cycle */
@@ -355,8 +370,9 @@ static void precision_stop_matches_an_independent_check(void **state)
     const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     /* The stop must be the first n >= 10 at which the median's CI is within
-     * 0.1%: check that n meets it and n - 1 (if >= 10) did not. */
-    for (size_t n = b->nsamples - 1; n <= b->nsamples; n++) {
+     * 0.1% at that look and the one before: n and n - 1 meet it, and n - 2
+     * (if >= 10) did not, or the stop would have come a sample sooner. */
+    for (size_t n = b->nsamples - 2; n <= b->nsamples; n++) {
         if (n < 10)
             continue;
         double v[256];
@@ -365,7 +381,7 @@ static void precision_stop_matches_an_independent_check(void **state)
         vn_stats st;
         assert_int_equal(vn_stats_compute(v, n, &st), 0);
         double half = fmax(st.median - st.median_ci[0], st.median_ci[1] - st.median);
-        if (n == b->nsamples)
+        if (n + 2 > b->nsamples)
             assert_true(half <= 0.001 * st.median);
         else
             assert_true(half > 0.001 * st.median);
@@ -486,22 +502,39 @@ static void tagged_samples_stay_out_of_the_headline(void **state)
     vn_suite_destroy(s);
 }
 
+/* The clock moves between 0.4 and 0.6 ns a cycle; the body's time in ns
+ * moves with it (20 cycles: 8 or 12 ns), or does not (10 ns throughout).
+ * Only when the body follows the clock are cycles the steadier headline:
+ * then the speed_drift warning says so, and the interval is of cycles. */
 static void speed_drift_is_reported(void **state)
 {
     (void)state;
-    reset_fake();
-    ref_value[0] = 0.4;
-    ref_value[1] = 0.6;
-    vn_suite *s = fake_suite(20);
-    assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
-    vn_config c = quick_config();
-    vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
-    const vn_result *b = vn_results_at(&r, 0);
-    assert_true(has_warning(b, "speed_drift"));
-    assert_true(b->ref_spread > 0.05);
-    vn_results_free(&r);
-    vn_suite_destroy(s);
+    for (int follows = 0; follows < 2; follows++) {
+        reset_fake();
+        ref_value[0] = 0.4;
+        ref_value[1] = 0.6;
+        ref_by_sample = follows;
+        if (follows) {
+            ncosts = 2;
+            costs[0] = 8;
+            costs[1] = 12;
+        }
+        vn_suite *s = fake_suite(20);
+        assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
+        vn_config c = quick_config();
+        c.min_samples = c.max_samples = 30;
+        vn_results r;
+        assert_int_equal(vn_suite_run(s, &c, &r), 0);
+        const vn_result *b = vn_results_at(&r, 0);
+        assert_true(b->ref_spread > 0.05);
+        assert_int_equal(b->cycles_headline, follows);
+        assert_int_equal(has_warning(b, "speed_drift"), follows);
+        if (follows)
+            assert_true(b->cycles_ci[1] - b->cycles_ci[0] < 0.1 * b->cycles);
+        ref_by_sample = 0;
+        vn_results_free(&r);
+        vn_suite_destroy(s);
+    }
 }
 
 /* An empty loop whose cost moves from sample to sample while the reference
@@ -634,7 +667,9 @@ static const vn_result *run_on(vn_results *r, fake_run f)
     if (f.max_time > 0)
         c.max_time = f.max_time;
     c.warmup = f.warmup;
-    c.policy = f.policy;
+    static char pol[256];
+    snprintf(pol, sizeof pol, "%s%s%s", SHARED_ON, f.policy ? "," : "", f.policy ? f.policy : "");
+    c.policy = pol;
     assert_int_equal(vn_suite_run(s, &c, r), 0);
     vn_suite_destroy(s);
     return vn_results_at(r, 0);
@@ -708,12 +743,12 @@ static void shared_core_samples_stay_out_of_the_headline(void **state)
 
     /* Shared from before the first sample to 80 ms: no quiet sample shows
      * that sharing slows this body, so the shared samples are the
-     * measurement, precise within ten samples, and nothing waits for quiet
-     * moments that may never come. */
+     * measurement, precise within ten samples (and one more, to see it
+     * hold again), and nothing waits for quiet moments that may never come. */
     b = run_shared(&r, -1, 80, 1, 0);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
-    assert_int_equal(b->nsamples, 10);
-    assert_int_equal(b->nshared, 10);
+    assert_int_equal(b->nsamples, 11);
+    assert_int_equal(b->nshared, 11);
     assert_int_equal(b->left_out & VN_TAG_SHARED_CORE, 0);
     assert_true(fabs(b->stats.median - 18.0) < 1e-9);
     assert_non_null(strstr(warning_text(b, "shared_core"), "kept: too few quiet ones to compare"));
@@ -1014,7 +1049,9 @@ static void the_empty_loop_of_the_kind_needs_empty_matched_samples(void **state)
         empty_seq = seq;
         empty_seq_n = 4;
         vn_results r;
-        const vn_result *b = run_on(&r, (fake_run){(const double[]){3.0}, 1, 1.0, 0, 0, 1, 0, 0.1, 0,
+        /* Ten samples exactly: an empty loop this unsure (1.0 or 1.5) leaves
+         * the net time short of the precision, as it should. */
+        const vn_result *b = run_on(&r, (fake_run){(const double[]){3.0}, 1, 1.0, 0, 0, 1, 10, 0.1, 0,
                                                    0, 0, 0, 0, three ? "empty_matched=3" : NULL});
         empty_seq_n = 0;
         assert_int_equal(b->upper_bound, 0);
@@ -1375,11 +1412,13 @@ static void precise_at_the_most_samples_says_nothing(void **state)
     assert_false(b->waited);
     vn_results_free(&r);
     /* A budget of 1 ms is spent at the first stop test (the tenth sample of
-     * about 1 ms), which the samples meet: precision, not the budget. */
+     * about 1 ms): the samples meet the precision there, but at one look
+     * only, and the decision that stopped the row is the budget's. It says
+     * how far it got. */
     b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 0, 0.001, 0, 0, 0, 0, 0, NULL});
     assert_int_equal(b->nsamples, 10);
-    assert_int_equal(b->stop, VN_STOP_PRECISION);
-    assert_false(has_warning(b, "max_time"));
+    assert_int_equal(b->stop, VN_STOP_MAX_TIME);
+    assert_true(has_warning(b, "max_time"));
     vn_results_free(&r);
 }
 

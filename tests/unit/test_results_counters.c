@@ -399,7 +399,7 @@ static void json_members(void **state)
     assert_non_null(strstr(b.data, "\"user_only\": [\n      \"cycles\",\n      \"instructions\"\n"));
     assert_non_null(strstr(b.data, "\"groups\": 3,\n    \"split\": true,\n    \"max_group\": 4\n"));
     /* Per sample, in the order of opened; unknown counts are null. */
-    assert_non_null(strstr(b.data, ",\"thread\":0,\"branch_cycles\":1,\"cpu_ns\":null,\"counters\":[null,null,"));
+    assert_non_null(strstr(b.data, ",\"thread\":0,\"process\":0,\"block\":0,\"branch_cycles\":1,\"cpu_ns\":null,\"counters\":[null,null,"));
     assert_null(strstr(b.data, "nan"));
     vn_buf_free(&b);
     fixture_free(&r);

@@ -18,12 +18,17 @@
 #define NBENCH 6
 
 /* n samples of value v0 + k * step, k = 0.., each with a CPU time 0.5 ns
- * under it; sample 2 is preempted. */
+ * under it; sample 2 is preempted. Each was taken in a process of its own,
+ * whose value is that sample net of the empty loop (the preempted one's
+ * process has none: its one sample was left out). */
 static void samples(vn_result *res, size_t n, double v0, double step)
 {
     res->samples = calloc(n, sizeof *res->samples);
+    res->processes = calloc(n, sizeof *res->processes);
     assert_non_null(res->samples);
-    res->nsamples = n;
+    assert_non_null(res->processes);
+    res->nsamples = res->nprocesses = n;
+    double om = isfinite(res->overhead_ns) ? res->overhead_ns : 0;
     for (size_t k = 0; k < n; k++) {
         vn_sample *s = &res->samples[k];
         s->value = v0 + (double)k * step;
@@ -31,6 +36,13 @@ static void samples(vn_result *res, size_t n, double v0, double step)
         s->iters = res->iters;
         s->ref_ns = 0.385;
         s->tags = k == 2 ? VN_TAG_PREEMPTED : 0;
+        s->process = (int)k;
+        vn_process_result *q = &res->processes[k];
+        q->value = k == 2 ? NAN : s->value - om;
+        q->overhead_ns = res->overhead_ns;
+        q->samples = 1;
+        q->used = k != 2;
+        q->probe = q->cycles = NAN;
     }
 }
 
@@ -71,8 +83,10 @@ static void fixture(vn_results *r)
 
 static void fixture_free(vn_results *r)
 {
-    for (size_t i = 0; i < r->nbench; i++)
+    for (size_t i = 0; i < r->nbench; i++) {
         free(r->bench[i].samples);
+        free(r->bench[i].processes);
+    }
     free(r->bench);
     vn_sysinfo_free(&r->env);
 }
@@ -104,14 +118,15 @@ static int count(const char *s, const char *key)
     return n;
 }
 
-static void repetitions_are_the_headline_samples_net(void **state)
+static void repetitions_are_the_processes_net(void **state)
 {
     (void)state;
     vn_buf b;
     render(&b);
     const char *s = b.data;
-    /* sum/n=64: samples 10.25, 10.75, (11.25 preempted), 11.75, 12.25 less
-     * 0.25 of empty loop: four repetitions. */
+    /* sum/n=64: processes of one sample each, 10.25, 10.75, (11.25
+     * preempted, so that process has no value), 11.75, 12.25 less 0.25 of
+     * empty loop: four repetitions. */
     assert_int_equal(count(s, "\"name\": \"sum/n=64\""), 4);
     assert_non_null(strstr(s, "\"real_time\": 10,"));
     assert_non_null(strstr(s, "\"real_time\": 10.5,"));
@@ -207,7 +222,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(golden_file),
-        cmocka_unit_test(repetitions_are_the_headline_samples_net),
+        cmocka_unit_test(repetitions_are_the_processes_net),
         cmocka_unit_test(rows_without_a_median_are_errors),
         cmocka_unit_test(context_from_the_snapshot),
         cmocka_unit_test(date_as_google_benchmark_writes_it),

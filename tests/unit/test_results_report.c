@@ -128,6 +128,38 @@ static void fixture(vn_results *r)
     finish(res);
     warn(res, "interference", "3/24 samples preempted or moved, left out",
          "3 of 24 samples were preempted or migrated and are left out of the headline");
+    /* Measured in four processes, the last on a shared core; the clock
+     * moved, so its headline that compares across runs is in cycles. */
+    r->processes = 4;
+    r->processes_wall = 1.3;
+    res->nprocesses = 4;
+    res->processes = calloc(4, sizeof *res->processes);
+    assert_non_null(res->processes);
+    for (size_t i = 0; i < res->nsamples; i++) {
+        res->samples[i].process = (int)(i % 4);
+        res->samples[i].block = i >= 12;
+    }
+    for (int k = 0; k < 4; k++) {
+        vn_process_result *q = &res->processes[k];
+        q->value = 1234.5 * (1 + 0.004 * k);
+        q->cycles = 3206.5 + 0.5 * k;
+        q->overhead_ns = OVERHEAD;
+        q->samples = q->used = 6;
+        q->elapsed = 0.06;
+        q->probe = k == 3 ? 1.72 : 1.01;
+        q->shared = k == 3;
+        q->left_out = k == 3;
+    }
+    res->processes_left_out = 1;
+    res->cycles_headline = 1;
+    res->cycles = 3207;
+    res->cycles_ci[0] = 3205.4;
+    res->cycles_ci[1] = 3208.6;
+    res->stats.median_ci_level = 0.95;
+    res->share_processes = 0.25;
+    res->share_blocks = 0.05;
+    res->share_samples = 0.70;
+
 
     /* Not distinguishable from the empty loop: the net values straddle 0. */
     res = add(r, "empty");
@@ -220,6 +252,7 @@ static void fixture_free(vn_results *r)
     for (size_t i = 0; i < r->nbench; i++) {
         free(r->bench[i].samples);
         free(r->bench[i].thread_median);
+        free(r->bench[i].processes);
     }
     free(r->bench);
     vn_sysinfo_free(&r->env);
@@ -515,11 +548,23 @@ static void text_table(void **state)
     snprintf(want, sizeof want, " 52.5 ns +-%.1f%% ", fmax(lo, hi) / st->median * 100);
     assert_true(find_line(b.data, "contended/threads=4 ", line, sizeof line));
     assert_non_null(strstr(line, want));
+    /* A headline in cycles (the clock moved) shows the interval of cycles,
+     * marked c. */
+    const vn_result *c0 = &r.bench[0];
+    double half = fmax(c0->cycles - c0->cycles_ci[0], c0->cycles_ci[1] - c0->cycles);
+    snprintf(want, sizeof want, " 1.23 us +-%.2f%%c ", half / c0->cycles * 100);
+    assert_true(find_line(b.data, "sum/n=1024 ", line, sizeof line));
+    assert_non_null(strstr(line, want));
+    assert_non_null(strstr(line, " 4 ")); /* its processes */
+    r.bench[0].cycles_headline = 0;
     st = &r.bench[0].stats;
-    double half = fmax(st->median - st->median_ci[0], st->median_ci[1] - st->median);
+    half = fmax(st->median - st->median_ci[0], st->median_ci[1] - st->median);
     snprintf(want, sizeof want, " 1.23 us +-%.*f%% ", half / st->median * 100 < 0.095 ? 2 : 1,
              half / st->median * 100);
-    assert_true(find_line(b.data, "sum/n=1024 ", line, sizeof line));
+    vn_buf plain;
+    render(&r, text_plain, &plain);
+    assert_true(find_line(plain.data, "sum/n=1024 ", line, sizeof line));
+    vn_buf_free(&plain);
     assert_non_null(strstr(line, want));
     assert_non_null(strstr(line, " 24x1024 "));
     assert_non_null(strstr(line, " 3.32 GB/s "));
@@ -547,6 +592,7 @@ static void text_table(void **state)
     assert_null(strstr(line, "+-"));
     assert_non_null(strstr(line, " 1.23 us - "));
     r.bench[0].stats = keep;
+    r.bench[0].cycles_headline = 1;
     vn_buf_free(&narrow);
 
     /* The failed row says why instead of numbers. */
@@ -593,8 +639,9 @@ static void text_table(void **state)
 
     /* The timer without why (--explain says), and where the rest is; the
      * rows that stopped at the budget are their max_time line's to name. */
-    assert_non_null(strstr(b.data, "\ntimer: tsc_lfence, 16.9 ns per read, resolution 10.0 ns; "
-                                   "more: --explain\n"));
+    assert_non_null(strstr(b.data, "\ntimer: tsc_lfence, 16.9 ns per read, resolution 10.0 ns\n"
+                                   "processes: 4 within 1.3 s; slower changes of the machine not "
+                                   "measured; more: --explain\n"));
     assert_null(strstr(b.data, "stopped at"));
     assert_non_null(strstr(b.data, "\n1 of 6 failed\n"));
     assert_null(strstr(b.data, "interrupted"));
@@ -967,7 +1014,7 @@ static void json(void **state)
     assert_non_null(strstr(b.data, "\n        {\"value\":"));
     assert_non_null(strstr(b.data, ",\"iters\":16,\"tags\":[\"preempted\",\"migrated\"],"));
     assert_non_null(strstr(b.data, ",\"iters\":16,\"tags\":[\"shared_core\"],\"ref_ns\":0.387,"
-                                   "\"thread\":0,\"branch_cycles\":2.1,\"cpu_ns\":"));
+                                   "\"thread\":0,\"process\":0,\"block\":0,\"branch_cycles\":2.1,\"cpu_ns\":"));
     assert_non_null(strstr(b.data, "\"tagged\": 7,\n      \"shared_core\": 5,\n      \"left_out\": [\n"
                                    "        \"preempted\",\n        \"migrated\",\n        \"shared_core\"\n"
                                    "      ],"));

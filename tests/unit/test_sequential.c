@@ -1,0 +1,210 @@
+/* The stop rules tested again and again, by simulation: data drawn with
+ * known answers go through the very functions the engine asks (vn__decide
+ * for the samples of one process, vn__decide_row over processes), looked at
+ * on the engine's schedule, and the intervals the rules stop with must hold
+ * the true value about as often as they say.
+ *
+ * A rule that stops the first time an interval is narrow enough stops when
+ * its spread happens to read small (Chow and Robbins's fixed-width rule, used
+ * sequentially): its intervals then hold the truth less often than 95%. The
+ * engine asks for the precision at two looks in a row; these tests measure
+ * what that gives, and that it gives more than one look. The second level
+ * is checked the same way against processes whose own values differ by a
+ * known amount (Kalibera and Jones's two-level model), and against another
+ * run's answer, which is what a person compares with. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench_decide.h"
+#include "vernier.h"
+
+#define MAXN 2000
+
+/* A standard normal deviate (Box-Muller), from the seeded generator. */
+static double normal(vn_rng *r)
+{
+    double u = 1 - vn_rng_double(r), v = vn_rng_double(r);
+    return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+static vn__policy policy(int processes, size_t confirm)
+{
+    vn_config c;
+    vn_config_init(&c);
+    c.processes = processes;
+    vn__policy p;
+    assert_int_equal(vn__policy_init(&p, &c), 0);
+    p.confirm = confirm;
+    return p;
+}
+
+/* One process's samples, ns per iteration: the body's true median mu plus
+ * normal noise of relative size sd, over an empty loop of exactly 1 ns. */
+static void draw(vn_rng *g, vn_sample *v, size_t n, double mu, double sd)
+{
+    for (size_t i = 0; i < n; i++) {
+        memset(&v[i], 0, sizeof v[i]);
+        v[i].value = 1 + mu * (1 + sd * normal(g));
+        v[i].iters = 1000;
+        v[i].ref_ns = v[i].branch_cycles = v[i].cpu_ns = NAN;
+    }
+}
+
+static vn__row_view view_of(const vn_sample *v, size_t n, size_t streak)
+{
+    vn__empty_view e = {1, 1, 1, 10};
+    vn__row_view rv = {.v = v, .n = n, .empty = {e, e}, .floor_ns = 1e-9, .streak = streak};
+    return rv;
+}
+
+/* One process sampled until the decision stops it, looked at as the engine
+ * looks (after every sample to 64, then every n/32): the final decision. */
+static vn__decision one_process(vn_rng *g, vn_sample *v, const vn__policy *p, double mu, double sd)
+{
+    size_t streak = 0;
+    draw(g, v, MAXN, mu, sd);
+    for (size_t n = p->min_samples;; n++) {
+        if (n < MAXN && n >= 64 && n % (n / 32) != 0)
+            continue;
+        vn__row_view rv = view_of(v, n, streak);
+        vn__decision d;
+        assert_int_equal(vn__decide(&rv, p, &d), 0);
+        streak = d.precise ? streak + 1 : 0;
+        if (d.verdict != VN__GO_ON || n >= MAXN)
+            return d;
+    }
+}
+
+/* The share of runs whose interval holds the true median, over reps runs
+ * of a body whose samples vary by sd around mu, asked for precision 1%. */
+static double coverage_one(size_t confirm, double sd, size_t reps, uint64_t seed)
+{
+    vn__policy p = policy(1, confirm);
+    p.max_samples = MAXN;
+    p.budget_ns = INFINITY;
+    vn_rng g;
+    vn_rng_seed(&g, seed);
+    vn_sample *v = malloc(MAXN * sizeof *v);
+    assert_non_null(v);
+    size_t hit = 0;
+    for (size_t r = 0; r < reps; r++) {
+        vn__decision d = one_process(&g, v, &p, 100, sd);
+        hit += d.lo <= 100 && 100 <= d.hi;
+    }
+    free(v);
+    return (double)hit / (double)reps;
+}
+
+static void one_process_intervals_hold_after_a_sequential_stop(void **state)
+{
+    (void)state;
+    /* Spreads that stop at a few dozen samples to a few hundred: the range
+     * where stopping on a lucky narrow interval happens. */
+    const double sds[] = {0.02, 0.05, 0.1};
+    double worst2 = 1, worst1 = 1;
+    for (size_t i = 0; i < sizeof sds / sizeof sds[0]; i++) {
+        double c2 = coverage_one(2, sds[i], 600, 11 + i);
+        double c1 = coverage_one(1, sds[i], 600, 11 + i);
+        print_message("one process, sd %.0f%%: coverage %.3f with two looks, %.3f with one\n",
+                      100 * sds[i], c2, c1);
+        worst2 = fmin(worst2, c2);
+        worst1 = fmin(worst1, c1);
+    }
+    /* 95% asked; the order statistics' interval is conservative for a
+     * fixed n, and the repeated look takes some of that back. */
+    assert_true(worst2 >= 0.92);
+    assert_true(worst2 >= worst1 - 0.01);
+}
+
+/* Processes whose own values differ: process i's true median is mu times
+ * (1 + tau x z_i); its samples vary by sd around it. A run takes
+ * processes, r samples each, until vn__decide_row stops it; its headline
+ * and interval, and its true mean (mu), come back. */
+typedef struct run_out {
+    double value, lo, hi;
+    size_t k;
+} run_out;
+
+static run_out run(vn_rng *g, vn_sample *v, const vn__policy *p, double mu, double tau, double sd,
+                   size_t r)
+{
+    vn__decision proc[32];
+    vn__row_state st = {0, 0, 0, 0, NAN};
+    vn__policy in = *p;
+    in.stop_on_precision = 0;
+    in.min_samples = in.max_samples = r;
+    for (size_t k = 1; k <= 20; k++) {
+        double m = mu * (1 + tau * normal(g));
+        draw(g, v, r, m, sd);
+        vn__row_view rv = view_of(v, r, 0);
+        assert_int_equal(vn__decide(&rv, &in, &proc[k - 1]), 0);
+        st.samples += r;
+        vn__row_decision rd;
+        assert_int_equal(vn__decide_row(proc, k, p, &st, &rd), 0);
+        st.streak = rd.precise ? st.streak + 1 : 0;
+        if (rd.verdict != VN__GO_ON)
+            return (run_out){rd.ns.value, rd.ns.lo, rd.ns.hi, k};
+    }
+    fail_msg("the row never stopped");
+    return (run_out){0, 0, 0, 0};
+}
+
+static void intervals_across_processes_hold_what_varies_between_them(void **state)
+{
+    (void)state;
+    vn__policy p = policy(0, 2);
+    p.budget_ns = INFINITY;
+    p.max_samples = SIZE_MAX;
+    vn_rng g;
+    vn_rng_seed(&g, 2024);
+    vn_sample *v = malloc(MAXN * sizeof *v);
+    assert_non_null(v);
+    /* Between processes: none, as much as their samples' own noise, and
+     * three times the precision asked; within: a steady and a noisy body. */
+    const double taus[] = {0, 0.003, 0.01, 0.03};
+    const double sds[] = {0.01, 0.05};
+    const size_t reps = 400;
+    run_out *out = malloc(reps * sizeof *out);
+    assert_non_null(out);
+    double worst = 1, worst_next = 1;
+    for (size_t t = 0; t < sizeof taus / sizeof taus[0]; t++)
+        for (size_t s = 0; s < sizeof sds / sizeof sds[0]; s++) {
+            size_t hit = 0, next = 0, k = 0;
+            for (size_t i = 0; i < reps; i++) {
+                out[i] = run(&g, v, &p, 100, taus[t], sds[s], 10);
+                hit += out[i].lo <= 100 && 100 <= out[i].hi;
+                k += out[i].k;
+            }
+            /* Another run's headline, as the next invocation gives it. */
+            for (size_t i = 0; i + 1 < reps; i++)
+                next += out[i].lo <= out[i + 1].value && out[i + 1].value <= out[i].hi;
+            double c = (double)hit / (double)reps, cn = (double)next / (double)(reps - 1);
+            print_message("processes, tau %.1f%%, sd %.0f%%: coverage %.3f, of the next run %.3f, "
+                          "%.1f processes\n", 100 * taus[t], 100 * sds[s], c, cn,
+                          (double)k / (double)reps);
+            worst = fmin(worst, c);
+            worst_next = fmin(worst_next, cn);
+        }
+    free(out);
+    free(v);
+    /* 95% asked of the true value; two estimates of it agree about 83% of
+     * the time when each interval is right. */
+    assert_true(worst >= 0.90);
+    assert_true(worst_next >= 0.75);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(one_process_intervals_hold_after_a_sequential_stop),
+        cmocka_unit_test(intervals_across_processes_hold_what_varies_between_them),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
