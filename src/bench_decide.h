@@ -195,9 +195,10 @@ typedef struct vn__row_decision {
                                 their own uncertainty allows (layout), or some give a bound
                                 and some a median */
     size_t used;             /* samples the headline rests on, over all processes */
-    size_t shared;           /* processes of the other core state, left out of the headline */
-    int on_shared;           /* the headline's processes ran on a core shared with another
-                                hardware thread: most of the row's did */
+    size_t shared;           /* processes on a shared core, left out of the headline for
+                                others with a core of their own */
+    int on_shared;           /* every process of the row ran on a core shared with another
+                                hardware thread (the run's others had one of their own) */
 } vn__row_decision;
 
 /* Decides a row over its processes: proc[i] is process i's own decision

@@ -100,14 +100,15 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
      * the run's processes fell in two groups by their taken-branch probes
      * (a core of their own, or one a second hardware thread shared for
      * seconds at a time), a row's processes in either group measured the
-     * body on a different machine: the headline rests on the group most of
-     * them ran in, the state the machine was most in, which the next run
-     * is the likelier to meet; ties go to the core of its own. */
+     * body on a different machine: the headline rests on those that had a
+     * core of their own when there are any, the body's own cost and the
+     * state two runs can best be compared in (the group most processes
+     * ran in agreed less well with the next run, bench/RESULTS.md). */
     double limit = st && p->max_processes > 1 && isfinite(st->probe_limit) ? st->probe_limit : INFINITY;
     size_t own = 0;
     for (size_t i = 0; i < k; i++)
         own += proc[i].head != VN__HEAD_NONE && !(proc[i].probe > limit);
-    int on_shared = heads > 0 && own * 2 < heads;
+    int on_shared = heads > 0 && own == 0;
     int strat = own > 0 && own < heads;
     out->on_shared = on_shared;
     size_t keep = !strat ? heads : on_shared ? heads - own : own;

@@ -171,7 +171,10 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
              vn__fmt_ns(f2, sizeof f2, s->modes.at[s->modes.count - 1]));
         vn__warning_brief(w, "%zu modes, %s to %s; see --hist", s->modes.count, f1, f2);
     }
-    if (s->n >= 10 && s->drift_p < 0.001 && fabs(s->drift) >= 0.3)
+    /* Over processes, what moved from one to the next is in the interval
+     * across them (and processes_disagree): a trend over the pooled
+     * samples would say it twice. */
+    if (r->nprocesses <= 1 && s->n >= 10 && s->drift_p < 0.001 && fabs(s->drift) >= 0.3)
         vn__warning_brief(vn__result_warn(r, "drift",
              "the time per iteration %s over the run (rank correlation %.2f with sample order)",
              s->drift > 0 ? "grew" : "shrank", s->drift),
@@ -208,7 +211,7 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
     }
     /* Processes on a core shared with another hardware thread and on one
      * of their own, as the run's probes fell in two groups: the headline
-     * rests on the state most of the row's processes ran in. */
+     * rests on those with a core of their own, when there are any. */
     if (r->on_shared || r->processes_left_out) {
         double lo = INFINITY, hi = -INFINITY;
         size_t shared = 0;
@@ -220,9 +223,9 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
         if (r->on_shared)
             vn__warning_brief(vn__result_warn(r, "shared_core",
                  "%zu of its %zu processes ran while a second hardware thread shared the core "
-                 "(the taken-branch probe read %.2f to %.2f cycles a branch, where the run's "
-                 "quiet processes read under %.2g times less): the headline rests on them, a "
-                 "shared core, and a run on a core of its own may be faster", shared,
+                 "(the taken-branch probe read %.2f to %.2f cycles a branch, over %.2g times the "
+                 "run's quiet processes): the headline rests on them, a shared core, and a run "
+                 "on a core of its own may be faster", shared,
                  r->nprocesses, lo, hi, p->process_shared_ratio),
                  "%zu/%zu processes on a shared core: its headline", shared, r->nprocesses);
         else

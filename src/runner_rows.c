@@ -130,7 +130,8 @@ int vn__check_done(const vn_run_config *c, row *r, double shell_ns)
     free(v);
     if (rc)
         return rc;
-    r->streak = d.precise ? r->streak + 1 : 0;
+    /* Stop tests count from the fewest runs on, as the engine's do. */
+    r->streak = d.precise && r->n >= p.min_samples ? r->streak + 1 : 0;
     if (d.verdict == VN__GO_ON)
         return 0;
     r->finished = 1;

@@ -455,9 +455,8 @@ typedef struct vn_process_result {
      * processes on a core of their own remain. */
     double probe;
     int shared;
-    int left_out;              /* not in the headline: its core's state was the other one
-                                  (of the row's processes, fewer ran in it), or every sample
-                                  of it was left out */
+    int left_out;              /* not in the headline: it ran on a shared core while others
+                                  had one of their own, or every sample of it was left out */
 } vn_process_result;
 
 typedef struct vn_result {
@@ -567,9 +566,9 @@ typedef struct vn_result {
     int processes_disagree;
     /* When the run's processes fell in two groups by their taken-branch
      * probes (a core of their own, or one shared with another hardware
-     * thread): the processes of the group fewer of this row's ran in, left
-     * out of the headline, and whether the headline's ran on a shared
-     * core. */
+     * thread): the row's processes on a shared core, left out of the
+     * headline because others had a core of their own; and on_shared, every
+     * process of the row ran on a shared core, so the headline did too. */
     size_t processes_left_out;
     int on_shared;
     /* Ratio with a baseline over several processes: the mean of the

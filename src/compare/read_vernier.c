@@ -98,7 +98,11 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
         double om = overhead;
         const cJSON *pi = vn__cmp_num(x, "process");
         if (pi && pi->valuedouble >= 0 && pi->valuedouble < nprocs) {
-            const cJSON *pov = vn__cmp_num(cJSON_GetArrayItem(procs, (int)pi->valuedouble), "overhead_ns");
+            const cJSON *proc = cJSON_GetArrayItem(procs, (int)pi->valuedouble);
+            /* A process the headline left out leaves its samples out too. */
+            if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(proc, "left_out")))
+                continue;
+            const cJSON *pov = vn__cmp_num(proc, "overhead_ns");
             if (pov)
                 om = pov->valuedouble;
         }

@@ -371,7 +371,7 @@ int vn__results_processes_line(const vn_results *r, int full, vn_buf *b)
             ? "processes: measured in this one process, so the intervals hold for its samples, "
               "not for another run's: a new process has another memory layout and meets the "
               "machine at another moment. --processes auto measures in several.\n"
-            : "processes: this one: variation between runs not measured (--processes auto)\n");
+            : "; one process\n");
     char wall[32];
     snprintf(wall, sizeof wall, "%.2g s", r->processes_wall);
     if (full)
@@ -382,8 +382,7 @@ int vn__results_processes_line(const vn_results *r, int full, vn_buf *b)
                              "over minutes) are not in it: compare runs made close together, or "
                              "give a longer --max-time.\n",
                              r->processes, wall, wall);
-    return vn_buf_printf(b, "processes: %zu within %s; slower changes of the machine not measured\n",
-                         r->processes, wall);
+    return vn_buf_printf(b, "; %zu processes, %s\n", r->processes, wall);
 }
 
 int vn__results_timer_note(const vn_results *r, vn_buf *b) { return timer_line(r, b, 1); }

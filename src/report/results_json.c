@@ -150,6 +150,7 @@ static void baseline(vn__json *j, const vn_result *r)
     pair(j, "ci", r->ratio_ci);
     vn__json_uint(j, "n", r->ratio_n);
     vn__json_bool(j, "paired", r->ratio_paired != 0);
+    vn__json_bool(j, "processes", r->ratio_processes != 0);
     vn__json_obj_end(j);
 }
 

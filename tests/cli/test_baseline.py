@@ -1,7 +1,8 @@
 """Rows compared in-process: --baseline NAME and vn_bench_opts.baseline give
-each row the ratio of its median to the baseline's, with an interval from
-the pairs of samples taken in the same round, as a column, a line below the
-table and JSON; and a sweep over a parameter gets its complexity line."""
+each row the ratio of its headline to the baseline's, with an interval
+across the processes both ran in (or, in one process, from the pairs of
+samples taken in the same round), as a column, a line below the table and
+JSON; and a sweep over a parameter gets its complexity line."""
 import json
 import re
 import subprocess
@@ -27,18 +28,23 @@ def sweep_results(*args):
     return d, p
 
 
+# What the interval rests on, at the line's end: processes, or in one
+# process pairs of samples (nothing said) or samples unpaired.
+ON = r"(, unpaired|, \d+ processes)?"
+
+
 def ratio_line(text, row, base):
-    """The line for row against base, as (word, ratio, lo, hi)."""
+    """The line for row against base, as (word, ratio, lo, hi, on)."""
     m = re.search(rf"^{re.escape(row)} is {X} (faster|slower) than {re.escape(base)} "
-                  rf"\({X}-{X}, 95%(, unpaired)?\)$", text, re.M)
+                  rf"\({X}-{X}, 95%{ON}\)$", text, re.M)
     if m:
         return m.group(2), float(m.group(1)), float(m.group(3)), float(m.group(4)), m.group(5)
     m = re.search(rf"^{re.escape(row)} is {X} (faster|slower) than {re.escape(base)} "
-                  r"\(too few samples for an interval\)$", text, re.M)
+                  r"\(no interval: too few samples\)$", text, re.M)
     if m:
         return m.group(2), float(m.group(1)), None, None, None
     m = re.search(rf"^{re.escape(row)} vs {re.escape(base)}: no significant difference "
-                  rf"\({X}, {X}-{X}, 95%(, unpaired)?\)$", text, re.M)
+                  rf"\({X}, {X}-{X}, 95%{ON}\)$", text, re.M)
     assert m, text
     return "same", float(m.group(1)), float(m.group(2)), float(m.group(3)), m.group(4)
 
@@ -46,13 +52,16 @@ def ratio_line(text, row, base):
 def check_line_and_json(text, row, base, b):
     """The line says what the JSON holds: the direction from the interval,
     the ratio inverted for a faster row."""
-    word, r, lo, hi, unpaired = ratio_line(text, row, base)
+    word, r, lo, hi, on = ratio_line(text, row, base)
     assert b["name"] == base
-    if lo is None:  # a loaded machine left fewer than 6 pairs
+    if lo is None:  # a loaded machine left too few samples
         assert b["ci"] == [None, None] and b["n"] < 6
         assert abs(r - (1 / b["ratio"] if word == "faster" else b["ratio"])) < 0.01 * r + 0.005
         return
-    assert (unpaired is None) == b["paired"]
+    assert (on == ", unpaired") == (not b["paired"])
+    assert (on is not None and on.endswith(" processes")) == b["processes"]
+    if b["processes"]:
+        assert on == f", {b['n']} processes"
     if word == "faster":
         assert b["ci"][1] < 1
         want = (1 / b["ratio"], 1 / b["ci"][1], 1 / b["ci"][0])
@@ -72,9 +81,11 @@ def test_sum_arrays_compares_through_the_baseline():
     two, merged = rows["two_loops"], rows["merged_loop"]
     assert two["baseline"]["ratio"] == 1 and two["baseline"]["ci"] == [1, 1]
     b = merged["baseline"]
-    assert b["paired"] and b["n"] >= 1
-    # The ratio of the medians over the pairs is near that of the headlines,
-    # which rest on the same samples and a few more.
+    # Over the processes both ran in, paired by process: the geometric mean
+    # of their ratios is near the ratio of the headlines, the means of the
+    # same processes' values.
+    assert b["processes"] and b["paired"] and b["n"] >= 2
+    assert b["n"] <= min(two["headline"]["processes"], merged["headline"]["processes"])
     headline = merged["stats"]["median"] / two["stats"]["median"]
     assert 0.8 < b["ratio"] / headline < 1.25
     text = p.stderr  # the JSON went to stdout, the table to stderr
@@ -95,9 +106,16 @@ def test_sum_arrays_compares_through_the_baseline():
 
 
 def test_without_turns_the_samples_are_not_paired():
-    d, p = results("sum_arrays", "--baseline", "two_loops", "--no-interleave")
+    # In one process, rows that did not take turns have no pairs of samples.
+    d, p = results("sum_arrays", "--baseline", "two_loops", "--no-interleave", "--processes", "1")
     b = {r["name"]: r for r in d["benchmarks"]}["merged_loop"]["baseline"]
-    assert b["paired"] is False
+    assert b["paired"] is False and b["processes"] is False
+    check_line_and_json(p.stderr, "merged_loop", "two_loops", b)
+    # Over processes they took turns in each process all the same: the
+    # ratios of the processes are the pairs.
+    d, p = results("sum_arrays", "--baseline", "two_loops", "--no-interleave", "--processes", "3")
+    b = {r["name"]: r for r in d["benchmarks"]}["merged_loop"]["baseline"]
+    assert b["processes"] is True and b["n"] <= 3
     check_line_and_json(p.stderr, "merged_loop", "two_loops", b)
 
 
@@ -112,13 +130,14 @@ def test_a_benchmarks_own_baseline_and_its_complexity():
     big = rows["grow/n=1024"]["baseline"]
     assert big["ratio"] > 2
     check_line_and_json(p.stderr, "grow/n=1024", "grow/n=64", big)
-    # The bound has no ratio, and says so. (The empty loop's own body is
-    # one almost always; code placement can still tell the two apart.)
+    # A bound gives a bound on the ratio, and says so. (The empty loop's own
+    # body is one almost always; code placement can still tell the two
+    # apart.)
     nothing = rows["nothing"]
     if nothing["upper_bound"]:
         assert nothing["baseline"]["ratio"] is None
-        assert re.search(r"^nothing: an upper bound \(< [\d.]+ [nu]s\), no ratio to fixed$",
-                         p.stderr, re.M)
+        assert re.search(r"^nothing is at least [\d.]+x faster than fixed "
+                         r"\(an upper bound: < [\d.]+ [nu]s\)$", p.stderr, re.M)
     else:
         check_line_and_json(p.stderr, "nothing", "fixed", nothing["baseline"])
     # One line per row but the baselines themselves.

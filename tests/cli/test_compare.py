@@ -221,12 +221,21 @@ def test_benchmark_program_results(tmp_path):
     for b in res["benchmarks"]:
         if b["upper_bound"]:
             continue
-        # The headline's samples, net of the empty loop.
-        vals = [s["value"] - b["overhead"]["ns"] for s in b["samples"]
-                if not set(s["tags"]) & set(b["left_out"])]
+        # The headline's samples, each net of its own process's empty loop,
+        # those of processes it left out left out too.
+        procs = b["processes"]
+        vals = [s["value"] - procs[s["process"]]["overhead_ns"] for s in b["samples"]
+                if not set(s["tags"]) & set(b["left_out"]) and not procs[s["process"]]["left_out"]]
+        # The units: its processes' own values, as the headline averages them.
+        units = [p["value"] for p in procs if not p["left_out"] and not p["upper_bound"]]
         r = got[b["name"]]
         assert r["base"]["n"] == len(vals) == b["headline_samples"]
-        assert r["base"]["median_ns"] == pytest.approx(np.median(vals), rel=1e-9)
+        assert r["base"]["units"] == len(units)
+        if len(units) >= 2:
+            assert r["method"] == "processes"
+            key = "cycles" if r["unit"] == "cycles" else "median_ns"
+            want = [p["cycles"] for p in procs if not p["left_out"]] if key == "cycles" else units
+            assert r["base"][key] == pytest.approx(np.mean(want), rel=1e-9)
         assert r["ratio"] == 1 and r["verdict"] == "no_change"
 
 

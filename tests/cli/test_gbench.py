@@ -163,10 +163,17 @@ def real_gbench(tmp_path_factory):
     return json.loads(out.read_text())
 
 
-def headline_net(row):
-    """The values vernier compare reads from a row of vernier.results/1."""
-    ov = row["overhead"]["ns"] or 0
-    return [s["value"] - ov for s in row["samples"] if not set(s["tags"]) & set(row["left_out"])]
+def headline_processes(row):
+    """The processes a row's headline rests on: each one's value (its median
+    net of its own empty loop) and the iterations of its samples it rests on."""
+    out = []
+    for k, p in enumerate(row["processes"]):
+        if p["left_out"] or p["upper_bound"] or p["value"] is None:
+            continue
+        iters = sum(s["iters"] for s in row["samples"]
+                    if s["process"] == k and not set(s["tags"]) & set(row["left_out"]))
+        out.append((p["value"], iters))
+    return out
 
 
 def iterations_of(doc, name):
@@ -175,19 +182,22 @@ def iterations_of(doc, name):
 
 # ---- Round trip: vernier compare reads it as the same run ------------------------------
 
-def test_each_headline_sample_is_a_repetition(one_run):
+def test_each_process_is_a_repetition(one_run):
     v, g = (json.loads(p.read_text()) for p in one_run)
     rows = {r["name"]: r for r in v["benchmarks"]}
     for name in ("sum_64", "sum_4096"):
-        want = headline_net(rows[name])
+        procs = headline_processes(rows[name])
+        want = [value for value, _ in procs]
         got = iterations_of(g, name)
-        # Exactly the values the median rests on, each a repetition, in order.
+        # Exactly the processes the headline rests on, each a repetition,
+        # in order, with the iterations of its samples.
+        assert len(want) >= 2
         assert [e["real_time"] for e in got] == want
         assert [e["repetition_index"] for e in got] == list(range(len(want)))
         assert {e["repetitions"] for e in got} == {len(want)}
-        assert {e["iterations"] for e in got} == {rows[name]["iters"]}
-        assert np.median([e["real_time"] for e in got]) == pytest.approx(rows[name]["stats"]["median"],
-                                                                         rel=1e-12)
+        assert [e["iterations"] for e in got] == [iters for _, iters in procs]
+        # The headline is their mean.
+        assert np.mean(want) == pytest.approx(rows[name]["stats"]["median"], rel=1e-12)
         # Then the aggregates of the same values, as Google Benchmark
         # writes them after the repetitions.
         aggs = {b["aggregate_name"]: b for b in g["benchmarks"]
@@ -217,11 +227,14 @@ def test_vernier_compare_reads_it_as_the_same_run(one_run):
     rows = {r["name"]: r for r in d["benchmarks"]}
     assert sorted(rows) == ["sum_4096", "sum_64"]
     for r in rows.values():
-        # The same values on both sides: the same median, a ratio of 1,
-        # and no difference in ranks at all.
-        assert r["base"]["n"] == r["new"]["n"] > 1
-        assert r["base"]["median_ns"] == r["new"]["median_ns"]
-        assert r["ratio"] == 1 and r["p"] == 1 and r["verdict"] == "no_change"
+        # The same processes on both sides, as runs (the Google Benchmark
+        # file's repetitions): the same median, a ratio of 1, and no
+        # difference in ranks at all.
+        assert r["method"] == "runs"
+        assert r["base"]["units"] == r["new"]["units"] > 1
+        assert r["base"]["median_ns"] == pytest.approx(r["new"]["median_ns"], rel=1e-12)
+        assert r["ratio"] == pytest.approx(1, rel=1e-12) and r["p"] == 1
+        assert r["verdict"] == "no_change"
     assert [x["name"] for x in d["not_comparable"]] == ["fails"]
     assert not d["only_base"] and not d["only_new"]
 

@@ -1,0 +1,140 @@
+/* Every engine asks the one decision (vn__decide, bench_decide.c) and none
+ * decides on its own: a row in one process, threads started together, the
+ * runs of a command, a kernel module's calls. Each is run here and must
+ * have asked it; tests/layers/one_decision.sh checks that no other file
+ * turns anything into a reason to stop. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench_decide.h"
+#include "bench_internal.h"
+#include "kbench.h"
+#include "vernier.h"
+
+static void spin(vn_state *st)
+{
+    uint64_t x = 1;
+    while (vn_next(st)) {
+        x = x * 3 + 1;
+        vn_keep(x);
+    }
+}
+
+static void run_suite(int threads)
+{
+    vn_suite *s = vn_suite_create();
+    assert_non_null(s);
+    assert_int_equal(vn_suite_add(s, "spin", spin, NULL), 0);
+    vn_config c;
+    vn_config_init(&c);
+    c.max_time = 0.05;
+    c.warmup = 0;
+    c.threads = threads;
+    c.counters = "none";
+    c.dma_latency_us = -1;
+    vn_results r;
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    const vn_result *b = vn_results_at(&r, 0);
+    assert_true(b->nsamples > 0);
+    /* The reason it stopped is the decision's own. */
+    assert_true(b->stop == VN_STOP_PRECISION || b->stop == VN_STOP_MAX_TIME ||
+                b->stop == VN_STOP_MAX_SAMPLES);
+    vn_results_free(&r);
+    vn_suite_destroy(s);
+}
+
+static void a_row_in_one_process_asks_it(void **state)
+{
+    (void)state;
+    size_t before = vn__decisions();
+    run_suite(1);
+    assert_true(vn__decisions() > before);
+}
+
+static void threads_started_together_ask_it(void **state)
+{
+    (void)state;
+    size_t before = vn__decisions();
+    run_suite(2);
+    assert_true(vn__decisions() > before);
+}
+
+static int fake_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err, size_t errlen,
+                     void *ctx)
+{
+    (void)o, (void)err, (void)errlen, (void)ctx;
+    memset(u, 0, sizeof *u);
+    u->tree_peak_kib = -1;
+    *wall_ns = 1e6;
+    return VN_EXEC_OK;
+}
+
+static void the_runs_of_a_command_ask_it(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {"true"};
+    vn_run_config c;
+    vn_run_config_init(&c);
+    c.commands = cmds;
+    c.ncommands = 1;
+    c.tree_memory = 0;
+    c.dma_latency_us = -1;
+    c.executor = fake_exec;
+    vn_run_results r;
+    vn_run_results_init(&r);
+    vn_run_compare *cmp = NULL;
+    size_t ncmp = 0;
+    vn_run_failure fail;
+    char err[256];
+    size_t before = vn__decisions();
+    assert_int_equal(vn_run_commands(&c, &r, &cmp, &ncmp, &fail, err, sizeof err), 0);
+    /* Runs of exactly 1 ms: the median's interval is within the precision
+     * at the first look from the fewest runs on, and again at the next. */
+    size_t asked = vn__decisions() - before;
+    assert_true(asked >= 2);
+    assert_int_equal(r.commands[0].stop, VN_STOP_PRECISION);
+    assert_int_equal(r.commands[0].nsamples, c.min_runs + 1);
+    free(cmp);
+    vn_run_results_free(&r);
+}
+
+static void a_kernel_modules_calls_ask_it(void **state)
+{
+    (void)state;
+    uint64_t empty[40], work[40];
+    for (int i = 0; i < 40; i++) {
+        empty[i] = 100 + (uint64_t)(i % 3);
+        work[i] = 1000 + (uint64_t)(i % 7);
+    }
+    vn__kbench_row rows[2] = {{.name = "empty", .samples = empty, .n = 40},
+                              {.name = "work", .samples = work, .n = 40}};
+    vn_results r;
+    size_t before = vn__decisions();
+    assert_int_equal(vn__kbench_results(rows, 2, 1e9, &r), 0);
+    assert_true(vn__decisions() >= before + 2);
+    const vn_result *w = vn_results_at(&r, 1);
+    /* 1003 cycles net of the empty target's 101, at 1 GHz. */
+    assert_false(w->upper_bound);
+    assert_true(fabs(w->stats.median - 902) < 3);
+    /* The empty target against no empty loop of its own is a median too. */
+    assert_false(vn_results_at(&r, 0)->upper_bound);
+    vn_results_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_row_in_one_process_asks_it),
+        cmocka_unit_test(threads_started_together_ask_it),
+        cmocka_unit_test(the_runs_of_a_command_ask_it),
+        cmocka_unit_test(a_kernel_modules_calls_ask_it),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
