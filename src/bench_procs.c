@@ -307,7 +307,7 @@ static int look(job *j, int got, const char *lost)
         j->done = 1;
         if (lost) {
             res->stop = VN_STOP_FAILED;
-            snprintf(res->error, sizeof res->error, "%s", lost);
+            snprintf(res->error, sizeof res->error, "%.255s", lost);
         } else {
             res->stop = VN_STOP_INTERRUPTED;
         }
