@@ -76,9 +76,15 @@ static void bound_of(const vn__decision *proc, size_t k, const vn__policy *p, vn
     for (size_t i = 0; i < k; i++)
         if (proc[i].head != VN__HEAD_NONE && proc[i].fastest <= best * (1 + p->precision))
             agree += proc[i].agree;
+    /* Processes whose fastest samples lie far apart beyond the precision
+     * disagree too: x += x ran at one cycle in some, at two in others. */
+    double worst = best;
+    for (size_t i = 0; i < k; i++)
+        if (proc[i].head != VN__HEAD_NONE)
+            worst = fmax(worst, proc[i].head == VN__HEAD_FASTEST ? proc[i].value : proc[i].fastest);
     out->bound_value = best;
     out->bound_cycles = isfinite(ref) && ref > 0 ? best / ref : NAN;
-    out->disagree = medians > 0;
+    out->disagree = medians > 0 || worst > best * (1 + 2 * p->precision);
     out->precise = agree >= p->fastest_agree;
 }
 

@@ -243,6 +243,8 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
         double lo = INFINITY, hi = -INFINITY;
         int cyc = r->cycles_headline;
         for (size_t i = 0; i < r->nprocesses; i++) {
+            if (r->processes[i].left_out)
+                continue;
             double v = cyc ? r->processes[i].cycles : r->processes[i].value;
             if (isfinite(v))
                 lo = fmin(lo, v), hi = fmax(hi, v);

@@ -90,7 +90,7 @@ static void processes_of(reps *p)
     p->n = 0;
     for (size_t k = 0; r->processes && k < r->nprocesses; k++) {
         const vn_process_result *q = &r->processes[k];
-        if (q->upper_bound || !isfinite(q->value))
+        if (q->upper_bound || q->left_out || !isfinite(q->value))
             continue;
         size_t m = 0;
         uint64_t iters = 0;

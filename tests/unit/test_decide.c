@@ -608,6 +608,19 @@ static void one_process_bound_makes_the_row_a_bound(void **state)
     assert_true(fabs(rd.bound_value - 0.5) < 1e-12);
     assert_true(rd.disagree); /* the others gave medians */
     assert_true(rd.precise);
+    /* Every process a bound: they agree within the precision, or not. */
+    vn__decision b[3];
+    for (int i = 0; i < 3; i++) {
+        b[i] = proc_of(1, 0.0001, 3);
+        b[i].head = VN__HEAD_FASTEST;
+        b[i].value = b[i].fastest = i == 2 ? 0.5 * 1.005 : 0.5;
+        b[i].agree = 6;
+    }
+    assert_false(decide_row(b, 3, &p, 1, 1e6).disagree);
+    b[2].value = b[2].fastest = 0.5 * 1.8; /* one cycle in two, two in the third */
+    rd = decide_row(b, 3, &p, 1, 1e6);
+    assert_true(rd.disagree);
+    assert_true(fabs(rd.bound_value - 0.5) < 1e-12);
 }
 
 static void a_count_asked_for_runs_that_many(void **state)
