@@ -102,9 +102,15 @@ def test_two_sides_compared(tmp_path, code_files):
     page, _ = report(tmp_path, str(base), "--", str(new))
     check_page(page, {"ratios": 1, "sweep": 1, "hist": n, "cdf": n})
     ratios = dict(figures(page))["ratios"]
-    # A bar per benchmark, coloured by its verdict, as the table says.
+    # A bar per benchmark compared, coloured by its verdict, as the table
+    # says; a benchmark whose two sides met different core states (one
+    # shared with another hardware thread) is not compared, as vernier
+    # compare says.
+    cmp = json.loads(run("compare", str(base), str(new), "--json", "-", check=0).stdout)
+    apart = [x for x in cmp["not_comparable"] if "core was shared" in x["reason"]]
+    assert len(cmp["benchmarks"]) + len(apart) == n
     verdicts = re.findall(r'<td class="verdict" style="color:(#\w+)">([^<]+)</td>', page)
-    assert len(verdicts) == n
+    assert len(verdicts) == len(cmp["benchmarks"])
     for color, _ in verdicts:
         r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
         assert re.search(rf"rgb\(\s*{r},\s*{g},\s*{b}\)", ratios), color
