@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "abi.h"
 #include "bench_decide.h"
@@ -13,8 +14,10 @@
 
 int vn__policy_init(vn__policy *p, const vn_config *cfg)
 {
-    /* Filled in a copy, so that p stays untouched on a bad override. */
+    /* Filled in a copy, so that p stays untouched on a bad override; zeroed
+     * first, padding too, so that two policies alike compare alike. */
     vn__policy d, *p_out = p;
+    memset(&d, 0, sizeof d);
     p = &d;
     p->precision = cfg->precision / 100.0;
     p->min_samples = cfg->min_samples;

@@ -100,6 +100,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
     if (!proc || k == 0)
         return VN_EINVAL;
     size_t heads = 0, bounds = 0;
+    vn__verdict first = proc[0].verdict; /* proc may point at a copy below */
     for (size_t i = 0; i < k; i++)
         heads += proc[i].head != VN__HEAD_NONE;
     /* A process whose every sample was left out has no value. And when
@@ -199,7 +200,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
     }
     if (p->max_processes <= 1) {
         /* One process: its own rule decided, sample by sample. */
-        out->verdict = proc[0].verdict;
+        out->verdict = first;
         return 0;
     }
     /* Over processes, only an interval across them counts, and only once

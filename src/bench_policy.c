@@ -80,7 +80,8 @@ static void names(char *out, size_t n)
 
 int vn__policy_parse(vn__policy *p, const char *text, char *why, size_t n)
 {
-    vn__policy q = *p;
+    vn__policy q;
+    memcpy(&q, p, sizeof q); /* padding too: policies alike compare alike */
     const char *s = text ? text : "";
     while (*s) {
         const char *end = strchr(s, ',');
@@ -110,6 +111,6 @@ int vn__policy_parse(vn__policy *p, const char *text, char *why, size_t n)
         }
         s = *end ? end + 1 : end;
     }
-    *p = q;
+    memcpy(p, &q, sizeof q);
     return 0;
 }

@@ -36,6 +36,10 @@ void vn_results_free(vn_results *r)
         free(x->samples);
         free(x->thread_median);
         free(x->sample_counts);
+        /* Rows are laid out by this library, result_size apart: a row wide
+         * enough to hold processes[] owns it. */
+        if (r->result_size >= VN__SIZE_THROUGH(vn_result, processes))
+            free(x->processes);
     }
     free(r->bench);
     r->bench = NULL;

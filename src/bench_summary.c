@@ -62,7 +62,8 @@ int vn__decide_parts(const vn__part *parts, size_t k, const vn__policy *pol, con
     }
     n = 0;
     for (size_t i = 0; i < k; i++) {
-        memcpy(all + n, parts[i].S.v, parts[i].S.n * sizeof *all);
+        if (parts[i].S.n)
+            memcpy(all + n, parts[i].S.v, parts[i].S.n * sizeof *all);
         n += parts[i].S.n;
         for (size_t s = 0; s < parts[i].S.n; s++)
             probed |= isfinite(parts[i].S.v[s].branch_cycles);

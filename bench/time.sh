@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# How long a default run takes, whole programs timed from outside: the six
+# benchmarks of bench/workloads.c (chains of 100, 1000 and 10000 adds,
+# x += x, a 10 ms sleep, random work) and the trio of x += x, the sleep and
+# the random work, RUNS (11) times each, on the machine as it is and again
+# with `stress-ng --cpu 1` on another CPU (the programs pinned to CPU).
+# With BEFORE=DIR (a build of an earlier version, its bench_workloads under
+# DIR/bench), that build's programs take turns with this one's, run by run,
+# so both meet the same machine, and the ratio of the medians is printed.
+# BUILD=DIR takes this version from DIR (default build); CONDITIONS picks
+# "quiet", "stress" or both. Needs stress-ng: scripts/install-deps --bench.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+RUNS=${RUNS:-11}
+CONDITIONS=${CONDITIONS:-quiet stress}
+scripts/install-deps --bench >/dev/null
+if [ -f "$BUILD/build.ninja" ]; then
+    cmake --build "$BUILD" --target bench_workloads >/dev/null
+fi
+PY=${PY:-build/venv/bin/python}
+cpus=($("$PY" -c 'import os; print(*sorted(os.sched_getaffinity(0)))'))
+CPU=${CPU:-${cpus[-1]}}
+STRESS_CPU=${STRESS_CPU:-${cpus[0]}}
+stress_pid=
+cleanup() {
+    if [ -n "$stress_pid" ]; then kill "$stress_pid" 2>/dev/null || true; wait "$stress_pid" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
+
+# One run's wall time in ms.
+ms() {
+    local s e
+    s=$(date +%s%N)
+    taskset -c "$CPU" "$@" --quiet >/dev/null 2>&1 || true
+    e=$(date +%s%N)
+    echo $(( (e - s) / 1000000 ))
+}
+
+median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)] / 1000}'; }
+
+trio='x_plus_x|sleep_10ms|random_work'
+echo "CPU $CPU, stress on CPU $STRESS_CPU, $RUNS runs each; median wall seconds"
+for cond in $CONDITIONS; do
+    if [ "$cond" = stress ]; then
+        stress-ng --cpu 1 --taskset "$STRESS_CPU" --timeout 0 --quiet &
+        stress_pid=$!
+        sleep 1
+    fi
+    six_now=() six_before=() trio_now=() trio_before=()
+    for i in $(seq "$RUNS"); do
+        six_now+=("$(ms "$BUILD/bench/bench_workloads")")
+        trio_now+=("$(ms "$BUILD/bench/bench_workloads" --filter "$trio")")
+        if [ -n "${BEFORE:-}" ]; then
+            six_before+=("$(ms "$BEFORE/bench/bench_workloads")")
+            trio_before+=("$(ms "$BEFORE/bench/bench_workloads" --filter "$trio")")
+        fi
+    done
+    a=$(printf '%s\n' "${six_now[@]}" | median)
+    b=$(printf '%s\n' "${trio_now[@]}" | median)
+    if [ -n "${BEFORE:-}" ]; then
+        c=$(printf '%s\n' "${six_before[@]}" | median)
+        d=$(printf '%s\n' "${trio_before[@]}" | median)
+        awk -v cond="$cond" -v a="$a" -v b="$b" -v c="$c" -v d="$d" 'BEGIN {
+            printf "%-6s six: %.3f s (before %.3f s, ratio %.2f)   trio: %.3f s (before %.3f s, ratio %.2f)\n",
+                   cond, a, c, a / c, b, d, b / d }' 
+    else
+        printf '%-6s six: %.3f s   trio: %.3f s\n' "$cond" "$a" "$b"
+    fi
+    if [ -n "$stress_pid" ]; then
+        kill "$stress_pid" 2>/dev/null || true
+        wait "$stress_pid" 2>/dev/null || true
+        stress_pid=
+    fi
+done
