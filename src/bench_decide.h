@@ -21,6 +21,7 @@ typedef struct vn__policy {
     size_t min_untagged;     /* samples: tagged ones leave the headline only while this many stay */
     size_t min_interval;     /* samples: fewest for a 95% interval of a median from order statistics */
     size_t fastest_agree;    /* samples within the precision of the fastest that reproduce it */
+    size_t bound_settled;    /* processes in a row that found no lower floor settle a bound */
     size_t empty_matched;    /* empty-loop samples of one kind of moments to subtract those alone */
     double indistinct_share; /* share of the empty loop: a smaller difference is code placement */
     double shared_slower;    /* in units of precision: shared samples this much slower leave */

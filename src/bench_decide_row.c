@@ -85,7 +85,24 @@ static void bound_of(const vn__decision *proc, size_t k, const vn__policy *p, vn
     out->bound_value = best;
     out->bound_cycles = isfinite(ref) && ref > 0 ? best / ref : NAN;
     out->disagree = medians > 0 || worst > best * (1 + 2 * p->precision);
-    out->precise = agree >= p->fastest_agree;
+    /* Settled: the last bound_settled processes (in the order they ran)
+     * found no floor below the one before them beyond the precision. */
+    int settled = 0;
+    if (p->bound_settled > 0 && k > p->bound_settled) {
+        double before = INFINITY, after = INFINITY;
+        for (size_t i = 0; i < k; i++) {
+            const vn__decision *d = &proc[i];
+            if (d->head == VN__HEAD_NONE)
+                continue;
+            double v = d->head == VN__HEAD_FASTEST ? d->value : d->fastest;
+            if (i < k - p->bound_settled)
+                before = fmin(before, v);
+            else
+                after = fmin(after, v);
+        }
+        settled = isfinite(before) && !(after < before * (1 - p->precision));
+    }
+    out->precise = agree >= p->fastest_agree || settled;
 }
 
 int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, const vn__row_state *st,

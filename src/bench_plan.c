@@ -33,17 +33,25 @@ void vn__plan_next(const vn__part *parts, size_t k, const vn__decision *proc,
     size_t most = p->max_samples > st->samples ? p->max_samples - st->samples : 1;
     out->samples = most;
     out->share_ns = left;
-    if (p->min_processes == p->max_processes) {
-        /* A count asked for: the budget split evenly over them. */
-        size_t to_go = p->max_processes > k ? p->max_processes - k : 1;
-        out->share_ns = left / (double)to_go;
+    /* A count asked for: what is left of the budget split evenly over the
+     * processes to go, each taking the samples the split below asks for,
+     * not all its share allows. */
+    int counted = p->min_processes == p->max_processes;
+    size_t counted_to_go = p->max_processes > k ? p->max_processes - k : 1;
+    /* The first process takes half the fewest samples of a run (the later
+     * ones bring the rest): enough for its own median and spread, and the
+     * time that buys goes to the processes after it. */
+    size_t first = p->min_samples / 2 > p->process_samples ? p->min_samples / 2 : p->process_samples;
+    first = first < most ? first : most;
+    if (counted && k == 0) {
+        out->samples = first;
+        out->share_ns = left / (double)counted_to_go;
         return;
     }
     if (k == 0) {
-        /* The first process: the fewest samples of a run, in at most a
-         * quarter of the budget, so that the first two leave half of it
-         * to what they show is needed. */
-        out->samples = p->min_samples < most ? p->min_samples : most;
+        /* The first process in at most a quarter of the budget, so that
+         * the first two leave half of it to what they show is needed. */
+        out->samples = first;
         out->share_ns = p->budget_ns / 4;
         return;
     }
@@ -86,7 +94,7 @@ void vn__plan_next(const vn__part *parts, size_t k, const vn__decision *proc,
     const vn__unit_view *h = rd->cycles_headline ? &rd->cycles : &rd->ns;
     double var = between + (isfinite(within) ? within / (double)r : 0);
     size_t need = vn__levels_needed(var, p->precision * fabs(h->value), k + 1, p->max_processes);
-    size_t to_go = need > k ? need - k : 1;
+    size_t to_go = counted ? counted_to_go : need > k ? need - k : 1;
     double share = left / (double)to_go;
     double least = isfinite(per) ? fixed + (double)r * per : share;
     out->share_ns = st->samples < p->min_samples ? fmax(share, least) : fmin(left, fmax(share, least));

@@ -23,6 +23,7 @@ static const struct field {
     {"min_untagged", offsetof(vn__policy, min_untagged), COUNT},
     {"min_interval", offsetof(vn__policy, min_interval), COUNT},
     {"fastest_agree", offsetof(vn__policy, fastest_agree), COUNT},
+    {"bound_settled", offsetof(vn__policy, bound_settled), COUNT},
     {"empty_matched", offsetof(vn__policy, empty_matched), COUNT},
     {"indistinct_share", offsetof(vn__policy, indistinct_share), REAL},
     {"shared_slower", offsetof(vn__policy, shared_slower), REAL},

@@ -623,6 +623,33 @@ static void one_process_bound_makes_the_row_a_bound(void **state)
     assert_true(fabs(rd.bound_value - 0.5) < 1e-12);
 }
 
+/* A bound across processes is the lowest floor any found; once the last
+ * bound_settled processes found none lower, it is settled even though no
+ * five samples reproduce the lowest (x += x: one lucky process in 20). */
+static void a_bound_settles_when_no_lower_floor_turns_up(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    double floors[6] = {0.50, 0.33, 0.49, 0.50, 0.48, 0.31};
+    vn__decision b[6];
+    for (int i = 0; i < 6; i++) {
+        b[i] = proc_of(1, 0.0001, 3);
+        b[i].head = VN__HEAD_FASTEST;
+        b[i].value = b[i].fastest = floors[i];
+        b[i].agree = 1;
+    }
+    /* Two processes after the lowest: not yet. */
+    assert_false(decide_row(b, 4, &p, 1, 1e6).precise);
+    vn__row_decision rd = decide_row(b, 5, &p, 1, 1e6);
+    assert_true(rd.precise);
+    assert_true(fabs(rd.bound_value - 0.33) < 1e-12);
+    assert_int_equal(rd.verdict, VN__STOP_PRECISE);
+    /* A lower floor among the last three: it goes on. */
+    assert_false(decide_row(b, 6, &p, 1, 1e6).precise);
+    p.bound_settled = 0;
+    assert_false(decide_row(b, 5, &p, 1, 1e6).precise);
+}
+
 static void a_count_asked_for_runs_that_many(void **state)
 {
     (void)state;
@@ -690,6 +717,7 @@ int main(void)
         cmocka_unit_test_setup(processes_far_apart_say_so_and_go_on, setup),
         cmocka_unit_test_setup(a_clock_that_moved_makes_cycles_the_headline, setup),
         cmocka_unit_test_setup(one_process_bound_makes_the_row_a_bound, setup),
+        cmocka_unit_test_setup(a_bound_settles_when_no_lower_floor_turns_up, setup),
         cmocka_unit_test_setup(a_count_asked_for_runs_that_many, setup),
         cmocka_unit_test_setup(a_process_with_no_value_is_left_out, setup),
     };

@@ -1,0 +1,122 @@
+/* How a row's budget is split over its processes (bench_plan.c), driven
+ * with synthetic processes: no clock, no machine. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench_plan.h"
+#include "vernier.h"
+
+static vn__policy policy(int processes)
+{
+    vn_config c;
+    vn_config_init(&c);
+    c.processes = processes;
+    vn__policy p;
+    assert_int_equal(vn__policy_init(&p, &c), 0);
+    return p;
+}
+
+/* A process that took n samples of a row in elapsed ms, setup ms of it
+ * before the first, its median ns with variance var among its samples. */
+static void process(vn__part *part, vn__decision *d, size_t n, double elapsed, double setup,
+                    double ns, double var)
+{
+    memset(part, 0, sizeof *part);
+    part->S.n = n;
+    part->elapsed_ns = elapsed * 1e6;
+    part->setup_ns = setup * 1e6;
+    memset(d, 0, sizeof *d);
+    d->head = VN__HEAD_MEDIAN;
+    d->value = ns;
+    d->var = var;
+    d->used = n;
+}
+
+static vn__row_decision row_of(double ns, double sd_processes, double within)
+{
+    vn__row_decision rd;
+    memset(&rd, 0, sizeof rd);
+    rd.ns = (vn__unit_view){ns, ns * 0.99, ns * 1.01};
+    rd.sd_processes = sd_processes;
+    rd.within = within;
+    return rd;
+}
+
+static void the_first_process_takes_half_the_fewest_samples(void **state)
+{
+    (void)state;
+    vn__policy p = policy(0);
+    vn__row_state st = {0, 0, 0, 0, NAN};
+    vn__plan plan;
+    vn__plan_next(NULL, 0, NULL, NULL, &p, &st, &plan);
+    assert_int_equal(plan.samples, p.min_samples / 2 > p.process_samples ? p.min_samples / 2
+                                                                         : p.process_samples);
+    assert_true(fabs(plan.share_ns - p.budget_ns / 4) < 1);
+    /* A count asked for: the budget split evenly from the start. */
+    p = policy(4);
+    vn__plan_next(NULL, 0, NULL, NULL, &p, &st, &plan);
+    assert_true(plan.samples < p.min_samples);
+    assert_true(fabs(plan.share_ns - p.budget_ns / 4) < 1);
+    p = policy(2);
+    vn__plan_next(NULL, 0, NULL, NULL, &p, &st, &plan);
+    assert_true(fabs(plan.share_ns - p.budget_ns / 2) < 1);
+}
+
+/* Kalibera and Jones: where processes agree beyond what their samples
+ * explain, few processes with many samples; where they disagree, many with
+ * few. The samples grow at most twofold from one process to the next. */
+static void the_split_follows_where_the_variation_is(void **state)
+{
+    (void)state;
+    vn__policy p = policy(0);
+    vn__part parts[2];
+    vn__decision proc[2];
+    process(&parts[0], &proc[0], 5, 20, 10, 100, 0.04);
+    process(&parts[1], &proc[1], 10, 12, 2, 100, 0.04);
+    vn__row_state st = {32e6, 15, 0, 0, NAN};
+    vn__plan agree, apart;
+    vn__row_decision rd = row_of(100, 0.0, 0.04);
+    vn__plan_next(parts, 2, proc, &rd, &p, &st, &agree);
+    rd = row_of(100, 20.0, 0.04);
+    vn__plan_next(parts, 2, proc, &rd, &p, &st, &apart);
+    assert_true(agree.samples > apart.samples);
+    assert_true(agree.samples <= 20);
+    assert_true(apart.samples >= p.process_samples);
+    /* Disagreeing processes need more of them: each gets a smaller share. */
+    assert_true(apart.share_ns < agree.share_ns);
+}
+
+/* With a count asked for, a process takes the samples the split asks for,
+ * not all its share of the budget would hold, and the share is what is
+ * left over the processes to go. */
+static void a_count_asked_for_splits_what_is_left_evenly(void **state)
+{
+    (void)state;
+    vn__policy p = policy(3);
+    vn__part parts[1];
+    vn__decision proc[1];
+    process(&parts[0], &proc[0], 5, 20, 10, 100, 4);
+    vn__row_state st = {20e6, 5, 0, 0, NAN};
+    vn__row_decision rd = row_of(100, NAN, 4);
+    vn__plan plan;
+    vn__plan_next(parts, 1, proc, &rd, &p, &st, &plan);
+    assert_true(plan.samples <= 10);
+    assert_true(plan.samples + st.samples >= p.min_samples);
+    assert_true(fabs(plan.share_ns - (p.budget_ns - 20e6) / 2) < 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_first_process_takes_half_the_fewest_samples),
+        cmocka_unit_test(the_split_follows_where_the_variation_is),
+        cmocka_unit_test(a_count_asked_for_splits_what_is_left_evenly),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
