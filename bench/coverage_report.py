@@ -35,6 +35,22 @@ def headline(bench, unit=None):
     return "ns", s.get("median"), ci[0], ci[1], False
 
 
+def probe(bench):
+    """The median taken-branch probe of the processes a headline rests on
+    (those not left out as shared or empty); None without probes."""
+    ps = [q.get("probe") for q in bench.get("processes") or []
+          if not q.get("shared") and not q.get("left_out")]
+    ps = [x for x in ps if x]
+    return statistics.median(ps) if ps else None
+
+
+def same_state(a, b):
+    """Both runs' headlines rest on processes in one core state: their
+    probes within 1.1x, as vernier compare asks (unknown counts as same)."""
+    x, y = probe(a), probe(b)
+    return x is None or y is None or max(x, y) / min(x, y) <= 1.1
+
+
 def load(path):
     try:
         with open(path) as f:
@@ -80,9 +96,9 @@ def main(d):
         print(f"\n{cond}: {n} runs, wall time per run: median {statistics.median(times):.2f} s "
               f"({min(times):.2f}-{max(times):.2f})")
         print(f"{'workload':<15}{'unit':>7}{'spread':>8}{'half-width':>11}{'half-range+p':>13}"
-              f"{'coverage':>9}{'false':>7}{'3%':>6}{'10%':>6}{'procs':>6}")
+              f"{'coverage':>9}{'same':>6}{'false':>7}{'3%':>6}{'10%':>6}{'procs':>6}")
         names = list(runs[0].keys())
-        covs = []
+        covs, scovs = [], []
         for name in names:
             unit = headline(runs[0][name])[0]
             vals, halves, bounds, procs = [], [], 0, []
@@ -99,7 +115,7 @@ def main(d):
                 h = r[name].get("headline") or {}
                 if h.get("processes"):
                     procs.append(h["processes"])
-            hit = tries = 0
+            hit = tries = shit = stries = 0
             for k in range(len(runs) - 1):
                 a, b = runs[k].get(name), runs[k + 1].get(name)
                 if not a or not b:
@@ -111,6 +127,9 @@ def main(d):
                         continue
                     tries += 1
                     hit += lo <= w <= hi
+                    if same_state(x, y):
+                        stries += 1
+                        shit += lo <= w <= hi
             def share(kind):
                 got = tot = 0
                 for k in range(1, n):
@@ -126,15 +145,21 @@ def main(d):
             cov = hit / tries if tries else None
             if cov is not None:
                 covs.append(cov)
+            scov = shit / stries if stries else None
+            if scov is not None:
+                scovs.append(scov)
             print(f"{name:<15}{unit:>7}{spread:>8.3f}"
                   f"{(100 * statistics.mean(halves)) if halves else float('nan'):>10.2f}%"
                   f"{100 * (half_range + PRECISION):>12.2f}%"
                   f"{(f'{100 * cov:.0f}%' if cov is not None else ('bound' if bounds else '-')):>9}"
+                  f"{(f'{100 * scov:.0f}%' if scov is not None else '-'):>6}"
                   f"{share('base'):>7}{share('slow3') if 'chain' in name else '':>6}"
                   f"{share('slow10') if 'chain' in name else '':>6}"
                   f"{(f'{statistics.median(procs):.0f}' if procs else '-'):>6}")
         if covs:
-            print(f"mean coverage over the workloads with an interval: {100 * statistics.mean(covs):.0f}%")
+            print(f"mean coverage over the workloads with an interval: {100 * statistics.mean(covs):.0f}%"
+                  + (f"; over pairs in one core state ('same'): {100 * statistics.mean(scovs):.0f}%"
+                     if scovs else ""))
 
 
 if __name__ == "__main__":
