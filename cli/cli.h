@@ -19,6 +19,9 @@
 enum { VN_EXIT_OK = 0, VN_EXIT_FAIL = 1, VN_EXIT_USAGE = 2, VN_EXIT_INTERRUPTED = 130 };
 /* vernier compare --fail-on-regression: the comparison ran and found one. */
 enum { VN_EXIT_REGRESSION = 3 };
+/* vernier compare: the files were read, but no benchmark was compared (no
+ * name in common, or none that could be): a gate has nothing to judge. */
+enum { VN_EXIT_NOTHING = 4 };
 
 typedef struct vn_cli_cmd {
     const char *name;

@@ -21,12 +21,17 @@ static void usage(FILE *f)
             "Instruction counts are compared too when both sides have them.\n"
             "Each side is a file, or several before and after '--' (repetitions, pooled).\n"
             "A file is vernier.results/1 (a benchmark program's, vernier run's or vernier\n"
-            "suite's --json), Google Benchmark's JSON (--benchmark_out) or hyperfine's\n"
-            "(--export-json); '-' reads standard input.\n"
+            "suite's --json), Google Benchmark's JSON (--benchmark_out, with repetitions\n"
+            "or only their aggregates) or hyperfine's (--export-json); '-' reads standard\n"
+            "input. Benchmarks pair by name; else by --map; else by the name with\n"
+            "parameters written alike (BM_x/64/real_time and x/n=64 are both x/64).\n"
             "\n"
             "Options:\n"
             "  --threshold PCT       a change smaller than PCT percent is no change (2)\n"
             "  --fail-on-regression  exit 3 when a benchmark is slower\n"
+            "  --map OLD=NEW         pair the BASE benchmark OLD (a regex of the whole name;\n"
+            "                        '\\=' for an '=' in it) with NEW's benchmark NEW (\\1 to\n"
+            "                        \\9: OLD's groups); may be given again\n"
             "  --json FILE           also write vernier.compare/1 JSON to FILE; '-' writes\n"
             "                        only the JSON to standard output\n"
             "  --markdown FILE       also write a Markdown table (for a pull request); '-'\n"
@@ -34,13 +39,18 @@ static void usage(FILE *f)
             "  -h, --help            show this help\n"
             "\n"
             "Exit status: 0 when the files were compared, 3 when --fail-on-regression is\n"
-            "given and a benchmark is slower, 1 when a file cannot be read or is not\n"
+            "given and a benchmark is slower, 4 when no benchmark could be compared (no\n"
+            "name in common, or none comparable), 1 when a file cannot be read or is not\n"
             "results vernier reads, 2 for a usage error.\n");
 }
+
+#define MAX_MAPS 64
 
 typedef struct opts {
     double threshold;
     int fail_on_regression;
+    vn__cmp_map maps[MAX_MAPS];
+    size_t nmaps;
     const char *json, *markdown;
     char **base, **new_;
     size_t nbase, nnew;
@@ -50,9 +60,10 @@ typedef struct opts {
  * one, the operands are exactly BASE and NEW. */
 static int parse(int argc, char **argv, opts *o)
 {
-    enum { O_THRESHOLD = 1000, O_FAIL, O_JSON, O_MARKDOWN };
+    enum { O_THRESHOLD = 1000, O_FAIL, O_JSON, O_MARKDOWN, O_MAP };
     static const struct option longopts[] = {
         {"threshold", required_argument, NULL, O_THRESHOLD},
+        {"map", required_argument, NULL, O_MAP},
         {"fail-on-regression", no_argument, NULL, O_FAIL},
         {"json", required_argument, NULL, O_JSON},
         {"markdown", required_argument, NULL, O_MARKDOWN},
@@ -76,6 +87,18 @@ static int parse(int argc, char **argv, opts *o)
         case O_FAIL:
             o->fail_on_regression = 1;
             break;
+        case O_MAP: {
+            if (o->nmaps == MAX_MAPS)
+                return vn_cli_usage_error(CMD, "at most %d --map options", MAX_MAPS);
+            char why[256];
+            int rc = vn__cmp_map_parse(optarg, &o->maps[o->nmaps], why, sizeof why);
+            if (rc == VN_ENOMEM)
+                return vn_cli_fail(CMD, "out of memory");
+            if (rc)
+                return vn_cli_usage_error(CMD, "%s", why);
+            o->nmaps++;
+            break;
+        }
         case O_JSON:
         case O_MARKDOWN:
             if (vn_cli_check_path(CMD, c == O_JSON ? "--json" : "--markdown", optarg))
@@ -185,9 +208,14 @@ int cmd_compare(int argc, char **argv)
     vn__cmp_options_init(&copt);
     o.threshold = copt.threshold;
     int status = parse(argc, argv, &o);
-    if (status)
+    if (status) {
+        for (size_t i = 0; i < o.nmaps; i++)
+            vn__cmp_map_free(&o.maps[i]);
         return status < 0 ? vn_cli_flushed(CMD) : status;
+    }
     copt.threshold = o.threshold;
+    copt.maps = o.maps;
+    copt.nmaps = o.nmaps;
     vn__cmp_side base, new_;
     vn__cmp_side_init(&base);
     vn__cmp_side_init(&new_);
@@ -199,8 +227,13 @@ int cmd_compare(int argc, char **argv)
         int rc = vn__cmp_compare(&base, &new_, &copt, &r);
         status = rc ? vn_cli_fail(CMD, "cannot compare: %s", vn_strerror(rc)) : report(&o, &r);
     }
+    /* Nothing compared: a gate that passed now would pass by accident. */
+    if (!status && !r.nrows)
+        status = VN_EXIT_NOTHING;
     if (!status && o.fail_on_regression && r.count[VN__CMP_SLOWER])
         status = VN_EXIT_REGRESSION;
+    for (size_t i = 0; i < o.nmaps; i++)
+        vn__cmp_map_free(&o.maps[i]);
     vn__cmp_result_free(&r);
     vn__cmp_side_free(&base);
     vn__cmp_side_free(&new_);

@@ -26,6 +26,8 @@ int vn__cmp_double(const void *a, const void *b);
 /* I_x(a, b), the regularized incomplete beta function, with y = 1 - x
  * given too so a tail near 1 keeps its digits (stats_special.c). */
 double vn__ibeta(double a, double b, double x, double y);
+/* P(|T| >= |t|) for Student's t with df degrees of freedom; NAN for df <= 0. */
+double vn__t_p_two_sided(double t, double df);
 
 /* log P(B = k) for B ~ Binomial(n, 1/2) (stats_special.c). */
 double vn__log_binom_half(size_t n, size_t k);

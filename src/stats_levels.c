@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "stats_internal.h"
 #include "stats_levels.h"
 #include "vernier/base.h"
 #include "vernier/stats.h"
@@ -131,6 +132,31 @@ int vn__levels_ratio_unpaired(const double *a, size_t na, const double *b, size_
     double half = vn_t975(fmax(1, df)) * sqrt(se2);
     *lo = exp(mb - ma - half);
     *hi = exp(mb - ma + half);
+    return 0;
+}
+
+int vn__levels_ratio_summary(double ma, double sa, size_t na, double mb, double sb, size_t nb,
+                             double *ratio, double *lo, double *hi, double *p)
+{
+    if (!(ma > 0) || !(mb > 0) || !isfinite(ma) || !isfinite(mb))
+        return VN_ERANGE;
+    *ratio = mb / ma;
+    *lo = *hi = *p = NAN;
+    if (na < 2 || nb < 2 || !(sa >= 0) || !(sb >= 0))
+        return 0;
+    double ca = sa / ma, cb = sb / mb;
+    double va = ca * ca / (double)na, vb = cb * cb / (double)nb, se2 = va + vb;
+    if (!(se2 > 0)) {
+        *lo = *hi = *ratio;
+        *p = *ratio == 1 ? 1 : 0;
+        return 0;
+    }
+    double df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+    double d = log(*ratio), se = sqrt(se2);
+    double half = vn_t975(fmax(1, df)) * se;
+    *lo = exp(d - half);
+    *hi = exp(d + half);
+    *p = vn__t_p_two_sided(d / se, fmax(1, df));
     return 0;
 }
 

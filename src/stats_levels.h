@@ -43,6 +43,15 @@ int vn__levels_ratio(const double *num, const double *den, size_t k, double *rat
 int vn__levels_ratio_unpaired(const double *a, size_t na, const double *b, size_t nb, double *ratio,
                               double *lo, double *hi);
 
+/* The same from summaries alone, each side's mean, standard deviation and
+ * count (Google Benchmark's aggregates): the ratio mb / ma, with Welch's
+ * t-interval of the difference of the log means, each log mean's variance
+ * taken as (s / m)^2 / n (the delta method), and the two-sided p-value of
+ * Welch's t-test on that scale. NAN ends and p with fewer than 2 a side
+ * or a deviation unknown; VN_ERANGE when a mean is not above 0. */
+int vn__levels_ratio_summary(double ma, double sa, size_t na, double mb, double sb, size_t nb,
+                             double *ratio, double *lo, double *hi, double *p);
+
 /* Kalibera and Jones's split of a budget between the levels. What one more
  * process costs before its first sample (calibration, warmup, the empty
  * loop) is fixed_ns, each sample sample_ns; per-sample variance scale

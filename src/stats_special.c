@@ -112,6 +112,13 @@ static double t_upper(double t, double df)
     return 0.5 * vn__ibeta(df / 2, 0.5, df / (df + t2), t2 / (df + t2));
 }
 
+double vn__t_p_two_sided(double t, double df)
+{
+    if (!(df > 0) || isnan(t))
+        return NAN;
+    return fmin(1, 2 * t_upper(fabs(t), df));
+}
+
 static double t_density(double t, double df)
 {
     return exp(lgam_ratio(df / 2, 0.5) - 0.5 * log(df * M_PI) -

@@ -29,6 +29,8 @@ void vn__cmp_options_init(vn__cmp_options *o)
     o->threshold = 0.02;
     o->resamples = 10000;
     o->seed = 0x76636d7031ull; /* any fixed number: the point is that it is fixed */
+    o->maps = NULL;
+    o->nmaps = 0;
 }
 
 /* splitmix64: small, fast, and the same sequence on every machine. */
@@ -121,6 +123,12 @@ static int interval(work *w, const double *sb, size_t nb, const double *sn, size
     qsort(w->boot, B, sizeof *w->boot, vn__cmp_double);
     row->lo = vn_percentile_sorted(w->boot, B, LO_PCT);
     row->hi = vn_percentile_sorted(w->boot, B, HI_PCT);
+    /* Resamples with a median of 0 on BASE have no finite ratio: an end
+     * between two of them is unbounded, not unknown. */
+    if (isnan(row->hi))
+        row->hi = INFINITY;
+    if (isnan(row->lo))
+        row->lo = INFINITY;
     return 0;
 }
 
@@ -169,7 +177,7 @@ static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__
 /* Why one side of a benchmark gives nothing to compare; NULL when it does. */
 static const char *why_not(const vn__cmp_bench *x, double median)
 {
-    if (!x->n)
+    if (!x->n && !x->agg_n)
         return x->why ? x->why : "no samples";
     /* NaN: the median was not asked for, another reason came first. */
     return isnan(median) || median > 0 ? NULL : "a median at or below 0";
@@ -218,8 +226,72 @@ static double probe_of(const vn__cmp_bench *b)
     return med;
 }
 
+/* A side as a summary: Google Benchmark's aggregates when it has nothing
+ * else; else the mean, deviation and count of its units (processes of
+ * code) or its values (runs, repetitions), and their median. */
+static int summary_of(const vn__cmp_bench *x, double *m, double *sd, size_t *k, double *med)
+{
+    if (!x->n) {
+        *m = x->agg_mean, *sd = x->agg_sd, *k = x->agg_n, *med = x->agg_median;
+        return 0;
+    }
+    const double *v = x->nunits ? x->units : x->values;
+    size_t n = x->nunits ? x->nunits : x->n;
+    double s = 0, ss = 0;
+    for (size_t i = 0; i < n; i++)
+        s += v[i];
+    *m = s / (double)n;
+    for (size_t i = 0; i < n; i++)
+        ss += (v[i] - *m) * (v[i] - *m);
+    *sd = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
+    *k = n;
+    double *sorted = vn__sorted_copy(v, n);
+    if (!sorted)
+        return VN_ENOMEM;
+    *med = median_of(sorted, n);
+    free(sorted);
+    return 0;
+}
+
+/* A side with only aggregates: the ratio of the means, Welch's interval
+ * and test on the log scale (vn__levels_ratio_summary). */
+static int aggregate_row(vn__cmp_row *row, const vn__cmp_bench *b, const vn__cmp_bench *n)
+{
+    double mb, sb, mdb, mn, sn, mdn;
+    size_t kb, kn;
+    int rc = summary_of(b, &mb, &sb, &kb, &mdb);
+    if (!rc)
+        rc = summary_of(n, &mn, &sn, &kn, &mdn);
+    if (rc)
+        return rc;
+    row->method = "aggregates";
+    row->units_base = kb;
+    row->units_new = kn;
+    row->base_median = mb;
+    row->new_median = mn;
+    rc = vn__levels_ratio_summary(mb, sb, kb, mn, sn, kn, &row->ratio, &row->lo, &row->hi, &row->p);
+    return rc == VN_ERANGE ? 1 : rc;
+}
+
 static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__cmp_bench *n)
 {
+    if (!b->n || !n->n) {
+        vn__cmp_row row = {.name = b->name, .base = b, .new_ = n, .lo = NAN, .hi = NAN, .p = NAN,
+                           .insn_base = NAN, .insn_new = NAN, .insn_ratio = NAN};
+        int rc = aggregate_row(&row, b, n);
+        if (rc == 1)
+            return add_skip(r, b, n, b->n ? NAN : b->agg_mean, n->n ? NAN : n->agg_mean);
+        if (rc)
+            return rc;
+        double t = w->o->threshold;
+        row.verdict = isnan(row.lo) ? VN__CMP_NO_INTERVAL
+                      : row.hi < 1 - t ? VN__CMP_FASTER
+                      : row.lo > 1 + t ? VN__CMP_SLOWER
+                                       : VN__CMP_SAME;
+        r->count[row.verdict]++;
+        r->rows[r->nrows++] = row;
+        return 0;
+    }
     int procs = b->nunits && n->nunits;
     /* A core shared with another hardware thread on one side and not on
      * the other: the two measured different machines, and no verdict on
@@ -300,14 +372,6 @@ done:
     return rc;
 }
 
-static const vn__cmp_bench *named(const vn__cmp_side *s, const char *name)
-{
-    for (size_t i = 0; i < s->nbench; i++)
-        if (!strcmp(s->bench[i].name, name))
-            return &s->bench[i];
-    return NULL;
-}
-
 /* The geometric mean of the rows' ratios, and its interval from theirs:
  * each row's log ratio taken as normal with the standard error its 95%
  * interval implies, the rows independent (separate benchmarks' noise), so
@@ -341,9 +405,14 @@ static void geomean(vn__cmp_result *r)
 int vn__cmp_compare(const vn__cmp_side *base, const vn__cmp_side *new_, const vn__cmp_options *o,
                     vn__cmp_result *out)
 {
-    vn__cmp_result r = {.opt = *o, .base_formats = base->formats, .new_formats = new_->formats};
+    vn__cmp_result r = {.opt = *o, .base_formats = base->formats, .new_formats = new_->formats,
+                        .nbase = base->nbench, .nnew = new_->nbench};
     size_t nb = base->nbench ? base->nbench : 1, nn = new_->nbench ? new_->nbench : 1;
     work w = {.o = o};
+    vn__cmp_pairs pairs;
+    int prc = vn__cmp_pair(base, new_, o->maps, o->nmaps, &pairs);
+    if (prc)
+        return prc;
     r.rows = calloc(nb, sizeof *r.rows);
     r.skipped = calloc(nb, sizeof *r.skipped);
     r.only_base = calloc(nb, sizeof *r.only_base);
@@ -353,17 +422,27 @@ int vn__cmp_compare(const vn__cmp_side *base, const vn__cmp_side *new_, const vn
                  ? 0
                  : o->resamples ? VN_ENOMEM : VN_EINVAL;
     for (size_t i = 0; !rc && i < base->nbench; i++) {
-        const vn__cmp_bench *b = &base->bench[i], *n = named(new_, b->name);
-        if (!n)
+        const vn__cmp_bench *b = &base->bench[i];
+        const vn__cmp_bench *n = pairs.to_new[i] != SIZE_MAX ? &new_->bench[pairs.to_new[i]] : NULL;
+        if (!n) {
             r.only_base[r.nonly_base++] = b->name;
-        else if (!b->n || !n->n)
+            continue;
+        }
+        size_t rows = r.nrows;
+        r.paired[pairs.rule[i]]++;
+        if ((!b->n && !b->agg_n) || (!n->n && !n->agg_n))
             rc = add_skip(&r, b, n, NAN, NAN);
         else
             rc = row_of(&w, &r, b, n);
+        if (!rc && r.nrows > rows) {
+            r.rows[rows].new_name = n->name;
+            r.rows[rows].rule = (vn__cmp_rule)pairs.rule[i];
+        }
     }
     for (size_t i = 0; !rc && i < new_->nbench; i++)
-        if (!named(base, new_->bench[i].name))
+        if (pairs.from_base[i] == SIZE_MAX)
             r.only_new[r.nonly_new++] = new_->bench[i].name;
+    vn__cmp_pairs_free(&pairs);
     if (!rc)
         geomean(&r);
     for (int f = 0; f < VN__CMP_NFACTS; f++) {

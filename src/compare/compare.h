@@ -13,6 +13,7 @@
 #ifndef VN_COMPARE_H
 #define VN_COMPARE_H
 
+#include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -71,6 +72,14 @@ typedef struct vn__cmp_bench {
      * are left out when it has others, as its headline left them out. */
     char *why;             /* why some file gave no values for it ("an upper bound
                               (< 0.31 ns)", "failed: ..."); NULL when none */
+    /* A Google Benchmark file written with only the aggregates of its
+     * repetitions (--benchmark_report_aggregates_only): their mean,
+     * standard deviation and median in ns, and how many repetitions they
+     * summarise (agg_n 0: none read). Values, when a file has them, win. */
+    double agg_mean, agg_sd, agg_median;
+    size_t agg_n;
+    unsigned agg_seen;     /* bits of the aggregates one file gave, to refuse a second */
+    size_t file_reps;      /* entries of this name in the file being read */
 } vn__cmp_bench;
 
 typedef struct vn__cmp_side {
@@ -98,6 +107,48 @@ typedef struct vn__cmp_error {
  * VN_ENOMEM. */
 int vn__cmp_read(vn__cmp_side *s, const char *text, size_t len, vn__cmp_error *err);
 
+/* ---- which benchmark pairs with which (pair.c) ----------------------------- */
+
+/* The rules that pair a benchmark of BASE with one of NEW, in the order
+ * they are tried: the same name; a --map; the same name form. */
+typedef enum vn__cmp_rule {
+    VN__CMP_RULE_NAME,
+    VN__CMP_RULE_MAP,
+    VN__CMP_RULE_FORM,
+} vn__cmp_rule;
+/* "name", "--map", "name form". */
+const char *vn__cmp_rule_name(vn__cmp_rule r);
+
+/* A --map OLD=NEW: OLD a POSIX extended regex that a BASE name matches
+ * whole ('\=' for an '=' in it), NEW the name in NEW, with \1 to \9 for
+ * OLD's groups. */
+typedef struct vn__cmp_map {
+    regex_t re;
+    int compiled;
+    char *to, *text;
+} vn__cmp_map;
+/* 0; VN_EINVAL with why (n bytes) saying what is wrong; VN_ENOMEM. */
+int vn__cmp_map_parse(const char *spec, vn__cmp_map *m, char *why, size_t n);
+void vn__cmp_map_free(vn__cmp_map *m);
+
+/* A name as tools agree on it: Google Benchmark's "BM_" prefix, the parts
+ * that say how it was run (real_time, manual_time, process_time,
+ * iterations:N, repeats:N, min_time:X, threads:1) and each parameter's key
+ * (n=64, n:64) set aside: BM_x/64/real_time and x/n=64 are both x/64. */
+void vn__cmp_name_form(const char *name, char *out, size_t n);
+
+typedef struct vn__cmp_pairs {
+    size_t *to_new;        /* per BASE benchmark, its NEW benchmark's index, or SIZE_MAX */
+    unsigned char *rule;   /* per BASE benchmark, the vn__cmp_rule that paired it */
+    size_t *from_base;     /* per NEW benchmark, its BASE benchmark's index, or SIZE_MAX */
+    size_t count[3];       /* pairs per rule */
+} vn__cmp_pairs;
+/* Pairs the benchmarks of the sides. A name form that two benchmarks of a
+ * side share pairs neither. 0 or VN_ENOMEM. */
+int vn__cmp_pair(const vn__cmp_side *base, const vn__cmp_side *new_, const vn__cmp_map *maps,
+                 size_t nmaps, vn__cmp_pairs *out);
+void vn__cmp_pairs_free(vn__cmp_pairs *p);
+
 /* ---- the comparison ------------------------------------------------------- */
 
 typedef enum vn__cmp_verdict {
@@ -113,6 +164,8 @@ typedef struct vn__cmp_options {
     double threshold;   /* a fraction: 0.02 calls 2% slower "no change" */
     size_t resamples;   /* of the bootstrap, per side */
     uint64_t seed;      /* of the bootstrap, so the same files give the same intervals */
+    const vn__cmp_map *maps; /* --map, tried in order; NULL for none */
+    size_t nmaps;
 } vn__cmp_options;
 /* threshold 0.02, 10000 resamples, a fixed seed. */
 void vn__cmp_options_init(vn__cmp_options *o);
@@ -120,6 +173,8 @@ void vn__cmp_options_init(vn__cmp_options *o);
 /* A benchmark on both sides with values to compare. */
 typedef struct vn__cmp_row {
     const char *name;          /* the base side's */
+    const char *new_name;      /* the new side's: another when not paired by name */
+    vn__cmp_rule rule;         /* what paired them */
     const vn__cmp_bench *base, *new_;
     double base_median, new_median;   /* ns per iteration */
     double ratio;              /* new_median / base_median: below 1 is faster */
@@ -128,7 +183,10 @@ typedef struct vn__cmp_row {
      * processes a side: Welch's t-interval of their logs), "runs" (runs of
      * commands or repetitions: the bootstrap of the medians), "samples"
      * (code results with one process on a side: the bootstrap of the
-     * samples, which cannot see what varies between runs). */
+     * samples, which cannot see what varies between runs), "aggregates"
+     * (a side had only Google Benchmark's mean and deviation: Welch's
+     * t-interval of the ratio of the means, by the delta method, and
+     * Welch's t-test; base_median and new_median are then the means). */
     const char *method;
     size_t units_base, units_new;
     int cycles;                /* compared in reference cycles (the clock moved) */
@@ -156,6 +214,8 @@ typedef struct vn__cmp_result {
     unsigned differ;                    /* bit i: vn__cmp_fact i differs between the sides */
     size_t one_process;                 /* rows compared on samples: a side had one process */
     size_t state_differs;               /* rows not compared: one side's core was shared */
+    size_t paired[3];                   /* rows and skips per vn__cmp_rule */
+    size_t nbase, nnew;                 /* benchmarks on each side */
     const char *base_facts[VN__CMP_NFACTS], *new_facts[VN__CMP_NFACTS];
     unsigned base_formats, new_formats;
     vn__cmp_options opt;

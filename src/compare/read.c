@@ -1,5 +1,6 @@
 /* Reading results files: the format told by content, the JSON parsed with
  * cJSON, and a file's benchmarks joined to those its side already has. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,30 @@ static int detect(vn__cmp_side *s, const cJSON *root, vn__cmp_error *err)
     return vn__cmp_bad(err, "not results vernier reads (%s)", what);
 }
 
+/* Two files' aggregates of one benchmark, as one set of repetitions: the
+ * pooled mean, and the deviation of all of them (within each file, and
+ * between the files' means). The median of the larger set stands. */
+static void pool_aggregates(vn__cmp_bench *to, const vn__cmp_bench *from)
+{
+    if (!to->agg_n) {
+        to->agg_mean = from->agg_mean;
+        to->agg_sd = from->agg_sd;
+        to->agg_median = from->agg_median;
+        to->agg_n = from->agg_n;
+        return;
+    }
+    double n1 = (double)to->agg_n, n2 = (double)from->agg_n, n = n1 + n2;
+    double m = (n1 * to->agg_mean + n2 * from->agg_mean) / n;
+    double d1 = to->agg_mean - m, d2 = from->agg_mean - m;
+    double ss = (n1 - 1) * to->agg_sd * to->agg_sd + (n2 - 1) * from->agg_sd * from->agg_sd +
+                n1 * d1 * d1 + n2 * d2 * d2;
+    if (from->agg_n > to->agg_n)
+        to->agg_median = from->agg_median;
+    to->agg_mean = m;
+    to->agg_sd = n > 1 ? sqrt(ss / (n - 1)) : NAN;
+    to->agg_n = to->agg_n + from->agg_n;
+}
+
 /* Takes the benchmarks and facts of one file (f) into s. */
 static int join(vn__cmp_side *s, vn__cmp_side *f)
 {
@@ -69,6 +94,8 @@ static int join(vn__cmp_side *s, vn__cmp_side *f)
         for (size_t k = 0; k < from->n; k++)
             if (vn__cmp_push(to, from->values[k]))
                 return VN_ENOMEM;
+        if (from->agg_n)
+            pool_aggregates(to, from);
         for (size_t k = 0; k < from->ninsn; k++)
             if (vn__cmp_push_insn(to, from->insn[k]))
                 return VN_ENOMEM;

@@ -12,6 +12,12 @@ vn__cmp_bench *vn__cmp_bench_find(const vn__cmp_side *s, const char *name);
 /* The benchmark of that name in s, added (empty) when new; NULL without
  * memory. */
 vn__cmp_bench *vn__cmp_bench_at(vn__cmp_side *s, const char *name);
+/* The benchmark of that name added (empty) to the side of one file, s;
+ * when the file named it before, VN_EINVAL with err saying where
+ * (what: "benchmarks[3]"): two benchmarks of one name in one file are
+ * refused, never pooled. VN_ENOMEM without memory. */
+int vn__cmp_bench_new(vn__cmp_side *s, const char *name, const char *what, vn__cmp_bench **out,
+                      vn__cmp_error *err);
 /* Appends a value (or an instruction count) to b. 0 or VN_ENOMEM. */
 int vn__cmp_push(vn__cmp_bench *b, double ns);
 int vn__cmp_push_insn(vn__cmp_bench *b, double insn);

@@ -2,6 +2,7 @@
  * commands (vernier run): each benchmark's samples as its headline uses
  * them, so a comparison rests on the values the medians shown rest on. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,8 +63,13 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
     const char *name = vn__cmp_str(r, "name");
     if (!name || !*name)
         return vn__cmp_bad(err, "benchmarks[%zu] has no name", i);
-    vn__cmp_bench *b = vn__cmp_bench_at(s, name);
-    if (!b || params(b, cJSON_GetObjectItemCaseSensitive(r, "params")))
+    char where[48];
+    snprintf(where, sizeof where, "benchmarks[%zu]", i);
+    vn__cmp_bench *b;
+    int rc = vn__cmp_bench_new(s, name, where, &b, err);
+    if (rc)
+        return rc;
+    if (params(b, cJSON_GetObjectItemCaseSensitive(r, "params")))
         return VN_ENOMEM;
     const char *stop = vn__cmp_str(r, "stop"), *error = vn__cmp_str(r, "error");
     if (stop && (!strcmp(stop, "failed") || !strcmp(stop, "skipped")))
@@ -91,7 +97,13 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
     cJSON_ArrayForEach(x, samples) {
         const cJSON *v = vn__cmp_num(x, "value");
         if (!v)
-            return vn__cmp_bad(err, "benchmark '%.80s': samples[%zu] has no value", name, k);
+            return vn__cmp_bad(err, "benchmarks[%zu] ('%.80s'): samples[%zu] %s", i, name, k,
+                               cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(x, "value"))
+                                   ? "is out of range" : "has no value");
+        /* A sample's time as measured, before the empty loop comes off. */
+        if (v->valuedouble < 0)
+            return vn__cmp_bad(err, "benchmarks[%zu] ('%.80s'): samples[%zu] is negative (%g ns)",
+                               i, name, k, v->valuedouble);
         k++;
         if (out && left_out(x, out))
             continue;

@@ -64,6 +64,8 @@ static void row(vn__json *j, const vn__cmp_row *w)
 {
     vn__json_obj_begin(j, NULL);
     vn__json_str(j, "name", w->name);
+    vn__json_str(j, "new_name", w->new_name ? w->new_name : w->name);
+    vn__json_str(j, "paired_by", vn__cmp_rule_name(w->rule));
     vn__json_obj_begin(j, "params");
     for (size_t i = 0; i < w->base->nparams; i++)
         vn__json_str(j, w->base->params[i].key, w->base->params[i].value);
@@ -102,7 +104,8 @@ int vn__cmp_report_json(const vn__cmp_result *r, const vn__cmp_files *f, vn_buf 
                  "values, or the medians of their runs or samples");
     vn__json_str(&j, "interval", "processes: Welch's t-interval of the mean logs of the "
                  "processes' values; runs and samples: bootstrap percentile, each side resampled "
-                 "on its own");
+                 "on its own; aggregates: Welch's t-interval of the log ratio of the means, "
+                 "each log mean's variance (sd / mean)^2 / n");
     vn__json_num(&j, "level", 0.95);
     vn__json_uint(&j, "resamples", r->opt.resamples);
     vn__json_uint(&j, "seed", r->opt.seed);
@@ -121,6 +124,11 @@ int vn__cmp_report_json(const vn__cmp_result *r, const vn__cmp_files *f, vn_buf 
     vn__json_obj_begin(&j, "counts");
     for (int v = 0; v < 4; v++)
         vn__json_uint(&j, verdict_ids[v], r->count[v]);
+    vn__json_obj_end(&j);
+    vn__json_obj_begin(&j, "paired");
+    vn__json_uint(&j, "name", r->paired[VN__CMP_RULE_NAME]);
+    vn__json_uint(&j, "map", r->paired[VN__CMP_RULE_MAP]);
+    vn__json_uint(&j, "name_form", r->paired[VN__CMP_RULE_FORM]);
     vn__json_obj_end(&j);
     vn__json_uint(&j, "one_process", r->one_process);
     vn__json_uint(&j, "core_state_differs", r->state_differs);

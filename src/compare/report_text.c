@@ -3,6 +3,7 @@
  * mean, what was not compared, warnings), one finding a line. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
@@ -109,6 +110,61 @@ static void name_list(vn_buf *o, int *errp, const char *prefix, const char *head
     *errp = err;
 }
 
+/* Why nothing was compared, in one line: what each side had, and what
+ * would pair them. */
+static void nothing(vn_buf *o, int *errp, const vn__cmp_result *r, const char *prefix)
+{
+    int err = *errp;
+    size_t common = r->paired[0] + r->paired[1] + r->paired[2];
+    if (!r->nbase || !r->nnew)
+        out("%snothing compared: %s has no benchmark\n", prefix, !r->nbase ? "BASE" : "NEW");
+    else if (!common)
+        out("%snothing compared: no name of BASE (%zu) is in NEW (%zu), even as Google Benchmark "
+            "writes parameters; pair them with --map OLD=NEW\n", prefix, r->nbase, r->nnew);
+    else
+        out("%snothing compared: none of the %zu benchmark%s both sides have could be compared "
+            "(below)\n", prefix, common, common == 1 ? "" : "s");
+    *errp = err;
+}
+
+/* The pairs made by a rule other than the name, a line per rule:
+ * "paired by name form (2): BM_x/64 = x/n=64, ...". */
+static void pair_lines(vn_buf *o, int *errp, const vn__cmp_result *r, const char *prefix)
+{
+    for (int rule = VN__CMP_RULE_MAP; rule <= VN__CMP_RULE_FORM; rule++) {
+        size_t n = 0;
+        for (size_t i = 0; i < r->nrows; i++)
+            n += r->rows[i].rule == (vn__cmp_rule)rule;
+        if (!n)
+            continue;
+        char *pairs[64];
+        const char *list[64];
+        size_t k = 0;
+        for (size_t i = 0; i < r->nrows && k < 64; i++) {
+            const vn__cmp_row *w = &r->rows[i];
+            if (w->rule != (vn__cmp_rule)rule)
+                continue;
+            char a[256], b[256];
+            vn__fmt_printable(a, sizeof a, w->name);
+            vn__fmt_printable(b, sizeof b, w->new_name);
+            size_t len = strlen(a) + strlen(b) + 4;
+            pairs[k] = malloc(len);
+            if (!pairs[k])
+                break;
+            snprintf(pairs[k], len, "%s = %s", a, b);
+            list[k] = pairs[k];
+            k++;
+        }
+        char head[48];
+        snprintf(head, sizeof head, "paired by %s", vn__cmp_rule_name((vn__cmp_rule)rule));
+        /* The count is of all such pairs; the line lists what fits. */
+        name_list(o, errp, prefix, head, list, k);
+        for (size_t i = 0; i < k; i++)
+            free(pairs[i]);
+        (void)n;
+    }
+}
+
 /* The machines' facts that differ, with both values when the line has room. */
 static void machine_line(vn_buf *o, int *errp, const vn__cmp_result *r, const char *prefix)
 {
@@ -153,19 +209,25 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
             out(", %zu without an interval", r->count[VN__CMP_NO_INTERVAL]);
         out("\n");
     } else
-        out("%sno benchmark to compare\n", prefix);
+        nothing(o, &err, r, prefix);
     if (r->count[VN__CMP_NO_INTERVAL])
         out("%snote: with one value on a side there is no interval, and no verdict; repeat the "
             "runs\n", prefix);
     if (r->one_process)
         out("%swarning: %zu compared on samples: a side ran in one process, so the interval "
             "cannot see variation between runs (--processes auto)\n", prefix, r->one_process);
-    size_t cycles = 0;
-    for (size_t i = 0; i < r->nrows; i++)
+    size_t cycles = 0, aggs = 0;
+    for (size_t i = 0; i < r->nrows; i++) {
         cycles += r->rows[i].cycles;
+        aggs += !strcmp(r->rows[i].method, "aggregates");
+    }
+    if (aggs)
+        out("%snote: %zu compared by their means (a side had only Google Benchmark's aggregates): "
+            "Welch's t\n", prefix, aggs);
     if (cycles)
         out("%snote: %zu compared in reference cycles (marked c): the clock moved while they "
             "ran\n", prefix, cycles);
+    pair_lines(o, &err, r, prefix);
     name_list(o, &err, prefix, "only in BASE", r->only_base, r->nonly_base);
     name_list(o, &err, prefix, "only in NEW", r->only_new, r->nonly_new);
     for (size_t i = 0; i < r->nskipped; i++) {

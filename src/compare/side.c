@@ -83,6 +83,16 @@ vn__cmp_bench *vn__cmp_bench_at(vn__cmp_side *s, const char *name)
     return b;
 }
 
+int vn__cmp_bench_new(vn__cmp_side *s, const char *name, const char *what, vn__cmp_bench **out,
+                      vn__cmp_error *err)
+{
+    if (vn__cmp_bench_find(s, name))
+        return vn__cmp_bad(err, "%s: a second benchmark named '%.80s' in one file; rename one, "
+                                "or give them as separate files", what, name);
+    *out = vn__cmp_bench_at(s, name);
+    return *out ? 0 : VN_ENOMEM;
+}
+
 static int push(double **v, size_t *n, size_t *cap, double x)
 {
     if (*n == *cap) {

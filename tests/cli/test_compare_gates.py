@@ -1,0 +1,241 @@
+"""vernier compare as a CI gate that cannot pass by accident: nothing in
+common is exit 4 with the reason; a file with two benchmarks of one name,
+or a time below 0 or out of range, is refused naming the place; Google
+Benchmark files written with only their aggregates are compared; names
+written differently by different tools pair by their form, or by --map."""
+import json
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from conftest import run, validate
+
+
+def write(path, doc):
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
+def hyperfine(results):
+    return {"results": [{"command": c, "times": t} for c, t in results]}
+
+
+def gbench(entries):
+    return {"context": {"host_name": "h", "num_cpus": 2}, "benchmarks": entries}
+
+
+def gb_rep(name, t, i, reps):
+    return {"name": name, "run_name": name, "run_type": "iteration", "repetitions": reps,
+            "repetition_index": i, "threads": 1, "iterations": 100, "real_time": t,
+            "cpu_time": t, "time_unit": "ns"}
+
+
+def gb_aggs(name, values):
+    """The aggregates Google Benchmark writes of values (its repetitions),
+    as --benchmark_report_aggregates_only leaves them."""
+    v = np.array(values, dtype=float)
+    out = []
+    for agg, x in (("mean", v.mean()), ("median", np.median(v)), ("stddev", v.std(ddof=1)),
+                   ("cv", v.std(ddof=1) / v.mean())):
+        out.append({"name": f"{name}_{agg}", "run_name": name, "run_type": "aggregate",
+                    "repetitions": len(v), "threads": 1, "aggregate_name": agg,
+                    "aggregate_unit": "percentage" if agg == "cv" else "time",
+                    "iterations": len(v), "real_time": x, "cpu_time": x, "time_unit": "ns"})
+    return out
+
+
+def compare_json(*args, code):
+    p = run("compare", "--json", "-", *args, check=code)
+    doc = json.loads(p.stdout)
+    validate(doc, "compare-1.json")
+    return doc
+
+
+# ---- nothing to judge ----------------------------------------------------------------
+
+def test_nothing_in_common_is_exit_4_with_the_reason(tmp_path):
+    a = write(tmp_path / "a.json", hyperfine([("make", [1.0, 1.1]), ("test", [2.0, 2.1])]))
+    b = write(tmp_path / "b.json", hyperfine([("build", [1.0, 1.1])]))
+    for extra in ([], ["--fail-on-regression"]):
+        p = run("compare", *extra, a, b, check=4)
+        first = p.stdout.splitlines()[0]
+        assert first.startswith("nothing compared: no name of BASE (2) is in NEW (1)")
+        assert "--map" in first
+        assert "only in BASE (2): make, test" in p.stdout
+        assert "only in NEW (1): build" in p.stdout
+    doc = compare_json(a, b, code=4)
+    assert doc["benchmarks"] == [] and doc["only_base"] == ["make", "test"]
+
+
+def test_only_benchmarks_not_comparable_is_exit_4(tmp_path):
+    # One run a side: a median each, but common names with nothing to
+    # compare (a median of 0 on BASE).
+    a = write(tmp_path / "a.json", hyperfine([("x", [0.0, 0.0, 0.0])]))
+    b = write(tmp_path / "b.json", hyperfine([("x", [1.0, 1.0, 1.0])]))
+    p = run("compare", "--fail-on-regression", a, b, check=4)
+    assert "nothing compared: none of the 1 benchmark both sides have could be compared" in p.stdout
+    assert "not comparable: x" in p.stdout
+
+
+def test_an_empty_side_is_exit_4(tmp_path):
+    a = write(tmp_path / "a.json", hyperfine([]))
+    b = write(tmp_path / "b.json", hyperfine([("x", [1.0, 1.0])]))
+    p = run("compare", a, b, check=4)
+    assert "nothing compared: BASE has no benchmark" in p.stdout
+
+
+# ---- files refused --------------------------------------------------------------------
+
+def test_two_benchmarks_of_one_name_are_refused(tmp_path, run_file):
+    dup = write(tmp_path / "h.json", hyperfine([("a", [0.1, 0.2]), ("a", [5.0])]))
+    ok = write(tmp_path / "ok.json", hyperfine([("a", [0.1, 0.2])]))
+    p = run("compare", dup, ok, check=1)
+    assert "'" + dup + "': results[1]: a second benchmark named 'a' in one file" in p.stderr
+    # Google Benchmark: two runs of 2 repetitions pasted into one file.
+    two = gbench([gb_rep("f", 10, i % 2, 2) for i in range(4)])
+    g = write(tmp_path / "g.json", two)
+    p = run("compare", g, g, check=1)
+    assert "benchmarks[2]: 'f' appears 3 times in one file, for 2 repetitions" in p.stderr
+    # Two aggregates of one kind.
+    g2 = write(tmp_path / "g2.json", gbench(gb_aggs("f", [1, 2, 3]) * 2))
+    p = run("compare", g2, g2, check=1)
+    assert "a second 'mean' aggregate of 'f'" in p.stderr
+    # vernier's own.
+    doc = dict(run_file)
+    doc["benchmarks"] = [run_file["benchmarks"][0]] * 2
+    v = write(tmp_path / "v.json", doc)
+    p = run("compare", v, v, check=1)
+    assert "benchmarks[1]: a second benchmark named 'true' in one file" in p.stderr
+    # Repetitions of one run are one benchmark, not duplicates.
+    reps = write(tmp_path / "r.json", gbench([gb_rep("f", 10 + i, i, 3) for i in range(3)]))
+    run("compare", reps, reps, check=0)
+
+
+@pytest.fixture(scope="module")
+def run_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("run") / "run.json"
+    run("run", "--runs", "3", "--json", str(path), "true", check=0, timeout=120)
+    return json.loads(path.read_text())
+
+
+def test_negative_or_huge_times_are_refused_with_the_place(tmp_path, run_file):
+    ok = write(tmp_path / "ok.json", hyperfine([("a", [0.1, 0.2])]))
+    neg = write(tmp_path / "neg.json", hyperfine([("a", [0.1, -0.2])]))
+    p = run("compare", neg, ok, check=1)
+    assert "results[0].times[1] ('a') is negative (-0.2 s)" in p.stderr
+    g = write(tmp_path / "g.json", gbench([gb_rep("f", -3, 0, 1)]))
+    p = run("compare", g, g, check=1)
+    assert "benchmarks[0] ('f'): real_time is negative (-3 ns)" in p.stderr
+    (tmp_path / "big.json").write_text(json.dumps(gbench([gb_rep("f", 1, 0, 1)])).replace(
+        '"real_time": 1,', '"real_time": 1e999,'))
+    p = run("compare", str(tmp_path / "big.json"), ok, check=1)
+    assert "benchmarks[0] ('f') has no real_time, or one out of range" in p.stderr
+    doc = json.loads(json.dumps(run_file))
+    doc["benchmarks"][0]["samples"][1]["value"] = -5.0
+    v = write(tmp_path / "v.json", doc)
+    p = run("compare", v, v, check=1)
+    assert "benchmarks[0] ('true'): samples[1] is negative (-5 ns)" in p.stderr
+    text = json.dumps(run_file).replace('"value": ', '"value": 1e999, "x": ', 1)
+    (tmp_path / "v2.json").write_text(text)
+    p = run("compare", str(tmp_path / "v2.json"), v, check=1)
+    assert "samples[0] is out of range" in p.stderr
+
+
+def test_hyperfine_zero_times_read_as_written(tmp_path):
+    # hyperfine clamps a run net of the shell's start-up at 0.
+    a = write(tmp_path / "a.json", hyperfine([("a", [0.0, 0.001, 0.002, 0.001])]))
+    b = write(tmp_path / "b.json", hyperfine([("a", [0.001, 0.001, 0.002, 0.001])]))
+    doc = compare_json(a, b, code=0)
+    row = doc["benchmarks"][0]
+    assert row["base"]["n"] == 4 and row["base"]["median_ns"] == pytest.approx(1e6)
+
+
+# ---- aggregates only ------------------------------------------------------------------
+
+def test_aggregates_only_files_are_compared(tmp_path):
+    rng = np.random.default_rng(7)
+    base = 100 + rng.normal(0, 2, 12)
+    new = 110 + rng.normal(0, 2, 9)
+    a = write(tmp_path / "a.json", gbench(gb_aggs("BM_f", base)))
+    b = write(tmp_path / "b.json", gbench(gb_aggs("BM_f", new)))
+    doc = compare_json("--fail-on-regression", a, b, code=3)
+    row = doc["benchmarks"][0]
+    assert row["method"] == "aggregates"
+    assert row["base"]["units"] == 12 and row["new"]["units"] == 9 and row["base"]["n"] == 0
+    # The ratio of the means, Welch's interval on the log scale (delta
+    # method) and its test, from the summaries alone.
+    r = new.mean() / base.mean()
+    assert row["ratio"] == pytest.approx(r, rel=1e-9)
+    va = (base.std(ddof=1) / base.mean()) ** 2 / 12
+    vb = (new.std(ddof=1) / new.mean()) ** 2 / 9
+    df = (va + vb) ** 2 / (va ** 2 / 11 + vb ** 2 / 8)
+    half = stats.t.ppf(0.975, df) * np.sqrt(va + vb)
+    assert row["ci"] == pytest.approx([r * np.exp(-half), r * np.exp(half)], rel=1e-6)
+    t = np.log(r) / np.sqrt(va + vb)
+    assert row["p"] == pytest.approx(2 * stats.t.sf(abs(t), df), rel=1e-6)
+    assert row["verdict"] == "slower"
+    p = run("compare", a, b, check=0)
+    assert "note: 1 compared by their means (a side had only Google Benchmark's aggregates)" in p.stdout
+    # Against repetitions of the same values: the same numbers.
+    c = write(tmp_path / "c.json", gbench([gb_rep("BM_f", x, i, 9) for i, x in enumerate(new)]))
+    row2 = compare_json(a, c, code=0)["benchmarks"][0]
+    assert row2["ratio"] == pytest.approx(r, rel=1e-9)
+    assert row2["ci"] == pytest.approx(row["ci"], rel=1e-6)
+
+
+# ---- names written differently --------------------------------------------------------
+
+def test_names_pair_by_their_form(tmp_path):
+    g = gbench([gb_rep(n, t, 0, 1) | {"repetitions": 3, "repetition_index": i}
+                for n, t in (("BM_copy/64", 10), ("BM_copy/512", 40), ("BM_x/real_time", 5),
+                             ("BM_y/threads:2", 7))
+                for i in range(3)])
+    h = hyperfine([("copy/size=64", [1e-8] * 3), ("copy/size=512", [4e-8] * 3),
+                   ("x", [5e-9] * 3), ("y", [7e-9] * 3), ("z", [1e-9] * 3)])
+    a, b = write(tmp_path / "g.json", g), write(tmp_path / "h.json", h)
+    doc = compare_json(a, b, code=0)
+    got = {r["name"]: (r["new_name"], r["paired_by"]) for r in doc["benchmarks"]}
+    assert got == {"BM_copy/64": ("copy/size=64", "name form"),
+                   "BM_copy/512": ("copy/size=512", "name form"),
+                   "BM_x/real_time": ("x", "name form")}
+    # threads:2 is not how every tool runs: it pairs with nothing unasked.
+    assert doc["only_base"] == ["BM_y/threads:2"] and doc["only_new"] == ["y", "z"]
+    assert doc["paired"] == {"name": 0, "map": 0, "name_form": 3}
+    p = run("compare", a, b, check=0)
+    assert "paired by name form (3): BM_copy/64 = copy/size=64, BM_copy/512 = copy/size=512" in p.stdout
+
+
+def test_map_pairs_the_rest_and_names_what_it_did(tmp_path):
+    a = write(tmp_path / "a.json", hyperfine([("old_parse/1", [1.0, 1.1]), ("old_parse/2", [2.0, 2.1]),
+                                              ("same", [1.0, 1.0])]))
+    b = write(tmp_path / "b.json", hyperfine([("parse_v2/1", [1.0, 1.1]), ("parse_v2/2", [2.0, 2.1]),
+                                              ("same", [1.0, 1.0])]))
+    doc = compare_json("--map", r"old_parse/([0-9])=parse_v2/\1", a, b, code=0)
+    got = {r["name"]: (r["new_name"], r["paired_by"]) for r in doc["benchmarks"]}
+    assert got == {"old_parse/1": ("parse_v2/1", "--map"), "old_parse/2": ("parse_v2/2", "--map"),
+                   "same": ("same", "name")}
+    # An '=' in OLD is written '\='.
+    c = write(tmp_path / "c.json", hyperfine([("f/n=64", [1.0, 1.1])]))
+    d = write(tmp_path / "d.json", hyperfine([("g64", [1.0, 1.1])]))
+    doc = compare_json("--map", r"f/n\=([0-9]+)=g\1", c, d, code=0)
+    assert doc["benchmarks"][0]["new_name"] == "g64"
+
+
+def test_a_form_two_benchmarks_share_pairs_neither(tmp_path):
+    a = write(tmp_path / "a.json", hyperfine([("BM_f/64", [1.0, 1.1]), ("f/n=64", [1.0, 1.1])]))
+    b = write(tmp_path / "b.json", hyperfine([("f/64/real_time", [1.0, 1.1])]))
+    p = run("compare", a, b, check=4)
+    assert "only in BASE (2)" in p.stdout
+
+
+@pytest.mark.parametrize("spec, msg", [
+    ("nothing", "--map takes OLD=NEW"),
+    ("=x", "--map takes OLD=NEW"),
+    ("x=", "--map takes OLD=NEW"),
+    ("a(=b", "--map 'a(=b':"),
+])
+def test_bad_map_is_a_usage_error(tmp_path, spec, msg):
+    a = write(tmp_path / "a.json", hyperfine([("a", [1.0])]))
+    p = run("compare", "--map", spec, a, a, check=2)
+    assert msg in p.stderr
