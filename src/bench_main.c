@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench_decide.h"
+#include "bench_gbench_flags.h"
 #include "bench_internal.h"
 #include "bench_main.h"
 #include "bench_results.h"
@@ -29,6 +30,8 @@ typedef struct outputs {
     const char *json, *csv, *markdown, *report;
     int raw, hist, list, explain;
     int gbench;               /* --format gbench: --json in Google Benchmark's layout */
+    const char *gb_out;       /* --benchmark_out: a file in Google Benchmark's layout */
+    int gb_stdout;            /* --benchmark_format=json: that layout on standard output */
     const char *format;       /* --format as given, NULL when not */
 } outputs;
 
@@ -102,6 +105,11 @@ static void help(const char *prog)
            "Options:\n",
            prog);
     vn__main_options_help(stdout, NULL);
+    printf("\nGoogle Benchmark's flags work too, each as the option of the same meaning:\n"
+           "--benchmark_filter, _out, _out_format, _format, _repetitions (processes),\n"
+           "_min_time (0.5, 0.5s; per repetition), _min_warmup_time, _list_tests,\n"
+           "_report_aggregates_only, _display_aggregates_only, _time_unit,\n"
+           "_enable_random_interleaving, _context, _perf_counters, _color, _counters_tabular.\n");
 }
 
 void vn__main_options_help(FILE *f, const char *const *skip)
@@ -193,13 +201,14 @@ static int emit(const char *prog, const char *path, int (*report)(const vn_resul
 
 /* Google Benchmark's layout, dated now and named after the program as it
  * was started, as Google Benchmark names it. */
-static int emit_gbench(const char *prog, const char *path, const char *argv0, const vn_results *r)
+static int emit_gbench(const char *prog, const char *path, const char *argv0, const vn_results *r,
+                       const vn__gbench_opts *opts)
 {
     char date[40];
     vn_buf b;
     vn_buf_init(&b, VN_RESULTS_BUF_MAX);
-    int rc = vn_report_results_gbench(r, argv0, vn_report_gbench_date(date, sizeof date, time(NULL)),
-                                      &b);
+    int rc = vn__report_gbench(r, NULL, argv0, vn_report_gbench_date(date, sizeof date, time(NULL)),
+                               &b, opts);
     return emit_buf(prog, path, rc, &b);
 }
 
@@ -255,15 +264,16 @@ static void keep_nothing(vn_results *keep, size_t keep_size)
 /* The program around suite s (the registered benchmarks for vn_main(), or
  * the program's own for vn_suite_main(); keep as there). s stays the
  * caller's. */
-static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep,
-                            size_t keep_size, const sigset_t *run_mask)
+static int main_parsed(int argc, char **argv, vn_suite *s, vn_results *keep, size_t keep_size,
+                       const sigset_t *run_mask, const vn__gbench_flags *gf)
 {
-    keep_nothing(keep, keep_size);
     const char *prog = prog_name(argc > 0 ? argv[0] : NULL);
     vn_config cfg;
     vn_config_init(&cfg);
     cfg.progress = isatty(STDERR_FILENO);
     outputs o = {0};
+    o.gb_out = gf->out;
+    o.gb_stdout = gf->format == VN__GB_JSON;
     int interleave_asked = 0; /* --interleave given: an error with --threads, unlike the default */
     int max_given = 0;        /* --max-samples given, rather than its default */
     struct option longopts[NOPTIONS + 1];
@@ -402,12 +412,13 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
                            "");
     int to_stdout;
     {
-        const char *outs[] = {o.json, o.csv, o.markdown};
-        static const char *const names[] = {"--json", "--csv", "--markdown"};
+        const char *outs[] = {o.json, o.csv, o.markdown, o.gb_out, o.gb_stdout ? "-" : NULL};
+        static const char *const names[] = {"--json", "--csv", "--markdown", "--benchmark_out",
+                                            "--benchmark_format=json"};
         char msg[600];
-        if (vn__outputs_usage(names, outs, 3, &to_stdout, msg, sizeof msg))
+        if (vn__outputs_usage(names, outs, 5, &to_stdout, msg, sizeof msg))
             return usage_error(prog, "%s%s", msg, "");
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 5; i++) {
             int rc = outs[i] ? vn_output_check(outs[i]) : 0;
             if (rc) {
                 char msg[VN__WRITE_ERROR_MAX];
@@ -517,7 +528,7 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     vn_buf_init(&b, 0);
     unsigned flags = 0;
     const char *nc = getenv("NO_COLOR");
-    if (isatty(fileno(con)) && !(nc && *nc))
+    if (isatty(fileno(con)) && !(nc && *nc) && !gf->no_color)
         flags |= VN_REPORT_COLOR;
     if (o.explain)
         flags |= VN_REPORT_EXPLAIN;
@@ -532,9 +543,13 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     vn_buf_free(&b);
 
     if (o.json && o.gbench)
-        status |= emit_gbench(prog, o.json, argc > 0 ? argv[0] : prog, &res);
+        status |= emit_gbench(prog, o.json, argc > 0 ? argv[0] : prog, &res, &gf->gb);
     else if (o.json)
         status |= emit(prog, o.json, vn_report_results_json, &res);
+    if (o.gb_out)
+        status |= emit_gbench(prog, o.gb_out, argc > 0 ? argv[0] : prog, &res, &gf->gb);
+    if (o.gb_stdout)
+        status |= emit_gbench(prog, "-", argc > 0 ? argv[0] : prog, &res, &gf->gb);
     if (o.csv)
         status |= emit(prog, o.csv, o.raw ? csv_raw : csv_rows, &res);
     if (o.markdown)
@@ -560,6 +575,23 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
         return vn__interrupt_exit_code();
     }
     return status;
+}
+
+/* Google Benchmark's flags turned into the program's own first, then the
+ * program as its options say. */
+static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep,
+                            size_t keep_size, const sigset_t *run_mask)
+{
+    keep_nothing(keep, keep_size);
+    const char *prog = prog_name(argc > 0 ? argv[0] : NULL);
+    vn__gbench_flags gf;
+    int rc = vn__gbench_flags_take(argc, argv, prog, &gf);
+    if (rc == VN_ENOMEM)
+        fprintf(stderr, "%s: out of memory\n", prog);
+    else if (rc == 0)
+        rc = main_parsed(gf.argc, gf.argv, s, keep, keep_size, run_mask, &gf);
+    vn__gbench_flags_free(&gf);
+    return rc == VN_ENOMEM ? 1 : rc;
 }
 
 /* The program's options, messages and reports read and write numbers as

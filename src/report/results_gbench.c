@@ -12,7 +12,8 @@
  * of the shell's start-up. After them come the aggregates Google Benchmark
  * writes with --benchmark_repetitions: mean, median, stddev and cv, of the
  * same values (the mean is the headline the console shows).
- * A row with no median to give (failed, skipped, an upper bound) is one
+ * An upper bound's repetitions are each process's fastest sample, with a
+ * label that says so. A row with nothing to give (failed, skipped) is one
  * entry with error_occurred, as Google Benchmark writes an error. */
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@ typedef struct reps {
     double *real, *cpu;     /* per repetition, ns per iteration */
     uint64_t *iters;        /* per repetition */
     double *tmp;            /* room for n values */
+    const char **label;     /* per repetition, Google Benchmark's label, or NULL */
 } reps;
 
 static double value(const reps *p, size_t k, int kind)
@@ -50,8 +52,10 @@ static double value(const reps *p, size_t k, int kind)
     if (kind == V_CPU)
         /* The layout has no unknown CPU time, and its readers do arithmetic
          * on it: the wall time stands in, which code that computes spends
-         * on the CPU anyway. */
-        return isfinite(p->cpu[k]) ? p->cpu[k] : real;
+         * on the CPU anyway; so does it for a body whose CPU time, net of
+         * the empty loop's, is not above 0 (a readers' geometric mean of
+         * times would fail on it). */
+        return isfinite(p->cpu[k]) && p->cpu[k] > 0 ? p->cpu[k] : real;
     double per = kind == V_BYTES ? p->r->bytes_per_iter : p->r->items_per_iter;
     return per / (real * 1e-9);
 }
@@ -83,15 +87,23 @@ static void runs_of(reps *p, const vn_run_result *x)
 
 /* A row's processes: each one's median net of its own empty loop (its
  * value, as the headline averages them), its CPU time's median net the
- * same way, and the iterations of the samples it rests on. */
+ * same way, and the iterations of the samples it rests on. Every process
+ * is a repetition, as every run is one of Google Benchmark's, so that
+ * each benchmark has as many as the processes asked for (compare.py's
+ * geometric mean weighs benchmarks by their entries); one the headline
+ * left out, or that gave only an upper bound (its fastest sample), says
+ * so in its label. */
 static void processes_of(reps *p)
 {
     const vn_result *r = p->r;
     p->n = 0;
     for (size_t k = 0; r->processes && k < r->nprocesses; k++) {
         const vn_process_result *q = &r->processes[k];
-        if (q->upper_bound || q->left_out || !isfinite(q->value))
+        if (!isfinite(q->value) || !(q->value > 0))
             continue;
+        p->label[p->n] = q->left_out ? "left out of the headline: another core state"
+                         : q->upper_bound ? "upper bound: no slower than the empty loop"
+                                          : NULL;
         size_t m = 0;
         uint64_t iters = 0;
         for (size_t i = 0; r->samples && i < r->nsamples; i++) {
@@ -209,6 +221,21 @@ static void error_entry(vn__json *j, const vn_result *r, const family *f)
     vn__json_obj_end(j);
 }
 
+/* The file's time unit and how many ns make one of it. */
+typedef struct unit {
+    const char *name;
+    double ns;
+} unit;
+
+static unit unit_of(const vn__gbench_opts *o)
+{
+    static const unit units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    for (size_t i = 0; o && o->time_unit && i < 4; i++)
+        if (!strcmp(o->time_unit, units[i].name))
+            return units[i];
+    return units[0];
+}
+
 static void rates(vn__json *j, const reps *p, long k, int agg)
 {
     static const char *const keys[] = {"bytes_per_second", "items_per_second"};
@@ -218,15 +245,21 @@ static void rates(vn__json *j, const reps *p, long k, int agg)
                          k >= 0 ? value(p, (size_t)k, kind) : aggregate(p, kind, agg));
 }
 
-static void row_entries(vn__json *j, const reps *p, const family *f)
+static void row_entries(vn__json *j, const reps *p, const family *f, const vn__gbench_opts *o)
 {
     const vn_result *r = p->r;
-    for (size_t k = 0; k < p->n; k++) {
+    unit u = unit_of(o);
+    /* Only the aggregates, as Google Benchmark with
+     * --benchmark_report_aggregates_only: unless there is one repetition,
+     * which has none. */
+    for (size_t k = 0; k < p->n && !(o && o->aggregates_only && p->n > 1); k++) {
         entry_head(j, r, f, NULL, p->n, (long)k);
         vn__json_uint(j, "iterations", p->iters[k]);
-        vn__json_num(j, "real_time", value(p, k, V_REAL));
-        vn__json_num(j, "cpu_time", value(p, k, V_CPU));
-        vn__json_str(j, "time_unit", "ns");
+        vn__json_num(j, "real_time", value(p, k, V_REAL) / u.ns);
+        vn__json_num(j, "cpu_time", value(p, k, V_CPU) / u.ns);
+        vn__json_str(j, "time_unit", u.name);
+        if (p->label && p->label[k])
+            vn__json_str(j, "label", p->label[k]);
         rates(j, p, (long)k, 0);
         /* Counters as Google Benchmark's perf counters: the row's, per
          * iteration and net of the empty loop, in every repetition. */
@@ -241,9 +274,10 @@ static void row_entries(vn__json *j, const reps *p, const family *f)
         vn__json_str(j, "aggregate_name", agg_names[a]);
         vn__json_str(j, "aggregate_unit", a == A_CV ? "percentage" : "time");
         vn__json_uint(j, "iterations", p->n);
-        vn__json_num(j, "real_time", aggregate(p, V_REAL, a));
-        vn__json_num(j, "cpu_time", aggregate(p, V_CPU, a));
-        vn__json_str(j, "time_unit", "ns");
+        double per = a == A_CV ? 1 : u.ns; /* cv is a fraction, in any unit */
+        vn__json_num(j, "real_time", aggregate(p, V_REAL, a) / per);
+        vn__json_num(j, "cpu_time", aggregate(p, V_CPU, a) / per);
+        vn__json_str(j, "time_unit", u.name);
         rates(j, p, -1, a);
         vn__json_obj_end(j);
     }
@@ -253,10 +287,20 @@ static void row_entries(vn__json *j, const reps *p, const family *f)
  * counter's rate, which Google Benchmark also reads first (tsc_freq_khz),
  * else cpufreq's maximum; cpu_scaling_enabled as it decides: a governor
  * other than performance. */
-static void context(vn__json *j, const vn_results *r, const char *exe, const char *date)
+static void context(vn__json *j, const vn_results *r, const char *exe, const char *date,
+                    const vn__gbench_opts *o)
 {
     const vn_sysinfo *s = &r->env;
     vn__json_obj_begin(j, "context");
+    /* --benchmark_context's pairs come first, as Google Benchmark writes
+     * them; a key that is also one of its own is written twice there too. */
+    for (size_t i = 0; o && i < o->ncontext; i++) {
+        const char *eq = strchr(o->context[i], '=');
+        char key[256];
+        snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - o->context[i]) : 0, o->context[i]);
+        if (eq)
+            vn__json_str(j, key, eq + 1);
+    }
     vn__json_str(j, "date", date ? date : "");
     vn__json_str(j, "host_name", s->hostname);
     vn__json_str(j, "executable", exe ? exe : "");
@@ -297,7 +341,7 @@ static void context(vn__json *j, const vn_results *r, const char *exe, const cha
 }
 
 int vn__report_gbench(const vn_results *r, const vn_run_results *runs, const char *executable,
-                      const char *date, vn_buf *out)
+                      const char *date, vn_buf *out, const vn__gbench_opts *opts)
 {
     if (!out)
         return VN_EINVAL;
@@ -310,39 +354,41 @@ int vn__report_gbench(const vn_results *r, const vn_run_results *runs, const cha
             most = vn_results_at(r, i)->nsamples;
     double *tmp = malloc(3 * most * sizeof *tmp);
     uint64_t *iters = malloc(most * sizeof *iters);
-    if (!tmp || !iters) {
-        free(tmp), free(iters);
+    const char **label = calloc(most, sizeof *label);
+    if (!tmp || !iters || !label) {
+        free(tmp), free(iters), free(label);
         return VN_ENOMEM;
     }
     vn__json j;
     vn__json_init(&j, out, 1);
     vn__json_obj_begin(&j, NULL);
-    context(&j, r, executable, date);
+    context(&j, r, executable, date, opts);
     vn__json_arr_begin(&j, "benchmarks");
     family f = {0, 0, ""};
     for (size_t i = 0; i < r->nbench; i++) {
         const vn_result *row = vn_results_at(r, i);
-        reps p = {row, 0, tmp + most, tmp + 2 * most, iters, tmp};
+        reps p = {row, 0, tmp + most, tmp + 2 * most, iters, tmp, label};
+        memset(label, 0, most * sizeof *label);
         if (runs)
             runs_of(&p, &runs->commands[i]);
         else
             processes_of(&p);
         next_family(&f, row, i == 0);
-        if (row->error[0] || row->upper_bound || p.n == 0)
+        if (row->error[0] || p.n == 0)
             error_entry(&j, row, &f);
         else
-            row_entries(&j, &p, &f);
+            row_entries(&j, &p, &f, opts);
     }
     vn__json_arr_end(&j);
     vn__json_obj_end(&j);
-    free(tmp), free(iters);
+    free(tmp), free(iters), free(label);
     return vn__json_finish(&j);
 }
 
 int vn_report_results_gbench(const vn_results *r, const char *executable, const char *date,
                              vn_buf *out)
 {
-    return vn__report_gbench(r, NULL, executable, date, out);
+    return vn__report_gbench(r, NULL, executable, date, out, NULL);
 }
 
 char *vn_report_gbench_date(char *buf, size_t n, time_t t)

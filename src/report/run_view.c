@@ -136,7 +136,7 @@ int vn_report_run_gbench(const vn_run_results *runs, const char *executable, con
     memset(&v, 0, sizeof v);
     int err = out ? vn__run_view(runs, &v) : VN_EINVAL;
     if (!err)
-        err = vn__report_gbench(&v, runs, executable, date, out);
+        err = vn__report_gbench(&v, runs, executable, date, out, NULL);
     vn__run_view_free(&v);
     return err;
 }

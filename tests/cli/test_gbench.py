@@ -163,12 +163,16 @@ def real_gbench(tmp_path_factory):
     return json.loads(out.read_text())
 
 
-def headline_processes(row):
-    """The processes a row's headline rests on: each one's value (its median
-    net of its own empty loop) and the iterations of its samples it rests on."""
+def headline_processes(row, all_of_them=False):
+    """The processes a row's headline rests on (with all_of_them, every
+    process with a value, as the repetitions of the gbench layout): each
+    one's value (its median net of its own empty loop) and the iterations
+    of its samples it rests on."""
     out = []
     for k, p in enumerate(row["processes"]):
-        if p["left_out"] or p["upper_bound"] or p["value"] is None:
+        if p["value"] is None or p["value"] <= 0:
+            continue
+        if not all_of_them and (p["left_out"] or p["upper_bound"]):
             continue
         iters = sum(s["iters"] for s in row["samples"]
                     if s["process"] == k and not set(s["tags"]) & set(row["left_out"]))
@@ -186,18 +190,20 @@ def test_each_process_is_a_repetition(one_run):
     v, g = (json.loads(p.read_text()) for p in one_run)
     rows = {r["name"]: r for r in v["benchmarks"]}
     for name in ("sum_64", "sum_4096"):
-        procs = headline_processes(rows[name])
+        procs = headline_processes(rows[name], all_of_them=True)
         want = [value for value, _ in procs]
         got = iterations_of(g, name)
-        # Exactly the processes the headline rests on, each a repetition,
-        # in order, with the iterations of its samples.
+        # Every process with a value, each a repetition, in order, with the
+        # iterations of its samples; those the headline left out labelled.
         assert len(want) >= 2
         assert [e["real_time"] for e in got] == want
         assert [e["repetition_index"] for e in got] == list(range(len(want)))
         assert {e["repetitions"] for e in got} == {len(want)}
         assert [e["iterations"] for e in got] == [iters for _, iters in procs]
-        # The headline is their mean.
-        assert np.mean(want) == pytest.approx(rows[name]["stats"]["median"], rel=1e-12)
+        kept = [value for value, _ in headline_processes(rows[name])]
+        assert sum("label" in e for e in got) == len(want) - len(kept)
+        # The headline is the mean of those it rests on.
+        assert np.mean(kept) == pytest.approx(rows[name]["stats"]["median"], rel=1e-12)
         # Then the aggregates of the same values, as Google Benchmark
         # writes them after the repetitions.
         aggs = {b["aggregate_name"]: b for b in g["benchmarks"]

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "report/results.h"
 #include "results_fixture.h"
 
 #define NBENCH 6
@@ -73,6 +74,12 @@ static void fixture(vn_results *r)
     samples(res, 4, 0.31, 0.01);
     res->upper_bound = 1;
     res->bound_ns = 0.31;
+    /* A bound's process gives its fastest sample, the empty loop in it. */
+    for (size_t k = 0; k < res->nprocesses; k++) {
+        res->processes[k].upper_bound = 1;
+        if (k != 2)
+            res->processes[k].value = res->samples[k].value;
+    }
     res = fx_add(r, "no_device", 0, NAN);
     res->stop = VN_STOP_SKIPPED;
     snprintf(res->error, sizeof res->error, "no /dev/cpu_dma_latency here");
@@ -157,23 +164,61 @@ static void repetitions_are_the_processes_net(void **state)
     vn_buf_free(&b);
 }
 
-static void rows_without_a_median_are_errors(void **state)
+static void rows_with_nothing_are_errors_and_bounds_are_labelled(void **state)
 {
     (void)state;
     vn_buf b;
     render(&b);
     const char *s = b.data;
-    assert_int_equal(count(s, "\"error_occurred\": true"), 3);
-    assert_non_null(strstr(s, "\"error_message\": \"an upper bound: < 0.31 ns per iteration, no "
-                              "slower than the empty loop\""));
+    assert_int_equal(count(s, "\"error_occurred\": true"), 2);
     assert_non_null(strstr(s, "\"error_message\": \"skipped: no /dev/cpu_dma_latency here\""));
     assert_non_null(strstr(s, "\"error_message\": \"could not allocate 1 GiB\""));
     /* One entry each, no aggregates, and times of 0 as Google Benchmark
      * writes an error's. */
-    assert_int_equal(count(s, "\"name\": \"bound"), 1);
     const char *e = strstr(s, "\"error_occurred\": true");
     assert_non_null(strstr(e, "\"real_time\": 0,\n      \"cpu_time\": 0,"));
+    /* A bound: each process's fastest sample, labelled, as repetitions
+     * (three: the preempted one's process has none), and aggregates, so
+     * that a reader's geometric mean of times has a time for it. */
+    assert_int_equal(count(s, "\"name\": \"bound\""), 3);
+    assert_int_equal(count(s, "\"label\": \"upper bound: no slower than the empty loop\""), 3);
+    const char *bound = strstr(s, "\"name\": \"bound\"");
+    assert_non_null(strstr(bound, "\"real_time\": 0.31,"));
+    assert_non_null(strstr(s, "\"name\": \"bound_mean\""));
     vn_buf_free(&b);
+}
+
+/* --benchmark_time_unit, --benchmark_report_aggregates_only and
+ * --benchmark_context, as the writer takes them. */
+static void google_benchmarks_flags_shape_the_file(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    /* A process the headline left out is a repetition still, labelled. */
+    r.bench[0].processes[1].left_out = 1;
+    const char *ctx[] = {"ci=yes", "commit=abc"};
+    vn__gbench_opts o = {"us", 1, ctx, 2};
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    assert_int_equal(vn__report_gbench(&r, NULL, "./prog", "d", &b, &o), 0);
+    const char *s = b.data;
+    assert_non_null(strstr(s, "\"ci\": \"yes\""));
+    assert_non_null(strstr(s, "\"commit\": \"abc\""));
+    /* Only aggregates: no repetition of sum/n=64, its mean in us (11 ns). */
+    assert_int_equal(count(s, "\"name\": \"sum/n=64\""), 0);
+    assert_int_equal(count(s, "\"run_type\": \"iteration\""), 2); /* the two errors */
+    assert_non_null(strstr(s, "\"real_time\": 0.011,"));
+    assert_int_equal(count(s, "\"time_unit\": \"ns\""), 2); /* the two errors */
+    vn_buf_free(&b);
+    /* All repetitions, the left-out one labelled. */
+    o.aggregates_only = 0;
+    vn_buf_init(&b, 0);
+    assert_int_equal(vn__report_gbench(&r, NULL, "./prog", "d", &b, &o), 0);
+    assert_int_equal(count(b.data, "\"name\": \"sum/n=64\""), 4);
+    assert_int_equal(count(b.data, "left out of the headline"), 1);
+    vn_buf_free(&b);
+    fixture_free(&r);
 }
 
 static void context_from_the_snapshot(void **state)
@@ -223,7 +268,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(golden_file),
         cmocka_unit_test(repetitions_are_the_processes_net),
-        cmocka_unit_test(rows_without_a_median_are_errors),
+        cmocka_unit_test(rows_with_nothing_are_errors_and_bounds_are_labelled),
+        cmocka_unit_test(google_benchmarks_flags_shape_the_file),
         cmocka_unit_test(context_from_the_snapshot),
         cmocka_unit_test(date_as_google_benchmark_writes_it),
         cmocka_unit_test(bad_input),
