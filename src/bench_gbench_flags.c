@@ -4,6 +4,7 @@
  * Benchmark binary runs a vernier one unchanged (bench_gbench_flags.h). A
  * flag with no such option is refused, naming the nearest one. */
 #include <ctype.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,9 +96,14 @@ static int flag(vn__gbench_flags *f, const char *prog, const char *typed, const 
     if (!strcmp(name, "filter")) {
         if (!*v || !strcmp(v, "all") || !strcmp(v, "."))
             return 0; /* every benchmark */
-        if (v[0] == '-')
-            return refuse(prog, typed, "a filter that leaves benchmarks out has no vernier "
-                                       "equivalent; give --filter a regex of those to run");
+        if (v[0] == '-') {
+            /* Google Benchmark's negative filter: every benchmark but
+             * those it matches, resolved against the program's names. */
+            if (!v[1])
+                return refuse(prog, typed, "needs a regex after the '-'");
+            f->negative_filter = v + 1;
+            return 0;
+        }
         opt = "--filter", arg = v;
     } else if (!strcmp(name, "out")) {
         if (!*v)
@@ -260,6 +266,54 @@ int vn__gbench_flags_take(int argc, char **argv, const char *prog, vn__gbench_fl
         f->out = NULL;
     }
     return 0;
+}
+
+int vn__gbench_flags_resolve(vn__gbench_flags *f, const char *const *names, size_t n,
+                             const char *prog)
+{
+    if (!f->negative_filter)
+        return 0;
+    char typed[600];
+    snprintf(typed, sizeof typed, "--benchmark_filter=-%.500s", f->negative_filter);
+    regex_t re;
+    if (regcomp(&re, f->negative_filter, REG_EXTENDED | REG_NOSUB) != 0)
+        return refuse(prog, typed, "not a valid regular expression");
+    /* The names it leaves, each matched whole: ^(a|b\.c)$. */
+    size_t len = 8, kept = 0;
+    for (size_t i = 0; i < n; i++)
+        len += 2 * strlen(names[i]) + 1;
+    char *out = malloc(len), *w = out;
+    if (!out) {
+        regfree(&re);
+        return VN_ENOMEM;
+    }
+    *w++ = '^';
+    *w++ = '(';
+    for (size_t i = 0; i < n; i++) {
+        if (regexec(&re, names[i], 0, NULL, 0) == 0)
+            continue;
+        if (kept++)
+            *w++ = '|';
+        for (const char *c = names[i]; *c; c++) {
+            if (strchr(".[]()*+?{}|^$\\", *c))
+                *w++ = '\\';
+            *w++ = *c;
+        }
+    }
+    *w++ = ')';
+    *w++ = '$';
+    *w = '\0';
+    regfree(&re);
+    if (!kept) {
+        free(out);
+        return refuse(prog, typed, "leaves no benchmark to run");
+    }
+    if (f->nowned == sizeof f->owned / sizeof *f->owned) {
+        free(out);
+        return VN_ENOMEM;
+    }
+    f->owned[f->nowned++] = out;
+    return add(f, "--filter") || add(f, out) ? VN_ENOMEM : 0;
 }
 
 void vn__gbench_flags_free(vn__gbench_flags *f)

@@ -21,6 +21,7 @@ typedef struct vn__gbench_flags {
     int repetitions;          /* --benchmark_repetitions, 0 not given */
     double min_time;          /* --benchmark_min_time in seconds, 0 not given */
     int no_color;             /* --benchmark_color=false */
+    const char *negative_filter; /* --benchmark_filter=-REGEX: the regex, to leave out */
     vn__gbench_opts gb;       /* time unit, aggregates only, context: for its file */
     const char *context[32];
     size_t ncontext;
@@ -32,6 +33,11 @@ typedef struct vn__gbench_flags {
  * one-line message on stderr for a flag with no vernier equivalent or a
  * bad value; VN_ENOMEM. f is freed by vn__gbench_flags_free either way. */
 int vn__gbench_flags_take(int argc, char **argv, const char *prog, vn__gbench_flags *f);
+/* A negative filter (--benchmark_filter=-REGEX) turned into --filter
+ * of the names, of the program's n, that REGEX does not match. 0; 2
+ * after a message when it leaves none or is no regex; VN_ENOMEM. */
+int vn__gbench_flags_resolve(vn__gbench_flags *f, const char *const *names, size_t n,
+                             const char *prog);
 void vn__gbench_flags_free(vn__gbench_flags *f);
 
 #endif

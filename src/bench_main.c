@@ -577,6 +577,29 @@ static int main_parsed(int argc, char **argv, vn_suite *s, vn_results *keep, siz
     return status;
 }
 
+/* Google Benchmark's negative filter, against the names of suite s. */
+static int negative_filter(const vn_suite *s, vn__gbench_flags *gf, const char *prog)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        n += s->v[i].nvalues ? s->v[i].nvalues : 1;
+    char (*names)[sizeof ((vn_result *)0)->name] = malloc((n ? n : 1) * sizeof *names);
+    const char **list = malloc((n ? n : 1) * sizeof *list);
+    int rc = names && list ? 0 : VN_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; !rc && i < s->n; i++)
+        for (size_t v = 0; v < (s->v[i].nvalues ? s->v[i].nvalues : 1); v++) {
+            vn__row_name(&s->v[i], v, names[k], sizeof names[k]);
+            list[k] = names[k];
+            k++;
+        }
+    if (!rc)
+        rc = vn__gbench_flags_resolve(gf, list, k, prog);
+    free(names);
+    free(list);
+    return rc;
+}
+
 /* Google Benchmark's flags turned into the program's own first, then the
  * program as its options say. */
 static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep,
@@ -586,6 +609,8 @@ static int main_in_c_locale(int argc, char **argv, vn_suite *s, vn_results *keep
     const char *prog = prog_name(argc > 0 ? argv[0] : NULL);
     vn__gbench_flags gf;
     int rc = vn__gbench_flags_take(argc, argv, prog, &gf);
+    if (rc == 0 && gf.negative_filter)
+        rc = negative_filter(s, &gf, prog);
     if (rc == VN_ENOMEM)
         fprintf(stderr, "%s: out of memory\n", prog);
     else if (rc == 0)

@@ -1,0 +1,203 @@
+"""A script written for a Google Benchmark binary runs a vernier binary of
+the same benchmarks unchanged: the same flags, files Google Benchmark's
+compare.py reads, and vernier compare pairing the two programs' names.
+compare.py's OVERALL_GEOMEAN of two files of one vernier binary stays
+within +-0.05 of 0 (or within twice what two files of the Google Benchmark
+binary give in the same run, on a machine too noisy for that)."""
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import BUILD, SOURCE, VERNIER
+from test_engine_cli import link_libs
+
+COMPARE_PY = Path("/usr/share/benchmark/compare.py")
+
+GBENCH_PROGRAM = r"""
+#include <benchmark/benchmark.h>
+
+static void BM_chain(benchmark::State &st)
+{
+    long n = st.range(0);
+    unsigned x = 1;
+    for (auto _ : st) {
+        for (long i = 0; i < n; i++) {
+            x = x * 3 + 1;
+            benchmark::DoNotOptimize(x);
+        }
+    }
+}
+BENCHMARK(BM_chain)->Arg(64)->Arg(512);
+
+static void BM_spin(benchmark::State &st)
+{
+    unsigned x = 7;
+    for (auto _ : st) {
+        for (int i = 0; i < 100; i++) {
+            x ^= x << 3;
+            benchmark::DoNotOptimize(x);
+        }
+    }
+}
+BENCHMARK(BM_spin);
+BENCHMARK_MAIN();
+"""
+
+VERNIER_PROGRAM = r"""
+#include <vernier.h>
+
+static void chain(vn_state *st)
+{
+    long n = (long)vn_state_param(st);
+    unsigned x = 1;
+    while (vn_next(st)) {
+        for (long i = 0; i < n; i++) {
+            x = x * 3 + 1;
+            vn_keep(x);
+        }
+    }
+}
+static const int64_t sizes[] = {64, 512};
+VN_BENCH_OPTS(chain, .param_name = "n", .param_values = sizes, .param_count = 2);
+
+static void spin(vn_state *st)
+{
+    unsigned x = 7;
+    while (vn_next(st)) {
+        for (int i = 0; i < 100; i++) {
+            x ^= x << 3;
+            vn_keep(x);
+        }
+    }
+}
+VN_BENCH(spin);
+
+int main(int argc, char **argv) { return vn_main(argc, argv); }
+"""
+
+# The script, as a Google Benchmark user wrote it: only $BIN changes.
+SCRIPT = r"""#!/bin/sh
+set -eu
+BIN=$1
+OUT=$2
+"$BIN" --benchmark_list_tests=true > "$OUT/list.txt"
+for i in 1 2; do
+    "$BIN" --benchmark_filter='chain|spin' --benchmark_repetitions=5 \
+        --benchmark_min_time=0.02 --benchmark_enable_random_interleaving=true \
+        --benchmark_out="$OUT/run$i.json" --benchmark_out_format=json \
+        --benchmark_display_aggregates_only=true --benchmark_color=false \
+        --benchmark_context=job=ci > "$OUT/console$i.txt"
+done
+"$BIN" --benchmark_filter=-spin --benchmark_repetitions=3 --benchmark_min_time=0.02 \
+    --benchmark_report_aggregates_only=true --benchmark_format=json \
+    --benchmark_time_unit=us > "$OUT/aggregates.json"
+"""
+
+
+@pytest.fixture(scope="module")
+def programs(tmp_path_factory):
+    cxx = shutil.which("g++")
+    if not cxx:
+        pytest.fail("no g++: scripts/install-deps --test installs it")
+    if not Path("/usr/include/benchmark/benchmark.h").exists():
+        pytest.fail("no Google Benchmark: scripts/install-deps --test installs libbenchmark-dev")
+    d = tmp_path_factory.mktemp("progs")
+    (d / "gb.cc").write_text(GBENCH_PROGRAM)
+    (d / "vn.c").write_text(VERNIER_PROGRAM)
+    subprocess.run([cxx, "-O2", str(d / "gb.cc"), "-o", str(d / "gb"), "-lbenchmark", "-lpthread"],
+                   check=True)
+    subprocess.run(["cc", "-std=c11", "-O2", "-I", str(SOURCE / "include"), str(d / "vn.c"),
+                    str(BUILD / "libvernier.a"), *link_libs(), "-o", str(d / "vn")], check=True)
+    (d / "bench.sh").write_text(SCRIPT)
+    return d
+
+
+@pytest.fixture(scope="module")
+def outputs(programs, tmp_path_factory):
+    """The script run against both binaries, taking turns so both meet the
+    same machine: {"gb": dir, "vn": dir}."""
+    out = {}
+    for tool in ("gb", "vn"):
+        o = tmp_path_factory.mktemp(tool)
+        p = subprocess.run(["sh", str(programs / "bench.sh"), str(programs / tool), str(o)],
+                           capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, (tool, p.stdout, p.stderr)
+        out[tool] = o
+    return out
+
+
+def entries(doc, run_type):
+    return [b for b in doc["benchmarks"] if b["run_type"] == run_type]
+
+
+def test_the_script_runs_both_and_lists_the_same_benchmarks(outputs):
+    gb = (outputs["gb"] / "list.txt").read_text().split()
+    vn = (outputs["vn"] / "list.txt").read_text().split()
+    assert gb == ["BM_chain/64", "BM_chain/512", "BM_spin"]
+    assert vn == ["chain/n=64", "chain/n=512", "spin"]
+
+
+def test_files_have_google_benchmarks_repetitions_and_aggregates(outputs):
+    for tool in ("gb", "vn"):
+        doc = json.loads((outputs[tool] / "run1.json").read_text())
+        assert doc["context"]["job"] == "ci"
+        reps = entries(doc, "iteration")
+        names = sorted({e["run_name"] for e in reps})
+        assert len(names) == 3
+        for n in names:
+            mine = [e for e in reps if e["run_name"] == n]
+            assert [e["repetition_index"] for e in mine] == list(range(5))
+            assert {e["repetitions"] for e in mine} == {5}
+            assert all(e["threads"] == 1 and e["iterations"] >= 1 for e in mine)
+            aggs = [e["aggregate_name"] for e in entries(doc, "aggregate") if e["run_name"] == n]
+            assert aggs == ["mean", "median", "stddev", "cv"]
+
+
+def test_aggregates_only_in_the_unit_asked(outputs):
+    for tool in ("gb", "vn"):
+        doc = json.loads((outputs[tool] / "aggregates.json").read_text())
+        assert entries(doc, "iteration") == []
+        aggs = entries(doc, "aggregate")
+        assert {e["time_unit"] for e in aggs} == {"us"}
+        assert sorted({e["run_name"] for e in aggs}) == (
+            ["BM_chain/512", "BM_chain/64"] if tool == "gb" else ["chain/n=512", "chain/n=64"])
+
+
+def geomean(a, b):
+    p = subprocess.run([sys.executable, str(COMPARE_PY), "--no-color", "benchmarks", str(a), str(b)],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    m = re.search(r"^OVERALL_GEOMEAN\s+([-+]\d+\.\d+)\s+([-+]\d+\.\d+)", p.stdout, re.M)
+    assert m, p.stdout
+    return float(m.group(1))
+
+
+def test_compare_py_geomean_of_one_binary_is_near_zero(outputs):
+    if not COMPARE_PY.exists():
+        pytest.fail("no compare.py: scripts/install-deps --test installs libbenchmark-tools")
+    gb = geomean(outputs["gb"] / "run1.json", outputs["gb"] / "run2.json")
+    vn = geomean(outputs["vn"] / "run1.json", outputs["vn"] / "run2.json")
+    assert abs(vn) <= max(0.05, 2 * abs(gb)), (vn, gb)
+
+
+def test_vernier_compare_pairs_the_two_programs(outputs):
+    # Google Benchmark's aggregates against vernier's: names in either
+    # tool's form, compared by their means.
+    p = subprocess.run([str(VERNIER), "compare", "--json", "-", str(outputs["gb"] / "aggregates.json"),
+                        str(outputs["vn"] / "aggregates.json")], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr
+    doc = json.loads(p.stdout)
+    got = {r["name"]: (r["new_name"], r["paired_by"], r["method"]) for r in doc["benchmarks"]}
+    assert got == {"BM_chain/64": ("chain/n=64", "name form", "aggregates"),
+                   "BM_chain/512": ("chain/n=512", "name form", "aggregates")}
+    # Repetitions against processes.
+    p = subprocess.run([str(VERNIER), "compare", str(outputs["gb"] / "run1.json"),
+                        str(outputs["vn"] / "run1.json")], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "paired by name form (3)" in p.stdout
