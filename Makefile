@@ -19,10 +19,15 @@ test-deps:
 	@scripts/install-deps --test
 
 $(BUILD)/build.ninja:
-	$(CMAKE) -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILDTYPE) \
+	$(CMAKE) -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILDTYPE) -DVN_WERROR=ON \
 	    -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DVN_PYTHON=$(CURDIR)/$(BUILD)/venv/bin/python
 
+# A build folder configured before warnings were errors by option is set
+# to them here, as a new one is.
+werror = grep -q '^VN_WERROR:BOOL=ON' $(1)/CMakeCache.txt || $(CMAKE) -S . -B $(1) -DVN_WERROR=ON >/dev/null
+
 build: $(BUILD)/build.ninja
+	@$(call werror,$(BUILD))
 	$(CMAKE) --build $(BUILD)
 
 # The main job: two ways to sum two arrays, timed in-process, their
@@ -36,7 +41,7 @@ demo: deps $(BUILD)/build.ninja
 # The sanitized build uses clang, the normal one gcc: every check compiles
 # the code (with -Werror) with both.
 $(ASAN)/build.ninja:
-	$(CMAKE) -S . -B $(ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVN_SANITIZE=ON \
+	$(CMAKE) -S . -B $(ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVN_SANITIZE=ON -DVN_WERROR=ON \
 	    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
 	    -DVN_PYTHON=$(CURDIR)/$(BUILD)/venv/bin/python
 
@@ -45,6 +50,7 @@ $(ASAN)/build.ninja:
 # (clang).
 check: test-deps build $(ASAN)/build.ninja
 	cd $(BUILD) && ctest --output-on-failure
+	@$(call werror,$(ASAN))
 	$(CMAKE) --build $(ASAN)
 	cd $(ASAN) && ctest --output-on-failure
 

@@ -138,10 +138,16 @@ static const char *val(const vfmt *f, char *buf, size_t n, double v)
         return vn__fmt_ns_as(buf, n, v, v, f->step);
     char num[64];
     vn__fmt_num_as(num, sizeof num, v, v, f->step);
-    if (f->unit && isfinite(v))
-        snprintf(buf, n, "%s %s", num, f->unit);
-    else
-        snprintf(buf, n, "%s", num);
+    /* The number, then " unit" as far as buf holds it: a unit too long
+     * for the column is cut, the number never. */
+    if (!n)
+        return buf;
+    size_t used = 0;
+    const char *parts[] = {num, f->unit && isfinite(v) ? " " : "", f->unit && isfinite(v) ? f->unit : ""};
+    for (int i = 0; i < 3; i++)
+        for (const char *c = parts[i]; *c && used + 1 < n; c++)
+            buf[used++] = *c;
+    buf[used] = '\0';
     return buf;
 }
 
