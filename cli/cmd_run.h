@@ -60,6 +60,9 @@ typedef struct vn_cli_run_opts {
      * and which limits on the runs were given. */
     const char *scan[3], *step;
     int runs_set, minmax_set, min_set;
+    /* The option being read, and the runs' limits, as the user typed them
+     * ("-m", "--min-runs"), for messages. */
+    char typed[32], runs_as[32], min_as[32], max_as[32];
 } vn_cli_run_opts;
 
 /* vernier run --help, to f (cmd_run_help.c). */

@@ -95,13 +95,14 @@ static int check_limits(vn_cli_run_opts *o)
 {
     vn_run_config *c = &o->c;
     if (o->runs_set && o->minmax_set)
-        return vn_cli_usage_error(CMD, "--runs fixes the number of runs; drop --min-samples/--max-samples");
+        return vn_cli_usage_error(CMD, "%s fixes the number of runs; drop %s", o->runs_as,
+                                  o->min_as[0] ? o->min_as : o->max_as);
     /* Only a maximum under the default minimum: the maximum wins, as in hyperfine. */
     if (c->max_runs < c->min_runs && !o->min_set)
         c->min_runs = c->max_runs;
     if (c->max_runs < c->min_runs)
-        return vn_cli_usage_error(CMD, "--max-samples (%zu) must be at least --min-samples (%zu)",
-                                  c->max_runs, c->min_runs);
+        return vn_cli_usage_error(CMD, "%s (%zu) must be at least %s (%zu)", o->max_as, c->max_runs,
+                                  o->min_as, c->min_runs);
     /* A CPU this process may not use is a mistake in the command line, as
      * in a benchmark program: a usage error, found before any run. */
     cpu_set_t allowed;

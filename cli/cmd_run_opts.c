@@ -96,8 +96,12 @@ static int num(const char *opt, const char *s, double lo, double hi, double *out
     *out = NAN; /* set on every path, an error's too */
     errno = 0;
     double v = vn__strtod(s, &end);
-    if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi || s[0] == ' ' || s[0] == '+')
-        return vn_cli_usage_error(CMD, "%s needs a number from %g to %g, not '%s'", opt, lo, hi, s);
+    if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi || s[0] == ' ' || s[0] == '+') {
+        char a[32], b[32];
+        vn__fmt_exact(a, sizeof a, lo);
+        vn__fmt_exact(b, sizeof b, hi);
+        return vn_cli_usage_error(CMD, "%s needs a number from %s to %s, not '%s'", opt, a, b, s);
+    }
     *out = v;
     return 0;
 }
@@ -200,6 +204,22 @@ static int long_of(int o)
     return o;
 }
 
+/* The option just read as it was typed, into o->typed: "-m" for a short
+ * one, "--min-runs" for a long one (by its value in longopts). */
+static void typed_as(vn_cli_run_opts *o, int opt)
+{
+    if (opt > 0 && opt < 256) {
+        snprintf(o->typed, sizeof o->typed, "-%c", opt);
+        return;
+    }
+    for (const struct option *l = longopts; l->name; l++)
+        if (l->val == opt) {
+            snprintf(o->typed, sizeof o->typed, "--%s", l->name);
+            return;
+        }
+    snprintf(o->typed, sizeof o->typed, "the option");
+}
+
 /* What an option handler says of an option that is not one of its own. */
 #define NOT_MINE (-1)
 
@@ -208,27 +228,36 @@ static int take_runs(vn_cli_run_opts *o, int opt, const char *arg)
 {
     vn_run_config *c = &o->c;
     double v;
+    /* Messages name the option as it was typed: -m, or --min-runs. */
+    const char *as = o->typed;
     switch (opt) {
-    case O_WARMUP: if (whole("--warmup", arg, 0, 1e6, &v)) return 2; c->warmup = (size_t)v; return 0;
-    case O_RUNS: if (whole("--runs", arg, 1, 1e6, &v)) return 2; c->runs = (size_t)v; o->runs_set = 1; return 0;
+    case O_WARMUP: if (whole(as, arg, 0, 1e6, &v)) return 2; c->warmup = (size_t)v; return 0;
+    case O_RUNS:
+        if (whole(as, arg, 1, 1e6, &v)) return 2;
+        c->runs = (size_t)v;
+        o->runs_set = 1;
+        snprintf(o->runs_as, sizeof o->runs_as, "%s", as);
+        return 0;
     case O_MINRUNS:
     case O_MINSAMPLES:
-        if (whole(opt == O_MINRUNS ? "--min-runs" : "--min-samples", arg, 1, 1e6, &v)) return 2;
+        if (whole(as, arg, 1, 1e6, &v)) return 2;
         c->min_runs = (size_t)v;
         o->minmax_set = o->min_set = 1;
+        snprintf(o->min_as, sizeof o->min_as, "%s", as);
         return 0;
     case O_MAXRUNS:
     case O_MAXSAMPLES:
-        if (whole(opt == O_MAXRUNS ? "--max-runs" : "--max-samples", arg, 1, 1e6, &v)) return 2;
+        if (whole(as, arg, 1, 1e6, &v)) return 2;
         c->max_runs = (size_t)v;
         o->minmax_set = 1;
+        snprintf(o->max_as, sizeof o->max_as, "%s", as);
         return 0;
-    case O_MINTIME: if (num("--min-time", arg, 0, 86400, &v)) return 2; c->min_time = v; return 0;
-    case O_MAXTIME: if (num("--max-time", arg, 0, 86400, &v)) return 2; c->min_time = v; return 0;
-    case O_PRECISION: if (num("--precision", arg, 1e-3, 100, &v)) return 2; c->precision = v; return 0;
-    case O_CPU: if (whole("--cpu", arg, 0, CPU_SETSIZE - 1, &v)) return 2; c->cpu = (int)v; return 0;
-    case O_SEED: if (num("--seed", arg, 0, 1e18, &v)) return 2; c->seed = (uint64_t)v; return 0;
-    case O_TIMEOUT: if (num("--timeout", arg, 1e-3, 86400 * 7, &v)) return 2; c->timeout = v; return 0;
+    case O_MINTIME: if (num(as, arg, 0, 86400, &v)) return 2; c->min_time = v; return 0;
+    case O_MAXTIME: if (num(as, arg, 0, 86400, &v)) return 2; c->min_time = v; return 0;
+    case O_PRECISION: if (num(as, arg, 1e-3, 100, &v)) return 2; c->precision = v; return 0;
+    case O_CPU: if (whole(as, arg, 0, CPU_SETSIZE - 1, &v)) return 2; c->cpu = (int)v; return 0;
+    case O_SEED: if (num(as, arg, 0, 1e18, &v)) return 2; c->seed = (uint64_t)v; return 0;
+    case O_TIMEOUT: if (num(as, arg, 1e-3, 86400 * 7, &v)) return 2; c->timeout = v; return 0;
     case O_DMA: {
         char *end;
         long us = strtol(arg, &end, 10);
@@ -439,6 +468,7 @@ int vn_cli_run_opts_parse(int argc, char **argv, vn_cli_run_opts *o)
     /* Options anywhere, as hyperfine takes them: a command's own options
      * stay inside its quotes, or after "--". */
     while ((opt = vn_cli_getopt(CMD, argc, argv, "hNiw:r:m:M:p:s:c:n:L:P:D:S:u:", longopts)) != -1) {
+        typed_as(o, opt);
         opt = long_of(opt);
         if (opt == 'h') {
             vn_cli_run_help(stdout);

@@ -281,10 +281,13 @@ int vn_run_commands(const vn_run_config *given, vn_run_results *results, vn_run_
                 stop = 1;
                 break;
             }
+            uint64_t t0 = r->prepare ? vn__posix_read(CLOCK_MONOTONIC) : 0;
             if (vn__hook(&x, "prepare", r->prepare, fail)) {
                 stop = 1;
                 break;
             }
+            if (r->prepare)
+                r->prepare_ns += (double)(vn__posix_read(CLOCK_MONOTONIC) - t0);
             if ((rc = vn__grow(r)) != 0)
                 goto out_order;
             double wall;
@@ -401,6 +404,26 @@ int vn_run_commands(const vn_run_config *given, vn_run_results *results, vn_run_
             /* A command has no empty loop: its counts are its own. */
             rc = vn__run_counters_finish(res, x.first, per);
         }
+    }
+    /* hyperfine times every command through sh; here a simple command runs
+     * directly: said once, so that numbers set side by side are read so. */
+    if (rc == 0 && c->shell == 0 && !c->executor) {
+        char list[160] = "";
+        size_t direct = 0, len = 0;
+        for (size_t i = 0; i < nrows; i++) {
+            if (rows[i].shell)
+                continue;
+            const char *name = rows[i].label ? rows[i].label : rows[i].text;
+            const char *q = vn__quote_for(name);
+            if (direct++ < 3 && len < 100)
+                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s%.40s%s",
+                                        len ? ", " : "", q, name, q);
+            if (len >= sizeof list)
+                len = sizeof list - 1;
+        }
+        if (direct)
+            vn__add_note(results, "%s%s ran without a shell (hyperfine runs each in sh; so does "
+                         "-S sh)", list, direct > 3 ? " and the others" : "");
     }
     if (rc == 0 && vn__o_counting(&x))
         vn__add_note(results,

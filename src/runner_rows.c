@@ -106,8 +106,10 @@ int vn__runs_view(const row *r, double shell_ns, vn_sample *v, vn__row_view *rv)
         v[i] = (vn_sample){.value = r->wall[i], .iters = 1, .ref_ns = NAN, .branch_cycles = NAN,
                            .cpu_ns = NAN};
     vn__empty_view e = {shell_ns, shell_ns, shell_ns, 1};
-    *rv = (vn__row_view){.v = v, .n = r->n, .empty = {e, e}, .elapsed_ns = r->spent_ns,
-                         .streak = r->streak};
+    /* The time budget holds the --prepare commands too, as hyperfine's
+     * does: a slow prepare takes fewer runs, not a longer wait. */
+    *rv = (vn__row_view){.v = v, .n = r->n, .empty = {e, e},
+                         .elapsed_ns = r->spent_ns + r->prepare_ns, .streak = r->streak};
     return 0;
 }
 
@@ -167,7 +169,7 @@ static size_t planned_runs(const vn_run_config *c, const row *r)
         return r->n;
     size_t p = c->min_runs;
     if (r->n) {
-        double per = r->spent_ns / (double)r->n;
+        double per = (r->spent_ns + r->prepare_ns) / (double)r->n;
         double fit = per > 0 ? c->min_time * 1e9 / per : (double)c->max_runs;
         if (fit > (double)p)
             p = fit > (double)c->max_runs ? c->max_runs : (size_t)ceil(fit);

@@ -48,6 +48,7 @@ typedef struct row {
     size_t warmed;
     int finished, cleaned, set_up;
     double spent_ns;           /* sum of this row's timed runs */
+    double prepare_ns;         /* sum of its --prepare commands: the budget counts them too */
     size_t streak;             /* stop tests in a row, up to the last, at which the precision held */
     vn_stop stop;
     size_t failed_runs;

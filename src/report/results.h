@@ -153,6 +153,11 @@ typedef struct vn__gbench_opts {
 int vn__report_gbench(const vn_results *r, const vn_run_results *runs, const char *executable,
                       const char *date, vn_buf *out, const vn__gbench_opts *opts);
 
+/* How many of a command's runs read below 0 net of the shell's start-up:
+ * hyperfine's layouts (--export-json, -csv, -markdown) write them as 0,
+ * as hyperfine clamps them; vernier's own JSON says how many. */
+size_t vn__run_clamped(const vn_run_result *r);
+
 /* The runs of vernier run seen as the engine's results, for the views both
  * share (the results document, CSV, Markdown, the histograms): every row's
  * samples, statistics, warnings and counters, the shell's start-up as the

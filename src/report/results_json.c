@@ -274,6 +274,9 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on, const vn
         vn__json_num(j, "user_ns", x->shell_user_ns);
         vn__json_num(j, "sys_ns", x->shell_sys_ns);
     }
+    /* Runs shorter than the shell's start-up: hyperfine's exports write 0. */
+    if (x)
+        vn__json_uint(j, "clamped_runs", vn__run_clamped(x));
     vn__json_obj_end(j);
 
     vn__json_bool(j, "upper_bound", r->upper_bound != 0);

@@ -6,9 +6,11 @@
 #include <string.h>
 
 #include "../format.h"
+#include "../stats_internal.h"
 #include "internal.h"
 #include "results.h"
 #include "vernier/runner.h"
+#include "vernier/stats.h"
 
 #define BOLD(f) ((f) & VN_REPORT_COLOR ? "\033[1m" : "")
 #define GREEN(f) ((f) & VN_REPORT_COLOR ? "\033[32m" : "")
@@ -210,6 +212,49 @@ int vn_report_run_text(const vn_run_results *res, const vn_run_compare *cmp, siz
     return rc ? VN_ENOMEM : 0;
 }
 
+/* The runs as hyperfine exports them: each net of the shell's start-up
+ * and clamped at 0 as hyperfine clamps it (a run shorter than the shell's
+ * mean start-up), with the summary of those times. */
+typedef struct hf_times {
+    double *t;                          /* ns, per run */
+    double mean, sd, median, min, max;  /* of t; sd 0 for one run */
+} hf_times;
+
+static int hf_times_of(const vn_run_result *r, hf_times *h)
+{
+    size_t n = r->nsamples;
+    h->t = malloc((n ? n : 1) * sizeof *h->t);
+    double *sorted = malloc((n ? n : 1) * sizeof *sorted);
+    if (!h->t || !sorted) {
+        free(h->t), free(sorted);
+        h->t = NULL;
+        return VN_ENOMEM;
+    }
+    double sum = 0, ss = 0;
+    for (size_t k = 0; k < n; k++) {
+        h->t[k] = sorted[k] = fmax(0, r->samples[k].value - r->shell_ns);
+        sum += h->t[k];
+    }
+    h->mean = n ? sum / (double)n : NAN;
+    for (size_t k = 0; k < n; k++)
+        ss += (h->t[k] - h->mean) * (h->t[k] - h->mean);
+    h->sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+    qsort(sorted, n, sizeof *sorted, vn__cmp_double);
+    h->median = n ? vn_percentile_sorted(sorted, n, 50) : NAN;
+    h->min = n ? sorted[0] : NAN;
+    h->max = n ? sorted[n - 1] : NAN;
+    free(sorted);
+    return 0;
+}
+
+size_t vn__run_clamped(const vn_run_result *r)
+{
+    size_t n = 0;
+    for (size_t k = 0; r->samples && k < r->nsamples; k++)
+        n += r->samples[k].value - r->shell_ns < 0;
+    return n;
+}
+
 /* hyperfine's --export-json layout: seconds, the mean and standard
  * deviation first, and every run's time, so its plotting scripts work. */
 int vn_report_hyperfine_json(const vn_run_results *res, vn_buf *out)
@@ -222,12 +267,16 @@ int vn_report_hyperfine_json(const vn_run_results *res, vn_buf *out)
         const vn_run_result *r = &res->commands[i];
         if (!r->nsamples)
             continue;
-        const vn_stats *s = &r->stats;
+        hf_times h;
+        if (hf_times_of(r, &h)) {
+            vn__json_finish(&j);
+            return VN_ENOMEM;
+        }
         vn__json_obj_begin(&j, NULL);
         vn__json_str(&j, "command", label(r));
-        vn__json_num(&j, "mean", s->mean / 1e9);
-        vn__json_num(&j, "stddev", r->nsamples > 1 ? s->stddev / 1e9 : NAN);
-        vn__json_num(&j, "median", s->median / 1e9);
+        vn__json_num(&j, "mean", h.mean / 1e9);
+        vn__json_num(&j, "stddev", r->nsamples > 1 ? h.sd / 1e9 : NAN);
+        vn__json_num(&j, "median", h.median / 1e9);
         double user = 0, sys = 0;
         for (size_t k = 0; k < r->nsamples; k++) {
             user += r->proc[k].user_ns;
@@ -235,12 +284,13 @@ int vn_report_hyperfine_json(const vn_run_results *res, vn_buf *out)
         }
         vn__json_num(&j, "user", fmax(0, user / (double)r->nsamples - r->shell_user_ns) / 1e9);
         vn__json_num(&j, "system", fmax(0, sys / (double)r->nsamples - r->shell_sys_ns) / 1e9);
-        vn__json_num(&j, "min", s->min / 1e9);
-        vn__json_num(&j, "max", s->max / 1e9);
+        vn__json_num(&j, "min", h.min / 1e9);
+        vn__json_num(&j, "max", h.max / 1e9);
         vn__json_arr_begin(&j, "times");
         for (size_t k = 0; k < r->nsamples; k++)
-            vn__json_num(&j, NULL, (r->samples[k].value - r->shell_ns) / 1e9);
+            vn__json_num(&j, NULL, h.t[k] / 1e9);
         vn__json_arr_end(&j);
+        free(h.t);
         vn__json_arr_begin(&j, "exit_codes");
         for (size_t k = 0; k < r->nsamples; k++) {
             if (r->proc[k].signal)
@@ -313,10 +363,13 @@ int vn_report_hyperfine_csv(const vn_run_results *res, vn_buf *o)
         const vn_run_result *r = &res->commands[i];
         if (!r->nsamples)
             continue;
-        const vn_stats *s = &r->stats;
+        hf_times h;
+        if (hf_times_of(r, &h))
+            return VN_ENOMEM;
+        free(h.t);
         double user, sys;
         cpu_means(r, &user, &sys);
-        double v[] = {s->mean, r->nsamples > 1 ? s->stddev : 0, s->median, user, sys, s->min, s->max};
+        double v[] = {h.mean, h.sd, h.median, user, sys, h.min, h.max};
         rc |= put_csv_field(o, label(r));
         for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
             rc |= vn_buf_puts(o, ",");
@@ -336,13 +389,20 @@ int vn_report_hyperfine_markdown(const vn_run_results *res, double unit_s, vn_bu
     /* hyperfine's choice without --time-unit: seconds once the fastest mean
      * is a second or more, else milliseconds. */
     const vn_run_result *fast = NULL;
+    hf_times hf = {0};
     for (size_t i = 0; i < res->ncommands; i++) {
         const vn_run_result *r = &res->commands[i];
-        if (r->nsamples && (!fast || r->stats.mean < fast->stats.mean))
-            fast = r;
+        hf_times h;
+        if (!r->nsamples)
+            continue;
+        if (hf_times_of(r, &h))
+            return VN_ENOMEM;
+        free(h.t);
+        if (!fast || h.mean < hf.mean)
+            fast = r, hf = h;
     }
     if (!(unit_s > 0))
-        unit_s = fast && fast->stats.mean >= 1e9 ? 1 : 1e-3;
+        unit_s = fast && hf.mean >= 1e9 ? 1 : 1e-3;
     const char *name = unit_s >= 1 ? "s" : unit_s >= 1e-3 ? "ms" : unit_s >= 1e-6 ? "µs" : "ns";
     int dec = unit_s >= 1 ? 3 : 1;
     double scale = unit_s * 1e9;
@@ -352,21 +412,24 @@ int vn_report_hyperfine_markdown(const vn_run_results *res, double unit_s, vn_bu
         const vn_run_result *r = &res->commands[i];
         if (!r->nsamples)
             continue;
-        const vn_stats *s = &r->stats;
-        double sd = r->nsamples > 1 ? s->stddev : 0;
+        hf_times h;
+        if (hf_times_of(r, &h))
+            return VN_ENOMEM;
+        free(h.t);
+        double sd = h.sd;
         rc |= vn_buf_puts(o, "| `");
         for (const char *c = label(r); *c; c++)
             rc |= *c == '|' ? vn_buf_puts(o, "\\|") : vn_buf_append(o, c, 1);
-        rc |= vn_buf_printf(o, "` | %.*f ± %.*f | %.*f | %.*f | ", dec, s->mean / scale, dec,
-                            sd / scale, dec, s->min / scale, dec, s->max / scale);
+        rc |= vn_buf_printf(o, "` | %.*f ± %.*f | %.*f | %.*f | ", dec, h.mean / scale, dec,
+                            sd / scale, dec, h.min / scale, dec, h.max / scale);
         if (r == fast) {
             rc |= vn_buf_puts(o, "1.00 |\n");
             continue;
         }
         /* The ratio of the means, its error from both relative errors. */
-        double fm = fast->stats.mean, fs = fast->nsamples > 1 ? fast->stats.stddev : 0;
-        double ratio = s->mean / fm;
-        double err = ratio * sqrt(pow(sd / s->mean, 2) + pow(fs / fm, 2));
+        double fm = hf.mean, fs = hf.sd;
+        double ratio = fm > 0 ? h.mean / fm : NAN;
+        double err = ratio * sqrt(pow(h.mean > 0 ? sd / h.mean : 0, 2) + pow(fm > 0 ? fs / fm : 0, 2));
         rc |= vn_buf_printf(o, "%.2f ± %.2f |\n", ratio, err);
     }
     return rc ? VN_ENOMEM : 0;

@@ -70,7 +70,14 @@ def test_engine_names_and_hyperfine_names_stop_alike(tmp_path, names):
     assert len(b["samples"]) == 8 and b["stop"] == "precision"
     assert "stopped at the most runs" not in p.stderr
     p = run("run", fewest, "5", most, "4", "true")
-    assert p.returncode == 2 and "--max-samples (4) must be at least --min-samples (5)" in p.stderr
+    # The message names the options as they were typed.
+    assert p.returncode == 2 and f"{most} (4) must be at least {fewest} (5)" in p.stderr
+    p = run("run", "-m", "5", "-M", "4", "true")
+    assert p.returncode == 2 and "-M (4) must be at least -m (5)" in p.stderr
+    p = run("run", "-m", "0", "true")
+    assert p.returncode == 2 and "-m needs a number from 1 to 1000000, not '0'" in p.stderr
+    p = run("run", "-r", "3", "--max-runs", "5", "true")
+    assert p.returncode == 2 and "-r fixes the number of runs; drop --max-runs" in p.stderr
 
 
 def test_fake_user_and_system_are_means(tmp_path):

@@ -11,7 +11,9 @@ import select
 import shutil
 import statistics
 import subprocess
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
@@ -206,3 +208,90 @@ def test_same_invocations_as_hyperfine(tmp_path):
             assert set(a) == set(b) and len(a["times"]) == len(b["times"])
             # Timing is noisy on a shared machine: the same order of size only.
             assert 0.5 < b["median"] / a["median"] < 2, (a["median"], b["median"])
+
+
+def test_prepare_counts_against_the_time_budget():
+    """A slow --prepare takes fewer runs within the budget, as hyperfine's
+    does, rather than a wait of the prepare times the runs."""
+    t0 = time.monotonic()
+    p = run("run", "-N", "-p", "sleep 0.02", "--max-time", "1", "--json", "-", "true", timeout=60)
+    wall = time.monotonic() - t0
+    assert p.returncode == 0, p.stderr
+    b = json.loads(p.stdout)["benchmarks"][0]
+    # Each run costs its prepare (20 ms or more) too: a second holds at most
+    # about 50 of them, where runs alone would number hundreds.
+    assert 10 <= len(b["samples"]) <= 60, len(b["samples"])
+    assert wall < 3, wall
+
+
+def test_exports_clamp_runs_shorter_than_the_shell():
+    """Runs faster than the shell's start-up read below 0 net of it:
+    hyperfine's layouts write 0 for them, as hyperfine does, and vernier's
+    own JSON says how many there were."""
+    with tempfile.TemporaryDirectory() as d:
+        d = Path(d)
+        p = run("run", "-S", "sh", "-r", "30", "--json", str(d / "v.json"), "--export-json",
+                str(d / "h.json"), "--export-csv", str(d / "h.csv"), "--export-markdown",
+                str(d / "h.md"), "true", timeout=120)
+        assert p.returncode == 0, p.stderr
+        v = json.loads((d / "v.json").read_text())["benchmarks"][0]
+        shell = v["overhead"]["ns"]
+        assert shell > 0
+        # sh -c true is the empty shell: about half its runs read below it.
+        below = sum(s["value"] - shell < 0 for s in v["samples"])
+        assert below > 0
+        assert v["overhead"]["clamped_runs"] == below
+        h = json.loads((d / "h.json").read_text())["results"][0]
+        assert min(h["times"]) >= 0 and h["min"] >= 0
+        assert h["times"].count(0) == below
+        want = [max(0.0, (s["value"] - shell) / 1e9) for s in v["samples"]]
+        assert h["times"] == pytest.approx(want, abs=1e-12)
+        assert h["mean"] == pytest.approx(sum(want) / len(want), rel=1e-9)
+        rows = list(csv.reader((d / "h.csv").open()))
+        assert all(float(x) >= 0 for x in rows[1][1:8])
+        assert "-" not in (d / "h.md").read_text().split("\n")[2].replace("---", "")
+
+
+def test_simple_commands_say_once_they_ran_without_a_shell():
+    p = run("run", "-r", "2", "true", "sleep 0.001", "true | true")
+    assert p.returncode == 0, p.stderr
+    notes = [l for l in p.stdout.splitlines() if "ran without a shell" in l]
+    assert notes == ["note: 'true', 'sleep 0.001' ran without a shell (hyperfine runs each in sh; "
+                     "so does -S sh)"]
+    for args in (["-N"], ["-S", "sh"]):
+        p = run("run", "-r", "2", *args, "true")
+        assert p.returncode == 0 and "without a shell" not in p.stdout, p.stdout
+
+
+def hyperfine_help_options():
+    """The options `hyperfine --help` lists, each by its long name (or its
+    short one when it has none): ["--warmup", ..., "-N", ...]."""
+    text = subprocess.run(["hyperfine", "--help"], capture_output=True, text=True).stdout
+    out = []
+    for line in text.splitlines():
+        m = re.match(r"^ {4}(?: {4})?(-[A-Za-z])?(?:, )?(--[a-z][a-z-]*)?(?: |$)", line)
+        if m and (m.group(1) or m.group(2)):
+            out.append(m.group(2) or m.group(1))
+    return out
+
+
+@pytest.mark.skipif(not shutil.which("hyperfine"), reason="hyperfine is not installed")
+def test_the_table_of_hyperfine_options_is_complete():
+    """docs/run.md has a row for every option the installed hyperfine
+    lists, and every row marked yes is an option vernier run takes."""
+    opts = hyperfine_help_options()
+    assert {"--warmup", "--runs", "--prepare", "--export-json", "-N"} <= set(opts), opts
+    doc = (Path(os.environ.get("VN_SOURCE_DIR", ".")) / "docs" / "run.md").read_text()
+    rows = {}
+    for line in doc.splitlines():
+        cells = [c.strip() for c in line.split(" | ")]
+        if line.startswith("| `") and len(cells) >= 3:
+            for name in re.findall(r"`(-{1,2}[A-Za-z][\w-]*)", cells[0]):
+                rows[name] = cells[1]
+    missing = [o for o in opts if o not in rows]
+    assert not missing, missing
+    vhelp = run("run", "--help").stdout
+    for name, yes in rows.items():
+        if name in ("-V",) or not yes.startswith(("yes", "for ")):
+            continue
+        assert re.search(r"(^|[\s,])" + re.escape(name) + r"([\s,=]|$)", vhelp, re.M), name
