@@ -15,5 +15,9 @@ const vn__suite_entry *vn__suite_entries(size_t *n)
 
 int vn__suite_selects(const vn__suite_entry *e, const char *name)
 {
-    return !strcmp(name, e->family) || !strcmp(name, e->name);
+    /* A benchmark, its family, or any dotted prefix of its name between
+     * them: memory.latency selects memory.latency.random and the rest. */
+    size_t n = strlen(name);
+    return !strcmp(name, e->family) || !strcmp(name, e->name) ||
+           (n && !strncmp(e->name, name, n) && e->name[n] == '.');
 }

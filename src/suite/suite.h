@@ -75,7 +75,8 @@ typedef struct vn__suite_entry {
 /* The registry, in its order; n entries. */
 const vn__suite_entry *vn__suite_entries(size_t *n);
 
-/* Does name (a family "ipc" or a benchmark "ipc.tcp") select entry e? */
+/* Does name (a family "ipc", a benchmark "ipc.tcp", or a dotted prefix
+ * between them, "memory.latency") select entry e? */
 int vn__suite_selects(const vn__suite_entry *e, const char *name);
 
 /* Runs fn(arg) when the suite is done (vn__suite_ctx_free), last added

@@ -22,6 +22,13 @@ def test_list_shows_every_benchmark_of_the_registry_once():
     assert [line.split()[0] for line in p.stdout.splitlines()] == [n for f, n in registry() if f == "syscall"]
     p = run("suite", "--list", "syscall.time", check=0)
     assert [line.split()[0] for line in p.stdout.splitlines()] == ["syscall.time"]
+    # A dotted prefix between the two selects the names it begins, whole
+    # parts only.
+    p = run("suite", "--list", "memory.latency", check=0)
+    assert [line.split()[0] for line in p.stdout.splitlines()] == [
+        n for _, n in registry() if n.startswith("memory.latency.")]
+    assert len(p.stdout.splitlines()) >= 2
+    assert run("suite", "--list", "memory.lat").returncode == 2
 
 
 def test_bad_input_is_a_usage_error_with_one_line():
