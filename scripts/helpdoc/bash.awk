@@ -36,6 +36,8 @@ function operand_line(c) {
         return "COMPREPLY=($(compgen -c -- \"$cur\"))"
     if (operand[c] == "subcommand")
         return "COMPREPLY=($(compgen -W '" subcommands() "' -- \"$cur\"))"
+    if (operand[c] == "words")
+        return "COMPREPLY=($(compgen -W '" word_list(c) "' -- \"$cur\"))"
     return ":"
 }
 

@@ -4,7 +4,13 @@
 #
 #   ncmd, cmd_name[i], cmd_summary[i]       subcommands, in the help's order
 #   nopt[c], opt_names[c, j], opt_arg[c, j], opt_desc[c, j]
-#   operand[c]                              "command", "file", "subcommand" or ""
+#   operand[c]                              "command", "file", "subcommand", "words" or ""
+#   nword[c], word[c, k]                    with "words": the operands there are
+#
+# Besides parse.awk's records, gen.sh gives the completions two of its own:
+#   W  WORD                                 an operand the subcommand takes (its
+#                                           benchmarks, for vernier suite)
+# and the help command's synopsis (vernier help COMMAND).
 
 BEGIN {
     FS = "\t"
@@ -31,7 +37,7 @@ $2 == "U" && !($1 in operand) {
     u = $3
     while (gsub(/\[-[^][]*\]/, "", u) > 0)
         ;
-    if (u ~ /[[ ]FILE/)
+    if (u ~ /[[ ]FILE/ || u ~ / BASE/)
         operand[$1] = "file"
     else if (u ~ /[ ]COMMAND/)
         operand[$1] = "subcommand"
@@ -72,5 +78,18 @@ function choices(arg,   n, w, i, r) {
     for (i = 1; i <= n; i++)
         if (w[i] ~ /^[a-z][a-z0-9_-]*$/)
             r = r (r == "" ? "" : " ") w[i]
+    return r
+}
+
+$2 == "W" {
+    operand[$1] = "words"
+    word[$1, ++nword[$1]] = $3
+}
+
+# The words of operand "words", space separated.
+function word_list(c,   k, r) {
+    r = ""
+    for (k = 1; k <= nword[c]; k++)
+        r = r (r == "" ? "" : " ") word[c, k]
     return r
 }

@@ -43,6 +43,8 @@ END {
             print "complete -c vernier -n " fq(cond) " -a '(__fish_complete_command)'"
         else if (operand[c] == "subcommand")
             print "complete -c vernier -n " fq(cond) " -a " fq(subs())
+        else if (operand[c] == "words")
+            print "complete -c vernier -n " fq(cond) " -a " fq(word_list(c))
     }
 }
 

@@ -147,4 +147,8 @@ END {
         if (see[i] != page_cmd)
             r = r (r == "" ? "" : ",\n") "\\fBvernier\\-" esc(see[i]) "\\fR(1)"
     print r
+    if (docdir != "") {
+        print ".PP"
+        print "The guides named docs/NAME.md are installed in \\fI" esc(docdir) "/docs/\\fR, with README.md in \\fI" esc(docdir) "\\fR."
+    }
 }

@@ -52,6 +52,8 @@ END {
             body = body "        '*::command line:_vernier_command_line'"
         else if (operand[c] == "subcommand")
             body = body "        '1:command:_vernier_commands'"
+        else if (operand[c] == "words")
+            body = body "        '*:name:(" word_list(c) ")'"
         else
             sub(/ \\\n$/, "", body)
         print body

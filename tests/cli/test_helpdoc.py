@@ -82,7 +82,14 @@ def test_bash_completes_commands_options_values_and_files(out, tmp_path):
     p = subprocess.run(["bash", "--norc", "-c", f"source {script} && complete -p vernier"],
                        capture_output=True, text=True, timeout=30)
     assert p.returncode == 0 and "-F _vernier" in p.stdout and p.stdout.rstrip().endswith(" vernier")
-    assert bash_complete(script, "vernier ") == sorted(commands())
+    assert bash_complete(script, "vernier ") == sorted(commands() + ["help"])
+    assert bash_complete(script, "vernier help ") == sorted(commands() + ["help"])
+    # vernier suite: its benchmarks, families and the prefixes between.
+    suite = bash_complete(script, "vernier suite memory.l")
+    assert "memory.latency" in suite and "memory.latency.random" in suite
+    assert all(w.startswith("memory.l") for w in suite)
+    assert bash_complete(script, "vernier suite ipc.t") == ["ipc.tcp"]
+    # vernier compare: its BASE and NEW are files.
     assert bash_complete(script, "vernier ru") == ["run"]
     assert bash_complete(script, "vernier -") == sorted(options(help_text("")))
     for c in commands():
@@ -94,6 +101,8 @@ def test_bash_completes_commands_options_values_and_files(out, tmp_path):
     (tmp_path / "dir").mkdir()
     assert bash_complete(script, "vernier run --json da", cwd=tmp_path) == ["data.json"]
     assert bash_complete(script, "vernier stats d", cwd=tmp_path) == ["data.json", "dir"]
+    assert bash_complete(script, "vernier compare d", cwd=tmp_path) == ["data.json", "dir"]
+    assert bash_complete(script, "vernier report d", cwd=tmp_path) == ["data.json", "dir"]
     # "--json=FILE" comes to the function as three words.
     assert bash_complete(script, "vernier run --json = da", cwd=tmp_path) == ["data.json"]
     # After "--", the words are a command line.
@@ -115,12 +124,17 @@ def test_zsh_finds_and_completes(out, tmp_path):
     (tmp_path / "data.json").write_text("{}")
     assert zsh_complete(fp, "vernier stats --json da", cwd=tmp_path) == ["data.json"]
     assert zsh_complete(fp, "vernier stats da", cwd=tmp_path) == ["data.json"]
+    assert zsh_complete(fp, "vernier compare da", cwd=tmp_path) == ["data.json"]
+    assert zsh_complete(fp, "vernier help ru") == ["run"]
+    assert zsh_complete(fp, "vernier suite ipc.t") == ["ipc.tcp"]
 
 
 def test_fish_completes(out, tmp_path):
     script = out / "completions" / "vernier.fish"
     assert fish_complete(script, "vernier ru") == ["run"]
-    assert sorted(fish_complete(script, "vernier ")) == sorted(commands())
+    assert sorted(fish_complete(script, "vernier ")) == sorted(commands() + ["help"])
+    assert fish_complete(script, "vernier help ru") == ["run"]
+    assert fish_complete(script, "vernier suite ipc.t") == ["ipc.tcp"]
     for c in commands():
         assert set(fish_complete(script, f"vernier {c} --")) == long_options(help_text(c)), c
     assert fish_complete(script, "vernier run --wa") == ["--warmup"]
@@ -129,6 +143,7 @@ def test_fish_completes(out, tmp_path):
     (tmp_path / "data.json").write_text("{}")
     assert fish_complete(script, "vernier run --json da", cwd=tmp_path) == ["data.json"]
     assert fish_complete(script, "vernier stats da", cwd=tmp_path) == ["data.json"]
+    assert fish_complete(script, "vernier compare da", cwd=tmp_path) == ["data.json"]
 
 
 # A stand-in for the tool: prints the helps given to it, so the generator is

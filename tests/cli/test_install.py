@@ -275,3 +275,22 @@ def test_shared_library_exports_what_the_headers_declare_and_no_more(prefix):
     text = "\n".join(h.read_text() for h in installed_headers(prefix))
     undeclared = sorted(n for n in names if not re.search(r"\b%s\b" % re.escape(n), text))
     assert not undeclared, f"exported but declared in no installed header: {undeclared}"
+
+
+def test_the_guides_the_man_pages_cite_are_installed(prefix):
+    """Every docs/NAME.md a man page (its --help) cites is installed in the
+    documentation folder, which each page names."""
+    man1 = prefix / "share" / "man" / "man1"
+    doc = prefix / "share" / "doc" / "vernier"
+    assert (doc / "README.md").exists()
+    cited = set()
+    for page in man1.iterdir():
+        text = page.read_text()
+        cited |= set(re.findall(r"docs/([a-z0-9_-]+\.md)", text))
+        assert "The guides named docs/NAME.md are installed in" in text, page.name
+    assert {"run.md", "engine.md"} <= cited
+    for name in cited:
+        assert (doc / "docs" / name).exists(), name
+    # The schemas the guides link to come along; the man pages' sources do not.
+    assert (doc / "docs" / "schema" / "results-1.json").exists()
+    assert not (doc / "docs" / "man").exists()
