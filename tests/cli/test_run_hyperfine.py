@@ -295,3 +295,18 @@ def test_the_table_of_hyperfine_options_is_complete():
         if name in ("-V",) or not yes.startswith(("yes", "for ")):
             continue
         assert re.search(r"(^|[\s,])" + re.escape(name) + r"([\s,=]|$)", vhelp, re.M), name
+
+
+@pytest.mark.skipif(not shutil.which("hyperfine"), reason="hyperfine is not installed")
+def test_no_shell_takes_what_hyperfine_takes():
+    """-N splits a command as hyperfine does: a '$' or a '|' inside quotes
+    is a character of a word, not a shell's; only one outside quotes
+    needs a shell."""
+    for cmd in ["echo 'a|b'", "echo '$HOME'", 'printf "%s\\n" "x|y"']:
+        h = subprocess.run(["hyperfine", "-N", "-r", "2", "--style", "none", cmd],
+                           capture_output=True, text=True)
+        assert h.returncode == 0, (cmd, h.stderr)
+        p = run("run", "-N", "-r", "2", "--style", "none", cmd)
+        assert p.returncode == 0, (cmd, p.stderr)
+    p = run("run", "-N", "-r", "2", "echo a | cat")
+    assert p.returncode == 2 and "needs a shell" in p.stderr
