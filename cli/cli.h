@@ -75,6 +75,20 @@ int vn_cli_flushed(const char *cmd);
 /* An output path given to opt: "-" or a non-empty name. Returns 0, or
  * prints a usage error and returns 2. */
 int vn_cli_check_path(const char *cmd, const char *opt, const char *path);
+/* Whether an output path is standard output: '-', or a name for where it
+ * goes (/dev/stdout, /proc/self/fd/1, the file it was redirected to). Then
+ * the text report goes elsewhere or not at all, as with '-'. */
+int vn_cli_is_stdout(const char *path);
+/* At start: a standard descriptor (0, 1, 2) that is closed gets /dev/null,
+ * so that no pipe or file vernier opens later lands there and is taken for
+ * it; vn_cli_std_closed[fd] remembers which were. */
+extern int vn_cli_std_closed[3];
+void vn_cli_guard_std_fds(void);
+/* An output (written by opt) that is one of the inputs, by file, not by
+ * name: a usage error before any work, so that no input is overwritten.
+ * VN_EXIT_OK or VN_EXIT_USAGE after a message. */
+int vn_cli_check_not_input(const char *cmd, const char *opt, const char *out,
+                           const char *const *inputs, size_t n);
 
 /* --threshold PCT of vernier compare and vernier report, as a fraction
  * into *out: 0, or a usage error (2) printed. */

@@ -71,7 +71,7 @@ static int run_distribution(const char *name, size_t reads, const char *json)
     vn_buf b;
     vn_buf_init(&b, 0);
     int ret = VN_EXIT_OK;
-    if (!json || strcmp(json, "-") != 0) {
+    if (!vn_cli_is_stdout(json)) {
         rc = vn_report_distribution_text(id, &d, vn_cli_report_flags(stdout), &b);
         if (rc == 0)
             ret = vn_cli_print(CMD, &b);
@@ -140,7 +140,7 @@ int cmd_clocks(int argc, char **argv)
     vn_buf b;
     vn_buf_init(&b, 0);
     int ret = VN_EXIT_OK;
-    if (!json || strcmp(json, "-") != 0) {
+    if (!vn_cli_is_stdout(json)) {
         rc = vn_report_clocks_text(&r, vn_cli_report_flags(stdout), &b);
         if (rc == 0)
             ret = vn_cli_print(CMD, &b);

@@ -126,13 +126,21 @@ static int parse(int argc, char **argv, opts *o)
         o->new_ = o->base + 1;
         o->nbase = o->nnew = 1;
     }
-    if (o->json && o->markdown && !strcmp(o->json, "-") && !strcmp(o->markdown, "-"))
+    if (vn_cli_is_stdout(o->json) && vn_cli_is_stdout(o->markdown))
         return vn_cli_usage_error(CMD, "--json and --markdown cannot both write to standard output");
     size_t stdin_uses = 0;
     for (size_t i = 0; i < o->nbase + o->nnew; i++)
         stdin_uses += !strcmp(i < o->nbase ? o->base[i] : o->new_[i - o->nbase], "-");
     if (stdin_uses > 1)
         return vn_cli_usage_error(CMD, "standard input ('-') can be read only once");
+    /* An output that is an input would be destroyed before it was read. */
+    for (int s = 0; s < 2; s++) {
+        const char *const *files = (const char *const *)(s ? o->new_ : o->base);
+        size_t n = s ? o->nnew : o->nbase;
+        if (vn_cli_check_not_input(CMD, "--json", o->json, files, n) ||
+            vn_cli_check_not_input(CMD, "--markdown", o->markdown, files, n))
+            return VN_EXIT_USAGE;
+    }
     return 0;
 }
 
@@ -185,12 +193,12 @@ static int report(const opts *o, const vn__cmp_result *r)
     int status = VN_EXIT_OK, to_stdout = 0;
     if (o->json) {
         status = emit(o->json, vn__cmp_report_json(r, &files, &b), &b);
-        to_stdout = !strcmp(o->json, "-");
+        to_stdout = vn_cli_is_stdout(o->json);
     }
     if (!status && o->markdown) {
         vn_buf_reset(&b);
         status = emit(o->markdown, vn__cmp_report_markdown(r, &files, &b), &b);
-        to_stdout |= !strcmp(o->markdown, "-");
+        to_stdout |= vn_cli_is_stdout(o->markdown);
     }
     /* A file on standard output is alone there, so a pipe reads it whole. */
     if (!status && !to_stdout) {

@@ -69,7 +69,7 @@ int cmd_env(int argc, char **argv)
     }
     /* With "--json -" standard output carries the JSON alone, so a pipe into
      * a JSON reader is not broken by the text report. */
-    if (status == VN_EXIT_OK && !(json_path && strcmp(json_path, "-") == 0)) {
+    if (status == VN_EXIT_OK && !vn_cli_is_stdout(json_path)) {
         vn_buf_reset(&buf);
         rc = vn_report_env_text(&s, vn_cli_report_flags(stdout), &buf);
         if (rc)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -189,9 +190,25 @@ static int check_outputs(const opts *o)
         char msg[VN__WRITE_ERROR_MAX];
         return vn_cli_fail(CMD, "%s", vn__write_error(msg, sizeof msg, o->output, rc));
     }
+    if (vn_cli_check_not_input(CMD, "-o", o->output, (const char *const *)o->files, o->nfiles))
+        return VN_EXIT_USAGE;
     struct stat st;
     if (o->png && !stat(o->png, &st) && !S_ISDIR(st.st_mode))
         return vn_cli_fail(CMD, "--png '%s' is a file, not a folder", o->png);
+    /* The folder, made later, must be makeable (or writable) now: a page
+     * written and then no PNGs would be half a result. */
+    if (o->png) {
+        int exists = stat(o->png, &st) == 0;
+        char *parent = exists ? strdup(o->png) : vn__parent_dir(o->png);
+        if (!parent)
+            return vn_cli_fail(CMD, "out of memory");
+        int ok = access(parent, W_OK | X_OK) == 0;
+        int e = errno;
+        free(parent);
+        if (!ok)
+            return vn_cli_fail(CMD, "cannot write the PNGs to '%s': %s; give --png a folder you "
+                                    "can write", o->png, strerror(e));
+    }
     return 0;
 }
 

@@ -68,6 +68,9 @@ static int check_outputs(vn_cli_run_opts *o)
     if (vn__outputs_usage(onames, o->out, VN_CLI_RUN_NOUT, &o->to_stdout, msg, sizeof msg))
         return vn_cli_usage_error(CMD, "%s", msg);
     for (int i = 0; i < VN_CLI_RUN_NOUT; i++) {
+        const char *in = o->c.input;
+        if (vn_cli_check_not_input(CMD, onames[i], o->out[i], &in, 1))
+            return VN_EXIT_USAGE;
         int rc = o->out[i] ? vn_output_check(o->out[i]) : 0;
         if (rc) {
             char why[VN__WRITE_ERROR_MAX];
@@ -122,6 +125,10 @@ static int check_files(const vn_run_config *c)
     struct stat in_st;
     if (c->input && stat(c->input, &in_st) == 0 && S_ISDIR(in_st.st_mode))
         return vn_cli_fail(CMD, "cannot read --input '%s': it is a directory; give a file", c->input);
+    if (c->input && (!strcmp(c->input, "-") || !strcmp(c->input, "/dev/stdin")) &&
+        vn_cli_std_closed[0])
+        return vn_cli_fail(CMD, "cannot read --input '%s': descriptor 0 is not open; give a file, "
+                                "or run vernier with a standard input", c->input);
     /* "-" is vernier's standard input, read once before the first run. */
     if (c->input && strcmp(c->input, "-") != 0 && access(c->input, R_OK) != 0)
         return vn_cli_fail(CMD, "cannot read --input '%s': %s", c->input, strerror(errno));

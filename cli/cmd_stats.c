@@ -109,7 +109,11 @@ int cmd_stats(int argc, char **argv)
     if (argc - optind > 1)
         return vn_cli_usage_error(CMD, "unexpected argument '%s'; give one FILE", argv[optind + 1]);
     const char *path = optind < argc ? argv[optind] : "-";
+    if (vn_cli_check_not_input(CMD, "--json", json_path, &path, 1))
+        return VN_EXIT_USAGE;
     int from_stdin = strcmp(path, "-") == 0;
+    if (from_stdin && vn_cli_std_closed[0])
+        return vn_cli_fail(CMD, "cannot read standard input: descriptor 0 is not open; give a FILE");
     const char *name = from_stdin ? "standard input" : path;
 
     vn_buf in;
@@ -171,7 +175,7 @@ int cmd_stats(int argc, char **argv)
     }
     /* With "--json -" standard output carries the JSON alone, so a pipe into
      * a JSON reader is not broken by the text report. */
-    if (status == VN_EXIT_OK && !(json_path && strcmp(json_path, "-") == 0)) {
+    if (status == VN_EXIT_OK && !vn_cli_is_stdout(json_path)) {
         vn_buf_reset(&out);
         unsigned flags = vn_cli_report_flags(stdout);
         rc = vn_report_stats_text(&st, unit, flags, &out);

@@ -1,5 +1,6 @@
 /* What every subcommand shares: error messages, option parsing, output files. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -96,6 +97,39 @@ int vn_cli_flushed(const char *cmd)
     return VN_EXIT_FAIL;
 }
 
+int vn_cli_std_closed[3];
+
+void vn_cli_guard_std_fds(void)
+{
+    for (int fd = 0; fd < 3; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0)
+            continue;
+        vn_cli_std_closed[fd] = 1;
+        int n = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+        if (n >= 0 && n != fd) {
+            dup2(n, fd);
+            close(n);
+        }
+    }
+}
+
+int vn_cli_is_stdout(const char *path)
+{
+    return path && (!strcmp(path, "-") || vn__is_stdout(path));
+}
+
+int vn_cli_check_not_input(const char *cmd, const char *opt, const char *out,
+                           const char *const *inputs, size_t n)
+{
+    if (!out || !strcmp(out, "-"))
+        return VN_EXIT_OK;
+    for (size_t i = 0; i < n; i++)
+        if (inputs[i] && strcmp(inputs[i], "-") && vn__same_file(out, inputs[i]))
+            return vn_cli_usage_error(cmd, "%s '%s' is the input '%s': writing it would destroy "
+                                           "it; write the output elsewhere", opt, out, inputs[i]);
+    return VN_EXIT_OK;
+}
+
 int vn_cli_check_path(const char *cmd, const char *opt, const char *path)
 {
     if (!path || !*path)
@@ -130,6 +164,8 @@ int vn_cli_slurp(const char *cmd, const char *path, vn_buf *in)
 {
     int from_stdin = !strcmp(path, "-");
     const char *name = from_stdin ? "standard input" : path;
+    if (from_stdin && vn_cli_std_closed[0])
+        return vn_cli_fail(cmd, "cannot read standard input: descriptor 0 is not open; give a file");
     FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return vn_cli_fail(cmd, "cannot open '%s': %s; check the path", path, strerror(errno));
@@ -162,7 +198,7 @@ int vn_cli_report_results(const char *cmd, const vn_results *r, const char *json
         status = rc ? vn_cli_fail(cmd, "cannot format the JSON report: %s", vn_strerror(rc))
                     : vn_cli_write(cmd, json, &b);
     }
-    if (status == VN_EXIT_OK && !(json && !strcmp(json, "-"))) {
+    if (status == VN_EXIT_OK && !vn_cli_is_stdout(json)) {
         vn_buf_reset(&b);
         rc = vn_report_results_text(r, flags, &b);
         if (!rc && hist && !(rc = vn_buf_puts(&b, "\n")))

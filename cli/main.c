@@ -49,6 +49,7 @@ static void list_names(FILE *f)
 
 int main(int argc, char **argv)
 {
+    vn_cli_guard_std_fds();
     if (argc < 2) {
         usage(stderr);
         return VN_EXIT_USAGE;

@@ -7,9 +7,11 @@
  * request after another on fd 3, spawns and times each command exactly as
  * vernier would, and writes the outcome to fd 4. SIGTERM stops the command
  * running at the time. Not meant to be run by hand. */
+#include <signal.h>
 #include <stdio.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 
 #include "exec_internal.h"
 #include "interrupt.h"
@@ -17,6 +19,14 @@
 
 int main(void)
 {
+    /* vernier killed (kill -9 leaves it no chance to stop anything): this
+     * program gets SIGTERM, which stops the command running, and the
+     * requests end. A vernier gone before the request was made counts the
+     * same. */
+    pid_t parent = getppid();
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (parent == 1 || getppid() != parent)
+        return 1;
     if (fcntl(3, F_GETFD) < 0 || fcntl(4, F_GETFD) < 0) {
         fprintf(stderr, "vernier-spawn: started by vernier run, not by hand\n");
         return 2;

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "report/results.h"
+#include "vernier/report.h"
 
 enum { VN__GB_CONSOLE, VN__GB_JSON, VN__GB_CSV };
 
@@ -22,7 +22,7 @@ typedef struct vn__gbench_flags {
     double min_time;          /* --benchmark_min_time in seconds, 0 not given */
     int no_color;             /* --benchmark_color=false */
     const char *negative_filter; /* --benchmark_filter=-REGEX: the regex, to leave out */
-    vn__gbench_opts gb;       /* time unit, aggregates only, context: for its file */
+    vn_report_gbench_opts gb; /* time unit, aggregates only, context: for its file */
     const char *context[32];
     size_t ncontext;
     char *owned[48];          /* values made here */

@@ -202,13 +202,14 @@ static int emit(const char *prog, const char *path, int (*report)(const vn_resul
 /* Google Benchmark's layout, dated now and named after the program as it
  * was started, as Google Benchmark names it. */
 static int emit_gbench(const char *prog, const char *path, const char *argv0, const vn_results *r,
-                       const vn__gbench_opts *opts)
+                       const vn_report_gbench_opts *opts)
 {
     char date[40];
     vn_buf b;
     vn_buf_init(&b, VN_RESULTS_BUF_MAX);
-    int rc = vn__report_gbench(r, NULL, argv0, vn_report_gbench_date(date, sizeof date, time(NULL)),
-                               &b, opts);
+    int rc = vn_report_results_gbench_opts(r, argv0,
+                                           vn_report_gbench_date(date, sizeof date, time(NULL)),
+                                           opts, &b);
     return emit_buf(prog, path, rc, &b);
 }
 

@@ -2,6 +2,7 @@
  * whole process tree: memory.peak under cgroup v2, or the v1 memory
  * controller's memory.max_usage_in_bytes, which both count every process of
  * the group and can be reset between runs. */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
@@ -191,10 +192,47 @@ static int make_group(const char *dir, int v2, char *why, size_t whylen)
     return 0;
 }
 
+/* The groups vernier-PID and vernier-PID-N below parent that a vernier
+ * killed with -9 left (it had no chance to remove them): removed when that
+ * PID names no process, after killing what still runs in them (cgroup.kill,
+ * Linux 5.14). A live PID's, another vernier's running now, stay. */
+static void sweep_dead(const char *parent)
+{
+    DIR *d = opendir(parent);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "vernier-", 8))
+            continue;
+        char *end;
+        long pid = strtol(e->d_name + 8, &end, 10);
+        if (pid <= 0 || (*end && *end != '-') || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char dir[1400], kill_file[1500];
+        snprintf(dir, sizeof dir, "%s/%s", parent, e->d_name);
+        snprintf(kill_file, sizeof kill_file, "%s/cgroup.kill", dir);
+        int fd = open(kill_file, O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            ssize_t ignored = write(fd, "1", 1);
+            (void)ignored;
+            close(fd);
+        }
+        for (int tries = 0; tries < 50 && rmdir(dir) != 0 && errno == EBUSY; tries++) {
+            struct timespec ts = {0, 2000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    closedir(d);
+}
+
 /* vernier-PID below parent, made. */
 static int make_named(const char *parent, int v2, char *dir, size_t dirlen, char *why,
                       size_t whylen)
 {
+    sweep_dead(parent);
     int w = snprintf(dir, dirlen, "%s/vernier-%ld", parent, (long)getpid());
     if (w < 0 || (size_t)w >= dirlen) {
         snprintf(why, whylen, "the cgroup path is too long");

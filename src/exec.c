@@ -2,15 +2,18 @@
  * and exec with a go-ahead pipe, a timeout on a pidfd, the process group killed on
  * timeout or interrupt, and the child's own rusage from wait4(). */
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <poll.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "exec_internal.h"
 #include "clock_internal.h"
@@ -69,6 +72,12 @@ static void stop_group(pid_t pid)
  * 'F' and the errno when something fails, before or at the exec. */
 static void child(const vn_exec_opts *o, int go, int errw, int cg)
 {
+    /* Its starter (vernier, or vernier-spawn) killed: the command goes too,
+     * rather than run on under init. */
+    pid_t parent = getppid();
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127);
     setpgid(0, 0);
     int in = open(o->stdin_path ? o->stdin_path : "/dev/null", O_RDONLY);
     if (in < 0)

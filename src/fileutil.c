@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -273,6 +274,10 @@ int vn_write_file_atomic(const char *path, const void *data, size_t len)
             rc = -errno;
         return rc;
     }
+    /* A file its owner made read-only is refused as a shell's '>' refuses
+     * it: replaced by a rename, it would be lost without a word. */
+    if (exists && faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0)
+        return -errno;
     char *resolved;
     int lrc = link_target(path, &resolved);
     if (lrc)
@@ -280,9 +285,19 @@ int vn_write_file_atomic(const char *path, const void *data, size_t len)
     if (resolved)
         path = resolved;
     sweep_stale(path);
+    /* Ctrl-C, SIGTERM or SIGHUP while the file is written would leave the
+     * temporary file behind: they wait until it is renamed or removed, and
+     * are delivered then (a write of megabytes takes milliseconds). */
+    sigset_t hold, old_mask;
+    sigemptyset(&hold);
+    sigaddset(&hold, SIGINT);
+    sigaddset(&hold, SIGTERM);
+    sigaddset(&hold, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &hold, &old_mask);
     char *tmp;
     int fd = temp_beside(path, &tmp);
     if (fd < 0) {
+        pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
         free(resolved);
         return fd;
     }
@@ -309,9 +324,24 @@ int vn_write_file_atomic(const char *path, const void *data, size_t len)
         rc = -errno;
     if (rc != 0)
         unlink(tmp);
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     free(tmp);
     free(resolved);
     return rc;
+}
+
+char *vn__parent_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+}
+
+int vn__same_file(const char *a, const char *b)
+{
+    struct stat x, y;
+    if (!a || !b || stat(a, &x) != 0 || stat(b, &y) != 0)
+        return 0;
+    return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
 int vn_output_check(const char *path)
@@ -324,9 +354,10 @@ int vn_output_check(const char *path)
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode))
             return -EISDIR;
-        /* An existing device or FIFO is written in place. */
-        if (!S_ISREG(st.st_mode))
-            return access(path, W_OK) == 0 ? 0 : -errno;
+        /* An existing device or FIFO is written in place; a file must be
+         * writable, as for a shell's '>'. */
+        if (!S_ISREG(st.st_mode) || faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0)
+            return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0 ? 0 : -errno;
     }
     /* The write makes a temporary file beside the file (the target, for a
      * symlink) and renames it: that file is made and removed now, before

@@ -21,6 +21,13 @@ const char *vn__find_helper(const char *name, const char *libexecdir, char *buf,
  * '-' is. */
 int vn__is_stdout(const char *path);
 
+/* Do paths a and b name one file (the same device and inode, through any
+ * link)? 0 when either does not exist: a file to be made is no input. */
+int vn__same_file(const char *a, const char *b);
+
+/* The folder path is in ("." for a bare name), malloc'd; NULL without memory. */
+char *vn__parent_dir(const char *path);
+
 /* "cannot write 'PATH': REASON; WHAT TO DO" into buf, for a results file
  * vn_output_check() or vn_write_file_atomic() refused with rc (a negative
  * errno): what to do follows from the reason and from what path names.

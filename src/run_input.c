@@ -79,6 +79,7 @@ static int copy(int src, int dst, const char *input, double timeout, const volat
     pthread_sigmask(SIG_BLOCK, &block, &old);
     char buf[65536];
     int rc = 0;
+    size_t total = 0;
     for (;;) {
         if (stop && *stop) {
             rc = 1;
@@ -117,6 +118,15 @@ static int copy(int src, int dst, const char *input, double timeout, const volat
         }
         if (got == 0)
             break;
+        /* Kept in memory, like every input vernier reads whole: capped. */
+        total += (size_t)got;
+        if (total > VN__INPUT_MAX) {
+            snprintf(err, errlen, "--input '%s' holds more than %zu MiB, the most kept in memory "
+                     "for the runs; give a regular file, which each run reads in place", input,
+                     VN__INPUT_MAX >> 20);
+            rc = -EFBIG;
+            break;
+        }
         if ((rc = write_all(dst, buf, (size_t)got)) != 0) {
             snprintf(err, errlen, "cannot keep a copy of --input '%s' in memory: %s", input,
                      strerror(-rc));

@@ -9,6 +9,10 @@
 
 #include <stddef.h>
 
+/* The most such an input may hold: as much as any file vernier reads
+ * whole (vn_buf's default maximum). */
+#define VN__INPUT_MAX ((size_t)256 << 20)
+
 typedef struct vn__run_input {
     int fd;          /* the copy (a memfd); -1: none */
     char path[64];   /* /proc/PID/fd/N, which the commands open */

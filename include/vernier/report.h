@@ -51,14 +51,27 @@ int vn_report_results_csv(const vn_results *r, int raw, vn_buf *out);
 int vn_report_results_markdown(const vn_results *r, vn_buf *out);
 /* Google Benchmark's JSON layout (--benchmark_format=json, as its 1.7
  * writes it), for its compare.py and the tools that read its files: one
- * entry of run_type "iteration" per sample the headline rests on, as a
- * repetition, then the mean, median, stddev and cv; a row without a median
- * (failed, skipped, an upper bound) is an entry with error_occurred.
- * docs/compare.md has the mapping. The results do not say which program
- * ran or when: executable and date fill the context's fields of those
- * names (NULL: ""), date as vn_report_gbench_date() writes it. */
+ * entry of run_type "iteration" per process a row ran in, as a
+ * repetition, then the mean, median, stddev and cv; a row that failed or
+ * was skipped is an entry with error_occurred. docs/compare.md has the
+ * mapping. The results do not say which program ran or when: executable
+ * and date fill the context's fields of those names (NULL: ""), date as
+ * vn_report_gbench_date() writes it. */
 int vn_report_results_gbench(const vn_results *r, const char *executable, const char *date,
                              vn_buf *out);
+/* How Google Benchmark's flags shape its file: the unit of its times
+ * (--benchmark_time_unit: "ns", "us", "ms" or "s"; NULL: ns), only the
+ * aggregates (--benchmark_report_aggregates_only), and ncontext KEY=VALUE
+ * pairs added to its context (--benchmark_context). Zeroed: as
+ * vn_report_results_gbench() writes. */
+typedef struct vn_report_gbench_opts {
+    const char *time_unit;
+    int aggregates_only;
+    const char *const *context;
+    size_t ncontext;
+} vn_report_gbench_opts;
+int vn_report_results_gbench_opts(const vn_results *r, const char *executable, const char *date,
+                                  const vn_report_gbench_opts *opts, vn_buf *out);
 /* t in local time as Google Benchmark dates its files,
  * "2024-05-01T12:00:00+02:00", in buf (n bytes, 32 are enough); returns
  * buf, "" when t cannot be converted. */

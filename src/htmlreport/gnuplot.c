@@ -7,6 +7,7 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +29,16 @@ static double now_s(void)
  * says which line of the script and what was wrong (gnuplot echoes the
  * script's line above it), else the first other line. It goes on after
  * most errors, so any line but a warning is one; "" when there is none. */
+/* Whether s[0..k) holds word, in any case. */
+static int strcasestr_n(const char *s, size_t k, const char *word)
+{
+    size_t w = strlen(word);
+    for (size_t i = 0; i + w <= k; i++)
+        if (!strncasecmp(s + i, word, w))
+            return 1;
+    return 0;
+}
+
 static void first_error(const vn_buf *e, char *out, size_t n)
 {
     out[0] = '\0';
@@ -39,7 +50,8 @@ static void first_error(const vn_buf *e, char *out, size_t n)
             int blank = 1;
             for (size_t i = 0; i < k && blank; i++)
                 blank = s[i] == ' ' || s[i] == '\t' || s[i] == '^';
-            if (!blank && !memmem(s, k, "warning:", 8) && (pass || memmem(s, k, ", line ", 7))) {
+            /* A warning (gnuplot writes "Warning:") is not a failure. */
+            if (!blank && !strcasestr_n(s, k, "warning:") && (pass || memmem(s, k, ", line ", 7))) {
                 snprintf(out, n, "%.*s", (int)(k > 200 ? 200 : k), s);
                 return;
             }

@@ -63,10 +63,16 @@ static const char *side_name(const vn__rep_model *m, int side)
 static int series_title(vn_buf *b, const vn__rep_model *m, int side, const vn__rep_series *s)
 {
     char med[32], lo[32], hi[32], t[160];
-    snprintf(t, sizeof t, "%s: median %s (%s to %s, 95%%)", side_name(m, side),
-             vn__rep_fmt_ns(med, sizeof med, s->st.median),
-             vn__rep_fmt_ns(lo, sizeof lo, s->st.median_ci[0]),
-             vn__rep_fmt_ns(hi, sizeof hi, s->st.median_ci[1]));
+    if (!isfinite(s->st.median_ci[0]) || !isfinite(s->st.median_ci[1]))
+        /* One value, or too few for an interval: the key says so. */
+        snprintf(t, sizeof t, "%s: %s %s (%s)", side_name(m, side), s->n == 1 ? "one value," : "median",
+                 vn__rep_fmt_ns(med, sizeof med, s->st.median),
+                 s->n == 1 ? "no distribution to draw" : "too few values for an interval");
+    else
+        snprintf(t, sizeof t, "%s: median %s (%s to %s, 95%%)", side_name(m, side),
+                 vn__rep_fmt_ns(med, sizeof med, s->st.median),
+                 vn__rep_fmt_ns(lo, sizeof lo, s->st.median_ci[0]),
+                 vn__rep_fmt_ns(hi, sizeof hi, s->st.median_ci[1]));
     return gp_str(b, t, '\'');
 }
 
@@ -83,6 +89,13 @@ static int common(vn_buf *b, const char *title)
 static int marks(vn_buf *b, const vn__rep_series *s, double per, int side)
 {
     const char *c = vn__rep_side_color[side];
+    if (!isfinite(s->st.median))
+        return 0;
+    /* No interval (one value, too few): the median alone. */
+    if (!isfinite(s->st.median_ci[0]) || !isfinite(s->st.median_ci[1]))
+        return vn_buf_printf(b, "set arrow from first %.9g, graph 0 to first %.9g, graph 1 nohead "
+                                "lc rgb '%s' lw 2 front\n",
+                             s->st.median / per, s->st.median / per, c);
     return vn_buf_printf(b,
                          "set object rect from first %.9g, graph 0 to first %.9g, graph 1 "
                          "fc rgb '%s' fs transparent solid 0.18 noborder behind\n"
@@ -128,7 +141,8 @@ static int hist(const vn__rep_model *m, const vn__rep_bench *r, vn_buf *b)
             hi = fmax(hi, r->s[s].sorted[r->s[s].n - 1]);
             most = r->s[s].n > most ? r->s[s].n : most;
         }
-    if (!(hi > lo)) { /* every value the same: one bin of some width */
+    int same = !(hi > lo);
+    if (same) { /* every value the same: one bin of some width */
         double w = fabs(lo) * 0.01 + 1e-9;
         lo -= w, hi += w;
     }
@@ -142,6 +156,9 @@ static int hist(const vn__rep_model *m, const vn__rep_bench *r, vn_buf *b)
                               "set yrange [0:*]\nset boxwidth %.9g absolute\n"
                               "set style fill transparent solid 0.5 noborder\n",
                            u, w / per);
+    if (!rc && same)
+        rc = vn_buf_printf(b, "set xrange [%.9g:%.9g]\nset label 'every value the same' at graph "
+                              "0.5, graph 0.9 center\n", lo / per, hi / per);
     for (int s = 0; s < 2 && !rc; s++) {
         if (!r->s[s].n)
             continue;
@@ -171,6 +188,17 @@ static int cdf(const vn__rep_model *m, const vn__rep_bench *r, vn_buf *b)
         rc = vn_buf_printf(b, "set xlabel 'time per iteration (%s)'\n"
                               "set ylabel 'fraction of samples at or below'\nset yrange [0:1]\n"
                               "set key bottom right\n", u);
+    /* Every value the same: a range around it, as the histogram's bin. */
+    double lo = INFINITY, hi = -INFINITY;
+    for (int s = 0; s < 2; s++)
+        if (r->s[s].n) {
+            lo = fmin(lo, r->s[s].sorted[0]);
+            hi = fmax(hi, r->s[s].sorted[r->s[s].n - 1]);
+        }
+    if (!rc && isfinite(lo) && !(hi > lo)) {
+        double w = fabs(lo) * 0.01 + 1e-9;
+        rc = vn_buf_printf(b, "set xrange [%.9g:%.9g]\n", (lo - w) / per, (hi + w) / per);
+    }
     for (int s = 0; s < 2 && !rc; s++) {
         const vn__rep_series *v = &r->s[s];
         if (!v->n)

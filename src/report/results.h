@@ -139,16 +139,8 @@ int vn__report_results_csv(const vn_results *r, const vn_run_results *runs, int 
 int vn__report_results_markdown(const vn_results *r, const vn_run_results *runs, vn_buf *out);
 /* Google Benchmark's JSON layout, for the engine's results (runs NULL) or
  * vernier run's, whose runs give each repetition's CPU time. */
-/* How Google Benchmark's flags shape its file: the unit of its times
- * (--benchmark_time_unit: "ns", "us", "ms", "s"; NULL ns), only the
- * aggregates (--benchmark_report_aggregates_only), and the context's own
- * KEY=VALUE pairs (--benchmark_context), ncontext of them. */
-typedef struct vn__gbench_opts {
-    const char *time_unit;
-    int aggregates_only;
-    const char *const *context;
-    size_t ncontext;
-} vn__gbench_opts;
+/* Google Benchmark's flags for its file (vernier/report.h). */
+typedef vn_report_gbench_opts vn__gbench_opts;
 
 int vn__report_gbench(const vn_results *r, const vn_run_results *runs, const char *executable,
                       const char *date, vn_buf *out, const vn__gbench_opts *opts);
@@ -156,7 +148,13 @@ int vn__report_gbench(const vn_results *r, const vn_run_results *runs, const cha
 /* How many of a command's runs read below 0 net of the shell's start-up:
  * hyperfine's layouts (--export-json, -csv, -markdown) write them as 0,
  * as hyperfine clamps them; vernier's own JSON says how many. */
-size_t vn__run_clamped(const vn_run_result *r);
+static inline size_t vn__run_clamped(const vn_run_result *r)
+{
+    size_t n = 0;
+    for (size_t k = 0; r->samples && k < r->nsamples; k++)
+        n += r->samples[k].value - r->shell_ns < 0;
+    return n;
+}
 
 /* The runs of vernier run seen as the engine's results, for the views both
  * share (the results document, CSV, Markdown, the histograms): every row's

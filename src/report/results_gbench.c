@@ -391,6 +391,17 @@ int vn_report_results_gbench(const vn_results *r, const char *executable, const 
     return vn__report_gbench(r, NULL, executable, date, out, NULL);
 }
 
+int vn_report_results_gbench_opts(const vn_results *r, const char *executable, const char *date,
+                                  const vn_report_gbench_opts *opts, vn_buf *out)
+{
+    if (opts && opts->time_unit && strcmp(opts->time_unit, "ns") && strcmp(opts->time_unit, "us") &&
+        strcmp(opts->time_unit, "ms") && strcmp(opts->time_unit, "s"))
+        return VN_EINVAL;
+    if (opts && opts->ncontext && !opts->context)
+        return VN_EINVAL;
+    return vn__report_gbench(r, NULL, executable, date, out, opts);
+}
+
 char *vn_report_gbench_date(char *buf, size_t n, time_t t)
 {
     struct tm tm;

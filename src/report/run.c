@@ -247,13 +247,6 @@ static int hf_times_of(const vn_run_result *r, hf_times *h)
     return 0;
 }
 
-size_t vn__run_clamped(const vn_run_result *r)
-{
-    size_t n = 0;
-    for (size_t k = 0; r->samples && k < r->nsamples; k++)
-        n += r->samples[k].value - r->shell_ns < 0;
-    return n;
-}
 
 /* hyperfine's --export-json layout: seconds, the mean and standard
  * deviation first, and every run's time, so its plotting scripts work. */

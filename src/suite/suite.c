@@ -1,4 +1,5 @@
 /* The suite's registry and what its benchmarks share (suite.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <math.h>
@@ -41,6 +42,31 @@ static int remove_one(const char *path, const struct stat *sb, int flag, struct 
     return 0;
 }
 
+/* The folders vernier-suite-PID-XXXXXX in base that a suite killed with
+ * -9 left: removed, with what is in them, when that PID names no process.
+ * A live PID's (a suite running now) stay. */
+static void sweep_dead(const char *base)
+{
+    DIR *d = opendir(base);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "vernier-suite-", 14))
+            continue;
+        char *end;
+        long pid = strtol(e->d_name + 14, &end, 10);
+        if (pid <= 0 || *end != '-' || strlen(end) != 7 || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char dir[4200];
+        if (snprintf(dir, sizeof dir, "%s/%s", base, e->d_name) < (int)sizeof dir)
+            nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    }
+    closedir(d);
+}
+
 const char *vn__suite_tmpdir(vn__suite_ctx *ctx)
 {
     if (ctx->tmpdir[0])
@@ -48,8 +74,12 @@ const char *vn__suite_tmpdir(vn__suite_ctx *ctx)
     const char *base = getenv("TMPDIR");
     if (!base || !*base)
         base = "/tmp";
+    sweep_dead(base);
     char t[sizeof ctx->tmpdir];
-    if (snprintf(t, sizeof t, "%s/vernier-suite-XXXXXX", base) >= (int)sizeof t) {
+    /* Named with this process's PID, so that a later suite can tell a
+     * folder a killed one left from one another suite is using now. */
+    if (snprintf(t, sizeof t, "%s/vernier-suite-%ld-XXXXXX", base, (long)getpid()) >=
+        (int)sizeof t) {
         errno = ENAMETOOLONG;
         return NULL;
     }

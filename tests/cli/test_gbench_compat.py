@@ -119,16 +119,17 @@ def programs(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def outputs(programs, tmp_path_factory):
-    """The script run against both binaries, taking turns so both meet the
-    same machine: {"gb": dir, "vn": dir}."""
-    out = {}
-    for tool in ("gb", "vn"):
-        o = tmp_path_factory.mktemp(tool)
-        p = subprocess.run(["sh", str(programs / "bench.sh"), str(programs / tool), str(o)],
-                           capture_output=True, text=True, timeout=300)
-        assert p.returncode == 0, (tool, p.stdout, p.stderr)
-        out[tool] = o
-    return out
+    """The script run against both binaries, twice each, taking turns so
+    both meet the same machine: {"gb": [dir, dir], "vn": [dir, dir]}."""
+    out = {"gb": [], "vn": []}
+    for _ in range(2):
+        for tool in ("gb", "vn"):
+            o = tmp_path_factory.mktemp(tool)
+            p = subprocess.run(["sh", str(programs / "bench.sh"), str(programs / tool), str(o)],
+                               capture_output=True, text=True, timeout=300)
+            assert p.returncode == 0, (tool, p.stdout, p.stderr)
+            out[tool].append(o)
+    return {"gb": out["gb"][0], "vn": out["vn"][0], "all": out}
 
 
 def entries(doc, run_type):
@@ -178,11 +179,19 @@ def geomean(a, b):
 
 
 def test_compare_py_geomean_of_one_binary_is_near_zero(outputs):
+    """Over the six pairs of each binary's four files, the median distance
+    of OVERALL_GEOMEAN from 0: within 0.05 for vernier's, or within twice
+    Google Benchmark's own on a machine noisier than that. A geometric
+    mean that weighed benchmarks by unequal counts of entries would be off
+    by far more (+4.1 once, with an entry per sample)."""
     if not COMPARE_PY.exists():
         pytest.fail("no compare.py: scripts/install-deps --test installs libbenchmark-tools")
-    gb = geomean(outputs["gb"] / "run1.json", outputs["gb"] / "run2.json")
-    vn = geomean(outputs["vn"] / "run1.json", outputs["vn"] / "run2.json")
-    assert abs(vn) <= max(0.05, 2 * abs(gb)), (vn, gb)
+    noise = {}
+    for tool in ("gb", "vn"):
+        files = [d / f"run{i}.json" for d in outputs["all"][tool] for i in (1, 2)]
+        g = [abs(geomean(a, b)) for k, a in enumerate(files) for b in files[k + 1:]]
+        noise[tool] = sorted(g)[len(g) // 2]
+    assert noise["vn"] <= max(0.05, 2 * noise["gb"]), noise
 
 
 def test_vernier_compare_pairs_the_two_programs(outputs):
