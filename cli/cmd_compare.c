@@ -2,9 +2,12 @@
  * benchmark by benchmark (src/compare/), with a verdict a CI job can act on. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "compare/compare.h"
+#include "fileutil.h"
 
 #define CMD "compare"
 
@@ -141,12 +144,27 @@ static int parse(int argc, char **argv, opts *o)
             vn_cli_check_not_input(CMD, "--markdown", o->markdown, files, n))
             return VN_EXIT_USAGE;
     }
+    /* An output that cannot be written fails now, not after the reading. */
+    const char *outs[] = {o->json, o->markdown};
+    for (int i = 0; i < 2; i++) {
+        int rc = outs[i] ? vn_output_check(outs[i]) : 0;
+        if (rc) {
+            char why[VN__WRITE_ERROR_MAX];
+            return vn_cli_fail(CMD, "%s", vn__write_error(why, sizeof why, outs[i], rc));
+        }
+    }
     return 0;
 }
 
 static int read_file(const char *path, vn__cmp_side *side)
 {
     const char *name = !strcmp(path, "-") ? "standard input" : path;
+    /* A large file takes seconds: on a terminal, a line says which. */
+    struct stat st;
+    int shown = isatty(STDERR_FILENO) && strcmp(path, "-") && stat(path, &st) == 0 &&
+                st.st_size > (16 << 20);
+    if (shown)
+        fprintf(stderr, "\rreading '%s' (%lld MiB)...", path, (long long)(st.st_size >> 20));
     vn_buf in;
     vn_buf_init(&in, 0);
     int status = vn_cli_slurp(CMD, path, &in);
@@ -154,9 +172,13 @@ static int read_file(const char *path, vn__cmp_side *side)
         vn_buf_free(&in);
         return status;
     }
+    if (shown)
+        fprintf(stderr, "\r\033[Kreading '%s': parsing...", path);
     vn__cmp_error err;
     int rc = vn__cmp_read(side, in.len ? in.data : "", in.len, &err);
     vn_buf_free(&in);
+    if (shown)
+        fprintf(stderr, "\r\033[K");
     if (rc == VN_EINVAL && err.line)
         return vn_cli_fail(CMD, "'%s', line %zu, column %zu: %s", name, err.line, err.column, err.msg);
     if (rc == VN_EINVAL)

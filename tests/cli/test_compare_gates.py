@@ -239,3 +239,25 @@ def test_bad_map_is_a_usage_error(tmp_path, spec, msg):
     a = write(tmp_path / "a.json", hyperfine([("a", [1.0])]))
     p = run("compare", "--map", spec, a, a, check=2)
     assert msg in p.stderr
+
+
+# ---- large files --------------------------------------------------------------------------
+
+def test_a_large_side_draws_each_median_from_its_ranks(tmp_path):
+    """From 2000 values a side, a resample's median is drawn from its exact
+    distribution over ranks (a binomial) instead of by drawing every value:
+    the same bootstrap interval as drawing them, to its Monte Carlo noise."""
+    rng = np.random.default_rng(11)
+    a = rng.lognormal(0, 0.3, 5001)
+    b = rng.lognormal(0.01, 0.3, 4000)
+    fa = write(tmp_path / "a.json", hyperfine([("x", list(a))]))
+    fb = write(tmp_path / "b.json", hyperfine([("x", list(b))]))
+    row = compare_json(fa, fb, code=0)["benchmarks"][0]
+    boot = np.empty(4000)
+    for i in range(len(boot)):
+        boot[i] = np.median(rng.choice(b, b.size)) / np.median(rng.choice(a, a.size))
+    lo, hi = np.percentile(boot, [2.5, 97.5])
+    half = (hi - lo) / 2
+    assert abs(row["ci"][0] - lo) < 0.15 * half and abs(row["ci"][1] - hi) < 0.15 * half, (
+        row["ci"], lo, hi)
+    assert row["ratio"] == pytest.approx(np.median(b) / np.median(a), rel=1e-12)
