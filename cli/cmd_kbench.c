@@ -71,6 +71,9 @@ static int list_targets(const char *root, char **names, size_t *n)
 {
     DIR *d = opendir(root);
     if (!d) {
+        if (errno == ENOENT && getenv("VERNIER_KBENCH_SYSFS"))
+            return vn_cli_fail(CMD, "VERNIER_KBENCH_SYSFS names %s, which does not exist; unset it "
+                               "for the module's own folder, or point it at one", root);
         if (errno == ENOENT)
             return vn_cli_fail(CMD, "%s not found: load the module (sudo insmod "
                                "kernel/vernier_kbench.ko)", root);

@@ -268,5 +268,13 @@ int vn_cli_run_check(int argc, char **argv, vn_cli_run_opts *o)
     if (o->npreps > 1 && o->npreps != c->ncommands)
         return vn_cli_usage_error(CMD, "-p/--prepare is given %zu times for %zu commands; give it "
                                   "once, or once per command", o->npreps, c->ncommands);
+    /* Every combination of the parameters is a command to run: a command
+     * line that asks for too many is a mistake in it, found now. */
+    double combos = (double)c->ncommands;
+    for (size_t i = 0; i < c->nparams; i++)
+        combos *= (double)c->params[i].nvalues;
+    if (combos > 10000)
+        return vn_cli_usage_error(CMD, "the parameters give %.0f commands to run, more than 10000; "
+                                  "give fewer values to -L or a larger -D step", combos);
     return check_commands(c) ? VN_EXIT_USAGE : -1;
 }

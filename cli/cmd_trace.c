@@ -68,9 +68,12 @@ static int number(const char *opt, const char *s, double lo, double hi, int whol
     char *end;
     errno = 0;
     double v = vn__strtod(s, &end);
-    if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi || (whole && v != floor(v)))
-        return vn_cli_usage_error(CMD, "%s needs a %snumber from %g to %g, not '%s'", opt,
-                                  whole ? "whole " : "", lo, hi, s);
+    if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi || (whole && v != floor(v))) {
+        char a[32], b[32];
+        return vn_cli_usage_error(CMD, "%s needs a %snumber from %s to %s, not '%s'", opt,
+                                  whole ? "whole " : "", vn__fmt_exact(a, sizeof a, lo),
+                                  vn__fmt_exact(b, sizeof b, hi), s);
+    }
     *out = v;
     return 0;
 }

@@ -145,7 +145,9 @@ static int num(const char *prog, const char *opt, const char *s, double lo, doub
     double v = vn__strtod(s, &end);
     if (!*s || isspace((unsigned char)*s) || *end || !isfinite(v) || v < lo || v > hi) {
         char range[64];
-        snprintf(range, sizeof range, "a number from %g to %g", lo, hi);
+        char a[32], b[32];
+        snprintf(range, sizeof range, "a number from %s to %s", vn__fmt_exact(a, sizeof a, lo),
+                 vn__fmt_exact(b, sizeof b, hi));
         fprintf(stderr, "%s: %s needs %s, not '%s'; see '%s --help'\n", prog, opt, range, s, prog);
         return 2;
     }

@@ -60,7 +60,8 @@ static int run_tool(const char *tool, const char *results, const char *path)
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    /* Killed by a signal: 1000 + the signal, told apart from not starting. */
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + WTERMSIG(status);
 }
 
 int vn__main_report(const char *prog, const char *tool, const vn_results *r, const char *path)
@@ -102,6 +103,9 @@ int vn__main_report(const char *prog, const char *tool, const vn_results *r, con
         /* The tool said why it failed, in a line of its own. */
         if (code < 0)
             fprintf(stderr, "%s: --report: cannot run '%s'\n", prog, tool);
+        else if (code >= 1000)
+            fprintf(stderr, "%s: --report: '%s' was killed by signal %d (%s) while it made the "
+                    "page; no page was written\n", prog, tool, code - 1000, strsignal(code - 1000));
         status = code == 0 ? 0 : 1;
     }
     if (fd >= 0)

@@ -201,12 +201,13 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
      * decision made cycles the headline that compares across runs. */
     if (r->cycles_headline) {
         double half = fmax(r->cycles - r->cycles_ci[0], r->cycles_ci[1] - r->cycles);
+        char pct[32];
         vn__warning_brief(vn__result_warn(r, "speed_drift",
              "the core's clock moved while it ran (the reference add loop, p10-p90, moved %.1f%%), "
              "and its %s agree better in reference cycles than in ns: the headline that "
-             "compares across runs is %.1f cycles +-%.2g%%, with the ns beside it",
+             "compares across runs is %.1f cycles +-%s, with the ns beside it",
              100 * r->ref_spread, r->nprocesses > 1 ? "processes" : "samples", r->cycles,
-             100 * half / r->cycles),
+             vn__fmt_pct(pct, sizeof pct, 100 * half / r->cycles)),
              "clock moved: the headline is cycles (ci95 of cycles)");
     }
     /* Processes on a core shared with another hardware thread and on one

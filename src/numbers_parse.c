@@ -370,8 +370,14 @@ char *vn__numbers_strerror(const vn__numbers_error *e, size_t column, char *buf,
         break;
     }
     case VN__NUM_NOT_FINITE:
-        snprintf(buf, size, "line %zu: '%s' is not a finite number; remove that line or give its "
-                 "measured value", e->line, e->token);
+        /* A number written out that no double holds (1e999) is out of
+         * range; nan and inf are no measured value at all. */
+        if (strcasestr(e->token, "nan") || strcasestr(e->token, "inf"))
+            snprintf(buf, size, "line %zu: '%s' is not a finite number; remove that line or give "
+                     "its measured value", e->line, e->token);
+        else
+            snprintf(buf, size, "line %zu: '%s' is out of range for a double; give the numbers "
+                     "in a larger unit", e->line, e->token);
         break;
     case VN__NUM_TOO_SMALL:
         snprintf(buf, size, "line %zu: '%s' is too small for a double and would read as 0; give "

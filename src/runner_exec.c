@@ -227,10 +227,14 @@ void vn__describe_failure(const row *r, const char *where, int rc, const vn_proc
     const char *keep = c->ignore_failure ? "" : "; use --ignore-failure to keep going";
     const char *q = vn__quote_for(r->text);
     if (rc == VN_EXEC_TIMED_OUT)
+    {
+        char t[32];
         snprintf(out, outlen,
-                 "%s%.200s%s ran past the timeout of %g s %s and was stopped with its process "
+                 "%s%.200s%s ran past the timeout of %s s %s and was stopped with its process "
                  "group; raise --timeout%s",
-                 q, r->text, q, c->timeout, where, c->ignore_failure ? "" : " or use --ignore-failure");
+                 q, r->text, q, vn__fmt_exact(t, sizeof t, c->timeout), where,
+                 c->ignore_failure ? "" : " or use --ignore-failure");
+    }
     else if (u->signal)
         snprintf(out, outlen, "%s%.200s%s was killed by SIG%s (%s) %s%s", q, r->text, q,
                  sigabbrev_np(u->signal) ? sigabbrev_np(u->signal) : "?", strsignal(u->signal),

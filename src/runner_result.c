@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "bench_internal.h"
 
 #include "runner_run.h"
@@ -65,12 +66,14 @@ static void run_warnings(vn_run_result *res, const row *r, const vn_run_config *
              "%s, rank correlation %.2f", s->drift > 0 ? "grew" : "shrank", s->drift);
     if (r->stop == VN_STOP_MAX_TIME) {
         double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
+        char got[32], asked[32], secs[32];
+        vn__fmt_pct(got, sizeof got, 100 * half / fabs(s->median));
+        vn__fmt_pct(asked, sizeof asked, c->precision);
+        vn__fmt_exact(secs, sizeof secs, c->min_time);
         vn__warning_brief(run_warn(res, "max_time",
-             "%g s of runs did not make the median's 95%% CI +-%g%% (it is +-%.2g%%); more runs "
-             "with --max-time or --max-samples",
-             c->min_time, c->precision, 100 * half / fabs(s->median)),
-             "CI +-%.2g%%, +-%g%% asked; %g s of runs spent", 100 * half / fabs(s->median),
-             c->precision, c->min_time);
+             "%s s of runs did not make the median's 95%% CI +-%s (it is +-%s); more runs "
+             "with --max-time or --max-samples", secs, asked, got),
+             "CI +-%s, +-%s asked; %s s of runs spent", got, asked, secs);
     }
     if (r->failed_runs && c->ignore_failure)
         vn__warning_brief(run_warn(res, "failed_runs",

@@ -138,9 +138,48 @@ static int cut_short(const char *text, const char *p, const char *end)
     return 1;
 }
 
+/* How deep the text nests its arrays and objects, strings skipped; the
+ * place where it first goes deeper than limit in *at (else len). */
+static size_t depth_of(const char *text, size_t len, size_t limit, size_t *at)
+{
+    size_t d = 0, most = 0;
+    int in_string = 0;
+    *at = len;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = 0;
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == '[' || c == '{') {
+            if (++d > most)
+                most = d;
+            if (d > limit && *at == len)
+                *at = i;
+        } else if ((c == ']' || c == '}') && d) {
+            d--;
+        }
+    }
+    return most;
+}
+
 int vn__cmp_read(vn__cmp_side *s, const char *text, size_t len, vn__cmp_error *err)
 {
     memset(err, 0, sizeof *err);
+    if (skip_space(text, text + len) == text + len) {
+        snprintf(err->msg, sizeof err->msg, "the file is empty; give a results file");
+        return VN_EINVAL;
+    }
+    size_t deep_at;
+    if (depth_of(text, len, CJSON_NESTING_LIMIT, &deep_at) > CJSON_NESTING_LIMIT) {
+        position(text, deep_at, err);
+        snprintf(err->msg, sizeof err->msg, "arrays and objects nested deeper than %d levels, the "
+                 "most read; no results file nests so", CJSON_NESTING_LIMIT);
+        return VN_EINVAL;
+    }
     const char *end = NULL;
     /* cJSON checks the byte after the value against the length it is
      * given, so the terminating NUL is counted in. */

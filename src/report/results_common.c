@@ -329,7 +329,22 @@ int vn__results_stop_notes(const vn_results *r, const vn_run_results *runs, cons
                             prefix, count[VN_STOP_MAX_SAMPLES], n);
     if (count[VN_STOP_FAILED] && !err)
         err = vn_buf_printf(b, "%s%zu of %zu failed\n", prefix, count[VN_STOP_FAILED], n);
-    if (count[VN_STOP_SKIPPED] && !err)
+    /* Skipped all for one reason (a TMPDIR that cannot be used, a CPU
+     * given twice): the reason itself, not a guess about the machine. */
+    const char *why = NULL;
+    int one_why = 1;
+    for (size_t i = 0; i < r->nbench && one_why; i++) {
+        const vn_result *x = vn_results_at(r, i);
+        if (x->stop != VN_STOP_SKIPPED)
+            continue;
+        if (!why)
+            why = x->error;
+        else if (strcmp(why, x->error))
+            one_why = 0;
+    }
+    if (count[VN_STOP_SKIPPED] && !err && one_why && why && why[0] && strlen(why) < 80)
+        err = vn_buf_printf(b, "%s%zu of %zu skipped: %s\n", prefix, count[VN_STOP_SKIPPED], n, why);
+    else if (count[VN_STOP_SKIPPED] && !err)
         err = vn_buf_printf(b, "%s%zu of %zu skipped: this machine cannot run them (each row says why)\n",
                             prefix, count[VN_STOP_SKIPPED], n);
     if (count[VN_STOP_INTERRUPTED] && !err)

@@ -123,9 +123,11 @@ int vn_report_run_text(const vn_run_results *res, const vn_run_compare *cmp, siz
             rc |= vn_buf_printf(o, "  median   %s%s%s", GREEN(flags),
                                 vn__fmt_ns(a, sizeof a, s->median), RESET(flags));
             /* One run has no interval and no spread: say nothing rather than "nan". */
+            char pct[32];
             if (isfinite(half) && s->n > 1)
-                rc |= vn_buf_printf(o, " +-%.2g%%  (CI %s .. %s, coverage %.1f%%)",
-                                    100 * half / s->median, vn__fmt_ns(b, sizeof b, s->median_ci[0]),
+                rc |= vn_buf_printf(o, " +-%s  (CI %s .. %s, coverage %.1f%%)",
+                                    vn__fmt_pct(pct, sizeof pct, 100 * half / s->median),
+                                    vn__fmt_ns(b, sizeof b, s->median_ci[0]),
                                     vn__fmt_ns(c, sizeof c, s->median_ci[1]),
                                     100 * s->median_ci_level);
             rc |= vn_buf_puts(o, "\n");

@@ -142,7 +142,7 @@ vn__file_sized *vn__file_of_size(vn__file_state *f, vn_state *st, int64_t size, 
     const char *dir = vn__suite_tmpdir(f->ctx);
     if (!dir) {
         char why[320];
-        snprintf(why, sizeof why, "no temporary directory in TMPDIR or /tmp: %s", strerror(errno));
+        vn__suite_tmpdir_why(why, sizeof why);
         vn_state_skip(st, why);
         return NULL;
     }

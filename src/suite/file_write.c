@@ -64,7 +64,7 @@ static int open_file(vn__file_state *f, vn_state *st)
     const char *dir = vn__suite_tmpdir(f->ctx);
     char path[300], why[400];
     if (!dir) {
-        snprintf(why, sizeof why, "no temporary directory in TMPDIR or /tmp: %s", strerror(errno));
+        vn__suite_tmpdir_why(why, sizeof why);
         vn_state_skip(st, why);
         return 0;
     }

@@ -89,6 +89,18 @@ const char *vn__suite_tmpdir(vn__suite_ctx *ctx)
     return ctx->tmpdir;
 }
 
+void vn__suite_tmpdir_why(char *buf, size_t n)
+{
+    int e = errno;
+    const char *base = getenv("TMPDIR");
+    if (base && *base)
+        snprintf(buf, n, "TMPDIR '%.200s' cannot be used: %s",
+                 base, strerror(e));
+    else
+        snprintf(buf, n, "/tmp cannot be used: %s",
+                 strerror(e));
+}
+
 void vn__suite_ctx_free(vn__suite_ctx *ctx)
 {
     while (ctx->nundo > 0) {

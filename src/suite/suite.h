@@ -86,6 +86,10 @@ int vn__suite_on_exit(vn__suite_ctx *ctx, void (*fn)(void *arg), void *arg);
 /* A temporary directory for the run, made on first use and removed with
  * everything in it at the end; NULL (errno set) when none can be made. */
 const char *vn__suite_tmpdir(vn__suite_ctx *ctx);
+/* Why vn__suite_tmpdir() returned NULL (errno as it left it), naming the
+ * folder it tried: "TMPDIR '/x' cannot be used: No such file or
+ * directory". */
+void vn__suite_tmpdir_why(char *buf, size_t n);
 
 void vn__suite_ctx_init(vn__suite_ctx *ctx);
 void vn__suite_ctx_free(vn__suite_ctx *ctx);

@@ -1,0 +1,321 @@
+"""The faults of the bad-input matrix, each a reproduction that failed
+before its fix (the test names the fault by its number in the list it came
+from), and the siblings found in the other commands: an input file
+destroyed, a page that cannot be drawn for ordinary data, processes and
+folders left behind, messages that say the wrong thing."""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import BUILD, VERNIER, adopt_orphans, children, run, sanitized, stderr_on_a_terminal
+
+
+def write(path, doc):
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
+def hyperfine(results):
+    return {"results": [{"command": c, "times": t} for c, t in results]}
+
+
+# ---- 1: a page for any valid input -------------------------------------------------------
+
+@pytest.mark.parametrize("times, reason", [([0.5], "one value, 500 ms (no distribution to draw)"),
+                                           ([0.5, 0.5, 0.5], "every value the same")])
+def test_1_report_draws_one_value_and_equal_values(tmp_path, times, reason):
+    if not shutil.which("gnuplot"):
+        pytest.fail("no gnuplot: scripts/install-deps --test installs gnuplot-nox")
+    f = write(tmp_path / "r.json", hyperfine([("a", times)]))
+    p = run("report", f, "-o", str(tmp_path / "r.html"), timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert reason in (tmp_path / "r.html").read_text()
+
+
+# ---- 2: compare is linear, with progress on a terminal ------------------------------------
+
+def test_2_a_large_file_shows_its_reading_on_a_terminal(tmp_path):
+    n = 1_300_000  # about 18 MB: over the 16 MiB from which the reading is shown
+    text = '{"results":[{"command":"a","times":[' + ",".join(["0.00123456789"] * n) + "]}]}"
+    (tmp_path / "a.json").write_text(text)
+    err, proc = stderr_on_a_terminal([VERNIER, "compare", str(tmp_path / "a.json"),
+                                      str(tmp_path / "a.json")])
+    assert proc.returncode == 0
+    assert "reading '" in err and "MiB)..." in err
+    assert err.endswith("\r\x1b[K")  # wiped before the report
+
+
+# ---- 3: --input - is capped; a closed standard input is named ------------------------------
+
+def test_3_input_from_a_pipe_is_capped():
+    p = subprocess.run(f"yes | {VERNIER} run --runs 1 --input - cat", shell=True,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1
+    assert "holds more than 256 MiB, the most kept in memory" in p.stderr
+
+
+def test_3_a_closed_standard_input_is_not_read():
+    for args in (["run", "--runs", "1", "--input", "-", "cat"], ["stats"], ["compare", "-", "x.json"]):
+        p = subprocess.run([VERNIER, *args], stdin=subprocess.DEVNULL, capture_output=True,
+                           text=True, timeout=60, pass_fds=(), close_fds=True,
+                           preexec_fn=lambda: os.close(0))
+        assert p.returncode == 1, (args, p.stderr)
+        assert "descriptor 0 is not open" in p.stderr, (args, p.stderr)
+
+
+# ---- 4: JSON to /dev/stdout is JSON alone ----------------------------------------------------
+
+@pytest.mark.parametrize("args", [["stats", "--json", "/dev/stdout", "NUMBERS"],
+                                  ["env", "--json", "/dev/stdout"],
+                                  ["clocks", "--json", "/dev/stdout"],
+                                  ["compare", "--json", "/dev/stdout", "A", "A"],
+                                  ["compare", "--markdown", "/dev/stdout", "A", "A"]])
+def test_4_json_to_dev_stdout_is_alone_there(tmp_path, args):
+    (tmp_path / "n.txt").write_text("1\n2\n3\n4\n")
+    a = write(tmp_path / "a.json", hyperfine([("x", [1.0, 1.1, 1.2])]))
+    args = [a if w == "A" else str(tmp_path / "n.txt") if w == "NUMBERS" else w for w in args]
+    p = run(*args, timeout=120)
+    assert p.returncode == 0, p.stderr
+    if "--markdown" in args:
+        assert p.stdout.startswith("**vernier compare**") and "geometric mean" in p.stdout
+        assert "benchmark      BASE" not in p.stdout
+    else:
+        json.loads(p.stdout)
+
+
+# ---- 5: a read-only output file is refused ------------------------------------------------
+
+def as_nobody(cmd, cwd):
+    """cmd run as the user nobody when this is root (root writes any file)."""
+    if os.geteuid() != 0:
+        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=60)
+    os.chmod(cwd, 0o777)
+    return subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", *cmd],
+                          cwd=cwd, capture_output=True, text=True, timeout=60)
+
+
+def test_5_a_read_only_output_is_refused_and_kept(tmp_path):
+    (tmp_path / "n.txt").write_text("1\n2\n3\n")
+    out = tmp_path / "out.json"
+    out.write_text("precious")
+    os.chmod(out, 0o444)
+    os.chmod(tmp_path / "n.txt", 0o444)
+    if os.geteuid() == 0:
+        os.chown(out, 65534, 65534)
+    for cmd in ([VERNIER, "stats", "--json", "out.json", "n.txt"],
+                [VERNIER, "env", "--json", "out.json"]):
+        p = as_nobody(cmd, tmp_path)
+        assert p.returncode == 1, p.stderr
+        assert "Permission denied" in p.stderr
+        assert out.read_text() == "precious"
+
+
+# ---- 6: an output that is an input is refused before any work -----------------------------
+
+def test_6_an_output_that_is_an_input_is_refused(tmp_path):
+    a = write(tmp_path / "a.json", hyperfine([("x", [1.0, 1.1, 1.2])]))
+    n = tmp_path / "n.txt"
+    n.write_text("1\n2\n3\n")
+    (tmp_path / "link.json").symlink_to(tmp_path / "a.json")
+    before = Path(a).read_text()
+    for args in (["report", a, "-o", a],
+                 ["report", a, "-o", str(tmp_path / "link.json")],
+                 ["compare", "--json", a, a, a],
+                 ["compare", "--markdown", str(tmp_path / "link.json"), a, a],
+                 ["stats", "--json", str(n), str(n)],
+                 ["run", "--runs", "1", "--json", str(n), "--input", str(n), "cat"]):
+        p = run(*args, timeout=60)
+        assert p.returncode == 2, (args, p.stderr)
+        assert "is the input" in p.stderr and "would destroy it" in p.stderr, p.stderr
+    assert Path(a).read_text() == before and n.read_text() == "1\n2\n3\n"
+
+
+# ---- 7: nothing survives vernier killed with -9 ------------------------------------------
+
+def cgroups_of(pid):
+    out = []
+    for root, dirs, _ in os.walk("/sys/fs/cgroup"):
+        for d in dirs:
+            if re.fullmatch(rf"vernier-{pid}(-\d+)?", d):
+                out.append(os.path.join(root, d))
+    return out
+
+
+def alive_matching(pattern):
+    """Pids of running (not zombie) processes whose command line has pattern."""
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            cmd = Path("/proc", d, "cmdline").read_text().replace("\0", " ")
+            stat = Path("/proc", d, "stat").read_text()
+        except OSError:
+            continue
+        if pattern in cmd and stat[stat.rindex(")") + 2] != "Z":
+            out.append(int(d))
+    return out
+
+
+def test_7_kill_9_of_run_leaves_no_command_running(tmp_path):
+    adopt_orphans()
+    marker = "sleep 30.123"
+    v = subprocess.Popen([VERNIER, "run", "--runs", "100", marker],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not alive_matching(marker):
+        time.sleep(0.05)
+    assert alive_matching(marker), "the command never started"
+    # vernier's own helper, not another test's.
+    helpers = [p for p in alive_matching("vernier-spawn")
+               if Path(f"/proc/{p}/stat").read_text().split(") ")[1].split()[1] == str(v.pid)]
+    assert helpers
+    v.kill()
+    v.wait()
+
+    def left():
+        return alive_matching(marker) + [p for p in helpers if p in alive_matching("vernier-spawn")]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and left():
+        time.sleep(0.1)
+    assert left() == []
+    for pid, state in children():  # the zombies adopted
+        if state == "Z":
+            os.waitpid(pid, os.WNOHANG)
+    # Its cgroup, if it made one, goes with the next run.
+    run("run", "--runs", "1", "true", timeout=60)
+    assert cgroups_of(v.pid) == []
+
+
+def test_7_kill_9_of_suite_leaves_no_folder_after_the_next(tmp_path):
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    v = subprocess.Popen([VERNIER, "suite", "file.write.file"], env=env, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    mine = []
+    while time.monotonic() < deadline and not mine:
+        mine = list(tmp_path.glob(f"vernier-suite-{v.pid}-*"))
+        time.sleep(0.05)
+    assert mine, "the suite made no folder"
+    v.kill()
+    v.wait()
+    assert mine[0].exists()  # kill -9: nothing could remove it then
+    p = subprocess.run([VERNIER, "suite", "--quick", "--quiet", "file.stat"], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert not mine[0].exists()
+    assert list(tmp_path.glob("vernier-suite-*")) == []
+
+
+# ---- 8: a signal during a write leaves no temporary file ------------------------------------
+
+def test_8_sigint_during_the_final_write_leaves_no_temporary_file(tmp_path):
+    if not shutil.which("strace"):
+        pytest.fail("no strace: scripts/install-deps --test installs it")
+    if sanitized():
+        pytest.skip("strace and the sanitizers' own tracing do not mix")
+    a = write(tmp_path / "a.json", hyperfine([("x", [0.1, 0.2, 0.3])]))
+    out = tmp_path / "out.json"
+    # The rename of the finished file is held back 2 s: Ctrl-C comes then.
+    p = subprocess.Popen(["strace", "-f", "-o", "/dev/null", "-e", "trace=rename",
+                          "-e", "inject=rename:delay_enter=2000000",
+                          VERNIER, "stats", "--json", str(out), str(tmp_path / "n.txt")],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    (tmp_path / "n.txt").write_text("1\n2\n3\n")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not list(tmp_path.glob("out.json.tmp.*")):
+        time.sleep(0.01)
+    assert list(tmp_path.glob("out.json.tmp.*")), "the write never began"
+    kids = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+    for k in kids:
+        os.kill(int(k), signal.SIGINT)
+    p.wait(timeout=30)
+    assert list(tmp_path.glob("out.json.tmp.*")) == []
+    # Held until the file was whole: it is there, complete.
+    assert json.loads(out.read_text())["schema"].startswith("vernier.stats/")
+    del a
+
+
+# ---- 9: every output is checked before the work --------------------------------------------
+
+def test_9_png_folder_is_checked_before_the_page(tmp_path):
+    a = write(tmp_path / "a.json", hyperfine([("x", [0.1, 0.2, 0.3])]))
+    page = tmp_path / "page.html"
+    p = run("report", a, "-o", str(page), "--png", "/proc/no/such/folder", timeout=60)
+    assert p.returncode == 1 and "--png" in p.stderr, p.stderr
+    assert not page.exists()
+
+
+# ---- messages ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, msg", [
+    ("", "the file is empty"),
+    ("  \n\t\n", "the file is empty"),
+    ("[" * 1200 + "]" * 1200, "nested deeper than 1000 levels"),
+    ('{"results":[{"command":"a","times":[1e999]}]}', "is not a number of seconds"),
+])
+def test_messages_of_json_readers(tmp_path, text, msg):
+    (tmp_path / "f.json").write_text(text)
+    for cmd in (["compare", "F", "F"], ["report", "F", "-o", str(tmp_path / "p.html")]):
+        args = [str(tmp_path / "f.json") if w == "F" else w for w in cmd]
+        p = run(*args, timeout=60)
+        assert p.returncode == 1 and msg in p.stderr, (cmd, p.stderr)
+        assert len(p.stderr.strip().splitlines()) == 1
+
+
+def test_messages_of_numbers():
+    p = run("stats", input="1\n1e999\n")
+    assert p.returncode == 1 and "'1e999' is out of range for a double" in p.stderr
+    p = run("stats", input="1\nnan\n")
+    assert p.returncode == 1 and "'nan' is not a finite number" in p.stderr
+
+
+def test_messages_name_the_cause(tmp_path):
+    p = run("suite", "--quick", "--quiet", "file.stat", env={"TMPDIR": "/nonexistent"}, timeout=120)
+    assert "1 of 1 skipped: TMPDIR '/nonexistent' cannot be used: No such file or directory" in p.stdout
+    p = run("kbench", env={"VERNIER_KBENCH_SYSFS": str(tmp_path / "nokb")})
+    assert p.returncode == 1 and "VERNIER_KBENCH_SYSFS names" in p.stderr and "nokb" in p.stderr
+    assert "load the module" not in p.stderr
+    tens = ",".join(str(i) for i in range(10))
+    p = run("run", "-r", "1", "-L", "a", tens, "-L", "b", tens, "-L", "c", tens, "-L", "d",
+            tens + ",10", "echo {a}{b}{c}{d}")
+    assert p.returncode == 2 and "11000 commands to run, more than 10000" in p.stderr
+    assert "see 'vernier run --help'" in p.stderr
+    p = run("run", "--param", "..=1", "-r", "1", "echo {..}")
+    assert p.returncode == 2 and "is not a parameter name" in p.stderr
+
+
+def test_no_number_in_a_message_is_written_with_an_exponent(tmp_path):
+    for args in (["run", "-m", "0", "true"], ["run", "--max-time", "-1", "true"],
+                 ["trace", "--duration", "-1", "x"]):
+        p = run(*args)
+        assert p.returncode == 2, (args, p.stderr)
+        assert not re.search(r"\de[+-]\d", p.stderr), p.stderr
+
+
+def test_report_child_killed_by_a_signal_is_said(tmp_path):
+    """A benchmark program's --report runs the vernier tool beside it; one
+    killed by a signal is said to be, not to have failed to start."""
+    from test_engine_cli import link_libs
+    from conftest import SOURCE
+    src = tmp_path / "p.c"
+    src.write_text('#include <vernier.h>\nstatic void f(vn_state *st) { while (vn_next(st)) '
+                   'vn_keep(1); }\nVN_BENCH(f);\nint main(int c, char **v) { return vn_main(c, v); }\n')
+    subprocess.run(["cc", "-std=c11", "-O2", "-I", str(SOURCE / "include"), str(src),
+                    str(BUILD / "libvernier.a"), *link_libs(), "-o", str(tmp_path / "p")], check=True)
+    tool = tmp_path / "vernier"
+    tool.write_text("#!/bin/sh\nkill -9 $$\n")
+    tool.chmod(0o755)
+    p = subprocess.run([str(tmp_path / "p"), "--processes", "1", "--max-time", "0.05", "--quiet",
+                        "--report", str(tmp_path / "r.html")], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 1
+    assert "was killed by signal 9 (Killed)" in p.stderr, p.stderr
+    assert not (tmp_path / "r.html").exists()
