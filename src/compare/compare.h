@@ -80,6 +80,7 @@ typedef struct vn__cmp_bench {
     size_t agg_n;
     unsigned agg_seen;     /* bits of the aggregates one file gave, to refuse a second */
     size_t file_reps;      /* entries of this name in the file being read */
+    int threads;           /* threads it ran on at once (0: not said, one) */
 } vn__cmp_bench;
 
 typedef struct vn__cmp_side {
@@ -133,8 +134,10 @@ void vn__cmp_map_free(vn__cmp_map *m);
 
 /* A name as tools agree on it: Google Benchmark's "BM_" prefix, the parts
  * that say how it was run (real_time, manual_time, process_time,
- * iterations:N, repeats:N, min_time:X, threads:1) and each parameter's key
- * (n=64, n:64) set aside: BM_x/64/real_time and x/n=64 are both x/64. */
+ * iterations:N, repeats:N, min_time:X, threads:N) and each parameter's key
+ * (n=64, n:64) set aside: BM_x/64/real_time and x/n=64 are both x/64. The
+ * pairing adds the threads each ran on, so BM_x/threads:2 pairs only with
+ * an x that ran on two. */
 void vn__cmp_name_form(const char *name, char *out, size_t n);
 
 typedef struct vn__cmp_pairs {

@@ -106,12 +106,13 @@ static int mapped(const vn__cmp_map *m, const char *name, char *out, size_t n)
 }
 
 /* Whether a part of a Google Benchmark name says how it was run, not what:
- * the timing it reports, its iterations, repetitions or minimum time. One
- * thread is how every tool runs unless told. */
+ * the timing it reports, its iterations, repetitions, minimum time or
+ * threads (which the pairing compares as the benchmarks' own count). */
 static int how_run(const char *part, size_t len)
 {
-    static const char *const whole[] = {"real_time", "manual_time", "process_time", "threads:1"};
-    static const char *const heads[] = {"iterations:", "repeats:", "min_time:", "min_warmup_time:"};
+    static const char *const whole[] = {"real_time", "manual_time", "process_time"};
+    static const char *const heads[] = {"iterations:", "repeats:", "min_time:", "min_warmup_time:",
+                                        "threads:"};
     for (size_t i = 0; i < sizeof whole / sizeof *whole; i++)
         if (len == strlen(whole[i]) && !strncmp(part, whole[i], len))
             return 1;
@@ -136,9 +137,9 @@ void vn__cmp_name_form(const char *name, char *out, size_t n)
             continue;
         }
         /* A parameter's value, whoever wrote its key: n=64 (vernier), n:64
-         * (Google Benchmark's ArgNames), or 64 alone. threads:N stays. */
+         * (Google Benchmark's ArgNames), or 64 alone. */
         const char *v = p;
-        if (!first && !(len > 8 && !strncmp(p, "threads:", 8))) {
+        if (!first) {
             for (const char *q = p; q < p + len; q++)
                 if (*q == '=' || *q == ':') {
                     v = q + 1;
@@ -157,7 +158,20 @@ void vn__cmp_name_form(const char *name, char *out, size_t n)
 
 #define NONE SIZE_MAX
 
-/* The one unpaired benchmark of s whose name (or name form, when form) is
+/* A benchmark's name form with the threads it ran on: "x/64#1"; a
+ * Google Benchmark name's threads:N says them, else what its file did. */
+static void form_key(const vn__cmp_bench *b, char *buf, size_t n)
+{
+    vn__cmp_name_form(b->name, buf, n);
+    int threads = b->threads > 1 ? b->threads : 1;
+    const char *t = strstr(b->name, "/threads:");
+    if (t)
+        threads = atoi(t + 9) > 0 ? atoi(t + 9) : threads;
+    size_t l = strlen(buf);
+    snprintf(buf + l, n - l, "#%d", threads);
+}
+
+/* The one unpaired benchmark of s whose name (or form key, when form) is
  * key; NONE for none, NONE - 1 for several. */
 static size_t unique(const vn__cmp_side *s, const size_t *taken, const char *key, int form,
                      char *buf, size_t n)
@@ -168,7 +182,7 @@ static size_t unique(const vn__cmp_side *s, const size_t *taken, const char *key
             continue;
         const char *nm = s->bench[i].name;
         if (form) {
-            vn__cmp_name_form(nm, buf, n);
+            form_key(&s->bench[i], buf, n);
             nm = buf;
         }
         if (strcmp(nm, key))
@@ -213,7 +227,7 @@ int vn__cmp_pair(const vn__cmp_side *base, const vn__cmp_side *new_, const vn__c
                     if (mapped(&maps[m], nm, a, 1024))
                         j = unique(new_, out->from_base, a, 0, b, 1024);
             } else {
-                vn__cmp_name_form(nm, a, 1024);
+                form_key(&base->bench[i], a, 1024);
                 /* A form two benchmarks of BASE share pairs neither. */
                 if (unique(base, out->to_new, a, 1, b, 1024) == i)
                     j = unique(new_, out->from_base, a, 1, b, 1024);

@@ -82,7 +82,7 @@ static int gbench_aggregate(vn__cmp_side *s, const cJSON *e, size_t i, const cha
     else if (!(b->agg_seen & 4u))
         b->agg_sd = -v; /* a cv, turned into a deviation once the mean is known */
     if (reps && reps->valuedouble >= 1)
-        b->agg_n = (size_t)reps->valuedouble;
+        b->agg_n = reps->valuedouble < 1e9 ? (size_t)reps->valuedouble : 1000000000;
     return 0;
 }
 
@@ -106,11 +106,15 @@ static int gbench_entry(vn__cmp_side *s, const cJSON *e, size_t i, vn__cmp_error
     /* Files from before Google Benchmark wrote "repetitions" repeat a
      * name for each repetition, with nothing to tell two runs apart. */
     const cJSON *reps = vn__cmp_num(e, "repetitions");
-    size_t most = reps && reps->valuedouble >= 1 ? (size_t)reps->valuedouble : SIZE_MAX;
+    size_t most = reps && reps->valuedouble >= 1 && reps->valuedouble < 1e18
+                      ? (size_t)reps->valuedouble : SIZE_MAX;
     if (++b->file_reps > most)
         return vn__cmp_bad(err, "benchmarks[%zu]: '%.80s' appears %zu times in one file, for %zu "
                                 "repetition%s; rename one, or give the runs as separate files",
                            i, name, b->file_reps, most, most == 1 ? "" : "s");
+    const cJSON *th = vn__cmp_num(e, "threads");
+    if (th && th->valuedouble >= 1 && th->valuedouble < 1e6)
+        b->threads = (int)th->valuedouble;
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "error_occurred"))) {
         const char *msg = vn__cmp_str(e, "error_message");
         return vn__cmp_set_why(b, "failed%s%.160s", msg ? ": " : "", msg ? msg : "");
@@ -119,8 +123,9 @@ static int gbench_entry(vn__cmp_side *s, const cJSON *e, size_t i, vn__cmp_error
     const char *unit = vn__cmp_str(e, "time_unit");
     double scale = unit_ns(unit);
     if (!t)
-        return vn__cmp_bad(err, "benchmarks[%zu] ('%.80s') has no real_time, or one out of range",
-                           i, name);
+        return vn__cmp_bad(err, "benchmarks[%zu] ('%.80s') %s", i, name,
+                           cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(e, "real_time"))
+                               ? "has a real_time out of range" : "has no real_time");
     if (isnan(scale))
         return vn__cmp_bad(err, "benchmarks[%zu] ('%.80s'): unknown time_unit '%.16s' (ns, us, ms "
                                 "or s)", i, name, unit);
@@ -213,9 +218,12 @@ static int hyperfine_result(vn__cmp_side *s, const cJSON *r, size_t i, vn__cmp_e
     if (cJSON_IsArray(times)) {
         size_t k = 0;
         cJSON_ArrayForEach(t, times) {
-            if (!cJSON_IsNumber(t) || !isfinite(t->valuedouble * 1e9))
+            if (!cJSON_IsNumber(t))
                 return vn__cmp_bad(err, "results[%zu].times[%zu] ('%.80s') is not a number of "
                                         "seconds", i, k, name);
+            if (!isfinite(t->valuedouble * 1e9))
+                return vn__cmp_bad(err, "results[%zu].times[%zu] ('%.80s') is out of range", i, k,
+                                   name);
             /* hyperfine clamps a run net of the shell's start-up at 0, and
              * writes that 0: read as written. Below 0 no tool writes. */
             if (t->valuedouble < 0)

@@ -71,6 +71,9 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
         return rc;
     if (params(b, cJSON_GetObjectItemCaseSensitive(r, "params")))
         return VN_ENOMEM;
+    const cJSON *th = vn__cmp_num(cJSON_GetObjectItemCaseSensitive(r, "threads"), "count");
+    if (th && th->valuedouble >= 1 && th->valuedouble < 1e6)
+        b->threads = (int)th->valuedouble;
     const char *stop = vn__cmp_str(r, "stop"), *error = vn__cmp_str(r, "error");
     if (stop && (!strcmp(stop, "failed") || !strcmp(stop, "skipped")))
         return vn__cmp_set_why(b, "%s%s%.160s", stop, error ? ": " : "", error ? error : "");

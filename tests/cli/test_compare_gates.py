@@ -130,7 +130,7 @@ def test_negative_or_huge_times_are_refused_with_the_place(tmp_path, run_file):
     (tmp_path / "big.json").write_text(json.dumps(gbench([gb_rep("f", 1, 0, 1)])).replace(
         '"real_time": 1,', '"real_time": 1e999,'))
     p = run("compare", str(tmp_path / "big.json"), ok, check=1)
-    assert "benchmarks[0] ('f') has no real_time, or one out of range" in p.stderr
+    assert "benchmarks[0] ('f') has a real_time out of range" in p.stderr
     doc = json.loads(json.dumps(run_file))
     doc["benchmarks"][0]["samples"][1]["value"] = -5.0
     v = write(tmp_path / "v.json", doc)
@@ -199,7 +199,7 @@ def test_names_pair_by_their_form(tmp_path):
     assert got == {"BM_copy/64": ("copy/size=64", "name form"),
                    "BM_copy/512": ("copy/size=512", "name form"),
                    "BM_x/real_time": ("x", "name form")}
-    # threads:2 is not how every tool runs: it pairs with nothing unasked.
+    # threads:2 pairs only with a benchmark that ran on two threads.
     assert doc["only_base"] == ["BM_y/threads:2"] and doc["only_new"] == ["y", "z"]
     assert doc["paired"] == {"name": 0, "map": 0, "name_form": 3}
     p = run("compare", a, b, check=0)
@@ -261,3 +261,34 @@ def test_a_large_side_draws_each_median_from_its_ranks(tmp_path):
     assert abs(row["ci"][0] - lo) < 0.15 * half and abs(row["ci"][1] - hi) < 0.15 * half, (
         row["ci"], lo, hi)
     assert row["ratio"] == pytest.approx(np.median(b) / np.median(a), rel=1e-12)
+
+
+def test_threads_pair_with_a_run_on_as_many_threads(tmp_path, vernier_threads):
+    """Google Benchmark's BM_x/threads:2 and a vernier x run with --threads 2
+    are one benchmark; BM_x/threads:1 is another."""
+    g = gbench([gb_rep("BM_spin/threads:1", 10, 0, 1) | {"threads": 1},
+                gb_rep("BM_spin/threads:2", 10, 0, 1) | {"threads": 2}])
+    a = write(tmp_path / "g.json", g)
+    doc = compare_json(a, str(vernier_threads), code=0)
+    got = {r["name"]: r["new_name"] for r in doc["benchmarks"]}
+    assert got == {"BM_spin/threads:2": "spin"}
+    assert doc["only_base"] == ["BM_spin/threads:1"]
+
+
+@pytest.fixture(scope="module")
+def vernier_threads(tmp_path_factory):
+    """A benchmark program's results of spin, run on two threads."""
+    from conftest import BUILD, SOURCE
+    from test_engine_cli import link_libs
+    import subprocess
+    d = tmp_path_factory.mktemp("thr")
+    (d / "p.c").write_text("#include <vernier.h>\nstatic void spin(vn_state *st) { unsigned x = 1; "
+                           "while (vn_next(st)) { for (int i = 0; i < 200; i++) x = x * 3 + 1; "
+                           "vn_keep(x); } }\nVN_BENCH(spin);\n"
+                           "int main(int c, char **v) { return vn_main(c, v); }\n")
+    subprocess.run(["cc", "-std=c11", "-O2", "-I", str(SOURCE / "include"), str(d / "p.c"),
+                    str(BUILD / "libvernier.a"), *link_libs(), "-o", str(d / "p")], check=True)
+    out = d / "r.json"
+    subprocess.run([str(d / "p"), "--threads", "2", "--max-time", "0.1", "--quiet", "--json",
+                    str(out)], check=True, capture_output=True, timeout=120)
+    return out
