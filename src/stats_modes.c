@@ -281,8 +281,10 @@ static size_t modes_of(grid *g, size_t *at, double *share, size_t max)
     for (size_t i = 0; i < c && i < max; i++) {
         if (at)
             at[i] = pk[i];
+        /* Merged masses are summed in another order than total: the last
+         * bit can put one share above 1. */
         if (share)
-            share[i] = total > 0 ? mass[i] / total : NAN;
+            share[i] = total > 0 ? fmin(1.0, mass[i] / total) : NAN;
     }
     return c;
 }
