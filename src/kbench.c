@@ -7,37 +7,90 @@
 #include <string.h>
 
 #include "bench_decide.h"
+#include "bench_internal.h"
 #include "kbench.h"
 #include "format.h"
 
-int vn__kbench_parse_run(const char *text, vn__istats *out)
+/* Parses the words "NAME NUMBER" of names[0..n) in order from *p, each
+ * followed by a space or, after the last, a newline; moves *p past them. */
+static int parse_fields(const char **p, const char *const *names, int n, unsigned long long *v)
 {
-    static const char *const names[] = {"min", "max", "count", "p50", "p90", "p95", "p99", "mad"};
-    unsigned long long v[8];
-    const char *p = text;
-    if (!text)
-        return VN_EINVAL;
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < n; i++) {
         size_t k = strlen(names[i]);
-        if (strncmp(p, names[i], k) || p[k] != ' ')
+        if (strncmp(*p, names[i], k) || (*p)[k] != ' ')
             return VN_EINVAL;
-        p += k + 1;
-        size_t d = strspn(p, "0123456789");
+        *p += k + 1;
+        size_t d = strspn(*p, "0123456789");
         char num[24];
         if (d == 0 || d >= sizeof num)
             return VN_EINVAL;
-        memcpy(num, p, d);
+        memcpy(num, *p, d);
         num[d] = '\0';
         if (vn__parse_digits(num, &v[i]))
             return VN_EINVAL;
-        p += d;
-        if (*p != (i < 7 ? ' ' : '\n'))
+        *p += d;
+        if (**p != (i < n - 1 ? ' ' : '\n'))
             return VN_EINVAL;
-        p++;
+        (*p)++;
     }
-    if (*p || v[2] == 0)
+    return 0;
+}
+
+static int parse_stats(const char **p, vn__istats *out)
+{
+    static const char *const names[] = {"min", "max", "count", "p50", "p90", "p95", "p99", "mad"};
+    unsigned long long v[8];
+    if (parse_fields(p, names, 8, v) || v[2] == 0)
         return VN_EINVAL;
     *out = (vn__istats){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+    return 0;
+}
+
+int vn__kbench_parse_result(const char *text, vn__kbench_summary *out)
+{
+    static const char *const drops[] = {"migrated", "backwards", "jumps"};
+    static const char *const chunks[] = {"chunks", "longest_off_cycles"};
+    vn__kbench_summary s;
+    memset(&s, 0, sizeof s);
+    const char *p = text;
+    if (!text || parse_stats(&p, &s.all))
+        return VN_EINVAL;
+    unsigned long long v[4];
+    while (*p) {
+        if (!strncmp(p, "dropped ", 8)) {
+            p += 8; /* a word without a number of its own */
+            if (parse_fields(&p, drops, 3, v))
+                return VN_EINVAL;
+            s.migrated = v[0], s.backwards = v[1], s.jumps = v[2];
+        } else if (!strncmp(p, "chunks ", 7)) {
+            if (parse_fields(&p, chunks, 2, v))
+                return VN_EINVAL;
+            s.chunks = v[0], s.longest_off = v[1];
+        } else if (!strncmp(p, "cpu ", 4)) {
+            size_t d = strspn(p + 4, "0123456789");
+            char num[8];
+            unsigned long long k;
+            if (d == 0 || d >= sizeof num || p[4 + d] != ' ' || s.ncpus == VN__KBENCH_MAX_CPUS)
+                return VN_EINVAL;
+            memcpy(num, p + 4, d);
+            num[d] = '\0';
+            if (vn__parse_digits(num, &k))
+                return VN_EINVAL;
+            p += 4 + d + 1;
+            s.cpu[s.ncpus] = (unsigned)k;
+            if (parse_stats(&p, &s.per_cpu[s.ncpus]))
+                return VN_EINVAL;
+            s.ncpus++;
+        } else {
+            return VN_EINVAL;
+        }
+    }
+    uint64_t sum = 0;
+    for (size_t i = 0; i < s.ncpus; i++)
+        sum += s.per_cpu[i].count;
+    if (s.ncpus && sum != s.all.count)
+        return VN_EINVAL;
+    *out = s;
     return 0;
 }
 
@@ -124,11 +177,28 @@ static int row_of(const vn__kbench_row *k, double hz, const vn__empty_view *empt
     vn__decision d;
     if (rc == 0)
         rc = vn__decide(&rv, &p, &d);
+    /* The statistics of an upper bound are of the calls as timed, not net
+     * (which can go below zero when a call and the empty loop cannot be
+     * told apart), as the engine's are. */
+    if (rc == 0 && d.head == VN__HEAD_FASTEST)
+        for (size_t i = 0; i < k->n; i++)
+            net[i] = r->samples[i].value;
     if (rc == 0)
         rc = vn_stats_compute(net, k->n, &r->stats);
     free(net);
     if (rc)
         return rc;
+    uint64_t dropped = k->sum.migrated + k->sum.backwards + k->sum.jumps;
+    if (dropped)
+        vn__warning_brief(vn__result_warn(r, "kbench_dropped",
+                                          "%llu of %llu calls dropped: %llu changed CPU, the counter "
+                                          "went back in %llu and jumped over a second in %llu",
+                                          (unsigned long long)dropped,
+                                          (unsigned long long)(dropped + k->sum.all.count),
+                                          (unsigned long long)k->sum.migrated,
+                                          (unsigned long long)k->sum.backwards,
+                                          (unsigned long long)k->sum.jumps),
+                          "%llu calls dropped", (unsigned long long)dropped);
     snprintf(r->name, sizeof r->name, "%s", k->name);
     r->unit = "ns";
     r->iters = 1;

@@ -25,14 +25,15 @@ typedef struct vn__istats {
     vn__u64 min, max, count, p50, p90, p95, p99, mad;
 } vn__istats;
 
-/* Sorts x[0..n) ascending in place (heapsort: no recursion, no memory). */
-void vn__isort(vn__u64 *x, size_t n);
+/* Sorts x[0..n) ascending in place, with tmp[0..n) as room (overwritten):
+ * a radix sort, linear in n, no recursion, no allocation. n < 2^32. */
+void vn__isort(vn__u64 *x, size_t n, vn__u64 *tmp);
 
 /* The p-th percentile (0..100) of sorted values; 0 for n == 0. */
 vn__u64 vn__ipercentile_sorted(const vn__u64 *sorted, size_t n, unsigned p);
 
-/* Summarizes sorted[0..n) into *out, using scratch[0..n) (overwritten) for
- * the deviations. Returns 0, or -1 for n == 0 (out untouched). */
+/* Summarizes sorted[0..n) into *out, using scratch[0..2n) (overwritten) for
+ * the deviations and their sort. Returns 0, or -1 for n == 0 (out untouched). */
 int vn__istats_sorted(const vn__u64 *sorted, size_t n, vn__u64 *scratch, vn__istats *out);
 
 /* Writes "min A max B count C p50 D p90 E p95 F p99 G mad H\n" into buf

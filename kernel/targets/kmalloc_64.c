@@ -6,7 +6,7 @@
 
 #include "../vernier_kbench.h"
 
-static void kmalloc_64_call(const struct vk_call *c)
+static void kmalloc_64_call(struct vk_call *c)
 {
 	void *p = kmalloc(64, c->atomic ? GFP_ATOMIC : GFP_KERNEL);
 
@@ -17,5 +17,6 @@ static void kmalloc_64_call(const struct vk_call *c)
 
 const struct vk_target vk_target_kmalloc_64 = {
 	.name = "kmalloc_64",
+	.calls = "kmalloc(64) then kfree(): the 64-byte slab cache",
 	.call = kmalloc_64_call,
 };

@@ -135,7 +135,20 @@ class Boot:
                 f"--- console\n{self.console[-6000:]}")
 
 
-def boot(root, init, timeout=300, memory="512"):
+# Every guest has two CPUs: a kernel that runs work on several CPUs at once
+# is the kernel that locks, RCU and the module's parallel runs meet. The
+# detectors of a stuck CPU are made quick, so a test that ran with
+# interrupts off too long sees it in a few seconds, not twenty: an RCU
+# stall after 3 s, a soft lockup after 2 s (twice watchdog_thresh).
+APPEND = "console=ttyS0 panic=-1 rcupdate.rcu_cpu_stall_timeout=3 watchdog_thresh=1"
+
+# What in a guest's kernel log says something went wrong: the tests that
+# boot one check it after their runs.
+DMESG_BAD = (r"BUG|WARNING|Oops|kmemleak|Call Trace|blocked for more than|rcu: INFO|"
+             r"detected stall|soft lockup|hung_task")
+
+
+def boot(root, init, timeout=300, memory="512", cpus=2):
     """Packs root with init as /init into an initramfs, boots it, and
     returns the Boot. The init script should write its results to
     /dev/ttyS1 (after `stty -F /dev/ttyS1 raw -echo`), then sync and
@@ -149,11 +162,11 @@ def boot(root, init, timeout=300, memory="512"):
         subprocess.run(["cpio", "-o", "-H", "newc", "--quiet"], cwd=root, input=files.encode(),
                        stdout=f, check=True)
     console, results = root.parent / "console.txt", root.parent / "results.txt"
-    accel, stderr = run_guest(["-m", memory, "-smp", "1", "-no-reboot", "-display", "none",
+    accel, stderr = run_guest(["-m", memory, "-smp", str(cpus), "-no-reboot", "-display", "none",
                                "-monitor", "none",
                                "-serial", f"file:{console}", "-serial", f"file:{results}",
                                "-kernel", str(KERNEL), "-initrd", str(image),
-                               "-append", "console=ttyS0 panic=-1"], console, timeout=timeout)
+                               "-append", APPEND], console, timeout=timeout)
     text = results.read_text(errors="replace") if results.exists() else ""
     raw = console.read_text(errors="replace") if console.exists() else ""
     return Boot(text, accel, stderr, raw)

@@ -27,13 +27,13 @@ static void near_half(vn__u64 got, double want)
 /* Sorts a copy with vn__isort, summarizes it both ways and compares. */
 static void check_against_float(const vn__u64 *x, size_t n)
 {
-    vn__u64 *sorted = malloc(n * sizeof *sorted), *scratch = malloc(n * sizeof *scratch);
+    vn__u64 *sorted = malloc(n * sizeof *sorted), *scratch = malloc(2 * n * sizeof *scratch);
     double *d = malloc(n * sizeof *d);
     assert_non_null(sorted);
     assert_non_null(scratch);
     assert_non_null(d);
     memcpy(sorted, x, n * sizeof *x);
-    vn__isort(sorted, n);
+    vn__isort(sorted, n, scratch);
     for (size_t i = 0; i < n; i++) {
         d[i] = (double)x[i];
         if (i)
@@ -79,9 +79,9 @@ static void fixed_data(void **state)
 
     /* By hand: 1..10 has p50 5.5 (rounds up to 6), p90 9.1, p99 9.91,
      * and |x - 5.5| is 0.5 .. 4.5, whose median 2.5 rounds up to 3. */
-    vn__u64 s[10], scratch[10];
+    vn__u64 s[10], scratch[20];
     memcpy(s, ten, sizeof s);
-    vn__isort(s, 10);
+    vn__isort(s, 10, scratch);
     vn__istats is;
     assert_int_equal(vn__istats_sorted(s, 10, scratch, &is), 0);
     assert_int_equal(is.p50, 6);
@@ -117,6 +117,36 @@ static void random_data(void **state)
                 x[i] += vn_rng_below(&r, 100000);
         }
         check_against_float(x, n);
+    }
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    vn__u64 x = *(const vn__u64 *)a, y = *(const vn__u64 *)b;
+    return (x > y) - (x < y);
+}
+
+/* The radix sort against the C library's sort: values of every width (one
+ * byte to all 64 bits, so every number of passes), many ties, and n = 0
+ * and 1. */
+static void radix_sort_agrees_with_qsort(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    static vn__u64 x[N], y[N], tmp[N];
+    uint64_t r = 88172645463325252u;
+    for (unsigned bits = 0; bits <= 64; bits += 4) {
+        for (size_t i = 0; i < N; i++) {
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            x[i] = bits == 64 ? r : bits == 0 ? 0 : r & ((UINT64_C(1) << bits) - 1);
+            if (i % 7 == 3)
+                x[i] = x[i / 2]; /* ties */
+        }
+        size_t n = bits == 8 ? 1 : bits == 12 ? 0 : N;
+        memcpy(y, x, n * sizeof *x);
+        vn__isort(x, n, tmp);
+        qsort(y, n, sizeof *y, cmp_u64);
+        assert_memory_equal(x, y, n * sizeof *x);
     }
 }
 
@@ -157,6 +187,7 @@ int main(void)
         cmocka_unit_test(fixed_data),
         cmocka_unit_test(large_values_do_not_overflow),
         cmocka_unit_test(random_data),
+        cmocka_unit_test(radix_sort_agrees_with_qsort),
         cmocka_unit_test(formats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/* udelay(): a busy wait of delay_us microseconds (1 by default), a call of
+ * known length: it checks that nanoseconds come out as nanoseconds, and a
+ * long run of it with interrupts off shows that they are off only in
+ * chunks (the module's chunk_us). */
+#include <linux/delay.h>
+
+#include "../vernier_kbench.h"
+
+#define DELAY_MAX_US 1000u
+
+static unsigned int delay_us = 1;
+
+static void delay_call(struct vk_call *c)
+{
+	udelay(delay_us);
+}
+
+static int delay_show(char *buf, size_t len)
+{
+	return scnprintf(buf, len, "%u\n", delay_us);
+}
+
+static int delay_store(const char *buf, size_t count)
+{
+	unsigned int us;
+
+	if (kstrtouint(buf, 0, &us) || us > DELAY_MAX_US)
+		return -EINVAL;
+	delay_us = us;
+	return 0;
+}
+
+static const struct vk_param delay_params[] = {
+	{ .name = "delay_us", .def = "1", .show = delay_show, .store = delay_store },
+	{ }
+};
+
+const struct vk_target vk_target_delay = {
+	.name = "delay",
+	.calls = "udelay(delay_us): a busy wait of known length",
+	.call = delay_call,
+	.params = delay_params,
+};
