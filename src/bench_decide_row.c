@@ -231,6 +231,8 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         out->verdict = VN__STOP_PRECISE;
     else if (k >= p->max_processes)
         out->verdict = VN__STOP_MAX_PROCESSES;
+    else if (p->min_processes == p->max_processes)
+        out->verdict = VN__GO_ON; /* a count asked for (--processes N) is run whole */
     else if (st->spent_ns + st->next_cost_ns >= p->budget_ns)
         out->verdict = VN__STOP_MAX_TIME;
     else if (st->samples >= p->max_samples)

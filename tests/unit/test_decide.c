@@ -570,6 +570,12 @@ static void processes_far_apart_say_so_and_go_on(void **state)
     /* As do the most processes. */
     p.max_processes = 4;
     assert_int_equal(decide_row(proc, 4, &p, 0, 1e6).verdict, VN__STOP_MAX_PROCESSES);
+    /* A count of processes asked for (--processes 6, Google Benchmark's
+     * repetitions) is run whole, whatever the budget: a slow machine takes
+     * longer, it does not give fewer repetitions. */
+    p.min_processes = p.max_processes = 6;
+    assert_int_equal(vn__decide_row(proc, 4, &p, &st, &rd), 0);
+    assert_int_equal(rd.verdict, VN__GO_ON);
 }
 
 static void a_clock_that_moved_makes_cycles_the_headline(void **state)
