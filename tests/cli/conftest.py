@@ -192,3 +192,25 @@ def static_trace():
             return None, (f"no static lib{lib}.a to link vernier trace into a static vernier: "
                           f"install {package} (scripts/install-deps --test)")
     return ["-DVN_HAVE_LIBBPF", str(obj), *libs], None
+
+
+# In `make check` (VN_STRICT_DEPS=1), a test skipped for something that
+# scripts/install-deps installs is a failure: the check installed it, so a
+# skip there means the build or the test did not find it, and a skip that
+# shows as a pass would hide that. Skips for what a machine lacks (KVM, a
+# PMU, a kernel that traces) stay skips: their reasons do not name
+# install-deps or a package left uninstalled.
+INSTALLABLE = re.compile(r"install-deps|is not installed|not installed")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if os.environ.get("VN_STRICT_DEPS") != "1" or not report.skipped:
+        return
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    if INSTALLABLE.search(reason):
+        report.outcome = "failed"
+        report.longrepr = (f"skipped for what scripts/install-deps installs, which make check "
+                           f"installed: {reason}")

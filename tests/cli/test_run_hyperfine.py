@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import VERNIER, run, stderr_on_a_terminal
+from conftest import SOURCE, VERNIER, run, stderr_on_a_terminal
 
 HF_KEYS = {"command", "mean", "stddev", "median", "user", "system", "min", "max", "times",
            "exit_codes"}
@@ -281,7 +281,7 @@ def test_the_table_of_hyperfine_options_is_complete():
     lists, and every row marked yes is an option vernier run takes."""
     opts = hyperfine_help_options()
     assert {"--warmup", "--runs", "--prepare", "--export-json", "-N"} <= set(opts), opts
-    doc = (Path(os.environ.get("VN_SOURCE_DIR", ".")) / "docs" / "run.md").read_text()
+    doc = (SOURCE / "docs" / "run.md").read_text()
     rows = {}
     for line in doc.splitlines():
         cells = [c.strip() for c in line.split(" | ")]

@@ -2,8 +2,11 @@
  * test suite (under ASan + UBSan in `make check`) without clang: it feeds the
  * target each seed file named on the command line, then deterministic random
  * mutations of them (bit flips, byte changes, truncation, insertion, splicing)
- * for a bounded number of rounds. Built with clang and -fsanitize=fuzzer
- * instead, the same target runs under the real coverage-guided fuzzer. */
+ * for a bounded number of rounds (VN_FUZZ_ITERATIONS, 100000), and for at
+ * most VN_FUZZ_SECONDS (30) of them: the same inputs in the same order
+ * every run, as many as the time allows (a sanitized build is several
+ * times slower). Built with clang and -fsanitize=fuzzer instead, the same
+ * target runs under the real coverage-guided fuzzer. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,9 +99,14 @@ static size_t mutate(uint8_t *buf, size_t len, const seed *seeds, size_t nseeds)
 int main(int argc, char **argv)
 {
     long iterations = 100000;
+    double seconds = 30;
     const char *env = getenv("VN_FUZZ_ITERATIONS");
     if (env)
         iterations = atol(env);
+    if ((env = getenv("VN_FUZZ_SECONDS")) != NULL)
+        seconds = atof(env);
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     seed seeds[MAX_SEEDS];
     size_t nseeds = 0;
     seeds[nseeds++] = (seed){(uint8_t *)calloc(1, 1), 0};
@@ -115,7 +123,13 @@ int main(int argc, char **argv)
         LLVMFuzzerTestOneInput(d, n);
     }
     uint8_t *buf = malloc(MAX_INPUT);
-    for (long it = 0; it < iterations; it++) {
+    long it = 0;
+    for (; it < iterations; it++) {
+        if (it % 256 == 0) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            if ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) / 1e9 > seconds)
+                break;
+        }
         const seed *s = &seeds[below(nseeds)];
         memcpy(buf, s->data, s->len);
         size_t len = mutate(buf, s->len, seeds, nseeds);
@@ -125,7 +139,8 @@ int main(int argc, char **argv)
         LLVMFuzzerTestOneInput(in, len);
         free(in);
     }
-    printf("fuzz driver: %zu seeds, %ld mutated inputs, no crash\n", nseeds - 1, iterations);
+    printf("fuzz driver: %zu seeds, %ld mutated inputs%s, no crash\n", nseeds - 1, it,
+           it < iterations ? " (the time cap)" : "");
     free(buf);
     for (size_t i = 0; i < nseeds; i++)
         free(seeds[i].data);
