@@ -18,8 +18,11 @@
 
 #define CMD "trace"
 
-/* The most calls kept: 16 bytes each, so 512 MiB at most. */
-#define MAX_CALLS 32000000u
+/* The most calls --calls may ask for. The calls kept are bounded apart
+ * from it (VN__TRACE_KEEP, a uniform sample beyond). */
+#define MAX_CALLS 1e12
+/* Calls kept an interval of -i, a uniform sample beyond. */
+#define INTERVAL_KEEP 100000u
 
 static void usage(FILE *f)
 {
@@ -30,12 +33,18 @@ static void usage(FILE *f)
             "its entry to its return, with BPF probes: fentry/fexit where the kernel's\n"
             "BTF describes the function, kprobe/kretprobe otherwise. Report the exact\n"
             "median with its 95%% CI, percentiles, MAD, the calls per CPU and per\n"
-            "process, and the probes' own cost per call, measured on the getppid\n"
-            "system call before tracing. Needs root (CAP_BPF and CAP_PERFMON).\n"
+            "process, an exact log2 histogram of every call, what went untimed, and\n"
+            "the probes' own cost per call, measured on the getppid system call\n"
+            "before tracing. A call inside a call (recursion, an interrupt) is timed\n"
+            "on its own. At most 250000 calls are kept, a uniform sample of them\n"
+            "beyond, so memory stays under 128 MiB however long the trace. Needs\n"
+            "root (CAP_BPF and CAP_PERFMON).\n"
             "\n"
             "Options:\n"
             "  --duration SEC  stop after SEC seconds (default 10)\n"
             "  --calls N       stop after N calls\n"
+            "  -i, --interval SEC  also print a line every SEC seconds: the calls of\n"
+            "                  that interval, their median, p99 and maximum\n"
             "  --pid PID       keep only the calls made by process PID; stop when it\n"
             "                  exits\n"
             "  --cpu CPU       keep only the calls made on CPU\n"
@@ -55,8 +64,8 @@ static void usage(FILE *f)
 
 typedef struct opts {
     const char *func, *json;
-    double duration;
-    size_t calls;
+    double duration, interval;
+    uint64_t calls;
     long pid;
     long cpu;
     int force_kprobe, hist, explain;
@@ -83,6 +92,7 @@ static int parse(int argc, char **argv, opts *o)
     static const struct option longopts[] = {
         {"duration", required_argument, NULL, 'd'},
         {"calls", required_argument, NULL, 'n'},
+        {"interval", required_argument, NULL, 'i'},
         {"pid", required_argument, NULL, 'p'},
         {"cpu", required_argument, NULL, 'c'},
         {"kprobe", no_argument, NULL, 'k'},
@@ -98,7 +108,7 @@ static int parse(int argc, char **argv, opts *o)
     double v;
     int c;
     optind = 1;
-    while ((c = vn_cli_getopt(CMD, argc, argv, "h", longopts)) != -1) {
+    while ((c = vn_cli_getopt(CMD, argc, argv, "hi:", longopts)) != -1) {
         switch (c) {
         case 'd':
             if (number("--duration", optarg, 0.001, 1e6, 0, &o->duration))
@@ -107,7 +117,11 @@ static int parse(int argc, char **argv, opts *o)
         case 'n':
             if (number("--calls", optarg, 1, MAX_CALLS, 1, &v))
                 return VN_EXIT_USAGE;
-            o->calls = (size_t)v;
+            o->calls = (uint64_t)v;
+            break;
+        case 'i':
+            if (number("--interval", optarg, 0.01, 1e6, 0, &o->interval))
+                return VN_EXIT_USAGE;
             break;
         case 'p':
             if (number("--pid", optarg, 1, 4194304, 1, &v))
@@ -152,8 +166,8 @@ static int parse(int argc, char **argv, opts *o)
 }
 
 typedef struct sink_ctx {
-    vn__trace_calls calls;
-    size_t max;
+    vn__trace_calls calls, interval;
+    uint64_t max;
     int err;
 } sink_ctx;
 
@@ -162,10 +176,44 @@ static int keep_call(const struct vn_trace_event *e, void *p)
     sink_ctx *s = p;
     /* Calls past the limit, in the same poll, are not kept: the count asked
      * for is the count reported. */
-    if (s->calls.n >= s->max || s->err)
+    if (s->calls.seen >= s->max || s->err)
         return 0;
     s->err = vn__trace_calls_add(&s->calls, e);
+    if (!s->err && s->interval.keep)
+        s->err = vn__trace_calls_add(&s->interval, e);
     return 0;
+}
+
+static int by_ns(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One line for the interval that just ended, as funclatency -i prints a
+ * histogram: the time, the calls, their median, p99 and maximum. Then the
+ * interval starts again. */
+static void interval_line(const opts *o, sink_ctx *s)
+{
+    vn__trace_calls *c = &s->interval;
+    FILE *out = o->json && !strcmp(o->json, "-") ? stderr : stdout;
+    char when[16];
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(when, sizeof when, "%H:%M:%S", localtime_r(&now, &tm));
+    if (!c->n) {
+        fprintf(out, "%s  0 calls\n", when);
+    } else {
+        qsort(c->ns, c->n, sizeof *c->ns, by_ns);
+        char a[32], b[32], m[32];
+        fprintf(out, "%s  %llu calls  median %s  p99 %s  max %s\n", when,
+                (unsigned long long)c->seen, vn__fmt_ns(a, sizeof a, vn_percentile_sorted(c->ns, c->n, 50)),
+                vn__fmt_ns(b, sizeof b, vn_percentile_sorted(c->ns, c->n, 99)),
+                vn__fmt_ns(m, sizeof m, c->ns[c->n - 1]));
+    }
+    fflush(out);
+    c->n = 0;
+    c->seen = 0;
 }
 
 static double now_s(void)
@@ -179,12 +227,18 @@ static double now_s(void)
  * or a signal; returns 0 or a negative code. */
 static int collect(const opts *o, vn__tracer *t, sink_ctx *s, int pidfd, double *elapsed)
 {
-    double t0 = now_s(), end = t0 + o->duration;
+    double t0 = now_s(), end = t0 + o->duration, tick = t0 + o->interval;
     int err = 0, gone = 0;
-    while (!err && !s->err && s->calls.n < s->max && !vn__interrupted) {
-        double left = end - now_s();
+    while (!err && !s->err && s->calls.seen < s->max && !vn__interrupted) {
+        double now = now_s(), left = end - now;
+        if (o->interval > 0 && now >= tick) {
+            interval_line(o, s);
+            tick += o->interval;
+        }
         if (left <= 0 || gone)
             break;
+        if (o->interval > 0 && tick - now < left)
+            left = tick - now;
         int ms = left < 0.1 ? (int)(left * 1000) + 1 : 100;
         err = vn__trace_poll(t, ms);
         err = err < 0 ? err : 0;
@@ -197,7 +251,7 @@ static int collect(const opts *o, vn__tracer *t, sink_ctx *s, int pidfd, double 
     /* What the probes wrote before the loop ended, the calls of a process
      * that just exited among them. */
     if (!err && !vn__interrupted)
-        while (s->calls.n < s->max && !s->err && (err = vn__trace_poll(t, 0)) > 0)
+        while (s->calls.seen < s->max && !s->err && (err = vn__trace_poll(t, 0)) > 0)
             ;
     return err < 0 ? err : s->err;
 }
@@ -244,7 +298,8 @@ static int trace(const opts *o)
         return status;
     sink_ctx s;
     memset(&s, 0, sizeof s);
-    s.max = o->calls ? o->calls : MAX_CALLS;
+    s.max = o->calls ? o->calls : (uint64_t)MAX_CALLS;
+    s.interval.keep = o->interval > 0 ? INTERVAL_KEEP : 0;
     vn__trace_opts to = {o->func, (uint32_t)o->pid, (int)o->cpu, o->force_kprobe};
     vn__tracer *t = NULL;
     char why[640];
@@ -300,6 +355,7 @@ static int trace(const opts *o)
     }
     vn_results_free(&r);
     vn__trace_calls_free(&s.calls);
+    vn__trace_calls_free(&s.interval);
     return status;
 }
 

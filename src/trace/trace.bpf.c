@@ -1,6 +1,13 @@
 /* The BPF side of `vernier trace`: the time of every call of one kernel
  * function, from its entry to its return, sent to user space through a
- * ring buffer. Built with clang -target bpf and embedded in the tool.
+ * ring buffer and counted in an exact log2 histogram. Built with clang
+ * -target bpf and embedded in the tool.
+ *
+ * Starts are kept per thread and depth, as a stack: a call of the function
+ * inside a call of it on the same thread (recursion, or an interrupt that
+ * calls it) pushes its own start, and each return pops the latest, so an
+ * inner call never overwrites an outer one's start (bcc's funclatency does
+ * the same in its nested mode).
  *
  * It reads no kernel structure, so it needs no vmlinux.h and no CO-RE
  * relocation: a program built on one kernel loads on another. The same two
@@ -18,13 +25,27 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile struct vn_trace_filter filter = {0, -1};
 
 /* Counted, never silently dropped. */
-struct vn_trace_lost lost = {0, 0};
+struct vn_trace_lost lost = {};
 
-/* The entry time of the call in flight on each thread. */
+/* Each thread's depth: how many of its calls are in flight. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, 16384);
     __type(key, __u64);
+    __type(value, __u32);
+} depth SEC(".maps");
+
+struct start_key {
+    __u64 id;
+    __u32 depth;
+    __u32 pad;
+};
+
+/* The entry time of each call in flight, by thread and depth. */
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, 65536);
+    __type(key, struct start_key);
     __type(value, __u64);
 } starts SEC(".maps");
 
@@ -42,14 +63,40 @@ static __always_inline int kept(__u64 id)
     return 1;
 }
 
+static __always_inline __u32 log2_of(__u64 v)
+{
+    __u32 r = 0;
+    for (int i = 32; i >= 1; i /= 2)
+        if (v >> i) {
+            v >>= i;
+            r += i;
+        }
+    return r;
+}
+
 static __always_inline int on_entry(void)
 {
     __u64 id = bpf_get_current_pid_tgid();
     if (!kept(id))
         return 0;
     __u64 now = bpf_ktime_get_ns();
-    if (bpf_map_update_elem(&starts, &id, &now, BPF_ANY))
+    __sync_fetch_and_add(&lost.entries, 1);
+    __u32 *dp = bpf_map_lookup_elem(&depth, &id);
+    __u32 d = dp ? *dp : 0;
+    if (d >= VN_TRACE_MAX_DEPTH) {
+        __sync_fetch_and_add(&lost.deep, 1);
+        return 0;
+    }
+    struct start_key k = {id, d, 0};
+    if (bpf_map_update_elem(&starts, &k, &now, BPF_ANY)) {
         __sync_fetch_and_add(&lost.starts, 1);
+        return 0;
+    }
+    __u32 d1 = d + 1;
+    if (bpf_map_update_elem(&depth, &id, &d1, BPF_ANY)) {
+        bpf_map_delete_elem(&starts, &k);
+        __sync_fetch_and_add(&lost.starts, 1);
+    }
     return 0;
 }
 
@@ -57,13 +104,32 @@ static __always_inline int on_return(void)
 {
     __u64 now = bpf_ktime_get_ns();
     __u64 id = bpf_get_current_pid_tgid();
-    __u64 *t0 = bpf_map_lookup_elem(&starts, &id);
+    __u32 *dp = bpf_map_lookup_elem(&depth, &id);
     /* No start: the call began before the probes were attached, or was
      * filtered out at entry (the CPU filter: it migrated). */
-    if (!t0)
+    if (!dp || *dp == 0) {
+        if (kept(id))
+            __sync_fetch_and_add(&lost.unmatched, 1);
         return 0;
+    }
+    __u32 d = *dp - 1;
+    struct start_key k = {id, d, 0};
+    __u64 *t0 = bpf_map_lookup_elem(&starts, &k);
+    if (d == 0)
+        bpf_map_delete_elem(&depth, &id);
+    else
+        bpf_map_update_elem(&depth, &id, &d, BPF_ANY);
+    if (!t0) {
+        __sync_fetch_and_add(&lost.unmatched, 1);
+        return 0;
+    }
     __u64 ns = now - *t0;
-    bpf_map_delete_elem(&starts, &id);
+    bpf_map_delete_elem(&starts, &k);
+    __sync_fetch_and_add(&lost.timed, 1);
+    __sync_fetch_and_add(&lost.sum_ns, ns);
+    __u32 b = log2_of(ns);
+    if (b < VN_TRACE_LOG2_BUCKETS)
+        __sync_fetch_and_add(&lost.log2[b], 1);
     struct vn_trace_event *e = bpf_ringbuf_reserve(&events, sizeof *e, 0);
     if (!e) {
         __sync_fetch_and_add(&lost.events, 1);

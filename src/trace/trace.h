@@ -57,11 +57,19 @@ int vn__trace_poll(vn__tracer *t, int timeout_ms);
 vn__trace_mode vn__trace_mode_of(const vn__tracer *t);
 /* Why kprobes are used where fentry/fexit were asked for first, or "". */
 const char *vn__trace_fallback(const vn__tracer *t);
-/* What could not be recorded: returns whose record found the ring buffer
- * full, entries whose start found the map full, and calls the kernel did
- * not run the program for (a probe already running on that CPU). */
+/* What the probes counted: entries, the calls timed (their exact total and
+ * log2 histogram, whatever the ring buffer kept), and every call that went
+ * untimed: returns whose record found the ring buffer full, entries whose
+ * start found the map full, entries nested deeper than
+ * VN_TRACE_MAX_DEPTH, returns without an entry (begun before the trace),
+ * and calls the kernel did not run the program for (a probe already
+ * running on that CPU). Entries not matched by a timed return or one of
+ * these were still in flight when the trace ended, or their return was
+ * missed (a kretprobe's maxactive instances all in use). */
 typedef struct vn__trace_losses {
     uint64_t events, starts, kernel;
+    uint64_t entries, timed, unmatched, deep, sum_ns;
+    uint64_t log2[VN_TRACE_LOG2_BUCKETS];
 } vn__trace_losses;
 void vn__trace_losses_of(const vn__tracer *t, vn__trace_losses *out);
 /* Detaches and unloads; NULL does nothing. */
@@ -73,8 +81,14 @@ const char *vn__trace_mode_name(vn__trace_mode m);
 
 /* ---- the calls, and the results the reporters show (trace_view.c) ---- */
 
-/* Every call recorded: its duration, process and CPU, and each process's
- * name once. Growable; the caller zeroes it, vn__trace_calls_free frees. */
+/* The calls recorded: their durations, processes and CPUs, at most keep
+ * of them (VN__TRACE_KEEP when 0): past that, a uniform sample of all the
+ * calls seen (reservoir sampling, Vitter's algorithm R, from a fixed seed),
+ * so a trace of any length keeps keep x 16 bytes here and the results made
+ * of them. Each process's name once. The caller zeroes it (and may set
+ * keep); vn__trace_calls_free frees. */
+#define VN__TRACE_KEEP 250000u
+
 typedef struct vn__trace_proc {
     uint32_t pid;
     char comm[16];
@@ -83,7 +97,8 @@ typedef struct vn__trace_proc {
 typedef struct vn__trace_calls {
     double *ns;
     uint32_t *pid, *cpu;
-    size_t n, cap;
+    size_t n, cap, keep;
+    uint64_t seen, rng;
     vn__trace_proc *procs;
     size_t nprocs, capprocs;
 } vn__trace_calls;

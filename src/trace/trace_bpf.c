@@ -123,12 +123,12 @@ int vn__trace_built(void)
  * can attach to it. */
 static int in_btf(const char *func)
 {
-    struct btf *btf = btf__load_vmlinux_btf();
+    /* Parsed once a process: the probe-cost measurement and the trace ask
+     * for the same kernel's BTF, some megabytes. */
+    static struct btf *btf;
     if (!btf)
-        return 0;
-    int id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
-    btf__free(btf);
-    return id > 0;
+        btf = btf__load_vmlinux_btf();
+    return btf && btf__find_by_name_kind(btf, func, BTF_KIND_FUNC) > 0;
 }
 
 /* Whether the kernel can place kprobes at all: built with CONFIG_KPROBES
@@ -143,11 +143,36 @@ static int have_kprobes(void)
     return t != 0;
 }
 
+/* Whether ftrace can attach to func: 1 when it is in
+ * available_filter_functions, 0 when the list is readable and it is not
+ * there (marked notrace, or inlined), -1 when the list cannot be read. */
+static int ftraceable(const char *func)
+{
+    static const char *const lists[] = {"/sys/kernel/tracing/available_filter_functions",
+                                        "/sys/kernel/debug/tracing/available_filter_functions"};
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+        FILE *f = fopen(lists[i], "r");
+        if (!f)
+            continue;
+        char line[256];
+        size_t k = strlen(func);
+        int found = 0;
+        while (!found && fgets(line, sizeof line, f))
+            found = !strncmp(line, func, k) && (line[k] == '\n' || line[k] == ' ' || !line[k]);
+        fclose(f);
+        return found;
+    }
+    return -1;
+}
+
 /* The kernel's reason in words a user can act on; for an error without
  * such words, libbpf's first warning says more. */
-static const char *reason(int err, char *buf, size_t n)
+static const char *reason(int err, const char *func, char *buf, size_t n)
 {
     err = err < 0 ? -err : err;
+    if ((err == EBUSY || err == EINVAL || err == ENOENT) && ftraceable(func) == 0)
+        return "it is not in available_filter_functions (marked notrace, or inlined), so no "
+               "fentry, fexit or ftrace probe can attach to it";
     switch (err) {
     case EPERM:
     case EACCES:
@@ -230,7 +255,7 @@ static int load(vn__tracer *t, const vn__trace_opts *o, vn__trace_mode m, char *
     if (err) {
         char more[320];
         snprintf(why, n, "the kernel refused %s on '%s': %s", vn__trace_mode_name(m), o->func,
-                 reason(err, more, sizeof more));
+                 reason(err, o->func, more, sizeof more));
         return err;
     }
     t->rb = ring_buffer__new(bpf_map__fd(bpf_object__find_map_by_name(t->obj, "events")),
@@ -309,7 +334,7 @@ int vn__trace_attach(vn__tracer *t, char *why, size_t whylen)
             int err = -errno;
             char more[320];
             snprintf(why, whylen, "cannot attach %s to '%s': %s", vn__trace_mode_name(t->mode),
-                     t->func, reason(err, more, sizeof more));
+                     t->func, reason(err, t->func, more, sizeof more));
             return err ? err : VN_EIO;
         }
     }
@@ -335,13 +360,22 @@ const char *vn__trace_fallback(const vn__tracer *t)
 void vn__trace_losses_of(const vn__tracer *t, vn__trace_losses *out)
 {
     memset(out, 0, sizeof *out);
-    /* Once loaded, libbpf maps .bss to the kernel's copy: live counts. */
+    /* The counts are the .bss map's one value, read through its fd: the
+     * kernel's copy, whether or not libbpf could map it into memory. */
     struct bpf_map *bss = bpf_object__find_map_by_name(t->obj, ".bss");
-    size_t sz = 0;
-    const volatile struct vn_trace_lost *l = bss ? bpf_map__initial_value(bss, &sz) : NULL;
-    if (l && sz >= sizeof *l) {
-        out->events = l->events;
-        out->starts = l->starts;
+    struct vn_trace_lost l;
+    int key = 0;
+    if (bss && bpf_map__value_size(bss) == sizeof l &&
+        bpf_map_lookup_elem(bpf_map__fd(bss), &key, &l) == 0) {
+        out->events = l.events;
+        out->starts = l.starts;
+        out->entries = l.entries;
+        out->timed = l.timed;
+        out->unmatched = l.unmatched;
+        out->deep = l.deep;
+        out->sum_ns = l.sum_ns;
+        for (int i = 0; i < VN_TRACE_LOG2_BUCKETS; i++)
+            out->log2[i] = l.log2[i];
     }
     /* The kernel skips a program rather than run it inside itself on one
      * CPU (a probe hit from within a probe); it counts each skip. */

@@ -26,9 +26,28 @@ static int grow(void **p, size_t *cap, size_t n, size_t size)
     return 0;
 }
 
+/* The next draw of a 64-bit xorshift generator (Marsaglia's). */
+static uint64_t draw(uint64_t *s)
+{
+    uint64_t x = *s ? *s : 0x9e3779b97f4a7c15u;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *s = x;
+}
+
 int vn__trace_calls_add(vn__trace_calls *c, const struct vn_trace_event *e)
 {
-    if (c->n == c->cap) {
+    size_t keep = c->keep ? c->keep : VN__TRACE_KEEP;
+    c->seen++;
+    size_t at = c->n;
+    if (c->n >= keep) {
+        /* Algorithm R: the seen-th call takes a slot with chance keep/seen. */
+        uint64_t j = draw(&c->rng) % c->seen;
+        if (j >= keep)
+            return 0;
+        at = (size_t)j;
+    } else if (c->n == c->cap) {
         size_t cap = c->cap, c2 = c->cap, c3 = c->cap;
         if (grow((void **)&c->ns, &cap, c->n, sizeof *c->ns) ||
             grow((void **)&c->pid, &c2, c->n, sizeof *c->pid) ||
@@ -48,10 +67,11 @@ int vn__trace_calls_add(vn__trace_calls *c, const struct vn_trace_event *e)
         c->procs[i].comm[sizeof c->procs[i].comm - 1] = '\0';
         c->nprocs++;
     }
-    c->ns[c->n] = (double)e->ns;
-    c->pid[c->n] = e->pid;
-    c->cpu[c->n] = e->cpu;
-    c->n++;
+    c->ns[at] = (double)e->ns;
+    c->pid[at] = e->pid;
+    c->cpu[at] = e->cpu;
+    if (at == c->n)
+        c->n++;
     return 0;
 }
 
@@ -158,11 +178,16 @@ static int breakdown(vn_results *r, const vn__trace_calls *c, int by_cpu)
 static int findings(vn_results *r, const vn__trace_calls *c, const vn__trace_info *in)
 {
     char brief[512], why[1024]; /* the finding cuts a brief at 127 bytes */
-    snprintf(brief, sizeof brief, "traced %s with %s: %zu calls in %.2f s", in->func,
-             vn__trace_mode_name(in->mode), c->n, in->elapsed);
+    /* The calls timed: the probes' own count, which holds the calls the
+     * ring buffer could not, else those recorded here. */
+    uint64_t total = in->lost.timed ? in->lost.timed : c->seen;
+    snprintf(brief, sizeof brief, "traced %s with %s: %llu calls in %.2f s", in->func,
+             vn__trace_mode_name(in->mode), (unsigned long long)total, in->elapsed);
     snprintf(why, sizeof why, "Each call is timed in the kernel from the entry probe to the return "
              "probe (bpf_ktime_get_ns), so it includes part of the probes' own cost, which is not "
-             "subtracted (the overhead column is 0). %s.%s%s",
+             "subtracted (the overhead column is 0). The probes saw %llu entries and timed %llu "
+             "returns. %s.%s%s", (unsigned long long)in->lost.entries,
+             (unsigned long long)in->lost.timed,
              in->mode == VN__TRACE_FENTRY ? "fentry/fexit attach through BTF trampolines, the "
              "cheaper kind" : "kprobes trap into the kernel's breakpoint handler and cost more than "
              "fentry/fexit", in->fallback && in->fallback[0] ? " Not fentry/fexit: " : "",
@@ -179,18 +204,79 @@ static int findings(vn_results *r, const vn__trace_calls *c, const vn__trace_inf
                                      "and with the same probes on the getppid system call, the "
                                      "difference of the medians per call.");
     }
-    uint64_t lost = in->lost.events + in->lost.starts + in->lost.kernel;
+    uint64_t lost = in->lost.events + in->lost.starts + in->lost.kernel + in->lost.deep;
     if (!err && lost) {
         snprintf(brief, sizeof brief, "lost %llu calls: %llu ring buffer full, %llu start map full, "
-                 "%llu skipped by the kernel", (unsigned long long)lost,
+                 "%llu nested too deep, %llu skipped by the kernel", (unsigned long long)lost,
                  (unsigned long long)in->lost.events, (unsigned long long)in->lost.starts,
-                 (unsigned long long)in->lost.kernel);
+                 (unsigned long long)in->lost.deep, (unsigned long long)in->lost.kernel);
         err = vn_results_add_finding(r, "trace_lost", brief,
                                      "Calls the probes saw but could not record: the ring buffer "
-                                     "was full (the reader fell behind), too many calls were in "
-                                     "flight at once, or the kernel did not run a probe inside "
-                                     "another. The statistics leave them out; filter with --pid or "
-                                     "--cpu, or trace a less frequent function.");
+                                     "was full (the reader fell behind; the count and the log2 "
+                                     "histogram still hold them), too many calls were in flight at "
+                                     "once, a call was nested deeper than 32 on its thread, or the "
+                                     "kernel did not run a probe inside another. The statistics "
+                                     "leave them out; filter with --pid or --cpu, or trace a less "
+                                     "frequent function.");
+    }
+    /* Entries neither timed nor lost above: still in flight at the end,
+     * or their return was never seen. */
+    uint64_t settled = in->lost.timed + in->lost.starts + in->lost.deep;
+    uint64_t open = in->lost.entries > settled ? in->lost.entries - settled : 0;
+    if (!err && open) {
+        if (in->mode == VN__TRACE_KPROBE)
+            snprintf(brief, sizeof brief, "%llu calls entered without a return seen: still running "
+                     "at the end, or missed by the kretprobe", (unsigned long long)open);
+        else
+            snprintf(brief, sizeof brief, "%llu calls still running when the trace ended",
+                     (unsigned long long)open);
+        err = vn_results_add_finding(r, "trace_open", brief,
+                                     "Calls whose entry the probes saw and whose return they did "
+                                     "not, so they are not timed. With fentry/fexit that means the "
+                                     "call had not returned when the trace stopped. A kretprobe "
+                                     "also misses the return of a call when more calls are in "
+                                     "flight at once than its instances (maxactive, by default "
+                                     "twice the CPUs and at least 10): trace with fentry/fexit "
+                                     "(the default where the kernel has BTF) to time them all.");
+    }
+    if (!err && in->lost.unmatched) {
+        snprintf(brief, sizeof brief, "%llu returns of calls begun before the trace, not timed",
+                 (unsigned long long)in->lost.unmatched);
+        err = vn_results_add_finding(r, "trace_unmatched", brief, NULL);
+    }
+    if (!err && in->lost.timed) {
+        /* The exact log2 histogram of every call, as funclatency prints it:
+         * the range in the brief, each bucket in the explanation. */
+        char buckets[900] = "";
+        size_t at = 0;
+        int lo = -1, hi = -1;
+        for (int b = 0; b < VN_TRACE_LOG2_BUCKETS; b++) {
+            if (!in->lost.log2[b])
+                continue;
+            lo = lo < 0 ? b : lo;
+            hi = b;
+            if (at < sizeof buckets - 64)
+                at += (size_t)snprintf(buckets + at, sizeof buckets - at, "%s%llu-%llu ns: %llu",
+                                       at ? "; " : "", b ? 1ull << b : 0ull,
+                                       b < 63 ? (1ull << (b + 1)) - 1 : ~0ull,
+                                       (unsigned long long)in->lost.log2[b]);
+        }
+        snprintf(brief, sizeof brief, "every call in log2 buckets: %llu to %llu ns, mean %.0f ns "
+                 "(--explain)", lo > 0 ? 1ull << lo : 0ull, hi < 63 ? (1ull << (hi + 1)) - 1 : ~0ull,
+                 (double)in->lost.sum_ns / (double)in->lost.timed);
+        snprintf(why, sizeof why, "Counted in the kernel for every call timed, whatever the ring "
+                 "buffer and the sample kept: %s.", buckets);
+        err = vn_results_add_finding(r, "trace_log2", brief, why);
+    }
+    if (!err && c->seen > c->n) {
+        snprintf(brief, sizeof brief, "statistics of a uniform sample of %zu of the %llu calls "
+                 "recorded", c->n, (unsigned long long)c->seen);
+        err = vn_results_add_finding(r, "trace_sample", brief,
+                                     "A long trace keeps a uniform random sample of the calls "
+                                     "(reservoir sampling), so its memory stays bounded: the "
+                                     "percentiles and the median are those of the sample, within "
+                                     "a fraction of a percentile of the whole's; the count and the "
+                                     "log2 histogram are of every call.");
     }
     if (!err)
         err = breakdown(r, c, 1);

@@ -32,7 +32,7 @@ import vm
 from conftest import SOURCE, run, static_tool_sources, static_trace, validate
 
 TARGETS = ["delay", "empty", "fib_lookup", "get_random_u32", "kmalloc_64", "ktime_get",
-           "shared_counter", "spin_lock"]
+           "recurse", "shared_counter", "spin_lock"]
 
 
 # ---- the tool against a fake module folder ---------------------------------
@@ -380,6 +380,37 @@ trace() {
 trace kprobe --kprobe __x64_sys_getppid
 trace fentry __do_sys_getppid
 ./vernier trace vernier_no_such_function > /out/unknown.out 2>&1; echo $? > /out/unknown.rc
+mount -t tracefs nodev /sys/kernel/tracing
+./vernier trace native_sched_clock > /out/notrace.out 2>&1; echo $? > /out/notrace.rc
+
+# background NAME ARGS...: vernier trace ARGS in the background, into
+# /out/NAME.*, once its probes are attached.
+background() {
+    n=$1; shift
+    : > /out/$n.json
+    ./vernier trace --json /out/$n.json "$@" > /out/$n.out 2> /out/$n.err &
+    t=$!
+    i=0
+    while [ $i -lt 600 ] && kill -0 $t 2> /dev/null && ! grep -q 'vernier trace: tracing' /out/$n.err; do
+        sleep 0.1; i=$((i + 1))
+    done
+}
+# 30 sleeps of 2 s at once: more calls in flight than a kretprobe has
+# instances (10 on two CPUs), none too many for fentry/fexit.
+for kind in fentry kprobe; do
+    [ $kind = kprobe ] && k=--kprobe || k=
+    background sleeps.$kind $k --duration 4 hrtimer_nanosleep
+    for i in $(seq 30); do sleep 2 & done
+    wait $t; echo $? > /out/sleeps.$kind.rc
+done
+# A function that calls itself: 500 calls of depth 4 are 2000 calls,
+# each inner one timed inside its outer one. Every second a line.
+insmod ./vernier_kbench.ko
+echo 500 > $K/recurse/loop_count; echo 0 > $K/recurse/warmup; echo 4 > $K/recurse/depth
+background recurse -i 1 --duration 3 vk_recurse
+echo run > $K/recurse/run
+wait $t; echo $? > /out/recurse.rc
+rmmod vernier_kbench
 dmesg | grep -E '@DMESG_BAD@' > /out/dmesg
 stty -F /dev/ttyS1 raw -echo
 {
@@ -399,7 +430,10 @@ FILES = {"insmod", "targets", "all.json", "all.out", "all.rc", "irqs.json", "irq
          "user.rc", "during", "long.rc", "long.result", "walked", "cancel", "cancel.err", "rmmod",
          "after",
          "unloaded.out", "unloaded.rc", "unknown.out", "unknown.rc", "fail4", "fail6", "dmesg",
-         *(f"{kind}.{ext}" for kind in ("kprobe", "fentry") for ext in ("json", "out", "err", "rc", "wrc"))}
+         *(f"{kind}.{ext}" for kind in ("kprobe", "fentry") for ext in ("json", "out", "err", "rc", "wrc")),
+         "notrace.out", "notrace.rc",
+         *(f"{n}.{ext}" for n in ("sleeps.fentry", "sleeps.kprobe", "recurse")
+           for ext in ("json", "out", "err", "rc"))}
 
 
 def parse_files(text):
@@ -660,13 +694,63 @@ def test_trace_counts_every_call_exactly(traced, kind, func, probes):
     assert findings["trace"]["brief"].startswith(f"traced {func} with {probes}: {CALLS} calls in ")
     # Both kinds of probe attach to the getppid functions there, so the
     # probes' cost was measured, whatever it came to under emulation.
-    assert re.match(rf"probe cost: -?\d+ ns per call \({re.escape(probes)} on ",
+    assert re.match(rf"probe cost: -?\d+ ns per call \(\+-\d+ ns, {re.escape(probes)} on ",
                     findings["trace_probe_cost"]["brief"])
     assert "trace_lost" not in findings
     # One process made every call: no per-process lines (the guest has two
     # CPUs, so the calls may have a line per CPU).
     assert "trace_pid" not in findings
     assert f"traced {func} with {probes}: {CALLS} calls" in traced[f"{kind}.out"]
+
+
+def findings_of(doc):
+    return {f["id"]: f for f in doc["findings"]}
+
+
+@pytest.mark.parametrize("kind", ["fentry", "kprobe"])
+def test_trace_of_30_sleeps_at_once_counts_them_or_says_what_it_missed(traced, kind):
+    err = traced[f"sleeps.{kind}.err"]
+    assert traced[f"sleeps.{kind}.rc"].strip() == "0", err
+    d = json.loads(traced[f"sleeps.{kind}.json"])
+    f = findings_of(d)
+    timed = int(re.search(r": (\d+) calls in ", f["trace"]["brief"]).group(1))
+    m = re.match(r"(\d+) calls entered without a return seen", f.get("trace_open", {}).get("brief", ""))
+    open_ = int(m.group(1)) if m else 0
+    print(f"{kind}: {timed} timed, {open_} entered without a return")
+    # Every sleep is timed, or the ones that are not are counted.
+    assert timed + open_ >= 30, (timed, open_, f)
+    # fentry/fexit has no instances to run out of: every sleep is timed (a
+    # sleep of the script itself may still be running at the end).
+    if kind == "fentry":
+        assert timed >= 30 and sum(s["value"] > 1.9e9 for s in d["benchmarks"][0]["samples"]) >= 30
+    # The exact log2 histogram holds them: 2 s is in 2^30..2^31 ns.
+    assert "1073741824 to 2147483647 ns" in f["trace_log2"]["brief"], f["trace_log2"]
+
+
+def test_trace_of_a_recursive_function_times_every_level(traced):
+    err = traced["recurse.err"]
+    assert traced["recurse.rc"].strip() == "0", err
+    d = json.loads(traced["recurse.json"])
+    f = findings_of(d)
+    assert f["trace"]["brief"].startswith("traced vk_recurse with kprobe/kretprobe: 2000 calls"), f
+    assert not {"trace_lost", "trace_open", "trace_unmatched"} & set(f), f
+    (b,) = d["benchmarks"]
+    assert len(b["samples"]) == 2000
+    # Each level's call holds the ones inside it: four distinct durations a
+    # call, the outermost the longest, so the slowest quarter of the calls
+    # is the outermost: well above the fastest quarter, the innermost.
+    v = sorted(s["value"] for s in b["samples"])
+    assert v[1500] > v[499], (v[499], v[1500])
+    # -i 1: a line a second, with the interval's calls.
+    lines = [l for l in traced["recurse.out"].splitlines() if re.match(r"\d\d:\d\d:\d\d  \d+ calls", l)]
+    assert 2 <= len(lines) <= 4, traced["recurse.out"]
+    assert sum(int(l.split()[1]) for l in lines) <= 2000
+
+
+def test_trace_of_a_notrace_function_says_so(traced):
+    assert traced["notrace.rc"].strip() == "1", traced["notrace.out"]
+    assert "not in available_filter_functions (marked notrace, or inlined)" in traced["notrace.out"], \
+        traced["notrace.out"]
 
 
 def test_trace_unknown_function(traced):

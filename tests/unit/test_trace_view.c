@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <cmocka.h>
 
 #include "trace/trace.h"
+#include "vernier/report.h"
 
 static int lookup(const char *text, const char *name)
 {
@@ -141,12 +143,75 @@ static void one_cpu_no_breakdown_and_no_calls(void **state)
     vn__trace_calls_free(&c);
 }
 
+static long max_rss_kb(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
+/* A trace of 12 million calls (a hot function for minutes) keeps a uniform
+ * sample of VN__TRACE_KEEP of them: its percentiles are the whole's within
+ * a fraction of a percent, and the calls, the results and their JSON stay
+ * under the 128 MiB the help promises. The calls' durations are a known
+ * mix (a value from 1000 to 1999 ns, one in ten 20000 ns), so the whole's
+ * percentiles are known. */
+static void a_long_trace_keeps_a_bounded_uniform_sample(void **state)
+{
+    (void)state;
+    long before = max_rss_kb();
+    vn__trace_calls c;
+    memset(&c, 0, sizeof c);
+    const uint64_t n = 12000000;
+    for (uint64_t i = 0; i < n; i++)
+        add(&c, i % 10 == 9 ? 20000 : 1000 + (i * 7919) % 1000, 10 + (uint32_t)(i % 3),
+            (uint32_t)(i % 2), "w");
+    assert_int_equal(c.n, VN__TRACE_KEEP);
+    assert_true(c.seen == n);
+    vn__trace_info in;
+    memset(&in, 0, sizeof in);
+    in.func = "hot";
+    in.mode = VN__TRACE_FENTRY;
+    in.fallback = "";
+    in.elapsed = 300;
+    in.probe_ns = NAN;
+    in.lost.entries = n + 5;
+    in.lost.timed = n;
+    in.lost.sum_ns = n * 3000;
+    in.lost.log2[9] = n / 2;
+    in.lost.log2[14] = n - n / 2;
+    vn_results r;
+    assert_int_equal(vn__trace_view(&c, &in, &r), 0);
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    assert_int_equal(vn_report_results_json(&r, &b), 0);
+    const vn_stats *st = &vn_results_at(&r, 0)->stats;
+    /* The whole: 90% spread evenly over 1000..1999, 10% at 20000. So the
+     * median is 1555 (the 5/9 point of 1000..1999), p90 is at the edge. */
+    assert_true(fabs(st->median - 1555) < 6);
+    assert_true(fabs(st->pct[2] - 1111) < 6); /* p10 */
+    assert_true(st->pct[8] == 20000);         /* p99 */
+    long grew = max_rss_kb() - before;
+    print_message("12e6 calls: %zu kept, RSS grew %ld KiB\n", c.n, grew);
+    assert_true(grew < 128 * 1024);
+    assert_string_equal(find(&r, "trace", 0)->brief, "traced hot with fentry/fexit: 12000000 calls in 300.00 s");
+    assert_string_equal(find(&r, "trace_sample", 0)->brief,
+                        "statistics of a uniform sample of 250000 of the 12000000 calls recorded");
+    assert_string_equal(find(&r, "trace_open", 0)->brief, "5 calls still running when the trace ended");
+    assert_non_null(strstr(find(&r, "trace_log2", 0)->brief, "512 to 32767 ns, mean 3000 ns"));
+    assert_non_null(strstr(find(&r, "trace_log2", 0)->explanation, "512-1023 ns: 6000000; 16384-32767 ns: 6000000"));
+    vn_buf_free(&b);
+    vn_results_free(&r);
+    vn__trace_calls_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kallsyms),
         cmocka_unit_test(view),
         cmocka_unit_test(one_cpu_no_breakdown_and_no_calls),
+        cmocka_unit_test(a_long_trace_keeps_a_bounded_uniform_sample),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
