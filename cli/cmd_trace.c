@@ -27,7 +27,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: vernier trace [OPTIONS] FUNCTION\n"
+            "usage: vernier trace [OPTIONS] FUNCTION...\n"
             "\n"
             "Time every call of the kernel function FUNCTION on the live system, from\n"
             "its entry to its return, with BPF probes: fentry/fexit where the kernel's\n"
@@ -38,7 +38,8 @@ static void usage(FILE *f)
             "before tracing. A call inside a call (recursion, an interrupt) is timed\n"
             "on its own. At most 250000 calls are kept, a uniform sample of them\n"
             "beyond, so memory stays under 128 MiB however long the trace. Needs\n"
-            "root (CAP_BPF and CAP_PERFMON).\n"
+            "root (CAP_BPF and CAP_PERFMON). Several functions, or a pattern such as\n"
+            "'vfs_*' (at most 32 functions), are traced at once, a row each.\n"
             "\n"
             "Options:\n"
             "  --duration SEC  stop after SEC seconds (default 10)\n"
@@ -62,8 +63,12 @@ static void usage(FILE *f)
             "or no call was seen, 2 for a usage error, 130 after Ctrl-C.\n");
 }
 
+#define MAX_FUNCS 32
+
 typedef struct opts {
-    const char *func, *json;
+    const char *json;
+    const char *args[MAX_FUNCS]; /* as typed, patterns among them */
+    size_t nargs;
     double duration, interval;
     uint64_t calls;
     long pid;
@@ -150,24 +155,27 @@ static int parse(int argc, char **argv, opts *o)
     }
     if (optind >= argc)
         return vn_cli_usage_error(CMD, "name the kernel function to trace");
-    if (argc - optind > 1)
-        return vn_cli_usage_error(CMD, "unexpected argument '%s'; give one FUNCTION",
-                                  argv[optind + 1]);
-    o->func = argv[optind];
-    size_t len = strlen(o->func);
-    if (!len || len > 127 || strspn(o->func, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                              "0123456789_.") != len)
-        return vn_cli_usage_error(CMD, "'%s' is not a kernel function's name (letters, digits, "
-                                  "'_' and '.')", o->func);
+    if (argc - optind > MAX_FUNCS)
+        return vn_cli_usage_error(CMD, "at most %d functions at once", MAX_FUNCS);
+    for (int a = optind; a < argc; a++) {
+        const char *f = argv[a];
+        size_t len = strlen(f);
+        if (!len || len > 127 || strspn(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                           "0123456789_.*?[]") != len)
+            return vn_cli_usage_error(CMD, "'%s' is not a kernel function's name (letters, digits, "
+                                      "'_' and '.') or a pattern of them (* ? [...])", f);
+        o->args[o->nargs++] = f;
+    }
     long ncpu = sysconf(_SC_NPROCESSORS_CONF);
     if (o->cpu >= 0 && ncpu > 0 && o->cpu >= ncpu)
         return vn_cli_usage_error(CMD, "--cpu %ld: this machine has CPUs 0 to %ld", o->cpu, ncpu - 1);
     return -1;
 }
 
+/* One function's calls; total and max are shared by all the functions. */
 typedef struct sink_ctx {
     vn__trace_calls calls, interval;
-    uint64_t max;
+    uint64_t max, *total;
     int err;
 } sink_ctx;
 
@@ -176,8 +184,9 @@ static int keep_call(const struct vn_trace_event *e, void *p)
     sink_ctx *s = p;
     /* Calls past the limit, in the same poll, are not kept: the count asked
      * for is the count reported. */
-    if (s->calls.seen >= s->max || s->err)
+    if (*s->total >= s->max || s->err)
         return 0;
+    ++*s->total;
     s->err = vn__trace_calls_add(&s->calls, e);
     if (!s->err && s->interval.keep)
         s->err = vn__trace_calls_add(&s->interval, e);
@@ -190,30 +199,45 @@ static int by_ns(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* One line for the interval that just ended, as funclatency -i prints a
- * histogram: the time, the calls, their median, p99 and maximum. Then the
- * interval starts again. */
-static void interval_line(const opts *o, sink_ctx *s)
+/* A function being traced: its probes, its calls, what its report says. */
+typedef struct fn {
+    char *name;
+    vn__tracer *t;
+    sink_ctx s;
+    vn__trace_info info;
+} fn;
+
+/* One line a function for the interval that just ended, as funclatency -i
+ * prints a histogram: the time, the calls, their median, p99 and maximum
+ * (and the function, when there are several). Then the interval starts
+ * again. */
+static void interval_lines(const opts *o, fn *fs, size_t n)
 {
-    vn__trace_calls *c = &s->interval;
     FILE *out = o->json && !strcmp(o->json, "-") ? stderr : stdout;
     char when[16];
     time_t now = time(NULL);
     struct tm tm;
     strftime(when, sizeof when, "%H:%M:%S", localtime_r(&now, &tm));
-    if (!c->n) {
-        fprintf(out, "%s  0 calls\n", when);
-    } else {
-        qsort(c->ns, c->n, sizeof *c->ns, by_ns);
-        char a[32], b[32], m[32];
-        fprintf(out, "%s  %llu calls  median %s  p99 %s  max %s\n", when,
-                (unsigned long long)c->seen, vn__fmt_ns(a, sizeof a, vn_percentile_sorted(c->ns, c->n, 50)),
-                vn__fmt_ns(b, sizeof b, vn_percentile_sorted(c->ns, c->n, 99)),
-                vn__fmt_ns(m, sizeof m, c->ns[c->n - 1]));
+    for (size_t i = 0; i < n; i++) {
+        vn__trace_calls *c = &fs[i].s.interval;
+        char who[80] = "";
+        if (n > 1)
+            snprintf(who, sizeof who, "  %s", fs[i].name);
+        if (!c->n) {
+            fprintf(out, "%s%s  0 calls\n", when, who);
+        } else {
+            qsort(c->ns, c->n, sizeof *c->ns, by_ns);
+            char a[32], b[32], m[32];
+            fprintf(out, "%s%s  %llu calls  median %s  p99 %s  max %s\n", when, who,
+                    (unsigned long long)c->seen,
+                    vn__fmt_ns(a, sizeof a, vn_percentile_sorted(c->ns, c->n, 50)),
+                    vn__fmt_ns(b, sizeof b, vn_percentile_sorted(c->ns, c->n, 99)),
+                    vn__fmt_ns(m, sizeof m, c->ns[c->n - 1]));
+        }
+        c->n = 0;
+        c->seen = 0;
     }
     fflush(out);
-    c->n = 0;
-    c->seen = 0;
 }
 
 static double now_s(void)
@@ -223,16 +247,38 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Reads the ring buffer until the duration, the count, the process's exit
+static int sink_err(const fn *fs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (fs[i].s.err)
+            return fs[i].s.err;
+    return 0;
+}
+
+/* Polls every function's ring buffer, the last one waiting up to ms. */
+static int poll_all(fn *fs, size_t n, int ms)
+{
+    int got = 0;
+    for (size_t i = 0; i < n; i++) {
+        int r = vn__trace_poll(fs[i].t, i + 1 == n ? ms : 0);
+        if (r < 0)
+            return r;
+        got += r;
+    }
+    return got;
+}
+
+/* Reads the ring buffers until the duration, the count, the process's exit
  * or a signal; returns 0 or a negative code. */
-static int collect(const opts *o, vn__tracer *t, sink_ctx *s, int pidfd, double *elapsed)
+static int collect(const opts *o, fn *fs, size_t n, uint64_t *total, uint64_t max, int pidfd,
+                   double *elapsed)
 {
     double t0 = now_s(), end = t0 + o->duration, tick = t0 + o->interval;
     int err = 0, gone = 0;
-    while (!err && !s->err && s->calls.seen < s->max && !vn__interrupted) {
+    while (!err && !sink_err(fs, n) && *total < max && !vn__interrupted) {
         double now = now_s(), left = end - now;
         if (o->interval > 0 && now >= tick) {
-            interval_line(o, s);
+            interval_lines(o, fs, n);
             tick += o->interval;
         }
         if (left <= 0 || gone)
@@ -240,7 +286,7 @@ static int collect(const opts *o, vn__tracer *t, sink_ctx *s, int pidfd, double 
         if (o->interval > 0 && tick - now < left)
             left = tick - now;
         int ms = left < 0.1 ? (int)(left * 1000) + 1 : 100;
-        err = vn__trace_poll(t, ms);
+        err = poll_all(fs, n, ms);
         err = err < 0 ? err : 0;
         if (pidfd >= 0) {
             struct pollfd p = {pidfd, POLLIN, 0};
@@ -251,9 +297,9 @@ static int collect(const opts *o, vn__tracer *t, sink_ctx *s, int pidfd, double 
     /* What the probes wrote before the loop ended, the calls of a process
      * that just exited among them. */
     if (!err && !vn__interrupted)
-        while (s->calls.seen < s->max && !s->err && (err = vn__trace_poll(t, 0)) > 0)
+        while (*total < max && !sink_err(fs, n) && (err = poll_all(fs, n, 0)) > 0)
             ;
-    return err < 0 ? err : s->err;
+    return err < 0 ? err : sink_err(fs, n);
 }
 
 static int report(const opts *o, const vn_results *r)
@@ -262,26 +308,68 @@ static int report(const opts *o, const vn_results *r)
                                  vn_cli_report_flags(stdout) | (o->explain ? VN_REPORT_EXPLAIN : 0));
 }
 
+/* The functions the arguments name: each name checked against kallsyms,
+ * each pattern expanded there. 0, else an exit status after a message. */
+static int functions(const opts *o, fn *fs, size_t *n)
+{
+    *n = 0;
+    for (size_t a = 0; a < o->nargs; a++) {
+        const char *arg = o->args[a];
+        FILE *f = fopen("/proc/kallsyms", "r");
+        if (!f)
+            return vn_cli_fail(CMD, "cannot read /proc/kallsyms: %s", strerror(errno));
+        if (strpbrk(arg, "*?[")) {
+            char *names[MAX_FUNCS];
+            size_t got = 0;
+            int rc = vn__kallsyms_match(f, arg, names, MAX_FUNCS, &got);
+            fclose(f);
+            for (size_t i = 0; i < got; i++) {
+                int dup = 0;
+                for (size_t k = 0; k < *n && !dup; k++)
+                    dup = !strcmp(fs[k].name, names[i]);
+                if (dup || *n == MAX_FUNCS)
+                    free(names[i]);
+                else
+                    fs[(*n)++].name = names[i];
+            }
+            if (rc == VN_E2BIG_MATCHES || (got && *n == MAX_FUNCS && a + 1 < o->nargs))
+                return vn_cli_usage_error(CMD, "'%s' matches more than %d functions; narrow it",
+                                          arg, MAX_FUNCS);
+            if (rc)
+                return vn_cli_fail(CMD, "%s", vn_strerror(rc));
+            if (!got)
+                return vn_cli_fail(CMD, "no kernel function matches '%s' (/proc/kallsyms)", arg);
+            continue;
+        }
+        int type = vn__kallsyms_type(f, arg);
+        fclose(f);
+        if (!type)
+            return vn_cli_fail(CMD, "unknown function '%s': not in the kernel's symbols "
+                               "(/proc/kallsyms)", arg);
+        if (type != 't' && type != 'T')
+            return vn_cli_fail(CMD, "'%s' is not a function (kallsyms type '%c')", arg, type);
+        int dup = 0;
+        for (size_t k = 0; k < *n && !dup; k++)
+            dup = !strcmp(fs[k].name, arg);
+        if (!dup && !(fs[(*n)++].name = strdup(arg)))
+            return vn_cli_fail(CMD, "%s", vn_strerror(VN_ENOMEM));
+    }
+    return 0;
+}
+
 /* Checks what can be checked before the kernel is asked, so that each
  * failure names its cause. */
-static int preflight(const opts *o, int *pidfd)
+static int preflight(const opts *o, fn *fs, size_t *n, int *pidfd)
 {
+    *pidfd = -1;
     if (!vn__trace_built())
         return vn_cli_fail(CMD, "this vernier was built without libbpf; install libbpf-dev and "
                            "clang (scripts/install-deps) and rebuild");
     if (!vn__trace_capable())
         return vn_cli_fail(CMD, "needs root (CAP_BPF and CAP_PERFMON)");
-    FILE *f = fopen("/proc/kallsyms", "r");
-    if (!f)
-        return vn_cli_fail(CMD, "cannot read /proc/kallsyms: %s", strerror(errno));
-    int type = vn__kallsyms_type(f, o->func);
-    fclose(f);
-    if (!type)
-        return vn_cli_fail(CMD, "unknown function '%s': not in the kernel's symbols "
-                           "(/proc/kallsyms)", o->func);
-    if (type != 't' && type != 'T')
-        return vn_cli_fail(CMD, "'%s' is not a function (kallsyms type '%c')", o->func, type);
-    *pidfd = -1;
+    int rc = functions(o, fs, n);
+    if (rc)
+        return rc;
     if (o->pid) {
         *pidfd = (int)syscall(SYS_pidfd_open, (pid_t)o->pid, 0);
         if (*pidfd < 0 && errno == ESRCH)
@@ -290,72 +378,130 @@ static int preflight(const opts *o, int *pidfd)
     return 0;
 }
 
+/* The ring buffer of each of n functions: 16 MiB shared, a power of two of
+ * at least 1 MiB each. */
+static uint32_t ringbuf_each(size_t n)
+{
+    uint32_t b = VN_TRACE_RINGBUF_BYTES;
+    while (n > 1 && b > (1u << 20)) {
+        b /= 2;
+        n = (n + 1) / 2;
+    }
+    return b;
+}
+
+/* The probe cost of each mode the functions use, measured once a mode. */
+static void probe_costs(fn *fs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t k = 0;
+        while (k < i && fs[k].info.mode != fs[i].info.mode)
+            k++;
+        if (k < i) {
+            fs[i].info.probe_ns = fs[k].info.probe_ns;
+            memcpy(fs[i].info.probe, fs[k].info.probe, sizeof fs[i].info.probe);
+        } else if (vn__trace_probe_cost(fs[i].info.mode, &fs[i].info.probe_ns, fs[i].info.probe,
+                                        sizeof fs[i].info.probe)) {
+            fs[i].info.probe_ns = NAN;
+        }
+    }
+}
+
 static int trace(const opts *o)
 {
-    int pidfd = -1;
-    int status = preflight(o, &pidfd);
-    if (status)
-        return status;
-    sink_ctx s;
-    memset(&s, 0, sizeof s);
-    s.max = o->calls ? o->calls : (uint64_t)MAX_CALLS;
-    s.interval.keep = o->interval > 0 ? INTERVAL_KEEP : 0;
-    vn__trace_opts to = {o->func, (uint32_t)o->pid, (int)o->cpu, o->force_kprobe};
-    vn__tracer *t = NULL;
+    fn fs[MAX_FUNCS];
+    memset(fs, 0, sizeof fs);
+    size_t n = 0;
+    int pidfd = -1, rc = 0;
+    uint64_t total = 0, max = o->calls ? o->calls : (uint64_t)MAX_CALLS;
+    int status = preflight(o, fs, &n, &pidfd);
     char why[640];
-    int rc = vn__trace_open(&to, keep_call, &s, &t, why, sizeof why);
-    if (rc) {
-        if (pidfd >= 0)
-            close(pidfd);
-        return vn_cli_fail(CMD, "%s", why);
+    for (size_t i = 0; !status && i < n; i++) {
+        fn *f = &fs[i];
+        f->s.max = max;
+        f->s.total = &total;
+        f->s.interval.keep = o->interval > 0 ? INTERVAL_KEEP : 0;
+        vn__trace_opts to = {.func = f->name, .pid = (uint32_t)o->pid, .cpu = (int)o->cpu,
+                             .force_kprobe = o->force_kprobe, .ringbuf_bytes = ringbuf_each(n)};
+        if ((rc = vn__trace_open(&to, keep_call, &f->s, &f->t, why, sizeof why)) != 0)
+            status = vn_cli_fail(CMD, "%s", why);
+        f->info.func = f->name;
+        f->info.mode = f->t ? vn__trace_mode_of(f->t) : VN__TRACE_FENTRY;
+        f->info.fallback = f->t ? vn__trace_fallback(f->t) : "";
+        f->info.probe_ns = NAN;
+        f->info.no_breakdown = n > 1;
     }
-    vn__trace_info info;
-    memset(&info, 0, sizeof info);
-    info.func = o->func;
-    info.mode = vn__trace_mode_of(t);
-    info.fallback = vn__trace_fallback(t);
-    info.probe_ns = NAN;
     /* Before the trace's own probes are attached, so that the getppid
      * calls it makes are never among the calls traced. */
-    if (vn__trace_probe_cost(info.mode, &info.probe_ns, info.probe, sizeof info.probe))
-        info.probe_ns = NAN;
-
+    if (!status)
+        probe_costs(fs, n);
     vn__interrupt_catch();
-    rc = vn__trace_attach(t, why, sizeof why);
-    if (rc)
-        status = vn_cli_fail(CMD, "%s", why);
-    else {
+    for (size_t i = 0; !status && i < n; i++)
+        if ((rc = vn__trace_attach(fs[i].t, why, sizeof why)) != 0)
+            status = vn_cli_fail(CMD, "%s", why);
+    double elapsed = 0;
+    if (!status) {
         /* The line a script waits for before it starts the calls. */
-        fprintf(stderr, "vernier trace: tracing %s with %s; Ctrl-C to stop\n", o->func,
-                vn__trace_mode_name(info.mode));
-        rc = collect(o, t, &s, pidfd, &info.elapsed);
-        info.interrupted = vn__interrupted != 0;
-        vn__trace_losses_of(t, &info.lost);
+        if (n == 1)
+            fprintf(stderr, "vernier trace: tracing %s with %s; Ctrl-C to stop\n", fs[0].name,
+                    vn__trace_mode_name(fs[0].info.mode));
+        else
+            fprintf(stderr, "vernier trace: tracing %zu functions (%s, ...); Ctrl-C to stop\n", n,
+                    fs[0].name);
+        rc = collect(o, fs, n, &total, max, pidfd, &elapsed);
+        for (size_t i = 0; i < n; i++) {
+            fs[i].info.elapsed = elapsed;
+            fs[i].info.interrupted = vn__interrupted != 0;
+            vn__trace_losses_of(fs[i].t, &fs[i].info.lost);
+        }
         if (rc)
-            status = vn_cli_fail(CMD, "reading the calls of '%s' failed: %s", o->func, vn_strerror(rc));
+            status = vn_cli_fail(CMD, "reading the calls failed: %s", vn_strerror(rc));
     }
-    vn__trace_close(t);
+    for (size_t i = 0; i < n; i++) {
+        vn__trace_close(fs[i].t);
+        fs[i].t = NULL;
+    }
     if (pidfd >= 0)
         close(pidfd);
-    if (!status && !s.calls.n)
-        status = vn_cli_fail(CMD, "no calls of '%s' in %.1f s%s", o->func, info.elapsed,
+    if (!status && !total)
+        status = vn_cli_fail(CMD, "no calls of %s%s%s in %.1f s%s", n > 1 ? "any of " : "'",
+                             n > 1 ? "the functions" : fs[0].name, n > 1 ? "" : "'", elapsed,
                              o->pid || o->cpu >= 0 ? " (with the --pid and --cpu filters)" : "");
     vn_results r;
     memset(&r, 0, sizeof r);
-    if (!status && (rc = vn__trace_view(&s.calls, &info, &r)))
-        status = vn_cli_fail(CMD, "cannot summarize the calls: %s", vn_strerror(rc));
+    int made = 0;
+    for (size_t i = 0; !status && i < n; i++) {
+        if (!fs[i].s.calls.n)
+            continue;
+        rc = made ? vn__trace_view_add(&r, &fs[i].s.calls, &fs[i].info)
+                  : vn__trace_view(&fs[i].s.calls, &fs[i].info, &r);
+        made = made || !rc;
+        if (rc)
+            status = vn_cli_fail(CMD, "cannot summarize the calls: %s", vn_strerror(rc));
+    }
+    /* A function of several with no call is said, not left out silently. */
+    for (size_t i = 0; !status && i < n; i++) {
+        char brief[200];
+        snprintf(brief, sizeof brief, "no calls of %s", fs[i].name);
+        if (!fs[i].s.calls.n && (rc = vn_results_add_finding(&r, "trace_none", brief, NULL)))
+            status = vn_cli_fail(CMD, "%s", vn_strerror(rc));
+    }
     if (!status) {
         vn_sysinfo_collect(&r.env);
         status = report(o, &r);
     }
     vn__interrupt_restore();
-    if (!status && info.interrupted) {
+    if (!status && vn__interrupted) {
         fprintf(stderr, "vernier trace: interrupted; the calls so far were reported\n");
         status = vn__interrupt_exit_code();
     }
-    vn_results_free(&r);
-    vn__trace_calls_free(&s.calls);
-    vn__trace_calls_free(&s.interval);
+    if (made)
+        vn_results_free(&r);
+    for (size_t i = 0; i < n; i++) {
+        vn__trace_calls_free(&fs[i].s.calls);
+        vn__trace_calls_free(&fs[i].s.interval);
+        free(fs[i].name);
+    }
     return status;
 }
 

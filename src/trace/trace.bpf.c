@@ -63,6 +63,14 @@ static __always_inline int kept(__u64 id)
     return 1;
 }
 
+/* The key of the calls of this thread. The idle tasks of every CPU share
+ * pid 0, so theirs (calls from interrupts on an idle CPU) are keyed by the
+ * CPU instead, or two CPUs' calls would share one stack. */
+static __always_inline __u64 thread_key(__u64 id)
+{
+    return (__u32)id ? id : 0xffffffff00000000ull | bpf_get_smp_processor_id();
+}
+
 static __always_inline __u32 log2_of(__u64 v)
 {
     __u32 r = 0;
@@ -81,6 +89,7 @@ static __always_inline int on_entry(void)
         return 0;
     __u64 now = bpf_ktime_get_ns();
     __sync_fetch_and_add(&lost.entries, 1);
+    id = thread_key(id);
     __u32 *dp = bpf_map_lookup_elem(&depth, &id);
     __u32 d = dp ? *dp : 0;
     if (d >= VN_TRACE_MAX_DEPTH) {
@@ -103,12 +112,12 @@ static __always_inline int on_entry(void)
 static __always_inline int on_return(void)
 {
     __u64 now = bpf_ktime_get_ns();
-    __u64 id = bpf_get_current_pid_tgid();
+    __u64 pid_tgid = bpf_get_current_pid_tgid(), id = thread_key(pid_tgid);
     __u32 *dp = bpf_map_lookup_elem(&depth, &id);
     /* No start: the call began before the probes were attached, or was
      * filtered out at entry (the CPU filter: it migrated). */
     if (!dp || *dp == 0) {
-        if (kept(id))
+        if (kept(pid_tgid))
             __sync_fetch_and_add(&lost.unmatched, 1);
         return 0;
     }
@@ -136,7 +145,7 @@ static __always_inline int on_return(void)
         return 0;
     }
     e->ns = ns;
-    e->pid = (__u32)(id >> 32);
+    e->pid = (__u32)(pid_tgid >> 32);
     e->cpu = bpf_get_smp_processor_id();
     bpf_get_current_comm(e->comm, sizeof e->comm);
     bpf_ringbuf_submit(e, 0);

@@ -20,6 +20,14 @@
  * a line: "ADDRESS TYPE NAME [MODULE]"), or 0 when it is not there. */
 int vn__kallsyms_type(FILE *f, const char *name);
 
+/* The text functions of kallsyms text read from f whose names match the
+ * shell pattern (fnmatch: * ? [...]), without compiler-made copies (names
+ * with a '.'), each once, in the file's order: up to max of them in
+ * names[0..*n) (strdup'd, the caller's to free). 0; VN_E2BIG_MATCHES when
+ * more than max match (the first max are kept); VN_ENOMEM. */
+#define VN_E2BIG_MATCHES 1
+int vn__kallsyms_match(FILE *f, const char *pattern, char **names, size_t max, size_t *n);
+
 /* 1 when the effective capabilities allow loading and attaching tracing
  * programs (CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN), else 0. */
 int vn__trace_capable(void);
@@ -33,6 +41,7 @@ typedef struct vn__trace_opts {
     uint32_t pid;       /* the process whose calls are kept; 0: every process */
     int cpu;            /* the CPU whose calls are kept; -1: every CPU */
     int force_kprobe;   /* kprobes even where fentry would do */
+    uint32_t ringbuf_bytes; /* a power of two from 4096; 0: VN_TRACE_RINGBUF_BYTES */
 } vn__trace_opts;
 
 /* Called for every call the probes saw, from vn__trace_poll. A non-zero
@@ -116,6 +125,7 @@ typedef struct vn__trace_info {
     double probe_ns;           /* the probes' cost per call; NAN unknown */
     char probe[160];           /* how it was measured, or why it could not be */
     int interrupted;
+    int no_breakdown;          /* no lines per CPU and per process (several functions) */
 } vn__trace_info;
 
 /* The calls as results of one row, named after the function, whose
@@ -124,6 +134,11 @@ typedef struct vn__trace_info {
  * and per process. On success *out owns its memory (vn_results_free);
  * VN_EINVAL without calls. The machine snapshot is left to the caller. */
 int vn__trace_view(const vn__trace_calls *c, const vn__trace_info *info, vn_results *out);
+
+/* The calls of one more function traced at the same time: its row and its
+ * findings appended to into (made by vn__trace_view). 0, VN_EINVAL
+ * without calls, VN_ENOMEM (into unchanged then). */
+int vn__trace_view_add(vn_results *into, const vn__trace_calls *c, const vn__trace_info *info);
 
 /* ---- the probes' own cost (trace_cost.c) ---- */
 

@@ -251,6 +251,13 @@ static int load(vn__tracer *t, const vn__trace_opts *o, vn__trace_mode m, char *
         snprintf(why, n, "cannot set the filters: %s", strerror(-set));
         return set;
     }
+    if (o->ringbuf_bytes) {
+        struct bpf_map *rb = bpf_object__find_map_by_name(t->obj, "events");
+        if (!rb || bpf_map__set_max_entries(rb, o->ringbuf_bytes)) {
+            snprintf(why, n, "cannot size the ring buffer");
+            return VN_EIO;
+        }
+    }
     int err = bpf_object__load(t->obj);
     if (err) {
         char more[320];
@@ -324,8 +331,11 @@ int vn__trace_open(const vn__trace_opts *o, vn__trace_sink sink, void *ctx, vn__
 int vn__trace_attach(vn__tracer *t, char *why, size_t whylen)
 {
     last_libbpf[0] = '\0';
+    /* The return probe first: a call that was in flight when the entry
+     * probe came is then a return without an entry (counted as such), not
+     * an entry without a return, which would stay on its thread's stack. */
     struct bpf_program *p[2] = {t->entry, t->ret};
-    for (int i = 0; i < 2; i++) {
+    for (int i = 1; i >= 0; i--) {
         if (t->mode == VN__TRACE_FENTRY)
             t->links[i] = bpf_program__attach(p[i]);
         else

@@ -74,7 +74,8 @@ static int drain(vn__tracer *t)
 static int cost_on(const char *func, vn__trace_mode m, double *ns, double *spread, char *why,
                    size_t n)
 {
-    vn__trace_opts o = {func, (uint32_t)getpid(), -1, m == VN__TRACE_KPROBE};
+    vn__trace_opts o = {.func = func, .pid = (uint32_t)getpid(), .cpu = -1,
+                        .force_kprobe = m == VN__TRACE_KPROBE};
     vn__tracer *t = NULL;
     size_t seen = 0;
     int err = vn__trace_open(&o, count_call, &seen, &t, why, n);

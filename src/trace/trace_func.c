@@ -3,6 +3,7 @@
  * the capabilities tracing needs, so that each failure names its cause
  * instead of the EPERM or ENOENT the kernel would give. */
 #include <linux/capability.h>
+#include <fnmatch.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -24,6 +25,36 @@ int vn__kallsyms_type(FILE *f, const char *name)
             return (unsigned char)sp[1];
     }
     return 0;
+}
+
+int vn__kallsyms_match(FILE *f, const char *pattern, char **names, size_t max, size_t *n)
+{
+    char line[512];
+    size_t count = 0;
+    *n = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *sp = strchr(line, ' ');
+        if (!sp || !sp[1] || sp[2] != ' ' || (sp[1] != 't' && sp[1] != 'T'))
+            continue;
+        char *sym = sp + 3;
+        sym[strcspn(sym, " \t\n")] = '\0';
+        /* Compiler-made copies (foo.cold, foo.isra.0) are not functions
+         * one can name; a pattern does not reach them. */
+        if (strchr(sym, '.') || fnmatch(pattern, sym, 0))
+            continue;
+        int seen = 0;
+        for (size_t i = 0; i < *n && !seen; i++)
+            seen = !strcmp(names[i], sym);
+        if (seen)
+            continue;
+        count++;
+        if (*n < max) {
+            if (!(names[*n] = strdup(sym)))
+                return VN_ENOMEM;
+            (*n)++;
+        }
+    }
+    return count > max ? VN_E2BIG_MATCHES : 0;
 }
 
 int vn__trace_capable(void)

@@ -278,9 +278,9 @@ static int findings(vn_results *r, const vn__trace_calls *c, const vn__trace_inf
                                      "a fraction of a percentile of the whole's; the count and the "
                                      "log2 histogram are of every call.");
     }
-    if (!err)
+    if (!err && !in->no_breakdown)
         err = breakdown(r, c, 1);
-    if (!err)
+    if (!err && !in->no_breakdown)
         err = breakdown(r, c, 0);
     return err;
 }
@@ -350,5 +350,41 @@ int vn__trace_view(const vn__trace_calls *c, const vn__trace_info *in, vn_result
         return err;
     }
     *out = r;
+    return 0;
+}
+
+int vn__trace_view_add(vn_results *into, const vn__trace_calls *c, const vn__trace_info *in)
+{
+    vn_results one;
+    int err = vn__trace_view(c, in, &one);
+    if (err)
+        return err;
+    vn_result *b = realloc(into->bench, (into->nbench + 1) * sizeof *b);
+    if (!b) {
+        vn_results_free(&one);
+        return VN_ENOMEM;
+    }
+    into->bench = b;
+    size_t had = into->nfindings;
+    for (size_t i = 0; !err && i < one.nfindings; i++)
+        err = vn_results_add_finding(into, one.findings[i].id, one.findings[i].brief,
+                                     one.findings[i].explanation);
+    if (err) {
+        /* Back as it was: the findings added go. */
+        for (size_t i = had; i < into->nfindings; i++)
+            free(into->findings[i].explanation);
+        into->nfindings = had;
+        vn_results_free(&one);
+        return err;
+    }
+    /* The row moves: its memory is into's now. */
+    into->bench[into->nbench++] = one.bench[0];
+    one.nbench = 0;
+    into->interrupted |= one.interrupted;
+    if (in->elapsed > into->config.max_time)
+        into->config.max_time = in->elapsed;
+    snprintf(into->note, sizeof into->note, "each sample is one call of a kernel function, traced "
+             "with BPF probes; a row a function");
+    vn_results_free(&one);
     return 0;
 }

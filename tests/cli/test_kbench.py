@@ -410,6 +410,11 @@ echo 500 > $K/recurse/loop_count; echo 0 > $K/recurse/warmup; echo 4 > $K/recurs
 background recurse -i 1 --duration 3 vk_recurse
 echo run > $K/recurse/run
 wait $t; echo $? > /out/recurse.rc
+# Two functions at once, one named by a pattern: a row each.
+background multi --duration 3 vk_recurse '__x64_sys_getpp*'
+echo run > $K/recurse/run
+echo go | ./getppid_calls 300
+wait $t; echo $? > /out/multi.rc
 rmmod vernier_kbench
 dmesg | grep -E '@DMESG_BAD@' > /out/dmesg
 stty -F /dev/ttyS1 raw -echo
@@ -432,7 +437,7 @@ FILES = {"insmod", "targets", "all.json", "all.out", "all.rc", "irqs.json", "irq
          "unloaded.out", "unloaded.rc", "unknown.out", "unknown.rc", "fail4", "fail6", "dmesg",
          *(f"{kind}.{ext}" for kind in ("kprobe", "fentry") for ext in ("json", "out", "err", "rc", "wrc")),
          "notrace.out", "notrace.rc",
-         *(f"{n}.{ext}" for n in ("sleeps.fentry", "sleeps.kprobe", "recurse")
+         *(f"{n}.{ext}" for n in ("sleeps.fentry", "sleeps.kprobe", "recurse", "multi")
            for ext in ("json", "out", "err", "rc"))}
 
 
@@ -724,7 +729,8 @@ def test_trace_of_30_sleeps_at_once_counts_them_or_says_what_it_missed(traced, k
     if kind == "fentry":
         assert timed >= 30 and sum(s["value"] > 1.9e9 for s in d["benchmarks"][0]["samples"]) >= 30
     # The exact log2 histogram holds them: 2 s is in 2^30..2^31 ns.
-    assert "1073741824 to 2147483647 ns" in f["trace_log2"]["brief"], f["trace_log2"]
+    m = re.search(r"1073741824-2147483647 ns: (\d+)", f["trace_log2"]["explanation"])
+    assert m and int(m.group(1)) >= (30 if kind == "fentry" else 10), f["trace_log2"]
 
 
 def test_trace_of_a_recursive_function_times_every_level(traced):
@@ -745,6 +751,19 @@ def test_trace_of_a_recursive_function_times_every_level(traced):
     lines = [l for l in traced["recurse.out"].splitlines() if re.match(r"\d\d:\d\d:\d\d  \d+ calls", l)]
     assert 2 <= len(lines) <= 4, traced["recurse.out"]
     assert sum(int(l.split()[1]) for l in lines) <= 2000
+
+
+def test_trace_of_two_functions_one_a_pattern_is_a_row_each(traced):
+    assert traced["multi.rc"].strip() == "0", traced["multi.err"]
+    assert re.match(r"vernier trace: tracing 2 functions \(vk_recurse, \.\.\.\)", traced["multi.err"])
+    d = json.loads(traced["multi.json"])
+    validate(d, "results-1.json")
+    rows = {b["name"]: b for b in d["benchmarks"]}
+    assert sorted(rows) == ["__x64_sys_getppid", "vk_recurse"], sorted(rows)
+    assert len(rows["vk_recurse"]["samples"]) == 2000
+    assert len(rows["__x64_sys_getppid"]["samples"]) >= 300
+    briefs = [f["brief"] for f in d["findings"] if f["id"] == "trace"]
+    assert len(briefs) == 2 and any(b.startswith("traced vk_recurse with") for b in briefs), briefs
 
 
 def test_trace_of_a_notrace_function_says_so(traced):

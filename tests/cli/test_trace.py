@@ -143,7 +143,9 @@ def test_not_root_is_refused():
 
 @pytest.mark.parametrize("args, message", [
     ([], "name the kernel function to trace"),
-    (["a", "b"], "unexpected argument 'b'; give one FUNCTION"),
+    ([f"f{i}" for i in range(33)], "at most 32 functions at once"),
+    (["vfs_*;"], "'vfs_*;' is not a kernel function's name"),
+    (["vfs_read", "-i", "0"], "--interval needs a number from 0.01 to"),
     (["vfs_read;ls"], "'vfs_read;ls' is not a kernel function's name"),
     (["vfs_read", "--calls", "0"], "--calls needs a whole number from 1 to"),
     (["vfs_read", "--calls", "1.5"], "--calls needs a whole number from 1 to"),

@@ -143,6 +143,88 @@ static void one_cpu_no_breakdown_and_no_calls(void **state)
     vn__trace_calls_free(&c);
 }
 
+static size_t matches(const char *text, const char *pattern, char **names, size_t max, int *rc)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    size_t n = 0;
+    *rc = vn__kallsyms_match(f, pattern, names, max, &n);
+    fclose(f);
+    return n;
+}
+
+/* Patterns take text functions only, once each, without compiler-made
+ * copies; more matches than asked for say so. */
+static void kallsyms_patterns(void **state)
+{
+    (void)state;
+    const char *text = "ffffffff81000000 T vfs_read\n"
+                       "ffffffff81000010 t vfs_readv\n"
+                       "ffffffff81000020 t vfs_read.cold\n"
+                       "ffffffff81000030 D vfs_data\n"
+                       "ffffffff81000040 T vfs_read\n"
+                       "ffffffffc0001000 t vfs_mod\t[mymod]\n"
+                       "ffffffff81000050 T vfs_write\n";
+    char *names[8];
+    int rc;
+    size_t n = matches(text, "vfs_*", names, 8, &rc);
+    assert_int_equal(rc, 0);
+    assert_int_equal(n, 4);
+    assert_string_equal(names[0], "vfs_read");
+    assert_string_equal(names[1], "vfs_readv");
+    assert_string_equal(names[2], "vfs_mod");
+    assert_string_equal(names[3], "vfs_write");
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    n = matches(text, "vfs_read?", names, 8, &rc);
+    assert_true(rc == 0 && n == 1 && !strcmp(names[0], "vfs_readv"));
+    free(names[0]);
+    n = matches(text, "vfs_*", names, 2, &rc);
+    assert_true(rc == VN_E2BIG_MATCHES && n == 2);
+    free(names[0]);
+    free(names[1]);
+    assert_int_equal(matches(text, "nothing*", names, 8, &rc), 0);
+    assert_int_equal(rc, 0);
+}
+
+/* Two functions traced at once: a row each, each with its own findings,
+ * and no per-CPU lines (which would not say whose calls they are). */
+static void two_functions_a_row_each(void **state)
+{
+    (void)state;
+    vn__trace_calls a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    for (int i = 0; i < 100; i++) {
+        add(&a, 100 + (uint64_t)i, 1, (uint32_t)(i % 2), "x");
+        add(&b, 5000, 2, (uint32_t)(i % 2), "y");
+    }
+    vn__trace_info in;
+    memset(&in, 0, sizeof in);
+    in.mode = VN__TRACE_FENTRY;
+    in.fallback = "";
+    in.elapsed = 1;
+    in.probe_ns = NAN;
+    in.no_breakdown = 1;
+    in.func = "f_a";
+    vn_results r;
+    assert_int_equal(vn__trace_view(&a, &in, &r), 0);
+    in.func = "f_b";
+    assert_int_equal(vn__trace_view_add(&r, &b, &in), 0);
+    assert_int_equal(r.nbench, 2);
+    assert_string_equal(vn_results_at(&r, 0)->name, "f_a");
+    assert_string_equal(vn_results_at(&r, 1)->name, "f_b");
+    assert_true(vn_results_at(&r, 1)->stats.median == 5000);
+    assert_string_equal(find(&r, "trace", 1)->brief, "traced f_b with fentry/fexit: 100 calls in 1.00 s");
+    assert_null(find(&r, "trace_cpu", 0));
+    vn__trace_calls empty;
+    memset(&empty, 0, sizeof empty);
+    assert_int_equal(vn__trace_view_add(&r, &empty, &in), VN_EINVAL);
+    assert_int_equal(r.nbench, 2);
+    vn_results_free(&r);
+    vn__trace_calls_free(&a);
+    vn__trace_calls_free(&b);
+}
+
 static long max_rss_kb(void)
 {
     struct rusage u;
@@ -212,6 +294,8 @@ int main(void)
         cmocka_unit_test(view),
         cmocka_unit_test(one_cpu_no_breakdown_and_no_calls),
         cmocka_unit_test(a_long_trace_keeps_a_bounded_uniform_sample),
+        cmocka_unit_test(kallsyms_patterns),
+        cmocka_unit_test(two_functions_a_row_each),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
