@@ -125,11 +125,12 @@ static int is_root_error(int e)
     return e == EACCES || e == EPERM || e == EROFS;
 }
 
-/* Writes value to root/target/file. 0, else 1 or 2 after a message. */
-static int set_knob(const char *root, const char *target, const char *file, const char *value)
+/* Writes value to root/target/file in one write, the path into path:
+ * 0, or the errno of the open, the write or the close. */
+static int write_value(const char *root, const char *target, const char *file, const char *value,
+                       char *path, size_t pathlen)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s/%s", root, target, file);
+    snprintf(path, pathlen, "%s/%s/%s", root, target, file);
     int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
     int e = fd < 0 ? errno : 0;
     if (fd >= 0) {
@@ -139,6 +140,14 @@ static int set_knob(const char *root, const char *target, const char *file, cons
         if (close(fd) && !e)
             e = errno;
     }
+    return e;
+}
+
+/* Writes value to root/target/file. 0, else 1 or 2 after a message. */
+static int set_knob(const char *root, const char *target, const char *file, const char *value)
+{
+    char path[512];
+    int e = write_value(root, target, file, value, path, sizeof path);
     if (!e)
         return 0;
     if (is_root_error(e))
@@ -187,15 +196,7 @@ static int has_file(const char *root, const char *target, const char *file)
 static int command(const kb_opts *o, const char *target, const char *word)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/%s/run", o->root, target);
-    int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-    int e = fd < 0 ? errno : 0;
-    if (fd >= 0) {
-        size_t len = strlen(word);
-        if (write(fd, word, len) != (ssize_t)len)
-            e = errno ? errno : EIO;
-        close(fd);
-    }
+    int e = write_value(o->root, target, "run", word, path, sizeof path);
     switch (e) {
     case 0:
         return 0;

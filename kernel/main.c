@@ -145,11 +145,21 @@ static int show(const struct vk_file *f, char *buf, size_t len)
 	return n;
 }
 
+/* *field = text's number when it is in lo..hi: 0, else -EINVAL. */
+static int set_uint(const char *text, unsigned int lo, unsigned int hi, unsigned int *field)
+{
+	unsigned int u;
+
+	if (kstrtouint(text, 0, &u) || u < lo || u > hi)
+		return -EINVAL;
+	*field = u;
+	return 0;
+}
+
 /* Sets a knob or setting from text (a trailing newline allowed). */
 static int store(const struct vk_file *f, char *text, size_t count)
 {
 	struct vk_settings *set = &f->s->set;
-	unsigned int u;
 	u64 x;
 	bool b;
 	int err = 0;
@@ -157,22 +167,13 @@ static int store(const struct vk_file *f, char *text, size_t count)
 	mutex_lock(&vk_set_lock);
 	switch (f->kind) {
 	case VK_LOOP_COUNT:
-		if (kstrtouint(text, 0, &u) || u < 1 || u > VK_MAX_CALLS)
-			err = -EINVAL;
-		else
-			set->loop_count = u;
+		err = set_uint(text, 1, VK_MAX_CALLS, &set->loop_count);
 		break;
 	case VK_WARMUP:
-		if (kstrtouint(text, 0, &u) || u > VK_MAX_WARMUP)
-			err = -EINVAL;
-		else
-			set->warmup = u;
+		err = set_uint(text, 0, VK_MAX_WARMUP, &set->warmup);
 		break;
 	case VK_CHUNK_US:
-		if (kstrtouint(text, 0, &u) || u < 1 || u > VK_MAX_CHUNK_US)
-			err = -EINVAL;
-		else
-			set->chunk_us = u;
+		err = set_uint(text, 1, VK_MAX_CHUNK_US, &set->chunk_us);
 		break;
 	case VK_IRQS_OFF:
 		if (kstrtobool(text, &b))

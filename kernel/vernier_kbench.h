@@ -6,6 +6,8 @@
 #include <linux/cache.h>
 #include <linux/compiler.h>
 #include <linux/cpumask.h>
+#include <linux/kernel.h>
+#include <linux/kstrtox.h>
 #include <linux/types.h>
 
 #include "stats_int.h"
@@ -42,6 +44,22 @@ struct vk_param {
 	int (*show)(char *buf, size_t len);
 	int (*store)(const char *buf, size_t count);
 };
+
+/* The show and store of a setting kept in the unsigned int var, from lo to
+ * hi: var_show and var_store, for a struct vk_param. */
+#define VK_UINT_SETTING(var, lo, hi)                                            \
+	static int var##_show(char *buf, size_t len)                            \
+	{                                                                       \
+		return scnprintf(buf, len, "%u\n", var);                        \
+	}                                                                       \
+	static int var##_store(const char *buf, size_t count)                   \
+	{                                                                       \
+		unsigned int v;                                                 \
+		if (kstrtouint(buf, 0, &v) || v < (lo) || v > (hi))             \
+			return -EINVAL;                                         \
+		var = v;                                                        \
+		return 0;                                                       \
+	}
 
 struct vk_target {
 	const char *name;

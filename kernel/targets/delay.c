@@ -16,23 +16,10 @@ static void delay_call(struct vk_call *c)
 	udelay(delay_us);
 }
 
-static int delay_show(char *buf, size_t len)
-{
-	return scnprintf(buf, len, "%u\n", delay_us);
-}
-
-static int delay_store(const char *buf, size_t count)
-{
-	unsigned int us;
-
-	if (kstrtouint(buf, 0, &us) || us > DELAY_MAX_US)
-		return -EINVAL;
-	delay_us = us;
-	return 0;
-}
+VK_UINT_SETTING(delay_us, 0, DELAY_MAX_US)
 
 static const struct vk_param delay_params[] = {
-	{ .name = "delay_us", .def = "1", .show = delay_show, .store = delay_store },
+	{ .name = "delay_us", .def = "1", .show = delay_us_show, .store = delay_us_store },
 	{ }
 };
 

@@ -27,20 +27,7 @@ static void recurse_call(struct vk_call *c)
 	WRITE_ONCE(c->sink, vk_recurse(depth));
 }
 
-static int depth_show(char *buf, size_t len)
-{
-	return scnprintf(buf, len, "%u\n", depth);
-}
-
-static int depth_store(const char *buf, size_t count)
-{
-	unsigned int d;
-
-	if (kstrtouint(buf, 0, &d) || d < 1 || d > DEPTH_MAX)
-		return -EINVAL;
-	depth = d;
-	return 0;
-}
+VK_UINT_SETTING(depth, 1, DEPTH_MAX)
 
 static const struct vk_param recurse_params[] = {
 	{ .name = "depth", .def = "4", .show = depth_show, .store = depth_store },
