@@ -87,4 +87,11 @@ size_t vn__text_width(const char *s);
  * text holds one (sh -c 'exit 1'), then ". */
 const char *vn__quote_for(const char *text);
 
+/* The labels --format gbench gives a repetition (a process) the headline
+ * left out, or that gave only an upper bound, and by which vernier compare
+ * leaves it out again when it reads the file, as it does reading the
+ * run's own JSON, so both files of one run count the same processes. */
+#define VN__GBENCH_LEFT_OUT "left out of the headline: another core state"
+#define VN__GBENCH_BOUND "upper bound: no slower than the empty loop"
+
 #endif

@@ -101,8 +101,8 @@ static void processes_of(reps *p)
         const vn_process_result *q = &r->processes[k];
         if (!isfinite(q->value) || !(q->value > 0))
             continue;
-        p->label[p->n] = q->left_out ? "left out of the headline: another core state"
-                         : q->upper_bound ? "upper bound: no slower than the empty loop"
+        p->label[p->n] = q->left_out ? VN__GBENCH_LEFT_OUT
+                         : q->upper_bound ? VN__GBENCH_BOUND
                                           : NULL;
         size_t m = 0;
         uint64_t iters = 0;
@@ -258,14 +258,15 @@ static void row_entries(vn__json *j, const reps *p, const family *f, const vn__g
         vn__json_num(j, "real_time", value(p, k, V_REAL) / u.ns);
         vn__json_num(j, "cpu_time", value(p, k, V_CPU) / u.ns);
         vn__json_str(j, "time_unit", u.name);
-        if (p->label && p->label[k])
-            vn__json_str(j, "label", p->label[k]);
         rates(j, p, (long)k, 0);
         /* Counters as Google Benchmark's perf counters: the row's, per
          * iteration and net of the empty loop, in every repetition. */
         for (int c = 0; c < r->ncounters && c < VN_COUNTERS_MAX; c++)
             if (isfinite(r->counters[c].value))
                 vn__json_num(j, r->counters[c].name, r->counters[c].value);
+        /* Last, where Google Benchmark writes a label. */
+        if (p->label && p->label[k])
+            vn__json_str(j, "label", p->label[k]);
         vn__json_obj_end(j);
     }
     /* As Google Benchmark: aggregates only with more than one repetition. */
