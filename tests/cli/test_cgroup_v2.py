@@ -32,6 +32,7 @@ measure() {
     ./vernier run --runs 2 --shell sh --json $d/json "$@" > $d/output 2>&1
     echo $? > $d/rc
     find /sys/fs/cgroup -name 'vernier-*' > $d/groups
+    dmesg | grep -E '@DMESG_BAD@' > $d/dmesg
 }
 measure root 'dd if=/dev/zero of=/dev/null bs=64M count=1' true
 measure leftover 'sleep 5 & true'
@@ -46,7 +47,7 @@ measure bare 'dd if=/dev/zero of=/dev/null bs=64M count=1' true
 stty -F /dev/ttyS1 raw -echo
 {
     for d in /out/*; do
-        for f in rc json output groups; do
+        for f in rc json output groups dmesg; do
             echo "=== $(basename $d) $f"; cat $d/$f
         done
     done
@@ -54,13 +55,15 @@ stty -F /dev/ttyS1 raw -echo
 } > /dev/ttyS1
 sync
 poweroff -f
-"""
+""".replace("@DMESG_BAD@", vm.DMESG_BAD)
 
 SCENARIOS = {"root", "leftover", "session", "bare"}
 
 
 def parse_results(text):
-    """The scenarios sent over the results port: {name: (rc, json, output, groups)}.
+    """The scenarios sent over the results port: {name: (rc, json, output,
+    groups)}, and the kernel's log lines that say something went wrong after
+    each, {name: text}, under the name "dmesg".
     Raises ValueError on anything incomplete, so a short transfer is never
     taken for a result."""
     if not re.search(r"^=== done$", text, re.M):
@@ -68,13 +71,16 @@ def parse_results(text):
     parts = {}
     for name, field, body in re.findall(r"^=== (\w+) (\w+)\n(.*?)(?=^=== )", text, re.M | re.S):
         parts.setdefault(name, {})[field] = body
-    scenarios = {}
+    scenarios, dmesg = {}, {}
+    fields = {"rc", "json", "output", "groups", "dmesg"}
     for name, f in parts.items():
-        if set(f) != {"rc", "json", "output", "groups"}:
-            raise ValueError(f"scenario {name} lacks {sorted({'rc', 'json', 'output', 'groups'} - set(f))}")
+        if set(f) != fields:
+            raise ValueError(f"scenario {name} lacks {sorted(fields - set(f))}")
         scenarios[name] = (int(f["rc"]), json.loads(f["json"]), f["output"], f["groups"].split())
+        dmesg[name] = f["dmesg"]
     if set(scenarios) != SCENARIOS:
         raise ValueError(f"scenarios {sorted(scenarios)}, expected {sorted(SCENARIOS)}")
+    scenarios["dmesg"] = dmesg
     return scenarios
 
 
@@ -104,9 +110,9 @@ def boot(tmp_path_factory):
 
 
 def test_the_results_parser_refuses_what_is_incomplete():
-    one = "=== {0} rc\n0\n=== {0} json\n{{}}\n=== {0} output\n\n=== {0} groups\n"
+    one = "=== {0} rc\n0\n=== {0} json\n{{}}\n=== {0} output\n\n=== {0} groups\n=== {0} dmesg\n"
     whole = "".join(one.format(n) for n in sorted(SCENARIOS))
-    assert set(parse_results(whole + "=== done\n")) == SCENARIOS
+    assert set(parse_results(whole + "=== done\n")) == SCENARIOS | {"dmesg"}
     with pytest.raises(ValueError, match="done"):
         parse_results(whole)
     with pytest.raises(ValueError, match="scenarios"):
@@ -161,3 +167,9 @@ def test_no_memory_controller_is_said_plainly(boot):
     assert "not enabled for the groups below /sys/fs/cgroup/bare/inner nor below its parent" in d["note"]
     assert "note: the peak memory of whole process trees is not measured" in err
     assert "5.19" not in d["note"]
+
+
+def test_the_kernel_says_nothing_wrong_after_any_scenario(boot):
+    """The guest has two CPUs; after each scenario its log has no BUG,
+    WARNING, stall, lockup or hung task (vm.DMESG_BAD)."""
+    assert boot["dmesg"] == {name: "" for name in SCENARIOS}, boot["dmesg"]
