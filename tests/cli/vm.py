@@ -29,13 +29,16 @@ def static(path):
 def needs():
     """What booting the guest needs: (missing, reason) pairs; a test skips
     with the first reason whose thing is missing."""
+    # The sanitized build's reason first: its build folder has no kernel of
+    # its own (install-deps unpacks it into build/), and the reason it
+    # would give would blame install-deps for what is by design.
     return [
+        (sanitized(), "a sanitized vernier needs its runtime's environment, not a bare initramfs"),
         (platform.machine() != "x86_64", "boots an x86-64 kernel"),
         (QEMU is None, "qemu-system-x86_64 is not installed (scripts/install-deps)"),
         (not KERNEL.is_file(), f"no kernel at {KERNEL}: scripts/install-deps could not download one"),
         (not static(BUSYBOX), "a static busybox is not installed (busybox-static)"),
         (shutil.which("cpio") is None, "cpio is not installed"),
-        (sanitized(), "a sanitized vernier needs its runtime's environment, not a bare initramfs"),
     ]
 
 
