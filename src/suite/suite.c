@@ -42,7 +42,7 @@ static int remove_one(const char *path, const struct stat *sb, int flag, struct 
     return 0;
 }
 
-/* The folders vernier-suite-PID-XXXXXX in base that a suite killed with
+/* The folders vernier-suite-PID-<6 random characters> in base that a suite killed with
  * -9 left: removed, with what is in them, when that PID names no process.
  * A live PID's (a suite running now) stay. */
 static void sweep_dead(const char *base)
@@ -78,6 +78,7 @@ const char *vn__suite_tmpdir(vn__suite_ctx *ctx)
     char t[sizeof ctx->tmpdir];
     /* Named with this process's PID, so that a later suite can tell a
      * folder a killed one left from one another suite is using now. */
+    /* mkdtemp replaces the six X with random characters. */
     if (snprintf(t, sizeof t, "%s/vernier-suite-%ld-XXXXXX", base, (long)getpid()) >=
         (int)sizeof t) {
         errno = ENAMETOOLONG;
