@@ -191,6 +191,7 @@ typedef struct vn__row_decision {
      * that add up to 1, NAN with one process (its blocks and samples only). */
     double share_processes, share_blocks, share_samples;
     double sd_processes;     /* the spread of the values across processes (NAN for one) */
+    double serial;           /* vn__levels_serial of the headline unit's values (1: none) */
     double within;           /* the mean variance of a process's value from its own samples */
     int disagree;            /* the processes' values fall in groups further apart than
                                 their own uncertainty allows (layout), or some give a bound

@@ -111,7 +111,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
     *out = (vn__row_decision){.k = k, .verdict = VN__GO_ON, .bound_value = NAN,
                               .bound_cycles = NAN, .half_pct = NAN, .share_processes = NAN,
                               .share_blocks = NAN, .share_samples = NAN, .sd_processes = NAN,
-                              .within = NAN};
+                              .within = NAN, .serial = 1};
     unit_nan(&out->ns);
     unit_nan(&out->cycles);
     if (!proc || k == 0)
@@ -188,6 +188,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         }
         out->ns = (vn__unit_view){ln.mean, ln.lo, ln.hi};
         out->sd_processes = ln.sd;
+        out->serial = ln.serial;
         if (have_cycles && vn__levels_compute(c, NULL, k, &lc) == 0) {
             out->cycles = (vn__unit_view){lc.mean, lc.lo, lc.hi};
             /* The clock moved between processes when they vary less in
@@ -197,8 +198,10 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         for (size_t i = 0; i < k; i++)
             scale[i] = out->cycles_headline ? c[i] / x[i] : 1;
         shares(proc, k, scale, out->cycles_headline ? lc.sd : ln.sd, out);
-        if (out->cycles_headline)
+        if (out->cycles_headline) {
             out->sd_processes = lc.sd;
+            out->serial = lc.serial;
+        }
         /* Values far apart beyond what their samples allow, and beyond the
          * precision asked: a layout, or a state of the machine, that one
          * process met and another did not. */

@@ -255,12 +255,21 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
             snprintf(a, sizeof a, "%.4g cycles", lo), snprintf(b, sizeof b, "%.4g cycles", hi);
         else
             vn__fmt_ns(a, sizeof a, lo), vn__fmt_ns(b, sizeof b, hi);
+        /* In runs of like values, the state lasted longer than a process:
+         * the interval is widened for it (vn__levels_serial). */
+        char runs[48] = "";
+        if (r->serial >= 1.5)
+            snprintf(runs, sizeof runs, ", in runs (interval %.1fx wider)", sqrt(r->serial));
         vn__warning_brief(vn__result_warn(r, "processes_disagree",
              "its %zu processes gave %s to %s, further apart than their own samples allow: the "
              "memory layout, or the machine's state, that some of them met and others did not "
-             "moves this body; the interval across them says how much",
-             r->nprocesses, a, b),
-             "%s to %s over %zu processes", a, b, r->nprocesses);
+             "moves this body; the interval across them says how much%s",
+             r->nprocesses, a, b,
+             r->serial >= 1.5 ? ". In the order they ran they came in runs of like values, a "
+                                "state that lasted longer than one process, and the interval is "
+                                "widened as for fewer independent processes"
+                              : ""),
+             "%s to %s over %zu processes%s", a, b, r->nprocesses, runs);
     }
     /* The reference chain of adds needs one ALU a cycle and does not feel a
      * second hardware thread on the core; a loop of taken branches shares

@@ -20,6 +20,25 @@
 /* The 97.5% normal quantile. */
 #define Z975 1.959963984540054
 
+double vn__levels_serial(const double *x, size_t k)
+{
+    if (!x || k < 4)
+        return 1;
+    double m = 0;
+    for (size_t i = 0; i < k; i++)
+        m += x[i];
+    m /= (double)k;
+    double ss = 0, lag = 0;
+    for (size_t i = 0; i < k; i++) {
+        ss += (x[i] - m) * (x[i] - m);
+        if (i + 1 < k)
+            lag += (x[i] - m) * (x[i + 1] - m);
+    }
+    double rho = ss > 0 ? lag / ss : 0;
+    rho = fmin(fmax(rho, 0), 0.8);
+    return (1 + rho) / (1 - rho);
+}
+
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out)
 {
     if (!value || !out || k == 0)
@@ -36,13 +55,15 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
         }
     }
     vn__levels l = {.k = k, .mean = sum / (double)k, .lo = NAN, .hi = NAN, .sd = NAN,
-                    .within = nv ? vsum / (double)nv : NAN, .between = NAN, .share = NAN};
+                    .within = nv ? vsum / (double)nv : NAN, .between = NAN, .share = NAN,
+                    .serial = 1};
     if (k >= 2) {
         double ss = 0;
         for (size_t i = 0; i < k; i++)
             ss += (value[i] - l.mean) * (value[i] - l.mean);
         l.sd = sqrt(ss / (double)(k - 1));
-        double half = vn_t975((double)(k - 1)) * l.sd / sqrt((double)k);
+        l.serial = vn__levels_serial(value, k);
+        double half = vn_t975((double)(k - 1)) * l.sd * sqrt(l.serial / (double)k);
         l.lo = l.mean - half;
         l.hi = l.mean + half;
         if (isfinite(l.within)) {
@@ -103,6 +124,15 @@ static int log_moments(const double *x, size_t n, double *mean, double *var)
     for (size_t i = 0; i < n; i++)
         ss += (log(x[i]) - *mean) * (log(x[i]) - *mean);
     *var = n >= 2 ? ss / (double)(n - 1) : NAN;
+    /* The units in the order they ran: runs of like values widen the
+     * variance of their mean (vn__levels_serial). */
+    double *l = n >= 4 ? malloc(n * sizeof *l) : NULL;
+    if (l) {
+        for (size_t i = 0; i < n; i++)
+            l[i] = log(x[i]);
+        *var *= vn__levels_serial(l, n);
+        free(l);
+    }
     return 0;
 }
 

@@ -14,13 +14,28 @@
 typedef struct vn__levels {
     size_t k;          /* processes */
     double mean;       /* the mean of their values */
-    double lo, hi;     /* its 95% Student t-interval, k - 1 degrees of freedom; NAN for k < 2 */
+    double lo, hi;     /* its 95% Student t-interval, k - 1 degrees of freedom, its variance
+                          times serial; NAN for k < 2 */
     double sd;         /* the values' standard deviation across processes (NAN for k < 2) */
     double within;     /* the mean variance of one value from its own samples (NAN unknown) */
     double between;    /* the variance between processes beyond that: max(0, sd^2 - within) */
     double share;      /* between / (between + within): the share of one process's
                           variation that another process, not more samples, would see */
+    double serial;     /* vn__levels_serial of the values: how much runs of like values in
+                          the order the processes ran widen the variance of the mean */
 } vn__levels;
+
+/* How much the variance of the mean of x[0..k), values in the order they
+ * were taken, grows because neighbours are alike: a state of the machine
+ * that lasts longer than one process (a neighbour's cache use, a shared
+ * core) makes runs of like values, and the mean of k such values varies
+ * as much as that of fewer independent ones. The lag-1 autocorrelation
+ * rho of an AR(1) model gives the factor (1 + rho) / (1 - rho) (the
+ * effective sample size of a correlated series, as in batch-means and
+ * Newey-West variance estimates); rho is taken in [0, 0.8] (at most 9x,
+ * as an estimate from a handful of values is itself rough) and the
+ * factor is 1 for fewer than 4 values. */
+double vn__levels_serial(const double *x, size_t k);
 
 /* The levels of k values, with var[i] the variance of value i from its own
  * samples (NAN where unknown; var may be NULL). VN_EINVAL for k = 0 or a

@@ -574,6 +574,12 @@ typedef struct vn_result {
     /* Ratio with a baseline over several processes: the mean of the
      * per-process log ratios, with Student's t-interval (ratio_n processes). */
     int ratio_processes;
+    /* How much the headline's variance grew because its processes, in the
+     * order they ran, came in runs of like values (a state of the machine
+     * lasting longer than one process): (1 + rho) / (1 - rho) for their
+     * lag-1 autocorrelation rho in [0, 0.8]; 1 when they did not, or with
+     * fewer than 4 processes. */
+    double serial;
 } vn_result;
 
 /* A finding about the run as a whole, from its rows: id for scripts, one
