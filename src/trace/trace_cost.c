@@ -14,8 +14,9 @@
 
 /* Rounds a side, and calls a round: a round is about a millisecond and
  * fits the ring buffer many times over, which is drained between rounds.
- * The whole measurement is some 60000 system calls, well under a second
- * after the probes' load; its spread is reported beside it. */
+ * The whole measurement is some 70000 system calls, well under a second
+ * after the probes' load; its spread and its time, apart from the load's,
+ * are reported beside it. */
 #define ROUNDS 11
 #define CALLS 3000
 
@@ -69,11 +70,13 @@ static int drain(vn__tracer *t)
 }
 
 /* The cost on one function and its spread (half the interquartile range of
- * the probed rounds, each less the bare rounds' median): 0, or a negative
- * code with the reason in why. */
-static int cost_on(const char *func, vn__trace_mode m, double *ns, double *spread, char *why,
-                   size_t n)
+ * the probed rounds, each less the bare rounds' median), and how long the
+ * probes took to load and attach (load_s) and the rounds to run (run_s):
+ * 0, or a negative code with the reason in why. */
+static int cost_on(const char *func, vn__trace_mode m, double *ns, double *spread, double *load_s,
+                   double *run_s, char *why, size_t n)
 {
+    double t0 = now_ns();
     vn__trace_opts o = {.func = func, .pid = (uint32_t)getpid(), .cpu = -1,
                         .force_kprobe = m == VN__TRACE_KPROBE};
     vn__tracer *t = NULL;
@@ -88,10 +91,13 @@ static int cost_on(const char *func, vn__trace_mode m, double *ns, double *sprea
         return VN_ENOTSUP;
     }
     double bare[ROUNDS], probed[ROUNDS];
+    double t1 = now_ns();
     round_ns(); /* warm the loop and the system call's path */
     for (int r = 0; r < ROUNDS; r++)
         bare[r] = round_ns();
+    double t2 = now_ns();
     err = vn__trace_attach(t, why, n);
+    double t3 = now_ns();
     for (int r = 0; !err && r < ROUNDS; r++) {
         probed[r] = round_ns();
         if (drain(t) < 0) {
@@ -99,6 +105,9 @@ static int cost_on(const char *func, vn__trace_mode m, double *ns, double *sprea
             snprintf(why, n, "cannot read the ring buffer");
         }
     }
+    double t4 = now_ns();
+    *load_s = (t1 - t0 + t3 - t2) / 1e9;
+    *run_s = (t2 - t1 + t4 - t3) / 1e9;
     vn__trace_losses lost;
     vn__trace_losses_of(t, &lost);
     vn__trace_close(t);
@@ -129,11 +138,11 @@ int vn__trace_probe_cost(vn__trace_mode m, double *ns, char *desc, size_t n)
             fclose(f);
         if (!type)
             continue;
-        double spread;
-        err = cost_on(func, m, ns, &spread, why, sizeof why);
+        double spread, load, run;
+        err = cost_on(func, m, ns, &spread, &load, &run, why, sizeof why);
         if (!err) {
-            snprintf(desc, n, "+-%.0f ns, %s on %s, %d x %d calls", spread, vn__trace_mode_name(m),
-                     func, ROUNDS, CALLS);
+            snprintf(desc, n, "+-%.0f ns, %s on %s, %.2f s + %.2f s load", spread,
+                     vn__trace_mode_name(m), func, run, load);
             return 0;
         }
     }

@@ -201,8 +201,11 @@ static int findings(vn_results *r, const vn__trace_calls *c, const vn__trace_inf
         err = vn_results_add_finding(r, "trace_probe_cost", brief,
                                      "What the entry and return probes add to each call, as its "
                                      "caller sees it: syscall(SYS_getppid) timed in a loop without "
-                                     "and with the same probes on the getppid system call, the "
-                                     "difference of the medians per call.");
+                                     "and with the same probes on the getppid system call (11 "
+                                     "rounds of 3000 calls a side), the difference of the medians "
+                                     "per call; +- is half the interquartile range of the probed "
+                                     "rounds. The time is the rounds' own, then the probes' load "
+                                     "and attach, which the trace itself repeats.");
     }
     uint64_t lost = in->lost.events + in->lost.starts + in->lost.kernel + in->lost.deep;
     if (!err && lost) {
