@@ -22,6 +22,9 @@
 # BUILD=DIR takes the tool and bench_coverage from DIR (default build);
 # CONDITIONS="quiet stress" picks either; ARGS adds options to every run;
 # OUT=DIR keeps the JSON files (bench/coverage_report.py DIR prints again).
+# ALT="OPTIONS" also runs the workloads with OPTIONS after each plain run,
+# taking turns with it, and reports them as the condition "COND+alt" (no
+# planted slowdowns): an A/B of a rule under one machine's changing state.
 # Needs stress-ng: scripts/install-deps --bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +32,7 @@ BUILD=${BUILD:-build}
 RUNS=${RUNS:-41}
 CONDITIONS=${CONDITIONS:-quiet stress}
 ARGS=${ARGS:-}
+ALT=${ALT:-}
 scripts/install-deps --bench >/dev/null
 if [ -f "$BUILD/build.ninja" ]; then
     cmake --build "$BUILD" --target bench_coverage vernier >/dev/null
@@ -80,6 +84,10 @@ for cond in $CONDITIONS; do
     # compared was taken back to back.
     for i in $(seq "$RUNS"); do
         run "$out/$cond-base-$i" "$prog"
+        if [ -n "$ALT" ]; then
+            # shellcheck disable=SC2086
+            run "$out/$cond+alt-base-$i" "$prog" $ALT
+        fi
         if [ "$i" -lt "$RUNS" ]; then
             VN_COVERAGE_SLOWER=3 run "$out/$cond-slow3-$i" "$prog" --filter 'chain'
             VN_COVERAGE_SLOWER=10 run "$out/$cond-slow10-$i" "$prog" --filter 'chain'
@@ -95,6 +103,10 @@ for cond in $CONDITIONS; do
             "$tool" compare --fail-on-regression --json "$out/$cond-cmp-$kind-$i.json" \
                 "$out/$cond-base-$i.json" "$new.json" >/dev/null 2>&1 || true
         done
+        if [ -n "$ALT" ]; then
+            "$tool" compare --fail-on-regression --json "$out/$cond+alt-cmp-base-$i.json" \
+                "$out/$cond+alt-base-$i.json" "$out/$cond+alt-base-$((i + 1)).json" >/dev/null 2>&1 || true
+        fi
     done
     if [ -n "$stress_pid" ]; then
         kill "$stress_pid" 2>/dev/null || true

@@ -70,6 +70,14 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)
         return VN_EINVAL;
+    /* min_processes moves only the floor of a count chosen by the engine;
+     * a count given is run whole. */
+    if (procs)
+        p->min_processes = procs;
+    else if (p->min_processes > p->max_processes)
+        p->min_processes = p->max_processes;
+    else if (p->min_processes < 2)
+        p->min_processes = 2;
     *p_out = d;
     return 0;
 }

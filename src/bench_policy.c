@@ -31,6 +31,7 @@ static const struct field {
     {"shared_ratio", offsetof(vn__policy, shared_ratio), REAL},
     {"process_shared_ratio", offsetof(vn__policy, process_shared_ratio), REAL},
     {"confirm", offsetof(vn__policy, confirm), COUNT},
+    {"min_processes", offsetof(vn__policy, min_processes), COUNT},
     {"process_samples", offsetof(vn__policy, process_samples), COUNT},
     {"cycles_gain", offsetof(vn__policy, cycles_gain), REAL},
 };
