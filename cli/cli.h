@@ -38,6 +38,47 @@ int cmd_run(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_store(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+
+/* ---- the store (cmd_store.c) ------------------------------------------------- */
+
+/* --store and what a run is kept with, the same on every command that
+ * measures: their getopt codes, and the longopts entries. */
+enum {
+    VN_CLI_OPT_STORE = 0x5300,
+    VN_CLI_OPT_COMMIT,
+    VN_CLI_OPT_BRANCH,
+    VN_CLI_OPT_TAG,
+};
+#define VN_CLI_IS_STORE_OPT(c) ((c) >= VN_CLI_OPT_STORE && (c) <= VN_CLI_OPT_TAG)
+#define VN_CLI_STORE_OPTIONS                                                                        \
+    {"store", required_argument, NULL, VN_CLI_OPT_STORE},                                          \
+        {"commit", required_argument, NULL, VN_CLI_OPT_COMMIT},                                    \
+        {"branch", required_argument, NULL, VN_CLI_OPT_BRANCH},                                    \
+        {"tag", required_argument, NULL, VN_CLI_OPT_TAG}
+#define VN_CLI_MAX_TAGS 32
+
+typedef struct vn_cli_store {
+    int on;               /* --store given, or $VERNIER_STORE set */
+    const char *url;      /* NULL: $VERNIER_STORE, else the default file */
+    const char *commit, *branch;
+    const char *tags[VN_CLI_MAX_TAGS];
+    size_t ntags;
+    double time;          /* 0: now */
+} vn_cli_store;
+
+/* --store given, or $VERNIER_STORE set. */
+int vn_cli_store_wanted(const vn_cli_store *st);
+/* One of the options above into st: 0, or a usage error (2) printed. */
+int vn_cli_store_opts(const char *cmd, int c, const char *arg, vn_cli_store *st);
+/* After a command wrote its results (written: the file, or NULL): keeps
+ * the JSON in the store when st->on, or $VERNIER_STORE is set. The store
+ * never stops a result from being written: this runs after, and a failure
+ * is one line that says where the results are. VN_EXIT_OK or
+ * VN_EXIT_FAIL. */
+int vn_cli_store_json(const char *cmd, const vn_cli_store *st, const vn_buf *json,
+                      const char *written);
 
 /* Prints "vernier CMD: <message>; see 'vernier CMD --help'" and returns 2. */
 int vn_cli_usage_error(const char *cmd, const char *fmt, ...) VN_PRINTF(2, 3);

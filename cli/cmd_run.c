@@ -108,6 +108,20 @@ static int run(vn_cli_run_opts *o)
         fprintf(stderr, "vernier run: %s\n", fail.message);
         status = VN_EXIT_FAIL;
     }
+#ifndef VN_NO_COMPARE
+    /* Kept only when whole: a run cut short or a command that failed
+     * would be a point of the history that measured something else. */
+    if (!fail.failed && !res.interrupted && vn_cli_store_wanted(&o->store)) {
+        vn_buf b;
+        vn_buf_init(&b, VN_RESULTS_BUF_MAX);
+        int jr = vn_report_run_json(&res, &b);
+        if (jr)
+            status |= vn_cli_fail(CMD, "the results were not stored: %s", vn_strerror(jr));
+        else
+            status |= vn_cli_store_json(CMD, &o->store, &b, o->out[VN_CLI_RUN_JSON]);
+        vn_buf_free(&b);
+    }
+#endif
     /* The results say whether the runs were cut short; a signal that came
      * once they were over changed nothing in them, so the message and the
      * exit status follow the results, as the files do. */

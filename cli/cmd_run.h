@@ -39,6 +39,7 @@ typedef struct vn_cli_run_opts {
     const char *style;        /* --style, "auto" unless given */
     const char *fake_path;    /* --fake-exec */
     const char *report;       /* --report: the HTML page, as vernier report makes it */
+    vn_cli_store store;       /* --store, --commit, --branch, --tag */
 
     /* Set by vn_cli_run_check. */
     int to_stdout;            /* a file goes to standard output: the report goes to stderr */

@@ -183,6 +183,9 @@ static const struct option longopts[] = {
     {"export-hyperfine", required_argument, NULL, O_HF},
     {"hist", no_argument, NULL, O_HIST},
     {"report", required_argument, NULL, O_REPORT},
+#ifndef VN_NO_COMPARE
+    VN_CLI_STORE_OPTIONS,
+#endif
     {"explain", no_argument, NULL, O_EXPLAIN},
     {"fake-exec", required_argument, NULL, O_FAKE},
     {"counters", required_argument, NULL, O_COUNTERS},
@@ -376,6 +379,13 @@ static int take_report(vn_cli_run_opts *o, int opt, const char *arg)
         o->gbench = !strcmp(arg, "gbench");
         return 0;
     case O_REPORT: o->report = arg; return 0;
+#ifndef VN_NO_COMPARE
+    case VN_CLI_OPT_STORE:
+    case VN_CLI_OPT_COMMIT:
+    case VN_CLI_OPT_BRANCH:
+    case VN_CLI_OPT_TAG:
+        return vn_cli_store_opts(CMD, opt, arg, &o->store) ? VN_EXIT_USAGE : 0;
+#endif
     case O_HIST: o->hist = 1; return 0;
     case O_EXPLAIN: o->explain = 1; return 0;
     case O_FAKE: o->fake_path = arg; return 0;

@@ -18,6 +18,10 @@ static const vn_cli_cmd commands[] = {
     {"run", "time whole commands over many runs and compare them", cmd_run},
     {"stats", "summarize numbers from a file or a pipe: median CI, percentiles, outliers, modes", cmd_stats},
     {"suite", "what the OS costs: syscalls, files, processes, IPC, memory, timers", cmd_suite},
+#ifndef VN_NO_COMPARE /* the store reads results with compare's reader */
+    {"store", "keep results files in the store (SQLite or PostgreSQL) for vernier history", cmd_store},
+    {"history", "every stored result of a benchmark, by machine, oldest first", cmd_history},
+#endif
     {"trace", "time every call of a kernel function with BPF probes: percentiles, per CPU", cmd_trace},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -1,0 +1,368 @@
+/* vernier history: the stored results of each benchmark on each machine,
+ * oldest first (src/store/), and `vernier history check`, the change
+ * points in them (src/store/changes.c). */
+#ifndef VN_NO_COMPARE
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "format.h"
+#include "json.h"
+#include "store/changes.h"
+#include "store/store.h"
+
+#define CMD "history"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vernier history [OPTIONS] [NAME...]\n"
+            "       vernier history check [OPTIONS] [NAME...]\n"
+            "\n"
+            "Show the stored results of each benchmark, a series for each machine it ran\n"
+            "on, oldest first: when, the commit, the headline with its 95%% interval and\n"
+            "the units it rests on. NAME is a benchmark's name or a pattern with * and ?\n"
+            "(default: every benchmark). Results are stored with --store, $VERNIER_STORE\n"
+            "or vernier store add.\n"
+            "\n"
+            "check finds the change points of each series: E-Divisive on the means with\n"
+            "a permutation test (as Apache Otava does), on the units of each result, so\n"
+            "that a noisy series does not make change points of its noise. Each is\n"
+            "printed with the commits between which it happened, the shift with its 95%%\n"
+            "interval and its p-value.\n"
+            "\n"
+            "Options:\n"
+            "  --store URL        the store: a file, sqlite:FILE or postgresql://...\n"
+            "                     (default: $VERNIER_STORE, else\n"
+            "                     ~/.local/share/vernier/results.db)\n"
+            "  --machine TEXT     only series whose machine fingerprint holds TEXT\n"
+            "  --branch NAME      only results of this branch\n"
+            "  --since DATE       only results from DATE (YYYY-MM-DD) or the last Nd days\n"
+            "  --last N           at most the last N results a series (20; 0 for all)\n"
+            "  --threshold PCT    check: a shift smaller than PCT percent is no change (2)\n"
+            "  --p-value P        check: the largest p-value of a change point (0.01)\n"
+            "  --fail-on-regression\n"
+            "                     check: exit 3 when the newest change of a series is a\n"
+            "                     slowdown past the threshold\n"
+            "  --json FILE        also write the series (and change points) as JSON\n"
+            "  -h, --help         show this help\n"
+            "\n"
+            "Exit status: 0 when the store was read, 3 when --fail-on-regression is given\n"
+            "and a series slowed down, 1 when the store cannot be read, 2 for a usage\n"
+            "error.\n");
+}
+
+typedef struct opts {
+    const char *store, *machine, *branch, *json;
+    double since, threshold, pmax;
+    size_t last;
+    int check, fail_on_regression;
+} opts;
+
+static int parse_since(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    long days = strtol(s, &end, 10);
+    if (end != s && !strcmp(end, "d") && !errno && days >= 0) {
+        *out = (double)time(NULL) - 86400.0 * (double)days;
+        return 0;
+    }
+    struct tm tm = {0};
+    const char *rest = strptime(s, "%Y-%m-%d", &tm);
+    if (!rest || *rest)
+        return -1;
+    tm.tm_isdst = -1;
+    time_t t = mktime(&tm);
+    if (t == (time_t)-1)
+        return -1;
+    *out = (double)t;
+    return 0;
+}
+
+static int parse(int argc, char **argv, opts *o)
+{
+    enum { O_STORE = 1000, O_MACHINE, O_BRANCH, O_SINCE, O_LAST, O_THRESHOLD, O_P, O_FAIL, O_JSON };
+    static const struct option longopts[] = {
+        {"store", required_argument, NULL, O_STORE},
+        {"machine", required_argument, NULL, O_MACHINE},
+        {"branch", required_argument, NULL, O_BRANCH},
+        {"since", required_argument, NULL, O_SINCE},
+        {"last", required_argument, NULL, O_LAST},
+        {"threshold", required_argument, NULL, O_THRESHOLD},
+        {"p-value", required_argument, NULL, O_P},
+        {"fail-on-regression", no_argument, NULL, O_FAIL},
+        {"json", required_argument, NULL, O_JSON},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    char *end;
+    while ((c = vn_cli_getopt(CMD, argc, argv, "h", longopts)) != -1) {
+        switch (c) {
+        case 'h':
+            usage(stdout);
+            return -1;
+        case O_STORE:
+            if (!optarg[0])
+                return vn_cli_usage_error(CMD, "--store needs a file or a postgresql:// URL");
+            o->store = optarg;
+            break;
+        case O_MACHINE:
+            o->machine = optarg;
+            break;
+        case O_BRANCH:
+            o->branch = optarg;
+            break;
+        case O_SINCE:
+            if (parse_since(optarg, &o->since))
+                return vn_cli_usage_error(CMD, "--since needs YYYY-MM-DD or Nd, not '%s'", optarg);
+            break;
+        case O_LAST:
+            if (vn_cli_parse_size(CMD, "--last", optarg, 0, 1000000, &o->last))
+                return VN_EXIT_USAGE;
+            break;
+        case O_THRESHOLD:
+            if (vn_cli_parse_threshold(CMD, optarg, &o->threshold))
+                return VN_EXIT_USAGE;
+            break;
+        case O_P:
+            errno = 0;
+            o->pmax = strtod(optarg, &end);
+            if (!optarg[0] || *end || errno || !(o->pmax > 0 && o->pmax < 1))
+                return vn_cli_usage_error(CMD, "--p-value needs a number between 0 and 1, not '%s'",
+                                          optarg);
+            break;
+        case O_FAIL:
+            o->fail_on_regression = 1;
+            break;
+        case O_JSON:
+            if (vn_cli_check_path(CMD, "--json", optarg))
+                return VN_EXIT_USAGE;
+            o->json = optarg;
+            break;
+        default:
+            return VN_EXIT_USAGE;
+        }
+    }
+    if ((o->fail_on_regression || o->pmax != 0.01) && !o->check)
+        return vn_cli_usage_error(CMD, "%s is an option of 'vernier history check'",
+                                  o->fail_on_regression ? "--fail-on-regression" : "--p-value");
+    return 0;
+}
+
+/* A headline value in its unit. */
+static void fmt_value(char *s, size_t n, const char *unit, double v)
+{
+    if (!strcmp(unit, "cycles"))
+        snprintf(s, n, "%.4g cyc", v);
+    else
+        vn__fmt_ns(s, n, v);
+}
+
+static void fmt_when(char *s, size_t n, double t)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    if (!localtime_r(&tt, &tm) || !strftime(s, n, "%Y-%m-%d %H:%M", &tm))
+        snprintf(s, n, "?");
+}
+
+static void fmt_commit(char *s, size_t n, const vn__store_point *p)
+{
+    snprintf(s, n, "%.10s%s", p->commit[0] ? p->commit : "-", p->dirty > 0 ? "+" : "");
+}
+
+/* The machine's fingerprint holds o->machine (none given: every one). */
+static int machine_ok(const opts *o, const char *fp)
+{
+    return !o->machine || strstr(fp, o->machine);
+}
+
+static void print_series(const opts *o, const vn__store_series *v, const vn__store_changes *ch)
+{
+    size_t from = o->last && v->n > o->last ? v->n - o->last : 0;
+    printf("%s on %s: %zu result%s", v->name, v->machine, v->n, v->n == 1 ? "" : "s");
+    if (from)
+        printf(" (the last %zu; --last 0 for all)", v->n - from);
+    printf("\n");
+    for (size_t i = from; i < v->n; i++) {
+        const vn__store_point *p = &v->pt[i];
+        char when[32], commit[16], val[32], half[16];
+        fmt_when(when, sizeof when, p->time);
+        fmt_commit(commit, sizeof commit, p);
+        fmt_value(val, sizeof val, p->unit, p->value);
+        if (isfinite(p->lo) && isfinite(p->hi) && p->value != 0)
+            snprintf(half, sizeof half, "+-%.2g%%",
+                     100 * fmax(p->hi - p->value, p->value - p->lo) / fabs(p->value));
+        else
+            snprintf(half, sizeof half, "-");
+        const char *mark = "";
+        for (size_t c = 0; ch && c < ch->n; c++)
+            if (ch->at[c].index == i)
+                mark = ch->at[c].ratio > 1 ? "  <- slower" : "  <- faster";
+        printf("  %s  %-11s %-12.12s %10s %8s %4zu units%s\n", when, commit,
+               p->branch[0] ? p->branch : "-", val, half, p->nunits, mark);
+    }
+}
+
+/* A change point: the commits on both sides, its shift and its p-value. */
+static void print_change(const vn__store_series *v, const vn__store_change *c, double threshold)
+{
+    const vn__store_point *a = &v->pt[c->index - 1], *b = &v->pt[c->index];
+    char ca[16], cb[16];
+    fmt_commit(ca, sizeof ca, a);
+    fmt_commit(cb, sizeof cb, b);
+    const char *what = c->ratio > 1 + threshold ? "slower" : c->ratio < 1 - threshold ? "faster"
+                                                                                     : "no change";
+    printf("  %s..%s: %.3fx [%.3f, %.3f] %s, p = %.3g\n", ca, cb, c->ratio, c->lo, c->hi, what,
+           c->p);
+}
+
+static void json_series(vn__json *j, const vn__store_series *v, const vn__store_changes *ch,
+                        double threshold)
+{
+    vn__json_obj_begin(j, NULL);
+    vn__json_str(j, "name", v->name);
+    vn__json_str(j, "machine", v->machine);
+    vn__json_arr_begin(j, "results");
+    for (size_t i = 0; i < v->n; i++) {
+        const vn__store_point *p = &v->pt[i];
+        vn__json_obj_begin(j, NULL);
+        vn__json_int(j, "run", p->run);
+        vn__json_num(j, "time", p->time);
+        vn__json_str(j, "commit", p->commit[0] ? p->commit : NULL);
+        vn__json_str(j, "branch", p->branch[0] ? p->branch : NULL);
+        vn__json_bool(j, "dirty", p->dirty);
+        vn__json_str(j, "unit", p->unit);
+        vn__json_num(j, "value", p->value);
+        vn__json_arr_begin(j, "ci");
+        vn__json_num(j, NULL, p->lo);
+        vn__json_num(j, NULL, p->hi);
+        vn__json_arr_end(j);
+        vn__json_uint(j, "units", p->nunits);
+        vn__json_obj_end(j);
+    }
+    vn__json_arr_end(j);
+    if (ch) {
+        vn__json_arr_begin(j, "changes");
+        for (size_t c = 0; c < ch->n; c++) {
+            const vn__store_change *x = &ch->at[c];
+            vn__json_obj_begin(j, NULL);
+            vn__json_uint(j, "index", x->index);
+            vn__json_str(j, "before", v->pt[x->index - 1].commit[0] ? v->pt[x->index - 1].commit : NULL);
+            vn__json_str(j, "after", v->pt[x->index].commit[0] ? v->pt[x->index].commit : NULL);
+            vn__json_num(j, "ratio", x->ratio);
+            vn__json_arr_begin(j, "ci");
+            vn__json_num(j, NULL, x->lo);
+            vn__json_num(j, NULL, x->hi);
+            vn__json_arr_end(j);
+            vn__json_num(j, "p", x->p);
+            vn__json_str(j, "verdict", x->ratio > 1 + threshold   ? "slower"
+                                       : x->ratio < 1 - threshold ? "faster"
+                                                                  : "no change");
+            vn__json_obj_end(j);
+        }
+        vn__json_arr_end(j);
+    }
+    vn__json_obj_end(j);
+}
+
+/* The change points of a series, on its headlines: 999 permutations a
+ * test, seeded by the series' length so that the same history gives the
+ * same answer; segments of at least 2 results. */
+static int changes_of(const vn__store_series *v, double pmax, vn__store_changes *out)
+{
+    double *x = malloc((v->n ? v->n : 1) * sizeof *x);
+    if (!x)
+        return VN_ENOMEM;
+    size_t m = 0;
+    for (size_t i = 0; i < v->n; i++)
+        x[m++] = v->pt[i].value;
+    int rc = vn__store_changes_find(x, m, pmax, 999, 2, 0x5eed + m, out);
+    free(x);
+    return rc;
+}
+
+int cmd_history(int argc, char **argv)
+{
+    opts o = {.last = 20, .threshold = 0.02, .pmax = 0.01};
+    if (argc >= 2 && !strcmp(argv[1], "check")) {
+        o.check = 1;
+        argc--, argv++;
+    }
+    int rc = parse(argc, argv, &o);
+    if (rc < 0)
+        return vn_cli_flushed(CMD);
+    if (rc)
+        return rc;
+    vn__store *s;
+    char why[512];
+    if (vn__store_open(o.store, &s, why, sizeof why) != 0)
+        return vn_cli_fail(CMD, "cannot read the store '%s': %s", o.store ? o.store : "(default)", why);
+    vn__store_query q = {.names = (const char *const *)argv + optind,
+                         .nnames = (size_t)(argc - optind), .branch = o.branch, .since = o.since};
+    vn__store_series *v;
+    size_t nv;
+    if (vn__store_series_of(s, &q, &v, &nv, why, sizeof why) != 0) {
+        vn__store_close(s);
+        return vn_cli_fail(CMD, "cannot read the store '%s': %s", vn__store_where(s), why);
+    }
+    vn_buf jb;
+    vn_buf_init(&jb, 0);
+    vn__json j;
+    vn__json_init(&j, &jb, 1);
+    vn__json_obj_begin(&j, NULL);
+    vn__json_str(&j, "format", "vernier.history/1");
+    vn__json_str(&j, "store", vn__store_where(s));
+    vn__json_arr_begin(&j, "series");
+    int status = VN_EXIT_OK, slower = 0, to_stdout = o.json && vn_cli_is_stdout(o.json);
+    size_t shown = 0;
+    for (size_t i = 0; i < nv && !status; i++) {
+        if (!machine_ok(&o, v[i].machine))
+            continue;
+        vn__store_changes ch = {0}, *chp = NULL;
+        if (o.check) {
+            int e = changes_of(&v[i], o.pmax, &ch);
+            if (e) {
+                status = vn_cli_fail(CMD, "cannot test '%s' for changes: %s", v[i].name,
+                                     vn_strerror(e));
+                break;
+            }
+            chp = &ch;
+            if (ch.n && ch.at[ch.n - 1].ratio > 1 + o.threshold)
+                slower = 1;
+        }
+        if (!to_stdout) {
+            print_series(&o, &v[i], chp);
+            if (o.check && !ch.n)
+                printf("  no change point (p <= %.3g)\n", o.pmax);
+            for (size_t c = 0; chp && c < ch.n; c++)
+                print_change(&v[i], &ch.at[c], o.threshold);
+        }
+        json_series(&j, &v[i], chp, o.threshold);
+        vn__store_changes_free(&ch);
+        shown++;
+    }
+    vn__json_arr_end(&j);
+    vn__json_obj_end(&j);
+    int jr = vn__json_finish(&j);
+    if (!status && !shown && !to_stdout)
+        printf("no stored results%s in '%s'\n", q.nnames || o.machine || o.branch || o.since > 0
+                                                     ? " match" : "", vn__store_where(s));
+    if (!status && o.json)
+        status = jr ? vn_cli_fail(CMD, "cannot format the JSON: %s", vn_strerror(jr))
+                    : vn_cli_write(CMD, o.json, &jb);
+    vn_buf_free(&jb);
+    vn__store_series_free(v, nv);
+    vn__store_close(s);
+    if (!status)
+        status = vn_cli_flushed(CMD);
+    if (!status && o.fail_on_regression && slower)
+        status = VN_EXIT_REGRESSION;
+    return status;
+}
+#endif

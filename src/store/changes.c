@@ -1,0 +1,156 @@
+/* E-Divisive on the means (changes.h). With alpha = 2 the energy
+ * statistic of a split at t of n values is t (n - t) / n times the squared
+ * difference of the two sides' means; the best split of a segment is the
+ * largest. Splits are added one at a time, the best over every segment
+ * first (hierarchical, as the E-Divisive paper does), and each must beat
+ * the same statistic on permutations of its segment: the series' own
+ * scatter, not a model of it, sets the bar, so a noisy series needs a
+ * larger move. Values are taken as logs, so a shift is a ratio. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats_levels.h"
+#include "store/changes.h"
+#include "vernier/base.h"
+#include "vernier/bench.h"
+#include "vernier/stats.h"
+
+/* The best split of v[0..n) and its statistic, from prefix sums. */
+static double best_split(const double *v, size_t n, size_t min_size, size_t *at)
+{
+    double total = 0, left = 0, best = -1;
+    for (size_t i = 0; i < n; i++)
+        total += v[i];
+    *at = 0;
+    for (size_t t = 1; t < n; t++) {
+        left += v[t - 1];
+        if (t < min_size || n - t < min_size)
+            continue;
+        double d = left / (double)t - (total - left) / (double)(n - t);
+        double q = (double)t * (double)(n - t) / (double)n * d * d;
+        if (q > best) {
+            best = q;
+            *at = t;
+        }
+    }
+    return best;
+}
+
+/* The permutation test of the best split of v[0..n): the share of
+ * shuffles whose best split is at least as strong, (1 + k) / (1 + perms). */
+static double p_value(const double *v, size_t n, size_t min_size, double q, size_t perms,
+                      vn_rng *g, double *tmp)
+{
+    size_t ge = 0;
+    memcpy(tmp, v, n * sizeof *tmp);
+    for (size_t r = 0; r < perms; r++) {
+        for (size_t i = n - 1; i > 0; i--) {
+            size_t j = (size_t)(vn_rng_double(g) * (double)(i + 1));
+            if (j > i)
+                j = i;
+            double t = tmp[i];
+            tmp[i] = tmp[j];
+            tmp[j] = t;
+        }
+        size_t at;
+        ge += best_split(tmp, n, min_size, &at) >= q * (1 - 1e-12);
+    }
+    return (1.0 + (double)ge) / (1.0 + (double)perms);
+}
+
+static int by_index(const void *a, const void *b)
+{
+    const vn__store_change *x = a, *y = b;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+int vn__store_changes_find(const double *x, size_t n, double pmax, size_t perms, size_t min_size,
+                           uint64_t seed, vn__store_changes *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!x || !(pmax > 0) || min_size < 1)
+        return VN_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (!(x[i] > 0) || !isfinite(x[i]))
+            return VN_EINVAL;
+    if (n < 2 * min_size)
+        return 0;
+    double *l = malloc(2 * n * sizeof *l);
+    size_t *cut = malloc((n + 1) * sizeof *cut); /* segment bounds, sorted */
+    vn__store_change *at = malloc(n * sizeof *at);
+    if (!l || !cut || !at) {
+        free(l);
+        free(cut);
+        free(at);
+        return VN_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        l[i] = log(x[i]);
+    double *tmp = l + n;
+    vn_rng g;
+    vn_rng_seed(&g, seed);
+    size_t ncut = 2, nch = 0;
+    cut[0] = 0;
+    cut[1] = n;
+    for (;;) {
+        /* The strongest split over every segment. */
+        double best = -1;
+        size_t seg = 0, split = 0;
+        for (size_t s = 0; s + 1 < ncut; s++) {
+            size_t a = cut[s], len = cut[s + 1] - a, t;
+            if (len < 2 * min_size)
+                continue;
+            double q = best_split(l + a, len, min_size, &t);
+            if (q > best) {
+                best = q;
+                seg = s;
+                split = a + t;
+            }
+        }
+        if (!(best > 0))
+            break;
+        size_t a = cut[seg], b = cut[seg + 1];
+        double p = p_value(l + a, b - a, min_size, best, perms, &g, tmp);
+        if (p > pmax)
+            break;
+        /* The shift: the segment after over the one before, with Welch's
+         * interval of the ratio of their geometric means. */
+        vn__store_change *c = &at[nch++];
+        c->index = split;
+        c->p = p;
+        if (vn__levels_ratio_unpaired(x + a, split - a, x + split, b - split, &c->ratio, &c->lo,
+                                      &c->hi) != 0)
+            c->ratio = c->lo = c->hi = NAN;
+        memmove(cut + seg + 2, cut + seg + 1, (ncut - seg - 1) * sizeof *cut);
+        cut[seg + 1] = split;
+        ncut++;
+    }
+    free(l);
+    free(cut);
+    qsort(at, nch, sizeof *at, by_index);
+    /* Each shift against its neighbours in the final segmentation: the
+     * segment before it and the one after, as a reader compares them. */
+    if (nch) {
+        for (size_t i = 0; i < nch; i++) {
+            size_t a = i ? at[i - 1].index : 0, s = at[i].index, b = i + 1 < nch ? at[i + 1].index : n;
+            double p = at[i].p;
+            if (vn__levels_ratio_unpaired(x + a, s - a, x + s, b - s, &at[i].ratio, &at[i].lo,
+                                          &at[i].hi) != 0)
+                at[i].ratio = at[i].lo = at[i].hi = NAN;
+            at[i].p = p;
+        }
+        out->at = at;
+        out->n = nch;
+    } else {
+        free(at);
+    }
+    return 0;
+}
+
+void vn__store_changes_free(vn__store_changes *c)
+{
+    free(c->at);
+    c->at = NULL;
+    c->n = 0;
+}

@@ -1,0 +1,647 @@
+/* The store (store.h): where it is, its schema and migrations, and what a
+ * run and a series are in it. The SQL here is what both back ends accept. */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stats_levels.h"
+#include "store/store_internal.h"
+#include "vernier/base.h"
+
+/* ---- where ----------------------------------------------------------------- */
+
+/* Makes every folder of path's parents (as mkdir -p). */
+static int make_parents(const char *path)
+{
+    char *p = strdup(path);
+    if (!p)
+        return VN_ENOMEM;
+    for (char *c = p + 1; *c; c++) {
+        if (*c != '/')
+            continue;
+        *c = 0;
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+            int e = -errno;
+            free(p);
+            return e;
+        }
+        *c = '/';
+    }
+    free(p);
+    return 0;
+}
+
+static int default_path(char *buf, size_t n)
+{
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    int w;
+    if (xdg && xdg[0] == '/')
+        w = snprintf(buf, n, "%s/vernier/results.db", xdg);
+    else if (home && home[0])
+        w = snprintf(buf, n, "%s/.local/share/vernier/results.db", home);
+    else
+        return VN_EINVAL;
+    return w > 0 && (size_t)w < n ? 0 : VN_EINVAL;
+}
+
+/* ---- the schema -------------------------------------------------------------- */
+
+/* Version 1: runs, the machines they ran on, and each benchmark's
+ * headline. Version 2: each result's units (per process, run or
+ * repetition) and their spread, which the change-point test and the
+ * intervals that learn from history need. "@ID@" is the back end's id. */
+static const char *const migration1[] = {
+    "CREATE TABLE vernier_schema (version INTEGER NOT NULL)",
+    "INSERT INTO vernier_schema (version) VALUES (0)",
+    "CREATE TABLE machines (id @ID@, fingerprint TEXT NOT NULL UNIQUE, cpu TEXT, cpus TEXT, "
+    "kernel TEXT, governor TEXT)",
+    "CREATE TABLE runs (id @ID@, uuid TEXT NOT NULL UNIQUE, time DOUBLE PRECISION NOT NULL, "
+    "machine BIGINT NOT NULL REFERENCES machines (id), host TEXT, commit_id TEXT, branch TEXT, "
+    "dirty INTEGER, source TEXT, tags TEXT)",
+    "CREATE TABLE results (id @ID@, run BIGINT NOT NULL REFERENCES runs (id), name TEXT NOT NULL, "
+    "unit TEXT NOT NULL, value DOUBLE PRECISION, lo DOUBLE PRECISION, hi DOUBLE PRECISION, "
+    "nunits INTEGER NOT NULL)",
+    "CREATE INDEX results_by_name ON results (name)",
+    "CREATE INDEX runs_by_time ON runs (time)",
+    NULL,
+};
+static const char *const migration2[] = {
+    "ALTER TABLE results ADD COLUMN sd DOUBLE PRECISION",
+    "CREATE TABLE units (result BIGINT NOT NULL REFERENCES results (id), idx INTEGER NOT NULL, "
+    "ns DOUBLE PRECISION, cycles DOUBLE PRECISION, probe DOUBLE PRECISION, "
+    "PRIMARY KEY (result, idx))",
+    NULL,
+};
+static const char *const *const migrations[] = {migration1, migration2};
+
+static int exec0(vn__store *s, const char *sql, char *why, size_t n)
+{
+    return s->ops->exec(s, sql, NULL, 0, NULL, NULL, why, n);
+}
+
+static int first_int(void *ctx, size_t ncols, const char *const *vals)
+{
+    if (ncols >= 1 && vals[0])
+        *(long long *)ctx = strtoll(vals[0], NULL, 10);
+    return 0;
+}
+
+/* The schema's version, or 0 for a store with no vernier tables. */
+static int version_of(vn__store *s, int *v, char *why, size_t n)
+{
+    long long tables = 0, have = -1;
+    int rc = s->ops->exec(s, s->ops->schema_exists, NULL, 0, first_int, &tables, why, n);
+    if (rc)
+        return rc;
+    if (tables == 0) {
+        *v = 0;
+        return 0;
+    }
+    if ((rc = s->ops->exec(s, "SELECT version FROM vernier_schema", NULL, 0, first_int, &have, why,
+                           n)) != 0)
+        return rc;
+    if (have < 0) {
+        snprintf(why, n, "its vernier_schema table is empty");
+        return VN_EINVAL;
+    }
+    *v = (int)have;
+    return 0;
+}
+
+static int migrate(vn__store *s, int upto, char *why, size_t n)
+{
+    int v;
+    /* A look without the lock first: an up-to-date store costs no write. */
+    int rc = version_of(s, &v, why, n);
+    if (rc)
+        return rc;
+    s->found_schema = v;
+    if (v > VN__STORE_SCHEMA) {
+        snprintf(why, n, "its schema is version %d, newer than this vernier's %d: use a newer vernier",
+                 v, VN__STORE_SCHEMA);
+        return VN_EINVAL;
+    }
+    if (v >= upto)
+        return 0;
+    if ((rc = s->ops->begin(s, why, n)) != 0)
+        return rc;
+    if ((rc = s->ops->lock_schema(s, why, n)) == 0 && (rc = version_of(s, &v, why, n)) == 0) {
+        s->found_schema = v;
+        for (int m = v; rc == 0 && m < upto; m++) {
+            for (const char *const *q = migrations[m]; rc == 0 && *q; q++) {
+                char sql[1024];
+                const char *at = strstr(*q, "@ID@");
+                if (at)
+                    snprintf(sql, sizeof sql, "%.*s%s%s", (int)(at - *q), *q, s->ops->id_column, at + 4);
+                else
+                    snprintf(sql, sizeof sql, "%s", *q);
+                rc = exec0(s, sql, why, n);
+            }
+            if (rc == 0) {
+                char set[64];
+                snprintf(set, sizeof set, "UPDATE vernier_schema SET version = %d", m + 1);
+                rc = exec0(s, set, why, n);
+            }
+        }
+    }
+    char e[256];
+    if (rc == 0)
+        rc = exec0(s, "COMMIT", why, n);
+    else
+        exec0(s, "ROLLBACK", e, sizeof e);
+    return rc;
+}
+
+int vn__store_open_upto(const char *url, int upto, vn__store **out, char *why, size_t n)
+{
+    *out = NULL;
+    char path[4096];
+    if (!url || !url[0])
+        url = getenv("VERNIER_STORE");
+    if (!url || !url[0]) {
+        if (default_path(path, sizeof path) != 0) {
+            snprintf(why, n, "no store given and no home folder for the default one: give --store "
+                             "PATH or set VERNIER_STORE");
+            return VN_EINVAL;
+        }
+        url = path;
+    }
+    vn__store *s = calloc(1, sizeof *s);
+    if (!s || !(s->where = strdup(url))) {
+        free(s);
+        return VN_ENOMEM;
+    }
+    int rc;
+    if (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11)) {
+        rc = vn__store_pg_open(s, url, why, n);
+    } else {
+        const char *file = !strncmp(url, "sqlite:", 7) ? url + 7 : url;
+        if (!file[0]) {
+            snprintf(why, n, "'%s' names no file", url);
+            rc = VN_EINVAL;
+        } else if ((rc = make_parents(file)) != 0) {
+            snprintf(why, n, "cannot make the folder of '%s': %s", file, strerror(-rc));
+            rc = VN_EIO;
+        } else {
+            rc = vn__store_sqlite_open(s, file, why, n);
+        }
+    }
+    if (rc == 0)
+        rc = migrate(s, upto, why, n);
+    if (rc) {
+        vn__store_close(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+int vn__store_open(const char *url, vn__store **out, char *why, size_t n)
+{
+    return vn__store_open_upto(url, VN__STORE_SCHEMA, out, why, n);
+}
+
+void vn__store_close(vn__store *s)
+{
+    if (!s)
+        return;
+    if (s->ops && s->db)
+        s->ops->close(s);
+    free(s->where);
+    free(s);
+}
+
+const char *vn__store_where(const vn__store *s) { return s->where; }
+int vn__store_found_schema(const vn__store *s) { return s->found_schema; }
+
+/* ---- what a run is kept with --------------------------------------------------- */
+
+/* The first line git prints for args in dir, into buf; 0, or -1. */
+static int git_line(const char *dir, char *const args[], char *buf, size_t n)
+{
+    int fd[2];
+    if (pipe2(fd, O_CLOEXEC) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        dup2(fd[1], 1);
+        if (null >= 0) {
+            dup2(null, 0);
+            dup2(null, 2);
+        }
+        if (dir && chdir(dir) != 0)
+            _exit(127);
+        execvp("git", args);
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t got = 0;
+    ssize_t r;
+    while (got + 1 < n && (r = read(fd[0], buf + got, n - 1 - got)) > 0)
+        got += (size_t)r;
+    /* The rest unread, so that git is never stopped by a full pipe. */
+    char sink[256];
+    while (read(fd[0], sink, sizeof sink) > 0)
+        ;
+    close(fd[0]);
+    buf[got] = 0;
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return -1;
+    buf[strcspn(buf, "\n")] = 0;
+    return 0;
+}
+
+void vn__store_git(const char *dir, vn__store_meta *m, char *buf, size_t n)
+{
+    if (n < 160)
+        return;
+    char *commit = buf, *branch = buf + 48, *status = buf + 112;
+    char *const rev[] = {"git", "rev-parse", "--verify", "-q", "HEAD", NULL};
+    if (git_line(dir, rev, commit, 48) != 0 || !commit[0])
+        return;
+    m->commit = commit;
+    char *const br[] = {"git", "symbolic-ref", "-q", "--short", "HEAD", NULL};
+    if (git_line(dir, br, branch, 64) == 0 && branch[0])
+        m->branch = branch;
+    /* Changes to tracked files; untracked ones (build folders) do not make
+     * the tree dirty. */
+    char *const st[] = {"git", "status", "--porcelain", "--untracked-files=no", NULL};
+    if (git_line(dir, st, status, n - 112) == 0)
+        m->dirty = status[0] != 0;
+}
+
+void vn__store_fingerprint(const vn__cmp_side *side, char *out, size_t n)
+{
+    const char *cpu = side->facts[VN__CMP_FACT_CPU], *cpus = side->facts[VN__CMP_FACT_CPUS];
+    const char *kernel = side->facts[VN__CMP_FACT_KERNEL], *gov = side->facts[VN__CMP_FACT_GOVERNOR];
+    snprintf(out, n, "%s | %s CPUs | %s | %s", cpu ? cpu : "unknown CPU", cpus ? cpus : "?",
+             kernel ? kernel : "unknown kernel", gov ? gov : "no governor");
+}
+
+void vn__store_summary(const double *u, size_t n, double *mean, double *lo, double *hi, double *sd)
+{
+    *mean = *lo = *hi = *sd = NAN;
+    vn__levels l;
+    if (n && vn__levels_compute(u, NULL, n, &l) == 0) {
+        *mean = l.mean;
+        *lo = l.lo;
+        *hi = l.hi;
+        *sd = l.sd;
+    }
+}
+
+/* A number as SQL text: NULL when not finite. */
+static const char *num(char *buf, double x)
+{
+    if (!isfinite(x))
+        return NULL;
+    snprintf(buf, 32, "%.17g", x);
+    return buf;
+}
+
+static int new_uuid(char out[37])
+{
+    unsigned char b[16];
+    if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
+        return VN_EIO;
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+             b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+             b[15]);
+    return 0;
+}
+
+/* The tags as one text, "key=value" a line. */
+static char *tags_text(const vn__store_meta *m)
+{
+    size_t len = 1;
+    for (size_t i = 0; i < m->ntags; i++)
+        len += strlen(m->tags[i]) + 1;
+    char *t = malloc(len);
+    if (!t)
+        return NULL;
+    t[0] = 0;
+    for (size_t i = 0; i < m->ntags; i++) {
+        strcat(t, m->tags[i]);
+        if (i + 1 < m->ntags)
+            strcat(t, "\n");
+    }
+    return t;
+}
+
+/* The units a benchmark is kept with: its processes, or (a format with
+ * none) its values, which are then runs or repetitions. */
+static void units_of(const vn__cmp_bench *b, const double **ns, const double **cyc,
+                     const double **probe, size_t *k)
+{
+    if (b->nunits) {
+        *ns = b->units;
+        *cyc = b->units_cycles;
+        *probe = b->units_probe;
+        *k = b->nunits;
+    } else {
+        *ns = b->values;
+        *cyc = *probe = NULL;
+        *k = b->n;
+    }
+}
+
+/* The headline's unit: cycles when the file said so and every unit has
+ * them. */
+static int in_cycles(const vn__cmp_bench *b, const double *cyc, size_t k)
+{
+    if (!b->cycles_headline || !cyc || !k)
+        return 0;
+    for (size_t i = 0; i < k; i++)
+        if (!(cyc[i] > 0) || !isfinite(cyc[i]))
+            return 0;
+    return 1;
+}
+
+/* Units in rows of this many a statement. */
+#define UNITS_A_STATEMENT 50
+
+static int add_units(vn__store *s, const char *result, const double *ns, const double *cyc,
+                     const double *probe, size_t k, char *why, size_t n)
+{
+    for (size_t at = 0; at < k; at += UNITS_A_STATEMENT) {
+        size_t m = k - at < UNITS_A_STATEMENT ? k - at : UNITS_A_STATEMENT;
+        char sql[64 + UNITS_A_STATEMENT * 48];
+        size_t len = (size_t)snprintf(sql, sizeof sql,
+                                      "INSERT INTO units (result, idx, ns, cycles, probe) VALUES ");
+        const char *params[UNITS_A_STATEMENT * 5];
+        char text[UNITS_A_STATEMENT * 5][32];
+        for (size_t i = 0; i < m; i++) {
+            size_t p = i * 5;
+            len += (size_t)snprintf(sql + len, sizeof sql - len, "%s($%zu, $%zu, $%zu, $%zu, $%zu)",
+                                    i ? ", " : "", p + 1, p + 2, p + 3, p + 4, p + 5);
+            params[p] = result;
+            snprintf(text[p + 1], 32, "%zu", at + i);
+            params[p + 1] = text[p + 1];
+            params[p + 2] = num(text[p + 2], ns[at + i]);
+            params[p + 3] = num(text[p + 3], cyc ? cyc[at + i] : NAN);
+            params[p + 4] = num(text[p + 4], probe ? probe[at + i] : NAN);
+        }
+        int rc = s->ops->exec(s, sql, params, m * 5, NULL, NULL, why, n);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int add_in_transaction(vn__store *s, const vn__cmp_side *side, const vn__store_meta *m,
+                              int64_t *run, char *why, size_t n)
+{
+    char fp[1024];
+    vn__store_fingerprint(side, fp, sizeof fp);
+    const char *mp[] = {fp, side->facts[VN__CMP_FACT_CPU], side->facts[VN__CMP_FACT_CPUS],
+                        side->facts[VN__CMP_FACT_KERNEL], side->facts[VN__CMP_FACT_GOVERNOR]};
+    int rc = s->ops->exec(s,
+                          "INSERT INTO machines (fingerprint, cpu, cpus, kernel, governor) "
+                          "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (fingerprint) DO NOTHING",
+                          mp, 5, NULL, NULL, why, n);
+    long long machine = -1;
+    if (!rc)
+        rc = s->ops->exec(s, "SELECT id FROM machines WHERE fingerprint = $1", mp, 1, first_int,
+                          &machine, why, n);
+    if (!rc && machine < 0) {
+        snprintf(why, n, "the machine's row is missing after it was written");
+        rc = VN_EIO;
+    }
+    if (rc)
+        return rc;
+    char uuid[37], when[32], mid[32], dirty[8];
+    if (new_uuid(uuid) != 0) {
+        snprintf(why, n, "no random bytes for the run's id");
+        return VN_EIO;
+    }
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    snprintf(when, sizeof when, "%.6f", m->time > 0 ? m->time : now.tv_sec + now.tv_nsec / 1e9);
+    snprintf(mid, sizeof mid, "%lld", machine);
+    snprintf(dirty, sizeof dirty, "%d", m->dirty);
+    char *tags = tags_text(m);
+    if (!tags)
+        return VN_ENOMEM;
+    const char *rp[] = {uuid, when, mid, side->facts[VN__CMP_FACT_HOST], m->commit, m->branch,
+                        m->dirty < 0 ? NULL : dirty, m->source, m->ntags ? tags : NULL};
+    long long rid = -1;
+    rc = s->ops->exec(s,
+                      "INSERT INTO runs (uuid, time, machine, host, commit_id, branch, dirty, source, "
+                      "tags) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+                      rp, 9, first_int, &rid, why, n);
+    free(tags);
+    if (!rc && rid < 0) {
+        snprintf(why, n, "the run's row is missing after it was written");
+        rc = VN_EIO;
+    }
+    char rtext[32];
+    snprintf(rtext, sizeof rtext, "%lld", rid);
+    for (size_t i = 0; !rc && i < side->nbench; i++) {
+        const vn__cmp_bench *b = &side->bench[i];
+        const double *ns, *cyc, *probe;
+        size_t k;
+        units_of(b, &ns, &cyc, &probe, &k);
+        if (!k)
+            continue; /* a failed row, or a bound: nothing to keep */
+        int c = in_cycles(b, cyc, k);
+        double mean, lo, hi, sd;
+        vn__store_summary(c ? cyc : ns, k, &mean, &lo, &hi, &sd);
+        char t[5][32], nu[32];
+        snprintf(nu, sizeof nu, "%zu", k);
+        const char *p[] = {rtext, b->name, c ? "cycles" : "ns", num(t[0], mean), num(t[1], lo),
+                           num(t[2], hi), nu, num(t[3], sd)};
+        long long res = -1;
+        rc = s->ops->exec(s,
+                          "INSERT INTO results (run, name, unit, value, lo, hi, nunits, sd) "
+                          "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                          p, 8, first_int, &res, why, n);
+        if (!rc && res < 0) {
+            snprintf(why, n, "the result's row is missing after it was written");
+            rc = VN_EIO;
+        }
+        char restext[32];
+        snprintf(restext, sizeof restext, "%lld", res);
+        if (!rc)
+            rc = add_units(s, restext, ns, cyc, probe, k, why, n);
+    }
+    *run = rid;
+    return rc;
+}
+
+int vn__store_add(vn__store *s, const vn__cmp_side *side, const vn__store_meta *m, int64_t *run,
+                  char *why, size_t n)
+{
+    int rc = s->ops->begin(s, why, n);
+    if (rc)
+        return rc;
+    rc = add_in_transaction(s, side, m, run, why, n);
+    char e[256];
+    if (rc == 0)
+        rc = exec0(s, "COMMIT", why, n);
+    else
+        exec0(s, "ROLLBACK", e, sizeof e);
+    return rc;
+}
+
+/* ---- series ------------------------------------------------------------------- */
+
+typedef struct names {
+    char **v;
+    size_t n, cap;
+    const vn__store_query *q;
+} names;
+
+static int matches(const vn__store_query *q, const char *name)
+{
+    if (!q || !q->nnames)
+        return 1;
+    for (size_t i = 0; i < q->nnames; i++)
+        if (!fnmatch(q->names[i], name, 0))
+            return 1;
+    return 0;
+}
+
+static int name_row(void *ctx, size_t ncols, const char *const *vals)
+{
+    names *x = ctx;
+    if (ncols < 1 || !vals[0] || !matches(x->q, vals[0]))
+        return 0;
+    if (x->n == x->cap) {
+        size_t cap = x->cap ? 2 * x->cap : 16;
+        char **v = realloc(x->v, cap * sizeof *v);
+        if (!v)
+            return VN_ENOMEM;
+        x->v = v;
+        x->cap = cap;
+    }
+    if (!(x->v[x->n] = strdup(vals[0])))
+        return VN_ENOMEM;
+    x->n++;
+    return 0;
+}
+
+typedef struct collect {
+    vn__store_series *v;
+    size_t n, cap;
+    const char *name;
+    int err;
+} collect;
+
+static double dnum(const char *s) { return s ? strtod(s, NULL) : NAN; }
+
+static int point_row(void *ctx, size_t ncols, const char *const *vals)
+{
+    collect *c = ctx;
+    if (ncols < 12)
+        return 0;
+    vn__store_series *last = c->n ? &c->v[c->n - 1] : NULL;
+    if (!last || strcmp(last->name, c->name) || strcmp(last->machine, vals[5] ? vals[5] : "")) {
+        if (c->n == c->cap) {
+            size_t cap = c->cap ? 2 * c->cap : 8;
+            vn__store_series *v = realloc(c->v, cap * sizeof *v);
+            if (!v)
+                return c->err = VN_ENOMEM;
+            c->v = v;
+            c->cap = cap;
+        }
+        last = &c->v[c->n];
+        memset(last, 0, sizeof *last);
+        last->name = strdup(c->name);
+        last->machine = strdup(vals[5] ? vals[5] : "");
+        c->n++;
+        if (!last->name || !last->machine)
+            return c->err = VN_ENOMEM;
+    }
+    vn__store_point *pt = realloc(last->pt, (last->n + 1) * sizeof *pt);
+    if (!pt)
+        return c->err = VN_ENOMEM;
+    last->pt = pt;
+    vn__store_point *p = &pt[last->n++];
+    memset(p, 0, sizeof *p);
+    p->run = vals[0] ? strtoll(vals[0], NULL, 10) : 0;
+    p->time = dnum(vals[1]);
+    snprintf(p->commit, sizeof p->commit, "%s", vals[2] ? vals[2] : "");
+    snprintf(p->branch, sizeof p->branch, "%s", vals[3] ? vals[3] : "");
+    p->dirty = vals[4] ? atoi(vals[4]) : -1;
+    snprintf(p->unit, sizeof p->unit, "%s", vals[6] ? vals[6] : "ns");
+    p->value = dnum(vals[7]);
+    p->lo = dnum(vals[8]);
+    p->hi = dnum(vals[9]);
+    p->sd = dnum(vals[10]);
+    p->nunits = vals[11] ? (size_t)strtoull(vals[11], NULL, 10) : 0;
+    return 0;
+}
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int vn__store_series_of(vn__store *s, const vn__store_query *q, vn__store_series **out,
+                        size_t *nout, char *why, size_t n)
+{
+    *out = NULL;
+    *nout = 0;
+    names nm = {.q = q};
+    int rc = s->ops->exec(s, "SELECT DISTINCT name FROM results", NULL, 0, name_row, &nm, why, n);
+    if (!rc && nm.n)
+        qsort(nm.v, nm.n, sizeof *nm.v, by_text);
+    collect c = {0};
+    char since[32];
+    snprintf(since, sizeof since, "%.6f", q && q->since > 0 ? q->since : 0.0);
+    for (size_t i = 0; !rc && i < nm.n; i++) {
+        c.name = nm.v[i];
+        const char *p[] = {nm.v[i], since, q && q->machine ? q->machine : NULL,
+                           q && q->branch ? q->branch : NULL};
+        rc = s->ops->exec(s,
+                          "SELECT r.id, r.time, r.commit_id, r.branch, r.dirty, m.fingerprint, s.unit, "
+                          "s.value, s.lo, s.hi, s.sd, s.nunits FROM results s "
+                          "JOIN runs r ON s.run = r.id JOIN machines m ON r.machine = m.id "
+                          "WHERE s.name = $1 AND r.time >= $2 AND "
+                          "(CAST($3 AS TEXT) IS NULL OR m.fingerprint = $3) AND "
+                          "(CAST($4 AS TEXT) IS NULL OR r.branch = $4) ORDER BY m.fingerprint, r.time, r.id",
+                          p, 4, point_row, &c, why, n);
+        if (!rc && c.err)
+            rc = c.err;
+    }
+    for (size_t i = 0; i < nm.n; i++)
+        free(nm.v[i]);
+    free(nm.v);
+    if (rc) {
+        vn__store_series_free(c.v, c.n);
+        return rc;
+    }
+    *out = c.v;
+    *nout = c.n;
+    return 0;
+}
+
+void vn__store_series_free(vn__store_series *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++) {
+        free(v[i].name);
+        free(v[i].machine);
+        free(v[i].pt);
+    }
+    free(v);
+}

@@ -1,0 +1,107 @@
+/* The store: every result vernier makes, kept with the machine it ran on,
+ * the commit it measured and when, in one SQLite file on a laptop or one
+ * PostgreSQL database for a fleet of CI machines (the same schema in both).
+ * `vernier store add`, `--store` and `vernier history` call this.
+ *
+ * What is kept of a benchmark is what a comparison resamples: its units,
+ * one value per process of a vernier program (ns and reference cycles),
+ * per run of a command (hyperfine, vernier run) or per repetition (Google
+ * Benchmark), and the headline made of them, the mean with its interval.
+ * A run's rows go in one transaction under a random id, so a write that
+ * is retried or fails half-way leaves the run whole or absent, never twice.
+ *
+ * Private to the tool (the vernier_private library); names are vn__store_. */
+#ifndef VN_STORE_H
+#define VN_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compare/compare.h"
+
+/* The schema this build writes; an older one is migrated on open. */
+#define VN__STORE_SCHEMA 2
+
+typedef struct vn__store vn__store;
+
+/* The store at url: "postgresql://..." or "postgres://..." (libpq's own
+ * connection URI), "sqlite:PATH", or a path of an SQLite file (made when
+ * missing, with its folders). NULL or "": $VERNIER_STORE, else
+ * $XDG_DATA_HOME/vernier/results.db (~/.local/share when unset). Opens,
+ * creates or migrates the schema, and says in why (n bytes) what went
+ * wrong: 0, VN_EINVAL (not a store, or a newer schema), VN_EIO (cannot
+ * open or write), VN_ENOTSUP (PostgreSQL without libpq in this build). */
+int vn__store_open(const char *url, vn__store **out, char *why, size_t n);
+void vn__store_close(vn__store *s);
+/* The URL or path it was opened with, for messages. */
+const char *vn__store_where(const vn__store *s);
+/* The schema version of the store as it was found (0: new). */
+int vn__store_found_schema(const vn__store *s);
+
+/* What a run is kept with, besides its results. */
+typedef struct vn__store_meta {
+    const char *commit;  /* git commit (NULL: unknown) */
+    const char *branch;  /* NULL: unknown, or a detached head */
+    int dirty;           /* the working tree had changes: 1, 0, or -1 unknown */
+    const char *source;  /* what made it: "vernier run", "file NAME", ... */
+    const char *const *tags; /* "key=value" each */
+    size_t ntags;
+    double time;         /* seconds since the epoch; 0: now */
+} vn__store_meta;
+
+/* The commit, branch and dirty flag of the git working tree at dir (NULL:
+ * the current folder), into m's fields with the text in buf; m unchanged
+ * where git or the tree is missing. */
+void vn__store_git(const char *dir, vn__store_meta *m, char *buf, size_t n);
+
+/* A machine's fingerprint: what must be equal for two runs' numbers to be
+ * one series (CPU model, logical CPUs, kernel release, governor), from
+ * the facts a results file gave; "unknown" parts when it gave none. */
+void vn__store_fingerprint(const vn__cmp_side *side, char *out, size_t n);
+
+/* Keeps the benchmarks of side (one results file, or one run's results)
+ * as one run: 0, with the run's id in *run; else the reason in why. */
+int vn__store_add(vn__store *s, const vn__cmp_side *side, const vn__store_meta *m,
+                  int64_t *run, char *why, size_t n);
+
+/* One result of a series. */
+typedef struct vn__store_point {
+    int64_t run;
+    double time;          /* seconds since the epoch */
+    char commit[48];      /* "" unknown */
+    char branch[64];
+    int dirty;
+    char unit[8];         /* "ns" or "cycles" */
+    double value, lo, hi; /* the headline in unit: the units' mean and its 95% interval
+                             (NAN ends with fewer than 2 units) */
+    double sd;            /* the units' standard deviation (NAN with fewer than 2) */
+    size_t nunits;
+} vn__store_point;
+
+/* A benchmark's results on one machine, oldest first. */
+typedef struct vn__store_series {
+    char *name;
+    char *machine;        /* the fingerprint */
+    vn__store_point *pt;
+    size_t n;
+} vn__store_series;
+
+/* The filter of vn__store_series_of. */
+typedef struct vn__store_query {
+    const char *const *names; /* exact names, or patterns with * and ?; none: every name */
+    size_t nnames;
+    const char *machine;      /* a fingerprint, or NULL for every machine */
+    const char *branch;       /* NULL for every branch */
+    double since;             /* seconds since the epoch; 0 for all */
+} vn__store_query;
+
+/* Every series that matches q, by name then machine: 0, or the reason in
+ * why. Free with vn__store_series_free. */
+int vn__store_series_of(vn__store *s, const vn__store_query *q, vn__store_series **out,
+                        size_t *nout, char *why, size_t n);
+void vn__store_series_free(vn__store_series *v, size_t n);
+
+/* The headline of units (mean and 95% t-interval) as the store keeps it. */
+void vn__store_summary(const double *u, size_t n, double *mean, double *lo, double *hi, double *sd);
+
+#endif

@@ -1,0 +1,118 @@
+/* The store in one SQLite file (Debian: libsqlite3-dev): write-ahead
+ * logging, so that readers never wait for a writer and many writers on
+ * one host take turns; a writer waits up to a minute for the lock. */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store/store_internal.h"
+#include "vernier/base.h"
+
+#define BUSY_MS 60000
+
+static int fail(sqlite3 *db, const char *what, char *why, size_t n)
+{
+    int code = sqlite3_extended_errcode(db);
+    const char *msg = sqlite3_errmsg(db);
+    if ((code & 0xff) == SQLITE_NOTADB || (code & 0xff) == SQLITE_CORRUPT)
+        snprintf(why, n, "not an SQLite store, or a damaged one (%s): give another --store", msg);
+    else if ((code & 0xff) == SQLITE_READONLY || (code & 0xff) == SQLITE_CANTOPEN ||
+             (code & 0xff) == SQLITE_PERM)
+        snprintf(why, n, "cannot write it (%s): check its permissions and its folder's", msg);
+    else if ((code & 0xff) == SQLITE_BUSY)
+        snprintf(why, n, "still locked by another writer after %d s (%s)", BUSY_MS / 1000, msg);
+    else
+        snprintf(why, n, "%s: %s", what, msg);
+    return VN_EIO;
+}
+
+static int exec(vn__store *s, const char *sql, const char *const *params, size_t np,
+                vn__store_row_fn row, void *ctx, char *why, size_t n)
+{
+    sqlite3 *db = s->db;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return fail(db, "cannot prepare a statement", why, n);
+    int rc = 0;
+    for (size_t i = 0; i < np && !rc; i++) {
+        int b = params[i] ? sqlite3_bind_text(st, (int)i + 1, params[i], -1, SQLITE_STATIC)
+                          : sqlite3_bind_null(st, (int)i + 1);
+        if (b != SQLITE_OK)
+            rc = fail(db, "cannot bind a value", why, n);
+    }
+    while (!rc) {
+        int step = sqlite3_step(st);
+        if (step == SQLITE_DONE)
+            break;
+        if (step != SQLITE_ROW) {
+            rc = fail(db, "a statement failed", why, n);
+            break;
+        }
+        if (!row)
+            continue;
+        int k = sqlite3_column_count(st);
+        const char *vals[16];
+        size_t m = k < 16 ? (size_t)k : 16;
+        for (size_t i = 0; i < m; i++)
+            vals[i] = (const char *)sqlite3_column_text(st, (int)i);
+        int r = row(ctx, m, vals);
+        if (r) {
+            rc = r < 0 ? r : 0;
+            if (r < 0)
+                snprintf(why, n, "%s", vn_strerror(r));
+            break;
+        }
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int begin(vn__store *s, char *why, size_t n)
+{
+    return exec(s, "BEGIN IMMEDIATE", NULL, 0, NULL, NULL, why, n);
+}
+
+/* BEGIN IMMEDIATE already holds the only write lock there is. */
+static int lock_schema(vn__store *s, char *why, size_t n)
+{
+    (void)s, (void)why, (void)n;
+    return 0;
+}
+
+static void close_db(vn__store *s) { sqlite3_close(s->db); }
+
+static const vn__store_ops ops = {
+    .name = "SQLite",
+    .id_column = "INTEGER PRIMARY KEY",
+    .schema_exists = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'vernier_schema'",
+    .exec = exec,
+    .begin = begin,
+    .lock_schema = lock_schema,
+    .close = close_db,
+};
+
+int vn__store_sqlite_open(vn__store *s, const char *path, char *why, size_t n)
+{
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    s->ops = &ops;
+    s->db = db;
+    if (rc != SQLITE_OK) {
+        if (!db)
+            return VN_ENOMEM;
+        return fail(db, "cannot open it", why, n);
+    }
+    sqlite3_busy_timeout(db, BUSY_MS);
+    /* A read-only file opens, read-only, without a word: say so now rather
+     * than after a run's measurement. */
+    if (access(path, W_OK) != 0 || sqlite3_db_readonly(db, "main") == 1) {
+        snprintf(why, n, "cannot write it (%s): check its permissions and its folder's",
+                 errno ? strerror(errno) : "read-only");
+        return VN_EIO;
+    }
+    if (exec(s, "PRAGMA journal_mode = WAL", NULL, 0, NULL, NULL, why, n) != 0)
+        return VN_EIO;
+    return exec(s, "PRAGMA synchronous = NORMAL", NULL, 0, NULL, NULL, why, n);
+}
