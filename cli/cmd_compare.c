@@ -4,10 +4,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli.h"
 #include "compare/compare.h"
 #include "fileutil.h"
+#include "store/store.h"
 
 #define CMD "compare"
 
@@ -39,6 +41,10 @@ static void usage(FILE *f)
             "                        only the JSON to standard output\n"
             "  --markdown FILE       also write a Markdown table (for a pull request); '-'\n"
             "                        writes only the table to standard output\n"
+            "  --store URL           widen each interval by the variation between the\n"
+            "                        earlier runs of the benchmark on BASE's machine kept\n"
+            "                        there (at least 5, of the last 30 days, after their\n"
+            "                        last change point): what one run cannot see\n"
             "  -h, --help            show this help\n"
             "\n"
             "Exit status: 0 when the files were compared, 3 when --fail-on-regression is\n"
@@ -55,6 +61,7 @@ typedef struct opts {
     vn__cmp_map maps[MAX_MAPS];
     size_t nmaps;
     const char *json, *markdown;
+    const char *store;        /* --store: earlier runs widen the intervals */
     char **base, **new_;
     size_t nbase, nnew;
 } opts;
@@ -63,8 +70,9 @@ typedef struct opts {
  * one, the operands are exactly BASE and NEW. */
 static int parse(int argc, char **argv, opts *o)
 {
-    enum { O_THRESHOLD = 1000, O_FAIL, O_JSON, O_MARKDOWN, O_MAP };
+    enum { O_THRESHOLD = 1000, O_FAIL, O_JSON, O_MARKDOWN, O_MAP, O_STORE };
     static const struct option longopts[] = {
+        {"store", required_argument, NULL, O_STORE},
         {"threshold", required_argument, NULL, O_THRESHOLD},
         {"map", required_argument, NULL, O_MAP},
         {"fail-on-regression", no_argument, NULL, O_FAIL},
@@ -89,6 +97,11 @@ static int parse(int argc, char **argv, opts *o)
             break;
         case O_FAIL:
             o->fail_on_regression = 1;
+            break;
+        case O_STORE:
+            if (!optarg[0])
+                return vn_cli_usage_error(CMD, "--store needs a file or a postgresql:// URL");
+            o->store = optarg;
             break;
         case O_MAP: {
             if (o->nmaps == MAX_MAPS)
@@ -231,6 +244,39 @@ static int report(const opts *o, const vn__cmp_result *r)
     return status;
 }
 
+/* What the store's earlier runs of each BASE benchmark, on BASE's
+ * machine, say of the variation between runs (vn__store_between). */
+static int learn(const char *url, vn__cmp_side *base)
+{
+    vn__store *s;
+    char why[512], fp[1024];
+    if (vn__store_open(url, &s, why, sizeof why) != 0)
+        return vn_cli_fail(CMD, "cannot read the store '%s': %s", url, why);
+    vn__store_fingerprint(base, fp, sizeof fp);
+    int status = VN_EXIT_OK;
+    for (size_t i = 0; i < base->nbench && !status; i++) {
+        vn__cmp_bench *b = &base->bench[i];
+        const char *name = b->name;
+        vn__store_query q = {.names = &name, .nnames = 1, .exact = 1, .machine = fp};
+        vn__store_series *v;
+        size_t nv;
+        if (vn__store_series_of(s, &q, &v, &nv, why, sizeof why) != 0) {
+            status = vn_cli_fail(CMD, "cannot read the store '%s': %s", url, why);
+            break;
+        }
+        if (nv) {
+            struct timespec now;
+            clock_gettime(CLOCK_REALTIME, &now);
+            b->hist_runs = vn__store_series_between(&v[0], (double)now.tv_sec, VN__STORE_LEARN_LEAST,
+                                                    VN__STORE_LEARN_MOST, VN__STORE_LEARN_AGE,
+                                                    &b->hist_var);
+        }
+        vn__store_series_free(v, nv);
+    }
+    vn__store_close(s);
+    return status;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     opts o = {0};
@@ -253,6 +299,8 @@ int cmd_compare(int argc, char **argv)
     status = read_side(o.base, o.nbase, &base);
     if (!status)
         status = read_side(o.new_, o.nnew, &new_);
+    if (!status && o.store)
+        status = learn(o.store, &base);
     if (!status) {
         int rc = vn__cmp_compare(&base, &new_, &copt, &r);
         status = rc ? vn_cli_fail(CMD, "cannot compare: %s", vn_strerror(rc)) : report(&o, &r);

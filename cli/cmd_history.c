@@ -24,7 +24,9 @@ static void usage(FILE *f)
             "\n"
             "Show the stored results of each benchmark, a series for each machine it ran\n"
             "on, oldest first: when, the commit, the headline with its 95%% interval and\n"
-            "the units it rests on. NAME is a benchmark's name or a pattern with * and ?\n"
+            "the units it rests on, and the interval widened by the variation between\n"
+            "the results before it (history: from 5 of them, of the last 30 days, after\n"
+            "their last change point). NAME is a benchmark's name or a pattern with * and ?\n"
             "(default: every benchmark). Results are stored with --store, $VERNIER_STORE\n"
             "or vernier store add.\n"
             "\n"
@@ -171,6 +173,15 @@ static void fmt_when(char *s, size_t n, double t)
         snprintf(s, n, "?");
 }
 
+/* The 95% half-width as a percentage of the value; "-" when unknown. */
+static void fmt_half(char *s, size_t n, double v, double lo, double hi)
+{
+    if (isfinite(lo) && isfinite(hi) && v != 0)
+        snprintf(s, n, "+-%.2g%%", 100 * fmax(hi - v, v - lo) / fabs(v));
+    else
+        snprintf(s, n, "-");
+}
+
 static void fmt_commit(char *s, size_t n, const vn__store_point *p)
 {
     snprintf(s, n, "%.10s%s", p->commit[0] ? p->commit : "-", p->dirty > 0 ? "+" : "");
@@ -188,24 +199,22 @@ static void print_series(const opts *o, const vn__store_series *v, const vn__sto
     printf("%s on %s: %zu result%s", v->name, v->machine, v->n, v->n == 1 ? "" : "s");
     if (from)
         printf(" (the last %zu; --last 0 for all)", v->n - from);
-    printf("\n");
+    printf("\n  %-16s  %-11s %-12s %10s %8s %8s\n", "when", "commit", "branch", "headline", "ci95",
+           "history");
     for (size_t i = from; i < v->n; i++) {
         const vn__store_point *p = &v->pt[i];
-        char when[32], commit[16], val[32], half[16];
+        char when[32], commit[16], val[32], half[16], learned[16];
         fmt_when(when, sizeof when, p->time);
         fmt_commit(commit, sizeof commit, p);
         fmt_value(val, sizeof val, p->unit, p->value);
-        if (isfinite(p->lo) && isfinite(p->hi) && p->value != 0)
-            snprintf(half, sizeof half, "+-%.2g%%",
-                     100 * fmax(p->hi - p->value, p->value - p->lo) / fabs(p->value));
-        else
-            snprintf(half, sizeof half, "-");
+        fmt_half(half, sizeof half, p->value, p->lo, p->hi);
+        fmt_half(learned, sizeof learned, p->value, p->lo_h, p->hi_h);
         const char *mark = "";
         for (size_t c = 0; ch && c < ch->n; c++)
             if (ch->at[c].index == i)
                 mark = ch->at[c].ratio > 1 ? "  <- slower" : "  <- faster";
-        printf("  %s  %-11s %-12.12s %10s %8s %4zu units%s\n", when, commit,
-               p->branch[0] ? p->branch : "-", val, half, p->nunits, mark);
+        printf("  %s  %-11s %-12.12s %10s %8s %8s %4zu units%s\n", when, commit,
+               p->branch[0] ? p->branch : "-", val, half, learned, p->nunits, mark);
     }
 }
 
@@ -244,6 +253,11 @@ static void json_series(vn__json *j, const vn__store_series *v, const vn__store_
         vn__json_num(j, NULL, p->hi);
         vn__json_arr_end(j);
         vn__json_uint(j, "units", p->nunits);
+        vn__json_arr_begin(j, "ci_history");
+        vn__json_num(j, NULL, p->lo_h);
+        vn__json_num(j, NULL, p->hi_h);
+        vn__json_arr_end(j);
+        vn__json_uint(j, "learned_from", p->learned_from);
         vn__json_obj_end(j);
     }
     vn__json_arr_end(j);
@@ -324,6 +338,7 @@ int cmd_history(int argc, char **argv)
     for (size_t i = 0; i < nv && !status; i++) {
         if (!machine_ok(&o, v[i].machine))
             continue;
+        vn__store_learn(&v[i], VN__STORE_LEARN_LEAST, VN__STORE_LEARN_MOST, VN__STORE_LEARN_AGE);
         vn__store_changes ch = {0}, *chp = NULL;
         if (o.check) {
             int e = changes_of(&v[i], o.pmax, &ch);

@@ -267,6 +267,24 @@ static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__
     return 0;
 }
 
+/* A run sees the machine for seconds; earlier runs in the store saw it
+ * drift over hours. Their variation between runs, beyond what their own
+ * intervals held, is in each side once more: the log ratio's half-width
+ * becomes sqrt(own^2 + (t(m - 1) x sqrt(2 x between))^2). */
+static void widen_by_history(const vn__cmp_bench *b, vn__cmp_row *row)
+{
+    if (!b->hist_runs || !(b->hist_var >= 0) || !(row->ratio > 0) || isnan(row->lo))
+        return;
+    double own = fmax(log(row->hi / row->ratio), log(row->ratio / row->lo));
+    if (!isfinite(own))
+        own = 0;
+    double between = vn_t975((double)b->hist_runs - 1) * sqrt(2 * b->hist_var);
+    double half = sqrt(own * own + between * between);
+    row->lo = row->ratio * exp(-half);
+    row->hi = row->ratio * exp(half);
+    row->learned_from = b->hist_runs;
+}
+
 /* Why one side of a benchmark gives nothing to compare; NULL when it does. */
 static const char *why_not(const vn__cmp_bench *x, double median)
 {
@@ -447,6 +465,7 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
     }
     if (rc)
         goto done;
+    widen_by_history(b, &row);
     double t = w->o->threshold;
     row.verdict = isnan(row.lo) ? VN__CMP_NO_INTERVAL
                   : row.hi < 1 - t ? VN__CMP_FASTER

@@ -81,6 +81,11 @@ typedef struct vn__cmp_bench {
     unsigned agg_seen;     /* bits of the aggregates one file gave, to refuse a second */
     size_t file_reps;      /* entries of this name in the file being read */
     int threads;           /* threads it ran on at once (0: not said, one) */
+    /* What the store's earlier runs of it on this machine say (vernier
+     * compare --store): the variance of a run's log headline between runs
+     * beyond its own interval, from hist_runs results (0: none). */
+    double hist_var;
+    size_t hist_runs;
 } vn__cmp_bench;
 
 typedef struct vn__cmp_side {
@@ -196,6 +201,8 @@ typedef struct vn__cmp_row {
     double p;                  /* Mann-Whitney U two-sided p-value of the values */
     vn__cmp_verdict verdict;
     double insn_base, insn_new, insn_ratio; /* NaN unless both sides counted instructions */
+    size_t learned_from;       /* earlier runs in the store whose variation between runs
+                                  widened the interval (0: none) */
 } vn__cmp_row;
 
 /* A benchmark on both sides that cannot be compared. */

@@ -78,6 +78,7 @@ static void row(vn__json *j, const vn__cmp_row *w)
     interval(j, "ci", w->lo, w->hi);
     vn__json_num(j, "p", w->p);
     vn__json_str(j, "verdict", verdict_ids[w->verdict]);
+    vn__json_uint(j, "learned_from", w->learned_from);
     vn__json_num(j, "instructions_ratio", w->insn_ratio);
     vn__json_obj_end(j);
 }

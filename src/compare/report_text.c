@@ -216,6 +216,16 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
     if (r->one_process)
         out("%swarning: %zu compared on samples: a side ran in one process, so the interval "
             "cannot see variation between runs (--processes auto)\n", prefix, r->one_process);
+    size_t learned = 0, least = SIZE_MAX, most = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        if (r->rows[i].learned_from) {
+            learned++;
+            least = r->rows[i].learned_from < least ? r->rows[i].learned_from : least;
+            most = r->rows[i].learned_from > most ? r->rows[i].learned_from : most;
+        }
+    if (learned)
+        out("%snote: %zu intervals widened by the variation between %zu to %zu earlier runs in "
+            "the store\n", prefix, learned, least, most);
     size_t cycles = 0, aggs = 0;
     for (size_t i = 0; i < r->nrows; i++) {
         cycles += r->rows[i].cycles;

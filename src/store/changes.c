@@ -154,3 +154,41 @@ void vn__store_changes_free(vn__store_changes *c)
     c->at = NULL;
     c->n = 0;
 }
+
+int vn__store_between(const double *x, const double *se, size_t n, size_t least, size_t most,
+                      double *var, size_t *m)
+{
+    *var = 0;
+    *m = 0;
+    if (!x || n == 0 || least < 2)
+        return VN_ENOENT;
+    /* After the last change point of the results before. */
+    size_t from = 0;
+    vn__store_changes ch;
+    if (vn__store_changes_find(x, n, 0.01, 199, 2, 0x5eed + n, &ch) == 0 && ch.n)
+        from = ch.at[ch.n - 1].index;
+    vn__store_changes_free(&ch);
+    if (most && n - from > most)
+        from = n - most;
+    size_t k = n - from;
+    *m = k;
+    if (k < least)
+        return VN_ENOENT;
+    double s = 0, own = 0;
+    size_t nown = 0;
+    for (size_t i = from; i < n; i++) {
+        if (!(x[i] > 0) || !isfinite(x[i]))
+            return VN_EINVAL;
+        s += log(x[i]);
+        if (se && isfinite(se[i]) && se[i] >= 0) {
+            own += (se[i] / x[i]) * (se[i] / x[i]);
+            nown++;
+        }
+    }
+    double mean = s / (double)k, ss = 0;
+    for (size_t i = from; i < n; i++)
+        ss += (log(x[i]) - mean) * (log(x[i]) - mean);
+    double total = ss / (double)(k - 1);
+    *var = fmax(0, total - (nown ? own / (double)nown : 0));
+    return 0;
+}

@@ -30,3 +30,16 @@ int vn__store_changes_find(const double *x, size_t n, double pmax, size_t perms,
 void vn__store_changes_free(vn__store_changes *c);
 
 #endif
+
+/* What earlier runs say of the next one. A run cannot see how the
+ * machine drifts over minutes and hours; earlier runs of the same
+ * benchmark on the same machine have. Of the results x[0..n) (headlines
+ * above 0, oldest first) with their own standard errors se[i] (from their
+ * intervals; NAN unknown), those after the last change point (so that a
+ * change of the code is not taken for drift) and at most the last `most`:
+ * the variance of their logs beyond what their own errors explain, the
+ * variation between runs, as *var (log scale, 0 when none), and how many
+ * results it rests on as *m. Returns 0 when at least `least` results are
+ * there, else VN_ENOENT (then *var is 0). */
+int vn__store_between(const double *x, const double *se, size_t n, size_t least, size_t most,
+                      double *var, size_t *m);

@@ -14,8 +14,10 @@
 #include <unistd.h>
 
 #include "stats_levels.h"
+#include "store/changes.h"
 #include "store/store_internal.h"
 #include "vernier/base.h"
+#include "vernier/stats.h"
 
 /* ---- where ----------------------------------------------------------------- */
 
@@ -56,9 +58,11 @@ static int default_path(char *buf, size_t n)
 /* ---- the schema -------------------------------------------------------------- */
 
 /* Version 1: runs, the machines they ran on, and each benchmark's
- * headline. Version 2: each result's units (per process, run or
- * repetition) and their spread, which the change-point test and the
- * intervals that learn from history need. "@ID@" is the back end's id. */
+ * headline in ns (unit: the unit its file compared in). Version 2: the
+ * headline in reference cycles beside it, each result's units (per
+ * process, run or repetition) and their spread, which the change-point
+ * test and the intervals that learn from history need. "@ID@" is the
+ * back end's id. */
 static const char *const migration1[] = {
     "CREATE TABLE vernier_schema (version INTEGER NOT NULL)",
     "INSERT INTO vernier_schema (version) VALUES (0)",
@@ -76,6 +80,9 @@ static const char *const migration1[] = {
 };
 static const char *const migration2[] = {
     "ALTER TABLE results ADD COLUMN sd DOUBLE PRECISION",
+    "ALTER TABLE results ADD COLUMN cycles DOUBLE PRECISION",
+    "ALTER TABLE results ADD COLUMN cycles_lo DOUBLE PRECISION",
+    "ALTER TABLE results ADD COLUMN cycles_hi DOUBLE PRECISION",
     "CREATE TABLE units (result BIGINT NOT NULL REFERENCES results (id), idx INTEGER NOT NULL, "
     "ns DOUBLE PRECISION, cycles DOUBLE PRECISION, probe DOUBLE PRECISION, "
     "PRIMARY KEY (result, idx))",
@@ -365,16 +372,21 @@ static void units_of(const vn__cmp_bench *b, const double **ns, const double **c
     }
 }
 
-/* The headline's unit: cycles when the file said so and every unit has
- * them. */
-static int in_cycles(const vn__cmp_bench *b, const double *cyc, size_t k)
+static int all_cycles(const double *cyc, size_t k)
 {
-    if (!b->cycles_headline || !cyc || !k)
+    if (!cyc || !k)
         return 0;
     for (size_t i = 0; i < k; i++)
         if (!(cyc[i] > 0) || !isfinite(cyc[i]))
             return 0;
     return 1;
+}
+
+/* The headline's unit: cycles when the file said so and every unit has
+ * them. */
+static int in_cycles(const vn__cmp_bench *b, const double *cyc, size_t k)
+{
+    return b->cycles_headline && all_cycles(cyc, k);
 }
 
 /* Units in rows of this many a statement. */
@@ -463,18 +475,24 @@ static int add_in_transaction(vn__store *s, const vn__cmp_side *side, const vn__
         units_of(b, &ns, &cyc, &probe, &k);
         if (!k)
             continue; /* a failed row, or a bound: nothing to keep */
-        int c = in_cycles(b, cyc, k);
-        double mean, lo, hi, sd;
-        vn__store_summary(c ? cyc : ns, k, &mean, &lo, &hi, &sd);
-        char t[5][32], nu[32];
+        /* In ns always, so that a series keeps one unit when a run's
+         * headline was in cycles; the cycles beside, when every unit has
+         * them. */
+        double mean, lo, hi, sd, cm = NAN, clo = NAN, chi = NAN, csd;
+        vn__store_summary(ns, k, &mean, &lo, &hi, &sd);
+        if (all_cycles(cyc, k))
+            vn__store_summary(cyc, k, &cm, &clo, &chi, &csd);
+        char t[7][32], nu[32];
         snprintf(nu, sizeof nu, "%zu", k);
-        const char *p[] = {rtext, b->name, c ? "cycles" : "ns", num(t[0], mean), num(t[1], lo),
-                           num(t[2], hi), nu, num(t[3], sd)};
+        const char *p[] = {rtext, b->name, in_cycles(b, cyc, k) ? "cycles" : "ns", num(t[0], mean),
+                           num(t[1], lo), num(t[2], hi), nu, num(t[3], sd), num(t[4], cm),
+                           num(t[5], clo), num(t[6], chi)};
         long long res = -1;
         rc = s->ops->exec(s,
-                          "INSERT INTO results (run, name, unit, value, lo, hi, nunits, sd) "
-                          "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-                          p, 8, first_int, &res, why, n);
+                          "INSERT INTO results (run, name, unit, value, lo, hi, nunits, sd, cycles, "
+                          "cycles_lo, cycles_hi) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
+                          "$11) RETURNING id",
+                          p, 11, first_int, &res, why, n);
         if (!rc && res < 0) {
             snprintf(why, n, "the result's row is missing after it was written");
             rc = VN_EIO;
@@ -516,7 +534,7 @@ static int matches(const vn__store_query *q, const char *name)
     if (!q || !q->nnames)
         return 1;
     for (size_t i = 0; i < q->nnames; i++)
-        if (!fnmatch(q->names[i], name, 0))
+        if (q->exact ? !strcmp(q->names[i], name) : !fnmatch(q->names[i], name, 0))
             return 1;
     return 0;
 }
@@ -634,6 +652,82 @@ int vn__store_series_of(vn__store *s, const vn__store_query *q, vn__store_series
     *out = c.v;
     *nout = c.n;
     return 0;
+}
+
+/* A result's standard error from its interval and the units it rests on. */
+static double se_of(const vn__store_point *p)
+{
+    if (!isfinite(p->lo) || !isfinite(p->hi) || p->nunits < 2)
+        return NAN;
+    return (p->hi - p->lo) / 2 / vn_t975((double)(p->nunits - 1));
+}
+
+/* The between-run variance of before[0..n) as of now: the results used. */
+static size_t between_of(const vn__store_point *before, size_t n, double now, size_t least,
+                         size_t most, double max_age, double *var)
+{
+    *var = 0;
+    size_t from = 0;
+    while (from < n && max_age > 0 && before[from].time < now - max_age)
+        from++;
+    size_t k = n - from;
+    if (k < least)
+        return 0;
+    double *x = malloc(2 * k * sizeof *x);
+    if (!x)
+        return 0;
+    double *se = x + k;
+    size_t m = 0;
+    for (size_t i = from; i < n; i++) {
+        if (!(before[i].value > 0) || !isfinite(before[i].value))
+            continue;
+        x[m] = before[i].value;
+        se[m++] = se_of(&before[i]);
+    }
+    size_t used;
+    int rc = vn__store_between(x, se, m, least, most, var, &used);
+    free(x);
+    return rc ? 0 : used;
+}
+
+size_t vn__store_series_between(const vn__store_series *v, double now, size_t least, size_t most,
+                                double max_age, double *var)
+{
+    return between_of(v->pt, v->n, now, least, most, max_age, var);
+}
+
+size_t vn__store_widen(const vn__store_point *before, size_t n, double now, double value,
+                       double *lo, double *hi, size_t least, size_t most, double max_age)
+{
+    if (!(value > 0))
+        return 0;
+    double var;
+    size_t used = between_of(before, n, now, least, most, max_age, &var);
+    if (!used)
+        return 0;
+    /* Both parts in the value's own unit, the between-run one from its
+     * relative size (the delta method): on a log scale the far end of a
+     * wide interval would run away (2x for a memory-bound body whose runs
+     * spread 2x), wider than the data warrant (bench/RESULTS.md). */
+    double own = isfinite(*lo) && isfinite(*hi) ? fmax(*hi - value, value - *lo) : 0;
+    double b = vn_t975((double)(used - 1)) * sqrt(var) * value;
+    double half = sqrt(own * own + b * b);
+    *lo = value - half;
+    *hi = value + half;
+    return used;
+}
+
+void vn__store_learn(vn__store_series *v, size_t least, size_t most, double max_age)
+{
+    for (size_t i = 0; i < v->n; i++) {
+        vn__store_point *p = &v->pt[i];
+        p->lo_h = p->lo;
+        p->hi_h = p->hi;
+        p->learned_from = vn__store_widen(v->pt, i, p->time, p->value, &p->lo_h, &p->hi_h, least,
+                                          most, max_age);
+        if (!p->learned_from)
+            p->lo_h = p->hi_h = NAN;
+    }
 }
 
 void vn__store_series_free(vn__store_series *v, size_t n)

@@ -71,11 +71,16 @@ typedef struct vn__store_point {
     char commit[48];      /* "" unknown */
     char branch[64];
     int dirty;
-    char unit[8];         /* "ns" or "cycles" */
-    double value, lo, hi; /* the headline in unit: the units' mean and its 95% interval
+    char unit[8];         /* the unit its file compared in: "ns" or "cycles" */
+    double value, lo, hi; /* the headline in ns: the units' mean and its 95% interval
                              (NAN ends with fewer than 2 units) */
     double sd;            /* the units' standard deviation (NAN with fewer than 2) */
     size_t nunits;
+    /* The interval widened by the variation between the earlier results
+     * of its series (vn__store_learn): NAN when fewer than the least
+     * asked were there; learned_from of them were used. */
+    double lo_h, hi_h;
+    size_t learned_from;
 } vn__store_point;
 
 /* A benchmark's results on one machine, oldest first. */
@@ -90,6 +95,7 @@ typedef struct vn__store_series {
 typedef struct vn__store_query {
     const char *const *names; /* exact names, or patterns with * and ?; none: every name */
     size_t nnames;
+    int exact;                /* the names are names, not patterns */
     const char *machine;      /* a fingerprint, or NULL for every machine */
     const char *branch;       /* NULL for every branch */
     double since;             /* seconds since the epoch; 0 for all */
@@ -100,6 +106,27 @@ typedef struct vn__store_query {
 int vn__store_series_of(vn__store *s, const vn__store_query *q, vn__store_series **out,
                         size_t *nout, char *why, size_t n);
 void vn__store_series_free(vn__store_series *v, size_t n);
+
+/* Intervals that learn from history: each result's interval widened by
+ * the variation between the results before it in its series, those of the
+ * last max_age seconds after their last change point, at most `most`, at
+ * least `least` (vn__store_between): the 95% half-width becomes
+ * sqrt(own^2 + (t(m - 1) x value x between)^2), between the standard
+ * deviation of the earlier results' logs beyond their own errors. */
+#define VN__STORE_LEARN_LEAST 5
+#define VN__STORE_LEARN_MOST 30
+#define VN__STORE_LEARN_AGE (30 * 86400.0)
+void vn__store_learn(vn__store_series *v, size_t least, size_t most, double max_age);
+/* The variation between the results of v (its variance on the log
+ * scale) as a result made at `now` would learn it, into *var: the number
+ * of results it rests on, 0 when too few. */
+size_t vn__store_series_between(const vn__store_series *v, double now, size_t least, size_t most,
+                                double max_age, double *var);
+/* The same for one new result (value, lo, hi, on nunits) after the n
+ * results before[0..n) of its series: its widened interval, and how many
+ * results it learned from (0: too few, and lo, hi as they were). */
+size_t vn__store_widen(const vn__store_point *before, size_t n, double now, double value,
+                       double *lo, double *hi, size_t least, size_t most, double max_age);
 
 /* The headline of units (mean and 95% t-interval) as the store keeps it. */
 void vn__store_summary(const double *u, size_t n, double *mean, double *lo, double *hi, double *sd);
