@@ -45,7 +45,7 @@ static void usage(FILE *f)
             "  --since DATE       only results from DATE (YYYY-MM-DD) or the last Nd days\n"
             "  --last N           at most the last N results a series (20; 0 for all)\n"
             "  --threshold PCT    check: a shift smaller than PCT percent is no change (2)\n"
-            "  --p-value P        check: the largest p-value of a change point (0.01)\n"
+            "  --p-value P        check: the largest p-value of a change point (0.001)\n"
             "  --fail-on-regression\n"
             "                     check: exit 3 when the newest change of a series is a\n"
             "                     slowdown past the threshold\n"
@@ -150,7 +150,7 @@ static int parse(int argc, char **argv, opts *o)
             return VN_EXIT_USAGE;
         }
     }
-    if ((o->fail_on_regression || o->pmax != 0.01) && !o->check)
+    if ((o->fail_on_regression || o->pmax != 0.001) && !o->check)
         return vn_cli_usage_error(CMD, "%s is an option of 'vernier history check'",
                                   o->fail_on_regression ? "--fail-on-regression" : "--p-value");
     return 0;
@@ -285,7 +285,7 @@ static void json_series(vn__json *j, const vn__store_series *v, const vn__store_
     vn__json_obj_end(j);
 }
 
-/* The change points of a series, on its headlines: 999 permutations a
+/* The change points of a series, on its headlines: 9999 permutations a
  * test, seeded by the series' length so that the same history gives the
  * same answer; segments of at least 2 results. */
 static int changes_of(const vn__store_series *v, double pmax, vn__store_changes *out)
@@ -296,14 +296,14 @@ static int changes_of(const vn__store_series *v, double pmax, vn__store_changes 
     size_t m = 0;
     for (size_t i = 0; i < v->n; i++)
         x[m++] = v->pt[i].value;
-    int rc = vn__store_changes_find(x, m, pmax, 999, 2, 0x5eed + m, out);
+    int rc = vn__store_changes_find(x, m, pmax, 9999, 2, 0x5eed + m, out);
     free(x);
     return rc;
 }
 
 int cmd_history(int argc, char **argv)
 {
-    opts o = {.last = 20, .threshold = 0.02, .pmax = 0.01};
+    opts o = {.last = 20, .threshold = 0.02, .pmax = 0.001};
     if (argc >= 2 && !strcmp(argv[1], "check")) {
         o.check = 1;
         argc--, argv++;

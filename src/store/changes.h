@@ -1,8 +1,10 @@
 /* Change points in a series of results (vernier history check): where the
  * level of a benchmark moved, found by E-Divisive on the means (Matteson
  * and James 2014, with alpha = 2, as Apache Otava and MongoDB's
- * signal-processing-algorithms use it), each split kept when a permutation
- * test says the series' own variation would not make one as large. Pure. */
+ * signal-processing-algorithms use it) of the results' logs, far-off ones
+ * held back, each split
+ * kept when a permutation test says the series' own variation would not
+ * make one as large. Pure. */
 #ifndef VN_STORE_CHANGES_H
 #define VN_STORE_CHANGES_H
 

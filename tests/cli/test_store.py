@@ -1,0 +1,846 @@
+"""vernier store add and vernier history end to end: results files of each
+format kept and read back with the values computed from the files, many
+writers at once on SQLite and on a real PostgreSQL server (none lost, none
+doubled), a damaged store, a store that cannot be written, the migration of
+a version-1 store, the change points of history check, vernier run --store
+and compare --store, and the usage errors."""
+import glob
+import json
+import math
+import os
+import re
+import shutil
+import socket
+import sqlite3
+import stat
+import subprocess
+import tempfile
+import threading
+import time
+from datetime import date, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import SOURCE, VERNIER, cmake_cache, run, validate
+
+FIXTURES = SOURCE / "tests" / "fixtures" / "compare"
+
+# The concurrency tests: this many processes at once, each storing this many
+# results, one `vernier store add` a result.
+WRITERS, RESULTS_EACH = 8, 200
+
+
+@pytest.fixture(autouse=True)
+def no_default_store(monkeypatch):
+    """Only the stores the tests name: a VERNIER_STORE of the caller's would
+    take every `vernier run` here."""
+    monkeypatch.delenv("VERNIER_STORE", raising=False)
+
+
+# ---- helpers ------------------------------------------------------------------
+
+
+def history(store, *args, sub=(), check=0):
+    """`vernier history [SUB] --store STORE --json - ARGS` as a document."""
+    p = run("history", *sub, "--store", store, "--json", "-", *args, check=check)
+    doc = json.loads(p.stdout)
+    assert doc["format"] == "vernier.history/1"
+    assert doc["store"] == store
+    return doc
+
+
+def by_name(doc):
+    names = [s["name"] for s in doc["series"]]
+    assert len(names) == len(set(names)), names  # one machine here: one series a name
+    return {s["name"]: s for s in doc["series"]}
+
+
+def one_error(p, cmd):
+    """The single line a failure prints on stderr, which starts with
+    'vernier CMD'."""
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1, p.stderr
+    assert lines[0].startswith(f"vernier {cmd}"), p.stderr
+    return lines[0]
+
+
+def stored(p, path, nbench):
+    """The run IDs `vernier store add` printed, one line a file."""
+    ids = []
+    lines = p.stdout.splitlines()
+    paths = [path] if isinstance(path, str) else path
+    assert len(lines) == len(paths), p.stdout
+    for line, f in zip(lines, paths):
+        m = re.fullmatch(rf"stored '{re.escape(f)}': {nbench} benchmarks, run (\d+)", line)
+        assert m, (line, f)
+        ids.append(int(m.group(1)))
+    return ids
+
+
+def add(store, *args, files, nbench, check=0):
+    p = run("store", "add", "--store", store, *args, *files, check=check)
+    return stored(p, list(files), nbench)
+
+
+def units_of_commands(doc):
+    """{name: the units vernier keeps} of a vernier.results/1 of kind
+    commands: every run's wall time."""
+    assert doc["kind"] == "commands"
+    return {b["name"]: [s["value"] for s in b["samples"]] for b in doc["benchmarks"]}
+
+
+def db(path):
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+
+
+def hyperfine_doc(commands):
+    """A minimal hyperfine JSON: {command: times in s}."""
+    return {"results": [{"command": c, "times": list(map(float, t)), "mean": float(np.mean(t)),
+                         "exit_codes": [0] * len(t)} for c, t in commands.items()]}
+
+
+@pytest.fixture(scope="module")
+def run_files(tmp_path_factory):
+    """Three vernier.results/1 files of `vernier run`, two commands each."""
+    d = tmp_path_factory.mktemp("runs")
+    files = []
+    for i in range(3):
+        f = d / f"run{i}.json"
+        run("run", "-N", "-r", "5", "--json", str(f), "true", "sleep 0", check=0, timeout=120)
+        files.append(str(f))
+    return files
+
+
+def machine_words(doc):
+    """What the machine of a vernier.results/1 is known by: its CPU and kernel."""
+    return doc["env"]["cpu"]["model"], doc["env"]["kernel"]
+
+
+# ---- 1. round trip --------------------------------------------------------------
+
+
+def test_round_trip_values_commits_tags_and_time_order(tmp_path, run_files):
+    store = str(tmp_path / "sub" / "results.db")  # its folder is made
+    t0 = time.time() - 10 * 86400
+    branches = ["main", "topic", "main"]
+    ids = {}
+    for i in (2, 0, 1):  # stored out of time order
+        (ids[i],) = add(store, "--commit", f"c{i + 1}", "--branch", branches[i], "--tag", f"k=v{i}",
+                        "--tag", "ci.job-id=7", "--time", f"{t0 + 100 * i:.6f}",
+                        files=[run_files[i]], nbench=2)
+    assert len(set(ids.values())) == 3
+    docs = [json.loads(Path(f).read_text()) for f in run_files]
+    units = [units_of_commands(d) for d in docs]
+
+    got = by_name(history(store))
+    assert set(got) == {"true", "sleep 0"}
+    cpu, kernel = machine_words(docs[0])
+    for name, s in got.items():
+        assert cpu in s["machine"] and kernel in s["machine"], s["machine"]
+        rs = s["results"]
+        assert [r["run"] for r in rs] == [ids[0], ids[1], ids[2]]
+        assert [r["commit"] for r in rs] == ["c1", "c2", "c3"]
+        assert [r["branch"] for r in rs] == branches
+        assert [r["time"] for r in rs] == pytest.approx([t0, t0 + 100, t0 + 200], abs=1e-5)
+        for i, r in enumerate(rs):
+            u = units[i][name]
+            assert r["unit"] == "ns"
+            assert r["units"] == len(u) == 5
+            assert r["value"] == pytest.approx(np.mean(u), rel=1e-12)
+            lo, hi = r["ci"]
+            assert lo <= r["value"] <= hi and lo < hi
+            assert (lo + hi) / 2 == pytest.approx(r["value"], rel=1e-9)
+            assert r["dirty"] is None  # --commit: the tree's state is not known
+            # Fewer than 5 results before it: nothing to learn from.
+            assert r["learned_from"] == 0 and r["ci_history"] == [None, None]
+
+    # What the runs were kept with.
+    with db(store) as c:
+        rows = {r[0]: r[1:] for r in c.execute("SELECT id, tags, source, commit_id FROM runs")}
+    for i in range(3):
+        assert rows[ids[i]] == (f"k=v{i}\nci.job-id=7", f"file {run_files[i]}", f"c{i + 1}")
+
+    # The filters.
+    only = by_name(history(store, "--branch", "topic"))
+    assert {n: [r["commit"] for r in s["results"]] for n, s in only.items()} == \
+        {"true": ["c2"], "sleep 0": ["c2"]}
+    assert set(by_name(history(store, "sl*"))) == {"sleep 0"}
+    assert set(by_name(history(store, "true"))) == {"true"}
+    assert history(store, "nothing*")["series"] == []
+    assert set(by_name(history(store, "--machine", cpu))) == {"true", "sleep 0"}
+    assert history(store, "--machine", "no such machine")["series"] == []
+    assert history(store, "--since", "5d")["series"] == []
+    assert all(len(s["results"]) == 3 for s in history(store, "--since", "20d")["series"])
+    later = (date.today() - timedelta(days=5)).isoformat()
+    earlier = (date.today() - timedelta(days=15)).isoformat()
+    assert history(store, "--since", later)["series"] == []
+    assert all(len(s["results"]) == 3 for s in history(store, "--since", earlier)["series"])
+
+    # The console: a heading a series, the results oldest first.
+    p = run("history", "--store", store, check=0)
+    lines = p.stdout.splitlines()
+    assert any(re.fullmatch(rf"true on .*{re.escape(cpu)}.*: 3 results", line) for line in lines), lines
+    block = lines[[i for i, line in enumerate(lines) if line.startswith("true on ")][0]:]
+    commits = [w for line in block[2:5] for w in line.split() if re.fullmatch(r"c\d", w)]
+    assert commits == ["c1", "c2", "c3"], block
+    p = run("history", "--store", store, "nothing*", check=0)
+    assert p.stdout == f"no stored results match in '{store}'\n"
+
+
+def test_other_formats_and_standard_input(tmp_path):
+    """Google Benchmark's repetitions and hyperfine's runs are the units."""
+    store = str(tmp_path / "s.db")
+    gb_path, hf_path = str(FIXTURES / "gbench.json"), str(FIXTURES / "hyperfine.json")
+    gb, hf = json.loads(Path(gb_path).read_text()), json.loads(Path(hf_path).read_text())
+    scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+    want = {}
+    for b in gb["benchmarks"]:
+        if b["run_type"] == "iteration":
+            want.setdefault(b["run_name"], []).append(b["real_time"] * scale[b["time_unit"]])
+    for r in hf["results"]:
+        want[r["command"]] = [t * 1e9 for t in r["times"]]
+    nb = len({b["run_name"] for b in gb["benchmarks"]})
+    (g,) = add(store, "--commit", "g", "--time", "1000", files=[gb_path], nbench=nb)
+    (h,) = add(store, "--commit", "h", "--time", "2000", files=[hf_path], nbench=len(hf["results"]))
+    p = run("store", "add", "--store", store, "--commit", "s", "--time", "3000", "-", check=0,
+            input=Path(hf_path).read_text())
+    (s,) = stored(p, "standard input", len(hf["results"]))
+    assert len({g, h, s}) == 3
+    got = by_name(history(store))
+    assert set(got) == set(want)
+    for name, units in want.items():
+        rs = got[name]["results"]
+        assert [r["units"] for r in rs] == [len(units)] * len(rs)
+        for r in rs:
+            assert r["value"] == pytest.approx(np.mean(units), rel=1e-12)
+    assert [r["run"] for r in got["true"]["results"]] == [h, s]
+    assert [r["commit"] for r in got["true"]["results"]] == ["h", "s"]
+
+
+def test_every_benchmark_said_stored_is_in_the_store(tmp_path):
+    """A Google Benchmark file of aggregates only (--benchmark_report_
+    aggregates_only) has a mean and no repetitions: it is either kept (its
+    mean as the value) or refused, never counted as stored and dropped."""
+    gb = json.loads((FIXTURES / "gbench.json").read_text())
+    agg = [b for b in gb["benchmarks"] if b["run_type"] == "aggregate"]
+    mean = [b for b in agg if b["aggregate_name"] == "mean"][0]
+    path = tmp_path / "aggregates.json"
+    path.write_text(json.dumps(dict(gb, benchmarks=agg)))
+    store = str(tmp_path / "s.db")
+    p = run("store", "add", "--store", store, "--commit", "a", str(path))
+    if p.returncode == 0:
+        stored(p, str(path), 1)
+        got = by_name(history(store))
+        assert set(got) == {mean["run_name"]}, (p.stdout, got)
+        assert got[mean["run_name"]]["results"][0]["value"] == pytest.approx(mean["real_time"], rel=1e-12)
+    else:
+        assert p.returncode == 1 and p.stdout == "", (p.returncode, p.stdout, p.stderr)
+        assert str(path) in one_error(p, "store")
+        with db(store) as c:
+            assert c.execute("SELECT count(*) FROM runs").fetchone()[0] == 0
+
+
+def test_commit_branch_and_dirty_from_the_working_tree(tmp_path, run_files):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
+
+    def g(*args):
+        return subprocess.run([*git, *args], cwd=repo, capture_output=True, text=True, check=True).stdout
+
+    g("init", "-q", "-b", "trunk")
+    (repo / "a.txt").write_text("1\n")
+    g("add", "a.txt")
+    g("commit", "-q", "-m", "one")
+    head = g("rev-parse", "HEAD").strip()
+    store = str(tmp_path / "s.db")
+    f = run_files[0]
+    (repo / "untracked.txt").write_text("not part of the tree\n")
+    run("store", "add", "--store", store, "--time", "1000", f, check=0, cwd=repo)
+    (repo / "a.txt").write_text("2\n")
+    run("store", "add", "--store", store, "--time", "2000", f, check=0, cwd=repo)
+    run("store", "add", "--store", store, "--time", "3000", "--branch", "other", f, check=0, cwd=repo)
+    rs = by_name(history(store))["true"]["results"]
+    assert [(r["commit"], r["branch"], r["dirty"]) for r in rs] == \
+        [(head, "trunk", False), (head, "trunk", True), (head, "other", True)]
+    p = run("history", "--store", store, check=0)
+    assert f"{head[:10]}+" in p.stdout  # a dirty tree's commit is marked
+
+
+# ---- 2, 3. many writers at once ---------------------------------------------------
+
+
+def hammer(url, path, files_a_call=1):
+    """WRITERS processes at once, each storing RESULTS_EACH results of path
+    (files_a_call of them a `vernier store add`), each result with its own
+    commit: the run IDs each writer was told, and the seconds it took."""
+    calls = RESULTS_EACH // files_a_call
+    ids = [[] for _ in range(WRITERS)]
+    failed = []
+    go = threading.Barrier(WRITERS)
+
+    def writer(k):
+        try:
+            go.wait()
+            for c in range(calls):
+                p = subprocess.run([VERNIER, "store", "add", "--store", url, "--commit", f"w{k}-{c}",
+                                    "--tag", f"writer={k}", *[path] * files_a_call],
+                                   capture_output=True, text=True, timeout=120)
+                if p.returncode != 0:
+                    failed.append((k, c, p.returncode, p.stderr))
+                    return
+                ids[k] += stored(p, [path] * files_a_call, 1)
+        except Exception as e:  # noqa: BLE001 - reported below
+            failed.append((k, repr(e)))
+
+    start = time.monotonic()
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(WRITERS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    took = time.monotonic() - start
+    assert not failed, failed[:3]
+    return ids, took
+
+
+def expected_commits(files_a_call=1):
+    return sorted(f"w{k}-{c}" for k in range(WRITERS) for c in range(RESULTS_EACH // files_a_call)
+                  for _ in range(files_a_call))
+
+
+@pytest.fixture(scope="module")
+def small_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("small") / "one.json"
+    run("run", "-N", "-r", "5", "--json", str(path), "true", check=0, timeout=120)
+    return str(path)
+
+
+def test_sqlite_many_writers_at_once(tmp_path, small_file):
+    store = str(tmp_path / "shared.db")  # made by the writers, all at once
+    ids, took = hammer(store, small_file)
+    total = WRITERS * RESULTS_EACH
+    every = [i for w in ids for i in w]
+    assert len(every) == total and len(set(every)) == total
+    with db(store) as c:
+        q = lambda sql: c.execute(sql).fetchall()  # noqa: E731
+        assert q("PRAGMA integrity_check") == [("ok",)]
+        assert q("PRAGMA journal_mode") == [("wal",)]
+        assert q("SELECT version FROM vernier_schema") == [(2,)]  # made once
+        assert q("SELECT count(*) FROM machines") == [(1,)]
+        assert q("SELECT count(*), count(DISTINCT uuid) FROM runs") == [(total, total)]
+        assert sorted(r[0] for r in q("SELECT commit_id FROM runs")) == expected_commits()
+        assert sorted(r[0] for r in q("SELECT id FROM runs")) == sorted(every)
+        assert q("SELECT tags, count(*) FROM runs GROUP BY tags ORDER BY tags") == \
+            [(f"writer={k}", RESULTS_EACH) for k in range(WRITERS)]
+        # One result a run, its five units: nothing half written.
+        assert q("SELECT count(*), count(DISTINCT run) FROM results") == [(total, total)]
+        assert q("SELECT DISTINCT n FROM (SELECT count(*) AS n FROM units GROUP BY result)") == [(5,)]
+        assert q("SELECT count(*) FROM units") == [(5 * total,)]
+    print(f"{total} results by {WRITERS} writers in {took:.1f} s")
+
+
+def _version(path):
+    m = re.search(r"/postgresql/(\d+)/bin/", path)
+    return int(m.group(1)) if m else 0
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    """A PostgreSQL server of its own in a temporary folder, on a Unix socket
+    there only (no TCP), its superuser 'postgres' trusted; run as the system
+    user postgres when we are root (initdb refuses root). Stopped at the end
+    whatever happens. What it yields makes databases and queries them."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_version)
+    if not found:
+        pytest.fail("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): "
+                    "scripts/install-deps --test installs postgresql")
+    if cmake_cache("LIBPQ_FOUND") not in ("", "1"):
+        pytest.fail("this build has no libpq: scripts/install-deps installs libpq-dev; "
+                    "configure the build again")
+    bindir = Path(found[-1]).parent
+    as_pg = []
+    if os.geteuid() == 0:
+        if not shutil.which("runuser"):
+            pytest.fail("running as root without runuser: cannot start PostgreSQL as postgres")
+        as_pg = ["runuser", "-u", "postgres", "--"]
+    top = tempfile.mkdtemp(prefix="vn-pg-", dir="/tmp")  # short: a socket's path is short
+    os.chmod(top, 0o777)
+    data, log = os.path.join(top, "data"), os.path.join(top, "log")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    def pg(*args, timeout=120):
+        return subprocess.run([*as_pg, *args], capture_output=True, text=True, timeout=timeout)
+
+    started = False
+    try:
+        p = pg(str(bindir / "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "--no-sync",
+               "-E", "UTF8", "--locale=C")
+        assert p.returncode == 0, f"initdb failed: {p.stdout}{p.stderr}"
+        st = os.stat(data)
+        assert stat.S_IMODE(st.st_mode) == 0o700
+        with open(os.path.join(data, "postgresql.conf"), "a") as conf:
+            conf.write(f"\nlisten_addresses = ''\nunix_socket_directories = '{top}'\nport = {port}\n"
+                       "fsync = off\nmax_connections = 40\n")
+        started = True
+        p = pg(str(bindir / "pg_ctl"), "-D", data, "-l", log, "-w", "-t", "60", "start")
+        log_text = Path(log).read_text() if os.path.exists(log) else ""
+        assert p.returncode == 0, f"pg_ctl start failed: {p.stdout}{p.stderr}{log_text}"
+
+        class Server:
+            dir = top
+
+            @staticmethod
+            def url(name):
+                return f"postgresql:///{name}?host={top}&port={port}&user=postgres"
+
+            @staticmethod
+            def createdb(name):
+                p = subprocess.run([str(bindir / "createdb"), "-h", top, "-p", str(port), "-U", "postgres",
+                                    name], capture_output=True, text=True, timeout=60)
+                assert p.returncode == 0, p.stderr
+                return Server.url(name)
+
+            @staticmethod
+            def psql(name, sql):
+                p = subprocess.run([str(bindir / "psql"), "-X", "-q", "-h", top, "-p", str(port), "-U",
+                                    "postgres", "-d", name, "-At", "-F", "|", "-v", "ON_ERROR_STOP=1",
+                                    "-c", sql], capture_output=True, text=True, timeout=60)
+                assert p.returncode == 0, p.stderr
+                return [tuple(line.split("|")) for line in p.stdout.splitlines()]
+
+        yield Server
+    finally:
+        if started:
+            pg(str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop", timeout=60)
+        shutil.rmtree(top, ignore_errors=True)
+
+
+def test_postgresql_many_writers_at_once(postgres, small_file):
+    url = postgres.createdb("vn_many")  # empty: the writers make the tables, all at once
+    ids, took = hammer(url, small_file)
+    total = WRITERS * RESULTS_EACH
+    every = [i for w in ids for i in w]
+    assert len(every) == total and len(set(every)) == total
+    q = lambda sql: postgres.psql("vn_many", sql)  # noqa: E731
+    assert q("SELECT version FROM vernier_schema") == [("2",)]
+    assert q("SELECT count(*) FROM machines") == [("1",)]
+    assert q("SELECT count(*), count(DISTINCT uuid) FROM runs") == [(str(total), str(total))]
+    assert sorted(r[0] for r in q("SELECT commit_id FROM runs")) == expected_commits()
+    assert sorted(int(r[0]) for r in q("SELECT id FROM runs")) == sorted(every)
+    assert q("SELECT tags, count(*) FROM runs GROUP BY tags ORDER BY tags") == \
+        [(f"writer={k}", str(RESULTS_EACH)) for k in range(WRITERS)]
+    assert q("SELECT count(*), count(DISTINCT run) FROM results") == [(str(total), str(total))]
+    assert q("SELECT DISTINCT n FROM (SELECT count(*) AS n FROM units GROUP BY result) x") == [("5",)]
+    assert q("SELECT count(*) FROM units") == [(str(5 * total),)]
+
+    # history reads it back: one series, every run, in the order stored.
+    doc = history(url)
+    (s,) = doc["series"]
+    assert s["name"] == "true"
+    rs = s["results"]
+    assert sorted(r["run"] for r in rs) == sorted(every)
+    assert [r["time"] for r in rs] == sorted(r["time"] for r in rs)
+    want = np.mean(units_of_commands(json.loads(Path(small_file).read_text()))["true"])
+    assert all(r["value"] == pytest.approx(want, rel=1e-12) and r["units"] == 5 for r in rs)
+    print(f"{total} results by {WRITERS} writers in {took:.1f} s")
+
+
+def test_postgresql_round_trip_and_check(postgres, tmp_path):
+    """The same answers as SQLite gives: values, commits, time order and
+    change points come from the store's rows, whichever back end holds them."""
+    url = postgres.createdb("vn_trip")
+    sqlite_store = str(tmp_path / "s.db")
+    files = shift_files(tmp_path, shift=1.10)
+    for store in (url, sqlite_store):
+        for i, f in reversed(list(enumerate(files))):
+            add(store, "--commit", f"c{i + 1:02d}", "--time", str(T0 + 60 * i), files=[f], nbench=3)
+    a, b = by_name(history(url, sub=("check",))), by_name(history(sqlite_store, sub=("check",)))
+    assert set(a) == set(b) == {"shifted", "faster", "flat"}
+    for name in a:
+        assert a[name]["machine"] == b[name]["machine"]
+        ra, rb = a[name]["results"], b[name]["results"]
+        assert [r["commit"] for r in ra] == [r["commit"] for r in rb] == [f"c{i + 1:02d}" for i in range(20)]
+        for x, y in zip(ra, rb):
+            # The same numbers, to the 15 digits SQLite gives back as text.
+            for k in ("time", "value", "units", "learned_from"):
+                assert x[k] == pytest.approx(y[k], rel=1e-13), (name, k)
+            for k in ("ci", "ci_history"):
+                nan = [math.nan if v is None else v for v in x[k]]
+                assert nan == pytest.approx([math.nan if v is None else v for v in y[k]], rel=1e-12,
+                                            nan_ok=True), (name, k)
+        ca, cb = a[name]["changes"], b[name]["changes"]
+        assert [(c["index"], c["before"], c["after"], c["verdict"]) for c in ca] == \
+            [(c["index"], c["before"], c["after"], c["verdict"]) for c in cb]
+        assert [c["ratio"] for c in ca] == pytest.approx([c["ratio"] for c in cb], rel=1e-12)
+    assert [c["index"] for c in a["shifted"]["changes"]] == [10]
+
+
+# ---- 4. a damaged store ---------------------------------------------------------
+
+
+def test_not_an_sqlite_store(tmp_path, run_files):
+    bad = tmp_path / "random.db"
+    junk = np.random.default_rng(5).integers(0, 256, 16384, dtype=np.uint8).tobytes()
+    bad.write_bytes(junk)
+    p = run("store", "add", "--store", str(bad), run_files[0], check=1)
+    line = one_error(p, "store")
+    assert f"'{bad}'" in line and "not an SQLite store" in line, line
+    assert p.stdout == ""
+    assert bad.read_bytes() == junk
+    # history says the same
+    line = one_error(run("history", "--store", str(bad), check=1), "history")
+    assert f"'{bad}'" in line and "not an SQLite store" in line, line
+
+    # The usual slip: a results file given as the store.
+    victim = tmp_path / "victim.json"
+    shutil.copy(run_files[1], victim)
+    before = victim.read_bytes()
+    p = run("store", "add", "--store", str(victim), run_files[0], check=1)
+    assert "not an SQLite store" in one_error(p, "store")
+    assert victim.read_bytes() == before
+
+    # vernier run: the results are written, and it says where.
+    out = tmp_path / "out.json"
+    p = run("run", "-N", "-r", "3", "--json", str(out), "--store", str(bad), "true", check=1, timeout=120)
+    msgs = [line for line in p.stderr.splitlines() if line.startswith("vernier run: ")]
+    assert len(msgs) == 1, p.stderr
+    assert "not an SQLite store" in msgs[0] and str(bad) in msgs[0], msgs
+    assert f"the results are in {out}" in msgs[0], msgs
+    doc = json.loads(out.read_text())
+    validate(doc, "results-1.json")
+    assert [b["name"] for b in doc["benchmarks"]] == ["true"]
+    assert len(doc["benchmarks"][0]["samples"]) == 3
+    assert bad.read_bytes() == junk
+
+
+def test_a_bad_file_stops_at_it_and_keeps_the_ones_before(tmp_path, run_files):
+    store = str(tmp_path / "s.db")
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"results": [{"command": "x", "times": [0.1, "oops"]}]}')
+    p = run("store", "add", "--store", store, "--commit", "x", run_files[0], str(broken), run_files[1],
+            check=1)
+    (first,) = stored(p, run_files[0], 2)
+    line = one_error(p, "store")
+    assert str(broken) in line and "times[1]" in line, line
+    with db(store) as c:
+        assert c.execute("SELECT id FROM runs").fetchall() == [(first,)]
+    p = run("store", "add", "--store", store, str(tmp_path / "missing.json"), check=1)
+    assert "missing.json" in one_error(p, "store")
+
+
+# ---- 5. a store that cannot be written -----------------------------------------------
+
+
+def as_someone_else():
+    """The command prefix that runs vernier as a user file permissions apply
+    to: as root, `runuser -u nobody --`; else nothing (we are such a user)."""
+    if os.geteuid() != 0:
+        return []
+    if not shutil.which("runuser"):
+        pytest.skip("running as root, and no runuser to drop to nobody: permissions do not stop root")
+    p = subprocess.run(["runuser", "-u", "nobody", "--", VERNIER, "--version"], capture_output=True,
+                       text=True, timeout=30)
+    if p.returncode != 0:
+        pytest.skip(f"running as root, and nobody cannot run {VERNIER} ({p.stderr.strip()}): "
+                    "permissions do not stop root")
+    return ["runuser", "-u", "nobody", "--"]
+
+
+def test_read_only_store(tmp_path, small_file):
+    prefix = as_someone_else()
+    top = Path(tempfile.mkdtemp(prefix="vn-ro-", dir="/tmp"))  # pytest's folders are the owner's only
+    try:
+        os.chmod(top, 0o755)
+        results = top / "one.json"
+        shutil.copy(small_file, results)
+        os.chmod(results, 0o644)
+        outdir = top / "out"
+        outdir.mkdir()
+        os.chmod(outdir, 0o777)
+        # (folder mode, store mode): the file read-only; the folder read-only,
+        # where the write-ahead log cannot be made.
+        for case, (dmode, fmode) in enumerate([(0o777, 0o444), (0o555, 0o666)]):
+            d = top / f"case{case}"
+            d.mkdir()
+            store = d / "s.db"
+            run("store", "add", "--store", str(store), "--commit", "first", str(results), check=0)
+            os.chmod(store, fmode)
+            os.chmod(d, dmode)
+            p = subprocess.run([*prefix, VERNIER, "store", "add", "--store", str(store), str(results)],
+                               capture_output=True, text=True, timeout=60)
+            assert p.returncode == 1, (case, p.returncode, p.stdout, p.stderr)
+            line = one_error(p, "store")
+            assert f"'{store}'" in line and "cannot write it" in line, (case, line)
+            assert p.stdout == ""
+            out = outdir / f"run{case}.json"
+            p = subprocess.run([*prefix, VERNIER, "run", "-N", "-r", "3", "--json", str(out), "--store",
+                                str(store), "true"], capture_output=True, text=True, timeout=120)
+            assert p.returncode == 1, (case, p.returncode, p.stderr)
+            msgs = [line for line in p.stderr.splitlines() if line.startswith("vernier run: ")]
+            assert len(msgs) == 1, (case, p.stderr)
+            assert "cannot write it" in msgs[0] and f"the results are in {out}" in msgs[0], (case, msgs)
+            validate(json.loads(out.read_text()), "results-1.json")
+            os.chmod(d, 0o755)
+            with db(store) as c:
+                assert c.execute("SELECT commit_id FROM runs").fetchall() == [("first",)], case
+    finally:
+        for d in top.rglob("*"):
+            if d.is_dir():
+                os.chmod(d, 0o755)
+        shutil.rmtree(top, ignore_errors=True)
+
+
+# ---- 6. migration ------------------------------------------------------------------
+
+# Version 1 of the schema, as vernier 0.6's first store made it (migration1
+# in src/store/store.c, "@ID@" being SQLite's INTEGER PRIMARY KEY).
+SCHEMA_V1 = [
+    "CREATE TABLE vernier_schema (version INTEGER NOT NULL)",
+    "INSERT INTO vernier_schema (version) VALUES (1)",
+    "CREATE TABLE machines (id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL UNIQUE, cpu TEXT, "
+    "cpus TEXT, kernel TEXT, governor TEXT)",
+    "CREATE TABLE runs (id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, time DOUBLE PRECISION NOT NULL, "
+    "machine BIGINT NOT NULL REFERENCES machines (id), host TEXT, commit_id TEXT, branch TEXT, "
+    "dirty INTEGER, source TEXT, tags TEXT)",
+    "CREATE TABLE results (id INTEGER PRIMARY KEY, run BIGINT NOT NULL REFERENCES runs (id), "
+    "name TEXT NOT NULL, unit TEXT NOT NULL, value DOUBLE PRECISION, lo DOUBLE PRECISION, "
+    "hi DOUBLE PRECISION, nunits INTEGER NOT NULL)",
+    "CREATE INDEX results_by_name ON results (name)",
+    "CREATE INDEX runs_by_time ON runs (time)",
+]
+
+
+def make_v1_store(path, fingerprint):
+    c = sqlite3.connect(path)
+    with c:
+        for sql in SCHEMA_V1:
+            c.execute(sql)
+        c.execute("INSERT INTO machines (fingerprint, cpu) VALUES (?, 'old cpu')", (fingerprint,))
+        c.execute("INSERT INTO runs (uuid, time, machine, commit_id, branch, dirty, source) "
+                  "VALUES ('00000000-0000-4000-8000-000000000001', 1000.5, 1, 'old1', 'main', 0, 'file x')")
+        c.execute("INSERT INTO results (run, name, unit, value, lo, hi, nunits) "
+                  "VALUES (1, 'true', 'ns', 1234.5, 1200.25, 1268.75, 3)")
+    c.close()
+
+
+def test_migration_of_a_version_1_store(tmp_path, run_files):
+    f = run_files[0]
+    # The machine's fingerprint as vernier keeps it, so that the old result
+    # and the new are one series.
+    scratch = str(tmp_path / "scratch.db")
+    add(scratch, "--commit", "x", files=[f], nbench=2)
+    with db(scratch) as c:
+        (fingerprint,) = c.execute("SELECT fingerprint FROM machines").fetchone()
+    want = np.mean(units_of_commands(json.loads(Path(f).read_text()))["true"])
+
+    for first in ("history", "store add"):
+        store = str(tmp_path / f"v1-{first.replace(' ', '-')}.db")
+        make_v1_store(store, fingerprint)
+        if first == "history":
+            (s,) = [s for s in history(store)["series"] if s["name"] == "true"]
+            (old,) = s["results"]
+            assert (old["commit"], old["branch"], old["dirty"], old["unit"], old["units"]) == \
+                ("old1", "main", False, "ns", 3)
+            assert old["time"] == 1000.5 and old["value"] == 1234.5 and old["ci"] == [1200.25, 1268.75]
+            assert s["machine"] == fingerprint
+        with db(store) as c:
+            if first == "history":
+                assert c.execute("SELECT version FROM vernier_schema").fetchall() == [(2,)]
+                tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                assert "units" in tables
+                cols = {r[1] for r in c.execute("PRAGMA table_info(results)")}
+                assert {"sd", "cycles", "cycles_lo", "cycles_hi"} <= cols
+        (new,) = add(store, "--commit", "new1", "--time", "2000", files=[f], nbench=2)
+        with db(store) as c:
+            assert c.execute("SELECT version FROM vernier_schema").fetchall() == [(2,)]
+            assert c.execute("SELECT count(*) FROM runs").fetchone()[0] == 2
+            assert c.execute("SELECT count(*) FROM machines").fetchone()[0] == 1
+        got = by_name(history(store))
+        rs = got["true"]["results"]
+        assert [r["commit"] for r in rs] == ["old1", "new1"]
+        assert rs[1]["run"] == new and rs[1]["value"] == pytest.approx(want, rel=1e-12)
+        assert rs[0]["value"] == 1234.5
+        assert [r["commit"] for r in got["sleep 0"]["results"]] == ["new1"]
+
+    # A store of a newer vernier is left alone.
+    newer = str(tmp_path / "newer.db")
+    make_v1_store(newer, fingerprint)
+    with sqlite3.connect(newer) as c:
+        c.execute("UPDATE vernier_schema SET version = 99")
+    for args in (["history", "--store", newer], ["store", "add", "--store", newer, f]):
+        p = run(*args, check=1)
+        line = one_error(p, args[0])
+        assert "99" in line and "newer vernier" in line, line
+    with db(newer) as c:
+        assert c.execute("SELECT version FROM vernier_schema").fetchall() == [(99,)]
+        assert c.execute("SELECT count(*) FROM runs").fetchone()[0] == 1
+        tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert tables == {"vernier_schema", "machines", "runs", "results"}
+
+
+# ---- 7. history check --------------------------------------------------------------
+
+T0 = 1.7e9  # when the planted series ran: one a minute from here
+
+
+def shift_files(d, shift, n=20, at=10, seed=11):
+    """n hyperfine files, each with three commands of 10 runs: 'shifted'
+    steps by `shift` at result `at`, 'faster' by 1/shift there, 'flat' never;
+    the same noise (1% from result to result, 2% from run to run) in each."""
+    rng = np.random.default_rng(seed)
+    files = []
+    for i in range(n):
+        cmds = {}
+        for name, step in (("shifted", shift), ("faster", 1 / shift), ("flat", 1.0)):
+            level = 1e-3 * (step if i >= at else 1.0) * math.exp(rng.normal(0, 0.01))
+            cmds[name] = level * np.exp(rng.normal(0, 0.02, 10))
+        f = d / f"hf{i:02d}.json"
+        f.write_text(json.dumps(hyperfine_doc(cmds)))
+        files.append(str(f))
+    return files
+
+
+def log_ratio(values, at):
+    v = np.log(values)
+    return math.exp(v[at:].mean() - v[:at].mean())
+
+
+def test_history_check_finds_the_planted_shift(tmp_path):
+    files = shift_files(tmp_path, shift=1.10)
+    store = str(tmp_path / "s.db")
+    for i, f in enumerate(files):
+        add(store, "--commit", f"c{i + 1:02d}", "--time", str(T0 + 60 * i), files=[f], nbench=3)
+    docs = [json.loads(Path(f).read_text()) for f in files]
+    means = {name: [np.mean(r["times"]) * 1e9 for d in docs for r in d["results"] if r["command"] == name]
+             for name in ("shifted", "faster", "flat")}
+
+    assert all("changes" not in s for s in history(store)["series"])
+    got = by_name(history(store, sub=("check",)))
+    assert set(got) == {"shifted", "faster", "flat"}
+    for name, s in got.items():
+        assert [r["value"] for r in s["results"]] == pytest.approx(means[name], rel=1e-12)
+        assert [r["commit"] for r in s["results"]] == [f"c{i + 1:02d}" for i in range(20)]
+    for name, verdict in (("shifted", "slower"), ("faster", "faster")):
+        (c,) = got[name]["changes"]
+        assert (c["index"], c["before"], c["after"], c["verdict"]) == (10, "c10", "c11", verdict), c
+        assert c["ratio"] == pytest.approx(log_ratio(means[name], 10), rel=1e-9)
+        assert c["ratio"] == pytest.approx(1.10 if name == "shifted" else 1 / 1.10, rel=0.02)
+        assert c["ci"][0] < c["ratio"] < c["ci"][1]
+        assert c["ci"][0] > 1.02 if name == "shifted" else c["ci"][1] < 0.98
+        assert 0 < c["p"] <= 0.01
+    assert got["flat"]["changes"] == []
+
+    # The gate: the newest change of a series a slowdown past the threshold.
+    run("history", "check", "--store", store, "--fail-on-regression", check=3)
+    run("history", "check", "--store", store, "--fail-on-regression", "shifted", check=3)
+    run("history", "check", "--store", store, "--fail-on-regression", "flat", "faster", check=0)
+    # A threshold above the shift: a change, but none past it.
+    doc = history(store, "--threshold", "15", "--fail-on-regression", "shifted", sub=("check",))
+    assert [c["verdict"] for c in by_name(doc)["shifted"]["changes"]] == ["no change"]
+    # A largest p-value below theirs: no change point, and nothing to fail.
+    least = min(got[name]["changes"][0]["p"] for name in ("shifted", "faster"))
+    doc = history(store, "--p-value", repr(least / 2), "--fail-on-regression", sub=("check",))
+    assert all(s["changes"] == [] for s in doc["series"])
+
+    p = run("history", "check", "--store", store, "shifted", "flat", check=0)
+    assert re.search(r"^  c10\.\.c11: 1\.[01]\d\dx \[[\d.]+, [\d.]+\] slower, p = ", p.stdout, re.M), p.stdout
+    assert "no change point" in p.stdout  # flat
+    assert re.search(r"^ .* c11 .*<- slower$", p.stdout, re.M), p.stdout
+
+
+def test_history_check_of_a_flat_series_passes(tmp_path):
+    files = shift_files(tmp_path, shift=1.0, seed=12)
+    store = str(tmp_path / "s.db")
+    for i, f in enumerate(files):
+        add(store, "--commit", f"c{i + 1:02d}", "--time", str(T0 + 60 * i), files=[f], nbench=3)
+    doc = history(store, "--fail-on-regression", sub=("check",))
+    assert len(doc["series"]) == 3
+    assert all(s["changes"] == [] for s in doc["series"]), doc["series"]
+
+
+# ---- vernier run --store, VERNIER_STORE, compare --store ---------------------------------
+
+
+def test_run_keeps_its_results(tmp_path):
+    store = str(tmp_path / "s.db")
+    out = tmp_path / "r.json"
+    p = run("run", "-N", "-r", "4", "--json", str(out), "--store", store, "true", check=0, timeout=120)
+    m = re.search(rf"^vernier run: kept in '{re.escape(store)}' as run (\d+)$", p.stderr, re.M)
+    assert m, p.stderr
+    (r,) = by_name(history(store))["true"]["results"]
+    assert r["run"] == int(m.group(1))
+    assert r["value"] == pytest.approx(np.mean(units_of_commands(json.loads(out.read_text()))["true"]),
+                                       rel=1e-12)
+    # $VERNIER_STORE, without --json: kept all the same.
+    env_store = str(tmp_path / "env.db")
+    p = run("run", "-N", "-r", "3", "true", check=0, timeout=120, env={"VERNIER_STORE": env_store})
+    assert re.search(rf"^vernier run: kept in '{re.escape(env_store)}' as run \d+$", p.stderr, re.M), p.stderr
+    (r,) = by_name(history(env_store))["true"]["results"]
+    assert r["units"] == 3
+    # store add and history use it too, and the default is under XDG_DATA_HOME.
+    xdg = tmp_path / "xdg"
+    p = run("store", "add", str(out), check=0, env={"XDG_DATA_HOME": str(xdg)})
+    stored(p, str(out), 1)
+    default = xdg / "vernier" / "results.db"
+    assert default.is_file()
+    p = run("history", "--json", "-", check=0, env={"XDG_DATA_HOME": str(xdg)})
+    assert json.loads(p.stdout)["store"] == str(default)
+
+
+def test_compare_learns_from_the_store(tmp_path, small_file):
+    """Results of BASE's benchmark that varied from run to run widen the
+    interval of a comparison; learned_from says how many."""
+    template = json.loads(Path(small_file).read_text())
+    store = str(tmp_path / "s.db")
+    now = time.time()
+    # Each result tight (0.5% from run to run), the results 20% apart.
+    factors = [1.0, 1.3, 0.8, 1.2, 0.85, 1.25]
+    for i, k in enumerate(factors):
+        doc = json.loads(json.dumps(template))
+        for s, v in zip(doc["benchmarks"][0]["samples"], [0.99, 1.0, 1.01, 1.0, 1.005]):
+            s["value"] = 1e6 * k * v
+        f = tmp_path / f"h{i}.json"
+        f.write_text(json.dumps(doc))
+        add(store, "--commit", f"h{i}", "--time", str(now - 3600 * (len(factors) - i)), files=[str(f)],
+            nbench=1)
+    plain = json.loads(run("compare", "--json", "-", small_file, small_file, check=0).stdout)
+    learned = json.loads(run("compare", "--json", "-", "--store", store, small_file, small_file,
+                             check=0).stdout)
+    validate(learned, "compare-1.json")
+    (a,), (b,) = plain["benchmarks"], learned["benchmarks"]
+    assert a.get("learned_from", 0) == 0
+    assert b["learned_from"] == len(factors)
+    assert b["ratio"] == a["ratio"]
+    assert b["ci"][0] < a["ci"][0] and b["ci"][1] > a["ci"][1], (a["ci"], b["ci"])
+
+
+# ---- 8. usage errors -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [
+    ["store"],
+    ["store", "frob"],
+    ["store", "add"],
+    ["store", "add", "--store", "{store}"],
+    ["store", "add", "--store", "{store}", "--tag", "badtag", "{file}"],
+    ["store", "add", "--store", "{store}", "--tag", "bad/key=v", "{file}"],
+    ["store", "add", "--store", "{store}", "--time", "soon", "{file}"],
+    ["store", "add", "--store", "{store}", "--commit", "x" * 41, "{file}"],
+    ["store", "add", "--store", "", "{file}"],
+    ["history", "--store", "{store}", "--since", "yesterday"],
+    ["history", "--store", "{store}", "--last", "-1"],
+    ["history", "--store", "{store}", "--fail-on-regression"],
+    ["history", "check", "--store", "{store}", "--p-value", "2"],
+], ids=lambda a: " ".join(a).replace("{store}", "S").replace("{file}", "F"))
+def test_usage_errors(tmp_path, small_file, args):
+    store = tmp_path / "s.db"
+    argv = [a.replace("{store}", str(store)).replace("{file}", small_file) for a in args]
+    p = run(*argv, check=2)
+    one_error(p, argv[0])
+    assert p.stdout == ""
+    assert not store.exists()  # a usage error makes no store

@@ -1,0 +1,152 @@
+/* What the store's earlier results say of the next run (vn__store_between,
+ * vn__store_widen): the variation between runs beyond each run's own
+ * error, measured on series drawn with known parts, and kept apart from a
+ * change of the code. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "store/changes.h"
+#include "store/store.h"
+#include "vernier.h"
+
+static double normal(vn_rng *r)
+{
+    double u = 1 - vn_rng_double(r), v = vn_rng_double(r);
+    return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/* Results whose level moves between runs by tau (relative) and whose own
+ * estimate errs by se (relative): the variance between runs found is
+ * tau^2, not tau^2 + se^2, averaged over many series. */
+static void the_part_between_runs_is_told_from_each_runs_own(void **state)
+{
+    (void)state;
+    vn_rng g;
+    vn_rng_seed(&g, 11);
+    const double taus[] = {0, 0.01, 0.03}, se = 0.01;
+    for (size_t t = 0; t < 3; t++) {
+        double sum = 0;
+        const int reps = 400;
+        int used = 0;
+        for (int r = 0; r < reps; r++) {
+            double x[30], e[30];
+            for (int i = 0; i < 30; i++) {
+                x[i] = 100 * exp(taus[t] * normal(&g) + se * normal(&g));
+                e[i] = se * x[i];
+            }
+            double var;
+            size_t m;
+            /* A change point found in noise (p <= 0.001, by chance) may
+             * leave too few results after it: rarely. */
+            int rc = vn__store_between(x, e, 30, 5, 30, &var, &m);
+            assert_true(rc == 0 || rc == VN_ENOENT);
+            if (rc == 0) {
+                sum += var;
+                used++;
+            }
+        }
+        assert_true(used >= reps - 4);
+        double mean = sum / used;
+        print_message("tau %.0f%%: between-run sd found %.4f\n", 100 * taus[t], sqrt(mean));
+        /* Within a quarter of tau^2, and what the runs' own errors hold is
+         * not counted again (0.01^2 when tau is 0, were it). */
+        assert_true(fabs(mean - taus[t] * taus[t]) <= 0.25 * taus[t] * taus[t] + 3e-5);
+    }
+}
+
+/* A series whose code got 10% slower at its 20th result: the variation
+ * between runs comes from the results after the change, so the step is
+ * not taken for drift. */
+static void a_change_of_the_code_is_not_drift(void **state)
+{
+    (void)state;
+    vn_rng g;
+    vn_rng_seed(&g, 5);
+    double x[40];
+    for (int i = 0; i < 40; i++)
+        x[i] = 100 * (i >= 20 ? 1.1 : 1.0) * (1 + 0.005 * normal(&g));
+    double var;
+    size_t m;
+    assert_int_equal(vn__store_between(x, NULL, 40, 5, 30, &var, &m), 0);
+    assert_int_equal(m, 20);
+    assert_true(sqrt(var) < 0.01);
+    /* Too few after it: nothing learned. */
+    assert_int_equal(vn__store_between(x, NULL, 23, 5, 30, &var, &m), VN_ENOENT);
+    assert_float_equal(var, 0, 0);
+}
+
+/* A new result's interval after a series of results spread 3% between
+ * runs: widened to about t(m - 1) x 3% beside its own; not at all after
+ * fewer than the least asked, nor from results older than max_age. */
+static void a_new_interval_widens_by_what_the_series_saw(void **state)
+{
+    (void)state;
+    vn_rng g;
+    vn_rng_seed(&g, 3);
+    vn__store_point p[20];
+    memset(p, 0, sizeof p);
+    for (int i = 0; i < 20; i++) {
+        p[i].time = 1000 + 60 * i;
+        p[i].value = 100 * exp(0.03 * normal(&g));
+        p[i].lo = p[i].hi = p[i].value; /* no error of their own */
+        p[i].nunits = 10;
+    }
+    double lo = 99, hi = 101;
+    size_t m = vn__store_widen(p, 20, 3000, 100, &lo, &hi, 5, 30, 0);
+    assert_int_equal(m, 20);
+    double half = (hi - lo) / 2;
+    print_message("half-width with history: %.2f (own 1.00)\n", half);
+    assert_true(half > 3 && half < 12);
+    assert_float_equal(lo + hi, 200, 1e-9);
+    lo = 99, hi = 101;
+    assert_int_equal(vn__store_widen(p, 4, 3000, 100, &lo, &hi, 5, 30, 0), 0);
+    assert_float_equal(lo, 99, 0);
+    /* All but the last 3 are older than an hour before 5000 s. */
+    assert_int_equal(vn__store_widen(p, 20, 1000 + 60 * 19 + 100, 100, &lo, &hi, 5, 30, 150), 0);
+}
+
+/* E-Divisive on ranks: a 10% step in 2% noise found where it is, with
+ * its ratio; none in the same noise without it. */
+static void a_step_is_found_and_noise_is_not(void **state)
+{
+    (void)state;
+    vn_rng g;
+    vn_rng_seed(&g, 9);
+    double x[40], y[40];
+    for (int i = 0; i < 40; i++) {
+        y[i] = 100 * (1 + 0.02 * normal(&g));
+        x[i] = y[i] * (i >= 25 ? 1.1 : 1);
+    }
+    vn__store_changes c;
+    assert_int_equal(vn__store_changes_find(x, 40, 0.001, 9999, 2, 1, &c), 0);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(c.at[0].index, 25);
+    assert_true(c.at[0].lo < 1.1 && 1.1 < c.at[0].hi);
+    assert_true(c.at[0].p <= 0.001);
+    vn__store_changes_free(&c);
+    assert_int_equal(vn__store_changes_find(y, 40, 0.001, 9999, 2, 1, &c), 0);
+    assert_int_equal(c.n, 0);
+    /* Fewer than two segments' worth, or a value not above 0. */
+    assert_int_equal(vn__store_changes_find(x, 3, 0.001, 99, 2, 1, &c), 0);
+    assert_int_equal(c.n, 0);
+    x[3] = 0;
+    assert_int_equal(vn__store_changes_find(x, 40, 0.001, 99, 2, 1, &c), VN_EINVAL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_part_between_runs_is_told_from_each_runs_own),
+        cmocka_unit_test(a_change_of_the_code_is_not_drift),
+        cmocka_unit_test(a_new_interval_widens_by_what_the_series_saw),
+        cmocka_unit_test(a_step_is_found_and_noise_is_not),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
