@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "format.h"
 #include "json.h"
+#include "htmlreport/report.h"
 #include "store/changes.h"
 #include "store/store.h"
 
@@ -50,6 +51,8 @@ static void usage(FILE *f)
             "                     check: exit 3 when the newest change of a series is a\n"
             "                     slowdown past the threshold\n"
             "  --json FILE        also write the series (and change points) as JSON\n"
+            "  --report FILE      also write an HTML page: a plot per series, its\n"
+            "                     intervals and change points (needs gnuplot)\n"
             "  -h, --help         show this help\n"
             "\n"
             "Exit status: 0 when the store was read, 3 when --fail-on-regression is given\n"
@@ -58,7 +61,7 @@ static void usage(FILE *f)
 }
 
 typedef struct opts {
-    const char *store, *machine, *branch, *json;
+    const char *store, *machine, *branch, *json, *report;
     double since, threshold, pmax;
     size_t last;
     int check, fail_on_regression;
@@ -87,7 +90,8 @@ static int parse_since(const char *s, double *out)
 
 static int parse(int argc, char **argv, opts *o)
 {
-    enum { O_STORE = 1000, O_MACHINE, O_BRANCH, O_SINCE, O_LAST, O_THRESHOLD, O_P, O_FAIL, O_JSON };
+    enum { O_STORE = 1000, O_MACHINE, O_BRANCH, O_SINCE, O_LAST, O_THRESHOLD, O_P, O_FAIL, O_JSON,
+           O_REPORT };
     static const struct option longopts[] = {
         {"store", required_argument, NULL, O_STORE},
         {"machine", required_argument, NULL, O_MACHINE},
@@ -98,6 +102,7 @@ static int parse(int argc, char **argv, opts *o)
         {"p-value", required_argument, NULL, O_P},
         {"fail-on-regression", no_argument, NULL, O_FAIL},
         {"json", required_argument, NULL, O_JSON},
+        {"report", required_argument, NULL, O_REPORT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -142,9 +147,10 @@ static int parse(int argc, char **argv, opts *o)
             o->fail_on_regression = 1;
             break;
         case O_JSON:
-            if (vn_cli_check_path(CMD, "--json", optarg))
+        case O_REPORT:
+            if (vn_cli_check_path(CMD, c == O_JSON ? "--json" : "--report", optarg))
                 return VN_EXIT_USAGE;
-            o->json = optarg;
+            *(c == O_JSON ? &o->json : &o->report) = optarg;
             break;
         default:
             return VN_EXIT_USAGE;
@@ -325,53 +331,75 @@ int cmd_history(int argc, char **argv)
         vn__store_close(s);
         return vn_cli_fail(CMD, "cannot read the store '%s': %s", vn__store_where(s), why);
     }
-    vn_buf jb;
-    vn_buf_init(&jb, 0);
-    vn__json j;
-    vn__json_init(&j, &jb, 1);
-    vn__json_obj_begin(&j, NULL);
-    vn__json_str(&j, "format", "vernier.history/1");
-    vn__json_str(&j, "store", vn__store_where(s));
-    vn__json_arr_begin(&j, "series");
-    int status = VN_EXIT_OK, slower = 0, to_stdout = o.json && vn_cli_is_stdout(o.json);
-    size_t shown = 0;
-    for (size_t i = 0; i < nv && !status; i++) {
-        if (!machine_ok(&o, v[i].machine))
+    /* The series asked for, each learned and (check) tested. */
+    size_t keep = 0;
+    for (size_t i = 0; i < nv; i++) {
+        if (!machine_ok(&o, v[i].machine)) {
+            free(v[i].name);
+            free(v[i].machine);
+            free(v[i].pt);
             continue;
-        vn__store_learn(&v[i], VN__STORE_LEARN_LEAST, VN__STORE_LEARN_MOST, VN__STORE_LEARN_AGE);
-        vn__store_changes ch = {0}, *chp = NULL;
-        if (o.check) {
-            int e = changes_of(&v[i], o.pmax, &ch);
-            if (e) {
-                status = vn_cli_fail(CMD, "cannot test '%s' for changes: %s", v[i].name,
-                                     vn_strerror(e));
-                break;
-            }
-            chp = &ch;
-            if (ch.n && ch.at[ch.n - 1].ratio > 1 + o.threshold)
-                slower = 1;
         }
-        if (!to_stdout) {
-            print_series(&o, &v[i], chp);
-            if (o.check && !ch.n)
-                printf("  no change point (p <= %.3g)\n", o.pmax);
-            for (size_t c = 0; chp && c < ch.n; c++)
-                print_change(&v[i], &ch.at[c], o.threshold);
-        }
-        json_series(&j, &v[i], chp, o.threshold);
-        vn__store_changes_free(&ch);
-        shown++;
+        v[keep++] = v[i];
     }
-    vn__json_arr_end(&j);
-    vn__json_obj_end(&j);
-    int jr = vn__json_finish(&j);
-    if (!status && !shown && !to_stdout)
+    nv = keep;
+    vn__store_changes *ch = o.check ? calloc(nv ? nv : 1, sizeof *ch) : NULL;
+    int status = o.check && !ch ? vn_cli_fail(CMD, "out of memory") : VN_EXIT_OK, slower = 0;
+    for (size_t i = 0; i < nv && !status; i++) {
+        vn__store_learn(&v[i], VN__STORE_LEARN_LEAST, VN__STORE_LEARN_MOST, VN__STORE_LEARN_AGE);
+        if (!o.check)
+            continue;
+        int e = changes_of(&v[i], o.pmax, &ch[i]);
+        if (e)
+            status = vn_cli_fail(CMD, "cannot test '%s' for changes: %s", v[i].name, vn_strerror(e));
+        else if (ch[i].n && ch[i].at[ch[i].n - 1].ratio > 1 + o.threshold)
+            slower = 1;
+    }
+    int to_stdout = o.json && vn_cli_is_stdout(o.json);
+    for (size_t i = 0; i < nv && !status && !to_stdout; i++) {
+        const vn__store_changes *c = ch ? &ch[i] : NULL;
+        print_series(&o, &v[i], c);
+        if (c && !c->n)
+            printf("  no change point (p <= %.3g)\n", o.pmax);
+        for (size_t k = 0; c && k < c->n; k++)
+            print_change(&v[i], &c->at[k], o.threshold);
+    }
+    if (!status && !nv && !to_stdout)
         printf("no stored results%s in '%s'\n", q.nnames || o.machine || o.branch || o.since > 0
                                                      ? " match" : "", vn__store_where(s));
-    if (!status && o.json)
+    if (!status && o.json) {
+        vn_buf jb;
+        vn_buf_init(&jb, 0);
+        vn__json j;
+        vn__json_init(&j, &jb, 1);
+        vn__json_obj_begin(&j, NULL);
+        vn__json_str(&j, "format", "vernier.history/1");
+        vn__json_str(&j, "store", vn__store_where(s));
+        vn__json_arr_begin(&j, "series");
+        for (size_t i = 0; i < nv; i++)
+            json_series(&j, &v[i], ch ? &ch[i] : NULL, o.threshold);
+        vn__json_arr_end(&j);
+        vn__json_obj_end(&j);
+        int jr = vn__json_finish(&j);
         status = jr ? vn_cli_fail(CMD, "cannot format the JSON: %s", vn_strerror(jr))
                     : vn_cli_write(CMD, o.json, &jb);
-    vn_buf_free(&jb);
+        vn_buf_free(&jb);
+    }
+    if (!status && o.report) {
+        vn__rep_options ro;
+        vn__rep_options_init(&ro);
+        vn_buf page;
+        vn_buf_init(&page, VN_RESULTS_BUF_MAX);
+        char err[512];
+        int rc = vn__rep_history(v, nv, ch, o.threshold, vn__store_where(s), &ro, &page, err,
+                                 sizeof err);
+        status = rc ? vn_cli_fail(CMD, "cannot draw the page: %s", err)
+                    : vn_cli_write(CMD, o.report, &page);
+        vn_buf_free(&page);
+    }
+    for (size_t i = 0; ch && i < nv; i++)
+        vn__store_changes_free(&ch[i]);
+    free(ch);
     vn__store_series_free(v, nv);
     vn__store_close(s);
     if (!status)

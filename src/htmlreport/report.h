@@ -14,6 +14,8 @@
 #include <stddef.h>
 
 #include "compare/compare.h"
+#include "store/changes.h"
+#include "store/store.h"
 
 /* One input file: its text (text[len] must be '\0'), the name the page
  * shows for it, and its side: 0, or 1 for the NEW side of a comparison. */
@@ -53,5 +55,12 @@ void vn__rep_output_free(vn__rep_output *out);
  * nothing to keep. */
 int vn__rep_make(const vn__rep_file *files, size_t nfiles, const vn__rep_options *o,
                  vn__rep_output *out, char *err, size_t errlen);
+
+/* vernier history --report: the page of nv series (history.c), each with
+ * its change points ch[i] when ch is not NULL, into out. 0, or a code
+ * with err saying why (gnuplot missing or failing). */
+int vn__rep_history(const vn__store_series *v, size_t nv, const vn__store_changes *ch,
+                    double threshold, const char *store, const vn__rep_options *o, vn_buf *out,
+                    char *err, size_t errlen);
 
 #endif
