@@ -235,21 +235,30 @@ int vn__store_between(const double *x, const double *se, size_t n, size_t least,
     *m = k;
     if (k < least)
         return VN_ENOENT;
-    double s = 0, own = 0;
+    /* How far one result is from the next: the median of the distances
+     * between neighbours' logs, as a standard deviation of one result
+     * (median |d| / (0.6745 x sqrt 2) for normal d = x2 - x1). A step of
+     * the level too recent for a change point moves one distance, not
+     * the median; slow drift moves them all. */
+    double own = 0, *d = malloc(k * sizeof *d);
+    if (!d)
+        return VN_ENOMEM;
     size_t nown = 0;
     for (size_t i = from; i < n; i++) {
-        if (!(x[i] > 0) || !isfinite(x[i]))
+        if (!(x[i] > 0) || !isfinite(x[i])) {
+            free(d);
             return VN_EINVAL;
-        s += log(x[i]);
+        }
+        if (i > from)
+            d[i - from - 1] = fabs(log(x[i]) - log(x[i - 1]));
         if (se && isfinite(se[i]) && se[i] >= 0) {
             own += (se[i] / x[i]) * (se[i] / x[i]);
             nown++;
         }
     }
-    double mean = s / (double)k, ss = 0;
-    for (size_t i = from; i < n; i++)
-        ss += (log(x[i]) - mean) * (log(x[i]) - mean);
-    double total = ss / (double)(k - 1);
-    *var = fmax(0, total - (nown ? own / (double)nown : 0));
+    qsort(d, k - 1, sizeof *d, by_value);
+    double sd = median_sorted(d, k - 1) / (0.6744897501960817 * M_SQRT2);
+    free(d);
+    *var = fmax(0, sd * sd - (nown ? own / (double)nown : 0));
     return 0;
 }

@@ -39,8 +39,10 @@ void vn__store_changes_free(vn__store_changes *c);
  * above 0, oldest first) with their own standard errors se[i] (from their
  * intervals; NAN unknown), those after the last change point (so that a
  * change of the code is not taken for drift) and at most the last `most`:
- * the variance of their logs beyond what their own errors explain, the
- * variation between runs, as *var (log scale, 0 when none), and how many
+ * how far one result falls from the next (the median distance between
+ * neighbours' logs, as a standard deviation, robust to a step too recent
+ * to be a change point) beyond what their own errors explain, squared: the
+ * variation between runs as *var (log scale, 0 when none), and how many
  * results it rests on as *m. Returns 0 when at least `least` results are
  * there, else VN_ENOENT (then *var is 0). */
 int vn__store_between(const double *x, const double *se, size_t n, size_t least, size_t most,
