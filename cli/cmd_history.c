@@ -162,13 +162,13 @@ static int parse(int argc, char **argv, opts *o)
     return 0;
 }
 
-/* A headline value in its unit. */
+/* A headline in ns (the store keeps every series in ns), marked 'c' when
+ * its file compared in cycles (the clock moved during that run). */
 static void fmt_value(char *s, size_t n, const char *unit, double v)
 {
+    vn__fmt_ns(s, n - 2, v);
     if (!strcmp(unit, "cycles"))
-        snprintf(s, n, "%.4g cyc", v);
-    else
-        vn__fmt_ns(s, n, v);
+        strcat(s, " c");
 }
 
 static void fmt_when(char *s, size_t n, double t)
@@ -205,7 +205,7 @@ static void print_series(const opts *o, const vn__store_series *v, const vn__sto
     printf("%s on %s: %zu result%s", v->name, v->machine, v->n, v->n == 1 ? "" : "s");
     if (from)
         printf(" (the last %zu; --last 0 for all)", v->n - from);
-    printf("\n  %-16s  %-11s %-12s %10s %8s %8s\n", "when", "commit", "branch", "headline", "ci95",
+    printf("\n  %-16s  %-11s %-12s %10s %9s %9s\n", "when", "commit", "branch", "headline", "ci95",
            "history");
     for (size_t i = from; i < v->n; i++) {
         const vn__store_point *p = &v->pt[i];
@@ -219,7 +219,7 @@ static void print_series(const opts *o, const vn__store_series *v, const vn__sto
         for (size_t c = 0; ch && c < ch->n; c++)
             if (ch->at[c].index == i)
                 mark = ch->at[c].ratio > 1 ? "  <- slower" : "  <- faster";
-        printf("  %s  %-11s %-12.12s %10s %8s %8s %4zu units%s\n", when, commit,
+        printf("  %s  %-11s %-12.12s %10s %9s %9s %4zu units%s\n", when, commit,
                p->branch[0] ? p->branch : "-", val, half, learned, p->nunits, mark);
     }
 }

@@ -240,10 +240,10 @@ int vn__store_between(const double *x, const double *se, size_t n, size_t least,
      * (median |d| / (0.6745 x sqrt 2) for normal d = x2 - x1). A step of
      * the level too recent for a change point moves one distance, not
      * the median; slow drift moves them all. */
-    double own = 0, *d = malloc(k * sizeof *d);
+    double *d = malloc(k * sizeof *d);
     if (!d)
         return VN_ENOMEM;
-    size_t nown = 0;
+    (void)se;
     for (size_t i = from; i < n; i++) {
         if (!(x[i] > 0) || !isfinite(x[i])) {
             free(d);
@@ -251,14 +251,10 @@ int vn__store_between(const double *x, const double *se, size_t n, size_t least,
         }
         if (i > from)
             d[i - from - 1] = fabs(log(x[i]) - log(x[i - 1]));
-        if (se && isfinite(se[i]) && se[i] >= 0) {
-            own += (se[i] / x[i]) * (se[i] / x[i]);
-            nown++;
-        }
     }
     qsort(d, k - 1, sizeof *d, by_value);
     double sd = median_sorted(d, k - 1) / (0.6744897501960817 * M_SQRT2);
     free(d);
-    *var = fmax(0, sd * sd - (nown ? own / (double)nown : 0));
+    *var = sd * sd;
     return 0;
 }

@@ -36,14 +36,16 @@ void vn__store_changes_free(vn__store_changes *c);
 /* What earlier runs say of the next one. A run cannot see how the
  * machine drifts over minutes and hours; earlier runs of the same
  * benchmark on the same machine have. Of the results x[0..n) (headlines
- * above 0, oldest first) with their own standard errors se[i] (from their
- * intervals; NAN unknown), those after the last change point (so that a
+ * above 0, oldest first), those after the last change point (so that a
  * change of the code is not taken for drift) and at most the last `most`:
- * how far one result falls from the next (the median distance between
- * neighbours' logs, as a standard deviation, robust to a step too recent
- * to be a change point) beyond what their own errors explain, squared: the
- * variation between runs as *var (log scale, 0 when none), and how many
- * results it rests on as *m. Returns 0 when at least `least` results are
- * there, else VN_ENOENT (then *var is 0). */
+ * how far one run's headline falls from the next one's (the median
+ * distance between neighbours' logs as a standard deviation of one
+ * result, median |d| / (0.6745 x sqrt 2), robust to a step too recent to
+ * be a change point), squared, as *var (log scale): everything that moves
+ * a headline from run to run, each run's own error included, since a
+ * run whose processes agreed by chance (an interval of 0.01%) moves as
+ * much as the others. How many results it rests on goes in *m. se is not
+ * used (NULL allowed). Returns 0 when at least `least` results are there,
+ * else VN_ENOENT (then *var is 0). */
 int vn__store_between(const double *x, const double *se, size_t n, size_t least, size_t most,
                       double *var, size_t *m);

@@ -521,6 +521,9 @@ int vn__store_add(vn__store *s, const vn__cmp_side *side, const vn__store_meta *
     return rc;
 }
 
+/* The 97.5% normal quantile. */
+#define Z975 1.959963984540054
+
 /* ---- series ------------------------------------------------------------------- */
 
 typedef struct names {
@@ -654,14 +657,6 @@ int vn__store_series_of(vn__store *s, const vn__store_query *q, vn__store_series
     return 0;
 }
 
-/* A result's standard error from its interval and the units it rests on. */
-static double se_of(const vn__store_point *p)
-{
-    if (!isfinite(p->lo) || !isfinite(p->hi) || p->nunits < 2)
-        return NAN;
-    return (p->hi - p->lo) / 2 / vn_t975((double)(p->nunits - 1));
-}
-
 /* The between-run variance of before[0..n) as of now: the results used. */
 static size_t between_of(const vn__store_point *before, size_t n, double now, size_t least,
                          size_t most, double max_age, double *var)
@@ -673,19 +668,15 @@ static size_t between_of(const vn__store_point *before, size_t n, double now, si
     size_t k = n - from;
     if (k < least)
         return 0;
-    double *x = malloc(2 * k * sizeof *x);
+    double *x = malloc(k * sizeof *x);
     if (!x)
         return 0;
-    double *se = x + k;
     size_t m = 0;
-    for (size_t i = from; i < n; i++) {
-        if (!(before[i].value > 0) || !isfinite(before[i].value))
-            continue;
-        x[m] = before[i].value;
-        se[m++] = se_of(&before[i]);
-    }
+    for (size_t i = from; i < n; i++)
+        if (before[i].value > 0 && isfinite(before[i].value))
+            x[m++] = before[i].value;
     size_t used;
-    int rc = vn__store_between(x, se, m, least, most, var, &used);
+    int rc = vn__store_between(x, NULL, m, least, most, var, &used);
     free(x);
     return rc ? 0 : used;
 }
@@ -705,13 +696,16 @@ size_t vn__store_widen(const vn__store_point *before, size_t n, double now, doub
     size_t used = between_of(before, n, now, least, most, max_age, &var);
     if (!used)
         return 0;
-    /* Both parts in the value's own unit, the between-run one from its
-     * relative size (the delta method): on a log scale the far end of a
-     * wide interval would run away (2x for a memory-bound body whose runs
-     * spread 2x), wider than the data warrant (bench/RESULTS.md). */
+    /* The wider of the result's own interval and 1.96 times what the
+     * series says a headline moves from one run to the next (which holds
+     * each run's own error already, so the two are not added), in the
+     * value's unit: on a log scale the far end of a wide interval runs
+     * away (2x for a memory-bound body whose runs spread 2x). Added in
+     * quadrature with t(m - 1), the intervals held the next run 89-96% of
+     * the time and were wider than the runs' spread for the memory-bound
+     * bodies (bench/RESULTS.md). */
     double own = isfinite(*lo) && isfinite(*hi) ? fmax(*hi - value, value - *lo) : 0;
-    double b = vn_t975((double)(used - 1)) * sqrt(var) * value;
-    double half = sqrt(own * own + b * b);
+    double half = fmax(own, Z975 * sqrt(var) * value);
     *lo = value - half;
     *hi = value + half;
     return used;

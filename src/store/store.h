@@ -110,9 +110,9 @@ void vn__store_series_free(vn__store_series *v, size_t n);
 /* Intervals that learn from history: each result's interval widened by
  * the variation between the results before it in its series, those of the
  * last max_age seconds after their last change point, at most `most`, at
- * least `least` (vn__store_between): the 95% half-width becomes
- * sqrt(own^2 + (t(m - 1) x value x between)^2), between the standard
- * deviation of the earlier results' logs beyond their own errors. */
+ * least `least` (vn__store_between): the 95% half-width becomes the
+ * wider of its own and 1.96 x value x between, between the standard
+ * deviation of a headline from one run to the next. */
 #define VN__STORE_LEARN_LEAST 5
 #define VN__STORE_LEARN_MOST 30
 #define VN__STORE_LEARN_AGE (30 * 86400.0)
