@@ -79,6 +79,9 @@ int vn_cli_store_opts(const char *cmd, int c, const char *arg, vn_cli_store *st)
  * VN_EXIT_FAIL. */
 int vn_cli_store_json(const char *cmd, const vn_cli_store *st, const vn_buf *json,
                       const char *written);
+/* The same from results in memory (vernier kbench, vernier trace). */
+int vn_cli_store_results(const char *cmd, const vn_cli_store *st, const vn_results *r,
+                         const char *written);
 
 /* Prints "vernier CMD: <message>; see 'vernier CMD --help'" and returns 2. */
 int vn_cli_usage_error(const char *cmd, const char *fmt, ...) VN_PRINTF(2, 3);

@@ -58,6 +58,9 @@ static void usage(FILE *f)
             "  --hist               also draw each target's distribution\n"
             "  --json FILE          also write vernier.results/1 JSON to FILE; '-' writes\n"
             "                       only the JSON to standard output\n"
+            "  --store URL          also keep the results in the store vernier history\n"
+            "                       reads (also $VERNIER_STORE); --commit, --branch and\n"
+            "                       --tag KEY=VALUE as for vernier store add\n"
             "  -h, --help           show this help\n"
             "\n"
             "Environment: VERNIER_KBENCH_DIR, the module's folder instead of\n"
@@ -70,6 +73,9 @@ static void usage(FILE *f)
 
 typedef struct kb_opts {
     const char *root, *json, *cpus;
+#ifndef VN_NO_COMPARE
+    vn_cli_store store;
+#endif
     long loop_count, warmup, chunk_us;
     long long seed;
     int irqs_off, hist, list;
@@ -347,7 +353,12 @@ static int list(const kb_opts *o, char **names, size_t n)
 
 static int report(const kb_opts *o, vn_results *r)
 {
-    return vn_cli_report_results(CMD, r, o->json, o->hist, vn_cli_report_flags(stdout));
+    int status = vn_cli_report_results(CMD, r, o->json, o->hist, vn_cli_report_flags(stdout));
+#ifndef VN_NO_COMPARE
+    if (!status)
+        status = vn_cli_store_results(CMD, &o->store, r, o->json);
+#endif
+    return status;
 }
 
 /* The rows of one target's run: one for all its calls, then one a CPU
@@ -461,6 +472,9 @@ static int parse_opts(int argc, char **argv, kb_opts *o)
         {"seed", required_argument, NULL, O_SEED},
         {"hist", no_argument, NULL, O_HIST},
         {"json", required_argument, NULL, O_JSON},
+#ifndef VN_NO_COMPARE
+        VN_CLI_STORE_OPTIONS,
+#endif
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -482,6 +496,15 @@ static int parse_opts(int argc, char **argv, kb_opts *o)
             o->warmup = (long)v;
             break;
         case O_IRQS: o->irqs_off = 1; break;
+#ifndef VN_NO_COMPARE
+        case VN_CLI_OPT_STORE:
+        case VN_CLI_OPT_COMMIT:
+        case VN_CLI_OPT_BRANCH:
+        case VN_CLI_OPT_TAG:
+            if (vn_cli_store_opts(CMD, c, optarg, &o->store))
+                return VN_EXIT_USAGE;
+            break;
+#endif
         case O_CHUNK:
             if (vn_cli_parse_size(CMD, "--chunk-us", optarg, 1, 10000, &v))
                 return VN_EXIT_USAGE;

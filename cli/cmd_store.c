@@ -35,6 +35,8 @@ static void usage(FILE *f)
             "  --branch NAME     its branch (with --commit)\n"
             "  --tag KEY=VALUE   a tag kept with the run; may be given again\n"
             "  --time SECONDS    when it ran, in seconds since 1970 (default: now)\n"
+            "  --from NAME       the name of what made the file, for the messages and the\n"
+            "                    store (a benchmark program's --store gives its own)\n"
             "  -h, --help        show this help\n"
             "\n"
             "Exit status: 0 when every file was stored, 1 when a file cannot be read or\n"
@@ -157,9 +159,23 @@ int vn_cli_store_json(const char *cmd, const vn_cli_store *st, const vn_buf *jso
     return status;
 }
 
-static int add_file(vn__store *s, const vn_cli_store *st, const char *path)
+int vn_cli_store_results(const char *cmd, const vn_cli_store *st, const vn_results *r,
+                         const char *written)
 {
-    const char *name = !strcmp(path, "-") ? "standard input" : path;
+    if (!vn_cli_store_wanted(st))
+        return VN_EXIT_OK;
+    vn_buf b;
+    vn_buf_init(&b, VN_RESULTS_BUF_MAX);
+    int rc = vn_report_results_json(r, &b);
+    int status = rc ? vn_cli_fail(cmd, "the results were not stored: %s", vn_strerror(rc))
+                    : vn_cli_store_json(cmd, st, &b, written);
+    vn_buf_free(&b);
+    return status;
+}
+
+static int add_file(vn__store *s, const vn_cli_store *st, const char *path, const char *from)
+{
+    const char *name = from ? from : !strcmp(path, "-") ? "standard input" : path;
     vn_buf in;
     vn_buf_init(&in, 0);
     int status = vn_cli_slurp(CMD, path, &in);
@@ -181,12 +197,13 @@ static int add_file(vn__store *s, const vn_cli_store *st, const char *path)
         status = vn_cli_fail(CMD, "cannot read '%s': %s", name, vn_strerror(rc));
     if (!status) {
         char source[300], what[300];
-        snprintf(source, sizeof source, "file %s", name);
+        snprintf(source, sizeof source, "%s %s", from ? "program" : "file", name);
         snprintf(what, sizeof what, "'%s'", name);
         int64_t run;
         status = store_side(CMD, s, st, source, &side, what, &run);
         if (!status)
-            printf("stored '%s': %zu benchmarks, run %lld\n", name, side.nbench, (long long)run);
+            printf("stored '%s': %zu benchmark%s, run %lld\n", name, side.nbench,
+                   side.nbench == 1 ? "" : "s", (long long)run);
     }
     vn__cmp_side_free(&side);
     return status;
@@ -206,10 +223,12 @@ int cmd_store(int argc, char **argv)
     static const struct option longopts[] = {
         VN_CLI_STORE_OPTIONS,
         {"time", required_argument, NULL, 't'},
+        {"from", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     vn_cli_store st = {0};
+    const char *from = NULL;
     int c;
     while ((c = vn_cli_getopt("store add", argc, argv, "h", longopts)) != -1) {
         if (c == 'h') {
@@ -218,6 +237,10 @@ int cmd_store(int argc, char **argv)
         }
         if (c == '?')
             return VN_EXIT_USAGE;
+        if (c == 'f') {
+            from = optarg;
+            continue;
+        }
         if (c == 't') {
             char *end;
             errno = 0;
@@ -237,7 +260,7 @@ int cmd_store(int argc, char **argv)
         return vn_cli_fail(CMD, "cannot use the store '%s': %s", st.url ? st.url : "(default)", why);
     int status = VN_EXIT_OK;
     for (int i = optind; i < argc && !status; i++)
-        status = add_file(s, &st, argv[i]);
+        status = add_file(s, &st, argv[i], from);
     vn__store_close(s);
     if (!status)
         status = vn_cli_flushed(CMD);

@@ -53,6 +53,9 @@ static void usage(FILE *f)
             "  --hist          also draw the distribution of the calls\n"
             "  --json FILE     also write vernier.results/1 JSON to FILE; '-' writes\n"
             "                  only the JSON to standard output\n"
+            "  --store URL     also keep the results in the store vernier history reads\n"
+            "                  (also $VERNIER_STORE); --commit, --branch and --tag\n"
+            "                  KEY=VALUE as for vernier store add\n"
             "  --explain       say what each finding means\n"
             "  -h, --help      show this help\n"
             "\n"
@@ -67,6 +70,9 @@ static void usage(FILE *f)
 
 typedef struct opts {
     const char *json;
+#ifndef VN_NO_COMPARE
+    vn_cli_store store;
+#endif
     const char *args[MAX_FUNCS]; /* as typed, patterns among them */
     size_t nargs;
     double duration, interval;
@@ -103,6 +109,9 @@ static int parse(int argc, char **argv, opts *o)
         {"kprobe", no_argument, NULL, 'k'},
         {"hist", no_argument, NULL, 'H'},
         {"json", required_argument, NULL, 'j'},
+#ifndef VN_NO_COMPARE
+        VN_CLI_STORE_OPTIONS,
+#endif
         {"explain", no_argument, NULL, 'e'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -139,6 +148,15 @@ static int parse(int argc, char **argv, opts *o)
             o->cpu = (long)v;
             break;
         case 'k': o->force_kprobe = 1; break;
+#ifndef VN_NO_COMPARE
+        case VN_CLI_OPT_STORE:
+        case VN_CLI_OPT_COMMIT:
+        case VN_CLI_OPT_BRANCH:
+        case VN_CLI_OPT_TAG:
+            if (vn_cli_store_opts(CMD, c, optarg, &o->store))
+                return VN_EXIT_USAGE;
+            break;
+#endif
         case 'H': o->hist = 1; break;
         case 'e': o->explain = 1; break;
         case 'j':
@@ -304,8 +322,14 @@ static int collect(const opts *o, fn *fs, size_t n, uint64_t *total, uint64_t ma
 
 static int report(const opts *o, const vn_results *r)
 {
-    return vn_cli_report_results(CMD, r, o->json, o->hist,
-                                 vn_cli_report_flags(stdout) | (o->explain ? VN_REPORT_EXPLAIN : 0));
+    int status = vn_cli_report_results(CMD, r, o->json, o->hist,
+                                       vn_cli_report_flags(stdout) |
+                                           (o->explain ? VN_REPORT_EXPLAIN : 0));
+#ifndef VN_NO_COMPARE
+    if (!status)
+        status = vn_cli_store_results(CMD, &o->store, r, o->json);
+#endif
+    return status;
 }
 
 /* The functions the arguments name: each name checked against kallsyms,

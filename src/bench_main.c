@@ -27,7 +27,7 @@
 #include "fileutil.h"
 
 typedef struct outputs {
-    const char *json, *csv, *markdown, *report;
+    const char *json, *csv, *markdown, *report, *store;
     int raw, hist, list, explain;
     int gbench;               /* --format gbench: --json in Google Benchmark's layout */
     const char *gb_out;       /* --benchmark_out: a file in Google Benchmark's layout */
@@ -39,7 +39,7 @@ typedef struct outputs {
 enum {
     O_LIST = 256, O_FILTER, O_JSON, O_CSV, O_RAW, O_MD, O_HIST, O_EXPLAIN, O_PRECISION, O_MAXTIME,
     O_MINSAMPLES, O_MAXSAMPLES, O_WARMUP, O_CPU, O_TIMER, O_THREADS, O_COLD, O_INTERLEAVE, O_NO_INTERLEAVE, O_COUNTERS, O_QUIET,
-    O_DMA, O_POLICY, O_BASELINE, O_FORMAT, O_REPORT, O_PROCESSES, O_HELP
+    O_DMA, O_POLICY, O_BASELINE, O_FORMAT, O_REPORT, O_STORE, O_PROCESSES, O_HELP
 };
 
 static const struct {
@@ -57,6 +57,7 @@ static const struct {
     {{"markdown", required_argument, 0, O_MD}, "FILE", "write a Markdown table; '-' for stdout"},
     {{"hist", no_argument, 0, O_HIST}, NULL, "show each benchmark's distribution and cumulative graph"},
     {{"report", required_argument, 0, O_REPORT}, "FILE", "at the end, an HTML page of the results with plots, made by 'vernier report' (the tool next to this program or on PATH, and gnuplot)"},
+    {{"store", required_argument, 0, O_STORE}, "URL", "at the end, keep the results in the store vernier history reads (a file, sqlite:FILE or postgresql://...; also $VERNIER_STORE), by 'vernier store add'"},
     {{"explain", no_argument, 0, O_EXPLAIN}, NULL, "after the table, what each warning means and what to do, in full"},
     {{"precision", required_argument, 0, O_PRECISION}, "PCT", "stop when the median's 95% CI is within +-PCT% (default 1)"},
     {{"max-time", required_argument, 0, O_MAXTIME}, "SEC", "time budget per benchmark, all its processes together (default 1)"},
@@ -304,6 +305,11 @@ static int main_parsed(int argc, char **argv, vn_suite *s, vn_results *keep, siz
         case O_RAW: o.raw = 1; break;
         case O_MD: o.markdown = optarg; break;
         case O_REPORT: o.report = optarg; break;
+        case O_STORE:
+            if (!*optarg)
+                return usage_error(prog, "--store needs a file or a postgresql:// URL%s%s", "", "");
+            o.store = optarg;
+            break;
         case O_HIST: o.hist = 1; break;
         case O_EXPLAIN: o.explain = 1; break;
         case O_COLD: cfg.cold = 1; break;
@@ -431,6 +437,14 @@ static int main_parsed(int argc, char **argv, vn_suite *s, vn_results *keep, siz
         }
     }
     char tool[4096];
+    const char *env_store = getenv("VERNIER_STORE");
+    int store = o.store || (env_store && *env_store);
+    if ((o.report || store) && vn__main_report_tool(tool, sizeof tool)) {
+        fprintf(stderr, "%s: %s needs the vernier tool, which is neither next to this program nor "
+                "on PATH; install vernier or add its folder to PATH\n", prog,
+                o.report ? "--report" : o.store ? "--store" : "VERNIER_STORE");
+        return 1;
+    }
     if (o.report) {
         if (!*o.report || !strcmp(o.report, "-"))
             return usage_error(prog, "--report needs a file name for the page%s%s", "", "");
@@ -438,11 +452,6 @@ static int main_parsed(int argc, char **argv, vn_suite *s, vn_results *keep, siz
         if (rc) {
             char msg[VN__WRITE_ERROR_MAX];
             fprintf(stderr, "%s: %s\n", prog, vn__write_error(msg, sizeof msg, o.report, rc));
-            return 1;
-        }
-        if (vn__main_report_tool(tool, sizeof tool)) {
-            fprintf(stderr, "%s: --report needs the vernier tool, which is neither next to this "
-                    "program nor on PATH; install vernier or add its folder to PATH\n", prog);
             return 1;
         }
     }
@@ -559,6 +568,9 @@ static int main_parsed(int argc, char **argv, vn_suite *s, vn_results *keep, siz
         status |= emit(prog, o.markdown, vn_report_results_markdown, &res);
     if (o.report)
         status |= vn__main_report(prog, tool, &res, o.report);
+    /* Kept only when whole, as vernier run keeps its own. */
+    if (store && !res.interrupted)
+        status |= vn__main_store(prog, tool, &res, o.store);
     for (size_t i = 0; i < res.nbench; i++) {
         const vn_result *x = vn_results_at(&res, i);
         if (x->error[0] && x->stop != VN_STOP_SKIPPED)

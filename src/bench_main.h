@@ -21,5 +21,10 @@ int vn__main_report_tool(char *out, size_t n);
 struct vn_results;
 int vn__main_report(const char *prog, const char *tool, const struct vn_results *r,
                     const char *path);
+/* --store: r kept in the store at url (NULL: $VERNIER_STORE) by that
+ * tool's 'vernier store add', after the files are written: 0, or 1 after
+ * a message. */
+int vn__main_store(const char *prog, const char *tool, const struct vn_results *r,
+                   const char *url);
 
 #endif

@@ -39,9 +39,9 @@ int vn__main_report_tool(char *out, size_t n)
     return vn__which("vernier", out, n);
 }
 
-/* Runs 'vernier report FILE -o path' with the default signal mask (the
- * caller holds SIGPIPE while it writes); its exit status, or -1. */
-static int run_tool(const char *tool, const char *results, const char *path)
+/* Runs the tool with argv with the default signal mask (the caller holds
+ * SIGPIPE while it writes); its exit status, or -1. */
+static int run_tool(const char *tool, char *const *argv)
 {
     posix_spawnattr_t at;
     if (posix_spawnattr_init(&at))
@@ -50,7 +50,6 @@ static int run_tool(const char *tool, const char *results, const char *path)
     sigemptyset(&none);
     posix_spawnattr_setsigmask(&at, &none);
     posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
-    char *argv[] = {"vernier", "report", (char *)results, "-o", (char *)path, NULL};
     pid_t pid;
     int rc = posix_spawn(&pid, tool, NULL, &at, argv, environ);
     posix_spawnattr_destroy(&at);
@@ -64,24 +63,31 @@ static int run_tool(const char *tool, const char *results, const char *path)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + WTERMSIG(status);
 }
 
-int vn__main_report(const char *prog, const char *tool, const vn_results *r, const char *path)
+/* The results as a file of their own, in dir (beside path, or $TMPDIR):
+ * its name in *tmp (malloc'ed; NULL when it could not be made), 0 or 1
+ * after a message naming what for. */
+static int results_file(const char *prog, const char *what, const vn_results *r,
+                        const char *beside, char **tmp)
 {
     vn_buf b;
     vn_buf_init(&b, VN_RESULTS_BUF_MAX);
     int rc = vn_report_results_json(r, &b);
+    *tmp = NULL;
     if (rc) {
         vn_buf_free(&b);
-        fprintf(stderr, "%s: --report: cannot format the results: %s\n", prog, vn_strerror(rc));
+        fprintf(stderr, "%s: %s: cannot format the results: %s\n", prog, what, vn_strerror(rc));
         return 1;
     }
-    /* The results file beside the page: the page's folder is known to be
-     * writable, and the file goes away once the page is made. */
-    size_t len = strlen(path) + 32;
-    char *tmp = malloc(len);
+    const char *dir = getenv("TMPDIR");
+    size_t len = (beside ? strlen(beside) : strlen(dir && *dir ? dir : "/tmp")) + 40;
+    char *name = malloc(len);
     int fd = -1;
-    if (tmp) {
-        snprintf(tmp, len, "%s.results-XXXXXX", path);
-        fd = mkstemp(tmp);
+    if (name) {
+        if (beside)
+            snprintf(name, len, "%s.results-XXXXXX", beside);
+        else
+            snprintf(name, len, "%s/vernier-results-XXXXXX", dir && *dir ? dir : "/tmp");
+        fd = mkstemp(name);
     }
     int ok = fd >= 0;
     for (size_t off = 0; ok && off < b.len;) {
@@ -94,22 +100,54 @@ int vn__main_report(const char *prog, const char *tool, const vn_results *r, con
     if (fd >= 0 && close(fd))
         ok = 0;
     vn_buf_free(&b);
-    int status = 1;
-    if (!ok)
-        fprintf(stderr, "%s: --report: cannot write the results for the page beside '%s': %s\n",
-                prog, path, strerror(errno));
-    else {
-        int code = run_tool(tool, tmp, path);
-        /* The tool said why it failed, in a line of its own. */
-        if (code < 0)
-            fprintf(stderr, "%s: --report: cannot run '%s'\n", prog, tool);
-        else if (code >= 1000)
-            fprintf(stderr, "%s: --report: '%s' was killed by signal %d (%s) while it made the "
-                    "page; no page was written\n", prog, tool, code - 1000, strsignal(code - 1000));
-        status = code == 0 ? 0 : 1;
+    if (!ok) {
+        fprintf(stderr, "%s: %s: cannot write the results for it in '%s': %s\n", prog, what,
+                name ? name : "?", strerror(errno));
+        if (fd >= 0)
+            unlink(name);
+        free(name);
+        return 1;
     }
-    if (fd >= 0)
-        unlink(tmp);
+    *tmp = name;
+    return 0;
+}
+
+/* Runs the tool on argv; 0, or 1 after a message (the tool says why it
+ * failed in a line of its own). */
+static int tool_status(const char *prog, const char *what, const char *tool, char *const *argv)
+{
+    int code = run_tool(tool, argv);
+    if (code < 0)
+        fprintf(stderr, "%s: %s: cannot run '%s'\n", prog, what, tool);
+    else if (code >= 1000)
+        fprintf(stderr, "%s: %s: '%s' was killed by signal %d (%s)\n", prog, what, tool,
+                code - 1000, strsignal(code - 1000));
+    return code == 0 ? 0 : 1;
+}
+
+int vn__main_report(const char *prog, const char *tool, const vn_results *r, const char *path)
+{
+    /* The results file beside the page: the page's folder is known to be
+     * writable, and the file goes away once the page is made. */
+    char *tmp;
+    if (results_file(prog, "--report", r, path, &tmp))
+        return 1;
+    char *argv[] = {"vernier", "report", tmp, "-o", (char *)path, NULL};
+    int status = tool_status(prog, "--report", tool, argv);
+    unlink(tmp);
+    free(tmp);
+    return status;
+}
+
+int vn__main_store(const char *prog, const char *tool, const vn_results *r, const char *url)
+{
+    char *tmp;
+    if (results_file(prog, "--store", r, NULL, &tmp))
+        return 1;
+    char *argv[] = {"vernier", "store", "add", "--from", (char *)prog, url ? "--store" : tmp,
+                    url ? (char *)url : NULL, url ? tmp : NULL, NULL};
+    int status = tool_status(prog, "--store", tool, argv);
+    unlink(tmp);
     free(tmp);
     return status;
 }
