@@ -250,7 +250,7 @@ static int learn(const char *url, vn__cmp_side *base)
 {
     vn__store *s;
     char why[512], fp[1024];
-    if (vn__store_open(url, &s, why, sizeof why) != 0)
+    if (vn__store_open_reader(url, &s, why, sizeof why) != 0)
         return vn_cli_fail(CMD, "cannot read the store '%s': %s", url, why);
     vn__store_fingerprint(base, fp, sizeof fp);
     int status = VN_EXIT_OK;

@@ -44,7 +44,8 @@ static void usage(FILE *f)
             "  --machine TEXT     only series whose machine fingerprint holds TEXT\n"
             "  --branch NAME      only results of this branch\n"
             "  --since DATE       only results from DATE (YYYY-MM-DD) or the last Nd days\n"
-            "  --last N           at most the last N results a series (20; 0 for all)\n"
+            "  --last N           at most the last N results a series, on the console\n"
+            "                     and in JSON (20; 0 for all)\n"
             "  --threshold PCT    check: a shift smaller than PCT percent is no change (2)\n"
             "  --p-value P        check: the largest p-value of a change point (0.001)\n"
             "  --fail-on-regression\n"
@@ -237,14 +238,18 @@ static void print_change(const vn__store_series *v, const vn__store_change *c, d
            c->p);
 }
 
+/* The series' last results from `from` on, and every change point (their
+ * index counts from the series' first result, of which `skipped` are
+ * left out). */
 static void json_series(vn__json *j, const vn__store_series *v, const vn__store_changes *ch,
-                        double threshold)
+                        double threshold, size_t from)
 {
     vn__json_obj_begin(j, NULL);
     vn__json_str(j, "name", v->name);
     vn__json_str(j, "machine", v->machine);
+    vn__json_uint(j, "skipped", from);
     vn__json_arr_begin(j, "results");
-    for (size_t i = 0; i < v->n; i++) {
+    for (size_t i = from; i < v->n; i++) {
         const vn__store_point *p = &v->pt[i];
         vn__json_obj_begin(j, NULL);
         vn__json_int(j, "run", p->run);
@@ -321,7 +326,7 @@ int cmd_history(int argc, char **argv)
         return rc;
     vn__store *s;
     char why[512];
-    if (vn__store_open(o.store, &s, why, sizeof why) != 0)
+    if (vn__store_open_reader(o.store, &s, why, sizeof why) != 0)
         return vn_cli_fail(CMD, "cannot read the store '%s': %s", o.store ? o.store : "(default)", why);
     vn__store_query q = {.names = (const char *const *)argv + optind,
                          .nnames = (size_t)(argc - optind), .branch = o.branch, .since = o.since};
@@ -346,7 +351,11 @@ int cmd_history(int argc, char **argv)
     vn__store_changes *ch = o.check ? calloc(nv ? nv : 1, sizeof *ch) : NULL;
     int status = o.check && !ch ? vn_cli_fail(CMD, "out of memory") : VN_EXIT_OK, slower = 0;
     for (size_t i = 0; i < nv && !status; i++) {
-        vn__store_learn(&v[i], VN__STORE_LEARN_LEAST, VN__STORE_LEARN_MOST, VN__STORE_LEARN_AGE);
+        /* Only the results shown (--last), and they only from the results
+         * before them. */
+        size_t from = o.last && v[i].n > o.last ? v[i].n - o.last : 0;
+        vn__store_learn(&v[i], from, VN__STORE_LEARN_LEAST, VN__STORE_LEARN_MOST,
+                        VN__STORE_LEARN_AGE);
         if (!o.check)
             continue;
         int e = changes_of(&v[i], o.pmax, &ch[i]);
@@ -377,7 +386,8 @@ int cmd_history(int argc, char **argv)
         vn__json_str(&j, "store", vn__store_where(s));
         vn__json_arr_begin(&j, "series");
         for (size_t i = 0; i < nv; i++)
-            json_series(&j, &v[i], ch ? &ch[i] : NULL, o.threshold);
+            json_series(&j, &v[i], ch ? &ch[i] : NULL, o.threshold,
+                        o.last && v[i].n > o.last ? v[i].n - o.last : 0);
         vn__json_arr_end(&j);
         vn__json_obj_end(&j);
         int jr = vn__json_finish(&j);

@@ -107,14 +107,25 @@ static void meta_of(const vn_cli_store *st, const char *source, vn__store_meta *
 }
 
 static int store_side(const char *cmd, vn__store *s, const vn_cli_store *st, const char *source,
-                      const vn__cmp_side *side, const char *what, int64_t *run)
+                      const vn__cmp_side *side, const char *what, int64_t *run, size_t *kept)
 {
     char gitbuf[512], why[512];
     vn__store_meta m;
     meta_of(st, source, &m, gitbuf, sizeof gitbuf);
-    if (vn__store_add(s, side, &m, run, why, sizeof why) != 0)
+    if (vn__store_add(s, side, &m, run, kept, why, sizeof why) != 0)
         return vn_cli_fail(cmd, "%s was not stored in '%s': %s", what, vn__store_where(s), why);
     return VN_EXIT_OK;
+}
+
+/* Where the results went, for a message: the file, or what became of them. */
+static const char *kept_where(const char *written, char *buf, size_t n)
+{
+    if (!written)
+        return "not written to a file (give --json FILE to keep them)";
+    if (vn_cli_is_stdout(written))
+        return "on standard output";
+    snprintf(buf, n, "in '%s'", written);
+    return buf;
 }
 
 int vn_cli_store_wanted(const vn_cli_store *st)
@@ -128,29 +139,31 @@ int vn_cli_store_json(const char *cmd, const vn_cli_store *st, const vn_buf *jso
 {
     if (!vn_cli_store_wanted(st))
         return VN_EXIT_OK;
-    const char *kept = written ? written : "no file was written";
+    char wbuf[4200];
+    const char *kept = kept_where(written, wbuf, sizeof wbuf);
     vn__cmp_side side;
     vn__cmp_side_init(&side);
     vn__cmp_error err;
     int rc = vn__cmp_read(&side, json->data ? json->data : "", json->len, &err);
     if (rc) {
         vn__cmp_side_free(&side);
-        return vn_cli_fail(cmd, "the results were not stored (%s): %s",
+        return vn_cli_fail(cmd, "the results were not stored (%s); they are %s",
                            rc == VN_EINVAL ? err.msg : vn_strerror(rc), kept);
     }
     vn__store *s;
     char why[512];
     if (vn__store_open(st->url, &s, why, sizeof why) != 0) {
         vn__cmp_side_free(&side);
-        return vn_cli_fail(cmd, "cannot use the store '%s': %s; the results are in %s",
+        return vn_cli_fail(cmd, "cannot use the store '%s': %s; the results are %s",
                            st->url ? st->url : "(default)", why, kept);
     }
     char source[64];
     snprintf(source, sizeof source, "vernier %s", cmd);
     int64_t run;
-    int status = store_side(cmd, s, st, source, &side, "the run", &run);
+    size_t nkept;
+    int status = store_side(cmd, s, st, source, &side, "the run", &run, &nkept);
     if (status)
-        fprintf(stderr, "vernier %s: the results are in %s\n", cmd, kept);
+        fprintf(stderr, "vernier %s: the results are %s\n", cmd, kept);
     else
         fprintf(stderr, "vernier %s: kept in '%s' as run %lld\n", cmd, vn__store_where(s),
                 (long long)run);
@@ -200,10 +213,14 @@ static int add_file(vn__store *s, const vn_cli_store *st, const char *path, cons
         snprintf(source, sizeof source, "%s %s", from ? "program" : "file", name);
         snprintf(what, sizeof what, "'%s'", name);
         int64_t run;
-        status = store_side(CMD, s, st, source, &side, what, &run);
-        if (!status)
-            printf("stored '%s': %zu benchmark%s, run %lld\n", name, side.nbench,
-                   side.nbench == 1 ? "" : "s", (long long)run);
+        size_t kept;
+        status = store_side(CMD, s, st, source, &side, what, &run, &kept);
+        if (!status && kept < side.nbench)
+            printf("stored '%s': %zu of its %zu benchmarks (the others have no value: failed, or an "
+                   "upper bound), run %lld\n", name, kept, side.nbench, (long long)run);
+        else if (!status)
+            printf("stored '%s': %zu benchmark%s, run %lld\n", name, kept, kept == 1 ? "" : "s",
+                   (long long)run);
     }
     vn__cmp_side_free(&side);
     return status;

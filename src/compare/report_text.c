@@ -223,7 +223,10 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
             least = r->rows[i].learned_from < least ? r->rows[i].learned_from : least;
             most = r->rows[i].learned_from > most ? r->rows[i].learned_from : most;
         }
-    if (learned)
+    if (learned && least == most)
+        out("%snote: %zu interval%s widened by the variation between %zu earlier runs in the "
+            "store\n", prefix, learned, learned == 1 ? "" : "s", least);
+    else if (learned)
         out("%snote: %zu intervals widened by the variation between %zu to %zu earlier runs in "
             "the store\n", prefix, learned, least, most);
     size_t cycles = 0, aggs = 0;

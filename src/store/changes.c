@@ -44,13 +44,18 @@ static double best_split(const double *v, size_t n, size_t min_size, size_t *at)
 }
 
 /* The permutation test of the best split of v[0..n): the share of
- * shuffles whose best split is at least as strong, (1 + k) / (1 + perms). */
+ * shuffles whose best split is at least as strong, (1 + k) / (1 + perms).
+ * It stops as soon as k shows p above pmax (Besag and Clifford's
+ * sequential test), and then returns an estimate above pmax: most splits
+ * tested are not changes, and are told so after a few shuffles. */
 static double p_value(const double *v, size_t n, size_t min_size, double q, size_t perms,
-                      vn_rng *g, double *tmp)
+                      double pmax, vn_rng *g, double *tmp)
 {
-    size_t ge = 0;
+    size_t ge = 0, enough = (size_t)(pmax * (double)(perms + 1));
     memcpy(tmp, v, n * sizeof *tmp);
     for (size_t r = 0; r < perms; r++) {
+        if (ge > enough)
+            return (1.0 + (double)ge) / (1.0 + (double)r);
         for (size_t i = n - 1; i > 0; i--) {
             size_t j = (size_t)(vn_rng_double(g) * (double)(i + 1));
             if (j > i)
@@ -172,7 +177,7 @@ int vn__store_changes_find(const double *x, size_t n, double pmax, size_t perms,
         if (!(best > 0))
             break;
         size_t a = cut[seg], b = cut[seg + 1];
-        double p = p_value(l + a, b - a, min_size, best, perms, &g, tmp);
+        double p = p_value(l + a, b - a, min_size, best, perms, pmax, &g, tmp);
         if (p > pmax)
             break;
         /* The shift: the segment after over the one before, with Welch's
@@ -226,7 +231,7 @@ int vn__store_between(const double *x, const double *se, size_t n, size_t least,
     /* After the last change point of the results before. */
     size_t from = 0;
     vn__store_changes ch;
-    if (vn__store_changes_find(x, n, 0.001, 1999, 2, 0x5eed + n, &ch) == 0 && ch.n)
+    if (vn__store_changes_find(x, n, 0.002, 999, 2, 0x5eed + n, &ch) == 0 && ch.n)
         from = ch.at[ch.n - 1].index;
     vn__store_changes_free(&ch);
     if (most && n - from > most)

@@ -139,6 +139,12 @@ static int migrate(vn__store *s, int upto, char *why, size_t n)
     }
     if (v >= upto)
         return 0;
+    if (s->readonly) {
+        snprintf(why, n, "its schema is version %d and this vernier reads %d, which it cannot write "
+                         "here: store a result in it once (vernier store add) to bring it up",
+                 v, VN__STORE_SCHEMA);
+        return VN_EINVAL;
+    }
     if ((rc = s->ops->begin(s, why, n)) != 0)
         return rc;
     if ((rc = s->ops->lock_schema(s, why, n)) == 0 && (rc = version_of(s, &v, why, n)) == 0) {
@@ -168,7 +174,7 @@ static int migrate(vn__store *s, int upto, char *why, size_t n)
     return rc;
 }
 
-int vn__store_open_upto(const char *url, int upto, vn__store **out, char *why, size_t n)
+static int open_as(const char *url, int upto, int reader, vn__store **out, char *why, size_t n)
 {
     *out = NULL;
     char path[4096];
@@ -192,9 +198,18 @@ int vn__store_open_upto(const char *url, int upto, vn__store **out, char *why, s
         rc = vn__store_pg_open(s, url, why, n);
     } else {
         const char *file = !strncmp(url, "sqlite:", 7) ? url + 7 : url;
+        s->readonly = reader && access(file, W_OK) != 0;
         if (!file[0]) {
             snprintf(why, n, "'%s' names no file", url);
             rc = VN_EINVAL;
+        } else if (reader && access(file, F_OK) != 0) {
+            /* A reader makes nothing: no empty store where a name was mistyped. */
+            if (errno == ENOENT)
+                snprintf(why, n, "no store there; results are kept with --store or vernier store "
+                                 "add");
+            else
+                snprintf(why, n, "cannot reach it (%s)", strerror(errno));
+            rc = VN_ENOENT;
         } else if ((rc = make_parents(file)) != 0) {
             snprintf(why, n, "cannot make the folder of '%s': %s", file, strerror(-rc));
             rc = VN_EIO;
@@ -204,12 +219,25 @@ int vn__store_open_upto(const char *url, int upto, vn__store **out, char *why, s
     }
     if (rc == 0)
         rc = migrate(s, upto, why, n);
+    /* Only a store this build can use is changed (SQLite's journal mode). */
+    if (rc == 0 && s->ops->ready && !s->readonly)
+        rc = s->ops->ready(s, why, n);
     if (rc) {
         vn__store_close(s);
         return rc;
     }
     *out = s;
     return 0;
+}
+
+int vn__store_open_upto(const char *url, int upto, vn__store **out, char *why, size_t n)
+{
+    return open_as(url, upto, 0, out, why, n);
+}
+
+int vn__store_open_reader(const char *url, vn__store **out, char *why, size_t n)
+{
+    return open_as(url, VN__STORE_SCHEMA, 1, out, why, n);
 }
 
 int vn__store_open(const char *url, vn__store **out, char *why, size_t n)
@@ -420,8 +448,23 @@ static int add_units(vn__store *s, const char *result, const double *ns, const d
     return 0;
 }
 
+/* Google Benchmark's aggregates alone: their mean, and the t-interval
+ * from their deviation and count. */
+static void from_aggregates(const vn__cmp_bench *b, double *mean, double *lo, double *hi,
+                            double *sd)
+{
+    *mean = b->agg_mean;
+    *sd = b->agg_sd;
+    *lo = *hi = NAN;
+    if (b->agg_n >= 2 && isfinite(b->agg_sd)) {
+        double h = vn_t975((double)b->agg_n - 1) * b->agg_sd / sqrt((double)b->agg_n);
+        *lo = *mean - h;
+        *hi = *mean + h;
+    }
+}
+
 static int add_in_transaction(vn__store *s, const vn__cmp_side *side, const vn__store_meta *m,
-                              int64_t *run, char *why, size_t n)
+                              int64_t *run, size_t *kept, char *why, size_t n)
 {
     char fp[1024];
     vn__store_fingerprint(side, fp, sizeof fp);
@@ -473,17 +516,21 @@ static int add_in_transaction(vn__store *s, const vn__cmp_side *side, const vn__
         const double *ns, *cyc, *probe;
         size_t k;
         units_of(b, &ns, &cyc, &probe, &k);
-        if (!k)
+        int aggs = !k && b->agg_n && b->agg_mean > 0 && isfinite(b->agg_mean);
+        if (!k && !aggs)
             continue; /* a failed row, or a bound: nothing to keep */
         /* In ns always, so that a series keeps one unit when a run's
          * headline was in cycles; the cycles beside, when every unit has
          * them. */
         double mean, lo, hi, sd, cm = NAN, clo = NAN, chi = NAN, csd;
-        vn__store_summary(ns, k, &mean, &lo, &hi, &sd);
+        if (aggs)
+            from_aggregates(b, &mean, &lo, &hi, &sd);
+        else
+            vn__store_summary(ns, k, &mean, &lo, &hi, &sd);
         if (all_cycles(cyc, k))
             vn__store_summary(cyc, k, &cm, &clo, &chi, &csd);
         char t[7][32], nu[32];
-        snprintf(nu, sizeof nu, "%zu", k);
+        snprintf(nu, sizeof nu, "%zu", aggs ? b->agg_n : k);
         const char *p[] = {rtext, b->name, in_cycles(b, cyc, k) ? "cycles" : "ns", num(t[0], mean),
                            num(t[1], lo), num(t[2], hi), nu, num(t[3], sd), num(t[4], cm),
                            num(t[5], clo), num(t[6], chi)};
@@ -501,18 +548,20 @@ static int add_in_transaction(vn__store *s, const vn__cmp_side *side, const vn__
         snprintf(restext, sizeof restext, "%lld", res);
         if (!rc)
             rc = add_units(s, restext, ns, cyc, probe, k, why, n);
+        *kept += !rc;
     }
     *run = rid;
     return rc;
 }
 
 int vn__store_add(vn__store *s, const vn__cmp_side *side, const vn__store_meta *m, int64_t *run,
-                  char *why, size_t n)
+                  size_t *kept, char *why, size_t n)
 {
+    *kept = 0;
     int rc = s->ops->begin(s, why, n);
     if (rc)
         return rc;
-    rc = add_in_transaction(s, side, m, run, why, n);
+    rc = add_in_transaction(s, side, m, run, kept, why, n);
     char e[256];
     if (rc == 0)
         rc = exec0(s, "COMMIT", why, n);
@@ -662,7 +711,9 @@ static size_t between_of(const vn__store_point *before, size_t n, double now, si
                          size_t most, double max_age, double *var)
 {
     *var = 0;
-    size_t from = 0;
+    /* Twice the most it uses: enough to find a change point before them,
+     * and a bounded cost whatever the length of the series. */
+    size_t from = most && n > 2 * most ? n - 2 * most : 0;
     while (from < n && max_age > 0 && before[from].time < now - max_age)
         from++;
     size_t k = n - from;
@@ -711,9 +762,13 @@ size_t vn__store_widen(const vn__store_point *before, size_t n, double now, doub
     return used;
 }
 
-void vn__store_learn(vn__store_series *v, size_t least, size_t most, double max_age)
+void vn__store_learn(vn__store_series *v, size_t from, size_t least, size_t most, double max_age)
 {
-    for (size_t i = 0; i < v->n; i++) {
+    for (size_t i = 0; i < from && i < v->n; i++) {
+        v->pt[i].lo_h = v->pt[i].hi_h = NAN;
+        v->pt[i].learned_from = 0;
+    }
+    for (size_t i = from; i < v->n; i++) {
         vn__store_point *p = &v->pt[i];
         p->lo_h = p->lo;
         p->hi_h = p->hi;

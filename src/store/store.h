@@ -32,6 +32,10 @@ typedef struct vn__store vn__store;
  * wrong: 0, VN_EINVAL (not a store, or a newer schema), VN_EIO (cannot
  * open or write), VN_ENOTSUP (PostgreSQL without libpq in this build). */
 int vn__store_open(const char *url, vn__store **out, char *why, size_t n);
+/* The same to read (vernier history, compare --store): makes nothing where
+ * there is no store (VN_ENOENT), and opens read-only a store it cannot
+ * write, which it then reads only when its schema is this build's. */
+int vn__store_open_reader(const char *url, vn__store **out, char *why, size_t n);
 void vn__store_close(vn__store *s);
 /* The URL or path it was opened with, for messages. */
 const char *vn__store_where(const vn__store *s);
@@ -60,9 +64,12 @@ void vn__store_git(const char *dir, vn__store_meta *m, char *buf, size_t n);
 void vn__store_fingerprint(const vn__cmp_side *side, char *out, size_t n);
 
 /* Keeps the benchmarks of side (one results file, or one run's results)
- * as one run: 0, with the run's id in *run; else the reason in why. */
+ * as one run: 0, with the run's id in *run and the benchmarks kept in
+ * *kept (a failed row or an upper bound has no value to keep); else the
+ * reason in why. A file of Google Benchmark's aggregates alone is kept by
+ * their mean, deviation and count, without units. */
 int vn__store_add(vn__store *s, const vn__cmp_side *side, const vn__store_meta *m,
-                  int64_t *run, char *why, size_t n);
+                  int64_t *run, size_t *kept, char *why, size_t n);
 
 /* One result of a series. */
 typedef struct vn__store_point {
@@ -116,7 +123,9 @@ void vn__store_series_free(vn__store_series *v, size_t n);
 #define VN__STORE_LEARN_LEAST 5
 #define VN__STORE_LEARN_MOST 30
 #define VN__STORE_LEARN_AGE (30 * 86400.0)
-void vn__store_learn(vn__store_series *v, size_t least, size_t most, double max_age);
+/* Learns the intervals of v's results from index `from` on (the ones
+ * shown); the others keep NAN. */
+void vn__store_learn(vn__store_series *v, size_t from, size_t least, size_t most, double max_age);
 /* The variation between the results of v (its variance on the log
  * scale) as a result made at `now` would learn it, into *var: the number
  * of results it rests on, 0 when too few. */

@@ -26,6 +26,8 @@ typedef struct vn__store_ops {
      * that the schema is read and changed by one process at a time. */
     int (*lock_schema)(vn__store *s, char *why, size_t n);
     void (*close)(vn__store *s);
+    /* Once the schema is known to be this build's (NULL: nothing to do). */
+    int (*ready)(vn__store *s, char *why, size_t n);
 } vn__store_ops;
 
 struct vn__store {
@@ -33,6 +35,7 @@ struct vn__store {
     void *db;
     char *where;
     int found_schema;
+    int readonly;         /* opened to read a store this process cannot write */
 };
 
 /* The back ends' openers: 0 with s->db and s->ops set, or the reason. */

@@ -83,6 +83,13 @@ static int lock_schema(vn__store *s, char *why, size_t n)
 
 static void close_db(vn__store *s) { sqlite3_close(s->db); }
 
+static int ready(vn__store *s, char *why, size_t n)
+{
+    if (exec(s, "PRAGMA journal_mode = WAL", NULL, 0, NULL, NULL, why, n) != 0)
+        return VN_EIO;
+    return exec(s, "PRAGMA synchronous = NORMAL", NULL, 0, NULL, NULL, why, n);
+}
+
 static const vn__store_ops ops = {
     .name = "SQLite",
     .id_column = "INTEGER PRIMARY KEY",
@@ -91,12 +98,38 @@ static const vn__store_ops ops = {
     .begin = begin,
     .lock_schema = lock_schema,
     .close = close_db,
+    .ready = ready,
 };
+
+/* A store this process may read and not write, in WAL mode, needs its
+ * shared-memory file, which a reader that cannot write the folder cannot
+ * make: then it is read as an immutable file (no locks; a writer elsewhere
+ * at that moment could show it half a run, which the next read mends). */
+static int open_immutable(vn__store *s, const char *path, char *why, size_t n)
+{
+    char uri[8192];
+    size_t k = (size_t)snprintf(uri, sizeof uri, "file:");
+    for (const char *c = path; *c && k + 4 < sizeof uri; c++)
+        k += (size_t)(*c == '%' || *c == '?' || *c == '#'
+                          ? snprintf(uri + k, sizeof uri - k, "%%%02X", (unsigned char)*c)
+                          : snprintf(uri + k, sizeof uri - k, "%c", *c));
+    snprintf(uri + k, sizeof uri - k, "?immutable=1");
+    sqlite3_close(s->db);
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    s->db = db;
+    if (rc != SQLITE_OK)
+        return db ? fail(db, "cannot open it", why, n) : VN_ENOMEM;
+    return 0;
+}
 
 int vn__store_sqlite_open(vn__store *s, const char *path, char *why, size_t n)
 {
     sqlite3 *db = NULL;
-    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    int rc = sqlite3_open_v2(path, &db,
+                             s->readonly ? SQLITE_OPEN_READONLY
+                                         : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                             NULL);
     s->ops = &ops;
     s->db = db;
     if (rc != SQLITE_OK) {
@@ -107,12 +140,15 @@ int vn__store_sqlite_open(vn__store *s, const char *path, char *why, size_t n)
     sqlite3_busy_timeout(db, BUSY_MS);
     /* A read-only file opens, read-only, without a word: say so now rather
      * than after a run's measurement. */
-    if (access(path, W_OK) != 0 || sqlite3_db_readonly(db, "main") == 1) {
+    if (!s->readonly && (access(path, W_OK) != 0 || sqlite3_db_readonly(db, "main") == 1)) {
         snprintf(why, n, "cannot write it (%s): check its permissions and its folder's",
                  errno ? strerror(errno) : "read-only");
         return VN_EIO;
     }
-    if (exec(s, "PRAGMA journal_mode = WAL", NULL, 0, NULL, NULL, why, n) != 0)
-        return VN_EIO;
-    return exec(s, "PRAGMA synchronous = NORMAL", NULL, 0, NULL, NULL, why, n);
+    if (s->readonly) {
+        char e[256];
+        if (exec(s, "SELECT count(*) FROM sqlite_master", NULL, 0, NULL, NULL, e, sizeof e) != 0)
+            return open_immutable(s, path, why, n);
+    }
+    return 0;
 }

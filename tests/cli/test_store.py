@@ -73,7 +73,7 @@ def stored(p, path, nbench):
     paths = [path] if isinstance(path, str) else path
     assert len(lines) == len(paths), p.stdout
     for line, f in zip(lines, paths):
-        m = re.fullmatch(rf"stored '{re.escape(f)}': {nbench} benchmarks, run (\d+)", line)
+        m = re.fullmatch(rf"stored '{re.escape(f)}': {nbench} benchmarks?, run (\d+)", line)
         assert m, (line, f)
         ids.append(int(m.group(1)))
     return ids
@@ -151,7 +151,6 @@ def test_round_trip_values_commits_tags_and_time_order(tmp_path, run_files):
             assert r["value"] == pytest.approx(np.mean(u), rel=1e-12)
             lo, hi = r["ci"]
             assert lo <= r["value"] <= hi and lo < hi
-            assert (lo + hi) / 2 == pytest.approx(r["value"], rel=1e-9)
             assert r["dirty"] is None  # --commit: the tree's state is not known
             # Fewer than 5 results before it: nothing to learn from.
             assert r["learned_from"] == 0 and r["ci_history"] == [None, None]
@@ -221,25 +220,56 @@ def test_other_formats_and_standard_input(tmp_path):
 
 def test_every_benchmark_said_stored_is_in_the_store(tmp_path):
     """A Google Benchmark file of aggregates only (--benchmark_report_
-    aggregates_only) has a mean and no repetitions: it is either kept (its
-    mean as the value) or refused, never counted as stored and dropped."""
+    aggregates_only) has a mean and no repetitions: it is kept, its mean as
+    the value and its deviation and count as the interval, never counted
+    as stored and dropped."""
     gb = json.loads((FIXTURES / "gbench.json").read_text())
     agg = [b for b in gb["benchmarks"] if b["run_type"] == "aggregate"]
     mean = [b for b in agg if b["aggregate_name"] == "mean"][0]
+    # Its deviation too, which the interval is made from.
+    sd = dict(mean, name=mean["name"].replace("_mean", "_stddev"), aggregate_name="stddev",
+              real_time=0.05 * mean["real_time"])
+    agg.append(sd)
     path = tmp_path / "aggregates.json"
     path.write_text(json.dumps(dict(gb, benchmarks=agg)))
     store = str(tmp_path / "s.db")
     p = run("store", "add", "--store", store, "--commit", "a", str(path))
-    if p.returncode == 0:
-        stored(p, str(path), 1)
-        got = by_name(history(store))
-        assert set(got) == {mean["run_name"]}, (p.stdout, got)
-        assert got[mean["run_name"]]["results"][0]["value"] == pytest.approx(mean["real_time"], rel=1e-12)
-    else:
-        assert p.returncode == 1 and p.stdout == "", (p.returncode, p.stdout, p.stderr)
-        assert str(path) in one_error(p, "store")
-        with db(store) as c:
-            assert c.execute("SELECT count(*) FROM runs").fetchone()[0] == 0
+    assert p.returncode == 0, p.stderr
+    stored(p, str(path), 1)
+    got = by_name(history(store))
+    assert set(got) == {mean["run_name"]}, (p.stdout, got)
+    ns = mean["real_time"] * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[mean["time_unit"]]
+    (r,) = got[mean["run_name"]]["results"]
+    assert r["value"] == pytest.approx(ns, rel=1e-12)
+    # Student's t with n - 1 degrees of freedom on the deviation.
+    t = {2: 4.302652729911275, 4: 2.7764451051977987}[mean["repetitions"] - 1]
+    half = t * 0.05 * ns / np.sqrt(mean["repetitions"])
+    assert r["units"] == mean["repetitions"]
+    assert r["ci"] == pytest.approx([ns - half, ns + half], rel=1e-9)
+
+
+def test_a_reader_makes_nothing_and_reads_what_it_cannot_write(tmp_path, run_files):
+    """history and compare --store on a path with no store: one line, exit
+    1, and no file made; on a store it may not write: it is read."""
+    missing = tmp_path / "no" / "such.db"
+    p = run("history", "--store", str(missing), check=1)
+    assert "no store there" in one_error(p, "history") and not missing.parent.exists()
+    p = run("compare", "--store", str(missing), str(run_files[0]), str(run_files[1]), check=1)
+    assert "no store there" in one_error(p, "compare") and not missing.parent.exists()
+    # A folder anyone may enter (pytest's own is its owner's alone).
+    d = Path(tempfile.mkdtemp(prefix="vn-reader-"))
+    try:
+        os.chmod(d, 0o755)
+        store = str(d / "s.db")
+        run("store", "add", "--store", store, str(run_files[0]))
+        os.chmod(store, 0o444)
+        prefix = ["runuser", "-u", "nobody", "--"] if os.geteuid() == 0 else []
+        p = subprocess.run([*prefix, VERNIER, "history", "--store", store, "--json", "-"],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        assert json.loads(p.stdout)["series"]
+    finally:
+        shutil.rmtree(d)
 
 
 def test_commit_branch_and_dirty_from_the_working_tree(tmp_path, run_files):
@@ -441,7 +471,7 @@ def test_postgresql_many_writers_at_once(postgres, small_file):
     assert q("SELECT count(*) FROM units") == [(str(5 * total),)]
 
     # history reads it back: one series, every run, in the order stored.
-    doc = history(url)
+    doc = history(url, "--last", "0")
     (s,) = doc["series"]
     assert s["name"] == "true"
     rs = s["results"]
@@ -512,7 +542,7 @@ def test_not_an_sqlite_store(tmp_path, run_files):
     msgs = [line for line in p.stderr.splitlines() if line.startswith("vernier run: ")]
     assert len(msgs) == 1, p.stderr
     assert "not an SQLite store" in msgs[0] and str(bad) in msgs[0], msgs
-    assert f"the results are in {out}" in msgs[0], msgs
+    assert f"the results are in '{out}'" in msgs[0], msgs
     doc = json.loads(out.read_text())
     validate(doc, "results-1.json")
     assert [b["name"] for b in doc["benchmarks"]] == ["true"]
@@ -585,7 +615,7 @@ def test_read_only_store(tmp_path, small_file):
             assert p.returncode == 1, (case, p.returncode, p.stderr)
             msgs = [line for line in p.stderr.splitlines() if line.startswith("vernier run: ")]
             assert len(msgs) == 1, (case, p.stderr)
-            assert "cannot write it" in msgs[0] and f"the results are in {out}" in msgs[0], (case, msgs)
+            assert "cannot write it" in msgs[0] and f"the results are in '{out}'" in msgs[0], (case, msgs)
             validate(json.loads(out.read_text()), "results-1.json")
             os.chmod(d, 0o755)
             with db(store) as c:
