@@ -109,14 +109,15 @@ def folders(tmp_path_factory):
 
 def inputs_missing(cmd, cwd):
     """Files the command reads that nothing in cwd wrote: its operands that
-    look like files (a .json or .txt name) and are not outputs."""
+    look like files (a .json, .txt or .db name: a store is read too) and
+    are not outputs."""
     words = shlex.split(cmd.split("|")[-1])
     outputs = set()
     for i, w in enumerate(words[:-1]):
         if w in ("--json", "-o", "--markdown", "--csv", "--export-json", "--report", "--png",
                  "--export-csv", "--export-markdown"):
             outputs.add(words[i + 1])
-    return [w for w in words[1:] if re.search(r"\.(json|txt)$", w) and w not in outputs
+    return [w for w in words[1:] if re.search(r"\.(json|txt|db)$", w) and w not in outputs
             and not (cwd / w).exists()]
 
 

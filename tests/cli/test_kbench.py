@@ -660,11 +660,14 @@ def test_two_cpus_show_the_contention_of_what_they_share(guest):
             len(two[f"{t}/cpu=1"]["samples"])
         assert len(two[t]["samples"]) <= 20000
     # One lock taken by both CPUs on every call: alone, never found taken;
-    # on two CPUs, found taken often, so the CPUs ran their timed calls at
-    # once. The cost it adds is printed: under emulation, where the two
-    # CPUs are threads of a busy host, it is not a stable figure.
+    # on two CPUs, found taken, so the CPUs ran their timed calls at once.
+    # How often depends on how often the host runs the guest's two CPUs (its
+    # threads) at the same moment: 2256 to 3435 of 20000 on a quiet host,
+    # 155 with the rest of the suite beside it; one in a thousand is far
+    # beyond what a lock taken by one CPU alone shows (none). The cost it
+    # adds is printed, not a stable figure under emulation.
     alone, together = map(int, guest["contended"].split())
-    assert alone == 0 and together > 20000 // 100, guest["contended"]
+    assert alone == 0 and together > 20000 // 1000, guest["contended"]
     ratio = two["spin_lock"]["stats"]["mean"] / one["spin_lock"]["stats"]["mean"]
     print(f"spin_lock: one CPU mean {one['spin_lock']['stats']['mean']:.1f} ns, two CPUs "
           f"{two['spin_lock']['stats']['mean']:.1f} ns ({ratio:.2f}x), "
