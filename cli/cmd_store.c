@@ -4,6 +4,7 @@
  * neither. */
 #ifndef VN_NO_COMPARE
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -117,6 +118,48 @@ static int store_side(const char *cmd, vn__store *s, const vn_cli_store *st, con
     return VN_EXIT_OK;
 }
 
+/* What the store's earlier runs say of the run just kept: a line for each
+ * benchmark whose interval they widen (by more than a tenth), at most 8
+ * and how many more. A failure to read it back says nothing: the run is
+ * kept. */
+static void print_learned(FILE *f, const char *cmd, vn__store *s, const vn__cmp_side *side,
+                          int64_t run)
+{
+    char fp[1024], why[256];
+    vn__store_fingerprint(side, fp, sizeof fp);
+    size_t shown = 0, more = 0;
+    for (size_t i = 0; i < side->nbench; i++) {
+        const char *name = side->bench[i].name;
+        vn__store_query q = {.names = &name, .nnames = 1, .exact = 1, .machine = fp};
+        vn__store_series *v;
+        size_t nv;
+        if (vn__store_series_of(s, &q, &v, &nv, why, sizeof why) != 0)
+            return;
+        for (size_t k = 0; nv && k < v[0].n; k++) {
+            const vn__store_point *p = &v[0].pt[k];
+            if (p->run != run || !(p->value > 0) || !isfinite(p->lo))
+                continue;
+            double lo = p->lo, hi = p->hi, own = fmax(p->hi - p->value, p->value - p->lo);
+            size_t m = vn__store_widen(v[0].pt, k, p->time, p->value, &lo, &hi,
+                                       VN__STORE_LEARN_LEAST, VN__STORE_LEARN_MOST,
+                                       VN__STORE_LEARN_AGE);
+            double half = fmax(hi - p->value, p->value - lo);
+            if (!m || !(half > 1.1 * own))
+                break;
+            if (shown == 8) {
+                more++;
+                break;
+            }
+            fprintf(f, "vernier %s: %s +-%.2g%% is +-%.2g%% with history (its last %zu runs here "
+                       "moved that much)\n", cmd, name, 100 * own / p->value, 100 * half / p->value, m);
+            shown++;
+        }
+        vn__store_series_free(v, nv);
+    }
+    if (more)
+        fprintf(f, "vernier %s: %zu more intervals widened by history: vernier history\n", cmd, more);
+}
+
 /* Where the results went, for a message: the file, or what became of them. */
 static const char *kept_where(const char *written, char *buf, size_t n)
 {
@@ -164,9 +207,11 @@ int vn_cli_store_json(const char *cmd, const vn_cli_store *st, const vn_buf *jso
     int status = store_side(cmd, s, st, source, &side, "the run", &run, &nkept);
     if (status)
         fprintf(stderr, "vernier %s: the results are %s\n", cmd, kept);
-    else
+    else {
         fprintf(stderr, "vernier %s: kept in '%s' as run %lld\n", cmd, vn__store_where(s),
                 (long long)run);
+        print_learned(stderr, cmd, s, &side, run);
+    }
     vn__store_close(s);
     vn__cmp_side_free(&side);
     return status;
@@ -221,6 +266,8 @@ static int add_file(vn__store *s, const vn_cli_store *st, const char *path, cons
         else if (!status)
             printf("stored '%s': %zu benchmark%s, run %lld\n", name, kept, kept == 1 ? "" : "s",
                    (long long)run);
+        if (!status)
+            print_learned(stderr, CMD, s, &side, run);
     }
     vn__cmp_side_free(&side);
     return status;

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import SOURCE, VERNIER, cmake_cache, run, validate
+from conftest import BUILD, SOURCE, VERNIER, cmake_cache, run, validate
 
 FIXTURES = SOURCE / "tests" / "fixtures" / "compare"
 
@@ -876,3 +876,64 @@ def test_usage_errors(tmp_path, small_file, args):
     one_error(p, argv[0])
     assert p.stdout == ""
     assert not store.exists()  # a usage error makes no store
+
+
+def test_history_page_in_headless_chromium(tmp_path):
+    """history check --report: the page loads in a browser without a console
+    error, with a plot per series, the change in its table between the
+    commits around it; its screenshot is kept in build/test-artifacts/."""
+    browser = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")
+                    if shutil.which(b)), None)
+    assert browser, "needs Chromium (scripts/install-deps --test installs it)"
+    files = shift_files(tmp_path, shift=1.10)
+    store = str(tmp_path / "s.db")
+    for i, f in enumerate(files):
+        add(store, "--commit", f"c{i + 1:02d}", "--time", str(T0 + 60 * i), files=[f], nbench=3)
+    page = tmp_path / "history.html"
+    run("history", "check", "--store", store, "--report", str(page), check=0)
+    html = page.read_text()
+    assert "<script" not in html and html.count("<svg") == 3
+    url = page.as_uri()
+    common = [browser, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
+              "--user-data-dir=" + str(tmp_path / "profile"), "--enable-logging=stderr", "--v=0"]
+    dom = subprocess.run([*common, "--dump-dom", url], capture_output=True, text=True, timeout=120)
+    assert dom.returncode == 0 and "<html" in dom.stdout, dom.stderr[-2000:]
+    console = [line for line in dom.stderr.splitlines() if "CONSOLE" in line or "Failed to load" in line]
+    assert not console, console
+    assert len(re.findall(r"<svg\b", dom.stdout)) == 3
+    # Both changes in their tables, between c10 and c11; the flat series none.
+    assert len(re.findall(r"<td>c10 \.\. c11</td>", dom.stdout)) == 2, dom.stdout[-3000:]
+    assert dom.stdout.count("No change point.") == 1
+    artifacts = BUILD / "test-artifacts"
+    artifacts.mkdir(exist_ok=True)
+    shot = artifacts / "history.png"
+    shot.unlink(missing_ok=True)
+    p = subprocess.run([*common, f"--screenshot={shot}", "--window-size=1100,1600",
+                        "--hide-scrollbars", url], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr[-2000:]
+    data = shot.read_bytes()
+    assert data.startswith(b"\x89PNG") and len(data) > 30000  # plots drawn, not a blank page
+
+
+def test_a_new_run_hears_what_history_says(tmp_path):
+    """Once a series has 5 earlier results, a run stored whose interval is
+    narrower than how far the runs move from one to the next is told, in a
+    line on stderr, its interval with history; before that, nothing."""
+    store = str(tmp_path / "s.db")
+    rng = np.random.default_rng(3)
+    for i in range(8):
+        # Each run's own interval is tight (runs within 0.01%), the runs'
+        # levels 3% apart from one to the next.
+        level = 1e-3 * math.exp(rng.normal(0, 0.03))
+        f = tmp_path / f"r{i}.json"
+        f.write_text(json.dumps(hyperfine_doc({"x": level * (1 + 1e-4 * rng.normal(size=10))})))
+        p = run("store", "add", "--store", store, "--time", str(T0 + 60 * i), str(f))
+        lines = [l for l in p.stderr.splitlines() if "with history" in l]
+        if i < 5:
+            assert lines == [], p.stderr
+        else:
+            (line,) = lines
+            m = re.fullmatch(r"vernier store: x \+-([\d.e-]+)% is \+-([\d.]+)% with history "
+                             r"\(its last (\d+) runs here moved that much\)", line)
+            assert m, line
+            assert float(m.group(1)) < 0.1 and 1 < float(m.group(2)) < 20 and int(m.group(3)) == i
