@@ -42,6 +42,15 @@ enum {
 };
 /* "CPU model", "kernel", ...: for messages. */
 extern const char *const vn__cmp_fact_names[VN__CMP_NFACTS];
+/* What a vernier file says of its machine beside, which the store keeps
+ * (the machine's fingerprint, the run's warnings) and a comparison does
+ * not weigh. */
+enum {
+    VN__CMP_NOTE_SMT,        /* "on", "off" */
+    VN__CMP_NOTE_HYPERVISOR, /* its vendor, or "none" */
+    VN__CMP_NOTE_WARNINGS,   /* the ids of the machine's warnings, comma-separated */
+    VN__CMP_NNOTES
+};
 /* The value a fact has on a side whose files disagree about it. */
 #define VN__CMP_FACT_VARIES "(varies between files)"
 
@@ -92,6 +101,7 @@ typedef struct vn__cmp_side {
     vn__cmp_bench *bench;  /* in the order first seen */
     size_t nbench, cap;
     char *facts[VN__CMP_NFACTS]; /* NULL when no file told */
+    char *notes[VN__CMP_NNOTES]; /* the same for what is kept, not compared */
     unsigned formats;      /* VN__CMP_* of the files read */
     size_t nfiles;
 } vn__cmp_side;

@@ -110,6 +110,13 @@ static int join(vn__cmp_side *s, vn__cmp_side *f)
         if (vn__cmp_set_fact(s, i, mine ? VN__CMP_FACT_VARIES : theirs))
             return VN_ENOMEM;
     }
+    for (int i = 0; i < VN__CMP_NNOTES; i++) {
+        const char *mine = s->notes[i], *theirs = f->notes[i];
+        if (!theirs || (mine && !strcmp(mine, theirs)))
+            continue;
+        if (vn__cmp_set_note(s, i, mine ? VN__CMP_FACT_VARIES : theirs))
+            return VN_ENOMEM;
+    }
     s->formats |= f->formats;
     s->nfiles++;
     return 0;

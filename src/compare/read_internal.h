@@ -27,6 +27,7 @@ int vn__cmp_push_unit(vn__cmp_bench *b, double ns, double cycles, double probe);
 int vn__cmp_set_why(vn__cmp_bench *b, const char *fmt, ...) VN_PRINTF(2, 3);
 /* Sets a fact of s (a copy of value; NULL leaves it unknown). 0 or VN_ENOMEM. */
 int vn__cmp_set_fact(vn__cmp_side *s, int fact, const char *value);
+int vn__cmp_set_note(vn__cmp_side *s, int note, const char *value);
 /* Fills err's message (line 0) and returns VN_EINVAL. */
 int vn__cmp_bad(vn__cmp_error *err, const char *fmt, ...) VN_PRINTF(2, 3);
 

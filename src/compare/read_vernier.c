@@ -166,6 +166,33 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
     return 0;
 }
 
+/* What the store keeps of the machine beside the facts compared: SMT,
+ * the hypervisor, and the ids of the machine's warnings. */
+static int notes(vn__cmp_side *s, const cJSON *env, const cJSON *cpu)
+{
+    const cJSON *smt = cJSON_GetObjectItemCaseSensitive(cpu, "smt");
+    const cJSON *hv = cJSON_GetObjectItemCaseSensitive(env, "hypervisor");
+    const char *vendor = vn__cmp_str(hv, "vendor");
+    int present = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(hv, "present"));
+    char ids[512] = "";
+    const cJSON *w;
+    cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(env, "warnings")) {
+        const char *id = vn__cmp_str(w, "id");
+        if (id && strlen(ids) + strlen(id) + 2 < sizeof ids) {
+            if (ids[0])
+                strcat(ids, ",");
+            strcat(ids, id);
+        }
+    }
+    if (vn__cmp_set_note(s, VN__CMP_NOTE_SMT,
+                         cJSON_IsBool(smt) ? (cJSON_IsTrue(smt) ? "on" : "off") : NULL) ||
+        vn__cmp_set_note(s, VN__CMP_NOTE_HYPERVISOR,
+                         hv ? (present ? (vendor ? vendor : "unknown") : "none") : NULL) ||
+        vn__cmp_set_note(s, VN__CMP_NOTE_WARNINGS, env ? ids[0] ? ids : "none" : NULL))
+        return VN_ENOMEM;
+    return 0;
+}
+
 /* The first governor any CPU reports: one differing from the other side's
  * is what the warning is for, not a mix within one machine. */
 static const char *governor(const cJSON *env)
@@ -207,5 +234,5 @@ int vn__cmp_read_vernier(vn__cmp_side *s, const cJSON *root, vn__cmp_error *err)
         vn__cmp_set_fact(s, VN__CMP_FACT_KERNEL, vn__cmp_str(env, "kernel")) ||
         vn__cmp_set_fact(s, VN__CMP_FACT_HOST, vn__cmp_str(env, "hostname")))
         return VN_ENOMEM;
-    return 0;
+    return notes(s, env, cpu);
 }

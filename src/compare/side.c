@@ -50,6 +50,8 @@ void vn__cmp_side_free(vn__cmp_side *s)
     free(s->bench);
     for (int i = 0; i < VN__CMP_NFACTS; i++)
         free(s->facts[i]);
+    for (int i = 0; i < VN__CMP_NNOTES; i++)
+        free(s->notes[i]);
     memset(s, 0, sizeof *s);
 }
 
@@ -145,16 +147,26 @@ int vn__cmp_set_why(vn__cmp_bench *b, const char *fmt, ...)
     return b->why ? 0 : VN_ENOMEM;
 }
 
-int vn__cmp_set_fact(vn__cmp_side *s, int fact, const char *value)
+static int set_text(char **at, const char *value)
 {
     if (!value || !*value)
         return 0;
     char *copy = strdup(value);
     if (!copy)
         return VN_ENOMEM;
-    free(s->facts[fact]);
-    s->facts[fact] = copy;
+    free(*at);
+    *at = copy;
     return 0;
+}
+
+int vn__cmp_set_fact(vn__cmp_side *s, int fact, const char *value)
+{
+    return set_text(&s->facts[fact], value);
+}
+
+int vn__cmp_set_note(vn__cmp_side *s, int note, const char *value)
+{
+    return set_text(&s->notes[note], value);
 }
 
 int vn__cmp_bad(vn__cmp_error *err, const char *fmt, ...)

@@ -83,6 +83,9 @@ static const char *const migration2[] = {
     "ALTER TABLE results ADD COLUMN cycles DOUBLE PRECISION",
     "ALTER TABLE results ADD COLUMN cycles_lo DOUBLE PRECISION",
     "ALTER TABLE results ADD COLUMN cycles_hi DOUBLE PRECISION",
+    "ALTER TABLE machines ADD COLUMN smt TEXT",
+    "ALTER TABLE machines ADD COLUMN hypervisor TEXT",
+    "ALTER TABLE runs ADD COLUMN warnings TEXT",
     "CREATE TABLE units (result BIGINT NOT NULL REFERENCES results (id), idx INTEGER NOT NULL, "
     "ns DOUBLE PRECISION, cycles DOUBLE PRECISION, probe DOUBLE PRECISION, "
     "PRIMARY KEY (result, idx))",
@@ -327,8 +330,14 @@ void vn__store_fingerprint(const vn__cmp_side *side, char *out, size_t n)
 {
     const char *cpu = side->facts[VN__CMP_FACT_CPU], *cpus = side->facts[VN__CMP_FACT_CPUS];
     const char *kernel = side->facts[VN__CMP_FACT_KERNEL], *gov = side->facts[VN__CMP_FACT_GOVERNOR];
-    snprintf(out, n, "%s | %s CPUs | %s | %s", cpu ? cpu : "unknown CPU", cpus ? cpus : "?",
-             kernel ? kernel : "unknown kernel", gov ? gov : "no governor");
+    const char *smt = side->notes[VN__CMP_NOTE_SMT], *hv = side->notes[VN__CMP_NOTE_HYPERVISOR];
+    int k = snprintf(out, n, "%s | %s CPUs | %s | %s", cpu ? cpu : "unknown CPU", cpus ? cpus : "?",
+                     kernel ? kernel : "unknown kernel", gov ? gov : "no governor");
+    /* What only vernier's own files tell, when they tell it. */
+    if (k > 0 && (size_t)k < n && smt)
+        k += snprintf(out + k, n - (size_t)k, " | SMT %s", smt);
+    if (k > 0 && (size_t)k < n && hv)
+        snprintf(out + k, n - (size_t)k, " | %s", !strcmp(hv, "none") ? "bare metal" : hv);
 }
 
 void vn__store_summary(const double *u, size_t n, double *mean, double *lo, double *hi, double *sd)
@@ -469,11 +478,13 @@ static int add_in_transaction(vn__store *s, const vn__cmp_side *side, const vn__
     char fp[1024];
     vn__store_fingerprint(side, fp, sizeof fp);
     const char *mp[] = {fp, side->facts[VN__CMP_FACT_CPU], side->facts[VN__CMP_FACT_CPUS],
-                        side->facts[VN__CMP_FACT_KERNEL], side->facts[VN__CMP_FACT_GOVERNOR]};
+                        side->facts[VN__CMP_FACT_KERNEL], side->facts[VN__CMP_FACT_GOVERNOR],
+                        side->notes[VN__CMP_NOTE_SMT], side->notes[VN__CMP_NOTE_HYPERVISOR]};
     int rc = s->ops->exec(s,
-                          "INSERT INTO machines (fingerprint, cpu, cpus, kernel, governor) "
-                          "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (fingerprint) DO NOTHING",
-                          mp, 5, NULL, NULL, why, n);
+                          "INSERT INTO machines (fingerprint, cpu, cpus, kernel, governor, smt, "
+                          "hypervisor) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                          "ON CONFLICT (fingerprint) DO NOTHING",
+                          mp, 7, NULL, NULL, why, n);
     long long machine = -1;
     if (!rc)
         rc = s->ops->exec(s, "SELECT id FROM machines WHERE fingerprint = $1", mp, 1, first_int,
@@ -498,12 +509,14 @@ static int add_in_transaction(vn__store *s, const vn__cmp_side *side, const vn__
     if (!tags)
         return VN_ENOMEM;
     const char *rp[] = {uuid, when, mid, side->facts[VN__CMP_FACT_HOST], m->commit, m->branch,
-                        m->dirty < 0 ? NULL : dirty, m->source, m->ntags ? tags : NULL};
+                        m->dirty < 0 ? NULL : dirty, m->source, m->ntags ? tags : NULL,
+                        side->notes[VN__CMP_NOTE_WARNINGS]};
     long long rid = -1;
     rc = s->ops->exec(s,
                       "INSERT INTO runs (uuid, time, machine, host, commit_id, branch, dirty, source, "
-                      "tags) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
-                      rp, 9, first_int, &rid, why, n);
+                      "tags, warnings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+                      "RETURNING id",
+                      rp, 10, first_int, &rid, why, n);
     free(tags);
     if (!rc && rid < 0) {
         snprintf(why, n, "the run's row is missing after it was written");
