@@ -68,6 +68,13 @@ typedef struct vn_cli_store {
     double time;          /* 0: now */
 } vn_cli_store;
 
+/* Reads one results file of any format vernier reads (path; "-" is
+ * standard input) into side, with vernier compare's messages (a line and
+ * column for JSON that is not, a line on the terminal while a large file
+ * is read): VN_EXIT_OK, or VN_EXIT_FAIL after one line (cmd_compare.c). */
+struct vn__cmp_side;
+int vn_cli_read_results(const char *cmd, const char *path, struct vn__cmp_side *side);
+
 /* --store given, or $VERNIER_STORE set. */
 int vn_cli_store_wanted(const vn_cli_store *st);
 /* One of the options above into st: 0, or a usage error (2) printed. */

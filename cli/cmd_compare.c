@@ -169,7 +169,7 @@ static int parse(int argc, char **argv, opts *o)
     return 0;
 }
 
-static int read_file(const char *path, vn__cmp_side *side)
+int vn_cli_read_results(const char *cmd, const char *path, vn__cmp_side *side)
 {
     const char *name = !strcmp(path, "-") ? "standard input" : path;
     /* A large file takes seconds: on a terminal, a line says which. */
@@ -180,7 +180,7 @@ static int read_file(const char *path, vn__cmp_side *side)
         fprintf(stderr, "\rreading '%s' (%lld MiB)...", path, (long long)(st.st_size >> 20));
     vn_buf in;
     vn_buf_init(&in, 0);
-    int status = vn_cli_slurp(CMD, path, &in);
+    int status = vn_cli_slurp(cmd, path, &in);
     if (status) {
         vn_buf_free(&in);
         return status;
@@ -193,18 +193,18 @@ static int read_file(const char *path, vn__cmp_side *side)
     if (shown)
         fprintf(stderr, "\r\033[K");
     if (rc == VN_EINVAL && err.line)
-        return vn_cli_fail(CMD, "'%s', line %zu, column %zu: %s", name, err.line, err.column, err.msg);
+        return vn_cli_fail(cmd, "'%s', line %zu, column %zu: %s", name, err.line, err.column, err.msg);
     if (rc == VN_EINVAL)
-        return vn_cli_fail(CMD, "'%s': %s", name, err.msg);
+        return vn_cli_fail(cmd, "'%s': %s", name, err.msg);
     if (rc)
-        return vn_cli_fail(CMD, "cannot read '%s': %s", name, vn_strerror(rc));
+        return vn_cli_fail(cmd, "cannot read '%s': %s", name, vn_strerror(rc));
     return VN_EXIT_OK;
 }
 
 static int read_side(char **files, size_t n, vn__cmp_side *side)
 {
     for (size_t i = 0; i < n; i++) {
-        int status = read_file(files[i], side);
+        int status = vn_cli_read_results(CMD, files[i], side);
         if (status)
             return status;
     }

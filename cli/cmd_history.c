@@ -238,6 +238,14 @@ static void print_change(const vn__store_series *v, const vn__store_change *c, d
            c->p);
 }
 
+static void json_pair(vn__json *j, const char *key, double a, double b)
+{
+    vn__json_arr_begin(j, key);
+    vn__json_num(j, NULL, a);
+    vn__json_num(j, NULL, b);
+    vn__json_arr_end(j);
+}
+
 /* The series' last results from `from` on, and every change point (their
  * index counts from the series' first result, of which `skipped` are
  * left out). */
@@ -259,15 +267,9 @@ static void json_series(vn__json *j, const vn__store_series *v, const vn__store_
         vn__json_bool(j, "dirty", p->dirty);
         vn__json_str(j, "unit", p->unit);
         vn__json_num(j, "value", p->value);
-        vn__json_arr_begin(j, "ci");
-        vn__json_num(j, NULL, p->lo);
-        vn__json_num(j, NULL, p->hi);
-        vn__json_arr_end(j);
+        json_pair(j, "ci", p->lo, p->hi);
         vn__json_uint(j, "units", p->nunits);
-        vn__json_arr_begin(j, "ci_history");
-        vn__json_num(j, NULL, p->lo_h);
-        vn__json_num(j, NULL, p->hi_h);
-        vn__json_arr_end(j);
+        json_pair(j, "ci_history", p->lo_h, p->hi_h);
         vn__json_uint(j, "learned_from", p->learned_from);
         vn__json_obj_end(j);
     }
@@ -281,10 +283,7 @@ static void json_series(vn__json *j, const vn__store_series *v, const vn__store_
             vn__json_str(j, "before", v->pt[x->index - 1].commit[0] ? v->pt[x->index - 1].commit : NULL);
             vn__json_str(j, "after", v->pt[x->index].commit[0] ? v->pt[x->index].commit : NULL);
             vn__json_num(j, "ratio", x->ratio);
-            vn__json_arr_begin(j, "ci");
-            vn__json_num(j, NULL, x->lo);
-            vn__json_num(j, NULL, x->hi);
-            vn__json_arr_end(j);
+            json_pair(j, "ci", x->lo, x->hi);
             vn__json_num(j, "p", x->p);
             vn__json_str(j, "verdict", x->ratio > 1 + threshold   ? "slower"
                                        : x->ratio < 1 - threshold ? "faster"

@@ -234,25 +234,9 @@ int vn_cli_store_results(const char *cmd, const vn_cli_store *st, const vn_resul
 static int add_file(vn__store *s, const vn_cli_store *st, const char *path, const char *from)
 {
     const char *name = from ? from : !strcmp(path, "-") ? "standard input" : path;
-    vn_buf in;
-    vn_buf_init(&in, 0);
-    int status = vn_cli_slurp(CMD, path, &in);
-    if (status) {
-        vn_buf_free(&in);
-        return status;
-    }
     vn__cmp_side side;
     vn__cmp_side_init(&side);
-    vn__cmp_error err;
-    int rc = vn__cmp_read(&side, in.len ? in.data : "", in.len, &err);
-    vn_buf_free(&in);
-    if (rc == VN_EINVAL && err.line)
-        status = vn_cli_fail(CMD, "'%s', line %zu, column %zu: %s", name, err.line, err.column,
-                             err.msg);
-    else if (rc == VN_EINVAL)
-        status = vn_cli_fail(CMD, "'%s': %s", name, err.msg);
-    else if (rc)
-        status = vn_cli_fail(CMD, "cannot read '%s': %s", name, vn_strerror(rc));
+    int status = vn_cli_read_results(CMD, path, &side);
     if (!status) {
         char source[300], what[300];
         snprintf(source, sizeof source, "%s %s", from ? "program" : "file", name);

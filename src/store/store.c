@@ -98,6 +98,17 @@ static int exec0(vn__store *s, const char *sql, char *why, size_t n)
     return s->ops->exec(s, sql, NULL, 0, NULL, NULL, why, n);
 }
 
+/* A transaction's end: COMMIT after rc 0, else ROLLBACK (whose own
+ * failure is not the one to report); rc, or COMMIT's failure. */
+static int end_transaction(vn__store *s, int rc, char *why, size_t n)
+{
+    char e[256];
+    if (rc == 0)
+        return exec0(s, "COMMIT", why, n);
+    exec0(s, "ROLLBACK", e, sizeof e);
+    return rc;
+}
+
 static int first_int(void *ctx, size_t ncols, const char *const *vals)
 {
     if (ncols >= 1 && vals[0])
@@ -169,12 +180,7 @@ static int migrate(vn__store *s, int upto, char *why, size_t n)
             }
         }
     }
-    char e[256];
-    if (rc == 0)
-        rc = exec0(s, "COMMIT", why, n);
-    else
-        exec0(s, "ROLLBACK", e, sizeof e);
-    return rc;
+    return end_transaction(s, rc, why, n);
 }
 
 static int open_as(const char *url, int upto, int reader, vn__store **out, char *why, size_t n)
@@ -575,12 +581,7 @@ int vn__store_add(vn__store *s, const vn__cmp_side *side, const vn__store_meta *
     if (rc)
         return rc;
     rc = add_in_transaction(s, side, m, run, kept, why, n);
-    char e[256];
-    if (rc == 0)
-        rc = exec0(s, "COMMIT", why, n);
-    else
-        exec0(s, "ROLLBACK", e, sizeof e);
-    return rc;
+    return end_transaction(s, rc, why, n);
 }
 
 /* The 97.5% normal quantile. */
