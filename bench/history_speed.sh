@@ -4,8 +4,8 @@
 # by SQL for the rest (the same rows store add writes: a run, a result, 3
 # units; 2% noise and a 5% step at the middle), then, each the median of
 # 5 runs: `history` (the last 20), `history --last 0 --json`, `history
-# check --last 0` and `history check --last 0 --report`, which draws the
-# page with gnuplot.
+# --last 0 --report` (the page, drawn by gnuplot), `history check --last
+# 0` and `history check --last 0 --report`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -48,5 +48,6 @@ timed() {
 echo "$N results of one benchmark; median of 5 runs, ms:"
 echo "  history (last 20):                 $(timed history --store "$tmp/s.db")"
 echo "  history --last 0 --json:           $(timed history --store "$tmp/s.db" --last 0 --json "$tmp/h.json")"
+echo "  history --last 0 --report:         $(timed history --store "$tmp/s.db" --last 0 --report "$tmp/h.html")"
 echo "  history check --last 0:            $(timed history check --store "$tmp/s.db" --last 0)"
 echo "  history check --last 0 --report:   $(timed history check --store "$tmp/s.db" --last 0 --report "$tmp/h.html")"

@@ -50,13 +50,15 @@ enum {
     VN_CLI_OPT_COMMIT,
     VN_CLI_OPT_BRANCH,
     VN_CLI_OPT_TAG,
+    VN_CLI_OPT_SAMPLES,
 };
-#define VN_CLI_IS_STORE_OPT(c) ((c) >= VN_CLI_OPT_STORE && (c) <= VN_CLI_OPT_TAG)
+#define VN_CLI_IS_STORE_OPT(c) ((c) >= VN_CLI_OPT_STORE && (c) <= VN_CLI_OPT_SAMPLES)
 #define VN_CLI_STORE_OPTIONS                                                                        \
     {"store", required_argument, NULL, VN_CLI_OPT_STORE},                                          \
         {"commit", required_argument, NULL, VN_CLI_OPT_COMMIT},                                    \
         {"branch", required_argument, NULL, VN_CLI_OPT_BRANCH},                                    \
-        {"tag", required_argument, NULL, VN_CLI_OPT_TAG}
+        {"tag", required_argument, NULL, VN_CLI_OPT_TAG},                                          \
+        {"store-samples", no_argument, NULL, VN_CLI_OPT_SAMPLES}
 #define VN_CLI_MAX_TAGS 32
 
 typedef struct vn_cli_store {
@@ -66,6 +68,7 @@ typedef struct vn_cli_store {
     const char *tags[VN_CLI_MAX_TAGS];
     size_t ntags;
     double time;          /* 0: now */
+    int samples;          /* --store-samples (store add: --samples), or VERNIER_STORE_SAMPLES=1 */
 } vn_cli_store;
 
 /* Reads one results file of any format vernier reads (path; "-" is

@@ -60,7 +60,8 @@ static void usage(FILE *f)
             "                       only the JSON to standard output\n"
             "  --store URL          also keep the results in the store vernier history\n"
             "                       reads (also $VERNIER_STORE); --commit, --branch and\n"
-            "                       --tag KEY=VALUE as for vernier store add\n"
+            "                       --tag KEY=VALUE as for vernier store add;\n"
+            "                       --store-samples keeps every call's time too\n"
             "  -h, --help           show this help\n"
             "\n"
             "Environment: VERNIER_KBENCH_DIR, the module's folder instead of\n"
@@ -501,6 +502,7 @@ static int parse_opts(int argc, char **argv, kb_opts *o)
         case VN_CLI_OPT_COMMIT:
         case VN_CLI_OPT_BRANCH:
         case VN_CLI_OPT_TAG:
+        case VN_CLI_OPT_SAMPLES:
             if (vn_cli_store_opts(CMD, c, optarg, &o->store))
                 return VN_EXIT_USAGE;
             break;

@@ -81,6 +81,7 @@ void vn_cli_run_help(FILE *f)
             "  --commit REV            the commit measured (default: the working tree's)\n"
             "  --branch NAME           its branch\n"
             "  --tag KEY=VALUE         a tag kept with the run; may be given again\n"
+            "  --store-samples         keep every run's time too, not only the summary\n"
             "  --explain               below the summary, what each warning means and what to\n"
             "                          do, every message in full (otherwise one line each)\n"
             "  --style auto|full|basic|nocolor|color|none  colors and the progress bar:\n"

@@ -384,6 +384,7 @@ static int take_report(vn_cli_run_opts *o, int opt, const char *arg)
     case VN_CLI_OPT_COMMIT:
     case VN_CLI_OPT_BRANCH:
     case VN_CLI_OPT_TAG:
+    case VN_CLI_OPT_SAMPLES:
         return vn_cli_store_opts(CMD, opt, arg, &o->store) ? VN_EXIT_USAGE : 0;
 #endif
     case O_HIST: o->hist = 1; return 0;

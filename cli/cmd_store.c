@@ -36,6 +36,8 @@ static void usage(FILE *f)
             "  --branch NAME     its branch (with --commit)\n"
             "  --tag KEY=VALUE   a tag kept with the run; may be given again\n"
             "  --time SECONDS    when it ran, in seconds since 1970 (default: now)\n"
+            "  --samples         keep every sample too, not only each unit (some 40 bytes\n"
+            "                    a sample; also VERNIER_STORE_SAMPLES=1)\n"
             "  --from NAME       the name of what made the file, for the messages and the\n"
             "                    store (a benchmark program's --store gives its own)\n"
             "  -h, --help        show this help\n"
@@ -79,6 +81,9 @@ int vn_cli_store_opts(const char *cmd, int c, const char *arg, vn_cli_store *st)
             return vn_cli_usage_error(cmd, "--branch needs a name of at most 63 characters");
         st->branch = arg;
         return 0;
+    case VN_CLI_OPT_SAMPLES:
+        st->samples = 1;
+        return 0;
     case VN_CLI_OPT_TAG:
         if (st->ntags == VN_CLI_MAX_TAGS)
             return vn_cli_usage_error(cmd, "at most %d --tag options", VN_CLI_MAX_TAGS);
@@ -95,8 +100,10 @@ int vn_cli_store_opts(const char *cmd, int c, const char *arg, vn_cli_store *st)
 static void meta_of(const vn_cli_store *st, const char *source, vn__store_meta *m, char *buf,
                     size_t n)
 {
+    const char *env = getenv("VERNIER_STORE_SAMPLES");
     *m = (vn__store_meta){.dirty = -1, .source = source, .tags = st->tags, .ntags = st->ntags,
-                          .time = st->time};
+                          .time = st->time,
+                          .samples = st->samples || (env && !strcmp(env, "1"))};
     if (st->commit) {
         m->commit = st->commit;
         m->branch = st->branch;
@@ -272,6 +279,7 @@ int cmd_store(int argc, char **argv)
         VN_CLI_STORE_OPTIONS,
         {"time", required_argument, NULL, 't'},
         {"from", required_argument, NULL, 'f'},
+        {"samples", no_argument, NULL, VN_CLI_OPT_SAMPLES},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };

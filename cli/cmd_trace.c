@@ -55,7 +55,8 @@ static void usage(FILE *f)
             "                  only the JSON to standard output\n"
             "  --store URL     also keep the results in the store vernier history reads\n"
             "                  (also $VERNIER_STORE); --commit, --branch and --tag\n"
-            "                  KEY=VALUE as for vernier store add\n"
+            "                  KEY=VALUE as for vernier store add; --store-samples\n"
+            "                  keeps every call's time too\n"
             "  --explain       say what each finding means\n"
             "  -h, --help      show this help\n"
             "\n"
@@ -153,6 +154,7 @@ static int parse(int argc, char **argv, opts *o)
         case VN_CLI_OPT_COMMIT:
         case VN_CLI_OPT_BRANCH:
         case VN_CLI_OPT_TAG:
+        case VN_CLI_OPT_SAMPLES:
             if (vn_cli_store_opts(CMD, c, optarg, &o->store))
                 return VN_EXIT_USAGE;
             break;

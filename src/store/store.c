@@ -61,7 +61,8 @@ static int default_path(char *buf, size_t n)
  * headline in ns (unit: the unit its file compared in). Version 2: the
  * headline in reference cycles beside it, each result's units (per
  * process, run or repetition) and their spread, which the change-point
- * test and the intervals that learn from history need. "@ID@" is the
+ * test and the intervals that learn from history need, SMT and the
+ * hypervisor of a machine, a run's warnings, and every sample when asked. "@ID@" is the
  * back end's id. */
 static const char *const migration1[] = {
     "CREATE TABLE vernier_schema (version INTEGER NOT NULL)",
@@ -89,6 +90,8 @@ static const char *const migration2[] = {
     "CREATE TABLE units (result BIGINT NOT NULL REFERENCES results (id), idx INTEGER NOT NULL, "
     "ns DOUBLE PRECISION, cycles DOUBLE PRECISION, probe DOUBLE PRECISION, "
     "PRIMARY KEY (result, idx))",
+    "CREATE TABLE samples (result BIGINT NOT NULL REFERENCES results (id), idx INTEGER NOT NULL, "
+    "ns DOUBLE PRECISION, PRIMARY KEY (result, idx))",
     NULL,
 };
 static const char *const *const migrations[] = {migration1, migration2};
@@ -433,30 +436,36 @@ static int in_cycles(const vn__cmp_bench *b, const double *cyc, size_t k)
 }
 
 /* Units in rows of this many a statement. */
-#define UNITS_A_STATEMENT 50
+/* Rows of a result's values in this many a statement. */
+#define ROWS_A_STATEMENT 50
+#define MOST_COLS 3
 
-static int add_units(vn__store *s, const char *result, const double *ns, const double *cyc,
-                     const double *probe, size_t k, char *why, size_t n)
+/* Rows (result, idx, col[0][i], ...) into "table (result, idx, names)",
+ * k of them, ncols values each; a NULL column is NULL throughout. */
+static int add_rows(vn__store *s, const char *table, const char *result,
+                    const double *const *col, size_t ncols, size_t k, char *why, size_t n)
 {
-    for (size_t at = 0; at < k; at += UNITS_A_STATEMENT) {
-        size_t m = k - at < UNITS_A_STATEMENT ? k - at : UNITS_A_STATEMENT;
-        char sql[64 + UNITS_A_STATEMENT * 48];
-        size_t len = (size_t)snprintf(sql, sizeof sql,
-                                      "INSERT INTO units (result, idx, ns, cycles, probe) VALUES ");
-        const char *params[UNITS_A_STATEMENT * 5];
-        char text[UNITS_A_STATEMENT * 5][32];
+    size_t w = ncols + 2;
+    for (size_t at = 0; at < k; at += ROWS_A_STATEMENT) {
+        size_t m = k - at < ROWS_A_STATEMENT ? k - at : ROWS_A_STATEMENT;
+        char sql[128 + ROWS_A_STATEMENT * 48];
+        size_t len = (size_t)snprintf(sql, sizeof sql, "INSERT INTO %s VALUES ", table);
+        const char *params[ROWS_A_STATEMENT * (MOST_COLS + 2)];
+        char text[ROWS_A_STATEMENT * (MOST_COLS + 2)][32];
         for (size_t i = 0; i < m; i++) {
-            size_t p = i * 5;
-            len += (size_t)snprintf(sql + len, sizeof sql - len, "%s($%zu, $%zu, $%zu, $%zu, $%zu)",
-                                    i ? ", " : "", p + 1, p + 2, p + 3, p + 4, p + 5);
+            size_t p = i * w;
+            len += (size_t)snprintf(sql + len, sizeof sql - len, "%s(", i ? ", " : "");
+            for (size_t c = 0; c < w; c++)
+                len += (size_t)snprintf(sql + len, sizeof sql - len, "%s$%zu", c ? ", " : "",
+                                        p + c + 1);
+            len += (size_t)snprintf(sql + len, sizeof sql - len, ")");
             params[p] = result;
             snprintf(text[p + 1], 32, "%zu", at + i);
             params[p + 1] = text[p + 1];
-            params[p + 2] = num(text[p + 2], ns[at + i]);
-            params[p + 3] = num(text[p + 3], cyc ? cyc[at + i] : NAN);
-            params[p + 4] = num(text[p + 4], probe ? probe[at + i] : NAN);
+            for (size_t c = 0; c < ncols; c++)
+                params[p + 2 + c] = num(text[p + 2 + c], col[c] ? col[c][at + i] : NAN);
         }
-        int rc = s->ops->exec(s, sql, params, m * 5, NULL, NULL, why, n);
+        int rc = s->ops->exec(s, sql, params, m * w, NULL, NULL, why, n);
         if (rc)
             return rc;
     }
@@ -565,8 +574,14 @@ static int add_in_transaction(vn__store *s, const vn__cmp_side *side, const vn__
         }
         char restext[32];
         snprintf(restext, sizeof restext, "%lld", res);
+        const double *const units[] = {ns, cyc, probe};
         if (!rc)
-            rc = add_units(s, restext, ns, cyc, probe, k, why, n);
+            rc = add_rows(s, "units (result, idx, ns, cycles, probe)", restext, units, 3, k, why, n);
+        /* Every sample, when asked for: what a later look at the
+         * distribution needs, at some 40 bytes a sample. */
+        const double *const samples[] = {b->values};
+        if (!rc && m->samples && b->n)
+            rc = add_rows(s, "samples (result, idx, ns)", restext, samples, 1, b->n, why, n);
         *kept += !rc;
     }
     *run = rid;

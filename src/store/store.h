@@ -51,6 +51,7 @@ typedef struct vn__store_meta {
     const char *const *tags; /* "key=value" each */
     size_t ntags;
     double time;         /* seconds since the epoch; 0: now */
+    int samples;         /* keep every sample too (the units always are) */
 } vn__store_meta;
 
 /* The commit, branch and dirty flag of the git working tree at dir (NULL:

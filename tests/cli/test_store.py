@@ -937,3 +937,25 @@ def test_a_new_run_hears_what_history_says(tmp_path):
                              r"\(its last (\d+) runs here moved that much\)", line)
             assert m, line
             assert float(m.group(1)) < 0.1 and 1 < float(m.group(2)) < 20 and int(m.group(3)) == i
+
+
+def test_every_sample_when_asked(tmp_path, run_files):
+    """--samples (and VERNIER_STORE_SAMPLES=1) keeps every sample of every
+    benchmark beside its units; without it, none."""
+    f = run_files[0]
+    doc = json.loads(Path(f).read_text())
+    want = {b["name"]: [s["value"] for s in b["samples"]] for b in doc["benchmarks"]}
+    store = str(tmp_path / "s.db")
+    run("store", "add", "--store", store, f)
+    run("store", "add", "--store", store, "--samples", f)
+    p = subprocess.run([VERNIER, "store", "add", "--store", store, f], capture_output=True, text=True,
+                       env=dict(os.environ, VERNIER_STORE_SAMPLES="1"))
+    assert p.returncode == 0, p.stderr
+    with db(store) as c:
+        rows = c.execute("SELECT r.run, r.name, s.idx, s.ns FROM samples s JOIN results r "
+                         "ON s.result = r.id ORDER BY r.run, r.name, s.idx").fetchall()
+    assert sorted({run for run, *_ in rows}) == [2, 3]
+    for run_id in (2, 3):
+        for name, values in want.items():
+            got = [ns for r, n, _, ns in rows if r == run_id and n == name]
+            assert got == pytest.approx(values, rel=1e-12), name
