@@ -203,11 +203,11 @@ static int machine_ok(const opts *o, const char *fp)
 static void print_series(const opts *o, const vn__store_series *v, const vn__store_changes *ch)
 {
     size_t from = o->last && v->n > o->last ? v->n - o->last : 0;
-    printf("%s on %s: %zu result%s", v->name, v->machine, v->n, v->n == 1 ? "" : "s");
+    printf("%s: %zu result%s", v->name, v->n, v->n == 1 ? "" : "s");
     if (from)
         printf(" (the last %zu; --last 0 for all)", v->n - from);
-    printf("\n  %-16s  %-11s %-12s %10s %9s %9s\n", "when", "commit", "branch", "headline", "ci95",
-           "history");
+    printf("\n  on %s\n  %-16s  %-11s %-12s %10s %9s %9s\n", v->machine, "when", "commit", "branch",
+           "headline", "ci95", "history");
     for (size_t i = from; i < v->n; i++) {
         const vn__store_point *p = &v->pt[i];
         char when[32], commit[16], val[32], half[16], learned[16];

@@ -356,6 +356,7 @@ static int collect_files(const reader *r, vn_sysinfo *s)
         }
         copy_str(s->cpu_model, sizeof s->cpu_model, ci.model);
         copy_str(s->cpu_vendor, sizeof s->cpu_vendor, ci.vendor);
+        copy_str(s->microcode, sizeof s->microcode, ci.microcode);
         /* Only x86 has these flags. On arm64 their absence from "Features"
          * says nothing, so both facts stay unknown there rather than "no".
          * An invariant TSC shows as a constant rate across P-states plus no

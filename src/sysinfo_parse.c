@@ -164,6 +164,8 @@ int vn__parse_cpuinfo(const char *text, vn__cpuinfo *out)
             r.has_x86_flags = 1;
         } else if (first && key_is(&kv, "model name")) {
             copy_trimmed(kv.val, kv.val_end, r.model, sizeof r.model);
+        } else if (first && key_is(&kv, "microcode")) {
+            copy_trimmed(kv.val, kv.val_end, r.microcode, sizeof r.microcode);
         } else if (first && key_is(&kv, "vendor_id")) {
             copy_trimmed(kv.val, kv.val_end, r.vendor, sizeof r.vendor);
         } else if (first && key_is(&kv, "siblings")) {

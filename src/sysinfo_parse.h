@@ -32,6 +32,7 @@ typedef struct vn__cpuinfo {
     int siblings;         /* "siblings" (logical CPUs per socket) of the first processor */
     int cpu_cores;        /* "cpu cores" (cores per socket) of the first processor */
     int has_x86_flags;    /* 1 when a "flags" line exists (x86); arm64 says "Features" */
+    char microcode[32];   /* "microcode" of the first processor, "" when absent */
 } vn__cpuinfo;
 
 /* Parses /proc/cpuinfo. VN_ENOMEM when the distinct-core table cannot grow. */

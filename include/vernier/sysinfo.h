@@ -93,6 +93,11 @@ typedef struct vn_sysinfo {
      * root): microseconds, VN_SYSINFO_NO_LATENCY_REQUEST when nobody asks,
      * -1 unknown. vernier itself asks for 0 while it measures. */
     int latency_request_us;
+    /* The first CPU's microcode revision as /proc/cpuinfo gives it
+     * ("0xb000040"); "" unknown (not x86, or not said). A revision changes
+     * what some instructions cost: two runs on different ones are two
+     * machines. */
+    char microcode[32];
 } vn_sysinfo;
 
 #define VN_SYSINFO_NO_LATENCY_REQUEST 2000000000

@@ -49,6 +49,7 @@ enum {
     VN__CMP_NOTE_SMT,        /* "on", "off" */
     VN__CMP_NOTE_HYPERVISOR, /* its vendor, or "none" */
     VN__CMP_NOTE_WARNINGS,   /* the ids of the machine's warnings, comma-separated */
+    VN__CMP_NOTE_MICROCODE,  /* the first CPU's microcode revision */
     VN__CMP_NNOTES
 };
 /* The value a fact has on a side whose files disagree about it. */

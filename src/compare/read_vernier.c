@@ -167,7 +167,7 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
 }
 
 /* What the store keeps of the machine beside the facts compared: SMT,
- * the hypervisor, and the ids of the machine's warnings. */
+ * the hypervisor, the microcode, and the ids of the machine's warnings. */
 static int notes(vn__cmp_side *s, const cJSON *env, const cJSON *cpu)
 {
     const cJSON *smt = cJSON_GetObjectItemCaseSensitive(cpu, "smt");
@@ -188,7 +188,8 @@ static int notes(vn__cmp_side *s, const cJSON *env, const cJSON *cpu)
                          cJSON_IsBool(smt) ? (cJSON_IsTrue(smt) ? "on" : "off") : NULL) ||
         vn__cmp_set_note(s, VN__CMP_NOTE_HYPERVISOR,
                          hv ? (present ? (vendor ? vendor : "unknown") : "none") : NULL) ||
-        vn__cmp_set_note(s, VN__CMP_NOTE_WARNINGS, env ? ids[0] ? ids : "none" : NULL))
+        vn__cmp_set_note(s, VN__CMP_NOTE_WARNINGS, env ? ids[0] ? ids : "none" : NULL) ||
+        vn__cmp_set_note(s, VN__CMP_NOTE_MICROCODE, vn__cmp_str(cpu, "microcode")))
         return VN_ENOMEM;
     return 0;
 }

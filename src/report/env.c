@@ -74,6 +74,7 @@ static void sysinfo_members(vn__json *j, const vn_sysinfo *s)
     j_count(j, "physical_cores", s->physical_cores);
     j_count(j, "sockets", s->sockets);
     vn__json_bool(j, "smt", s->smt);
+    j_str(j, "microcode", s->microcode);
     vn__json_obj_end(j);
 
     vn__json_arr_begin(j, "caches");
@@ -505,6 +506,8 @@ int vn_report_env_text(const vn_sysinfo *s, unsigned flags, vn_buf *b)
     section(&t, "CPU");
     row(&t, "model", "%s", or_unknown(s->cpu_model));
     row(&t, "vendor", "%s", or_unknown(s->cpu_vendor));
+    if (s->microcode[0])
+        row(&t, "microcode", "%s", s->microcode);
 #define COUNT_ROW(label, v)                                                                     \
     do {                                                                                        \
         if ((v) >= 0)                                                                           \

@@ -340,13 +340,16 @@ void vn__store_fingerprint(const vn__cmp_side *side, char *out, size_t n)
     const char *cpu = side->facts[VN__CMP_FACT_CPU], *cpus = side->facts[VN__CMP_FACT_CPUS];
     const char *kernel = side->facts[VN__CMP_FACT_KERNEL], *gov = side->facts[VN__CMP_FACT_GOVERNOR];
     const char *smt = side->notes[VN__CMP_NOTE_SMT], *hv = side->notes[VN__CMP_NOTE_HYPERVISOR];
+    const char *ucode = side->notes[VN__CMP_NOTE_MICROCODE];
     int k = snprintf(out, n, "%s | %s CPUs | %s | %s", cpu ? cpu : "unknown CPU", cpus ? cpus : "?",
                      kernel ? kernel : "unknown kernel", gov ? gov : "no governor");
     /* What only vernier's own files tell, when they tell it. */
     if (k > 0 && (size_t)k < n && smt)
         k += snprintf(out + k, n - (size_t)k, " | SMT %s", smt);
     if (k > 0 && (size_t)k < n && hv)
-        snprintf(out + k, n - (size_t)k, " | %s", !strcmp(hv, "none") ? "bare metal" : hv);
+        k += snprintf(out + k, n - (size_t)k, " | %s", !strcmp(hv, "none") ? "bare metal" : hv);
+    if (k > 0 && (size_t)k < n && ucode)
+        snprintf(out + k, n - (size_t)k, " | microcode %s", ucode);
 }
 
 void vn__store_summary(const double *u, size_t n, double *mean, double *lo, double *hi, double *sd)

@@ -61,7 +61,7 @@ void vn__store_git(const char *dir, vn__store_meta *m, char *buf, size_t n);
 
 /* A machine's fingerprint: what must be equal for two runs' numbers to be
  * one series (CPU model, logical CPUs, kernel release, governor, and from
- * vernier's own files SMT and the hypervisor), from what a results file
+ * vernier's own files SMT, the hypervisor and the microcode), from what a results file
  * gave; "unknown" parts when it gave none. The run's machine warnings
  * (ids) are kept with the run, not in the fingerprint: they change from
  * one run to the next (the load). */

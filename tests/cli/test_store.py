@@ -180,9 +180,10 @@ def test_round_trip_values_commits_tags_and_time_order(tmp_path, run_files):
     # The console: a heading a series, the results oldest first.
     p = run("history", "--store", store, check=0)
     lines = p.stdout.splitlines()
-    assert any(re.fullmatch(rf"true on .*{re.escape(cpu)}.*: 3 results", line) for line in lines), lines
-    block = lines[[i for i, line in enumerate(lines) if line.startswith("true on ")][0]:]
-    commits = [w for line in block[2:5] for w in line.split() if re.fullmatch(r"c\d", w)]
+    at = lines.index("true: 3 results")
+    assert re.fullmatch(rf"  on .*{re.escape(cpu)}.*", lines[at + 1]), lines
+    block = lines[at:]
+    commits = [w for line in block[3:6] for w in line.split() if re.fullmatch(r"c\d", w)]
     assert commits == ["c1", "c2", "c3"], block
     p = run("history", "--store", store, "nothing*", check=0)
     assert p.stdout == f"no stored results match in '{store}'\n"

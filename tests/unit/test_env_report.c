@@ -105,7 +105,8 @@ static void embedded_object(void **state)
     assert_int_equal(strncmp(b.data, "{\"env\":{\"hostname\":\"bench01\",", 29), 0);
     assert_non_null(strstr(b.data, "\"cpu\":{\"model\":\"Intel(R) Xeon(R) CPU E5-2637 v4 @ "
                                    "3.50GHz\",\"vendor\":\"GenuineIntel\",\"logical\":8,"
-                                   "\"physical_cores\":8,\"sockets\":2,\"smt\":false}"));
+                                   "\"physical_cores\":8,\"sockets\":2,\"smt\":false,"
+                                   "\"microcode\":\"0xb000040\"}"));
     assert_non_null(strstr(b.data, "\"isolcpus\":\"2-3,6-7\""));
     assert_non_null(strstr(b.data, "\"warnings\":[]}}"));
     /* The embedded snapshot has no schema of its own. */

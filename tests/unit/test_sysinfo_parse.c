@@ -39,6 +39,7 @@ static void cpuinfo_amd_kvm_guest(void **state)
     assert_int_equal(vn__parse_cpuinfo(t, &ci), 0);
     assert_string_equal(ci.model, "AMD EPYC");
     assert_string_equal(ci.vendor, "AuthenticAMD");
+    assert_string_equal(ci.microcode, "0x1000065");
     assert_int_equal(ci.processors, 2);
     assert_int_equal(ci.physical_cores, 2);
     assert_int_equal(ci.sockets, 1);
@@ -66,6 +67,7 @@ static void cpuinfo_intel_laptop(void **state)
     assert_int_equal(vn__parse_cpuinfo(t, &ci), 0);
     assert_string_equal(ci.model, "11th Gen Intel(R) Core(TM) i7-1165G7 @ 2.80GHz");
     assert_string_equal(ci.vendor, "GenuineIntel");
+    assert_string_equal(ci.microcode, "0xa4");
     assert_int_equal(ci.processors, 8);
     assert_int_equal(ci.physical_cores, 4); /* core ids 0-3, each twice */
     assert_int_equal(ci.sockets, 1);
@@ -101,6 +103,7 @@ static void cpuinfo_arm64(void **state)
     assert_int_equal(ci.processors, 4);
     assert_string_equal(ci.model, "");
     assert_string_equal(ci.vendor, "");
+    assert_string_equal(ci.microcode, "");
     assert_int_equal(ci.physical_cores, -1);
     assert_int_equal(ci.sockets, -1);
     assert_int_equal(ci.has_x86_flags, 0);
