@@ -36,7 +36,9 @@ double vn__levels_serial(const double *x, size_t k)
     }
     double rho = ss > 0 ? lag / ss : 0;
     rho = fmin(fmax(rho, 0), 0.8);
-    return (1 + rho) / (1 - rho);
+    /* At most 9 exactly: (1 + 0.8) / (1 - 0.8) rounds to 9.000000000000002,
+     * past the bound the JSON schema states. */
+    return fmin((1 + rho) / (1 - rho), 9);
 }
 
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out)

@@ -301,6 +301,13 @@ static void runs_of_like_values_widen_the_interval(void **state)
     assert_float_equal(b.serial, 1, 0);
     assert_true(a.hi - a.lo > 2 * (b.hi - b.lo));
     assert_float_equal(vn__levels_serial(runs, 3), 1, 0);
+    /* A series in order, its lag-1 autocorrelation past the 0.8 it is held
+     * to: the factor is 9, not a rounding above it. */
+    double rising[40];
+    for (int i = 0; i < 40; i++)
+        rising[i] = i;
+    assert_true(vn__levels_serial(rising, 40) <= 9);
+    assert_float_equal(vn__levels_serial(rising, 40), 9, 1e-12);
 }
 
 int main(void)
