@@ -152,8 +152,14 @@ def test_files_have_google_benchmarks_repetitions_and_aggregates(outputs):
         assert len(names) == 3
         for n in names:
             mine = [e for e in reps if e["run_name"] == n]
-            assert [e["repetition_index"] for e in mine] == list(range(5))
-            assert {e["repetitions"] for e in mine} == {5}
+            # Google Benchmark writes every repetition; vernier one for each
+            # process that gave a value, and a process whose samples were
+            # all left out gives none (tests/unit/test_results_gbench.c),
+            # which a sanitized build's slow processes met once in CI.
+            k = len(mine)
+            assert k == 5 if tool == "gb" else 4 <= k <= 5, (tool, n, k)
+            assert [e["repetition_index"] for e in mine] == list(range(k))
+            assert {e["repetitions"] for e in mine} == {k}
             assert all(e["threads"] == 1 and e["iterations"] >= 1 for e in mine)
             aggs = [e["aggregate_name"] for e in entries(doc, "aggregate") if e["run_name"] == n]
             assert aggs == ["mean", "median", "stddev", "cv"]
