@@ -12,6 +12,8 @@ import numpy as np
 import otava.analysis as otava
 import pytest
 
+from conftest import sanitized
+
 VERNIER = os.environ.get("VERNIER", "build/vernier")
 N = 40
 AT = 20
@@ -92,13 +94,16 @@ def test_a_change_in_variance_only_is_no_change_of_level(tmp_path):
 
 
 def test_flat_series_have_no_change_points(tmp_path):
+    # 50 series of 40 results are 2000 processes of vernier store add; a
+    # sanitized build (several times slower a process, and the same
+    # arithmetic) checks the first 10 of them.
     rng = np.random.default_rng(7)
     mine = theirs = 0
-    for k in range(50):
+    for k in range(10 if sanitized() else 50):
         x = 1000 * (1 + 0.02 * rng.standard_normal(N))
         mine += len(vernier_changes(tmp_path, x, f"f{k}")) > 0
         theirs += len(otava_changes(x)) > 0
-    print(f"flat series with a change point: vernier {mine} of 50, otava {theirs} of 50")
+    print(f"flat series with a change point: vernier {mine}, otava {theirs}")
     # At p <= 0.001 a flat series shows a change by chance once in a
     # thousand; the 50 here hold one whose last 14 results sit 2.2% above
     # the rest (p = 0.0002), where Otava finds a change too (and one more
