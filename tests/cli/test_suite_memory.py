@@ -1,7 +1,7 @@
 """vernier suite memory in --quick mode: latency rows by pointer chasing
 (random, sequential, huge pages, cold), bandwidth rows, and the finding
 that names the levels of the latency curve."""
-from conftest import run, suite_quick as quick
+from conftest import run, sanitized, suite_quick as quick
 
 K, M = 1024, 1024 * 1024
 LAT = [4 * K, 16 * K, 64 * K, 256 * K, 1 * M, 4 * M, 16 * M]
@@ -75,4 +75,8 @@ def test_console_shows_the_finding_and_lines_fit():
     p = run("suite", "--quick", "memory.latency.random", check=0, timeout=120)
     lines = (p.stdout + p.stderr).splitlines()
     found = [line for line in lines if line.startswith("memory: L1 ")]
-    assert len(found) == 1 and len(found[0]) <= 100
+    # The finding needs the ladder's steps told apart; a sanitized build's
+    # shadow checks on every load blurred them once in four CI runs, so
+    # there it may be missing, and when it is there it still fits a line.
+    assert len(found) == 1 or (sanitized() and not found), lines
+    assert all(len(line) <= 100 for line in found)
