@@ -52,6 +52,13 @@ enum {
     VN_CLI_OPT_TAG,
     VN_CLI_OPT_SAMPLES,
 };
+/* Their labels in a switch on getopt's answer, which vn_cli_store_opts takes. */
+#define VN_CLI_STORE_CASES                                                                         \
+    case VN_CLI_OPT_STORE:                                                                         \
+    case VN_CLI_OPT_COMMIT:                                                                        \
+    case VN_CLI_OPT_BRANCH:                                                                        \
+    case VN_CLI_OPT_TAG:                                                                           \
+    case VN_CLI_OPT_SAMPLES
 #define VN_CLI_IS_STORE_OPT(c) ((c) >= VN_CLI_OPT_STORE && (c) <= VN_CLI_OPT_SAMPLES)
 #define VN_CLI_STORE_OPTIONS                                                                        \
     {"store", required_argument, NULL, VN_CLI_OPT_STORE},                                          \

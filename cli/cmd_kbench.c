@@ -498,11 +498,7 @@ static int parse_opts(int argc, char **argv, kb_opts *o)
             break;
         case O_IRQS: o->irqs_off = 1; break;
 #ifndef VN_NO_COMPARE
-        case VN_CLI_OPT_STORE:
-        case VN_CLI_OPT_COMMIT:
-        case VN_CLI_OPT_BRANCH:
-        case VN_CLI_OPT_TAG:
-        case VN_CLI_OPT_SAMPLES:
+        VN_CLI_STORE_CASES:
             if (vn_cli_store_opts(CMD, c, optarg, &o->store))
                 return VN_EXIT_USAGE;
             break;

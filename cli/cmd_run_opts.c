@@ -380,11 +380,7 @@ static int take_report(vn_cli_run_opts *o, int opt, const char *arg)
         return 0;
     case O_REPORT: o->report = arg; return 0;
 #ifndef VN_NO_COMPARE
-    case VN_CLI_OPT_STORE:
-    case VN_CLI_OPT_COMMIT:
-    case VN_CLI_OPT_BRANCH:
-    case VN_CLI_OPT_TAG:
-    case VN_CLI_OPT_SAMPLES:
+    VN_CLI_STORE_CASES:
         return vn_cli_store_opts(CMD, opt, arg, &o->store) ? VN_EXIT_USAGE : 0;
 #endif
     case O_HIST: o->hist = 1; return 0;

@@ -1,0 +1,231 @@
+/* The store's series read back (store.h): each benchmark's results on a
+ * machine, oldest first, and what the results before each say of it
+ * (vn__store_learn). */
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/changes.h"
+#include "store/store_internal.h"
+#include "vernier/base.h"
+
+/* The 97.5% normal quantile. */
+#define Z975 1.959963984540054
+
+/* ---- series ------------------------------------------------------------------- */
+
+typedef struct names {
+    char **v;
+    size_t n, cap;
+    const vn__store_query *q;
+} names;
+
+static int matches(const vn__store_query *q, const char *name)
+{
+    if (!q || !q->nnames)
+        return 1;
+    for (size_t i = 0; i < q->nnames; i++)
+        if (q->exact ? !strcmp(q->names[i], name) : !fnmatch(q->names[i], name, 0))
+            return 1;
+    return 0;
+}
+
+static int name_row(void *ctx, size_t ncols, const char *const *vals)
+{
+    names *x = ctx;
+    if (ncols < 1 || !vals[0] || !matches(x->q, vals[0]))
+        return 0;
+    if (x->n == x->cap) {
+        size_t cap = x->cap ? 2 * x->cap : 16;
+        char **v = realloc(x->v, cap * sizeof *v);
+        if (!v)
+            return VN_ENOMEM;
+        x->v = v;
+        x->cap = cap;
+    }
+    if (!(x->v[x->n] = strdup(vals[0])))
+        return VN_ENOMEM;
+    x->n++;
+    return 0;
+}
+
+typedef struct collect {
+    vn__store_series *v;
+    size_t n, cap;
+    const char *name;
+    int err;
+} collect;
+
+static double dnum(const char *s) { return s ? strtod(s, NULL) : NAN; }
+
+static int point_row(void *ctx, size_t ncols, const char *const *vals)
+{
+    collect *c = ctx;
+    if (ncols < 12)
+        return 0;
+    vn__store_series *last = c->n ? &c->v[c->n - 1] : NULL;
+    if (!last || strcmp(last->name, c->name) || strcmp(last->machine, vals[5] ? vals[5] : "")) {
+        if (c->n == c->cap) {
+            size_t cap = c->cap ? 2 * c->cap : 8;
+            vn__store_series *v = realloc(c->v, cap * sizeof *v);
+            if (!v)
+                return c->err = VN_ENOMEM;
+            c->v = v;
+            c->cap = cap;
+        }
+        last = &c->v[c->n];
+        memset(last, 0, sizeof *last);
+        last->name = strdup(c->name);
+        last->machine = strdup(vals[5] ? vals[5] : "");
+        c->n++;
+        if (!last->name || !last->machine)
+            return c->err = VN_ENOMEM;
+    }
+    vn__store_point *pt = realloc(last->pt, (last->n + 1) * sizeof *pt);
+    if (!pt)
+        return c->err = VN_ENOMEM;
+    last->pt = pt;
+    vn__store_point *p = &pt[last->n++];
+    memset(p, 0, sizeof *p);
+    p->run = vals[0] ? strtoll(vals[0], NULL, 10) : 0;
+    p->time = dnum(vals[1]);
+    snprintf(p->commit, sizeof p->commit, "%s", vals[2] ? vals[2] : "");
+    snprintf(p->branch, sizeof p->branch, "%s", vals[3] ? vals[3] : "");
+    p->dirty = vals[4] ? atoi(vals[4]) : -1;
+    snprintf(p->unit, sizeof p->unit, "%s", vals[6] ? vals[6] : "ns");
+    p->value = dnum(vals[7]);
+    p->lo = dnum(vals[8]);
+    p->hi = dnum(vals[9]);
+    p->sd = dnum(vals[10]);
+    p->nunits = vals[11] ? (size_t)strtoull(vals[11], NULL, 10) : 0;
+    return 0;
+}
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int vn__store_series_of(vn__store *s, const vn__store_query *q, vn__store_series **out,
+                        size_t *nout, char *why, size_t n)
+{
+    *out = NULL;
+    *nout = 0;
+    names nm = {.q = q};
+    int rc = s->ops->exec(s, "SELECT DISTINCT name FROM results", NULL, 0, name_row, &nm, why, n);
+    if (!rc && nm.n)
+        qsort(nm.v, nm.n, sizeof *nm.v, by_text);
+    collect c = {0};
+    char since[32];
+    snprintf(since, sizeof since, "%.6f", q && q->since > 0 ? q->since : 0.0);
+    for (size_t i = 0; !rc && i < nm.n; i++) {
+        c.name = nm.v[i];
+        const char *p[] = {nm.v[i], since, q && q->machine ? q->machine : NULL,
+                           q && q->branch ? q->branch : NULL};
+        rc = s->ops->exec(s,
+                          "SELECT r.id, r.time, r.commit_id, r.branch, r.dirty, m.fingerprint, s.unit, "
+                          "s.value, s.lo, s.hi, s.sd, s.nunits FROM results s "
+                          "JOIN runs r ON s.run = r.id JOIN machines m ON r.machine = m.id "
+                          "WHERE s.name = $1 AND r.time >= $2 AND "
+                          "(CAST($3 AS TEXT) IS NULL OR m.fingerprint = $3) AND "
+                          "(CAST($4 AS TEXT) IS NULL OR r.branch = $4) ORDER BY m.fingerprint, r.time, r.id",
+                          p, 4, point_row, &c, why, n);
+        if (!rc && c.err)
+            rc = c.err;
+    }
+    for (size_t i = 0; i < nm.n; i++)
+        free(nm.v[i]);
+    free(nm.v);
+    if (rc) {
+        vn__store_series_free(c.v, c.n);
+        return rc;
+    }
+    *out = c.v;
+    *nout = c.n;
+    return 0;
+}
+
+/* The between-run variance of before[0..n) as of now: the results used. */
+static size_t between_of(const vn__store_point *before, size_t n, double now, size_t least,
+                         size_t most, double max_age, double *var)
+{
+    *var = 0;
+    /* Twice the most it uses: enough to find a change point before them,
+     * and a bounded cost whatever the length of the series. */
+    size_t from = most && n > 2 * most ? n - 2 * most : 0;
+    while (from < n && max_age > 0 && before[from].time < now - max_age)
+        from++;
+    size_t k = n - from;
+    if (k < least)
+        return 0;
+    double *x = malloc(k * sizeof *x);
+    if (!x)
+        return 0;
+    size_t m = 0;
+    for (size_t i = from; i < n; i++)
+        if (before[i].value > 0 && isfinite(before[i].value))
+            x[m++] = before[i].value;
+    size_t used;
+    int rc = vn__store_between(x, NULL, m, least, most, var, &used);
+    free(x);
+    return rc ? 0 : used;
+}
+
+size_t vn__store_series_between(const vn__store_series *v, double now, size_t least, size_t most,
+                                double max_age, double *var)
+{
+    return between_of(v->pt, v->n, now, least, most, max_age, var);
+}
+
+size_t vn__store_widen(const vn__store_point *before, size_t n, double now, double value,
+                       double *lo, double *hi, size_t least, size_t most, double max_age)
+{
+    if (!(value > 0))
+        return 0;
+    double var;
+    size_t used = between_of(before, n, now, least, most, max_age, &var);
+    if (!used)
+        return 0;
+    /* The wider of the result's own interval and 1.96 times what the
+     * series says a headline moves from one run to the next (which holds
+     * each run's own error already, so the two are not added), in the
+     * value's unit: on a log scale the far end of a wide interval runs
+     * away (2x for a memory-bound body whose runs spread 2x). Added in
+     * quadrature with t(m - 1), the intervals held the next run 89-96% of
+     * the time and were wider than the runs' spread for the memory-bound
+     * bodies (bench/RESULTS.md). */
+    double own = isfinite(*lo) && isfinite(*hi) ? fmax(*hi - value, value - *lo) : 0;
+    double half = fmax(own, Z975 * sqrt(var) * value);
+    *lo = value - half;
+    *hi = value + half;
+    return used;
+}
+
+void vn__store_learn(vn__store_series *v, size_t from, size_t least, size_t most, double max_age)
+{
+    for (size_t i = 0; i < from && i < v->n; i++) {
+        v->pt[i].lo_h = v->pt[i].hi_h = NAN;
+        v->pt[i].learned_from = 0;
+    }
+    for (size_t i = from; i < v->n; i++) {
+        vn__store_point *p = &v->pt[i];
+        p->lo_h = p->lo;
+        p->hi_h = p->hi;
+        p->learned_from = vn__store_widen(v->pt, i, p->time, p->value, &p->lo_h, &p->hi_h, least,
+                                          most, max_age);
+        if (!p->learned_from)
+            p->lo_h = p->hi_h = NAN;
+    }
+}
+
+void vn__store_series_free(vn__store_series *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++) {
+        free(v[i].name);
+        free(v[i].machine);
+        free(v[i].pt);
+    }
+    free(v);
+}
