@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "compare/compare.h"
-#include "fileutil.h"
+#include "base/fileutil.h"
 #include "store/store.h"
 
 #define CMD "compare"

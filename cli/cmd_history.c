@@ -9,8 +9,8 @@
 #include <time.h>
 
 #include "cli.h"
-#include "format.h"
-#include "json.h"
+#include "base/format.h"
+#include "base/json.h"
 #include "htmlreport/report.h"
 #include "store/changes.h"
 #include "store/store.h"

@@ -12,14 +12,12 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "kbench.h"
+#include "cmd_kbench_files.h"
+#include "kbench/kbench.h"
 
 #define CMD "kbench"
-#define MAX_TARGETS 64
 #define MAX_PARAMS 16
 #define DEFAULT_ROOT "/sys/kernel/debug/vernier"
-/* statfs's f_type of debugfs (linux/magic.h). */
-#define DEBUGFS_MAGIC 0x64626720
 /* The module's largest run (1000000 calls) as "samples" text. */
 #define SAMPLES_MAX ((size_t)32 << 20)
 
@@ -84,126 +82,11 @@ typedef struct kb_opts {
     size_t nparam;
 } kb_opts;
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The folders under root, sorted, "empty" first: the module's targets. */
-static int list_targets(const char *root, char **names, size_t *n)
-{
-    DIR *d = opendir(root);
-    if (!d) {
-        int e = errno;
-        struct statfs fs;
-        if (e == ENOENT && getenv("VERNIER_KBENCH_DIR"))
-            return vn_cli_fail(CMD, "VERNIER_KBENCH_DIR names %s, which does not exist; unset it "
-                               "for the module's own folder, or point it at one", root);
-        if (e == EACCES || e == EPERM)
-            return vn_cli_fail(CMD, "cannot read %s: %s; the module's files are in debugfs, "
-                               "which needs root (sudo)", root, strerror(e));
-        if (e == ENOENT && (statfs("/sys/kernel/debug", &fs) || fs.f_type != DEBUGFS_MAGIC))
-            return vn_cli_fail(CMD, "debugfs is not mounted: sudo mount -t debugfs none "
-                               "/sys/kernel/debug, then load the module");
-        if (e == ENOENT)
-            return vn_cli_fail(CMD, "%s not found: load the module (sudo insmod "
-                               "kernel/vernier_kbench.ko)", root);
-        errno = e;
-        return vn_cli_fail(CMD, "cannot read %s: %s", root, strerror(errno));
-    }
-    struct dirent *e;
-    *n = 0;
-    while ((e = readdir(d)) && *n < MAX_TARGETS)
-        if (e->d_name[0] != '.' && e->d_type == DT_DIR && (names[*n] = strdup(e->d_name)))
-            (*n)++;
-    closedir(d);
-    qsort(names, *n, sizeof *names, by_name);
-    for (size_t i = 1; i < *n; i++)
-        if (!strcmp(names[i], "empty")) {
-            char *e = names[i];
-            memmove(names + 1, names, i * sizeof *names);
-            names[0] = e;
-        }
-    return *n ? VN_EXIT_OK : vn_cli_fail(CMD, "%s holds no targets: reload the module", root);
-}
-
-static int is_root_error(int e)
-{
-    return e == EACCES || e == EPERM || e == EROFS;
-}
-
-/* Writes value to root/target/file in one write, the path into path:
- * 0, or the errno of the open, the write or the close. */
-static int write_value(const char *root, const char *target, const char *file, const char *value,
-                       char *path, size_t pathlen)
-{
-    snprintf(path, pathlen, "%s/%s/%s", root, target, file);
-    int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-    int e = fd < 0 ? errno : 0;
-    if (fd >= 0) {
-        size_t len = strlen(value);
-        if (write(fd, value, len) != (ssize_t)len)
-            e = errno ? errno : EIO;
-        if (close(fd) && !e)
-            e = errno;
-    }
-    return e;
-}
-
-/* Writes value to root/target/file. 0, else 1 or 2 after a message. */
-static int set_knob(const char *root, const char *target, const char *file, const char *value)
-{
-    char path[512];
-    int e = write_value(root, target, file, value, path, sizeof path);
-    if (!e)
-        return 0;
-    if (is_root_error(e))
-        return vn_cli_fail(CMD, "cannot set %s: %s; setting the module's knobs needs root "
-                           "(sudo)", path, strerror(e));
-    if (e == EINVAL)
-        return vn_cli_usage_error(CMD, "the module refused %s for %s/%s", value, target, file);
-    return vn_cli_fail(CMD, "cannot set %s: %s", path, strerror(e));
-}
-
-/* Reads root/target/file whole into b. 0, else 1 after a message. */
-static int read_file(const char *root, const char *target, const char *file, vn_buf *b)
-{
-    char path[512], chunk[65536];
-    snprintf(path, sizeof path, "%s/%s/%s", root, target, file);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        int e = errno;
-        if (is_root_error(e))
-            return vn_cli_fail(CMD, "cannot read %s: %s; reading the module's files needs root "
-                               "(sudo)", path, strerror(e));
-        return vn_cli_fail(CMD, "cannot read %s: %s", path, strerror(e));
-    }
-    ssize_t got;
-    int rc = 0;
-    while ((got = read(fd, chunk, sizeof chunk)) > 0)
-        if ((rc = vn_buf_append(b, chunk, (size_t)got)) != 0)
-            break;
-    int e = errno;
-    close(fd);
-    if (got < 0)
-        return vn_cli_fail(CMD, "cannot read %s: %s", path, strerror(e));
-    if (rc)
-        return vn_cli_fail(CMD, "cannot read %s: %s", path, vn_strerror(rc));
-    return 0;
-}
-
-static int has_file(const char *root, const char *target, const char *file)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s/%s", root, target, file);
-    return access(path, F_OK) == 0;
-}
-
 /* Writes a command to root/target/run and says what its error means. */
 static int command(const kb_opts *o, const char *target, const char *word)
 {
     char path[512];
-    int e = write_value(o->root, target, "run", word, path, sizeof path);
+    int e = vn_kb_write_value(o->root, target, "run", word, path, sizeof path);
     switch (e) {
     case 0:
         return 0;
@@ -222,7 +105,7 @@ static int command(const kb_opts *o, const char *target, const char *word)
     case EBUSY:
         return vn_cli_fail(CMD, "%s: another run is in progress; wait for it", target);
     default:
-        if (is_root_error(e))
+        if (vn_kb_is_root_error(e))
             return vn_cli_fail(CMD, "cannot write %s: %s; running the module needs root (sudo)",
                                path, strerror(e));
         return vn_cli_fail(CMD, "%s: %s failed: %s", path, word, strerror(e));
@@ -236,23 +119,23 @@ static int run_target(const kb_opts *o, const char *target, vn__kbench_row *row)
     char v[32];
     int rc = command(o, target, "reset\n");
     if (o->loop_count >= 0 && !rc)
-        snprintf(v, sizeof v, "%ld\n", o->loop_count), rc = set_knob(o->root, target, "loop_count", v);
+        snprintf(v, sizeof v, "%ld\n", o->loop_count), rc = vn_kb_set_knob(o->root, target, "loop_count", v);
     if (o->warmup >= 0 && !rc)
-        snprintf(v, sizeof v, "%ld\n", o->warmup), rc = set_knob(o->root, target, "warmup", v);
+        snprintf(v, sizeof v, "%ld\n", o->warmup), rc = vn_kb_set_knob(o->root, target, "warmup", v);
     if (o->chunk_us >= 0 && !rc)
-        snprintf(v, sizeof v, "%ld\n", o->chunk_us), rc = set_knob(o->root, target, "chunk_us", v);
+        snprintf(v, sizeof v, "%ld\n", o->chunk_us), rc = vn_kb_set_knob(o->root, target, "chunk_us", v);
     if (o->seed >= 0 && !rc)
-        snprintf(v, sizeof v, "%lld\n", o->seed), rc = set_knob(o->root, target, "seed", v);
+        snprintf(v, sizeof v, "%lld\n", o->seed), rc = vn_kb_set_knob(o->root, target, "seed", v);
     if (o->cpus && !rc)
-        rc = set_knob(o->root, target, "cpus", o->cpus);
+        rc = vn_kb_set_knob(o->root, target, "cpus", o->cpus);
     if (o->irqs_off && !rc)
-        rc = set_knob(o->root, target, "irqs_off", "1\n");
+        rc = vn_kb_set_knob(o->root, target, "irqs_off", "1\n");
     for (size_t i = 0; i < o->nparam && !rc; i++) {
         char name[64];
         const char *eq = strchr(o->param[i], '=');
         snprintf(name, sizeof name, "%.*s", (int)(eq - o->param[i]), o->param[i]);
-        if (has_file(o->root, target, name))
-            rc = set_knob(o->root, target, name, eq + 1);
+        if (vn_kb_has_file(o->root, target, name))
+            rc = vn_kb_set_knob(o->root, target, name, eq + 1);
     }
     if (!rc)
         rc = command(o, target, "run\n");
@@ -261,13 +144,13 @@ static int run_target(const kb_opts *o, const char *target, vn__kbench_row *row)
     vn_buf b;
     vn_buf_init(&b, SAMPLES_MAX);
     snprintf(row->name, sizeof row->name, "%s", target);
-    rc = read_file(o->root, target, "result", &b);
+    rc = vn_kb_read(o->root, target, "result", &b);
     if (!rc && vn__kbench_parse_result(b.data ? b.data : "", &row->sum))
         rc = vn_cli_fail(CMD, "%s/%s/result: not the module's summary; is the module from "
                          "this version of vernier?", o->root, target);
     vn_buf_reset(&b);
     if (!rc)
-        rc = read_file(o->root, target, "samples", &b);
+        rc = vn_kb_read(o->root, target, "samples", &b);
     if (!rc && vn__kbench_parse_samples(b.data ? b.data : "", b.len, &row->samples, &row->n))
         rc = vn_cli_fail(CMD, "%s/%s/samples: not one count a line", o->root, target);
     if (!rc && row->n != row->sum.all.count)
@@ -309,13 +192,13 @@ static int own_settings(const kb_opts *o, const char *target, vn_buf *out)
         if (e->d_name[0] != '.' && !common_file(e->d_name) && (names[n] = strdup(e->d_name)))
             n++;
     closedir(d);
-    qsort(names, n, sizeof *names, by_name);
+    qsort(names, n, sizeof *names, vn_kb_by_name);
     vn_buf b;
     vn_buf_init(&b, 4096);
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
         vn_buf_reset(&b);
-        if (!rc && !(rc = read_file(o->root, target, names[i], &b)))
+        if (!rc && !(rc = vn_kb_read(o->root, target, names[i], &b)))
             rc = vn_buf_printf(out, " %s=%.*s", names[i], (int)strcspn(b.data ? b.data : "", "\n"),
                                b.data ? b.data : "");
         free(names[i]);
@@ -335,8 +218,8 @@ static int list(const kb_opts *o, char **names, size_t n)
     for (size_t i = 0; i < n && !rc; i++) {
         vn_buf_reset(&b);
         const char *what = "";
-        if (has_file(o->root, names[i], "description") &&
-            !(rc = read_file(o->root, names[i], "description", &b)) && b.data)
+        if (vn_kb_has_file(o->root, names[i], "description") &&
+            !(rc = vn_kb_read(o->root, names[i], "description", &b)) && b.data)
             what = b.data;
         if (!rc)
             rc = vn_buf_printf(&out, "%-16s %.*s", names[i], (int)strcspn(what, "\n"), what);
@@ -564,9 +447,9 @@ int cmd_kbench(int argc, char **argv)
         return rc < 0 ? vn_cli_flushed(CMD) : rc;
     const char *env = getenv("VERNIER_KBENCH_DIR");
     o.root = env && *env ? env : DEFAULT_ROOT;
-    char *names[MAX_TARGETS], *run[MAX_TARGETS + 1];
+    char *names[VN_KB_MAX_TARGETS], *run[VN_KB_MAX_TARGETS + 1];
     size_t n = 0, nrun = 0;
-    if ((rc = list_targets(o.root, names, &n)) != 0)
+    if ((rc = vn_kb_list_targets(o.root, names, &n)) != 0)
         return rc;
     int show_empty = optind == argc;
     /* empty runs first whatever was asked: its median is the overhead. */
@@ -588,7 +471,7 @@ int cmd_kbench(int argc, char **argv)
             rc = VN_EXIT_USAGE;
         } else if (k == 0) {
             show_empty = 1;
-        } else if (nrun <= MAX_TARGETS) {
+        } else if (nrun <= VN_KB_MAX_TARGETS) {
             run[nrun++] = names[k];
         }
     }
@@ -601,7 +484,7 @@ int cmd_kbench(int argc, char **argv)
         snprintf(name, sizeof name, "%.*s", (int)(eq - o.param[i]), o.param[i]);
         int found = 0;
         for (size_t k = 0; k < nrun && !found; k++)
-            found = has_file(o.root, run[k], name);
+            found = vn_kb_has_file(o.root, run[k], name);
         if (!found)
             rc = vn_cli_usage_error(CMD, "no target asked for has a setting '%s'", name);
     }

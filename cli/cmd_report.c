@@ -18,7 +18,7 @@ int vn_cli_report_from(const char *cmd, vn_buf *json, const char *path)
     return vn_cli_fail(cmd, "this build has no vernier report (it is built without cJSON)");
 }
 #else
-#include "fileutil.h"
+#include "base/fileutil.h"
 #include "htmlreport/report.h"
 
 #define CMD "report"

@@ -6,8 +6,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "cmd_run.h"
-#include "interrupt.h"
+#include "cmd_run_check.h"
+#include "cmd_run_fake.h"
+#include "cmd_run_opts.h"
+#include "base/interrupt.h"
 
 static const char *const CMD = "run";
 

@@ -11,13 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runner_internal.h"
-#include "exec_internal.h"
-#include "cmd_run.h"
-#include "cpu_list.h"
-#include "fileutil.h"
-#include "format.h"
-#include "options.h"
+#include "run/internal.h"
+#include "run/exec_internal.h"
+#include "cmd_run_check.h"
+#include "base/cpu_list.h"
+#include "base/fileutil.h"
+#include "base/format.h"
+#include "base/options.h"
 
 static const char *const CMD = "run";
 

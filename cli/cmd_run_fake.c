@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_run.h"
+#include "cli.h"
+#include "cmd_run_fake.h"
 
 static const char *const CMD = "run";
 

@@ -2,7 +2,7 @@
  * the shell completions are made from it. */
 #include <stdio.h>
 
-#include "cmd_run.h"
+#include "cmd_run_help.h"
 
 void vn_cli_run_help(FILE *f)
 {

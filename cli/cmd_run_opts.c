@@ -7,11 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner_internal.h"
-#include "exec_internal.h"
-#include "cmd_run.h"
-#include "format.h"
-#include "options.h"
+#include "run/internal.h"
+#include "run/exec_internal.h"
+#include "cmd_run_help.h"
+#include "cmd_run_opts.h"
+#include "base/format.h"
+#include "base/options.h"
 
 static const char *const CMD = "run";
 

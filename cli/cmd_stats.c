@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "numbers_parse.h"
+#include "parse/numbers_parse.h"
 
 #define CMD "stats"
 

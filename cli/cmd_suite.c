@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench_internal.h"
-#include "bench_main.h"
+#include "engine/internal.h"
+#include "main/options.h"
 #include "cli.h"
-#include "fileutil.h"
+#include "base/fileutil.h"
 #include "suite/suite.h"
 
 static const char *const cmd = "suite";

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "format.h"
-#include "interrupt.h"
+#include "base/format.h"
+#include "base/interrupt.h"
 #include "trace/trace.h"
 
 #define CMD "trace"

@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "options.h"
-#include "fileutil.h"
-#include "format.h"
+#include "base/options.h"
+#include "base/fileutil.h"
+#include "base/format.h"
 
 int vn_cli_usage_error(const char *cmd, const char *fmt, ...)
 {

@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 
-#include "exec_internal.h"
-#include "interrupt.h"
+#include "run/exec_internal.h"
+#include "base/interrupt.h"
 #include "vernier/exec.h"
 
 int main(void)

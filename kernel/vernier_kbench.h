@@ -10,7 +10,7 @@
 #include <linux/kstrtox.h>
 #include <linux/types.h>
 
-#include "stats_int.h"
+#include "stats/int.h"
 
 /* One CPU's calls: atomic when interrupts and preemption are off, so a
  * target that allocates must not sleep; rng, the state of the seeded

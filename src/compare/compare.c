@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "compare.h"
-#include "stats_internal.h"
-#include "stats_levels.h"
+#include "stats/internal.h"
+#include "stats/levels.h"
 #include "vernier/stats.h"
 
 /* Two sides' probes this far apart ran on cores shared differently. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "pair.h"
 
 const char *vn__cmp_rule_name(vn__cmp_rule r)
 {

@@ -5,7 +5,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "compare.h"
+#include "side.h"
 
 /* The benchmark of that name in s, or NULL. */
 vn__cmp_bench *vn__cmp_bench_find(const vn__cmp_side *s, const char *name);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "format.h"
+#include "base/format.h"
 #include "read_internal.h"
 
 static double unit_ns(const char *unit)

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "base/format.h"
 #include "read_internal.h"
-#include "stats_internal.h"
+#include "stats/internal.h"
 
 static int has_string(const cJSON *arr, const char *s)
 {

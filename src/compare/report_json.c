@@ -3,7 +3,7 @@
 #include <math.h>
 
 #include "compare.h"
-#include "json.h"
+#include "base/json.h"
 
 static const char *const verdict_ids[] = {"no_change", "faster", "slower", "no_interval"};
 static const char *const fact_ids[VN__CMP_NFACTS] = {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "compare.h"
-#include "format.h"
+#include "base/format.h"
 #include "report/internal.h"
 
 #define out(...) vn__textf(o, &err, __VA_ARGS__)

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "exec_internal.h"
+#include "run/exec_internal.h"
 #include "internal.h"
 #include "report.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec_internal.h"
+#include "run/exec_internal.h"
 #include "internal.h"
 
 /* A PNG image ends with this chunk (its length, 0, comes before it). */

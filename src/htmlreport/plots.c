@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "base/format.h"
 #include "internal.h"
 
 const char *const vn__rep_side_color[2] = {"#3366aa", "#dd7722"};

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format.h"
+#include "base/format.h"
 #include "internal.h"
 
 /* A scalar as text: numbers exact, null as "-". */

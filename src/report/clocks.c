@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../format.h"
+#include "base/format.h"
 #include "internal.h"
 
 /* "tsc kvm-clock" -> ["tsc", "kvm-clock"] */

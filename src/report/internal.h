@@ -2,7 +2,7 @@
 #ifndef VN_REPORT_INTERNAL_H
 #define VN_REPORT_INTERNAL_H
 
-#include "../json.h"
+#include "base/json.h"
 #include "vernier/report.h"
 
 /* printf into b unless *err is set; the first failure is kept in *err, so a

@@ -4,7 +4,7 @@
 #ifndef VN_REPORT_RESULTS_H
 #define VN_REPORT_RESULTS_H
 
-#include "../bench_results.h"
+#include "engine/results.h"
 #include "internal.h"
 #include "vernier/runner.h"
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../format.h"
+#include "base/format.h"
 #include "results.h"
 
 _Static_assert(sizeof ((vn_result *)0)->name <= VN__CELL, "a name must fit in a cell");

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../format.h"
+#include "base/format.h"
 #include "results.h"
 
 static int opened(const vn_results *r, const char *name)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format.h"
+#include "base/format.h"
 #include "results.h"
 
 #define YELLOW "\033[33m"

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../format.h"
+#include "base/format.h"
 #include "results.h"
 #include "vernier/stats.h"
 

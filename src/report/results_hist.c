@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../format.h"
+#include "base/format.h"
 #include "results.h"
 
 static int one(const vn_result *res, unsigned flags, vn_buf *b, int first)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format.h"
+#include "base/format.h"
 #include "results.h"
 
 /* ---- CSV ---------------------------------------------------------------- */

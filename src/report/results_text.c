@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench_results.h"
-#include "../format.h"
+#include "engine/results.h"
+#include "base/format.h"
 #include "results.h"
 
 #define BOLD "\033[1m"

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format.h"
-#include "../stats_internal.h"
+#include "base/format.h"
+#include "stats/internal.h"
 #include "internal.h"
 #include "results.h"
 #include "vernier/runner.h"

@@ -1,12 +1,12 @@
 /* Reporters of one sample's statistics: the vernier.stats/1 JSON document
  * and the stats object every results file embeds, and the console summary.
- * The distribution graph is in stats_hist.c. */
+ * The distribution graph is in stats/hist.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format.h"
+#include "base/format.h"
 #include "internal.h"
 
 /* ---- JSON ------------------------------------------------------------------ */

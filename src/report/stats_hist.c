@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format.h"
-#include "../stats_internal.h"
+#include "base/format.h"
+#include "stats/internal.h"
 #include "internal.h"
 
 #define COLS 48     /* width of the bar area, in glyphs: 100% of the values */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats_levels.h"
+#include "stats/levels.h"
 #include "store/changes.h"
 #include "vernier/base.h"
 #include "vernier/bench.h"

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "format.h"
+#include "base/format.h"
 #include "suite/suite.h"
 
 typedef struct ctxsw {

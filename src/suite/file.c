@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "format.h"
+#include "base/format.h"
 #include "suite/file.h"
 
 /* ---- The state ----------------------------------------------------------- */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "base/format.h"
 #include "suite/ipc_transport.h"
 #include "suite/suite.h"
 

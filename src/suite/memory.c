@@ -12,7 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "suite/memory.h"
+#include "suite/memory_bufs.h"
+#include "suite/memory_steps.h"
 #include "suite/suite.h"
 
 #define KiB ((int64_t)1 << 10)

@@ -9,10 +9,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "bench_internal.h"
-#include "fileutil.h"
-#include "suite/memory.h"
-#include "sysinfo_parse.h"
+#include "engine/internal.h"
+#include "base/fileutil.h"
+#include "suite/memory_bufs.h"
+#include "suite/memory_huge.h"
+#include "parse/sysinfo_parse.h"
 
 /* What a buffer may take of the memory available (MemAvailable), in
  * halves: the rest is left to the machine and whoever else runs on it. */

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "fileutil.h"
-#include "suite/memory.h"
-#include "sysinfo_parse.h"
+#include "base/fileutil.h"
+#include "suite/memory_huge.h"
+#include "parse/sysinfo_parse.h"
 
 #define THP "/sys/kernel/mm/transparent_hugepage/"
 

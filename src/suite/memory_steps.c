@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suite/memory.h"
+#include "suite/memory_steps.h"
 
 /* Points of a curve at most; a sweep from 4 KiB to 1 GiB in steps of x2
  * has 19. */

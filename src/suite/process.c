@@ -22,8 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fileutil.h"
-#include "format.h"
+#include "base/fileutil.h"
+#include "base/format.h"
 #include "suite/fork_server.h"
 #include "suite/suite.h"
 

@@ -4,6 +4,33 @@
 #ifndef VN_SUITE_REGISTRY_H
 #define VN_SUITE_REGISTRY_H
 
+#include <stddef.h>
+
+#include "vernier/bench.h"
+
+struct vn__suite_ctx;
+
+/* Adds the rows of one benchmark (its registry name, such as "ipc.tcp")
+ * to s. 0, or a negative VN_E* code. What the machine cannot do is no
+ * error here: the row's setup skips it with vn_state_skip(), so it shows
+ * as skipped with its reason. */
+typedef int (*vn__suite_add_fn)(vn_suite *s, struct vn__suite_ctx *ctx, const char *name);
+
+typedef struct vn__suite_entry {
+    const char *family;       /* "ipc" */
+    const char *name;         /* "ipc.tcp" */
+    vn__suite_add_fn add;
+    const char *what;         /* one line for --list */
+} vn__suite_entry;
+
+/* The registry, in its order; n entries. */
+const vn__suite_entry *vn__suite_entries(size_t *n);
+
+/* Does name (a family "ipc", a benchmark "ipc.tcp", or a dotted prefix
+ * between them, "memory.latency") select entry e? */
+int vn__suite_selects(const vn__suite_entry *e, const char *name);
+
+
 #define VN__SUITE_BENCHMARKS(X)                                                                   \
     X(loop, "loop", vn__suite_loop,                                                              \
       "an empty counted loop timed whole at 10^2..10^9 iterations; the fitted fixed and per-iteration cost") \

@@ -59,26 +59,6 @@ double vn__suite_median(const vn_results *r, const char *name);
 /* CLOCK_MONOTONIC in ns, for a body that times itself (manual_time). */
 double vn__suite_now_ns(void);
 
-/* Adds the rows of one benchmark (its registry name, such as "ipc.tcp")
- * to s. 0, or a negative VN_E* code. What the machine cannot do is no
- * error here: the row's setup skips it with vn_state_skip(), so it shows
- * as skipped with its reason. */
-typedef int (*vn__suite_add_fn)(vn_suite *s, vn__suite_ctx *ctx, const char *name);
-
-typedef struct vn__suite_entry {
-    const char *family;       /* "ipc" */
-    const char *name;         /* "ipc.tcp" */
-    vn__suite_add_fn add;
-    const char *what;         /* one line for --list */
-} vn__suite_entry;
-
-/* The registry, in its order; n entries. */
-const vn__suite_entry *vn__suite_entries(size_t *n);
-
-/* Does name (a family "ipc", a benchmark "ipc.tcp", or a dotted prefix
- * between them, "memory.latency") select entry e? */
-int vn__suite_selects(const vn__suite_entry *e, const char *name);
-
 /* Runs fn(arg) when the suite is done (vn__suite_ctx_free), last added
  * first. 0, or VN_ENOMEM, having run fn(arg) at once. */
 int vn__suite_on_exit(vn__suite_ctx *ctx, void (*fn)(void *arg), void *arg);
@@ -122,10 +102,7 @@ int vn__suite_pin(int cpu);
  * not SIGPIPE. 0, or a positive errno as pthread_create gives it. */
 int vn__suite_thread(pthread_t *thread, int cpu, void *(*fn)(void *), void *arg);
 
-/* Each family's add functions, as registry.h names them. */
-#define VN__SUITE_DECLARE(family, bench, fn, what) int fn(vn_suite *s, vn__suite_ctx *ctx, const char *name);
-#include "suite/registry.h"
-VN__SUITE_BENCHMARKS(VN__SUITE_DECLARE)
-#undef VN__SUITE_DECLARE
+/* Each family's add functions, as the registry names them. */
+#include "suite/families.h"
 
 #endif

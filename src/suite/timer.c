@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "format.h"
+#include "base/format.h"
 #include "suite/suite.h"
 #include "suite/timer.h"
 

@@ -157,11 +157,14 @@ def children():
 def static_tool_sources():
     """The sources of a static vernier built by hand, for a machine with no
     libraries (the aarch64 emulator, a booted guest): without the helper
-    programs, without vernier compare and report (cJSON), and vernier trace
+    programs, without vernier compare, report and the store (cJSON,
+    SQLite), and vernier trace
     without libbpf or its BPF program (static_trace() adds them). Built
     with -DVN_NO_COMPARE."""
-    return sorted(str(p) for d in ("src", "src/report", "src/suite", "src/trace", "cli")
-                  for p in (SOURCE / d).glob("*.c")
+    dirs = [d for d in (SOURCE / "src").iterdir()
+            if d.is_dir() and d.name not in ("compare", "htmlreport", "store")]
+    return sorted(str(p) for d in (*dirs, SOURCE / "cli")
+                  for p in d.glob("*.c")
                   if p.name not in ("spawn_helper.c", "noop_helper.c", "cmd_compare.c")
                   and not p.name.endswith(".bpf.c"))
 

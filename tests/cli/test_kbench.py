@@ -481,8 +481,8 @@ def build_module(tmp):
     """The module, built from a copy of kernel/ and the shared source it
     includes, so the source tree gets no build products."""
     shutil.copytree(SOURCE / "kernel", tmp / "kernel", ignore=shutil.ignore_patterns("*.o", "*.ko", ".*.cmd"))
-    (tmp / "src").mkdir()
-    for f in ("stats_int.c", "stats_int.h"):
+    (tmp / "src" / "stats").mkdir(parents=True)
+    for f in ("stats/int.c", "stats/int.h"):
         shutil.copy(SOURCE / "src" / f, tmp / "src" / f)
     subprocess.run(["make", "-C", str(tmp / "kernel"), f"KDIR={HEADERS}"], check=True,
                    capture_output=True, timeout=300)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroup_internal.h"
+#include "run/cgroup_internal.h"
 #include "vernier.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters_internal.h"
+#include "counters/internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpuid_decode.h"
+#include "clock/cpuid_decode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

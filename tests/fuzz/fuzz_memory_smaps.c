@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suite/memory.h"
+#include "suite/memory_huge.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "numbers_parse.h"
+#include "parse/numbers_parse.h"
 #include "vernier.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner_internal.h"
-#include "exec_internal.h"
+#include "run/internal.h"
+#include "run/exec_internal.h"
 #include "vernier.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sysinfo_parse.h"
+#include "parse/sysinfo_parse.h"
 #include "vernier/sysinfo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # One decision for everything that measures: no file but the decision's own
-# (src/bench_decide.c, whose vn__stop_of() turns a verdict into a result's
+# (src/engine/decide.c, whose vn__stop_of() turns a verdict into a result's
 # reason to stop) may set a result's stop to one of the decision's reasons
 # (precision, the budget, the most samples or processes). A second stop rule
 # anywhere would show here as such an assignment.
@@ -14,12 +14,12 @@ set -eu
 root=${1:?usage: one_decision.sh ROOT}
 found=$(grep -rnE '(=|return)[^=;]*VN_STOP_(PRECISION|MAX_TIME|MAX_SAMPLES|MAX_PROCESSES)' \
             "$root/src" "$root/cli" --include='*.c' --include='*.h' |
-        grep -v '^[^:]*src/bench_decide\.c:' |
+        grep -v '^[^:]*src/engine/decide\.c:' |
         grep -v '^[^:]*src/trace/trace_view\.c:' |
         grep -vE '(==|!=) *VN_STOP_' |
         grep -vE 'count\[VN_STOP_' || true)
 if [ -n "$found" ]; then
-    echo "one_decision: a reason to stop set outside src/bench_decide.c:"
+    echo "one_decision: a reason to stop set outside src/engine/decide.c:"
     echo "$found"
     exit 1
 fi

@@ -18,7 +18,7 @@ VN_BENCH_WITH(grow, o)
 static void fixed(vn_state *st) { multiplies(st, 100); }
 VN_BENCH(fixed);
 
-/* The empty loop itself (src/bench_empty.c): nothing to tell apart. */
+/* The empty loop itself (src/engine/empty.c): nothing to tell apart. */
 static void nothing(vn_state *st)
 {
     while (vn_next(st))

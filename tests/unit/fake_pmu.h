@@ -14,7 +14,7 @@
 #include <linux/perf_event.h>
 #include <string.h>
 
-#include "counters_internal.h"
+#include "counters/internal.h"
 
 #define FAKE_FDS 64
 

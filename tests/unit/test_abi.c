@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "abi.h"
-#include "bench_results.h"
+#include "base/abi.h"
+#include "engine/results.h"
 #include "vernier.h"
 
 /* Two layouts of one struct: the second added a field. */

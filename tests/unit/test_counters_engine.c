@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "bench_internal.h"
+#include "engine/internal.h"
 #include "fake_pmu.h"
-#include "runner_run.h"
+#include "run/run.h"
 #include "vernier.h"
 
 /* The fake machine: time in ns advances when the body says and by

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "counters_internal.h"
+#include "counters/internal.h"
 #include "vernier/sysinfo.h"
 
 static void scaling(void **state)

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "counters_internal.h"
+#include "counters/internal.h"
 
 #ifndef PERF_FORMAT_LOST
 #define PERF_FORMAT_LOST (1u << 4)

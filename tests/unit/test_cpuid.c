@@ -6,7 +6,7 @@
 
 #include <cmocka.h>
 
-#include "cpuid_decode.h"
+#include "clock/cpuid_decode.h"
 
 static void vendor(uint32_t regs[3], const char *s)
 {

@@ -1,4 +1,4 @@
-/* The one decision of a row (bench_decide.c), driven with synthetic rows:
+/* The one decision of a row (engine/decide.c), driven with synthetic rows:
  * no clock, no machine. */
 #include <math.h>
 #include <setjmp.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "bench_decide.h"
+#include "engine/decide.h"
 #include "vernier.h"
 
 #define MAXN 400

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "bench_decide.h"
-#include "bench_internal.h"
+#include "engine/decide.h"
+#include "engine/internal.h"
 #include "vernier.h"
 
 /* ---- The fake machine ------------------------------------------------------ */

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "bench_internal.h"
+#include "engine/internal.h"
 #include "vernier.h"
 
 void *__real_malloc(size_t n);

@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "runner_internal.h"
-#include "exec_internal.h"
-#include "cgroup_internal.h"
+#include "run/internal.h"
+#include "run/exec_internal.h"
+#include "run/cgroup_internal.h"
 #include "vernier.h"
 
 static void expect_words(const char *line, const char *const *want, int n)

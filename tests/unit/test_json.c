@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "fileutil.h"
-#include "format.h"
-#include "json.h"
+#include "base/fileutil.h"
+#include "base/format.h"
+#include "base/json.h"
 
 static void compact_document(void **state)
 {

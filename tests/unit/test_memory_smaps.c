@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "suite/memory.h"
+#include "suite/memory_huge.h"
 #include "vernier/base.h"
 
 static const char smaps[] =

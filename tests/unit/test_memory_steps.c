@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "suite/memory.h"
+#include "suite/memory_steps.h"
 
 #define K 1024.0
 #define M (1024.0 * 1024)

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "numbers_parse.h"
+#include "parse/numbers_parse.h"
 
 /* Parses a NUL-terminated text; returns the code and leaves values in *v. */
 static int parse(const char *text, size_t column, double **v, size_t *n, vn__numbers_error *e)

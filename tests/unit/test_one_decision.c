@@ -1,4 +1,4 @@
-/* Every engine asks the one decision (vn__decide, bench_decide.c) and none
+/* Every engine asks the one decision (vn__decide, engine/decide.c) and none
  * decides on its own: a row in one process, threads started together, the
  * runs of a command, a kernel module's calls. Each is run here and must
  * have asked it; tests/layers/one_decision.sh checks that no other file
@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "bench_decide.h"
-#include "bench_internal.h"
-#include "kbench.h"
+#include "engine/decide.h"
+#include "engine/internal.h"
+#include "kbench/kbench.h"
 #include "vernier.h"
 
 static void spin(vn_state *st)

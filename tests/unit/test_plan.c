@@ -1,4 +1,4 @@
-/* How a row's budget is split over its processes (bench_plan.c), driven
+/* How a row's budget is split over its processes (engine/plan.c), driven
  * with synthetic processes: no clock, no machine. */
 #include <math.h>
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "bench_plan.h"
+#include "engine/plan.h"
 #include "vernier.h"
 
 static vn__policy policy(int processes)

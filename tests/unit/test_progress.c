@@ -5,7 +5,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "progress.h"
+#include "base/progress.h"
 
 static void test_parts_and_estimate(void **state)
 {

@@ -18,7 +18,7 @@
 #include "results_fixture.h"
 
 #include "golden.h"
-#include "format.h"
+#include "base/format.h"
 #include "report/internal.h"
 
 /* ---- Fixtures -------------------------------------------------------------- */

@@ -22,8 +22,8 @@
 
 #include <cmocka.h>
 
-#include "bench_decide.h"
-#include "stats_levels.h"
+#include "engine/decide.h"
+#include "stats/levels.h"
 #include "vernier.h"
 
 #define MAXN 2000

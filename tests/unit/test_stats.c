@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "format.h"
+#include "base/format.h"
 #include "vernier.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))

@@ -1,4 +1,4 @@
-/* The integer statistics the kernel module prints (src/stats_int.c) against
+/* The integer statistics the kernel module prints (src/stats/int.c) against
  * the library's floating-point ones, on fixed and random data: each
  * percentile and the MAD must be the floating-point value rounded to the
  * nearest integer, so the module and vernier kbench never disagree by more
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "stats_int.h"
+#include "stats/int.h"
 #include "vernier.h"
 
 /* Rounding to the nearest integer: at most half a unit away. A tie may go

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "stats_internal.h"
+#include "stats/internal.h"
 #include "vernier.h"
 
 #include "seeded.h"

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "sysinfo_parse.h"
+#include "parse/sysinfo_parse.h"
 #include "vernier/sysinfo.h"
 
 static char *slurp(const char *rel)

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "sysinfo_parse.h"
+#include "parse/sysinfo_parse.h"
 #include "vernier/sysinfo.h"
 
 /* The ids docs/env.md documents; scripts match them, so a new one must be

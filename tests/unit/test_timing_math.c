@@ -10,9 +10,9 @@
 
 #include <cmocka.h>
 
-#include "probe_internal.h"
-#include "clock_internal.h"
-#include "format.h"
+#include "clock/probe_internal.h"
+#include "clock/internal.h"
+#include "base/format.h"
 #include "vernier.h"
 
 static void delta_distribution(void **state)

@@ -1,0 +1,80 @@
+/* Which timer in-process measurement uses, and why (pure). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/format.h"
+#include "parse/sysinfo_parse.h"
+#include "vernier/probe.h"
+
+static const vn_clock_probe *find(const vn_clocks_report *r, vn_clock_id id)
+{
+    for (size_t i = 0; i < r->nclocks; i++)
+        if (r->clocks[i].id == id && r->clocks[i].available)
+            return &r->clocks[i];
+    return NULL;
+}
+
+void vn_clock_select(const vn_clocks_report *r, vn_clock_id *out, char *reason, size_t reasonlen)
+{
+    const vn_clock_probe *lf = find(r, VN_CLOCK_TSC_LFENCE);
+    const vn_clock_probe *cp = find(r, VN_CLOCK_TSC_CPUID);
+    const vn_clock_probe *cv = find(r, VN_CLOCK_CNTVCT);
+    const vn_clock_probe *mono = find(r, VN_CLOCK_MONOTONIC);
+    char a[32], b[32];
+    int consistent = !r->crosscpu_done ||
+                     (r->crosscpu.tsc_backwards == 0 && r->crosscpu.warp_tsc_backwards == 0);
+    /* The kernel tests the TSC at boot and while it runs; when it finds it
+     * unstable it drops "tsc" from the clocksources it offers. Its verdict
+     * weighs more than our short checks. */
+    int kernel_distrusts = lf && r->clocksource_available[0] &&
+                           !vn__word_in_list(r->clocksource_available, "tsc");
+    int calibrated = r->tsc_calibrated || !r->tsc.present;
+
+    if (cv && consistent) {
+        *out = VN_CLOCK_CNTVCT;
+        vn__fmt_ns(a, sizeof a, cv->latency_ns);
+        snprintf(reason, reasonlen,
+                 "the aarch64 virtual counter runs at a constant architected rate and costs %s per read",
+                 a);
+        return;
+    }
+    if (lf && r->tsc.invariant == 1 && consistent && !kernel_distrusts && calibrated) {
+        *out = VN_CLOCK_TSC_LFENCE;
+        vn__fmt_ns(a, sizeof a, lf->latency_ns);
+        if (cp && isfinite(cp->latency_ns) && cp->latency_ns > 2 * lf->latency_ns) {
+            vn__fmt_ns(b, sizeof b, cp->latency_ns);
+            snprintf(reason, reasonlen,
+                     "the TSC is invariant%s; cpuid;rdtsc costs %s per read%s, so lfence;rdtsc (%s) is used",
+                     r->crosscpu_done && r->crosscpu.ncpus > 1 ? " and agrees across CPUs" : "", b,
+                     r->tsc.hypervisor == 1 ? " inside a VM" : "", a);
+        } else {
+            snprintf(reason, reasonlen,
+                     "the TSC is invariant%s; lfence;rdtsc orders the read and costs %s",
+                     r->crosscpu_done && r->crosscpu.ncpus > 1 ? " and agrees across CPUs" : "", a);
+        }
+        return;
+    }
+    *out = VN_CLOCK_MONOTONIC;
+    vn__fmt_ns(a, sizeof a, mono ? mono->latency_ns : NAN);
+    if (kernel_distrusts)
+        snprintf(reason, reasonlen,
+                 "the kernel marked the TSC unstable (it is not among the available clocksources), "
+                 "so CLOCK_MONOTONIC (%s per read) is used",
+                 a);
+    else if ((lf || cv) && !consistent)
+        snprintf(reason, reasonlen,
+                 "the CPU counter went backwards across CPUs, so CLOCK_MONOTONIC (%s per read) is used",
+                 a);
+    else if (lf && r->tsc.invariant == 1 && !calibrated)
+        snprintf(reason, reasonlen,
+                 "the TSC's rate could not be measured to 0.05%%, so CLOCK_MONOTONIC (%s per read) is used",
+                 a);
+    else if (lf && r->tsc.invariant != 1)
+        snprintf(reason, reasonlen,
+                 "the TSC is not invariant (its rate may follow the CPU's frequency), so CLOCK_MONOTONIC (%s per read) is used",
+                 a);
+    else
+        snprintf(reason, reasonlen, "no usable CPU counter, so CLOCK_MONOTONIC (%s per read) is used",
+                 a);
+}

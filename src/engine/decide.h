@@ -1,0 +1,162 @@
+/* The one decision of a benchmark row: from a view of its samples and a
+ * policy, whether sampling goes on or stops (and why), which samples the
+ * headline rests on, and what the headline is (a median with its interval,
+ * or an upper bound, and which). The stop test, the summary and the
+ * warnings all ask vn__decide(); none works any of it out again. Pure: no
+ * clock, no I/O, no global state, so tests drive it with synthetic rows. */
+#ifndef VN_BENCH_DECIDE_H
+#define VN_BENCH_DECIDE_H
+
+#include <stddef.h>
+
+#include "policy.h"
+#include "vernier/bench.h"
+
+/* The empty loop's median per iteration and its 95% interval, from the
+ * empty-loop samples of one kind of moments (quiet or shared core) when
+ * there are at least the policy's empty_matched of them, else from all;
+ * n: how many of that kind there were. */
+typedef struct vn__empty_view {
+    double om, olo, ohi;
+    size_t n;
+} vn__empty_view;
+
+typedef struct vn__row_view {
+    const vn_sample *v;      /* every sample of the row, tagged ones too */
+    size_t n;
+    vn__empty_view empty[2]; /* [0] from shared moments, [1] from quiet ones */
+    double floor_ns;         /* the smallest difference per iteration the timer shows */
+    double elapsed_ns;       /* the row's own time so far */
+    int probed;              /* the samples carry branch probes: shared-core tags mean something */
+    size_t streak;           /* the stop tests just before this one at which the precision held */
+    double on_cpu;           /* the samples' median share of their wall time on the CPU (NAN
+                                unknown): a body that mostly waits is not slowed by a shared
+                                core, and its probe says nothing of it */
+    int skip_given;          /* skip below says which tags leave the headline (decided over
+                                all the row's processes), rather than these samples alone */
+    unsigned skip;
+} vn__row_view;
+
+typedef enum vn__verdict {
+    VN__GO_ON = 0,
+    VN__STOP_PRECISE,        /* the precision asked for is reached */
+    VN__STOP_MAX_SAMPLES,
+    VN__STOP_MAX_TIME,
+    VN__STOP_MAX_PROCESSES,  /* a row over processes: the most of them ran */
+} vn__verdict;
+
+typedef enum vn__headline {
+    VN__HEAD_NONE = 0,       /* no sample to rest on */
+    VN__HEAD_MEDIAN,         /* the median net of the empty loop, with its interval */
+    VN__HEAD_FASTEST,        /* an upper bound: the fastest sample of the loop with the body */
+} vn__headline;
+
+typedef struct vn__decision {
+    vn__verdict verdict;
+    int precise;             /* the headline has the precision asked for */
+    int waiting;             /* sampling goes on for quiet moments, not for precision */
+    unsigned skip;           /* tags whose samples the headline leaves out */
+    size_t used;             /* samples the headline rests on */
+    int quiet;               /* most of them ran on a core of their own: empty[1] applies */
+    vn__headline head;
+    double value;            /* the median (net) or the bound, ns per iteration */
+    double lo, hi;           /* the median's 95% interval (net); NAN for a bound */
+    double raw_median, raw_lo, raw_hi; /* the loop with the body, before the empty loop */
+    double fastest;          /* the fastest used sample */
+    double ref;              /* the fastest reference of the used samples, ns a cycle */
+    size_t agree;            /* used samples within the precision of the fastest */
+    double half_pct;         /* the median's interval half-width in percent of it; NAN unknown */
+    double var;              /* the variance of value from these samples (of the median,
+                                from their MAD, and of the empty loop's median); NAN unknown */
+    double cycles;           /* value in reference cycles; NAN without references */
+    double cycles_lo, cycles_hi; /* its interval (a median's); NAN for a bound */
+    double rel_mad_ns, rel_mad_cycles; /* the used samples' spread (net), MAD / |median| */
+    int cycles_steadier;     /* the used samples vary less in cycles than in ns, beyond
+                                chance and by the policy's cycles_gain (vn__levels_steadier) */
+    double block[2], block_var[2]; /* the median (net) of the first and second half of the
+                                      used samples, and its variance; NAN with too few */
+    double probe;            /* the median taken-branch probe of the samples, reference
+                                cycles a branch; NAN without probes */
+} vn__decision;
+
+/* Which tags keep a sample out of the headline, from the samples of r
+ * (x: scratch room for r->n values); *waiting says whether sampling should
+ * wait for quiet moments. */
+unsigned vn__left_out(const vn__row_view *r, const vn__policy *p, double *x, int *waiting);
+
+/* Decides a row's samples of one process. 0, or VN_ENOMEM (d then says go
+ * on, with no headline). */
+int vn__decide(const vn__row_view *row, const vn__policy *p, vn__decision *d);
+
+/* The probe over which a process ran on a shared core, from the median
+ * probes of all the run's processes (of every row; probes[0..n), NAN
+ * skipped, reordered): the middle of the widest gap between two of them
+ * in ascending order when that gap is wider than p->process_shared_ratio,
+ * else INFINITY: processes that only spread, with no gap, tell nothing
+ * of a shared core. Pure. */
+double vn__probe_limit(double *probes, size_t n, const vn__policy *p);
+
+/* How many times vn__decide() ran in this process (for tests). */
+size_t vn__decisions(void);
+
+/* The stop a verdict gives a result: the one place a decision becomes a
+ * result's reason to stop (VN__GO_ON has none: it gives max_samples). */
+vn_stop vn__stop_of(vn__verdict v);
+
+/* ---- A row over processes ------------------------------------------------- */
+
+/* How a row stands across the processes it ran in so far. */
+typedef struct vn__row_state {
+    double spent_ns;         /* the row's own time in all of them */
+    size_t samples;          /* its samples in all of them */
+    size_t streak;           /* earlier looks (one after each process) at which the precision held */
+    double next_cost_ns;     /* the least another process would cost the row */
+    double probe_limit;      /* a process whose median probe is over this ran on a shared
+                                core (vn__probe_limit); INFINITY or NAN: the run's probes
+                                fall in no two groups, and none is judged so */
+} vn__row_state;
+
+/* The headline in one unit: the mean of the processes' values with its
+ * interval (one process: that process's median and interval). */
+typedef struct vn__unit_view {
+    double value, lo, hi;
+} vn__unit_view;
+
+typedef struct vn__row_decision {
+    size_t k;                /* processes */
+    vn__verdict verdict;     /* go on: another process */
+    int precise;             /* at this look */
+    int bound;               /* an upper bound (some process could not tell the body from the
+                                empty loop): bound is the fastest sample of any process */
+    double bound_value, bound_cycles;
+    vn__unit_view ns, cycles; /* cycles NAN without references */
+    int cycles_headline;     /* the unit that compares across runs is cycles */
+    double half_pct;         /* the headline's half-width, percent of it; NAN unknown */
+    /* How the variance of one process's value splits: between processes
+     * (layout, the machine's state over seconds), between the two halves
+     * of a process's samples, and what the samples leave uncertain; shares
+     * that add up to 1, NAN with one process (its blocks and samples only). */
+    double share_processes, share_blocks, share_samples;
+    double sd_processes;     /* the spread of the values across processes (NAN for one) */
+    double serial;           /* vn__levels_serial of the headline unit's values (1: none) */
+    double within;           /* the mean variance of a process's value from its own samples */
+    int disagree;            /* the processes' values fall in groups further apart than
+                                their own uncertainty allows (layout), or some give a bound
+                                and some a median */
+    size_t used;             /* samples the headline rests on, over all processes */
+    size_t shared;           /* processes on a shared core, left out of the headline for
+                                others with a core of their own */
+    int on_shared;           /* every process of the row ran on a core shared with another
+                                hardware thread (the run's others had one of their own) */
+} vn__row_decision;
+
+/* Decides a row over its processes: proc[i] is process i's own decision
+ * (vn__decide), k >= 1 of them; st says how it stands. With
+ * p->max_processes 1 the one process's own verdict stands; else the row
+ * goes on, a process at a time, until the interval across them is within
+ * the precision at p->confirm looks in a row (from p->min_processes on),
+ * or the budget, the most processes or the most samples is reached. */
+int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, const vn__row_state *st,
+                   vn__row_decision *out);
+
+#endif

@@ -1,0 +1,262 @@
+/* The decision on a row over the processes it ran in (engine/decide.h):
+ * each process decided its own samples (vn__decide); here their values
+ * become the headline, its interval across processes, the unit that
+ * compares across runs, and whether another process is needed. Pure. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "decide.h"
+#include "stats/internal.h"
+#include "stats/levels.h"
+#include "vernier/base.h"
+
+static void unit_nan(vn__unit_view *u) { u->value = u->lo = u->hi = NAN; }
+
+/* How the variance of one process's value splits between processes,
+ * between the halves of a process's samples, and the samples themselves,
+ * with each process's numbers scaled by scale[i] (1 for ns; cycles per ns
+ * for cycles). sd is the values' spread across processes (NAN for one). */
+static void shares(const vn__decision *proc, size_t k, const double *scale, double sd,
+                   vn__row_decision *out)
+{
+    double within = 0, blocks = 0, bvar = 0;
+    size_t nw = 0, nb = 0;
+    for (size_t i = 0; i < k; i++) {
+        const vn__decision *d = &proc[i];
+        double s2 = scale[i] * scale[i];
+        if (isfinite(d->var)) {
+            within += d->var * s2;
+            nw++;
+        }
+        if (isfinite(d->block[0]) && isfinite(d->block[1]) && isfinite(d->block_var[0]) &&
+            isfinite(d->block_var[1])) {
+            double g = d->block[0] - d->block[1];
+            blocks += g * g / 2 * s2;
+            bvar += (d->block_var[0] + d->block_var[1]) / 2 * s2;
+            nb++;
+        }
+    }
+    out->within = nw ? within / (double)nw : NAN;
+    /* The variance between halves beyond what their samples explain; a
+     * process's value, the median of both halves, carries half of it. */
+    double vb = nb ? fmax(0, (blocks - bvar) / (double)nb) / 2 : 0;
+    double vs = nw ? within / (double)nw : NAN;
+    double vp = k >= 2 && isfinite(sd) ? fmax(0, sd * sd - vs - vb) : NAN;
+    if (!isfinite(vs))
+        return;
+    double all = vs + vb + (isfinite(vp) ? vp : 0);
+    if (!(all > 0))
+        all = 1, vs = 1;
+    out->share_samples = vs / all;
+    out->share_blocks = vb / all;
+    out->share_processes = isfinite(vp) ? vp / all : NAN;
+}
+
+/* The upper bound of a row some process of which could not tell the body
+ * from the empty loop: the fastest sample of the loop with the body in any
+ * process, which bounds the body whatever the process. */
+static void bound_of(const vn__decision *proc, size_t k, const vn__policy *p, vn__row_decision *out)
+{
+    out->bound = 1;
+    double best = INFINITY, ref = NAN;
+    size_t agree = 0, medians = 0;
+    for (size_t i = 0; i < k; i++) {
+        const vn__decision *d = &proc[i];
+        if (d->head == VN__HEAD_NONE)
+            continue;
+        double v = d->head == VN__HEAD_FASTEST ? d->value : d->fastest;
+        if (v < best) {
+            best = v;
+            ref = d->ref;
+        }
+        medians += d->head == VN__HEAD_MEDIAN;
+    }
+    /* As in one process: enough samples, over all of them, within the
+     * precision of the fastest show that it can be run again. */
+    for (size_t i = 0; i < k; i++)
+        if (proc[i].head != VN__HEAD_NONE && proc[i].fastest <= best * (1 + p->precision))
+            agree += proc[i].agree;
+    /* Processes whose fastest samples lie far apart beyond the precision
+     * disagree too: x += x ran at one cycle in some, at two in others. */
+    double worst = best;
+    for (size_t i = 0; i < k; i++)
+        if (proc[i].head != VN__HEAD_NONE)
+            worst = fmax(worst, proc[i].head == VN__HEAD_FASTEST ? proc[i].value : proc[i].fastest);
+    out->bound_value = best;
+    out->bound_cycles = isfinite(ref) && ref > 0 ? best / ref : NAN;
+    out->disagree = medians > 0 || worst > best * (1 + 2 * p->precision);
+    /* Settled: the last bound_settled processes (in the order they ran)
+     * found no floor below the one before them beyond the precision. */
+    int settled = 0;
+    if (p->bound_settled > 0 && k > p->bound_settled) {
+        double before = INFINITY, after = INFINITY;
+        for (size_t i = 0; i < k; i++) {
+            const vn__decision *d = &proc[i];
+            if (d->head == VN__HEAD_NONE)
+                continue;
+            double v = d->head == VN__HEAD_FASTEST ? d->value : d->fastest;
+            if (i < k - p->bound_settled)
+                before = fmin(before, v);
+            else
+                after = fmin(after, v);
+        }
+        settled = isfinite(before) && !(after < before * (1 - p->precision));
+    }
+    out->precise = agree >= p->fastest_agree || settled;
+}
+
+int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, const vn__row_state *st,
+                   vn__row_decision *out)
+{
+    *out = (vn__row_decision){.k = k, .verdict = VN__GO_ON, .bound_value = NAN,
+                              .bound_cycles = NAN, .half_pct = NAN, .share_processes = NAN,
+                              .share_blocks = NAN, .share_samples = NAN, .sd_processes = NAN,
+                              .within = NAN, .serial = 1};
+    unit_nan(&out->ns);
+    unit_nan(&out->cycles);
+    if (!proc || k == 0)
+        return VN_EINVAL;
+    size_t heads = 0, bounds = 0;
+    vn__verdict first = proc[0].verdict; /* proc may point at a copy below */
+    for (size_t i = 0; i < k; i++)
+        heads += proc[i].head != VN__HEAD_NONE;
+    /* A process whose every sample was left out has no value. And when
+     * the run's processes fell in two groups by their taken-branch probes
+     * (a core of their own, or one a second hardware thread shared for
+     * seconds at a time), a row's processes in either group measured the
+     * body on a different machine: the headline rests on those that had a
+     * core of their own when there are any, the body's own cost and the
+     * state two runs can best be compared in (the group most processes
+     * ran in agreed less well with the next run, bench/RESULTS.md). */
+    double limit = st && p->max_processes > 1 && isfinite(st->probe_limit) ? st->probe_limit : INFINITY;
+    size_t own = 0;
+    for (size_t i = 0; i < k; i++)
+        own += proc[i].head != VN__HEAD_NONE && !(proc[i].probe > limit);
+    int on_shared = heads > 0 && own == 0;
+    int strat = own > 0 && own < heads;
+    out->on_shared = on_shared;
+    size_t keep = !strat ? heads : on_shared ? heads - own : own;
+    vn__decision *with = heads < k || strat ? malloc((heads ? heads : 1) * sizeof *with) : NULL;
+    if (heads < k || strat) {
+        if (!with)
+            return VN_ENOMEM;
+        for (size_t i = 0, m = 0; i < k; i++)
+            if (proc[i].head != VN__HEAD_NONE && (!strat || (proc[i].probe > limit) == on_shared))
+                with[m++] = proc[i];
+        out->shared = strat ? heads - keep : 0;
+        proc = with;
+    }
+    size_t all = k;
+    k = keep;
+    heads = keep;
+    for (size_t i = 0; i < k; i++) {
+        bounds += proc[i].head == VN__HEAD_FASTEST;
+        out->used += proc[i].used;
+    }
+    double *x = malloc(4 * (k ? k : 1) * sizeof *x);
+    if (!x) {
+        free(with);
+        return VN_ENOMEM;
+    }
+    double *xv = x + k, *c = x + 2 * k, *scale = x + 3 * k;
+    if (bounds) {
+        bound_of(proc, k, p, out);
+    } else if (k == 1) {
+        const vn__decision *d = &proc[0];
+        out->ns = (vn__unit_view){d->value, d->lo, d->hi};
+        out->cycles = (vn__unit_view){d->cycles, d->cycles_lo, d->cycles_hi};
+        /* The core's clock moved when its own samples vary less in cycles
+         * than in ns, beyond chance. */
+        out->cycles_headline = d->cycles_steadier;
+        scale[0] = out->cycles_headline && d->value != 0 ? d->cycles / d->value : 1;
+        shares(proc, 1, scale, NAN, out);
+        out->precise = d->precise;
+    } else if (k >= 2) {
+        int have_cycles = 1;
+        for (size_t i = 0; i < k; i++) {
+            x[i] = proc[i].value;
+            xv[i] = proc[i].var;
+            c[i] = proc[i].cycles;
+            have_cycles &= isfinite(c[i]) && c[i] > 0 && x[i] > 0;
+        }
+        vn__levels ln, lc = {0};
+        int rc = vn__levels_compute(x, xv, k, &ln);
+        if (rc) {
+            free(x);
+            free(with);
+            return rc;
+        }
+        out->ns = (vn__unit_view){ln.mean, ln.lo, ln.hi};
+        out->sd_processes = ln.sd;
+        out->serial = ln.serial;
+        if (have_cycles && vn__levels_compute(c, NULL, k, &lc) == 0) {
+            out->cycles = (vn__unit_view){lc.mean, lc.lo, lc.hi};
+            /* The clock moved between processes when they vary less in
+             * cycles than in ns, beyond chance. */
+            out->cycles_headline = vn__levels_steadier(x, c, k, p->cycles_gain);
+        }
+        for (size_t i = 0; i < k; i++)
+            scale[i] = out->cycles_headline ? c[i] / x[i] : 1;
+        shares(proc, k, scale, out->cycles_headline ? lc.sd : ln.sd, out);
+        if (out->cycles_headline) {
+            out->sd_processes = lc.sd;
+            out->serial = lc.serial;
+        }
+        /* Values far apart beyond what their samples allow, and beyond the
+         * precision asked: a layout, or a state of the machine, that one
+         * process met and another did not. */
+        const vn__unit_view *h = out->cycles_headline ? &out->cycles : &out->ns;
+        out->disagree = out->share_processes > 0.9 && out->sd_processes > 2 * p->precision * fabs(h->value);
+    }
+    free(x);
+    free(with);
+    k = all;
+    const vn__unit_view *h = out->cycles_headline ? &out->cycles : &out->ns;
+    if (!out->bound && isfinite(h->value) && h->value > 0 && isfinite(h->lo)) {
+        double half = fmax(h->value - h->lo, h->hi - h->value);
+        out->half_pct = 100 * half / h->value;
+        if (heads >= 2)
+            out->precise = half <= p->precision * h->value;
+    }
+    if (p->max_processes <= 1) {
+        /* One process: its own rule decided, sample by sample. */
+        out->verdict = first;
+        return 0;
+    }
+    /* Over processes, only an interval across them counts, and only once
+     * the samples of all of them reach the fewest asked for. */
+    if (heads < p->min_processes || (st && st->samples < p->min_samples))
+        out->precise = 0;
+    int confirmed = out->precise && (st->streak + 1 >= p->confirm || k >= p->max_processes);
+    if (st->samples < p->min_samples && k < p->max_processes)
+        out->verdict = VN__GO_ON; /* the fewest samples asked for come first, as in one process */
+    else if (k >= p->min_processes && confirmed)
+        out->verdict = VN__STOP_PRECISE;
+    else if (k >= p->max_processes)
+        out->verdict = VN__STOP_MAX_PROCESSES;
+    else if (p->min_processes == p->max_processes)
+        out->verdict = VN__GO_ON; /* a count asked for (--processes N) is run whole */
+    else if (st->spent_ns + st->next_cost_ns >= p->budget_ns)
+        out->verdict = VN__STOP_MAX_TIME;
+    else if (st->samples >= p->max_samples)
+        out->verdict = VN__STOP_MAX_SAMPLES;
+    return 0;
+}
+
+double vn__probe_limit(double *probes, size_t n, const vn__policy *p)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (probes[i] > 0 && isfinite(probes[i]))
+            probes[m++] = probes[i];
+    if (m < 2)
+        return INFINITY;
+    qsort(probes, m, sizeof *probes, vn__cmp_double);
+    double gap = 1, at = INFINITY;
+    for (size_t i = 0; i + 1 < m; i++)
+        if (probes[i + 1] / probes[i] > gap) {
+            gap = probes[i + 1] / probes[i];
+            at = sqrt(probes[i + 1] * probes[i]);
+        }
+    return gap > p->process_shared_ratio ? at : INFINITY;
+}

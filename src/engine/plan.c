@@ -1,0 +1,101 @@
+/* What a row asks of its next process: how many samples, and what share
+ * of its remaining budget (engine/plan.h). Pure. */
+#include <math.h>
+
+#include "plan.h"
+#include "stats/levels.h"
+
+/* What a process costs before its first sample, from the last one (the
+ * first calibrated, the later ones do not), and per sample over all. */
+static void costs(const vn__part *parts, size_t k, double *fixed, double *per)
+{
+    double sampling = 0, n = 0;
+    for (size_t i = 0; i < k; i++) {
+        sampling += parts[i].elapsed_ns - parts[i].setup_ns;
+        n += (double)parts[i].S.n;
+    }
+    *fixed = k ? parts[k - 1].setup_ns : 0;
+    *per = n > 0 ? sampling / n : NAN;
+}
+
+double vn__plan_least_ns(const vn__part *parts, size_t k, const vn__policy *p)
+{
+    double fixed, per;
+    costs(parts, k, &fixed, &per);
+    return isfinite(per) ? fixed + (double)p->process_samples * per : fixed;
+}
+
+void vn__plan_next(const vn__part *parts, size_t k, const vn__decision *proc,
+                   const vn__row_decision *rd, const vn__policy *p, const vn__row_state *st,
+                   vn__plan *out)
+{
+    double left = p->budget_ns - st->spent_ns;
+    size_t most = p->max_samples > st->samples ? p->max_samples - st->samples : 1;
+    out->samples = most;
+    out->share_ns = left;
+    /* A count asked for: what is left of the budget split evenly over the
+     * processes to go, each taking the samples the split below asks for,
+     * not all its share allows. */
+    int counted = p->min_processes == p->max_processes;
+    size_t counted_to_go = p->max_processes > k ? p->max_processes - k : 1;
+    /* The first process takes half the fewest samples of a run (the later
+     * ones bring the rest): enough for its own median and spread, and the
+     * time that buys goes to the processes after it. */
+    size_t first = p->min_samples / 2 > p->process_samples ? p->min_samples / 2 : p->process_samples;
+    first = first < most ? first : most;
+    if (counted && k == 0) {
+        out->samples = first;
+        out->share_ns = left / (double)counted_to_go;
+        return;
+    }
+    if (k == 0) {
+        /* The first process in at most a quarter of the budget, so that
+         * the first two leave half of it to what they show is needed. */
+        out->samples = first;
+        out->share_ns = p->budget_ns / 4;
+        return;
+    }
+    double fixed, per, within = 0;
+    costs(parts, k, &fixed, &per);
+    size_t nw = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (isfinite(proc[i].var) && proc[i].used) {
+            double scale = rd->cycles_headline && proc[i].value != 0 ? proc[i].cycles / proc[i].value : 1;
+            within += proc[i].var * scale * scale * (double)proc[i].used;
+            nw++;
+        }
+    }
+    within = nw ? within / (double)nw : NAN;
+    /* Between processes, from the spread of their values beyond what their
+     * samples explain; with few processes that estimate is itself rough, so
+     * it is drawn toward the middle ground that neither rules out, as much
+     * variation between processes as one process's median has from its own
+     * samples, weighted as one more process would be. A rough zero would
+     * otherwise send all that is left of the budget to one process. */
+    size_t last = parts[k - 1].S.n ? parts[k - 1].S.n : 1, most_yet = 0;
+    for (size_t i = 0; i < k; i++)
+        most_yet = parts[i].S.n > most_yet ? parts[i].S.n : most_yet;
+    double prior = within / (double)last;
+    double between = prior;
+    if (k >= 2 && isfinite(rd->sd_processes) && isfinite(rd->within))
+        between = ((double)(k - 1) * fmax(0, rd->sd_processes * rd->sd_processes - rd->within) + prior) /
+                  (double)k;
+    /* A process takes at most twice the samples any before it took: the
+     * split moves toward the best one step at a time. */
+    size_t cap = 2 * (most_yet ? most_yet : 1);
+    size_t r = vn__levels_samples(fixed, per, within, between, p->process_samples,
+                                  cap < most ? cap : most);
+    /* The fewest samples asked for come first, whatever the split. */
+    if (st->samples < p->min_samples && p->min_samples - st->samples > r)
+        r = p->min_samples - st->samples < most ? p->min_samples - st->samples : most;
+    out->samples = r;
+    /* The processes the precision needs at r samples each, and this one's
+     * share of what is left among them. */
+    const vn__unit_view *h = rd->cycles_headline ? &rd->cycles : &rd->ns;
+    double var = between + (isfinite(within) ? within / (double)r : 0);
+    size_t need = vn__levels_needed(var, p->precision * fabs(h->value), k + 1, p->max_processes);
+    size_t to_go = counted ? counted_to_go : need > k ? need - k : 1;
+    double share = left / (double)to_go;
+    double least = isfinite(per) ? fixed + (double)r * per : share;
+    out->share_ns = st->samples < p->min_samples ? fmax(share, least) : fmin(left, fmax(share, least));
+}

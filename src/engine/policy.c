@@ -1,0 +1,191 @@
+/* The decision's thresholds (policy.h): their defaults, each with why, and
+ * the same given by name, for experiments that switch a rule off or move it
+ * (vn_config.policy): "NAME=VALUE,...". Pure: the settings and the text in,
+ * the policy or a message out. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/abi.h"
+#include "internal.h"
+#include "policy.h"
+#include "vernier/base.h"
+
+/* How a field's value is written: a ratio or share (a number >= 0, "inf"
+ * allowed), or a count of samples ("inf": more than any run takes). */
+enum kind { REAL, COUNT };
+
+static const struct field {
+    const char *name;
+    size_t off;
+    enum kind kind;
+} fields[] = {
+    {"min_untagged", offsetof(vn__policy, min_untagged), COUNT},
+    {"min_interval", offsetof(vn__policy, min_interval), COUNT},
+    {"fastest_agree", offsetof(vn__policy, fastest_agree), COUNT},
+    {"bound_settled", offsetof(vn__policy, bound_settled), COUNT},
+    {"empty_matched", offsetof(vn__policy, empty_matched), COUNT},
+    {"indistinct_share", offsetof(vn__policy, indistinct_share), REAL},
+    {"shared_slower", offsetof(vn__policy, shared_slower), REAL},
+    {"shared_evidence", offsetof(vn__policy, shared_evidence), COUNT},
+    {"shared_ratio", offsetof(vn__policy, shared_ratio), REAL},
+    {"process_shared_ratio", offsetof(vn__policy, process_shared_ratio), REAL},
+    {"confirm", offsetof(vn__policy, confirm), COUNT},
+    {"min_processes", offsetof(vn__policy, min_processes), COUNT},
+    {"process_samples", offsetof(vn__policy, process_samples), COUNT},
+    {"cycles_gain", offsetof(vn__policy, cycles_gain), REAL},
+};
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+/* Reads one value of the field's kind from [s, e) into the policy. */
+static int set_value(vn__policy *p, const struct field *f, const char *s, const char *e)
+{
+    char buf[64];
+    size_t len = (size_t)(e - s);
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    char *end;
+    char *at = (char *)p + f->off;
+    if (f->kind != REAL && !strcmp(buf, "inf")) {
+        *(size_t *)(void *)at = SIZE_MAX;
+        return 0;
+    }
+    if (f->kind == REAL) {
+        errno = 0;
+        double v = strtod(buf, &end);
+        if (*end || errno == ERANGE || !(v >= 0) || (isinf(v) && strcmp(buf, "inf")))
+            return -1;
+        *(double *)(void *)at = v;
+        return 0;
+    }
+    if (buf[0] < '0' || buf[0] > '9')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(buf, &end, 10);
+    if (*end || errno == ERANGE)
+        return -1;
+    *(size_t *)(void *)at = v > SIZE_MAX ? SIZE_MAX : (size_t)v;
+    return 0;
+}
+
+static void names(char *out, size_t n)
+{
+    size_t k = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < NFIELDS && k < n; i++) {
+        int w = snprintf(out + k, n - k, "%s%s", i ? ", " : "", fields[i].name);
+        k += w > 0 ? (size_t)w : 0;
+    }
+}
+
+int vn__policy_parse(vn__policy *p, const char *text, char *why, size_t n)
+{
+    vn__policy q;
+    memcpy(&q, p, sizeof q); /* padding too: policies alike compare alike */
+    const char *s = text ? text : "";
+    while (*s) {
+        const char *end = strchr(s, ',');
+        if (!end)
+            end = s + strlen(s);
+        const char *eq = memchr(s, '=', (size_t)(end - s));
+        const struct field *f = NULL;
+        for (size_t i = 0; eq && i < NFIELDS; i++)
+            if (strlen(fields[i].name) == (size_t)(eq - s) &&
+                !strncmp(fields[i].name, s, (size_t)(eq - s)))
+                f = &fields[i];
+        if (!f) {
+            if (why && n) {
+                char known[512];
+                names(known, sizeof known);
+                snprintf(why, n, "policy '%.*s' is not NAME=VALUE with a known NAME (%s)",
+                         (int)(end - s > 64 ? 64 : end - s), s, known);
+            }
+            return VN_EINVAL;
+        }
+        if (set_value(&q, f, eq + 1, end) != 0) {
+            if (why && n)
+                snprintf(why, n, "policy %s: '%.*s' is not %s", f->name,
+                         (int)(end - eq - 1 > 64 ? 64 : end - eq - 1), eq + 1,
+                         f->kind == COUNT ? "a whole number or 'inf'" : "a number >= 0 or 'inf'");
+            return VN_EINVAL;
+        }
+        s = *end ? end + 1 : end;
+    }
+    memcpy(p, &q, sizeof q);
+    return 0;
+}
+
+int vn__policy_init(vn__policy *p, const vn_config *cfg)
+{
+    /* Filled in a copy, so that p stays untouched on a bad override; zeroed
+     * first, padding too, so that two policies alike compare alike. */
+    vn__policy d, *p_out = p;
+    memset(&d, 0, sizeof d);
+    p = &d;
+    p->precision = cfg->precision / 100.0;
+    p->min_samples = cfg->min_samples;
+    p->max_samples = cfg->max_samples;
+    p->budget_ns = cfg->max_time * 1e9;
+    /* Half the minimum, and never under 5: a headline on fewer would rest
+     * on almost nothing, so then the tagged samples count after all. */
+    p->min_untagged = cfg->min_samples / 2 > 5 ? cfg->min_samples / 2 : 5;
+    /* Below 6 samples no pair of order statistics covers the median at 95%. */
+    p->min_interval = 6;
+    /* One fast sample may be a lucky one; five within the precision of it
+     * show the machine can run the body that fast again. */
+    p->fastest_agree = 5;
+    /* Across processes a bound is the lowest floor any of them found; once
+     * three in a row found none lower, more of them only wait for a lucky
+     * one (x += x: floors of 1.6 to 1.9 cycles, one at 1.2 in 20). */
+    p->bound_settled = 3;
+    /* The empty loop subtracted from samples of one kind of moments comes
+     * from that kind alone once there are enough of them for an interval:
+     * a shared core slows a loop of taken branches, the empty one too. */
+    p->empty_matched = 5;
+    /* The empty loop stands for the benchmark's loop only up to code
+     * placement, which moves a loop's cost by a fraction of a cycle. */
+    p->indistinct_share = 0.5;
+    /* Shared-core samples leave the headline only when sharing moves this
+     * body's time beyond the precision asked; otherwise they are as good as
+     * quiet ones, and waiting for quiet moments would buy nothing. */
+    p->shared_slower = 1.0;
+    p->shared_evidence = 2;
+    /* Off: on the machines measured it cost samples and time, and left
+     * headlines on a few samples, without narrowing the spread between
+     * runs (bench/RESULTS.md); shared_ratio=1.1 switches it on. */
+    p->shared_ratio = INFINITY;
+    /* Two looks in a row: tests/unit/test_sequential.c measures what the
+     * second one buys. */
+    p->confirm = 2;
+    /* One process: it alone decides. A count given: exactly that many.
+     * Else as many as the variation between them asks for, from 2 (the
+     * fewest with an interval across them) to 20, pyperf's default. */
+    size_t procs = cfg->size >= VN__SIZE_THROUGH(vn_config, processes) ? (size_t)cfg->processes : 1;
+    p->min_processes = procs ? procs : 2;
+    p->max_processes = procs ? procs : 20;
+    /* Under 3 samples a process has no median that leaves one sample out. */
+    p->process_samples = 3;
+    /* A core shared with a busy sibling thread slowed this host's loops by
+     * 1.1x to 1.9x for seconds at a time, and the probe read 1.6 to 1.9
+     * against 1.01 when it was not (bench/RESULTS.md). */
+    p->process_shared_ratio = VN__SHARED_RATIO;
+    p->cycles_gain = 0.5;
+    p->stop_on_precision = 1;
+    if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)
+        return VN_EINVAL;
+    /* min_processes moves only the floor of a count chosen by the engine;
+     * a count given is run whole. */
+    if (procs)
+        p->min_processes = procs;
+    else if (p->min_processes > p->max_processes)
+        p->min_processes = p->max_processes;
+    else if (p->min_processes < 2)
+        p->min_processes = 2;
+    *p_out = d;
+    return 0;
+}

@@ -1,0 +1,64 @@
+/* The policy of the one decision (decide.h): every threshold it applies,
+ * its defaults, and the overrides of --policy (policy.c). */
+#ifndef VN_ENGINE_POLICY_H
+#define VN_ENGINE_POLICY_H
+
+#include <stddef.h>
+
+#include "vernier/config.h"
+
+/* Every threshold of the decision, with its unit and why. docs/engine.md
+ * lists them in one table; vn__policy_init() sets the defaults. */
+typedef struct vn__policy {
+    double precision;        /* fraction: the median's 95% interval within +-this of it */
+    size_t min_samples;      /* samples: no stop before this many */
+    size_t max_samples;      /* samples: stop at this many, precise or not */
+    double budget_ns;        /* ns of the row's own time: stop after it, precise or not */
+    size_t min_untagged;     /* samples: tagged ones leave the headline only while this many stay */
+    size_t min_interval;     /* samples: fewest for a 95% interval of a median from order statistics */
+    size_t fastest_agree;    /* samples within the precision of the fastest that reproduce it */
+    size_t bound_settled;    /* processes in a row that found no lower floor settle a bound */
+    size_t empty_matched;    /* empty-loop samples of one kind of moments to subtract those alone */
+    double indistinct_share; /* share of the empty loop: a smaller difference is code placement */
+    double shared_slower;    /* in units of precision: shared samples this much slower leave */
+    size_t shared_evidence;  /* quiet samples needed before their speed is taken as evidence */
+    double shared_ratio;     /* x the run's third-fastest probe: a slower probe saw a shared core */
+    /* The precision must hold at this many stop tests in a row: a rule that
+     * stops the first time an interval looks narrow stops when its spread
+     * happens to read small, and its intervals then hold less often than
+     * they say (Chow and Robbins's fixed-width rule, tested again and
+     * again; the error rate is measured in tests/unit/test_sequential.c). */
+    size_t confirm;
+    /* Processes (vn__decide_row): the fewest an interval across them rests
+     * on, the most a row runs in, and the fewest samples in each. */
+    size_t min_processes, max_processes, process_samples;
+    /* Reference cycles replace ns as the unit that compares across runs
+     * when the variance of their logs across processes is at most this
+     * share of ns's: the core's clock moved, and dividing by it took most
+     * of the variation away. */
+    double cycles_gain;
+    /* The processes of a run (every row's) whose taken-branch probes fall
+     * in two groups, further apart than this ratio, ran on a core of their
+     * own (the lower group) or while a second hardware thread shared it
+     * (vn__probe_limit): a shared one's value leaves the headline while
+     * processes on a core of their own remain (vn__decide_row). The
+     * sample-level tag (shared_ratio) judges single samples within a
+     * process instead. */
+    double process_shared_ratio;
+    /* 0 in a worker process: its rows stop at the samples and the share of
+     * the budget the plan gave them, never on precision (the processes
+     * together decide that). */
+    int stop_on_precision;
+} vn__policy;
+
+/* The defaults, with the run's precision (percent), sample limits and
+ * budget (seconds) from cfg, and then cfg->policy's overrides. 0, or
+ * VN_EINVAL (p untouched) for an unknown name or a bad value there. */
+int vn__policy_init(vn__policy *p, const vn_config *cfg);
+
+/* Applies overrides "NAME=VALUE,..." (NULL or "": none) to p. 0, or
+ * VN_EINVAL with p untouched and, when why is not NULL, a line saying
+ * what is wrong and which names there are. */
+int vn__policy_parse(vn__policy *p, const char *text, char *why, size_t n);
+
+#endif

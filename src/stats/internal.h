@@ -1,0 +1,41 @@
+/* Helpers the statistics share with the reporters inside libvernier. */
+#ifndef VN_STATS_INTERNAL_H
+#define VN_STATS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vernier/stats.h"
+
+/* A sorted copy of x[0..n) (ascending; the caller frees it), or NULL when
+ * memory runs out. The caller's array is never reordered. */
+double *vn__sorted_copy(const double *x, size_t n);
+
+/* A value and where it was, so ranks can be taken back to their sample. */
+typedef struct vn__ranked {
+    double v;
+    size_t i;
+} vn__ranked;
+
+/* Ascending order of values, ties by position, for qsort. */
+int vn__cmp_ranked(const void *a, const void *b);
+
+/* Ascending order of doubles, for qsort. */
+int vn__cmp_double(const void *a, const void *b);
+
+/* I_x(a, b), the regularized incomplete beta function, with y = 1 - x
+ * given too so a tail near 1 keeps its digits (stats/special.c). */
+double vn__ibeta(double a, double b, double x, double y);
+/* P(|T| >= |t|) for Student's t with df degrees of freedom; NAN for df <= 0. */
+double vn__t_p_two_sided(double t, double df);
+
+/* log P(B = k) for B ~ Binomial(n, 1/2) (stats/special.c). */
+double vn__log_binom_half(size_t n, size_t k);
+
+/* vn_ratio_paired (paired) or vn_ratio_unpaired with the number of
+ * resamples and the seed given, for tests that check the bootstrap against
+ * its exact distribution (stats/ratio.c). */
+int vn__ratio_boot(const double *a, size_t na, const double *b, size_t nb, int paired,
+                   size_t resamples, uint64_t seed, vn_ratio *out);
+
+#endif

@@ -1,0 +1,263 @@
+/* Two levels of an experiment (stats/levels.h).
+ *
+ * Each process contributes one value, its own estimate (a median of its
+ * samples); the processes are the units. Their mean is the estimate, and
+ * its interval is Student's t with k - 1 degrees of freedom on the spread
+ * of the values: that spread holds whatever moves between processes
+ * (layout, the machine's state over seconds) together with what the
+ * samples inside each leave uncertain, so no model of the lower level is
+ * needed for the interval (Kalibera and Jones 2013, section 4). The
+ * variance of each value from its own samples is only used to say how the
+ * variation splits, and how to spend the next process's time. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "internal.h"
+#include "levels.h"
+#include "vernier/base.h"
+#include "vernier/stats.h"
+
+/* The 97.5% normal quantile. */
+#define Z975 1.959963984540054
+
+double vn__levels_serial(const double *x, size_t k)
+{
+    if (!x || k < 4)
+        return 1;
+    double m = 0;
+    for (size_t i = 0; i < k; i++)
+        m += x[i];
+    m /= (double)k;
+    double ss = 0, lag = 0;
+    for (size_t i = 0; i < k; i++) {
+        ss += (x[i] - m) * (x[i] - m);
+        if (i + 1 < k)
+            lag += (x[i] - m) * (x[i + 1] - m);
+    }
+    double rho = ss > 0 ? lag / ss : 0;
+    rho = fmin(fmax(rho, 0), 0.8);
+    /* At most 9 exactly: (1 + 0.8) / (1 - 0.8) rounds to 9.000000000000002,
+     * past the bound the JSON schema states. */
+    return fmin((1 + rho) / (1 - rho), 9);
+}
+
+int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out)
+{
+    if (!value || !out || k == 0)
+        return VN_EINVAL;
+    double sum = 0, vsum = 0;
+    size_t nv = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (!isfinite(value[i]))
+            return VN_EINVAL;
+        sum += value[i];
+        if (var && isfinite(var[i]) && var[i] >= 0) {
+            vsum += var[i];
+            nv++;
+        }
+    }
+    vn__levels l = {.k = k, .mean = sum / (double)k, .lo = NAN, .hi = NAN, .sd = NAN,
+                    .within = nv ? vsum / (double)nv : NAN, .between = NAN, .share = NAN,
+                    .serial = 1};
+    if (k >= 2) {
+        double ss = 0;
+        for (size_t i = 0; i < k; i++)
+            ss += (value[i] - l.mean) * (value[i] - l.mean);
+        l.sd = sqrt(ss / (double)(k - 1));
+        l.serial = vn__levels_serial(value, k);
+        double half = vn_t975((double)(k - 1)) * l.sd * sqrt(l.serial / (double)k);
+        l.lo = l.mean - half;
+        l.hi = l.mean + half;
+        if (isfinite(l.within)) {
+            l.between = fmax(0, l.sd * l.sd - l.within);
+            double all = l.between + l.within;
+            l.share = all > 0 ? l.between / all : 0;
+        }
+    }
+    *out = l;
+    return 0;
+}
+
+double vn__median_var(double lo, double hi)
+{
+    double h = (hi - lo) / (2 * Z975);
+    return isfinite(h) ? h * h : NAN;
+}
+
+int vn__levels_ratio(const double *num, const double *den, size_t k, double *ratio, double *lo,
+                     double *hi)
+{
+    if (!num || !den || k == 0)
+        return VN_EINVAL;
+    double *x = malloc(k * sizeof *x);
+    if (!x)
+        return VN_ENOMEM;
+    int rc = 0;
+    for (size_t i = 0; i < k && rc == 0; i++) {
+        if (!(num[i] > 0) || !(den[i] > 0) || !isfinite(num[i]) || !isfinite(den[i]))
+            rc = VN_ERANGE;
+        else
+            x[i] = log(num[i] / den[i]);
+    }
+    vn__levels v;
+    if (rc == 0)
+        rc = vn__levels_compute(x, NULL, k, &v);
+    free(x);
+    if (rc)
+        return rc;
+    *ratio = exp(v.mean);
+    *lo = isnan(v.lo) ? NAN : exp(v.lo);
+    *hi = isnan(v.hi) ? NAN : exp(v.hi);
+    return 0;
+}
+
+/* The mean and variance of the logs of x[0..n); VN_ERANGE when a value is
+ * not above 0. */
+static int log_moments(const double *x, size_t n, double *mean, double *var)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(x[i] > 0) || !isfinite(x[i]))
+            return VN_ERANGE;
+        s += log(x[i]);
+    }
+    *mean = s / (double)n;
+    double ss = 0;
+    for (size_t i = 0; i < n; i++)
+        ss += (log(x[i]) - *mean) * (log(x[i]) - *mean);
+    *var = n >= 2 ? ss / (double)(n - 1) : NAN;
+    /* The units in the order they ran: runs of like values widen the
+     * variance of their mean (vn__levels_serial). */
+    double *l = n >= 4 ? malloc(n * sizeof *l) : NULL;
+    if (l) {
+        for (size_t i = 0; i < n; i++)
+            l[i] = log(x[i]);
+        *var *= vn__levels_serial(l, n);
+        free(l);
+    }
+    return 0;
+}
+
+int vn__levels_ratio_unpaired(const double *a, size_t na, const double *b, size_t nb, double *ratio,
+                              double *lo, double *hi)
+{
+    if (!a || !b || na == 0 || nb == 0)
+        return VN_EINVAL;
+    double ma, va, mb, vb;
+    int rc = log_moments(a, na, &ma, &va);
+    if (rc == 0)
+        rc = log_moments(b, nb, &mb, &vb);
+    if (rc)
+        return rc;
+    *ratio = exp(mb - ma);
+    *lo = *hi = NAN;
+    if (na < 2 || nb < 2)
+        return 0;
+    /* Welch's interval: each side's own variance, and the
+     * Welch-Satterthwaite degrees of freedom. */
+    double sa = va / (double)na, sb = vb / (double)nb, se2 = sa + sb;
+    if (!(se2 > 0)) {
+        *lo = *hi = *ratio;
+        return 0;
+    }
+    double df = se2 * se2 / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+    double half = vn_t975(fmax(1, df)) * sqrt(se2);
+    *lo = exp(mb - ma - half);
+    *hi = exp(mb - ma + half);
+    return 0;
+}
+
+int vn__levels_ratio_summary(double ma, double sa, size_t na, double mb, double sb, size_t nb,
+                             double *ratio, double *lo, double *hi, double *p)
+{
+    if (!(ma > 0) || !(mb > 0) || !isfinite(ma) || !isfinite(mb))
+        return VN_ERANGE;
+    *ratio = mb / ma;
+    *lo = *hi = *p = NAN;
+    if (na < 2 || nb < 2 || !(sa >= 0) || !(sb >= 0))
+        return 0;
+    double ca = sa / ma, cb = sb / mb;
+    double va = ca * ca / (double)na, vb = cb * cb / (double)nb, se2 = va + vb;
+    if (!(se2 > 0)) {
+        *lo = *hi = *ratio;
+        *p = *ratio == 1 ? 1 : 0;
+        return 0;
+    }
+    double df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+    double d = log(*ratio), se = sqrt(se2);
+    double half = vn_t975(fmax(1, df)) * se;
+    *lo = exp(d - half);
+    *hi = exp(d + half);
+    *p = vn__t_p_two_sided(d / se, fmax(1, df));
+    return 0;
+}
+
+size_t vn__levels_samples(double fixed_ns, double sample_ns, double within, double between,
+                          size_t lo, size_t hi)
+{
+    if (hi < lo)
+        hi = lo;
+    if (!(between > 0) || !(within >= 0) || !(sample_ns > 0) || !(fixed_ns >= 0))
+        return isfinite(between) && between == 0 ? hi : lo;
+    double r = sqrt(fixed_ns * within / (sample_ns * between));
+    if (!(r >= (double)lo))
+        return lo;
+    if (r >= (double)hi)
+        return hi;
+    return (size_t)ceil(r);
+}
+
+size_t vn__levels_needed(double var, double half, size_t k_from, size_t k_max)
+{
+    if (k_from < 2)
+        k_from = 2;
+    if (!(var >= 0) || !(half > 0))
+        return k_max;
+    for (size_t k = k_from; k < k_max; k++)
+        if (vn_t975((double)(k - 1)) * sqrt(var / (double)k) <= half)
+            return k;
+    return k_max;
+}
+
+int vn__levels_steadier(const double *a, const double *b, size_t n, double gain)
+{
+    if (!a || !b || n < 4)
+        return 0;
+    /* With u = ln a and v = ln b, cov(u + v, u - v) = var u - var v: the
+     * variances are equal exactly when the sum and the difference are
+     * uncorrelated, which Pearson's t-test with n - 2 degrees of freedom
+     * tests. */
+    double su = 0, sv = 0, lo = INFINITY, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(a[i] > 0) || !(b[i] > 0) || !isfinite(a[i]) || !isfinite(b[i]))
+            return 0;
+        su += log(a[i]);
+        sv += log(b[i]);
+        lo = fmin(lo, a[i]);
+        hi = fmax(hi, a[i]);
+    }
+    /* a that does not vary beyond the rounding of its logs leaves nothing
+     * for b to be steadier than. */
+    if (hi - lo <= 1e-9 * hi)
+        return 0;
+    double mu = su / (double)n, mv = sv / (double)n, vu = 0, vv = 0, cuv = 0;
+    for (size_t i = 0; i < n; i++) {
+        double u = log(a[i]) - mu, v = log(b[i]) - mv;
+        vu += u * u;
+        vv += v * v;
+        cuv += u * v;
+    }
+    if (!(vu > 0) || vv > gain * vu)
+        return 0;
+    /* corr(u + v, u - v) from the sums of squares. */
+    double cov = vu - vv, vs = vu + vv + 2 * cuv, vd = vu + vv - 2 * cuv;
+    if (!(vs > 0) || !(vd > 0))
+        return vv < vu;
+    double r = cov / sqrt(vs * vd);
+    if (!(r > 0))
+        return 0;
+    if (r >= 1)
+        return 1;
+    double t = r * sqrt((double)(n - 2)) / sqrt(1 - r * r);
+    return t > vn_t975((double)(n - 2));
+}
