@@ -44,8 +44,8 @@ typedef struct tctx {
     int rc;
     size_t nctr;                 /* counters per sample (the main thread's) */
     vn_counters *own;            /* this thread's own group; NULL: counts unknown */
-    uint64_t began, ended;       /* timer readings: past the barrier, out of the loop */
-    double iters_done;           /* iterations of its timed samples */
+    uint64_t began, ended;       /* timer readings: past the barrier, the end of its last kept sample */
+    double iters_done;           /* iterations of its samples the result keeps */
 } tctx;
 
 /* Stops every thread for the reason given, unless something stopped them
@@ -59,14 +59,15 @@ static void stop_threads(shared *sh, vn_stop why)
 
 /* Adds thread t's sample s (counts in t->j.run.cur) to all of them, and,
  * at a check point, asks the decision; the lock is held throughout, so the
- * samples it decides on are exactly those the result keeps. */
-static void add_sample(tctx *t, const vn_sample *s)
+ * samples it decides on are exactly those the result keeps. Whether s was
+ * kept: one that ends after another thread stopped the run is not. */
+static int add_sample(tctx *t, const vn_sample *s)
 {
     shared *sh = t->sh;
     pthread_mutex_lock(&sh->lock);
     if (atomic_load(&sh->stop)) {
         pthread_mutex_unlock(&sh->lock);
-        return;
+        return 0;
     }
     int rc = vn__push_sample(&sh->all, *s);
     for (size_t k = 0; k < t->nctr && rc == 0; k++)
@@ -90,6 +91,7 @@ static void add_sample(tctx *t, const vn_sample *s)
         atomic_store(&sh->stop, 1);
     }
     pthread_mutex_unlock(&sh->lock);
+    return rc == 0;
 }
 
 static void *thread_main(void *arg)
@@ -138,14 +140,18 @@ static void *thread_main(void *arg)
             stop_threads(sh, VN_STOP_INTERRUPTED);
             break;
         }
+        uint64_t end = vn__timer_read(&j->run);
         s.value = ns / (double)sh->iters;
         s.cpu_ns = j->cpu_ns / (double)sh->iters;
         s.iters = sh->iters;
-        t->iters_done += (double)sh->iters;
         s.counts_scaled = t->own ? j->run.cur_scaled : 0;
-        add_sample(t, &s);
+        /* The rate together counts the samples the result keeps, up to
+         * the end of the last of them, so that it follows from them. */
+        if (add_sample(t, &s)) {
+            t->iters_done += (double)sh->iters;
+            t->ended = end;
+        }
     }
-    t->ended = vn__timer_read(&j->run);
     return NULL;
 }
 
