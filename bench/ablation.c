@@ -1,7 +1,7 @@
 /* vernier's side of bench/ablation.sh: the workloads of
  * ablation_workloads.h, run with the policy given by --policy. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
-#include <vernier.h>
+#include "vernier.h"
 
 #include "ablation_workloads.h"
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "clock/clock_api.h"
 #include "vernier.h"
 
 static int cmp(const void *a, const void *b)

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <vernier.h>
+#include "vernier.h"
 
 #if defined(__x86_64__)
 #define ADDS(x, n) __asm__ __volatile__(".rept " #n "\n\tadd $1, %0\n\t.endr" : "+r"(x))

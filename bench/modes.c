@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 static uint64_t state = 12345;
 

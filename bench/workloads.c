@@ -8,7 +8,7 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <time.h>
 
-#include <vernier.h>
+#include "vernier.h"
 
 #if defined(__x86_64__)
 #define ADDS(n) __asm__ __volatile__(".rept " #n "\n\tadd $1, %0\n\t.endr" : "+r"(x))

@@ -5,7 +5,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "vernier.h"
+#include "main/all.h"
 
 /* Every --help follows one layout, because the man pages and the shell
  * completions are made from it at build time (scripts/helpdoc/parse.awk):

@@ -160,7 +160,7 @@ static int parse(int argc, char **argv, opts *o)
     /* An output that cannot be written fails now, not after the reading. */
     const char *outs[] = {o->json, o->markdown};
     for (int i = 0; i < 2; i++) {
-        int rc = outs[i] ? vn_output_check(outs[i]) : 0;
+        int rc = outs[i] ? vn__output_check(outs[i]) : 0;
         if (rc) {
             char why[VN__WRITE_ERROR_MAX];
             return vn_cli_fail(CMD, "%s", vn__write_error(why, sizeof why, outs[i], rc));

@@ -322,7 +322,7 @@ static int measure(const kb_opts *o, char **run, size_t nrun, int show_empty)
     }
     int err = vn_sysinfo_collect(&r.env);
     if (err) {
-        vn_results_free(&r);
+        vn__results_clear(&r);
         return vn_cli_fail(CMD, "cannot read the machine's settings: %s", vn_strerror(err));
     }
     r.config.min_samples = r.config.max_samples = o->loop_count >= 0 ? (size_t)o->loop_count
@@ -335,7 +335,7 @@ static int measure(const kb_opts *o, char **run, size_t nrun, int show_empty)
              "%.4g GHz counter calibrated in user space", off, o->cpus ? " on CPUs " : "",
              o->cpus ? o->cpus : "", cal->hz / 1e9);
     rc = report(o, &r);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     return rc;
 }
 

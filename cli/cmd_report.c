@@ -185,7 +185,7 @@ int vn_cli_report_from(const char *cmd, vn_buf *json, const char *path)
 /* Checked before any work: a typo in a folder is not found after the drawing. */
 static int check_outputs(const opts *o)
 {
-    int rc = vn_output_check(o->output);
+    int rc = vn__output_check(o->output);
     if (rc) {
         char msg[VN__WRITE_ERROR_MAX];
         return vn_cli_fail(CMD, "%s", vn__write_error(msg, sizeof msg, o->output, rc));

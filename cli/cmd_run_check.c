@@ -71,14 +71,14 @@ static int check_outputs(vn_cli_run_opts *o)
         const char *in = o->c.input;
         if (vn_cli_check_not_input(CMD, onames[i], o->out[i], &in, 1))
             return VN_EXIT_USAGE;
-        int rc = o->out[i] ? vn_output_check(o->out[i]) : 0;
+        int rc = o->out[i] ? vn__output_check(o->out[i]) : 0;
         if (rc) {
             char why[VN__WRITE_ERROR_MAX];
             return vn_cli_fail(CMD, "%s", vn__write_error(why, sizeof why, o->out[i], rc));
         }
     }
     if (o->report) {
-        int rc = strcmp(o->report, "-") && *o->report ? vn_output_check(o->report) : VN_EINVAL;
+        int rc = strcmp(o->report, "-") && *o->report ? vn__output_check(o->report) : VN_EINVAL;
         if (rc == VN_EINVAL)
             return vn_cli_usage_error(CMD, "--report needs a file name for the page");
         if (rc) {

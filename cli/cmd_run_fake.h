@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "vernier/exec.h"
+#include "run/exec_api.h"
 
 /* --fake-exec: each run's numbers from a file, for testing the reports. */
 typedef struct vn_cli_fake {

@@ -150,7 +150,7 @@ static int check_report(const char *path)
 {
     if (!*path || !strcmp(path, "-"))
         return vn_cli_usage_error(cmd, "--report needs a file name for the page");
-    int rc = vn_output_check(path);
+    int rc = vn__output_check(path);
     if (rc) {
         char why[VN__WRITE_ERROR_MAX];
         return vn_cli_fail(cmd, "%s", vn__write_error(why, sizeof why, path, rc));
@@ -164,7 +164,7 @@ static int check_report(const char *path)
 static int run_and_report(vn_suite *s, int argc, char **argv, const char *path)
 {
     vn_results res;
-    int rc = vn_suite_main(s, argc, argv, &res);
+    int rc = vn__suite_main(s, argc, argv, &res, sizeof res);
     /* A usage error ran nothing; a failed or interrupted run is still drawn. */
     if (rc != VN_EXIT_USAGE && res.nbench) {
         vn_buf b;
@@ -175,7 +175,7 @@ static int run_and_report(vn_suite *s, int argc, char **argv, const char *path)
         vn_buf_free(&b);
         rc = rc ? rc : status;
     }
-    vn_results_free(&res);
+    vn__results_clear(&res);
     return rc;
 }
 

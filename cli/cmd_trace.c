@@ -518,7 +518,7 @@ static int trace(const opts *o)
         status = vn__interrupt_exit_code();
     }
     if (made)
-        vn_results_free(&r);
+        vn__results_clear(&r);
     for (size_t i = 0; i < n; i++) {
         vn__trace_calls_free(&fs[i].s.calls);
         vn__trace_calls_free(&fs[i].s.interval);

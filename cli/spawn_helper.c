@@ -15,7 +15,7 @@
 
 #include "run/exec_internal.h"
 #include "base/interrupt.h"
-#include "vernier/exec.h"
+#include "run/exec_api.h"
 
 int main(void)
 {

@@ -7,13 +7,8 @@
 
 #include "vernier/base.h"
 #include "vernier/bench.h"
-#include "vernier/clock.h"
-#include "vernier/counters.h"
-#include "vernier/exec.h"
-#include "vernier/runner.h"
-#include "vernier/probe.h"
-#include "vernier/sysinfo.h"
+#include "vernier/config.h"
 #include "vernier/report.h"
-#include "vernier/stats.h"
+#include "vernier/results.h"
 
 #endif

@@ -319,11 +319,11 @@ public:
      * benchmark failed (an exception included) or a file could not be
      * written, 2 for a usage error (a benchmark whose name or options the
      * engine refuses is one). keep, when not null, receives the results
-     * (vn_results_free them), zeroed when nothing ran. */
-    int main(int argc, char **argv, vn_results *keep = nullptr)
+     * (vn_results_free them), or null when nothing ran. */
+    int main(int argc, char **argv, vn_results **keep = nullptr)
     {
         if (keep)
-            std::memset(static_cast<void *>(keep), 0, sizeof *keep);
+            *keep = nullptr;
         const char *prog = detail::prog_name(argc, argv);
         vn_suite *s = vn_suite_create();
         if (!s) {
@@ -381,7 +381,7 @@ template <class F> benchmark &bench(std::string name, F &&fn)
 
 /* Runs the benchmarks vernier::bench() added, after those registered with
  * VN_BENCH; as suite::main(). */
-inline int main(int argc, char **argv, vn_results *keep = nullptr)
+inline int main(int argc, char **argv, vn_results **keep = nullptr)
 {
     return detail::default_suite().with_registered().main(argc, argv, keep);
 }

@@ -12,9 +12,9 @@ extern "C" {
 #endif
 
 #define VN_VERSION_MAJOR 0
-#define VN_VERSION_MINOR 6
+#define VN_VERSION_MINOR 7
 #define VN_VERSION_PATCH 0
-#define VN_VERSION_STRING "0.6.0"
+#define VN_VERSION_STRING "0.7.0"
 
 const char *vn_version(void);
 
@@ -66,11 +66,6 @@ int  vn_buf_vprintf(vn_buf *b, const char *fmt, va_list ap);
  * writes to standard output. */
 int vn_write_file_atomic(const char *path, const void *data, size_t len);
 
-/* Whether vn_write_file_atomic(path) can succeed, checked before a long run
- * rather than after it: path is not a directory, and its directory takes
- * the temporary file the write will make (one is made and removed). 0, or a
- * negative errno. "-" is always fine. */
-int vn_output_check(const char *path);
 
 #ifdef __cplusplus
 }

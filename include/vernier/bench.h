@@ -20,12 +20,8 @@
 #include <stdint.h>
 
 #include "vernier/base.h"
-#include "vernier/clock.h"
 #include "vernier/config.h"
-#include "vernier/counters.h"
 #include "vernier/results.h"
-#include "vernier/stats.h"
-#include "vernier/sysinfo.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -308,14 +304,12 @@ int vn_suite_add(vn_suite *s, const char *name, vn_bench_fn fn, const vn_bench_o
 /* Adds every benchmark registered with VN_BENCH. */
 int vn_suite_add_registered(vn_suite *s);
 
-/* Runs every benchmark of the suite that matches cfg->filter. On success
- * *out owns its memory (vn_results_free). VN_EINVAL for settings out of
- * their range or that cannot go together (threads with cpu, cold or a
- * CPU-time timer), or a filter that is no regular expression; *out is
- * then untouched. A macro, so that the library learns the size of the
- * program's vn_results and writes no further. */
-int vn__suite_run(vn_suite *s, const vn_config *cfg, vn_results *out, size_t out_size);
-#define vn_suite_run(s, cfg, out) vn__suite_run((s), (cfg), (out), sizeof(vn_results))
+/* Runs every benchmark of the suite that matches cfg->filter; the results
+ * into *out, which the caller frees with vn_results_free(). VN_EINVAL for
+ * settings out of their range or that cannot go together (threads with
+ * cpu, cold or a CPU-time timer), or a filter that is no regular
+ * expression; VN_ENOMEM; *out is then NULL. */
+int vn_suite_run(vn_suite *s, const vn_config *cfg, vn_results **out);
 
 /* Called by vn_suite_run() once the rows have run (interrupted or not) and
  * before anything is reported, with the results and ctx: the place for
@@ -335,12 +329,10 @@ int vn__main(int argc, char **argv, int optimized);
 /* The same program around a suite built at run time (vn_suite_create,
  * vn_suite_add): every option of vn_main(), the same reports and exit
  * codes. When keep is not NULL it receives the results of the run, for the
- * program's own use after the reports (vn_results_free them); it is zeroed,
- * its sizes set, when nothing ran (--help, --list, a usage error). The
- * suite stays the caller's. A macro, as vn_suite_run is. */
-int vn__suite_main(vn_suite *s, int argc, char **argv, vn_results *keep, size_t keep_size);
-#define vn_suite_main(s, argc, argv, keep) \
-    vn__suite_main((s), (argc), (argv), (keep), sizeof(vn_results))
+ * program's own use after the reports (vn_results_free them), or NULL when
+ * nothing ran (--help, --list, a usage error). The suite stays the
+ * caller's. */
+int vn_suite_main(vn_suite *s, int argc, char **argv, vn_results **keep);
 
 #ifdef __cplusplus
 }

@@ -28,12 +28,12 @@ typedef struct vn_config {
     const char *timer;         /* NULL: the timer `vernier clocks` selects */
     const char *filter;        /* POSIX extended regex on names; NULL all */
     int progress;              /* show progress on stderr */
-    /* Performance counters (vernier/counters.h): NULL or "default" for the
-     * default set, "none" for none, or a list of names. Events this machine
-     * cannot count are named once in the results and left out; a name that
-     * is no event makes vn_suite_run() return VN_ENOENT (VN_ENOTSUP for a
-     * vendor's event name in a build without libpfm4), which
-     * vn_counters_check() tells beforehand, with a message. */
+    /* Performance counters: NULL or "default" for the default set, "none"
+     * for none, or a list of names (`vernier env` lists what this machine
+     * counts). Events this machine cannot count are named once in the
+     * results and left out; a name that is no event makes vn_suite_run()
+     * return VN_ENOENT (VN_ENOTSUP for a vendor's event name in a build
+     * without libpfm4). */
     const char *counters;
     /* When set, checked between samples: non-zero stops the run, which then
      * reports what it has (vn_main points it at its SIGINT/SIGTERM flag). */

@@ -1,7 +1,9 @@
-/* The results of a run of benchmarks (vernier/bench.h runs them): each
- * row's samples with their interference tags, its processes, its headline
- * and interval, its warnings and counters, the run's findings and the
- * machine it ran on. The reporters (vernier/report.h) take them. */
+/* The results of a run of benchmarks (vernier/bench.h runs them), read
+ * through functions: each row's name, its headline and interval and the
+ * other figures, its samples with their interference tags, its warnings
+ * and counters, and the run's findings. The reporters (vernier/report.h)
+ * take them whole. The structs are the library's own, so they grow
+ * without breaking a program built against an older header. */
 #ifndef VERNIER_RESULTS_H
 #define VERNIER_RESULTS_H
 
@@ -9,11 +11,6 @@
 #include <stdint.h>
 
 #include "vernier/base.h"
-#include "vernier/clock.h"
-#include "vernier/config.h"
-#include "vernier/counters.h"
-#include "vernier/stats.h"
-#include "vernier/sysinfo.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,17 +54,6 @@ typedef struct vn_sample {
     int process, block;
 } vn_sample;
 
-#define VN_MAX_WARNINGS 16
-
-/* A warning on one result: a stable id scripts can match, the message in
- * full with its numbers, and the brief the console shows on its one line
- * ("" when the message is short enough to be its own brief). */
-typedef struct vn_bench_warning {
-    char id[32];
-    char message[384];
-    char brief[96];
-} vn_bench_warning;
-
 typedef enum vn_stop {
     VN_STOP_PRECISION,   /* the median's CI reached the precision asked for */
     VN_STOP_MAX_TIME,    /* the time budget ran out first */
@@ -80,213 +66,72 @@ typedef enum vn_stop {
 
 const char *vn_stop_name(vn_stop s);
 
-/* One process's part of a row, when the row ran in several
- * (vn_config.processes): its own estimate, which the headline averages. */
-typedef struct vn_process_result {
-    double value;              /* its median ns per iteration, net of its own empty loop; for
-                                  an upper bound, its fastest sample of the loop with the body */
-    double cycles;             /* the same in reference cycles; NAN without references */
-    double overhead_ns;        /* its empty loop per iteration */
-    size_t samples;            /* samples it took of the row */
-    size_t used;               /* of which the headline rests on */
-    double elapsed;            /* seconds of the row's own time in it */
-    int upper_bound;           /* it could not tell the body from the empty loop */
-    /* The median of its samples' taken-branch probes, in reference cycles
-     * a branch (NAN without probes), and whether that read the core as
-     * shared with another hardware thread: over the run's lowest process
-     * by the policy's ratio (1.1). Such a process leaves the headline while
-     * processes on a core of their own remain. */
-    double probe;
-    int shared;
-    int left_out;              /* not in the headline: it ran on a shared core while others
-                                  had one of their own, or every sample of it was left out */
-} vn_process_result;
+/* The results of a run, and one row of them (a benchmark, or one value of
+ * its parameter). */
+typedef struct vn_results vn_results;
+typedef struct vn_result vn_result;
 
-typedef struct vn_result {
-    char name[192];            /* "fn" or "fn/param=value" */
-    char param_name[32];       /* "" without a parameter */
-    int64_t param;
-    const char *unit;          /* "ns" (per iteration) */
-    vn_sample *samples;        /* every sample, tagged ones too; owned */
-    size_t nsamples;
-    size_t ntagged;            /* samples with any tag */
-    vn_stats stats;            /* of the headline's samples (no tag in left_out), overhead
-                                * subtracted; for an upper bound, of the loop with the body */
-    uint64_t iters;            /* iterations per sample */
-    double overhead_ns;        /* the empty loop, per iteration */
-    double overhead_ci[2];
-    int upper_bound;           /* 1: the body is not distinguishable from the empty loop */
-    double bound_ns;           /* then: what the body costs less than, the fastest of the
-                                * headline's samples of the loop with the body */
-    double ref_ns;             /* median ns per reference cycle */
-    double ref_spread;         /* (p90 - p10) / median of the reference, a fraction */
-    double cycles;             /* median reference cycles per iteration */
-    double bytes_per_iter, items_per_iter;
-    double bytes_per_sec, items_per_sec;  /* from the median; NAN without */
-    int threads;
-    double *thread_median;     /* per thread median ns/iter of the loop with the body (not net
-                                  of the empty loop), owned (threads > 1) */
-    double total_iter_per_sec; /* all threads together: their iterations over the wall time
-                                  from the first to start timing to the last to stop */
-    vn_stop stop;
-    double elapsed;            /* seconds spent on this benchmark */
-    char error[256];           /* vn_state_fail() message, or "" */
-    vn_bench_warning warnings[VN_MAX_WARNINGS];
-    int nwarnings;
-    /* Counters per iteration, net of the empty loop's (see vn_counter_result),
-     * in the order of vn_results.counters' opened events. */
-    vn_counter_result counters[VN_COUNTERS_MAX];
-    int ncounters;
-    vn_counter_derived derived;
-    double *sample_counts;     /* nsamples x ncounters, owned; what samples[i].counts point into */
-    double overhead_cycles;    /* the empty loop in reference cycles per iteration; NaN unknown */
-    /* (p90 - p10) / median of the empty loop in reference cycles, over the
-     * empty-loop samples the overhead comes from, a fraction; NAN unknown
-     * (fewer than 5, samples under 1000 iterations, no reference). */
-    double overhead_cycles_spread;
-    size_t nshared;            /* samples tagged VN_TAG_SHARED_CORE (counted in ntagged too) */
-    /* The tags whose samples the headline leaves out: all of them, unless
-     * too few samples carry none or those are slower than the shared-core
-     * ones; then preemption and migration only, unless too few are free of
-     * those too; then none. */
-    unsigned left_out;
-    /* In-process: the settings this row ran with, the run's or the
-     * benchmark's own (vn_bench_opts) where it set them; timer is the clock
-     * its samples were read with. */
-    double max_time, precision;
-    size_t min_samples;
-    vn_clock_id timer;
-    /* In-process, stopped at the budget or the most samples: 1 when the
-     * last stop test went on waiting for moments when the core was its own
-     * (or for empty-loop samples from such moments), not for precision. */
-    int waited;
-    /* In-process: the median share of a sample's wall time its thread spent
-     * on the CPU (CLOCK_THREAD_CPUTIME_ID), about 1 for code that computes
-     * and near 0 for code that sleeps or waits; NAN unknown. */
-    double on_cpu;
-    /* In-process: how many samples the headline rests on (those with no tag
-     * in left_out). */
-    size_t headline_samples;
-    /* In-process: the median CPU time per iteration of the headline's
-     * samples, net of the empty loop like the median (for an upper bound,
-     * of the loop with the body), as Google Benchmark's "CPU" beside its
-     * "Time": well under the median when the thread waited, slept or was
-     * kept off the CPU; NAN unknown. */
-    double cpu_ns;
-    /* In-process, compared with a baseline row: its name ("" for none, and
-     * then the rest is unset), the ratio of this row's median to the
-     * baseline's over the samples both kept (1 for the baseline itself;
-     * NAN when either has no median, such as an upper bound), its 95%
-     * interval (NAN with too few samples), and how many pairs it rests on.
-     * ratio_paired: the k-th samples of the two rows were taken in the same
-     * round (rows taking turns) and resampled as pairs; 0: each row's
-     * samples on their own (vn_ratio_paired, vn_ratio_unpaired). */
-    char baseline[192];
-    double ratio;
-    double ratio_ci[2];
-    size_t ratio_n;
-    int ratio_paired;
-    /* The processes the row ran in (vn_config.processes), nprocesses of
-     * them, owned. stats.median and stats.median_ci are the headline in ns:
-     * with one process, its median net of the empty loop, with an interval
-     * that carries the empty loop's uncertainty too; with several, the
-     * mean of their medians, with Student's t-interval across them. */
-    size_t nprocesses;
-    vn_process_result *processes;
-    /* cycles' own interval (NAN unknown), and whether cycles is the unit
-     * that compares across runs: the core's clock moved while the row ran,
-     * and its samples, or its processes, agree better in cycles than in ns. */
-    double cycles_ci[2];
-    int cycles_headline;
-    /* How the variance of one process's value splits: between processes,
-     * between the halves of a process's samples, and what its samples
-     * leave uncertain (shares adding up to 1; share_processes NAN with one
-     * process). */
-    double share_processes, share_blocks, share_samples;
-    /* The processes' values fall far apart beyond their own samples'
-     * uncertainty and the precision asked (code layout, or the machine's
-     * state), or some gave an upper bound and some a median. */
-    int processes_disagree;
-    /* When the run's processes fell in two groups by their taken-branch
-     * probes (a core of their own, or one shared with another hardware
-     * thread): the row's processes on a shared core, left out of the
-     * headline because others had a core of their own; and on_shared, every
-     * process of the row ran on a shared core, so the headline did too. */
-    size_t processes_left_out;
-    int on_shared;
-    /* Ratio with a baseline over several processes: the mean of the
-     * per-process log ratios, with Student's t-interval (ratio_n processes). */
-    int ratio_processes;
-    /* How much the headline's variance grew because its processes, in the
-     * order they ran, came in runs of like values (a state of the machine
-     * lasting longer than one process): (1 + rho) / (1 - rho) for their
-     * lag-1 autocorrelation rho in [0, 0.8]; 1 when they did not, or with
-     * fewer than 4 processes. */
-    double serial;
-} vn_result;
-
-/* A finding about the run as a whole, from its rows: id for scripts, one
- * line for the console (at most ~100 characters), and the explanation that
- * --explain and JSON carry. */
-typedef struct vn_finding {
-    char id[48];
-    char brief[128];
-    char *explanation;         /* owned; "" when none */
-} vn_finding;
-
-/* The results of a run. The library fills them and allocates their rows, so
- * both can grow without a new soname:
- *
- * - size is how many bytes of this struct the library filled: its own
- *   sizeof (vn_results), or the caller's when that is smaller
- *   (vn_suite_run() and vn_suite_main() pass the sizeof of the header the
- *   program was built with, and the library writes no further). A field
- *   added after the first layout is there only when size covers it
- *   (offsetof + sizeof <= size); every field of the first layout always is.
- * - result_size is the library's sizeof (vn_result), the stride of the
- *   array bench points to. A program built against an older header, whose
- *   vn_result ends sooner, would find the second row in the middle of the
- *   first if it indexed r->bench[i]; vn_results_at(r, i) steps by
- *   result_size and finds each. Programs should walk the rows with it.
- *
- * The reporters refuse (VN_EABI) results whose size is below the first
- * layout, or with rows smaller than the library's own vn_result, which
- * they would read past: results that no library as new filled. */
-typedef struct vn_results {
-    size_t size;
-    size_t result_size;
-    vn_sysinfo env;
-    vn_clock_id timer;
-    char timer_reason[256];
-    double timer_cost_ns;      /* cost of one timer read */
-    double timer_resolution_ns;
-    double counter_hz;         /* NAN when the timer is not a counter */
-    vn_config config;
-    vn_result *bench;          /* owned; rows result_size apart: use vn_results_at() */
-    size_t nbench;
-    int optimized;
-    int interrupted;
-    char note[512];            /* something the reader must know about the whole run, or "" */
-    /* Which counters were asked for, which opened, which are missing and
-     * why; requested is "" when counters were off. */
-    vn_counter_info counters;
-    /* What the program found across its rows (a fit, the steps of a
-     * sweep), added by vn_results_add_finding(): owned. */
-    vn_finding *findings;
-    size_t nfindings;
-    /* The worker processes that measured (0: this process alone), and the
-     * wall time from the first's start to the last's end, in seconds. */
-    size_t processes;
-    double processes_wall;
-} vn_results;
-
-/* Row i of the results (0 <= i < nbench), found result_size bytes apart;
- * NULL past the end, for NULL results, or a result_size no library set. */
+/* How many rows, and row i of them (NULL past the end or for NULL). */
+size_t vn_results_count(const vn_results *r);
 const vn_result *vn_results_at(const vn_results *r, size_t i);
 
+/* The figures of a row, in ns per iteration unless said (NAN when the row
+ * has none: no interval, no cycles, a failed row). */
+typedef enum vn_figure {
+    VN_MEDIAN,          /* the headline: the median net of the empty loop (the processes' mean) */
+    VN_CI_LO,           /* its 95% interval */
+    VN_CI_HI,
+    VN_MEAN,            /* of the headline's samples */
+    VN_STDDEV,
+    VN_MIN,
+    VN_MAX,
+    VN_P90,
+    VN_P99,
+    VN_MAD,             /* median absolute deviation */
+    VN_OVERHEAD,        /* the empty loop per iteration, subtracted from the above */
+    VN_CYCLES,          /* the headline in reference cycles */
+    VN_BOUND,           /* an upper bound: what the body costs less than; NAN when measured */
+    VN_BYTES_PER_SEC,   /* from the median, with vn_state_set_bytes() */
+    VN_ITEMS_PER_SEC,
+    VN_RATIO,           /* against the --baseline row, and its 95% interval */
+    VN_RATIO_LO,
+    VN_RATIO_HI,
+    VN_ITERS_PER_SEC,   /* with threads: all of them together */
+    VN_ELAPSED,         /* seconds the row took */
+    VN_SAMPLES,         /* how many samples the headline rests on */
+    VN_PROCESSES        /* how many processes the row ran in */
+} vn_figure;
+
+/* The row's name ("fn" or "fn/param=value"). */
+const char *vn_result_name(const vn_result *b);
+double vn_result_figure(const vn_result *b, vn_figure f);
+/* Why it stopped; for VN_STOP_FAILED and VN_STOP_SKIPPED, the message
+ * (vn_result_error(), "" otherwise). */
+vn_stop vn_result_stop(const vn_result *b);
+const char *vn_result_error(const vn_result *b);
+/* Its samples, tagged ones too: how many, and sample i (NULL past the
+ * end). One at a time, so that a vn_sample that gains fields still reads
+ * right in a program built against an older header. */
+size_t vn_result_samples(const vn_result *b);
+const vn_sample *vn_result_sample(const vn_result *b, size_t i);
+/* Its warnings: how many, and warning i's stable id (NULL past the end),
+ * with its one-line brief into *brief when brief is not NULL. */
+size_t vn_result_warnings(const vn_result *b);
+const char *vn_result_warning(const vn_result *b, size_t i, const char **brief);
+/* Its counters: how many, and counter i's name (NULL past the end), with
+ * its value per iteration into *value when value is not NULL. */
+size_t vn_result_counters(const vn_result *b);
+const char *vn_result_counter(const vn_result *b, size_t i, double *value);
+
+/* The run's findings (a fit, the steps of a sweep): how many, and finding
+ * i's stable id (NULL past the end), its brief into *brief. */
+size_t vn_results_findings(const vn_results *r);
+const char *vn_results_finding(const vn_results *r, size_t i, const char **brief);
 /* Adds a finding to r: brief is one line (cut at 127 bytes), explanation
  * (may be NULL) its long form. 0, VN_EINVAL, or VN_ENOMEM. */
 int vn_results_add_finding(vn_results *r, const char *id, const char *brief, const char *explanation);
+
+/* Frees results vn_suite_run() or vn_suite_main() gave; NULL is nothing. */
 void vn_results_free(vn_results *r);
 
 #ifdef __cplusplus

@@ -344,7 +344,7 @@ int vn__same_file(const char *a, const char *b)
     return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
-int vn_output_check(const char *path)
+int vn__output_check(const char *path)
 {
     if (!path || !*path)
         return VN_EINVAL;

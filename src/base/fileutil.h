@@ -29,10 +29,16 @@ int vn__same_file(const char *a, const char *b);
 char *vn__parent_dir(const char *path);
 
 /* "cannot write 'PATH': REASON; WHAT TO DO" into buf, for a results file
- * vn_output_check() or vn_write_file_atomic() refused with rc (a negative
+ * vn__output_check() or vn_write_file_atomic() refused with rc (a negative
  * errno): what to do follows from the reason and from what path names.
  * Returns buf. */
 char *vn__write_error(char *buf, size_t n, const char *path, int rc);
 #define VN__WRITE_ERROR_MAX 4400 /* room for a path of PATH_MAX bytes */
+
+/* Whether vn_write_file_atomic(path) can succeed, checked before a long run
+ * rather than after it: path is not a directory, and its directory takes
+ * the temporary file the write will make (one is made and removed). 0, or a
+ * negative errno. "-" is always fine. */
+int vn__output_check(const char *path);
 
 #endif

@@ -11,7 +11,7 @@
 #include "arch.h"
 #include "internal.h"
 #include "cpuid_decode.h"
-#include "vernier/clock.h"
+#include "clock/clock_api.h"
 
 #define MONO VN_CLOCK_F_MONOTONIC
 #define CTR VN_CLOCK_F_COUNTER

@@ -4,7 +4,7 @@
 #include "internal.h"
 #include "base/fileutil.h"
 #include "parse/sysinfo_parse.h"
-#include "vernier/probe.h"
+#include "clock/probe.h"
 
 #define CS_DIR "/sys/devices/system/clocksource/clocksource0/"
 

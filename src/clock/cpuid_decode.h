@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "vernier/clock.h"
+#include "clock/clock_api.h"
 
 /* The raw registers vernier reads; leaves the CPU does not have are zero. */
 typedef struct vn__cpuid_dump {

@@ -4,7 +4,7 @@
 #include <pthread.h>
 
 #include "internal.h"
-#include "vernier/clock.h"
+#include "clock/clock_api.h"
 
 /* The CPU facts are read once; CPUID does not change while we run. */
 static pthread_once_t tsc_once = PTHREAD_ONCE_INIT;

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "vernier/clock.h"
+#include "clock/clock_api.h"
 
 /* The counter facts, queried once per process. */
 const vn_tsc_info *vn__tsc_facts(void);

@@ -12,7 +12,7 @@
 #include "probe_internal.h"
 #include "arch.h"
 #include "internal.h"
-#include "vernier/probe.h"
+#include "clock/probe.h"
 #include "stats/internal.h"
 
 /* ---- The delta distribution (pure) ----------------------------------------- */

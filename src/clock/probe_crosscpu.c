@@ -11,7 +11,7 @@
 
 #include "arch.h"
 #include "internal.h"
-#include "vernier/probe.h"
+#include "clock/probe.h"
 
 #define READS_PER_VISIT 64
 

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vernier/probe.h"
+#include "clock/probe.h"
 
 /* Bins the differences of n consecutive reads into out (see vn_delta_dist). */
 int vn__delta_dist_from_reads(const uint64_t *reads, size_t n, vn_delta_dist *out);

@@ -5,7 +5,7 @@
 
 #include "base/format.h"
 #include "parse/sysinfo_parse.h"
-#include "vernier/probe.h"
+#include "clock/probe.h"
 
 static const vn_clock_probe *find(const vn_clocks_report *r, vn_clock_id id)
 {

@@ -9,7 +9,7 @@
 #include "compare.h"
 #include "stats/internal.h"
 #include "stats/levels.h"
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 /* Two sides' probes this far apart ran on cores shared differently. */
 #define VN__CMP_PROBE_APART 1.1

@@ -18,8 +18,8 @@
 #include "internal.h"
 #include "base/fileutil.h"
 #include "parse/sysinfo_parse.h"
-#include "vernier/clock.h"
-#include "vernier/sysinfo.h"
+#include "clock/clock_api.h"
+#include "machine/sysinfo_api.h"
 
 /* ---- The handle ------------------------------------------------------------------ */
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "vernier/counters.h"
+#include "counters/counters.h"
 
 /* ---- Parsed lists (counters/table.c) ------------------------------------------ */
 

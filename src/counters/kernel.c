@@ -15,8 +15,8 @@
 #include "internal.h"
 #include "base/fileutil.h"
 #include "parse/sysinfo_parse.h"
-#include "vernier/clock.h"
-#include "vernier/sysinfo.h"
+#include "clock/clock_api.h"
+#include "machine/sysinfo_api.h"
 
 static int sys_open(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
                     unsigned long flags)

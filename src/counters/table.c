@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "vernier/sysinfo.h"
+#include "machine/sysinfo_api.h"
 
 /* The generic cache events are one config word: which cache, which kind of
  * access, and whether the hits or the misses are counted. */

@@ -10,7 +10,7 @@
 #include "vernier/base.h"
 #include "stats/internal.h"
 #include "stats/levels.h"
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 /* The median of the values of the samples whose tags, masked, equal want;
  * NAN for none. x is scratch room for n values. */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "counters/internal.h"
+#include "engine/results.h"
 #include "vernier/bench.h"
 
 /* Replacements for the machine, so tests drive the engine deterministically:

@@ -295,7 +295,7 @@ done:
     if (rc) {
         if (out->bench)
             out->nbench = nrows;
-        vn_results_free(out);
+        vn__results_clear(out);
     }
     return rc;
 }
@@ -316,4 +316,20 @@ int vn__suite_run_launched(vn_suite *s, const vn_config *cfg, vn_results *out, s
 int vn__suite_run(vn_suite *s, const vn_config *cfg, vn_results *out, size_t out_size)
 {
     return vn__suite_run_launched(s, cfg, out, out_size, NULL);
+}
+
+int vn_suite_run(vn_suite *s, const vn_config *cfg, vn_results **out)
+{
+    if (!out)
+        return VN_EINVAL;
+    *out = NULL;
+    vn_results *r = calloc(1, sizeof *r);
+    if (!r)
+        return VN_ENOMEM;
+    int rc = vn__suite_run(s, cfg, r, sizeof *r);
+    if (rc)
+        free(r);
+    else
+        *out = r;
+    return rc;
 }

@@ -10,7 +10,7 @@
 #include "internal.h"
 #include "clock/internal.h"
 #include "stats/internal.h"
-#include "vernier/probe.h"
+#include "clock/probe.h"
 
 uint64_t vn__timer_read(const struct vn__run *r)
 {

@@ -6,7 +6,7 @@
 #include <cjson/cJSON.h>
 
 #include "report.h"
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 /* One side's values of a benchmark, sorted, and their statistics. */
 typedef struct vn__rep_series {

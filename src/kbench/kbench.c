@@ -253,7 +253,7 @@ int vn__kbench_results(const vn__kbench_row *rows, size_t n, double hz, vn_resul
         int rc = row_of(&rows[i], hz, strcmp(rows[i].name, "empty") ? &empty : &none, &r.bench[i]);
         r.nbench = i + 1;
         if (rc) {
-            vn_results_free(&r);
+            vn__results_clear(&r);
             return rc;
         }
     }

@@ -10,7 +10,7 @@
 
 #include "stats/int.h"
 #include "vernier/bench.h"
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 /* The most CPUs of one parallel run the tool reports one by one. */
 #define VN__KBENCH_MAX_CPUS 64

@@ -4,7 +4,7 @@
  * running kernel does not have reads as unknown, never as a failure: most of
  * these files are optional (cpufreq is absent in most virtual machines, SMT
  * control in old kernels, intel_pstate on AMD). */
-#include "vernier/sysinfo.h"
+#include "machine/sysinfo_api.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -19,7 +19,7 @@
 
 #include "base/fileutil.h"
 #include "parse/sysinfo_parse.h"
-#include "vernier/clock.h"
+#include "clock/clock_api.h"
 
 void vn__sysinfo_reset(vn_sysinfo *s)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "parse/sysinfo_parse.h"
-#include "vernier/sysinfo.h"
+#include "machine/sysinfo_api.h"
 
 /* brief: the few words the console's one line of machine warnings gives it. */
 VN_PRINTF(5, 6)

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "vernier/report.h"
+#include "report/report.h"
 
 enum { VN__GB_CONSOLE, VN__GB_JSON, VN__GB_CSV };
 

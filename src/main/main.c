@@ -25,7 +25,7 @@
 #include "base/interrupt.h"
 #include "base/format.h"
 #include "base/options.h"
-#include "vernier/report.h"
+#include "report/report.h"
 #include "base/fileutil.h"
 
 typedef struct outputs {
@@ -290,7 +290,7 @@ static int main_parsed(int argc, char **argv, vn_suite *s, vn_results *keep, siz
         if (vn__outputs_usage(names, outs, 5, &to_stdout, msg, sizeof msg))
             return vn__main_usage_error(prog, "%s%s", msg, "");
         for (int i = 0; i < 5; i++) {
-            int rc = outs[i] ? vn_output_check(outs[i]) : 0;
+            int rc = outs[i] ? vn__output_check(outs[i]) : 0;
             if (rc) {
                 char msg[VN__WRITE_ERROR_MAX];
                 fprintf(stderr, "%s: %s\n", prog, vn__write_error(msg, sizeof msg, outs[i], rc));
@@ -310,7 +310,7 @@ static int main_parsed(int argc, char **argv, vn_suite *s, vn_results *keep, siz
     if (o.report) {
         if (!*o.report || !strcmp(o.report, "-"))
             return vn__main_usage_error(prog, "--report needs a file name for the page%s%s", "", "");
-        int rc = vn_output_check(o.report);
+        int rc = vn__output_check(o.report);
         if (rc) {
             char msg[VN__WRITE_ERROR_MAX];
             fprintf(stderr, "%s: %s\n", prog, vn__write_error(msg, sizeof msg, o.report, rc));
@@ -446,7 +446,7 @@ static int main_parsed(int argc, char **argv, vn_suite *s, vn_results *keep, siz
     if (keep)
         vn__results_give(keep, keep_size, &res);
     else
-        vn_results_free(&res);
+        vn__results_clear(&res);
     if (interrupted) {
         fprintf(stderr, "%s: interrupted; the results so far were reported\n", prog);
         return vn__interrupt_exit_code();
@@ -571,4 +571,25 @@ int vn__suite_main(vn_suite *s, int argc, char **argv, vn_results *keep, size_t 
         return 1;
     }
     return main_of(argc, argv, s, keep, keep_size);
+}
+
+int vn_suite_main(vn_suite *s, int argc, char **argv, vn_results **keep)
+{
+    if (!keep)
+        return vn__suite_main(s, argc, argv, NULL, 0);
+    *keep = NULL;
+    vn_results *r = calloc(1, sizeof *r);
+    if (!r) {
+        const char *prog = vn__main_prog_name(argc > 0 ? argv[0] : NULL);
+        fprintf(stderr, "%s: %s\n", prog, vn_strerror(VN_ENOMEM));
+        return 1;
+    }
+    int rc = vn__suite_main(s, argc, argv, r, sizeof *r);
+    /* Nothing ran (--help, --list, a usage error): no results to keep. */
+    if (!r->bench) {
+        vn_results_free(r);
+        return rc;
+    }
+    *keep = r;
+    return rc;
 }

@@ -21,7 +21,7 @@
 #include "main_report.h"
 #include "run/exec_internal.h"
 #include "base/fileutil.h"
-#include "vernier/report.h"
+#include "report/report.h"
 
 extern char **environ;
 

@@ -3,7 +3,7 @@
 #define VN_REPORT_INTERNAL_H
 
 #include "base/json.h"
-#include "vernier/report.h"
+#include "report/report.h"
 
 /* printf into b unless *err is set; the first failure is kept in *err, so a
  * reporter checks once at the end instead of after every line. */

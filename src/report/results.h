@@ -6,7 +6,7 @@
 
 #include "engine/results.h"
 #include "internal.h"
-#include "vernier/runner.h"
+#include "run/runner.h"
 
 /* Room for counter columns: one per event and four ratios. */
 #define VN__MAX_CCOLS (VN_COUNTERS_MAX + 4)

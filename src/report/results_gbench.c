@@ -23,7 +23,7 @@
 
 #include "base/format.h"
 #include "results.h"
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 /* The values of an entry, by kind. */
 enum { V_REAL, V_CPU, V_BYTES, V_ITEMS };

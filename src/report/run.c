@@ -9,8 +9,8 @@
 #include "stats/internal.h"
 #include "internal.h"
 #include "results.h"
-#include "vernier/runner.h"
-#include "vernier/stats.h"
+#include "run/runner.h"
+#include "stats/stats_api.h"
 
 #define BOLD(f) ((f) & VN_REPORT_COLOR ? "\033[1m" : "")
 #define GREEN(f) ((f) & VN_REPORT_COLOR ? "\033[32m" : "")

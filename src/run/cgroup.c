@@ -15,7 +15,7 @@
 
 #include "cgroup_internal.h"
 #include "base/fileutil.h"
-#include "vernier/exec.h"
+#include "run/exec_api.h"
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
 

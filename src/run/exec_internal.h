@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "vernier/exec.h"
+#include "run/exec_api.h"
 
 /* Splits line into words the way a POSIX shell splits a simple command:
  * blanks separate words; single quotes keep everything; double quotes keep

@@ -9,7 +9,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "vernier/exec.h"
+#include "run/exec_api.h"
 
 /* How often a wait looks at the stop flag when no signal woke it. */
 extern const struct timespec vn__exec_stop_check;

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "vernier/runner.h"
+#include "run/runner.h"
 
 /* Expands "LO:HI[:STEP]" into values (integers, or decimals when any of
  * the three has a decimal point). VN_EINVAL with a message for a malformed

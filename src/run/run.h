@@ -11,7 +11,7 @@
 #include "engine/decide.h"
 #include "exec_internal.h"
 #include "input.h"
-#include "vernier/runner.h"
+#include "run/runner.h"
 
 #define MAX_ROWS 10000
 #define SHELL_RUNS 30

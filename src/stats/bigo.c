@@ -6,7 +6,7 @@
  * then the simpler form. Logarithms are base 2, as there. */
 #include <math.h>
 
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 static double form(vn_bigo b, double n)
 {

@@ -2,7 +2,7 @@
 #include <math.h>
 
 #include "vernier/base.h"
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 int vn_fit_line(const double *x, const double *y, const double *w, size_t n, double *a, double *b,
                 double *r2)

@@ -1,7 +1,7 @@
 /* Histograms of a sample: bins over the range or within the fences, and the
  * cumulative share. Pure. */
 #include "internal.h"
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 #include <float.h>
 #include <math.h>

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 /* A sorted copy of x[0..n) (ascending; the caller frees it), or NULL when
  * memory runs out. The caller's array is never reordered. */

@@ -15,7 +15,7 @@
 #include "internal.h"
 #include "levels.h"
 #include "vernier/base.h"
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 /* The 97.5% normal quantile. */
 #define Z975 1.959963984540054

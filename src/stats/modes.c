@@ -48,7 +48,7 @@
  *   costs some 20 bootstrap samples instead of BOOT.
  * - The bootstrap draws from a fixed seed, so equal input gives equal
  *   output. */
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 /* scipy's rule (_mwu_choose_method): the exact distribution when one sample
  * has at most this many values and no two values are equal. */

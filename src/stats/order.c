@@ -3,7 +3,7 @@
  * below both, so neither has to call the other for it. */
 #include <math.h>
 
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 double vn_percentile_sorted(const double *sorted, size_t n, double p)
 {

@@ -15,7 +15,7 @@
 
 #include "internal.h"
 #include "rng.h"
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 #define RESAMPLES 2000
 #define SEED 0x726174696full /* "ratio" */

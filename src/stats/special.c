@@ -2,7 +2,7 @@
  * beta, Student's t quantile, binomial probabilities), written out so their
  * accuracy is known on every libc. Pure. */
 #include "internal.h"
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 #include <float.h>
 #include <math.h>

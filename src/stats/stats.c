@@ -8,7 +8,7 @@
  * special functions (stats/special.c) are written out so their accuracy is
  * known on every libc. Histograms are in stats/hist.c. */
 #include "internal.h"
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 #include <float.h>
 #include <math.h>

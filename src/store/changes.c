@@ -20,7 +20,7 @@
 #include "store/changes.h"
 #include "vernier/base.h"
 #include "vernier/bench.h"
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 /* The best split of v[0..n) and its statistic, from prefix sums. */
 static double best_split(const double *v, size_t n, size_t min_size, size_t *at)

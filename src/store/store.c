@@ -17,7 +17,7 @@
 #include "store/changes.h"
 #include "store/store_internal.h"
 #include "vernier/base.h"
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 /* ---- where ----------------------------------------------------------------- */
 

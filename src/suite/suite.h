@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/results.h"
 #include "vernier/bench.h"
 
 /* What the command line asked of the benchmarks, and what they share while

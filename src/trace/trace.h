@@ -11,8 +11,9 @@
 #include <stdio.h>
 
 #include "trace_event.h"
+#include "engine/results.h"
 #include "vernier/bench.h"
-#include "vernier/stats.h"
+#include "stats/stats_api.h"
 
 /* ---- the function, and whether this process may trace it (trace_func.c) ---- */
 

@@ -349,7 +349,7 @@ int vn__trace_view(const vn__trace_calls *c, const vn__trace_info *in, vn_result
     if (!err)
         err = findings(&r, c, in);
     if (err) {
-        vn_results_free(&r);
+        vn__results_clear(&r);
         return err;
     }
     *out = r;
@@ -364,7 +364,7 @@ int vn__trace_view_add(vn_results *into, const vn__trace_calls *c, const vn__tra
         return err;
     vn_result *b = realloc(into->bench, (into->nbench + 1) * sizeof *b);
     if (!b) {
-        vn_results_free(&one);
+        vn__results_clear(&one);
         return VN_ENOMEM;
     }
     into->bench = b;
@@ -377,7 +377,7 @@ int vn__trace_view_add(vn_results *into, const vn__trace_calls *c, const vn__tra
         for (size_t i = had; i < into->nfindings; i++)
             free(into->findings[i].explanation);
         into->nfindings = had;
-        vn_results_free(&one);
+        vn__results_clear(&one);
         return err;
     }
     /* The row moves: its memory is into's now. */
@@ -388,6 +388,6 @@ int vn__trace_view_add(vn_results *into, const vn__trace_calls *c, const vn__tra
         into->config.max_time = in->elapsed;
     snprintf(into->note, sizeof into->note, "each sample is one call of a kernel function, traced "
              "with BPF probes; a row a function");
-    vn_results_free(&one);
+    vn__results_clear(&one);
     return 0;
 }

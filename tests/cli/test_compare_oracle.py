@@ -14,7 +14,7 @@ from conftest import BUILD, sanitized
 
 @pytest.fixture(scope="module")
 def lib():
-    path = BUILD / "libvernier.so"
+    path = BUILD / "libvernier-all.so"  # every function of the library, not only the public ones
     if not path.exists():
         pytest.skip("no shared library at %s" % path)
     if sanitized():

@@ -57,19 +57,19 @@ int main(int argc, char **argv)
     vn_suite_add(s, "sum_64", sum_64, NULL);
     vn_suite_add(s, "sum_4096", sum_4096, &bytes);
     vn_suite_add(s, "fails", fails, NULL);
-    vn_results res;
+    vn_results *res = NULL;
     int rc = vn_suite_main(s, argc, argv, &res);
     const char *path = getenv("GBENCH_TOO");
     if (path) {
         vn_buf b;
         char date[40];
         vn_buf_init(&b, VN_RESULTS_BUF_MAX);
-        if (vn_report_results_gbench(&res, argv[0], vn_report_gbench_date(date, sizeof date, 0), &b) ||
+        if (vn_report_results_gbench(res, argv[0], vn_report_gbench_date(date, sizeof date, 0), &b) ||
             vn_write_file_atomic(path, b.data, b.len))
             rc = 3;
         vn_buf_free(&b);
     }
-    vn_results_free(&res);
+    vn_results_free(res);
     vn_suite_destroy(s);
     return rc;
 }

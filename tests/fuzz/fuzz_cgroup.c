@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "run/cgroup_internal.h"
-#include "vernier.h"
+#include "main/all.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

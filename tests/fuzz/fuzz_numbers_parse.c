@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "parse/numbers_parse.h"
-#include "vernier.h"
+#include "main/all.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 
 #include "run/internal.h"
 #include "run/exec_internal.h"
-#include "vernier.h"
+#include "main/all.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

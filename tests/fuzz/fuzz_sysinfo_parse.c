@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "parse/sysinfo_parse.h"
-#include "vernier/sysinfo.h"
+#include "machine/sysinfo_api.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

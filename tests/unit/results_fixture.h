@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "golden.h"
-#include "vernier.h"
+#include "main/all.h"
 
 typedef int (*report_fn)(const vn_results *r, vn_buf *b);
 

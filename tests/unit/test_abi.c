@@ -14,7 +14,7 @@
 
 #include "base/abi.h"
 #include "engine/results.h"
-#include "vernier.h"
+#include "main/all.h"
 
 /* Two layouts of one struct: the second added a field. */
 typedef struct old_opts {
@@ -166,14 +166,14 @@ static void the_engine_checks_its_config_size(void **state)
     /* A caller whose header ends at interleave: the rest keeps its
      * defaults, and the run goes ahead. */
     c.size = VN__SIZE_THROUGH(vn_config, interleave);
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_int_equal(r.nbench, 1);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     /* Not set up by vn_config_init, or from a newer header: refused. */
     c.size = 0;
-    assert_int_equal(vn_suite_run(s, &c, &r), VN_EABI);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), VN_EABI);
     c.size = sizeof c + sizeof(size_t);
-    assert_int_equal(vn_suite_run(s, &c, &r), VN_EABI);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), VN_EABI);
     vn_suite_destroy(s);
 }
 
@@ -221,7 +221,7 @@ static void the_engine_sets_its_results_sizes(void **state)
     vn_config c = quick_config();
     vn_results r;
     memset(&r, 0xa5, sizeof r);
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_int_equal(r.size, sizeof r);
     assert_int_equal(r.result_size, sizeof(vn_result));
     assert_int_equal(r.nbench, 2);
@@ -229,7 +229,7 @@ static void the_engine_sets_its_results_sizes(void **state)
     assert_string_equal(vn_results_at(&r, 1)->name, "b");
     assert_null(vn_results_at(&r, 2));
     assert_null(vn_results_at(NULL, 0));
-    vn_results_free(&r);
+    vn__results_clear(&r);
     assert_null(vn_results_at(&r, 0));
 
     /* A caller whose header is newer than the library: the fields the
@@ -244,13 +244,115 @@ static void the_engine_sets_its_results_sizes(void **state)
         assert_int_equal(buf[i], 0);
     for (size_t i = sizeof(vn_results) + 64; i < sizeof buf; i++)
         assert_int_equal(buf[i], 0xa5);
-    vn_results_free(big);
+    vn__results_clear(big);
 
     /* Smaller than the first layout: no library made such a header. */
     memset(&r, 0xa5, sizeof r);
     vn_results keep = r;
     assert_int_equal(vn__suite_run(s, &c, &r, VN__RESULTS_FIRST - 1), VN_EABI);
     assert_memory_equal(&r, &keep, sizeof r); /* untouched */
+    vn_suite_destroy(s);
+}
+
+static void work(vn_state *st)
+{
+    unsigned x = 1;
+    while (vn_next(st))
+        x = x * 3 + 1;
+    vn_keep(x);
+}
+
+static int find_something(vn_results *r, void *ctx)
+{
+    (void)ctx;
+    return vn_results_add_finding(r, "fit", "a one-line finding", NULL);
+}
+
+/* The public results: allocated by vn_suite_run(), read through functions
+ * that give what the library's own layout holds, each safe on NULL and past
+ * the end, and freed whole by vn_results_free(). */
+static void the_public_results_are_read_through_functions(void **state)
+{
+    (void)state;
+    vn_suite *s = vn_suite_create();
+    assert_non_null(s);
+    assert_int_equal(vn_suite_add(s, "a", work, NULL), 0);
+    assert_int_equal(vn_suite_add(s, "b", work, NULL), 0);
+    vn_suite_set_after(s, find_something, NULL);
+    vn_config c = quick_config();
+    c.processes = 1;
+    c.counters = "task-clock";
+    vn_results *r = (vn_results *)1;
+    assert_int_equal(vn_suite_run(NULL, &c, &r), VN_EINVAL);
+    assert_null(r);
+    assert_int_equal(vn_suite_run(s, &c, NULL), VN_EINVAL);
+    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_non_null(r);
+    assert_int_equal(vn_results_count(r), 2);
+    for (size_t i = 0; i < 2; i++) {
+        const vn_result *b = vn_results_at(r, i);
+        assert_ptr_equal(b, (const vn_result *)((const char *)r->bench + i * r->result_size));
+        assert_string_equal(vn_result_name(b), i ? "b" : "a");
+        assert_int_equal(vn_result_stop(b), b->stop);
+        assert_string_equal(vn_result_error(b), "");
+        /* The figures are the fields the reporters print. */
+        if (b->upper_bound) {
+            assert_true(isnan(vn_result_figure(b, VN_MEDIAN)));
+            assert_true(vn_result_figure(b, VN_BOUND) == b->bound_ns);
+        } else {
+            assert_true(vn_result_figure(b, VN_MEDIAN) == b->stats.median);
+            assert_true(vn_result_figure(b, VN_CI_LO) == b->stats.median_ci[0]);
+            assert_true(vn_result_figure(b, VN_CI_HI) == b->stats.median_ci[1]);
+            assert_true(isnan(vn_result_figure(b, VN_BOUND)));
+        }
+        assert_true(vn_result_figure(b, VN_MEAN) == b->stats.mean);
+        assert_true(vn_result_figure(b, VN_P99) == b->stats.pct[8]);
+        assert_true(vn_result_figure(b, VN_OVERHEAD) == b->overhead_ns);
+        assert_true(vn_result_figure(b, VN_SAMPLES) == (double)b->headline_samples);
+        assert_true(vn_result_figure(b, VN_PROCESSES) == 1);
+        assert_true(isnan(vn_result_figure(b, VN_RATIO))); /* no baseline */
+        assert_true(isnan(vn_result_figure(b, (vn_figure)999)));
+        /* Every sample, one at a time, then NULL. */
+        assert_int_equal(vn_result_samples(b), b->nsamples);
+        assert_true(b->nsamples > 0);
+        for (size_t k = 0; k < b->nsamples; k++)
+            assert_ptr_equal(vn_result_sample(b, k), &b->samples[k]);
+        assert_null(vn_result_sample(b, b->nsamples));
+        /* Warnings and counters by index, with their brief and value. */
+        assert_int_equal(vn_result_warnings(b), (size_t)b->nwarnings);
+        for (size_t k = 0; k < vn_result_warnings(b); k++) {
+            const char *brief = NULL;
+            assert_string_equal(vn_result_warning(b, k, &brief), b->warnings[k].id);
+            assert_non_null(brief);
+            assert_true(*brief != 0);
+        }
+        assert_null(vn_result_warning(b, vn_result_warnings(b), NULL));
+        assert_int_equal(vn_result_counters(b), (size_t)b->ncounters);
+        for (size_t k = 0; k < vn_result_counters(b); k++) {
+            double v = 0;
+            assert_string_equal(vn_result_counter(b, k, &v), b->counters[k].name);
+            assert_true(v == b->counters[k].value || (isnan(v) && isnan(b->counters[k].value)));
+        }
+        assert_null(vn_result_counter(b, vn_result_counters(b), NULL));
+    }
+    assert_null(vn_results_at(r, 2));
+    /* The finding the after hook added. */
+    assert_int_equal(vn_results_findings(r), 1);
+    const char *brief = NULL;
+    assert_string_equal(vn_results_finding(r, 0, &brief), "fit");
+    assert_string_equal(brief, "a one-line finding");
+    assert_null(vn_results_finding(r, 1, &brief));
+    vn_results_free(r);
+    /* NULL everywhere: nothing, and no crash. */
+    assert_int_equal(vn_results_count(NULL), 0);
+    assert_null(vn_result_name(NULL));
+    assert_true(isnan(vn_result_figure(NULL, VN_MEDIAN)));
+    assert_int_equal(vn_result_samples(NULL), 0);
+    assert_null(vn_result_sample(NULL, 0));
+    assert_int_equal(vn_result_warnings(NULL), 0);
+    assert_int_equal(vn_result_counters(NULL), 0);
+    assert_int_equal(vn_results_findings(NULL), 0);
+    vn_results_free(NULL);
     vn_suite_destroy(s);
 }
 
@@ -321,7 +423,7 @@ static void the_rows_are_found_by_the_librarys_stride(void **state)
     assert_int_equal(vn_report_results_markdown(&r, &b), VN_EABI);
     r.size = sizeof r;
     vn_buf_free(&b);
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 int main(void)
@@ -334,6 +436,7 @@ int main(void)
         cmocka_unit_test(the_runner_checks_its_results_size),
         cmocka_unit_test(the_engine_sets_its_results_sizes),
         cmocka_unit_test(the_rows_are_found_by_the_librarys_stride),
+        cmocka_unit_test(the_public_results_are_read_through_functions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "vernier.h"
+#include "main/all.h"
 
 static void calibration_is_repeatable(void **state)
 {

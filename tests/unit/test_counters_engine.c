@@ -17,7 +17,7 @@
 #include "engine/internal.h"
 #include "fake_pmu.h"
 #include "run/run.h"
-#include "vernier.h"
+#include "main/all.h"
 
 /* The fake machine: time in ns advances when the body says and by
  * read_cost at each timer read; per ns of body time the core runs 2 cycles
@@ -125,7 +125,7 @@ static void per_iteration_net_of_the_loop(void **state)
     assert_int_equal(vn_suite_add(s, "b", body, &o), 0);
     vn_config c = config("default,page-faults");
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->ncounters, 7);
     assert_string_equal(r.counters.requested, "default,page-faults");
@@ -157,7 +157,7 @@ static void per_iteration_net_of_the_loop(void **state)
         assert_int_equal(b->samples[i].counts_scaled, 0);
     }
     assert_ptr_equal(b->samples[0].counts, b->sample_counts);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
     assert_int_equal(fake_open_fds(), 0);
 }
@@ -171,7 +171,7 @@ static void multiplexed_counts_are_scaled(void **state)
     assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
     vn_config c = config("instructions,cycles");
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     const vn_counter_result *insn = counter(b, "instructions");
     /* Counted half the time, scaled back up (the halving rounds down by
@@ -184,7 +184,7 @@ static void multiplexed_counts_are_scaled(void **state)
     assert_int_equal(vn_report_results_text(&r, 0, &out), 0);
     assert_non_null(strstr(out.data, "\ncounters: * marks values"));
     vn_buf_free(&out);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -200,7 +200,7 @@ static void missing_events_are_named_not_fatal(void **state)
     assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
     vn_config c = config(NULL); /* the default set */
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_int_equal(vn_results_at(&r, 0)->stop, VN_STOP_PRECISION);
     assert_true(fabs(vn_results_at(&r, 0)->stats.median - 10) < 1e-9);
     assert_string_equal(r.counters.requested, "default");
@@ -226,15 +226,15 @@ static void missing_events_are_named_not_fatal(void **state)
                                      "hypervisor (kvm) exposes no PMU to this virtual machine; "
                                      "fix: run on bare metal"));
     vn_buf_free(&out);
-    vn_results_free(&r);
+    vn__results_clear(&r);
 
     /* What does work is used. */
     c = config("default,page-faults");
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_int_equal(vn_results_at(&r, 0)->ncounters, 1);
     assert_true(fabs(counter(vn_results_at(&r, 0), "page-faults")->value - 0.5) < 1e-3);
     assert_true(isnan(vn_results_at(&r, 0)->derived.ipc));
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -246,7 +246,7 @@ static void counters_off(void **state)
     assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
     vn_config c = config("none");
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_string_equal(r.counters.requested, "");
     assert_int_equal(vn_results_at(&r, 0)->ncounters, 0);
     assert_int_equal(fake.opens, 0);
@@ -255,7 +255,7 @@ static void counters_off(void **state)
     assert_int_equal(vn_report_results_json(&r, &out), 0);
     assert_non_null(strstr(out.data, "\n  \"counters\": null,\n"));
     vn_buf_free(&out);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 
     /* A fake clock without a fake PMU: no counters, whatever was asked, so
@@ -263,18 +263,18 @@ static void counters_off(void **state)
     s = suite(0);
     assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
     c = config("page-faults");
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_string_equal(r.counters.requested, "");
-    vn_results_free(&r);
+    vn__results_clear(&r);
 
     /* A list that names no event is the caller's error. */
     c = config("bogus");
-    assert_int_equal(vn_suite_run(s, &c, &r), 0); /* no PMU hook: never looked at */
-    vn_results_free(&r);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0); /* no PMU hook: never looked at */
+    vn__results_clear(&r);
     vn_suite_destroy(s);
     s = suite(1);
     assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
-    assert_int_equal(vn_suite_run(s, &c, &r), VN_ENOENT);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), VN_ENOENT);
     vn_suite_destroy(s);
 }
 
@@ -287,12 +287,12 @@ static void failed_reads_give_unknown_counts(void **state)
     assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
     vn_config c = config("instructions");
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     /* The time is measured all the same. */
     assert_true(fabs(vn_results_at(&r, 0)->stats.median - 10) < 1e-9);
     assert_true(isnan(counter(vn_results_at(&r, 0), "instructions")->value));
     assert_true(isnan(vn_results_at(&r, 0)->samples[0].counts[0]));
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -342,7 +342,7 @@ static void counters_follow_the_headline(void **state)
     /* The sample-level shared-core tag, off by default, is on here. */
     c.policy = "min_untagged=5,shared_ratio=1.1";
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->nsamples, 40);
     assert_int_equal(b->left_out, VN_TAG_PREEMPTED | VN_TAG_MIGRATED);
@@ -350,7 +350,7 @@ static void counters_follow_the_headline(void **state)
     assert_true(fabs(b->stats.median - 20) < 0.5);
     assert_true(fabs(counter(b, "cycles")->value - 40) < 1);
     assert_true(fabs(counter(b, "instructions")->value - 60) < 1);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
     assert_int_equal(fake_open_fds(), 0);
 }

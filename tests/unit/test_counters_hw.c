@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "vernier.h"
+#include "main/all.h"
 
 static vn_counters *ctr;
 
@@ -75,7 +75,7 @@ static void the_engine_counts_one_add(void **state)
     c.max_time = 0.3;
     c.counters = "instructions,branches,cycles";
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     for (int i = 0; i < b->ncounters; i++)
         printf("%s: %.3f per iteration net, %.3f the empty loop's\n", b->counters[i].name,
@@ -83,7 +83,7 @@ static void the_engine_counts_one_add(void **state)
     assert_true(b->ncounters == 3);
     assert_true(fabs(b->counters[0].value - 1) < 0.2); /* one add */
     assert_true(b->counters[1].value < 0.2);           /* no branch of its own */
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 

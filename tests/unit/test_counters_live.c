@@ -24,7 +24,7 @@
 
 #include <cmocka.h>
 
-#include "vernier.h"
+#include "main/all.h"
 
 #define PAGES 512
 #define SLEEPS 5

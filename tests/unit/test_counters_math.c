@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "counters/internal.h"
-#include "vernier/sysinfo.h"
+#include "machine/sysinfo_api.h"
 
 static void scaling(void **state)
 {

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "engine/decide.h"
-#include "vernier.h"
+#include "main/all.h"
 
 #define MAXN 400
 

@@ -13,7 +13,7 @@
 
 #include "engine/decide.h"
 #include "engine/internal.h"
-#include "vernier.h"
+#include "main/all.h"
 
 /* ---- The fake machine ------------------------------------------------------ */
 
@@ -198,7 +198,7 @@ static const vn_result *run_hooked(const vn__hooks *h, size_t n, vn_results *r)
     assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
     vn_config c = quick_config();
     c.min_samples = c.max_samples = n;
-    assert_int_equal(vn_suite_run(s, &c, r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, r), 0);
     vn_suite_destroy(s);
     return vn_results_at(r, 0);
 }
@@ -209,7 +209,7 @@ static const vn_result *run_alone(vn_results *r, vn_bench_fn fn)
     vn_suite *s = fake_suite(20);
     assert_int_equal(vn_suite_add(s, "b", fn, NULL), 0);
     vn_config c = quick_config();
-    assert_int_equal(vn_suite_run(s, &c, r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, r), 0);
     vn_suite_destroy(s);
     return vn_results_at(r, 0);
 }
@@ -225,11 +225,11 @@ static void calibration_stops_at_the_budgets_share(void **state)
     c.max_time = 0.11;
     c.min_samples = 10;
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     /* The share is 10 ms; at 10 ns an iteration 2^20 take 10.49 ms. */
     assert_int_equal(vn_results_at(&r, 0)->iters, 1 << 20);
     assert_true(has_warning(vn_results_at(&r, 0), "timer_bound"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -245,9 +245,9 @@ static uint64_t calibrated_iters(double timer_cost, double ns_per_iter, double m
     vn_config c = quick_config();
     c.min_sample_time = min_sample_time;
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     uint64_t iters = vn_results_at(&r, 0)->iters;
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
     return iters;
 }
@@ -290,7 +290,7 @@ static void calibration_needs_a_second_sample_at_the_threshold(void **state)
     const vn_result *b = run_alone(&r, cold_at_first);
     assert_int_equal(b->iters, 131072);
     assert_true(fabs(b->stats.median - 10.0) < 1e-9);
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 static void steady_body_stops_at_min_samples(void **state)
@@ -301,7 +301,7 @@ static void steady_body_stops_at_min_samples(void **state)
     assert_int_equal(vn_suite_add(s, "steady", body, NULL), 0);
     vn_config c = quick_config();
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     /* Precise at the first look, 10 samples, and again at the next: the
@@ -312,7 +312,7 @@ static void steady_body_stops_at_min_samples(void **state)
     assert_true(fabs(b->cycles - 20.0) < 1e-9); /* 10 ns at 0.5 ns per cycle */
     assert_string_equal(b->name, "steady");
     assert_string_equal(b->unit, "ns");
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -338,7 +338,7 @@ static void noisy_body_runs_to_the_budget(void **state)
     vn_config c;
     vn_suite *s = noisy_suite(&c);
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->stop, VN_STOP_MAX_TIME);
     assert_true(b->elapsed >= 0.05);
@@ -349,7 +349,7 @@ static void noisy_body_runs_to_the_budget(void **state)
     assert_non_null(strstr(warning_text(b, "max_time"),
                            "budget 0.05 s spent before the precision was reached; CI +-"));
     assert_true(has_warning(b, "high_variance"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -366,7 +366,7 @@ static void precision_stop_matches_an_independent_check(void **state)
     c.precision = 0.1;
     c.min_samples = 10;
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     /* The stop must be the first n >= 10 at which the median's CI is within
@@ -386,7 +386,7 @@ static void precision_stop_matches_an_independent_check(void **state)
         else
             assert_true(half > 0.001 * st.median);
     }
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -399,7 +399,7 @@ static void overhead_is_measured_and_subtracted(void **state)
     assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
     vn_config c = quick_config();
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     double per_iter_overhead = 50000.0 / (double)b->iters;
     assert_true(fabs(b->overhead_ns - per_iter_overhead) < 1e-9);
@@ -408,7 +408,7 @@ static void overhead_is_measured_and_subtracted(void **state)
     assert_true(fabs(b->samples[0].value - (10.0 + per_iter_overhead)) < 1e-9);
     assert_true(fabs(b->stats.median - 10.0) < 1e-9);
     assert_int_equal(b->upper_bound, 0);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -425,21 +425,21 @@ static void a_loop_as_costly_as_the_body_is_flagged(void **state)
     assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
     vn_config c = quick_config();
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->iters, 65536);
     assert_true(fabs(b->overhead_ns - 600000.0 / 65536) < 1e-9);
     assert_int_equal(b->upper_bound, 0);
     assert_true(fabs(b->stats.median - 10.0) < 1e-9);
     assert_true(has_warning(b, "overhead_dominates"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
     /* With a long body the loop is negligible and nothing is said. */
     reset_fake();
     costs[0] = 1000;
     read_cost = 3 * 1024;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_false(has_warning(vn_results_at(&r, 0), "overhead_dominates"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -454,7 +454,7 @@ static void empty_body_gives_an_upper_bound(void **state)
     assert_int_equal(vn_suite_add(s, "nothing", body, NULL), 0);
     vn_config c = quick_config();
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->iters, 1);
     assert_int_equal(b->upper_bound, 1);
@@ -471,7 +471,7 @@ static void empty_body_gives_an_upper_bound(void **state)
     /* In reference cycles too (0.5 ns each here). */
     assert_true(fabs(b->cycles - b->bound_ns / 0.5) < 1e-9);
     assert_true(has_warning(b, "dead_code"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -485,7 +485,7 @@ static void tagged_samples_stay_out_of_the_headline(void **state)
     vn_config c = quick_config();
     c.min_samples = 20;
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     size_t tagged = 0;
     for (size_t i = 0; i < b->nsamples; i++)
@@ -498,7 +498,7 @@ static void tagged_samples_stay_out_of_the_headline(void **state)
     assert_int_equal(b->stats.n, b->nsamples - tagged);
     assert_true(fabs(b->stats.max - 10.0) < 1e-9);
     assert_true(has_warning(b, "interference"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -524,7 +524,7 @@ static void speed_drift_is_reported(void **state)
         vn_config c = quick_config();
         c.min_samples = c.max_samples = 30;
         vn_results r;
-        assert_int_equal(vn_suite_run(s, &c, &r), 0);
+        assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
         const vn_result *b = vn_results_at(&r, 0);
         assert_true(b->ref_spread > 0.05);
         assert_int_equal(b->cycles_headline, follows);
@@ -532,7 +532,7 @@ static void speed_drift_is_reported(void **state)
         if (follows)
             assert_true(b->cycles_ci[1] - b->cycles_ci[0] < 0.1 * b->cycles);
         ref_by_sample = 0;
-        vn_results_free(&r);
+        vn__results_clear(&r);
         vn_suite_destroy(s);
     }
 }
@@ -588,7 +588,7 @@ static const vn_result *run_with_empty(vn_results *r, double a, double b)
     vn_config c = quick_config();
     c.min_samples = 80; /* 5 + 80 / 8 empty-loop samples: p10 and p90 of both kinds */
     c.max_samples = 80;
-    assert_int_equal(vn_suite_run(s, &c, r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, r), 0);
     vn_suite_destroy(s);
     return vn_results_at(r, 0);
 }
@@ -607,14 +607,14 @@ static void a_slow_empty_loop_sample_is_left_out(void **state)
     assert_true(fabs(b->overhead_cycles_spread) < 1e-9);
     assert_true(fabs(b->stats.median - 9.0) < 1e-9);
     assert_false(has_warning(b, "speed_drift"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
 
     /* The same cost every time. */
     b = run_with_empty(&r, 1.0, 1.0);
     assert_true(fabs(b->overhead_cycles_spread) < 1e-9);
     assert_true(fabs(b->overhead_cycles - 2.0) < 1e-9);
     assert_false(has_warning(b, "shared_core"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 /* How "b" runs on the fake machine: its costs per iteration in turn, the
@@ -670,7 +670,7 @@ static const vn_result *run_on(vn_results *r, fake_run f)
     static char pol[256];
     snprintf(pol, sizeof pol, "%s%s%s", SHARED_ON, f.policy ? "," : "", f.policy ? f.policy : "");
     c.policy = pol;
-    assert_int_equal(vn_suite_run(s, &c, r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, r), 0);
     vn_suite_destroy(s);
     return vn_results_at(r, 0);
 }
@@ -684,7 +684,7 @@ static void a_shared_core_at_calibration_gives_longer_samples(void **state)
     /* Quiet throughout: 10 ns, so 2^17 iterations reach 1 ms. */
     const vn_result *b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 0, 0, 1, 20, 0, 0, 0.02, 0, 0, 0, NULL});
     assert_int_equal(b->iters, 131072);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     /* Shared through calibration and warmup (20 ns, 2^16 iterations reach
      * 1 ms): the run has seen no faster probe to say the core is shared
      * (the rule calibrates on the run's own fastest probe and assumes no
@@ -692,11 +692,11 @@ static void a_shared_core_at_calibration_gives_longer_samples(void **state)
      * found. */
     b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 1, 20, 0, 0, 0.02, 0, 0, 0, NULL});
     assert_int_equal(b->iters, 65536);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     /* Without the probe, nothing says the core was shared: 2^16 stays. */
     b = run_on(&r, (fake_run){ten_ns, 1, 1.0, -1, 30, 0, 20, 0, 0, 0.02, 0, 0, 0, NULL});
     assert_int_equal(b->iters, 65536);
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 /* Body 10 ns, empty loop 1 ns, the core shared from `from` to `to` ms. */
@@ -739,7 +739,7 @@ static void shared_core_samples_stay_out_of_the_headline(void **state)
     assert_true(fabs(b->cycles - 18.0) < 1e-9);
     assert_true(has_warning(b, "shared_core"));
     assert_false(has_warning(b, "interference"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
 
     /* Shared from before the first sample to 80 ms: no quiet sample shows
      * that sharing slows this body, so the shared samples are the
@@ -752,14 +752,14 @@ static void shared_core_samples_stay_out_of_the_headline(void **state)
     assert_int_equal(b->left_out & VN_TAG_SHARED_CORE, 0);
     assert_true(fabs(b->stats.median - 18.0) < 1e-9);
     assert_non_null(strstr(warning_text(b, "shared_core"), "kept: too few quiet ones to compare"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
 
     /* Without the probe nothing is tagged, and the slow samples stay in. */
     b = run_shared(&r, 20, 45, 0, 60);
     assert_int_equal(b->nshared, 0);
     assert_true(b->stats.max > 15);
     assert_false(has_warning(b, "shared_core"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 /* ---- Each rule of the engine switched off by its policy field ---- */
@@ -773,7 +773,7 @@ static void a_bad_policy_fails_before_measuring(void **state)
         vn_config c = quick_config();
         c.policy = bad[i];
         vn_results r;
-        assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+        assert_int_equal(vn__suite_run_here(s, &c, &r), VN_EINVAL);
         assert_int_equal(sample_no, 0);
         vn_suite_destroy(s);
     }
@@ -787,12 +787,12 @@ static void shared_ratio_inf_never_tags_shared(void **state)
         run_on(&r, (fake_run){ten_ns, 1, 1.0, 20, 45, 1, 60, 0, 0, 0, 0, 0, 0, "shared_ratio=inf"});
     assert_int_equal(b->nshared, 0);
     assert_true(b->stats.max > 15);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     /* A threshold the shared probes (1.6 to 2.4) pass tags as before. */
     b = run_on(&r, (fake_run){ten_ns, 1, 1.0, 20, 45, 1, 60, 0, 0, 0, 0, 0, 0, "shared_ratio=1.5"});
     assert_true(b->nshared >= 10);
     assert_true(fabs(b->stats.max - 9.0) < 1e-9);
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 static void a_core_shared_throughout_is_said(void **state)
@@ -807,7 +807,7 @@ static void a_core_shared_throughout_is_said(void **state)
     assert_true(fabs(b->stats.median - 18.0) < 1e-9);
     assert_true(has_warning(b, "shared_core"));
     assert_true(fabs(b->on_cpu - 1.0) < 1e-9);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     /* The same core, for a benchmark that sleeps nine tenths of each
      * sample: a shared core hardly slows it, no sample is tagged, and
      * nothing is said. */
@@ -815,7 +815,7 @@ static void a_core_shared_throughout_is_said(void **state)
     assert_true(fabs(b->on_cpu - 0.1) < 1e-9);
     assert_int_equal(b->nshared, 0);
     assert_false(has_warning(b, "shared_core"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
 
     /* Shared from the first few samples on: too few quiet samples are left, so
      * the shared ones make the headline after all, and the warning says
@@ -826,7 +826,7 @@ static void a_core_shared_throughout_is_said(void **state)
     assert_int_equal(b->stats.n, b->nsamples);
     assert_true(fabs(b->stats.median - 18.0) < 1e-9);
     assert_non_null(strstr(warning_text(b, "shared_core"), "kept: "));
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 /* A benchmark that sleeps through its samples lost little to a shared
@@ -842,7 +842,7 @@ static void samples_off_the_cpu_are_never_tagged(void **state)
     assert_true(probed_shared >= 10);
     assert_int_equal(b->nshared, 0);
     assert_true(fabs(b->stats.max - 19.0) < 1e-9); /* the slow ones stay in */
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 /* The empty loop's cost per iteration carries the timer's reads spread over
@@ -878,14 +878,14 @@ static void each_row_judges_its_own_empty_loop(void **state)
     vn_config c = quick_config();
     c.max_time = 0.5;
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_int_equal(r.nbench, 2);
     assert_true(vn_results_at(&r, 0)->iters > 100 * vn_results_at(&r, 1)->iters);
     for (size_t k = 0; k < 2; k++) {
         assert_int_equal(vn_results_at(&r, k)->stop, VN_STOP_PRECISION);
         assert_true(vn_results_at(&r, k)->nsamples < 40);
     }
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -904,7 +904,7 @@ static const vn_result *run_quiet_penalty(vn_results *r, double penalty, double 
     vn_config c = quick_config();
     c.max_samples = 40;
     c.precision = precision;
-    assert_int_equal(vn_suite_run(s, &c, r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, r), 0);
     vn_suite_destroy(s);
     return vn_results_at(r, 0);
 }
@@ -923,7 +923,7 @@ static void quiet_samples_slower_than_shared_ones_are_no_quiet_figure(void **sta
     assert_true(quiet >= 5); /* enough to make the headline by their number */
     assert_int_equal(b->left_out, VN_TAG_PREEMPTED | VN_TAG_MIGRATED);
     assert_non_null(strstr(warning_text(b, "shared_core"), "kept: they ran as fast"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 /* Shared samples leave the headline only when they run slower than the
@@ -939,16 +939,16 @@ static void shared_samples_leave_only_when_sharing_slows_the_body(void **state)
     const vn_result *b = run_quiet_penalty(&r, 1, 1);
     assert_int_equal(b->left_out, VN_TAG_PREEMPTED | VN_TAG_MIGRATED | VN_TAG_SHARED_CORE);
     assert_true(fabs(b->stats.median + b->overhead_ns - 10) < 1e-3);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     /* 0.25% slower than the quiet ones, for 1% asked: kept. */
     b = run_quiet_penalty(&r, 1.995, 1);
     assert_int_equal(b->left_out, VN_TAG_PREEMPTED | VN_TAG_MIGRATED);
     assert_int_equal(b->stop, VN_STOP_PRECISION);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     /* The same for 0.2% asked: past it, left out. */
     b = run_quiet_penalty(&r, 1.995, 0.2);
     assert_int_equal(b->left_out, VN_TAG_PREEMPTED | VN_TAG_MIGRATED | VN_TAG_SHARED_CORE);
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 /* A timer whose read costs more than 2% of a probe cannot tell a shared
@@ -969,7 +969,7 @@ static void a_costly_timer_takes_no_probes(void **state)
     for (size_t i = 0; i < b->nsamples; i++)
         assert_true(isnan(b->samples[i].branch_cycles));
     assert_int_equal(b->nshared, 0);
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 /* A bound stops once its fastest sample is reproduced, but only on a core
@@ -997,7 +997,7 @@ static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
     for (size_t i = 0; i < b->nsamples; i++)
         fastest += b->samples[i].value <= 1.0 + 1e-9;
     assert_int_equal(fastest, 5);
-    vn_results_free(&r);
+    vn__results_clear(&r);
 
     /* A core shared throughout: no quiet sample shows that the sharing
      * slows this body, so the bound of its samples stops as soon as it is
@@ -1007,7 +1007,7 @@ static void a_bound_stops_when_its_fastest_sample_is_reproduced(void **state)
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_false(b->waited);
     assert_false(has_warning(b, "max_time"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 /* A body that costs what the empty loop does (1 ns a loop quiet, 2 ns on
@@ -1032,7 +1032,7 @@ static void a_body_as_cheap_as_the_loop_is_bounded_by_its_fastest_sample(void **
         if (shared)
             assert_non_null(strstr(warning_text(b, "shared_core"), "kept: too few quiet ones to compare"));
         assert_false(has_warning(b, "max_time"));
-        vn_results_free(&r);
+        vn__results_clear(&r);
     }
 }
 
@@ -1059,7 +1059,7 @@ static void the_empty_loop_of_the_kind_needs_empty_matched_samples(void **state)
          * three at 1.0 and three at 1.5, a median of 1.25 from all. */
         assert_true(fabs(b->overhead_ns - (three ? 1.0 : 1.25)) < 1e-5);
         assert_false(b->waited);
-        vn_results_free(&r);
+        vn__results_clear(&r);
     }
 }
 
@@ -1117,7 +1117,7 @@ static void the_probe_after_a_sample_is_the_next_one_whichever_row_takes_it(void
         c.interleave = 1;
         samples_of[0] = samples_of[1] = 0;
         vn_results r;
-        assert_int_equal(vn_suite_run(s, &c, &r), 0);
+        assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
         vn_suite_destroy(s);
         assert_true(row_before_spike >= 0);
         /* The calibration samples came first; the sample before the spike
@@ -1131,7 +1131,7 @@ static void the_probe_after_a_sample_is_the_next_one_whichever_row_takes_it(void
              * have been the row's own next one, quiet. */
             other_row += row_after_spike >= 0 && row_after_spike != row_before_spike;
         }
-        vn_results_free(&r);
+        vn__results_clear(&r);
     }
     assert_true(other_row > 0);
 }
@@ -1204,7 +1204,7 @@ static void a_loop_that_does_not_run_fails(void **state)
     costs[0] = 10;
     vn_config c = quick_config();
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     /* Calibration stops at 2^24 iterations, not 2^40 (where the empty
      * loop would take minutes a sample), and the row says why it failed. */
     assert_int_equal(flat_most, (uint64_t)1 << 24);
@@ -1215,7 +1215,7 @@ static void a_loop_that_does_not_run_fails(void **state)
     /* A loop whose iterations run is measured as before. */
     assert_int_not_equal(vn_results_at(&r, 1)->stop, VN_STOP_FAILED);
     assert_true(fabs(vn_results_at(&r, 1)->stats.median - 10.0) < 1e-9);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
     /* A fixed cost in each sample is not taken for iterations that do not
      * run: 2^23 iterations (0.84 ms of them) reach the 1 ms threshold. */
@@ -1223,10 +1223,10 @@ static void a_loop_that_does_not_run_fails(void **state)
     s = fake_suite(20);
     assert_int_equal(vn_suite_add(s, "fixed", fixed_then_fast, NULL), 0);
     c.max_time = 0.1;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_int_not_equal(vn_results_at(&r, 0)->stop, VN_STOP_FAILED);
     assert_int_equal(vn_results_at(&r, 0)->iters, (uint64_t)1 << 23);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
     /* An interrupted sample of 2^14 iterations makes 2^24 of a very fast
      * loop look no slower than it: the fastest of three of each decides. */
@@ -1234,12 +1234,12 @@ static void a_loop_that_does_not_run_fails(void **state)
     fast_interrupted_once = 0;
     s = fake_suite(20);
     assert_int_equal(vn_suite_add(s, "fast", fast_interrupted, NULL), 0);
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     /* The first sample of 2^14 (1 ms: the threshold, so taken again), then
      * two more at the check. */
     assert_int_equal(fast_interrupted_once, 2 + 2);
     assert_int_not_equal(vn_results_at(&r, 0)->stop, VN_STOP_FAILED);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
     /* A timer that never moves sees no difference between the sizes: then
      * a thousand iterations for each ns of the 1 ms threshold (2^30) that
@@ -1248,11 +1248,11 @@ static void a_loop_that_does_not_run_fails(void **state)
     flat_most = 0;
     s = fake_suite(20);
     assert_int_equal(vn_suite_add(s, "unseen", flat_unseen, NULL), 0);
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_int_equal(vn_results_at(&r, 0)->stop, VN_STOP_FAILED);
     assert_non_null(strstr(vn_results_at(&r, 0)->error, "they do not run"));
     assert_int_equal(flat_most, (uint64_t)1 << 30);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -1268,7 +1268,7 @@ static void too_few_headline_samples_for_an_interval_say_so(void **state)
     vn_config c = quick_config();
     c.min_samples = c.max_samples = 10;
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     size_t used = 0;
     for (size_t i = 0; i < b->nsamples; i++)
@@ -1280,7 +1280,7 @@ static void too_few_headline_samples_for_an_interval_say_so(void **state)
     assert_int_equal(b->stop, VN_STOP_MAX_SAMPLES);
     assert_non_null(strstr(warning_text(b, "max_samples"),
                            "5 samples left, too few for a 95% CI"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -1306,7 +1306,7 @@ static void no_empty_loop_sample_kept_leaves_the_overhead_unknown(void **state)
     assert_int_equal(b->nsamples, 10);
     assert_true(isnan(b->overhead_ns) && isnan(b->overhead_ci[0]) && isnan(b->overhead_ci[1]));
     assert_true(b->stats.median > 9000 && b->stats.median < 11000); /* 10 ns x 1000, gross */
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 /* A row stopped at a limit whose headline meets the precision all the same
@@ -1402,7 +1402,7 @@ static void precise_at_the_most_samples_says_nothing(void **state)
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_int_equal(b->nsamples, 20);
     assert_false(has_warning(b, "max_samples"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
     /* An upper bound without probes stops on its median's interval, not on
      * samples agreeing with the fastest: 20 equal samples meet it too. */
     b = run_on(&r, (fake_run){(const double[]){1.0}, 1, 1.0, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0, NULL});
@@ -1410,7 +1410,7 @@ static void precise_at_the_most_samples_says_nothing(void **state)
     assert_int_equal(b->stop, VN_STOP_PRECISION);
     assert_false(has_warning(b, "max_samples"));
     assert_false(b->waited);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     /* A budget of 1 ms is spent at the first stop test (the tenth sample of
      * about 1 ms): the samples meet the precision there, but at one look
      * only, and the decision that stopped the row is the budget's. It says
@@ -1419,7 +1419,7 @@ static void precise_at_the_most_samples_says_nothing(void **state)
     assert_int_equal(b->nsamples, 10);
     assert_int_equal(b->stop, VN_STOP_MAX_TIME);
     assert_true(has_warning(b, "max_time"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 static void growing_cost_is_drift(void **state)
@@ -1435,7 +1435,7 @@ static void growing_cost_is_drift(void **state)
     c.min_samples = 40;
     c.max_samples = 40;
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->stop, VN_STOP_MAX_SAMPLES);
     assert_int_equal(b->nsamples, 40);
@@ -1444,7 +1444,7 @@ static void growing_cost_is_drift(void **state)
     assert_non_null(warning_text(b, "max_samples"));
     assert_non_null(strstr(warning_text(b, "max_samples"),
                            "most samples (40) spent before the precision was reached; CI +-"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -1475,7 +1475,7 @@ static void parameters_give_rows(void **state)
     vn_config c = quick_config();
     c.filter = "size=(8|64|8192)$";
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_int_equal(r.nbench, 3);
     assert_string_equal(vn_results_at(&r, 0)->name, "copy/size=8");
     assert_string_equal(vn_results_at(&r, 1)->name, "copy/size=64");
@@ -1487,7 +1487,7 @@ static void parameters_give_rows(void **state)
      * the throughput is 1 byte per ns: 1e9 bytes/s. */
     assert_true(fabs(vn_results_at(&r, 1)->stats.median - 64) < 1e-9);
     assert_true(fabs(vn_results_at(&r, 1)->bytes_per_sec - 1e9) < 1);
-    vn_results_free(&r);
+    vn__results_clear(&r);
 
     /* A range that does not land on hi still measures hi. */
     const int64_t list[] = {3, 5};
@@ -1501,13 +1501,13 @@ static void parameters_give_rows(void **state)
     odd.range_mult = 3;
     assert_int_equal(vn_suite_add(s, "odd", param_body, &odd), 0);
     c.filter = "^(list|odd)";
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_int_equal(r.nbench, 2 + 4);
     assert_string_equal(vn_results_at(&r, 1)->name, "list/n=5");
     assert_string_equal(vn_results_at(&r, 2)->name, "odd/n=1");
     assert_string_equal(vn_results_at(&r, 4)->name, "odd/n=9");
     assert_string_equal(vn_results_at(&r, 5)->name, "odd/n=10");
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -1543,11 +1543,11 @@ static void setup_and_teardown_wrap_every_sample(void **state)
     assert_int_equal(vn_suite_add(s, "b", data_body, &o), 0);
     vn_config c = quick_config();
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_true(setups > (int)vn_results_at(&r, 0)->nsamples);
     assert_int_equal(setups, teardowns);
     assert_ptr_equal(seen_data, &setups);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -1585,12 +1585,12 @@ static void a_failing_setup_hands_its_teardown_no_stale_data(void **state)
     assert_int_equal(vn_suite_add(s, "b", data_body, &o), 0);
     vn_config c = quick_config();
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_string_equal(vn_results_at(&r, 0)->error, "no memory for the input");
     assert_int_equal(setups, 3);
     assert_int_equal(teardowns, 3);
     assert_int_equal(teardowns_without_data, 1); /* the third: NULL, not the second's */
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -1623,7 +1623,7 @@ static void failures_are_reported_not_fatal(void **state)
     assert_int_equal(vn_suite_add(s, "fine", body, NULL), 0);
     vn_config c = quick_config();
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_int_equal(r.nbench, 4);
     assert_int_equal(vn_results_at(&r, 0)->stop, VN_STOP_FAILED);
     assert_string_equal(vn_results_at(&r, 0)->error, "the input was wrong");
@@ -1631,7 +1631,7 @@ static void failures_are_reported_not_fatal(void **state)
     assert_non_null(strstr(vn_results_at(&r, 2)->error, "left its vn_next() loop"));
     assert_string_equal(vn_results_at(&r, 3)->error, "");
     assert_int_equal(vn_results_at(&r, 3)->stop, VN_STOP_PRECISION);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -1679,7 +1679,7 @@ static double drift_ratio(int interleave, size_t n, vn_results *r)
     vn_config c = quick_config();
     c.min_samples = c.max_samples = n;
     c.interleave = interleave;
-    assert_int_equal(vn_suite_run(s, &c, r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, r), 0);
     vn_suite_destroy(s);
     assert_int_equal(r->nbench, 2);
     return vn_results_at(r, 1)->stats.median / vn_results_at(r, 0)->stats.median;
@@ -1693,7 +1693,7 @@ static void interleaved_rows_meet_the_same_machine(void **state)
      * reads more than 10x; taking turns, both meet the same slowing. */
     double apart = drift_ratio(0, 40, &r);
     assert_int_equal(r.config.interleave, 0);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     assert_true(apart > 10.05);
     /* The log (calibration runs each row's setup too): every one of t's
      * samples, then every one of h's. */
@@ -1710,7 +1710,7 @@ static void interleaved_rows_meet_the_same_machine(void **state)
     assert_int_equal(vn_results_at(&r, 0)->nsamples, 40);
     assert_int_equal(vn_results_at(&r, 1)->nsamples, 40);
     assert_true(fabs(together - 10.0) < 0.25 * fabs(apart - 10.0));
-    vn_results_free(&r);
+    vn__results_clear(&r);
     /* After both calibrations, each round holds each row once, in a
      * shuffled order: both orders occur. */
     assert_true(nturns > 80);
@@ -1741,7 +1741,7 @@ static void interleaved_rows_keep_their_own_budget(void **state)
     vn_results r;
     slow_from = fake_now;
     uint64_t t0 = fake_now;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_int_equal(r.nbench, 3);
     /* The noisy row runs to its budget, counted in its own turns only: about
      * its 50 ms, while the whole run took longer. */
@@ -1754,7 +1754,7 @@ static void interleaved_rows_keep_their_own_budget(void **state)
     assert_int_equal(vn_results_at(&r, 1)->stop, VN_STOP_PRECISION);
     assert_int_equal(vn_results_at(&r, 2)->stop, VN_STOP_FAILED);
     assert_string_equal(vn_results_at(&r, 2)->error, "the input was wrong");
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -1813,35 +1813,35 @@ static void misuse_returns_errors(void **state)
     vn_config_init(&c);
     c.filter = "(";
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), VN_EINVAL);
     vn_config_init(&c);
     c.precision = 0;
-    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), VN_EINVAL);
     /* Infinite settings would never end. */
     vn_config_init(&c);
     c.warmup = INFINITY;
-    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), VN_EINVAL);
     vn_config_init(&c);
     c.max_time = INFINITY;
-    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), VN_EINVAL);
     vn_config_init(&c);
     c.min_sample_time = INFINITY;
-    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), VN_EINVAL);
     vn_config_init(&c);
     c.warmup = 1e300; /* finite, and as endless */
-    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), VN_EINVAL);
     vn_config_init(&c);
     c.min_samples = c.max_samples = (size_t)-1; /* min_samples + 1 would wrap */
-    assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), VN_EINVAL);
     /* A CPU-time clock cannot time threads together. */
     static const char *const cpu_time[] = {"process_cputime", "thread_cputime", "rusage"};
     for (size_t i = 0; i < sizeof cpu_time / sizeof cpu_time[0]; i++) {
         vn_config_init(&c);
         c.threads = 2;
         c.timer = cpu_time[i];
-        assert_int_equal(vn_suite_run(s, &c, &r), VN_EINVAL);
+        assert_int_equal(vn__suite_run_here(s, &c, &r), VN_EINVAL);
     }
-    assert_int_equal(vn_suite_run(NULL, &c, &r), VN_EINVAL);
+    assert_int_equal(vn__suite_run_here(NULL, &c, &r), VN_EINVAL);
     vn_suite_destroy(s);
     vn_suite_destroy(NULL);
 }
@@ -1869,13 +1869,13 @@ static void a_bad_throughput_fails_its_row(void **state)
     assert_int_equal(vn_suite_add(s, "items", nan_items, NULL), 0);
     vn_config c = quick_config();
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_int_equal(vn_results_at(&r, 0)->stop, VN_STOP_FAILED);
     assert_string_equal(vn_results_at(&r, 0)->error,
                         "vn_state_set_bytes() needs a finite number of bytes of 0 or more, not -5");
     assert_int_equal(vn_results_at(&r, 1)->stop, VN_STOP_FAILED);
     assert_non_null(strstr(vn_results_at(&r, 1)->error, "vn_state_set_items() needs a finite number of items"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -1908,12 +1908,12 @@ static void stop_flag_interrupts(void **state)
         c.stop_flag = &stop_now;
         c.interleave = interleave;
         vn_results r;
-        assert_int_equal(vn_suite_run(s, &c, &r), 0);
+        assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
         assert_int_equal(r.interrupted, 1);
         assert_int_equal(vn_results_at(&r, 0)->stop, VN_STOP_INTERRUPTED);
         /* The flag rose during a's calibration: b never began, either way. */
         assert_int_equal(r.nbench, 1);
-        vn_results_free(&r);
+        vn__results_clear(&r);
         vn_suite_destroy(s);
     }
 }
@@ -1933,11 +1933,11 @@ static void debug_builds_are_flagged(void **state)
     assert_int_equal(vn_suite_add(s, "b", body, NULL), 0);
     vn_config c = quick_config();
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     assert_true(has_warning(vn_results_at(&r, 0), "debug_build"));
     assert_int_equal(r.optimized, 0);
     assert_true(isnan(vn_results_at(&r, 0)->cycles)); /* no reference loop */
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -1959,7 +1959,7 @@ static void upper_bound_is_the_fastest_sample(void **state)
     assert_int_equal(vn_suite_add(s, "shadowed", body, NULL), 0);
     vn_config c = quick_config();
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     assert_int_equal(b->iters, 1);
     assert_int_equal(b->upper_bound, 1);
@@ -1983,7 +1983,7 @@ static void upper_bound_is_the_fastest_sample(void **state)
     assert_true(fabs(fastest_ref - 0.5) < 1e-12);
     assert_true(fabs(b->cycles - mn / 0.5) < 1e-9);
     assert_true(has_warning(b, "dead_code"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -2036,7 +2036,7 @@ static const vn_result *run_opts(vn_results *r, const char *name, vn_bench_fn fn
     assert_int_equal(vn_suite_add(s, name, fn, o), 0);
     vn_config c = quick_config();
     c.min_samples = c.max_samples = 12;
-    assert_int_equal(vn_suite_run(s, &c, r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, r), 0);
     vn_suite_destroy(s);
     return vn_results_at(r, 0);
 }
@@ -2053,11 +2053,11 @@ static void fixed_iterations_are_not_calibrated(void **state)
     for (size_t i = 0; i < b->nsamples; i++)
         assert_int_equal(b->samples[i].iters, 3);
     assert_true(fabs(b->stats.median - 9.0) < 1e-6); /* 10 ns less the empty loop's 1 */
-    vn_results_free(&r);
+    vn__results_clear(&r);
     /* Calibrated, the same body runs far more iterations a sample. */
     b = run_opts(&r, "b", body, NULL);
     assert_true(b->iters > 1000);
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 static void manual_time_is_what_the_function_says(void **state)
@@ -2074,12 +2074,12 @@ static void manual_time_is_what_the_function_says(void **state)
     assert_true(fabs(b->samples[0].value - 17.0) < 1e-9);
     assert_int_equal(empty_no, 0);
     assert_false(b->upper_bound);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     /* A function that says nothing fails its row, saying why. */
     b = run_opts(&r, "b", body, &o);
     assert_int_equal(b->stop, VN_STOP_FAILED);
     assert_non_null(strstr(b->error, "vn_state_set_time"));
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 static void skipping(vn_state *st) { vn_state_skip(st, "no loopback here"); }
@@ -2098,7 +2098,7 @@ static void a_skipped_row_says_why_and_is_no_failure(void **state)
     assert_non_null(strstr(out.data, "skipped: no loopback here"));
     assert_null(strstr(out.data, "failed"));
     vn_buf_free(&out);
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 /* A program built before `iterations` existed hands a struct of size 0
@@ -2114,15 +2114,15 @@ static void the_options_struct_grows_by_its_size(void **state)
     vn_results r;
     const vn_result *b = run_opts(&r, "b", body, &o);
     assert_true(b->iters > 1000);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     o.size = offsetof(vn_bench_opts, iterations);
     b = run_opts(&r, "b", body, &o);
     assert_true(b->iters > 1000);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     o.size = sizeof o;
     b = run_opts(&r, "b", body, &o);
     assert_int_equal(b->iters, 3);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite *s = vn_suite_create();
     o.size = sizeof o + 8;
     assert_int_equal(vn_suite_add(s, "b", body, &o), VN_EABI);

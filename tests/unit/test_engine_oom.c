@@ -1,5 +1,5 @@
 /* Memory running out anywhere in a run: every allocation the engine makes
- * during vn_suite_run() is made to fail in turn, with the rows one after
+ * during vn__suite_run_here() is made to fail in turn, with the rows one after
  * another and taking turns. The run must return VN_ENOMEM or succeed, never
  * crash, and (checked by LeakSanitizer in the sanitizer build) free what it
  * took. The allocator is wrapped at link time (-Wl,--wrap, tests/CMakeLists.txt),
@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "engine/internal.h"
-#include "vernier.h"
+#include "main/all.h"
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);
@@ -132,13 +132,13 @@ static int run_once(long fail, int interleave, long *made)
     count = 0;
     fail_at = fail;
     armed = 1;
-    int rc = vn_suite_run(s, &c, &r);
+    int rc = vn__suite_run_here(s, &c, &r);
     armed = 0;
     *made = count;
     if (rc == 0) {
         assert_int_equal(r.nbench, 4);
         assert_int_equal(vn_results_at(&r, 2)->stop, VN_STOP_FAILED);
-        vn_results_free(&r);
+        vn__results_clear(&r);
     }
     vn_suite_destroy(s);
     return rc;
@@ -198,7 +198,7 @@ static void a_thread_that_cannot_start_fails_its_row(void **state)
         threads_made = 0;
         thread_fail_at = k;
         vn_results r;
-        int rc = vn_suite_run(s, &c, &r);
+        int rc = vn__suite_run_here(s, &c, &r);
         thread_fail_at = 0;
         assert_int_equal(rc, 0);
         assert_int_equal(r.nbench, 2);
@@ -216,7 +216,7 @@ static void a_thread_that_cannot_start_fails_its_row(void **state)
         }
         assert_int_not_equal(vn_results_at(&r, 1)->stop, VN_STOP_FAILED);
         assert_true(vn_results_at(&r, 1)->nsamples >= 10);
-        vn_results_free(&r);
+        vn__results_clear(&r);
         vn_suite_destroy(s);
     }
     alarm(0);

@@ -18,7 +18,7 @@
 #include "run/internal.h"
 #include "run/exec_internal.h"
 #include "run/cgroup_internal.h"
-#include "vernier.h"
+#include "main/all.h"
 
 static void expect_words(const char *line, const char *const *want, int n)
 {

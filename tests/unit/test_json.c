@@ -255,12 +255,12 @@ static void atomic_write(void **state)
 static void output_check_of_standard_output(void **state)
 {
     (void)state;
-    assert_int_equal(vn_output_check("/proc/version"), -ENOENT);
+    assert_int_equal(vn__output_check("/proc/version"), -ENOENT);
     fflush(stdout);
     int saved = dup(STDOUT_FILENO), fd = open("/proc/version", O_RDONLY);
     assert_true(saved >= 0 && fd >= 0);
     assert_int_equal(dup2(fd, STDOUT_FILENO), STDOUT_FILENO);
-    int via_dev = vn_output_check("/dev/stdout"), via_name = vn_output_check("/proc/version");
+    int via_dev = vn__output_check("/dev/stdout"), via_name = vn__output_check("/proc/version");
     dup2(saved, STDOUT_FILENO);
     close(saved);
     close(fd);

@@ -16,7 +16,7 @@
 #include "engine/decide.h"
 #include "engine/internal.h"
 #include "kbench/kbench.h"
-#include "vernier.h"
+#include "main/all.h"
 
 static void spin(vn_state *st)
 {
@@ -40,13 +40,13 @@ static void run_suite(int threads)
     c.counters = "none";
     c.dma_latency_us = -1;
     vn_results r;
-    assert_int_equal(vn_suite_run(s, &c, &r), 0);
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
     const vn_result *b = vn_results_at(&r, 0);
     assert_true(b->nsamples > 0);
     /* The reason it stopped is the decision's own. */
     assert_true(b->stop == VN_STOP_PRECISION || b->stop == VN_STOP_MAX_TIME ||
                 b->stop == VN_STOP_MAX_SAMPLES);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn_suite_destroy(s);
 }
 
@@ -125,7 +125,7 @@ static void a_kernel_modules_calls_ask_it(void **state)
     assert_true(fabs(w->stats.median - 902) < 3);
     /* The empty target against no empty loop of its own is a median too. */
     assert_false(vn_results_at(&r, 0)->upper_bound);
-    vn_results_free(&r);
+    vn__results_clear(&r);
 }
 
 int main(void)

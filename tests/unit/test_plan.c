@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "engine/plan.h"
-#include "vernier.h"
+#include "main/all.h"
 
 static vn__policy policy(int processes)
 {

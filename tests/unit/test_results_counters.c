@@ -16,7 +16,7 @@
 #include "results_fixture.h"
 
 #include "golden.h"
-#include "vernier.h"
+#include "main/all.h"
 
 #define NSAMPLES 12
 #define NEV 9

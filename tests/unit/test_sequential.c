@@ -24,7 +24,7 @@
 
 #include "engine/decide.h"
 #include "stats/levels.h"
-#include "vernier.h"
+#include "main/all.h"
 
 #define MAXN 2000
 

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "base/format.h"
-#include "vernier.h"
+#include "main/all.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 #define REL(a, b, tol) assert_true(fabs((a) - (b)) <= (tol) * fabs(b))

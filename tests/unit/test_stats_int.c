@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "stats/int.h"
-#include "vernier.h"
+#include "main/all.h"
 
 /* Rounding to the nearest integer: at most half a unit away. A tie may go
  * either way in floating point, whose rank p/100 x (n - 1) is not exact. */

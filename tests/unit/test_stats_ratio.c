@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "stats/internal.h"
-#include "vernier.h"
+#include "main/all.h"
 
 #include "seeded.h"
 

@@ -14,7 +14,7 @@
 
 #include "store/changes.h"
 #include "store/store.h"
-#include "vernier.h"
+#include "main/all.h"
 
 static double normal(vn_rng *r)
 {

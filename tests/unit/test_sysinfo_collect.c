@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "vernier/sysinfo.h"
+#include "machine/sysinfo_api.h"
 
 static void collect(const char *tree, vn_sysinfo *s)
 {

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "parse/sysinfo_parse.h"
-#include "vernier/sysinfo.h"
+#include "machine/sysinfo_api.h"
 
 static char *slurp(const char *rel)
 {

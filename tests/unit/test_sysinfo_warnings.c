@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "parse/sysinfo_parse.h"
-#include "vernier/sysinfo.h"
+#include "machine/sysinfo_api.h"
 
 /* The ids docs/env.md documents; scripts match them, so a new one must be
  * documented before this list grows. */

@@ -13,7 +13,7 @@
 #include "clock/probe_internal.h"
 #include "clock/internal.h"
 #include "base/format.h"
-#include "vernier.h"
+#include "main/all.h"
 
 static void delta_distribution(void **state)
 {

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "trace/trace.h"
-#include "vernier/report.h"
+#include "report/report.h"
 
 static int lookup(const char *text, const char *name)
 {
@@ -115,7 +115,7 @@ static void view(void **state)
     assert_string_equal(f->brief, "pid 10 (worker): 2000 calls, median 200 ns, p99 297 ns");
     f = find(&r, "trace_pid", 1);
     assert_string_equal(f->brief, "pid 20 (other): 1000 calls, median 1000 ns, p99 1000 ns");
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn__trace_calls_free(&c);
 }
 
@@ -139,7 +139,7 @@ static void one_cpu_no_breakdown_and_no_calls(void **state)
     assert_null(find(&r, "trace_pid", 0));
     assert_null(find(&r, "trace_lost", 0));
     assert_string_equal(find(&r, "trace_probe_cost", 0)->brief, "probe cost unknown: no getppid function");
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn__trace_calls_free(&c);
 }
 
@@ -220,7 +220,7 @@ static void two_functions_a_row_each(void **state)
     memset(&empty, 0, sizeof empty);
     assert_int_equal(vn__trace_view_add(&r, &empty, &in), VN_EINVAL);
     assert_int_equal(r.nbench, 2);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn__trace_calls_free(&a);
     vn__trace_calls_free(&b);
 }
@@ -304,7 +304,7 @@ static void a_long_trace_keeps_a_bounded_uniform_sample(void **state)
              (unsigned long long)(n - n / 2));
     assert_non_null(strstr(find(&r, "trace_log2", 0)->explanation, want));
     vn_buf_free(&b);
-    vn_results_free(&r);
+    vn__results_clear(&r);
     vn__trace_calls_free(&c);
 }
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "vernier/base.h"
-#include "vernier/clock.h"
+#include "clock/clock_api.h"
 
 #ifdef __cplusplus
 extern "C" {

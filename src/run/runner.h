@@ -9,8 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/results.h"
+#include "run/exec_api.h"
 #include "vernier/bench.h"
-#include "vernier/exec.h"
 
 #ifdef __cplusplus
 extern "C" {
