@@ -86,6 +86,32 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = 77
 
 
+def wait_until(cond, timeout=60, what="the event"):
+    """Waits until cond() is true: the event a test synchronizes on, looked
+    at every 10 ms, never a fixed sleep; fails saying what did not come."""
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, f"{what} did not come within {timeout} s"
+        time.sleep(0.01)
+
+
+def lines_in(path):
+    """How many lines the file at path holds (0 when it is not there yet)."""
+    try:
+        return path.read_text().count("\n")
+    except FileNotFoundError:
+        return 0
+
+
+def pid_gone(pid):
+    """Whether process pid has ended (gone, or a zombie left to reap)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return True
+
+
 def read_pty(fd, proc, timeout=60):
     """What proc writes to the pty whose master is fd, until it ends."""
     out = b""

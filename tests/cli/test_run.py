@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import VERNIER, run, sanitized, validate
+from conftest import VERNIER, lines_in, pid_gone, run, sanitized, validate, wait_until
 
 PY = sys.executable
 
@@ -415,23 +415,28 @@ def test_signal_is_named():
 
 
 def test_timeout_kills_the_process_group(tmp_path):
-    marker = tmp_path / "survivor"
-    # The child's own child would touch the marker after 1.5 s if it survived.
-    cmd = f"sh -c '(sleep 1.5; touch {marker}) & sleep 10'"
+    marker, pidfile = tmp_path / "survivor", tmp_path / "pid"
+    # The child's own child writes its pid, then would touch the marker
+    # after 1.5 s if it survived.
+    cmd = f"sh -c 'sh -c \"echo \\$\\$ > {pidfile}; sleep 1.5; touch {marker}\" & sleep 10'"
     t0 = time.time()
     p = run("run", "--runs", "1", "--timeout", "0.3", cmd)
     assert time.time() - t0 < 5
     assert p.returncode == 1
     assert "timeout" in p.stderr
-    time.sleep(1.8)
+    wait_until(lambda: lines_in(pidfile) == 1, what="the grandchild's pid")
+    pid = int(pidfile.read_text())
+    wait_until(lambda: pid_gone(pid), timeout=5, what=f"the end of the grandchild {pid}")
     assert not marker.exists()
 
 
 def test_interrupt_writes_complete_files(tmp_path):
-    out = tmp_path / "r.json"
-    proc = subprocess.Popen([VERNIER, "run", "--runs", "1000", "--json", str(out), "sleep 0.05"],
+    out, runs = tmp_path / "r.json", tmp_path / "runs"
+    proc = subprocess.Popen([VERNIER, "run", "--runs", "1000", "--json", str(out),
+                             f"sh -c 'echo >> {runs}; sleep 0.05'"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.0)  # a slow host may take a while to start
+    # Interrupted once a few runs ended (each one writes a line first).
+    wait_until(lambda: lines_in(runs) >= 5 or proc.poll() is not None, what="five runs")
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 130, err
@@ -439,7 +444,7 @@ def test_interrupt_writes_complete_files(tmp_path):
     validate(d, "results-1.json")
     assert d["interrupted"] is True
     assert 3 <= len(d["benchmarks"][0]["samples"]) < 1000
-    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json", "runs"]
 
 
 def test_a_signal_once_the_runs_are_over_changes_nothing(tmp_path):
@@ -467,10 +472,11 @@ def test_a_signal_once_the_runs_are_over_changes_nothing(tmp_path):
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_sigterm_and_sighup_write_complete_files(tmp_path, sig):
-    out = tmp_path / "r.json"
-    proc = subprocess.Popen([VERNIER, "run", "--runs", "1000", "--json", str(out), "sleep 0.05"],
+    out, runs = tmp_path / "r.json", tmp_path / "runs"
+    proc = subprocess.Popen([VERNIER, "run", "--runs", "1000", "--json", str(out),
+                             f"sh -c 'echo >> {runs}; sleep 0.05'"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.0)  # a slow host may take a while to start
+    wait_until(lambda: lines_in(runs) >= 5 or proc.poll() is not None, what="five runs")
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 128 + sig, err
@@ -683,12 +689,15 @@ def test_background_children_end_with_their_run(tmp_path):
     run("run", "--runs", "3", cmd, check=0)
     left = [int(x) for x in pids.read_text().split()]
     assert len(left) == 3
-    time.sleep(0.2)
-    alive = [pid for pid in left if os.path.exists(f"/proc/{pid}") and
-             open(f"/proc/{pid}/stat").read().split()[2] != "Z"]
-    for pid in alive:
-        os.kill(pid, signal.SIGKILL)
-    assert alive == []
+    # Each run's group was killed as the run ended: every child ends (the
+    # kill may land a moment after vernier exits).
+    try:
+        wait_until(lambda: all(pid_gone(pid) for pid in left), timeout=10,
+                   what="the end of the background children")
+    finally:
+        for pid in left:
+            if not pid_gone(pid):
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_a_helper_killed_under_a_command_ends_the_run_at_once(tmp_path):

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import VERNIER, run, validate
+from conftest import VERNIER, run, validate, wait_until
 
 STREAMS = ["ipc.pipe", "ipc.unix", "ipc.tcp"]
 ALL_SIZES = [4 ** k for k in range(1, 11)]  # 4 B .. 1 MiB, four times larger each step
@@ -173,7 +173,13 @@ def test_interrupted_run_ends_with_its_peers():
     threads end with it, and it leaves no child process behind."""
     p = subprocess.Popen([VERNIER, "suite", "ipc", "ctxsw", "--quiet", "--json", "-"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
+    # Interrupted once its peer threads run (or it ended first).
+    def peers():
+        try:
+            return len(os.listdir(f"/proc/{p.pid}/task")) >= 2
+        except FileNotFoundError:
+            return True
+    wait_until(lambda: p.poll() is not None or peers(), what="the peer threads")
     threads = len(os.listdir(f"/proc/{p.pid}/task")) if p.poll() is None else 0
     children = [c for c in open(f"/proc/{p.pid}/task/{p.pid}/children").read().split()] if p.poll() is None else []
     p.send_signal(signal.SIGTERM)
