@@ -112,6 +112,35 @@ def pid_gone(pid):
         return True
 
 
+def catches(pid, sig):
+    """Whether process pid has a handler for signal sig (its SigCgt in
+    /proc): a program of vernier's has set up its signals once it catches
+    SIGTERM."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (int(sig) - 1) & 1)
+    except (FileNotFoundError, ProcessLookupError):
+        pass
+    return False
+
+
+def holds_open(pid, path):
+    """Whether process pid has path open."""
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == str(path):
+                return True
+        except OSError:
+            pass
+    return False
+
+
 def read_pty(fd, proc, timeout=60):
     """What proc writes to the pty whose master is fd, until it ends."""
     out = b""

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import stderr_on_a_terminal, BUILD, SOURCE, cmake_cache, sanitized, validate
+from conftest import stderr_on_a_terminal, BUILD, SOURCE, catches, cmake_cache, sanitized, validate, wait_until
 
 EX = BUILD / "examples"
 QUICK = ["--quiet", "--max-time", "0.2", "--warmup", "0.005"]
@@ -424,7 +424,11 @@ def interrupted_run(cmd, out, after, ready=None, env=None, sig=signal.SIGINT):
             line = proc.stderr.readline()
             assert line, f"the program ended before saying {ready!r}: {head}"
             head += line
-    time.sleep(after)
+    else:
+        # Started: it has set up its signals.
+        wait_until(lambda: catches(proc.pid, sig) or proc.poll() is not None,
+                   what="the program's signal handlers")
+    time.sleep(after)  # how long it measures before the signal: part of the test, not a wait
     start = time.monotonic()
     proc.send_signal(sig)
     stdout, stderr = proc.communicate(timeout=60)
@@ -441,7 +445,7 @@ def interrupted_run(cmd, out, after, ready=None, env=None, sig=signal.SIGINT):
 def test_interrupt_writes_complete_results(tmp_path, sig):
     # SIGTERM and SIGHUP (a closed terminal) end a run as Ctrl-C does.
     out = tmp_path / "r.json"
-    # (2 s: a slow host may take a while to start.)
+    # 2 s of measuring (more than 10 samples of 10 ms) once it has started.
     took, d, stderr = interrupted_run([str(EX / "sleep_10ms"), "--quiet", "--max-time", "30", "--precision",
                                        "0.001", "--min-samples", "100000", "--max-samples", "100000",
                                        "--json", str(out)], out, 2.0, sig=sig)
@@ -486,7 +490,10 @@ def test_a_signal_started_ignored_stays_ignored(tmp_path):
     proc = subprocess.Popen([str(EX / "sleep_10ms"), "--quiet", "--max-time", "1.5", "--precision", "0.001",
                              "--json", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
-    time.sleep(0.5)
+    # Once it catches SIGTERM, it has set up its signals (and left SIGINT
+    # ignored): the Ctrl-C comes after that.
+    wait_until(lambda: catches(proc.pid, signal.SIGTERM) or proc.poll() is not None,
+               what="the program's signal handlers")
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 0, stderr

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import VERNIER, run, validate
+from conftest import VERNIER, holds_open, run, validate, wait_until
 
 DATA = "".join(f"line {i}\n" for i in range(2000))  # 2 pipe buffers and more
 
@@ -122,7 +122,9 @@ def test_a_signal_ends_the_wait_for_a_fifo(tmp_path, sig):
                              "cat"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
-        time.sleep(1.0)
+        # Once vernier holds the FIFO open, it waits on it.
+        wait_until(lambda: holds_open(proc.pid, fifo) or proc.poll() is not None,
+                   what="vernier's wait on the FIFO")
         start = time.monotonic()
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=30)

@@ -94,7 +94,6 @@ def test_an_interrupted_run_leaves_no_file_and_no_thread_blocked(tmp_path):
     end = time.time() + 60
     while time.time() < end and not any(p.is_file() for p in tmp.rglob("read-*")):
         time.sleep(0.05)
-    time.sleep(0.5)
     assert proc.poll() is None, proc.communicate()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
