@@ -182,20 +182,21 @@ typedef struct vn_finding {
     char *explanation;         /* owned; "" when none */
 } vn_finding;
 
-/* The results of a run. The library fills them and allocates their rows, so
- * both can grow without a new soname:
+/* The results of a run. Programs get them allocated (vn_suite_run(),
+ * vn_suite_main()) and read them through functions; the library's own code
+ * fills a struct it holds, and keeps the sizes of the layout that grows:
  *
  * - size is how many bytes of this struct the library filled: its own
  *   sizeof (vn_results), or the caller's when that is smaller
- *   (vn_suite_run() and vn_suite_main() pass the sizeof of the header the
- *   program was built with, and the library writes no further). A field
+ *   (vn__suite_run() and vn__suite_main() take the sizeof of the caller's
+ *   struct, and the library writes no further). A field
  *   added after the first layout is there only when size covers it
  *   (offsetof + sizeof <= size); every field of the first layout always is.
  * - result_size is the library's sizeof (vn_result), the stride of the
  *   array bench points to. A program built against an older header, whose
  *   vn_result ends sooner, would find the second row in the middle of the
  *   first if it indexed r->bench[i]; vn_results_at(r, i) steps by
- *   result_size and finds each. Programs should walk the rows with it.
+ *   result_size and finds each.
  *
  * The reporters refuse (VN_EABI) results whose size is below the first
  * layout, or with rows smaller than the library's own vn_result, which

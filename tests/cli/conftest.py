@@ -105,11 +105,8 @@ def lines_in(path):
 
 def pid_gone(pid):
     """Whether process pid has ended (gone, or a zombie left to reap)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
-    except (FileNotFoundError, ProcessLookupError, IndexError):
-        return True
+    fields = stat_fields(pid)
+    return fields is None or fields[0] == "Z"
 
 
 def catches(pid, sig):
@@ -193,19 +190,23 @@ def adopt_orphans():
     assert libc.prctl(36, 1, 0, 0, 0) == 0, os.strerror(ctypes.get_errno())  # PR_SET_CHILD_SUBREAPER
 
 
+def stat_fields(pid):
+    """The fields of /proc/PID/stat after the command's name (state, ppid,
+    pgrp, session, ...), or None when the process is gone."""
+    try:
+        stat = Path("/proc", str(pid), "stat").read_text()
+    except OSError:
+        return None
+    return stat[stat.rindex(")") + 2:].split()
+
+
 def children():
     """(pid, state) of every child of this process, adopted orphans too."""
     me, found = os.getpid(), []
     for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            stat = Path("/proc", d, "stat").read_text()
-        except OSError:
-            continue
-        state, ppid = stat[stat.rindex(")") + 2:].split()[:2]
-        if int(ppid) == me:
-            found.append((int(d), state))
+        fields = stat_fields(d) if d.isdigit() else None
+        if fields and int(fields[1]) == me:
+            found.append((int(d), fields[0]))
     return found
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BUILD, VERNIER, adopt_orphans, children, run, sanitized, stderr_on_a_terminal
+from conftest import BUILD, VERNIER, adopt_orphans, children, run, sanitized, stat_fields, stderr_on_a_terminal
 
 
 def write(path, doc):
@@ -182,7 +182,7 @@ def test_7_kill_9_of_run_leaves_no_command_running(tmp_path):
         assert commands(), "the command never started"
         # vernier's own helper, not another test's.
         helpers = [p for p in alive_matching("vernier-spawn")
-                   if Path(f"/proc/{p}/stat").read_text().split(") ")[1].split()[1] == str(v.pid)]
+                   if (stat_fields(p) or [None, None])[1] == str(v.pid)]
         assert helpers
     finally:
         v.kill()

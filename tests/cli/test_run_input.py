@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import VERNIER, holds_open, run, validate, wait_until
+from conftest import VERNIER, holds_open, run, stat_fields, validate, wait_until
 
 DATA = "".join(f"line {i}\n" for i in range(2000))  # 2 pipe buffers and more
 
@@ -20,15 +20,9 @@ def session_left(sid):
     """The processes still alive (not zombies) in session sid."""
     left = []
     for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            stat = open(f"/proc/{d}/stat").read()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[3]) == sid and fields[0] != "Z":
-            left.append((int(d), stat.split(" ", 2)[1]))
+        fields = stat_fields(d) if d.isdigit() else None
+        if fields and int(fields[3]) == sid and fields[0] != "Z":
+            left.append((int(d), fields[0]))
     return left
 
 
