@@ -41,6 +41,7 @@ void vn__row_result_init(vn_result *res, const vn__bench *b, size_t k)
     res->overhead_cycles_spread = NAN;
     res->bytes_per_iter = res->items_per_iter = NAN;
     res->cycles_ci[0] = res->cycles_ci[1] = NAN;
+    res->est_ci[0] = res->est_ci[1] = res->cycles_est_ci[0] = res->cycles_est_ci[1] = NAN;
     res->share_processes = res->share_blocks = res->share_samples = NAN;
     res->bytes_per_sec = res->items_per_sec = NAN;
     res->unit = "ns";

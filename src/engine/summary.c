@@ -299,14 +299,19 @@ int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *p
         goto out;
     /* The headline: the decision's, which the statistics' median and its
      * interval then carry, so that every report shows the same number. */
+    res->est_ci[0] = res->est_ci[1] = res->cycles_est_ci[0] = res->cycles_est_ci[1] = NAN;
     if (!rd->bound && res->stats.n) {
         res->stats.median = rd->ns.value;
-        res->stats.median_ci[0] = rd->ns.lo;
-        res->stats.median_ci[1] = rd->ns.hi;
+        res->est_ci[0] = res->stats.median_ci[0] = rd->ns.lo;
+        res->est_ci[1] = res->stats.median_ci[1] = rd->ns.hi;
+        vn__levels_next_run(rd->ns.value, &res->stats.median_ci[0], &res->stats.median_ci[1]);
     }
     res->cycles = rd->bound ? rd->bound_cycles : rd->cycles.value;
     res->cycles_ci[0] = rd->bound ? NAN : rd->cycles.lo;
     res->cycles_ci[1] = rd->bound ? NAN : rd->cycles.hi;
+    res->cycles_est_ci[0] = res->cycles_ci[0];
+    res->cycles_est_ci[1] = res->cycles_ci[1];
+    vn__levels_next_run(res->cycles, &res->cycles_ci[0], &res->cycles_ci[1]);
     res->cycles_headline = rd->cycles_headline && !rd->bound;
     res->share_processes = rd->share_processes;
     res->share_blocks = rd->share_blocks;
@@ -329,6 +334,7 @@ int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *p
             memset(&res->stats, 0, sizeof res->stats);
             res->upper_bound = 0;
             res->bound_ns = res->cycles = res->cycles_ci[0] = res->cycles_ci[1] = NAN;
+            res->est_ci[0] = res->est_ci[1] = res->cycles_est_ci[0] = res->cycles_est_ci[1] = NAN;
             res->cycles_headline = 0;
             break;
         }

@@ -10,6 +10,7 @@
 #include "engine/internal.h"
 #include "kbench.h"
 #include "base/format.h"
+#include "stats/levels.h"
 
 /* Parses the words "NAME NUMBER" of names[0..n) in order from *p, each
  * followed by a space or, after the last, a newline; moves *p past them. */
@@ -206,17 +207,20 @@ static int row_of(const vn__kbench_row *k, double hz, const vn__empty_view *empt
     r->overhead_ns = empty->om;
     r->overhead_ci[0] = empty->olo;
     r->overhead_ci[1] = empty->ohi;
+    r->est_ci[0] = r->est_ci[1] = NAN;
     if (d.head == VN__HEAD_FASTEST) {
         r->upper_bound = 1;
         r->bound_ns = d.value;
     } else {
         r->stats.median = d.value;
-        r->stats.median_ci[0] = d.lo;
-        r->stats.median_ci[1] = d.hi;
+        r->stats.median_ci[0] = r->est_ci[0] = d.lo;
+        r->stats.median_ci[1] = r->est_ci[1] = d.hi;
+        vn__levels_next_run(d.value, &r->stats.median_ci[0], &r->stats.median_ci[1]);
     }
     r->cycles = r->ref_ns = r->ref_spread = r->overhead_cycles = NAN;
     r->overhead_cycles_spread = NAN;
     r->cycles_ci[0] = r->cycles_ci[1] = NAN;
+    r->cycles_est_ci[0] = r->cycles_est_ci[1] = NAN;
     r->share_processes = r->share_blocks = r->share_samples = NAN;
     r->bytes_per_iter = r->items_per_iter = 0;
     r->bytes_per_sec = r->items_per_sec = NAN;

@@ -173,6 +173,9 @@ static void headline(vn__json *j, const vn_result *r)
     const double *ci = bound ? nan2 : cyc ? r->cycles_ci : r->stats.median_ci;
     vn__json_num(j, "value", v);
     pair(j, "ci", ci);
+    /* The estimate's own interval, which the precision asked is held to;
+     * "ci" is for the next run's headline. */
+    pair(j, "est_ci", bound ? nan2 : cyc ? r->cycles_est_ci : r->est_ci);
     vn__json_bool(j, "bound", bound);
     vn__json_obj_begin(j, "units");
     vn__json_obj_begin(j, "ns");

@@ -78,6 +78,20 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
     return 0;
 }
 
+void vn__levels_next_run(double value, double *lo, double *hi)
+{
+    const double w = sqrt(2);
+    if (!isfinite(value))
+        return;
+    if (value > 0 && *lo > 0 && *hi > 0) {
+        *lo = value * pow(*lo / value, w);
+        *hi = value * pow(*hi / value, w);
+    } else {
+        *lo = value - w * (value - *lo);
+        *hi = value + w * (*hi - value);
+    }
+}
+
 double vn__median_var(double lo, double hi)
 {
     double h = (hi - lo) / (2 * Z975);

@@ -42,6 +42,15 @@ double vn__levels_serial(const double *x, size_t k);
  * value that is not finite. */
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out);
 
+/* The interval of the next run's estimate, from the interval [*lo, *hi]
+ * of this run's around value, both runs of the same design: the next
+ * estimate differs from this one by both runs' errors, so the half-widths
+ * grow by sqrt(1 + k/k') = sqrt(2) (the prediction interval of a new
+ * mean, t s sqrt(1/k + 1/k')). On the log scale when all three are above
+ * 0, so a wide interval of a time stays above 0; each side its own. NAN
+ * ends stay NAN. */
+void vn__levels_next_run(double value, double *lo, double *hi);
+
 /* The variance of a median of n samples, from the half-width of its 95%
  * interval: a normal approximation, ((hi - lo) / (2 x 1.96))^2. */
 double vn__median_var(double lo, double hi);

@@ -57,6 +57,7 @@ static inline vn_result *fx_add(vn_results *r, const char *name, uint64_t iters,
     res->on_cpu = 0.98;
     res->cpu_ns = NAN;
     res->cycles_ci[0] = res->cycles_ci[1] = NAN;
+    res->est_ci[0] = res->est_ci[1] = res->cycles_est_ci[0] = res->cycles_est_ci[1] = NAN;
     res->share_processes = res->share_blocks = res->share_samples = NAN;
     return res;
 }
