@@ -48,10 +48,14 @@ static void errors_name_the_line(void **state)
     assert_int_equal(e.kind, VN__NUM_NOT_A_NUMBER);
     assert_int_equal(e.line, 7);
     assert_string_equal(e.token, "abc");
+    /* The golden of these messages: one compared whole, the others by what
+     * they name. */
     assert_string_equal(vn__numbers_strerror(&e, 0, msg, sizeof msg),
                         "line 7: 'abc' is not a number; give one number per line ('#' starts "
                         "a comment)");
-    assert_non_null(strstr(vn__numbers_strerror(&e, 2, msg, sizeof msg), "another --column"));
+    /* Reading a column, the line may hold other columns: choose another. */
+    assert_null(strstr(msg, "--column"));
+    assert_non_null(strstr(vn__numbers_strerror(&e, 2, msg, sizeof msg), "--column"));
     /* A header line is only a header in column mode. */
     assert_int_equal(parse("value\n1\n", 0, &v, &n, &e), VN_EINVAL);
     assert_int_equal(e.line, 1);
