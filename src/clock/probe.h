@@ -117,10 +117,24 @@ typedef struct vn_clocks_report {
 
 int vn_clocks_report_collect(vn_clocks_report *out);
 
+/* Why the timer was chosen, one value per reason, for code and tests that
+ * must not read the sentence. */
+typedef enum vn_clock_why {
+    VN_CLOCK_WHY_ARCH_COUNTER,   /* the aarch64 virtual counter, constant by architecture */
+    VN_CLOCK_WHY_INVARIANT_TSC,  /* an invariant, consistent, calibrated TSC */
+    VN_CLOCK_WHY_TSC_UNSTABLE,   /* the kernel dropped the TSC from its clocksources */
+    VN_CLOCK_WHY_BACKWARDS,      /* the CPU counter went backwards across CPUs */
+    VN_CLOCK_WHY_UNCALIBRATED,   /* the TSC's rate could not be measured */
+    VN_CLOCK_WHY_NOT_INVARIANT,  /* the TSC's rate may follow the CPU's frequency */
+    VN_CLOCK_WHY_NO_COUNTER,     /* no CPU counter to read */
+} vn_clock_why;
+
 /* Chooses the timer for in-process measurement from what was measured
  * (pure): the ordered counter read when the counter is invariant, present,
- * and consistent across CPUs; otherwise CLOCK_MONOTONIC. */
-void vn_clock_select(const vn_clocks_report *r, vn_clock_id *out, char *reason, size_t reasonlen);
+ * and consistent across CPUs; otherwise CLOCK_MONOTONIC. The reason says
+ * why to people; the value returned says it to code. */
+vn_clock_why vn_clock_select(const vn_clocks_report *r, vn_clock_id *out, char *reason,
+                             size_t reasonlen);
 
 #ifdef __cplusplus
 }

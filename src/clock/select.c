@@ -15,7 +15,8 @@ static const vn_clock_probe *find(const vn_clocks_report *r, vn_clock_id id)
     return NULL;
 }
 
-void vn_clock_select(const vn_clocks_report *r, vn_clock_id *out, char *reason, size_t reasonlen)
+vn_clock_why vn_clock_select(const vn_clocks_report *r, vn_clock_id *out, char *reason,
+                             size_t reasonlen)
 {
     const vn_clock_probe *lf = find(r, VN_CLOCK_TSC_LFENCE);
     const vn_clock_probe *cp = find(r, VN_CLOCK_TSC_CPUID);
@@ -37,7 +38,7 @@ void vn_clock_select(const vn_clocks_report *r, vn_clock_id *out, char *reason, 
         snprintf(reason, reasonlen,
                  "the aarch64 virtual counter runs at a constant architected rate and costs %s per read",
                  a);
-        return;
+        return VN_CLOCK_WHY_ARCH_COUNTER;
     }
     if (lf && r->tsc.invariant == 1 && consistent && !kernel_distrusts && calibrated) {
         *out = VN_CLOCK_TSC_LFENCE;
@@ -53,28 +54,35 @@ void vn_clock_select(const vn_clocks_report *r, vn_clock_id *out, char *reason, 
                      "the TSC is invariant%s; lfence;rdtsc orders the read and costs %s",
                      r->crosscpu_done && r->crosscpu.ncpus > 1 ? " and agrees across CPUs" : "", a);
         }
-        return;
+        return VN_CLOCK_WHY_INVARIANT_TSC;
     }
     *out = VN_CLOCK_MONOTONIC;
     vn__fmt_ns(a, sizeof a, mono ? mono->latency_ns : NAN);
-    if (kernel_distrusts)
+    if (kernel_distrusts) {
         snprintf(reason, reasonlen,
                  "the kernel marked the TSC unstable (it is not among the available clocksources), "
                  "so CLOCK_MONOTONIC (%s per read) is used",
                  a);
-    else if ((lf || cv) && !consistent)
+        return VN_CLOCK_WHY_TSC_UNSTABLE;
+    }
+    if ((lf || cv) && !consistent) {
         snprintf(reason, reasonlen,
                  "the CPU counter went backwards across CPUs, so CLOCK_MONOTONIC (%s per read) is used",
                  a);
-    else if (lf && r->tsc.invariant == 1 && !calibrated)
+        return VN_CLOCK_WHY_BACKWARDS;
+    }
+    if (lf && r->tsc.invariant == 1 && !calibrated) {
         snprintf(reason, reasonlen,
                  "the TSC's rate could not be measured to 0.05%%, so CLOCK_MONOTONIC (%s per read) is used",
                  a);
-    else if (lf && r->tsc.invariant != 1)
+        return VN_CLOCK_WHY_UNCALIBRATED;
+    }
+    if (lf && r->tsc.invariant != 1) {
         snprintf(reason, reasonlen,
                  "the TSC is not invariant (its rate may follow the CPU's frequency), so CLOCK_MONOTONIC (%s per read) is used",
                  a);
-    else
-        snprintf(reason, reasonlen, "no usable CPU counter, so CLOCK_MONOTONIC (%s per read) is used",
-                 a);
+        return VN_CLOCK_WHY_NOT_INVARIANT;
+    }
+    snprintf(reason, reasonlen, "no usable CPU counter, so CLOCK_MONOTONIC (%s per read) is used", a);
+    return VN_CLOCK_WHY_NO_COUNTER;
 }

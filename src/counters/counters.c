@@ -371,8 +371,8 @@ static void status_of(const vn_counters *c, const event *e, vn_counter_status *s
     if (!s->opened) {
         s->err = e->err;
         /* mark_failed() read the facts when this event failed. */
-        vn__ctr_explain(&e->spec, e->err, &c->facts, s->reason, sizeof s->reason, s->fix,
-                        sizeof s->fix);
+        s->cause = vn__ctr_explain(&e->spec, e->err, &c->facts, s->reason, sizeof s->reason,
+                                   s->fix, sizeof s->fix);
     }
 }
 

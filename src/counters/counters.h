@@ -72,6 +72,25 @@ int vn_counters_check(const char *list, char *why, size_t whylen);
 
 /* ---- What opened and what did not ------------------------------------------- */
 
+/* Why an event is missing, one value per explanation, for code and tests
+ * that must not read the sentence; the reason and the fix say it to people. */
+typedef enum vn_counter_cause {
+    VN_COUNTER_OPENED = 0,       /* not missing */
+    VN_COUNTER_VM_NO_PMU,        /* the hypervisor exposes no PMU to the guest */
+    VN_COUNTER_NO_PMU_DRIVER,    /* bare metal, but the kernel has no driver for the PMU */
+    VN_COUNTER_NO_EVENT,         /* the PMU has no such event */
+    VN_COUNTER_MODE_UNSUPPORTED, /* the PMU cannot count it as asked (user and kernel apart) */
+    VN_COUNTER_REJECTED,         /* the kernel rejected the event's settings */
+    VN_COUNTER_NO_SOFTWARE_EVENT, /* the kernel lacks this software event */
+    VN_COUNTER_UNRESOLVED,       /* a named PMU event libpfm4 does not know here */
+    VN_COUNTER_PARANOID,         /* perf_event_paranoid forbids it without privileges */
+    VN_COUNTER_BLOCKED,          /* refused although allowed: seccomp or a security module */
+    VN_COUNTER_NO_PERF_EVENTS,   /* the kernel has no perf events at all */
+    VN_COUNTER_NO_FDS,           /* out of file descriptors */
+    VN_COUNTER_PMU_BUSY,         /* another program holds the PMU exclusively */
+    VN_COUNTER_OTHER_ERRNO,      /* any other errno: the reason names it */
+} vn_counter_cause;
+
 typedef struct vn_counter_status {
     char name[VN_COUNTER_NAME_MAX];
     const char *unit;        /* "count" or "ns" */
@@ -79,6 +98,7 @@ typedef struct vn_counter_status {
     int group;               /* the group it is read with, -1 when missing */
     int user_only;           /* the kernel-mode part is not counted (perf_event_paranoid) */
     int err;                 /* errno of the failed open when missing, else 0 */
+    vn_counter_cause cause;  /* why it is missing, VN_COUNTER_OPENED when opened */
     char reason[192];        /* why it is missing, "" when opened */
     char fix[192];           /* what would make it work, "" when nothing can */
 } vn_counter_status;

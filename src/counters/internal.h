@@ -56,9 +56,10 @@ typedef struct vn__perf_facts {
 } vn__perf_facts;
 
 /* The reason and the fix for an event that failed to open with errno err
- * (a positive errno). Pure: tests feed it every case. */
-void vn__ctr_explain(const vn__ctr_spec *spec, int err, const vn__perf_facts *f, char *reason,
-                     size_t rlen, char *fix, size_t flen);
+ * (a positive errno), and the cause they explain. Pure: tests feed it every
+ * case. */
+vn_counter_cause vn__ctr_explain(const vn__ctr_spec *spec, int err, const vn__perf_facts *f,
+                                 char *reason, size_t rlen, char *fix, size_t flen);
 
 /* ---- Arithmetic (counters/math.c) -------------------------------------------------- */
 

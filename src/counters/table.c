@@ -249,11 +249,13 @@ static const char vm_fix[] =
     "VMware: virtualize CPU performance counters; cloud: an instance type that passes the PMU "
     "through)";
 
-/* What a virtual machine's missing PMU looks like, and how to get one. */
-static int no_pmu(const vn__perf_facts *f, char *reason, size_t rlen, char *fix, size_t flen)
+/* What a virtual machine's missing PMU looks like, and how to get one: the
+ * cause, or VN_COUNTER_OPENED when the machine has a PMU. */
+static vn_counter_cause no_pmu(const vn__perf_facts *f, char *reason, size_t rlen, char *fix,
+                               size_t flen)
 {
     if (f->cpu_pmu != 0)
-        return 0;
+        return VN_COUNTER_OPENED;
     if (f->hypervisor == 1) {
         if (f->hypervisor_vendor[0])
             put(reason, rlen, "the hypervisor (%s) exposes no PMU to this virtual machine",
@@ -261,15 +263,15 @@ static int no_pmu(const vn__perf_facts *f, char *reason, size_t rlen, char *fix,
         else
             put(reason, rlen, "the hypervisor exposes no PMU to this virtual machine");
         put(fix, flen, "%s", vm_fix);
-    } else {
-        put(reason, rlen, "the kernel has no PMU driver for this CPU");
-        put(fix, flen, "a kernel that supports this CPU's performance counters");
+        return VN_COUNTER_VM_NO_PMU;
     }
-    return 1;
+    put(reason, rlen, "the kernel has no PMU driver for this CPU");
+    put(fix, flen, "a kernel that supports this CPU's performance counters");
+    return VN_COUNTER_NO_PMU_DRIVER;
 }
 
-void vn__ctr_explain(const vn__ctr_spec *s, int err, const vn__perf_facts *f, char *reason,
-                     size_t rlen, char *fix, size_t flen)
+vn_counter_cause vn__ctr_explain(const vn__ctr_spec *s, int err, const vn__perf_facts *f,
+                                 char *reason, size_t rlen, char *fix, size_t flen)
 {
     put(reason, rlen, "%s", "");
     put(fix, flen, "%s", "");
@@ -282,7 +284,7 @@ void vn__ctr_explain(const vn__ctr_spec *s, int err, const vn__perf_facts *f, ch
         else
             put(fix, flen, "check the name against this CPU's events (perf list, or libpfm4's "
                            "showevtinfo)");
-        return;
+        return VN_COUNTER_UNRESOLVED;
     }
     int needs_kernel = !(s->exclude & VN_COUNTER_EXCLUDE_KERNEL);
     switch (err) {
@@ -295,51 +297,55 @@ void vn__ctr_explain(const vn__ctr_spec *s, int err, const vn__perf_facts *f, ch
                 f->paranoid, needs_kernel ? "kernel-mode events" : "any event");
             put(fix, flen, "sysctl kernel.perf_event_paranoid=%d (or give the program CAP_PERFMON)",
                 needs_kernel ? 1 : 2);
-        } else {
-            put(reason, rlen,
-                "perf_event_open was refused although perf_event_paranoid allows it: a seccomp "
-                "filter (as in containers) or a security module blocks it");
-            put(fix, flen,
-                "allow perf_event_open: for a container, --cap-add PERFMON (CAP_SYS_ADMIN "
-                "before Linux 5.8) or a seccomp profile that permits it");
+            return VN_COUNTER_PARANOID;
         }
-        return;
+        put(reason, rlen,
+            "perf_event_open was refused although perf_event_paranoid allows it: a seccomp "
+            "filter (as in containers) or a security module blocks it");
+        put(fix, flen,
+            "allow perf_event_open: for a container, --cap-add PERFMON (CAP_SYS_ADMIN "
+            "before Linux 5.8) or a seccomp profile that permits it");
+        return VN_COUNTER_BLOCKED;
     case ENOSYS:
         put(reason, rlen, "this kernel has no perf events (CONFIG_PERF_EVENTS is off)");
         put(fix, flen, "a kernel built with CONFIG_PERF_EVENTS=y");
-        return;
+        return VN_COUNTER_NO_PERF_EVENTS;
     case EMFILE:
     case ENFILE:
         put(reason, rlen, "no file descriptors left (each event takes one)");
         put(fix, flen, "raise the limit (ulimit -n)");
-        return;
+        return VN_COUNTER_NO_FDS;
     case EBUSY:
         put(reason, rlen, "another program holds the PMU exclusively");
         put(fix, flen, "stop the other profiler");
-        return;
+        return VN_COUNTER_PMU_BUSY;
     case ENOENT:
     case EOPNOTSUPP:
     case ENODEV:
     case EINVAL:
         if (s->hardware) {
-            if (no_pmu(f, reason, rlen, fix, flen))
-                return;
-            if (err == EOPNOTSUPP)
+            vn_counter_cause c = no_pmu(f, reason, rlen, fix, flen);
+            if (c != VN_COUNTER_OPENED)
+                return c;
+            put(fix, flen, "choose another event (perf list shows this CPU's)");
+            if (err == EOPNOTSUPP) {
                 put(reason, rlen,
                     "this CPU's PMU cannot count the event as asked (for example user and kernel "
                     "mode apart)");
-            else if (err == EINVAL)
+                return VN_COUNTER_MODE_UNSUPPORTED;
+            }
+            if (err == EINVAL) {
                 put(reason, rlen, "the kernel rejected the event's settings on this CPU");
-            else
-                put(reason, rlen, "this CPU's PMU has no such event");
-            put(fix, flen, "choose another event (perf list shows this CPU's)");
-        } else {
-            put(reason, rlen, "this kernel does not have this software event");
-            put(fix, flen, "a newer kernel");
+                return VN_COUNTER_REJECTED;
+            }
+            put(reason, rlen, "this CPU's PMU has no such event");
+            return VN_COUNTER_NO_EVENT;
         }
-        return;
+        put(reason, rlen, "this kernel does not have this software event");
+        put(fix, flen, "a newer kernel");
+        return VN_COUNTER_NO_SOFTWARE_EVENT;
     default:
         put(reason, rlen, "perf_event_open failed: %s", strerror(err));
-        return;
+        return VN_COUNTER_OTHER_ERRNO;
     }
 }

@@ -54,11 +54,16 @@ static void vernier_code_uses_the_headline_samples(void **state)
     assert_int_equal(b->nparams, 1);
     assert_string_equal(b->params[0].key, "n");
     assert_string_equal(b->params[0].value, "8");
+    /* No values: an upper bound, which the reason gives; a failure, with
+     * the stop reason and the error the file holds. */
     b = bench(&s, "tiny");
     assert_int_equal(b->n, 0);
-    assert_non_null(strstr(b->why, "upper bound (< 0.31 ns)"));
+    assert_non_null(strstr(b->why, "< 0.31 ns"));
     b = bench(&s, "broken");
-    assert_string_equal(b->why, "failed: setup returned -1");
+    assert_int_equal(b->n, 0);
+    assert_int_equal(strncmp(b->why, "failed", 6), 0);
+    /* The input's own error text, echoed back. */
+    assert_non_null(strstr(b->why, "setup returned -1"));
     assert_string_equal(s.facts[VN__CMP_FACT_CPU], "X");
     assert_string_equal(s.facts[VN__CMP_FACT_CPUS], "4");
     assert_string_equal(s.facts[VN__CMP_FACT_GOVERNOR], "powersave");
@@ -100,7 +105,10 @@ static void gbench_repetitions_without_aggregates(void **state)
     assert_int_equal(s.bench[0].n, 2);
     assert_true(s.bench[0].values[0] == 1500 && s.bench[0].values[1] == 2000);
     assert_true(s.bench[0].ninsn == 1 && s.bench[0].insn[0] == 300);
-    assert_string_equal(s.bench[1].why, "failed: no file");
+    assert_int_equal(s.bench[1].n, 0);
+    assert_int_equal(strncmp(s.bench[1].why, "failed", 6), 0);
+    /* The input's own error_message, echoed back. */
+    assert_non_null(strstr(s.bench[1].why, "no file"));
     assert_string_equal(s.facts[VN__CMP_FACT_SCALING], "on");
     /* A second file pools with the first; the host it names differs. */
     assert_int_equal(read_text(&s, b, &e), 0);
@@ -133,24 +141,35 @@ static void errors_say_where(void **state)
     vn__cmp_side s;
     vn__cmp_side_init(&s);
     vn__cmp_error e;
+    /* Malformed JSON: where the parser stopped, from 1. */
     assert_int_equal(read_text(&s, "{\n  \"a\" 1}", &e), VN_EINVAL);
     assert_int_equal(e.line, 2);
     assert_int_equal(e.column, 7);
-    assert_string_equal(e.msg, "malformed JSON");
+    assert_true(e.msg[0] != '\0');
+    assert_null(strchr(e.msg, '\n'));
+    char malformed[sizeof e.msg];
+    snprintf(malformed, sizeof malformed, "%s", e.msg);
+    /* Cut short: stopped at the end of the file, and said otherwise. */
     assert_int_equal(read_text(&s, "{\"results\": [\n", &e), VN_EINVAL);
     assert_int_equal(e.line, 2);
-    assert_non_null(strstr(e.msg, "cut short"));
+    assert_int_equal(e.column, 1);
+    assert_string_not_equal(e.msg, malformed);
     assert_int_equal(read_text(&s, "{} x", &e), VN_EINVAL);
     assert_int_equal(e.column, 4);
+    /* JSON, but not results: no position; the schema named. */
     assert_int_equal(read_text(&s, "{\"schema\":\"vernier.stats/1\"}", &e), VN_EINVAL);
     assert_int_equal(e.line, 0);
-    assert_non_null(strstr(e.msg, "vernier.stats/1 holds no benchmarks"));
+    assert_non_null(strstr(e.msg, "vernier.stats/1"));
     assert_int_equal(read_text(&s, "[]", &e), VN_EINVAL);
-    assert_non_null(strstr(e.msg, "not results vernier reads"));
-    /* A file that fails part way adds nothing to the side. */
+    assert_int_equal(e.line, 0);
+    assert_true(e.msg[0] != '\0');
+    /* A file that fails part way adds nothing to the side; the error names
+     * the entry and the field it lacks. */
     assert_int_equal(read_text(&s, "{\"results\":[{\"command\":\"a\",\"times\":[1]},{\"times\":[1]}]}", &e),
                      VN_EINVAL);
-    assert_string_equal(e.msg, "results[1] has no command");
+    assert_int_equal(e.line, 0);
+    assert_non_null(strstr(e.msg, "results[1]"));
+    assert_non_null(strstr(e.msg, "command"));
     assert_int_equal(s.nbench, 0);
     assert_int_equal(read_text(&s, "{\"results\":[{\"command\":\"a\",\"times\":[1e999]}]}", &e), VN_EINVAL);
     vn__cmp_side_free(&s);
@@ -260,7 +279,9 @@ static void geomean_and_what_is_left_out(void **state)
     assert_string_equal(r.only_new[0], "added");
     assert_int_equal(r.nskipped, 1);
     assert_string_equal(r.skipped[0].name, "nothing");
-    assert_string_equal(r.skipped[0].why, "in BASE: no runs");
+    /* Skipped for what BASE lacks, which the reason says. */
+    assert_non_null(strstr(r.skipped[0].why, "BASE"));
+    assert_null(strstr(r.skipped[0].why, "NEW"));
     vn__cmp_result_free(&r);
     vn__cmp_side_free(&base);
     vn__cmp_side_free(&new_);

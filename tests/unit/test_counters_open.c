@@ -55,8 +55,10 @@ static void virtual_machine_without_pmu(void **state)
     assert_int_equal(s->opened, 0);
     assert_int_equal(s->err, ENOENT);
     assert_int_equal(s->group, -1);
-    assert_string_equal(s->reason, "the hypervisor (kvm) exposes no PMU to this virtual machine");
-    assert_non_null(strstr(s->fix, "bare metal"));
+    assert_int_equal(s->cause, VN_COUNTER_VM_NO_PMU);
+    assert_non_null(strstr(s->reason, "(kvm)"));
+    assert_non_null(strstr(s->fix, "pmu=on"));
+    assert_int_equal(status(&ci, "page-faults")->cause, VN_COUNTER_OPENED);
     assert_int_equal(status(&ci, "page-faults")->group, 0);
 
     /* Counting: page faults as the world makes them. */
@@ -209,8 +211,10 @@ static void strict_paranoid_falls_back_to_user_mode(void **state)
     const vn_counter_status *k = status(&ci, "instructions:k");
     assert_int_equal(k->opened, 0);
     assert_int_equal(k->err, EACCES);
+    assert_int_equal(k->cause, VN_COUNTER_PARANOID);
     assert_non_null(strstr(k->fix, "perf_event_paranoid=1"));
     assert_int_equal(status(&ci, "context-switches")->opened, 0);
+    assert_int_equal(status(&ci, "context-switches")->cause, VN_COUNTER_PARANOID);
     assert_int_equal(status(&ci, "cpu-migrations")->opened, 0);
     assert_int_equal(ci.nopened, 3);
     vn_counters_destroy(c);
@@ -288,7 +292,7 @@ static void bad_arguments(void **state)
                      VN_EINVAL);
     assert_int_equal(vn__counters_open_sys(&fake_sys, "bogus", 0, 0, &c, why, sizeof why),
                      VN_ENOENT);
-    assert_non_null(strstr(why, "unknown counter 'bogus'"));
+    assert_non_null(strstr(why, "'bogus'"));
     assert_null(c);
     assert_int_equal(fake_open_fds(), 0);
     /* "none": a handle with nothing in it, which reads nothing. */
@@ -316,7 +320,7 @@ static void the_probe(void **state)
     assert_int_equal(ci.nopened, 4); /* the software events */
     assert_int_equal(status(&ci, "task-clock")->opened, 1);
     assert_int_equal(status(&ci, "LLC-load-misses")->opened, 0);
-    assert_non_null(strstr(status(&ci, "LLC-load-misses")->reason, "exposes no PMU"));
+    assert_int_equal(status(&ci, "LLC-load-misses")->cause, VN_COUNTER_VM_NO_PMU);
     /* Each opened alone and closed at once. */
     assert_int_equal(fake.max_open, 1);
     assert_int_equal(fake_open_fds(), 0);

@@ -71,10 +71,14 @@ static void cgroup_v2_parent(void **state)
                                           sizeof why), 0);
     snprintf(want, sizeof want, "%s/user.slice", root);
     assert_string_equal(out, want);
-    /* Neither the group nor its parent: the reason names the group. */
+    /* Neither the group nor its parent: the reason names the group and the
+     * file that enables the controller. */
     assert_int_equal(vn__cgroup_v2_parent(root, "/bare/inner", out, sizeof out, why, sizeof why),
                      VN_ENOTSUP);
-    assert_non_null(strstr(why, "/bare/inner nor below its parent"));
+    snprintf(want, sizeof want, "%s/bare/inner", root);
+    assert_non_null(strstr(why, want));
+    assert_non_null(strstr(why, "cgroup.subtree_control"));
+    assert_null(strchr(why, '\n'));
     assert_int_equal(vn__cgroup_v2_parent(root, "relative", out, sizeof out, why, sizeof why),
                      VN_EINVAL);
     char cmd[600];
@@ -297,10 +301,12 @@ static void the_slow_path_with_a_hook(void **state)
     assert_int_equal(vn_exec(&o, &wall, &u, err, sizeof err), VN_EXEC_OK);
     assert_true(spawned);
     assert_int_equal(u.exit_status, 0);
+    /* A program not found: named, with the system's reason. */
     char *missing[] = {"no-such-program-xyz", NULL};
     o.argv = missing;
     assert_true(vn_exec(&o, &wall, &u, err, sizeof err) < 0);
-    assert_non_null(strstr(err, "No such file"));
+    assert_non_null(strstr(err, "'no-such-program-xyz'"));
+    assert_non_null(strstr(err, strerror(ENOENT)));
 }
 
 /* Opens the FIFO for writing after 300 ms, which lets the child's open of
@@ -347,7 +353,8 @@ static void the_clock_starts_when_the_child_is_ready(void **state)
     /* A child that cannot get ready is an error, not a run. */
     o.stdin_path = "/no/such/input";
     assert_true(vn_exec(&o, &wall, &u, err, sizeof err) < 0);
-    assert_non_null(strstr(err, "No such file"));
+    assert_non_null(strstr(err, "'true'"));
+    assert_non_null(strstr(err, strerror(ENOENT)));
 }
 
 static volatile int flag;
@@ -404,10 +411,11 @@ static void test_needs_shell(void **state)
     for (size_t i = 0; i < sizeof no / sizeof *no; i++)
         if (vn__needs_shell(no[i], why, sizeof why) != 0)
             fail_msg("'%s' needs no shell (%s)", no[i], why);
+    /* The reason names what the shell is needed for. */
     vn__needs_shell("ls | wc", why, sizeof why);
-    assert_string_equal(why, "it has '|' (a pipe)");
+    assert_non_null(strstr(why, "'|'"));
     vn__needs_shell("for x in a; do :; done", why, sizeof why);
-    assert_string_equal(why, "it starts with the shell word 'for'");
+    assert_non_null(strstr(why, "'for'"));
 }
 
 int main(void)

@@ -651,6 +651,22 @@ static size_t count(const char *hay, const char *needle)
     return k;
 }
 
+/* The histogram's row whose label starts with mark ('<' below the lower
+ * fence, '>' above the upper one), or NULL; *values is the count its text
+ * gives after the axis. */
+static const char *tail_row(const char *text, char mark, size_t *values)
+{
+    for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        const char *label = p + strspn(p, " ");
+        const char *axis = strstr(p, "\xe2\x94\x82");
+        if (*label == mark && axis && axis < p + strcspn(p, "\n")) {
+            *values = (size_t)strtoul(axis + 3, NULL, 10);
+            return p;
+        }
+    }
+    return NULL;
+}
+
 static void reports(void **state)
 {
     (void)state;
@@ -683,8 +699,14 @@ static void reports(void **state)
     assert_int_equal(vn_report_histogram_text(x, 201, NULL, 0, &b), 0);
     assert_non_null(strstr(b.data, "count=201"));
     assert_non_null(strstr(b.data, "min=100"));
-    assert_non_null(strstr(b.data, "1 value, up to 1000000"));
-    assert_null(strstr(b.data, "down to")); /* nothing below the lower fence */
+    /* The outlier's row: one value, the largest given. */
+    size_t values = 0;
+    const char *above = tail_row(b.data, '>', &values);
+    assert_non_null(above);
+    assert_int_equal(values, 1);
+    assert_non_null(strstr(above, "1000000"));
+    assert_true(strstr(above, "1000000") < above + strcspn(above, "\n"));
+    assert_null(tail_row(b.data, '<', &values)); /* nothing below the lower fence */
     size_t rows = count(b.data, "\xe2\x94\x82"); /* the axis: header, rows, tail */
     assert_true(rows >= 1 + 8 + 1 && rows <= 1 + 24 + 1);
     /* The cumulative bar of the last row reaches 200/201 of 48 columns. */

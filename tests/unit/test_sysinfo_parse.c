@@ -37,6 +37,7 @@ static void cpuinfo_amd_kvm_guest(void **state)
     char *t = slurp("cpuinfo/amd-epyc-kvm-2cpu.txt");
     vn__cpuinfo ci;
     assert_int_equal(vn__parse_cpuinfo(t, &ci), 0);
+    /* The fixture's own text, which is what the parser must give back. */
     assert_string_equal(ci.model, "AMD EPYC");
     assert_string_equal(ci.vendor, "AuthenticAMD");
     assert_string_equal(ci.microcode, "0x1000065");
@@ -65,6 +66,7 @@ static void cpuinfo_intel_laptop(void **state)
     char *t = slurp("cpuinfo/intel-i7-1165g7-4c8t.txt");
     vn__cpuinfo ci;
     assert_int_equal(vn__parse_cpuinfo(t, &ci), 0);
+    /* The fixture's own text, which is what the parser must give back. */
     assert_string_equal(ci.model, "11th Gen Intel(R) Core(TM) i7-1165G7 @ 2.80GHz");
     assert_string_equal(ci.vendor, "GenuineIntel");
     assert_string_equal(ci.microcode, "0xa4");
@@ -259,17 +261,23 @@ static void lines_and_words(void **state)
     assert_int_equal(vn__parse_line("0123456789abcdefXYZ", out, 8), 7);
     assert_string_equal(out, "0123456");
 
-    char list[64];
-    assert_int_equal(vn__parse_words("tsc hpet acpi_pm \n", list, sizeof list), 3);
-    assert_string_equal(list, "tsc hpet acpi_pm");
+    /* The words joined by single spaces. */
+    char list[64], all[64];
+    assert_int_equal(vn__parse_words("tsc hpet acpi_pm \n", all, sizeof all), 3);
+    /* The input's own words are the subject, compared whole. */
+    assert_string_equal(all, "tsc hpet acpi_pm");
     assert_int_equal(vn__parse_words("tsc kvm-clock \n", list, sizeof list), 2);
+    /* A '-' inside a word keeps it one: the input's own words, compared whole. */
     assert_string_equal(list, "tsc kvm-clock");
     assert_int_equal(vn__parse_words("  \n", list, sizeof list), 0);
     assert_string_equal(list, "");
-    /* A word that does not fit is left out whole, never cut. */
+    /* A word that does not fit is left out whole, never cut: the words
+     * that fit are the list's first ones, up to a space of the whole. */
     char small[9];
     assert_int_equal(vn__parse_words("tsc hpet acpi_pm", small, sizeof small), 2);
-    assert_string_equal(small, "tsc hpet");
+    assert_int_equal(strlen(small), 8);
+    assert_memory_equal(small, all, 8);
+    assert_int_equal(all[8], ' ');
     assert_int_equal(vn__parse_words("tsc hpet acpi_pm", small, 8), 1);
     assert_string_equal(small, "tsc");
 

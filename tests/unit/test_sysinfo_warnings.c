@@ -1,5 +1,6 @@
 /* The rules that turn a snapshot into warnings, one setting at a time, on
  * snapshots built in the test (vn_sysinfo_derive_warnings does no I/O). */
+#include <ctype.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -51,8 +52,35 @@ static void none(vn_sysinfo *s)
 
 static void contains(const char *haystack, const char *needle)
 {
-    if (!strstr(haystack, needle))
+    const char *at = strstr(haystack, needle);
+    if (!at)
         fail_msg("'%s' does not contain '%s'", haystack, needle);
+}
+
+/* Checks the numbers text gives, in order, against want ("1.42 2"): the
+ * values a warning reports, whatever the words around them. A digit inside
+ * a name (cpu0, clocksource0) is part of the name. */
+static void numbers_are(const char *text, const char *want)
+{
+    char got[256] = "";
+    size_t len = 0;
+    for (const char *p = text; *p && len < sizeof got;) {
+        if (isalpha((unsigned char)*p) || *p == '_') {
+            while (isalnum((unsigned char)*p) || *p == '_')
+                p++;
+        } else if (isdigit((unsigned char)*p) && (p == text || p[-1] != '.')) {
+            size_t n = strspn(p, "0123456789.");
+            while (n && p[n - 1] == '.')
+                n--;
+            len += (size_t)snprintf(got + len, sizeof got - len, "%s%.*s", len ? " " : "", (int)n, p);
+            p += n;
+        } else {
+            p++;
+        }
+    }
+    if (strcmp(got, want) != 0) {
+        fail_msg("'%s' gives the numbers '%s', not '%s'", text, got, want);
+    }
 }
 
 static void unknown_gives_nothing(void **state)
@@ -87,15 +115,19 @@ static void governor(void **state)
     s.ncpus = 4;
     none(&s);
 
+    /* The CPU and its governor; the fix sets the one wanted. */
     snprintf(cpus[2].governor, sizeof cpus[2].governor, "powersave");
     const vn_warning *w = only(&s, "governor");
-    assert_string_equal(w->message, "CPU 2 governor is 'powersave', not 'performance'");
-    assert_string_equal(w->fix, "cpupower frequency-set -g performance");
+    contains(w->message, "'powersave'");
+    numbers_are(w->message, "2");
+    contains(w->fix, "performance");
 
+    /* The first CPU, and how many of those known are not "performance". */
     snprintf(cpus[3].governor, sizeof cpus[3].governor, "schedutil");
     cpus[0].governor[0] = '\0'; /* unknown: counted neither way */
     w = only(&s, "governor");
-    assert_string_equal(w->message, "CPU 2 governor is 'powersave' (2 of 3 CPUs not 'performance')");
+    contains(w->message, "'powersave'");
+    numbers_are(w->message, "2 2 3");
 }
 
 static void turbo(void **state)
@@ -110,7 +142,8 @@ static void turbo(void **state)
     s.turbo = 1;
     const vn_warning *w = only(&s, "turbo");
     assert_string_equal(w->fix, "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo");
-    contains(w->message, "no_turbo is 0");
+    contains(w->message, "intel_pstate/no_turbo");
+    numbers_are(w->message, "0");
 
     snprintf(s.turbo_source, sizeof s.turbo_source, "cpufreq/boost");
     w = only(&s, "turbo");
@@ -119,7 +152,8 @@ static void turbo(void **state)
     snprintf(s.turbo_source, sizeof s.turbo_source, "cpu0/cpufreq/boost");
     w = only(&s, "turbo");
     contains(w->fix, "/sys/devices/system/cpu/cpu*/cpufreq/boost");
-    contains(w->message, "cpu0/cpufreq/boost is 1");
+    contains(w->message, "cpu0/cpufreq/boost");
+    numbers_are(w->message, "1");
 }
 
 static void smt(void **state)
@@ -133,8 +167,9 @@ static void smt(void **state)
     s.logical_cpus = 8;
     s.physical_cores = 4;
     const vn_warning *w = only(&s, "smt");
-    contains(w->message, "8 logical CPUs on 4 cores");
-    contains(w->fix, "echo off > /sys/devices/system/cpu/smt/control");
+    numbers_are(w->message, "8 4"); /* logical CPUs, cores */
+    contains(w->fix, "/sys/devices/system/cpu/smt/control");
+    contains(w->fix, "taskset -c");
 }
 
 static void hypervisor(void **state)
@@ -145,12 +180,13 @@ static void hypervisor(void **state)
     s.hypervisor = 0;
     none(&s);
     s.hypervisor = 1;
+    /* Named when CPUID names it. */
     const vn_warning *w = only(&s, "hypervisor");
-    contains(w->message, "steal time");
+    assert_null(strchr(w->message, '('));
     snprintf(s.hypervisor_vendor, sizeof s.hypervisor_vendor, "kvm");
     w = only(&s, "hypervisor");
     contains(w->message, "(kvm)");
-    contains(w->fix, "bare metal");
+    contains(w->brief, "kvm");
 }
 
 static void load(void **state)
@@ -162,9 +198,10 @@ static void load(void **state)
     none(&s); /* CPU count unknown: no threshold */
 
     s.logical_cpus = 2;
+    /* The load and the CPUs; the fix gives the load to wait for. */
     const vn_warning *w = only(&s, "load");
-    assert_string_equal(w->message, "load average 1.42 on 2 CPUs");
-    contains(w->fix, "below 1.00");
+    numbers_are(w->message, "1.42 2");
+    numbers_are(w->fix, "1.00");
 
     s.loadavg[0] = 1.0; /* exactly half a task per CPU is still fine */
     none(&s);
@@ -173,7 +210,8 @@ static void load(void **state)
     s.logical_cpus = 1;
     s.loadavg[0] = 0.75;
     w = only(&s, "load");
-    assert_string_equal(w->message, "load average 0.75 on 1 CPU");
+    numbers_are(w->message, "0.75 1");
+    numbers_are(w->fix, "0.50");
 }
 
 static void clocksource(void **state)
@@ -188,21 +226,28 @@ static void clocksource(void **state)
 
     snprintf(s.clocksource, sizeof s.clocksource, "hpet");
     snprintf(s.clocksource_available, sizeof s.clocksource_available, "tsc hpet acpi_pm");
+    /* The clocksource in use and the one to write instead. */
+    const char *current = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
     const vn_warning *w = only(&s, "clocksource");
-    assert_string_equal(w->message, "clocksource is 'hpet', not 'tsc'");
-    assert_string_equal(w->fix,
-                        "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource");
+    contains(w->message, "'hpet'");
+    contains(w->message, "'tsc'");
+    contains(w->fix, current);
+    contains(w->fix, "tsc");
 
-    /* The TSC was rejected by the kernel: writing it would fail. */
+    /* The TSC was rejected by the kernel: writing it would fail, so the fix
+     * does not, and the message says what there is. */
     snprintf(s.clocksource_available, sizeof s.clocksource_available, "hpet acpi_pm");
     w = only(&s, "clocksource");
-    contains(w->message, "no TSC clocksource is available");
+    contains(w->message, "'hpet'");
+    contains(w->message, s.clocksource_available);
+    assert_null(strstr(w->fix, current));
     contains(w->fix, "dmesg");
 
     /* Nothing known about the alternatives: suggest the TSC. */
     s.clocksource_available[0] = '\0';
     w = only(&s, "clocksource");
-    contains(w->fix, "echo tsc >");
+    contains(w->fix, current);
+    contains(w->fix, "tsc");
 }
 
 static void aslr(void **state)
@@ -216,8 +261,9 @@ static void aslr(void **state)
     only(&s, "aslr");
     s.aslr = 2;
     const vn_warning *w = only(&s, "aslr");
-    contains(w->message, "randomize_va_space is 2");
-    contains(w->fix, "sysctl kernel.randomize_va_space=0");
+    contains(w->message, "randomize_va_space");
+    numbers_are(w->message, "2");
+    contains(w->fix, "kernel.randomize_va_space=0");
     contains(w->fix, "setarch -R");
 }
 
@@ -231,15 +277,18 @@ static void perf_paranoid(void **state)
     s.perf_event_paranoid = 1;
     none(&s);
     s.perf_event_paranoid = 2;
+    /* At 2 the kernel-mode events are lost; above, every counter. */
     const vn_warning *w = only(&s, "perf_paranoid");
-    contains(w->message, "is 2");
+    numbers_are(w->message, "2");
     contains(w->message, "kernel-mode");
-    assert_string_equal(w->fix, "sysctl kernel.perf_event_paranoid=1");
+    contains(w->fix, "kernel.perf_event_paranoid=1");
     s.perf_capable = 0;
     only(&s, "perf_paranoid");
     s.perf_event_paranoid = 3;
     w = only(&s, "perf_paranoid");
-    contains(w->message, "cannot use hardware counters");
+    numbers_are(w->message, "3");
+    assert_null(strstr(w->message, "kernel-mode"));
+    contains(w->fix, "kernel.perf_event_paranoid=1");
     /* CAP_PERFMON or CAP_SYS_ADMIN bypasses the setting. */
     s.perf_capable = 1;
     none(&s);
@@ -254,7 +303,7 @@ static void tsc(void **state)
     none(&s);
     s.tsc_invariant = 0;
     const vn_warning *w = only(&s, "tsc_not_invariant");
-    contains(w->message, "not invariant");
+    contains(w->fix, "CLOCK_MONOTONIC"); /* what vernier times with instead */
 }
 
 static void isolcpus_is_not_a_warning(void **state)
