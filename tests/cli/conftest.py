@@ -288,3 +288,9 @@ def error_line(p, code, cmd, *names):
     for name in names:
         assert str(name) in lines[0], (name, lines[0])
     return lines[0]
+
+
+def names_in(text, *names):
+    """Whether each of names (of benchmarks, commands, files) is in text as a
+    whole name: 'x' is not found in 'x_plus_x' or 'BM_x/64'."""
+    return all(re.search(rf"(?<![\w/=.-]){re.escape(str(n))}(?![\w/=.-])", text) for n in names)
