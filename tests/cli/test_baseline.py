@@ -28,25 +28,24 @@ def sweep_results(*args):
     return d, p
 
 
-# What the interval rests on, at the line's end: processes, or in one
-# process pairs of samples (nothing said) or samples unpaired.
-ON = r"(, unpaired|, \d+ processes)?"
-
-
 def ratio_line(text, row, base):
-    """The line for row against base, as (word, ratio, lo, hi, on)."""
-    m = re.search(rf"^{re.escape(row)} is {X} (faster|slower) than {re.escape(base)} "
-                  rf"\({X}-{X}, 95%{ON}\)$", text, re.M)
-    if m:
-        return m.group(2), float(m.group(1)), float(m.group(3)), float(m.group(4)), m.group(5)
-    m = re.search(rf"^{re.escape(row)} is {X} (faster|slower) than {re.escape(base)} "
-                  r"\(no interval: too few samples\)$", text, re.M)
-    if m:
-        return m.group(2), float(m.group(1)), None, None, None
-    m = re.search(rf"^{re.escape(row)} vs {re.escape(base)}: no significant difference "
-                  rf"\({X}, {X}-{X}, 95%{ON}\)$", text, re.M)
-    assert m, text
-    return "same", float(m.group(1)), float(m.group(2)), float(m.group(3)), m.group(4)
+    """The line below the table for row against base, as (word, ratio, lo,
+    hi, on): word its direction ("faster", "slower", or "same" when it
+    says neither), the ratios in the order it gives them (the ratio, then
+    the ends of its interval, None without one), and what the interval
+    rests on at its end: ", N processes", ", unpaired" (samples of one
+    process that did not take turns) or None (pairs of samples)."""
+    below = text.split("\n\n", 1)[1]
+    (line,) = [ln for ln in below.splitlines() if ln.split()[:1] == [row] and names_in(ln, base)]
+    ratios = [float(r) for r in re.findall(r"(?<![\w/=])(\d[\d.e-]*)x\b", line)]
+    words = re.findall(r"\w+", line)
+    word = "faster" if "faster" in words else "slower" if "slower" in words else "same"
+    if len(ratios) == 1:
+        return word, ratios[0], None, None, None
+    assert len(ratios) == 3, line
+    procs = re.search(r"\b(\d+) processes\)$", line)
+    on = f", {procs.group(1)} processes" if procs else ", unpaired" if "unpaired" in words else None
+    return (word, *ratios, on)
 
 
 def check_line_and_json(text, row, base, b):
@@ -161,13 +160,17 @@ def test_a_benchmarks_own_baseline_and_its_complexity():
     # n multiplies an iteration: the time grows as n, one line for the sweep.
     fits = [f for f in d["findings"] if f["id"] == "complexity"]
     assert len(fits) == 1, fits
-    m = re.match(r"grow: O\(n\), ([\d.]+) ns x n, RMS ([\d.]+)% \(next best O\(([^)]+)\): ([\d.]+)%\)$",
-                 fits[0]["brief"])
-    assert m, fits[0]["brief"]
-    assert float(m.group(2)) < float(m.group(4))
+    # The line: the sweep, the fit O(n) with its coefficient, then the next
+    # best fit; the error of the fit (%) below that of the next best.
+    brief = fits[0]["brief"]
+    assert brief.split()[0] == "grow:", brief
+    assert re.findall(r"O\(([^)]+)\)", brief)[0] == "n", brief
+    errors = [float(e) for e in re.findall(r"([\d.]+)%", brief)]
+    assert len(errors) == 2 and errors[0] < errors[1], brief
     # The coefficient times n is about the row's median.
+    coef = re.search(r"([\d.]+) ns x n\b", brief)
     at = rows["grow/n=1024"]["stats"]["median"]
-    assert 0.7 < float(m.group(1)) * 1024 / at < 1.4
+    assert coef and 0.7 < float(coef.group(1)) * 1024 / at < 1.4, brief
     assert fits[0]["brief"] in p.stderr
 
 
