@@ -72,15 +72,16 @@ def one_error(p, cmd):
 
 
 def stored(p, path, nbench):
-    """The run IDs `vernier store add` printed, one line a file."""
+    """The run IDs `vernier store add` printed, one line a file: each names
+    its file, then holds two numbers, the benchmarks kept and the run ID."""
     ids = []
     lines = p.stdout.splitlines()
     paths = [path] if isinstance(path, str) else path
     assert len(lines) == len(paths), p.stdout
     for line, f in zip(lines, paths):
-        m = re.fullmatch(rf"stored '{re.escape(f)}': {nbench} benchmarks?, run (\d+)", line)
-        assert m, (line, f)
-        ids.append(int(m.group(1)))
+        m = re.fullmatch(rf"[^']*'{re.escape(f)}'\D*(\d+)\D+(\d+)", line)
+        assert m and int(m.group(1)) == nbench, (line, f, nbench)
+        ids.append(int(m.group(2)))
     return ids
 
 
