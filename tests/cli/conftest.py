@@ -273,3 +273,24 @@ def pytest_runtest_makereport(item, call):
         report.outcome = "failed"
         report.longrepr = (f"skipped for what scripts/install-deps installs, which make check "
                            f"installed: {reason}")
+
+
+def error_line(p, code, cmd, *names):
+    """The one line on stderr with which `vernier CMD` refused something:
+    p exited with code, its stderr is that single line, which starts with
+    'vernier CMD: ' and names each of names (the file, option, value or
+    place it refuses, as given). Returns the line. The sentence around
+    the names is free to change; what it names and the exit code are not."""
+    assert p.returncode == code, (p.returncode, p.stdout, p.stderr)
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1, p.stderr
+    assert lines[0].startswith(f"vernier {cmd}: "), p.stderr
+    for name in names:
+        assert str(name) in lines[0], (name, lines[0])
+    return lines[0]
+
+
+def names_in(text, *names):
+    """Whether each of names (of benchmarks, commands, files) is in text as a
+    whole name: 'x' is not found in 'x_plus_x' or 'BM_x/64'."""
+    return all(re.search(rf"(?<![\w/=.-]){re.escape(str(n))}(?![\w/=.-])", text) for n in names)

@@ -3,8 +3,10 @@ real programs (a benchmark program, vernier run, vernier suite, a Google
 Benchmark program, hyperfine), the p-values against scipy, the intervals
 against a bootstrap in numpy, verdicts and exit codes, and the errors."""
 import copy
+import errno
 import json
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -13,8 +15,9 @@ import numpy as np
 import pytest
 from scipy.stats import mannwhitneyu
 
-from conftest import BUILD, run, validate
+from conftest import BUILD, SOURCE, error_line, names_in, run, validate
 
+GOLDEN = SOURCE / "tests" / "golden"
 SUM_ARRAYS = BUILD / "examples" / "sum_arrays"
 GBENCH = BUILD / "bench" / "bench_gbench_ablation"
 
@@ -24,9 +27,9 @@ def write(path, doc):
     return str(path)
 
 
-def compare(*args, check=0):
+def compare(*args, check=0, **kw):
     """The comparison as JSON (validated against the schema), and the console."""
-    p = run("compare", "--json", "-", *args, check=check)
+    p = run("compare", "--json", "-", *args, check=check, **kw)
     doc = json.loads(p.stdout)
     validate(doc, "compare-1.json")
     return doc
@@ -143,19 +146,93 @@ def test_console_lines_and_markdown(tmp_path, run_file):
     new = write(tmp_path / "new.json", commands_doc(run_file, {"f": a * 2, long: a, "added": a}))
     md = tmp_path / "out.md"
     p = run("compare", "--markdown", str(md), base, new, check=0)
+    doc = compare(base, new)
+    assert doc["counts"] == {"faster": 0, "slower": 1, "no_change": 1, "no_interval": 0}
+    assert doc["geomean"]["benchmarks"] == 2
+    assert doc["only_base"] == ["old"] and doc["only_new"] == ["added"]
     lines = p.stdout.splitlines()
     assert lines[0].split()[:3] == ["benchmark", "BASE", "NEW"]
     assert all(len(line) <= 100 for line in lines), lines
     assert any(line.startswith("f ") and "2.000x" in line and "slower" in line for line in lines)
-    assert any(line.startswith("geometric mean") and "of 2: 0 faster, 1 slower" in line for line in lines)
-    assert "only in BASE (1): old" in lines and "only in NEW (1): added" in lines
+    # The geometric mean under the table, and every name of one side only.
+    assert sum(f"{doc['geomean']['ratio']:.3f}x" in line for line in lines) == 1, lines
+    assert names_in(p.stdout, "old", "added"), lines
+    # The Markdown table: its columns, and the slower row's verdict in bold.
     text = md.read_text()
-    assert "| benchmark | BASE | NEW | ratio | 95% CI | p | verdict |" in text
-    assert "| f | " in text and "**slower**" in text
+    table = [[c.strip() for c in line.strip("|").split("|")] for line in text.splitlines()
+             if line.startswith("|")]
+    assert table[0] == ["benchmark", "BASE", "NEW", "ratio", "95% CI", "p", "verdict"], table
+    (f,) = [row for row in table if row[0] == "f"]
+    assert f[6] == "**slower**", f
     assert not list(tmp_path.glob("out.md.tmp.*"))
     # '-' puts the table alone on standard output.
     p = run("compare", "--markdown", "-", base, new, check=0)
     assert p.stdout == text
+
+
+def gb_side(host, entries):
+    """A Google Benchmark file of entries, written on host."""
+    return {"context": {"host_name": host, "num_cpus": 2}, "benchmarks": entries}
+
+
+def gb_reps(name, values, **extra):
+    """One entry of run_type iteration per value (ns), as repetitions."""
+    return [{"name": name, "run_name": name, "run_type": "iteration", "repetitions": len(values),
+             "repetition_index": i, "threads": 1, "iterations": 100, "real_time": v, "cpu_time": v,
+             "time_unit": "ns", **extra} for i, v in enumerate(values)]
+
+
+def gb_aggregates(name, values):
+    """The mean, median, stddev and cv of values, as Google Benchmark writes
+    them with --benchmark_report_aggregates_only."""
+    v = np.array(values, dtype=float)
+    return [{"name": f"{name}_{agg}", "run_name": name, "run_type": "aggregate",
+             "repetitions": len(v), "threads": 1, "aggregate_name": agg,
+             "aggregate_unit": "percentage" if agg == "cv" else "time", "iterations": len(v),
+             "real_time": x, "cpu_time": x, "time_unit": "ns"}
+            for agg, x in (("mean", v.mean()), ("median", np.median(v)), ("stddev", v.std(ddof=1)),
+                           ("cv", v.std(ddof=1) / v.mean()))]
+
+
+def test_golden_console_and_markdown(tmp_path):
+    """The golden of the console and of the Markdown table, the one test
+    that holds their wording: two fixed files with a row of each verdict,
+    one compared by the means of Google Benchmark's aggregates, one paired
+    by its name's form, one with instructions, one only in each side, one
+    that failed, on two machines. The intervals are seeded: the same files
+    always print the same bytes (tests/golden/compare-main.txt is what
+    `vernier compare --markdown compare-main.md base.json new.json` prints
+    in the folder of the two files this test writes)."""
+    v = [100, 102, 98, 101, 99, 103, 97, 100]
+    x = lambda k: [k * t for t in v]
+    base = gb_side("alpha", gb_reps("BM_slower", x(1)) + gb_reps("BM_faster", x(3))
+                   + gb_reps("BM_same", x(0.5)) + gb_reps("BM_copy/64", x(0.2))
+                   + gb_reps("BM_old", v) + gb_reps("BM_one", [50])
+                   + gb_aggregates("BM_agg", x(7)) + gb_reps("BM_err", v)
+                   + gb_reps("BM_count", v, instructions=500.0))
+    new = gb_side("beta", gb_reps("BM_slower", x(2)) + gb_reps("BM_faster", x(1.5))
+                  + gb_reps("BM_same", x(0.5)) + gb_reps("BM_copy/64/real_time", x(0.2))
+                  + gb_reps("BM_added", v)
+                  + gb_reps("BM_one", [60]) + gb_aggregates("BM_agg", x(7.7))
+                  + [dict(gb_reps("BM_err", [0])[0], error_occurred=True, error_message="lost")]
+                  + gb_reps("BM_count", v, instructions=400.0))
+    write(tmp_path / "base.json", base)
+    write(tmp_path / "new.json", new)
+    p = run("compare", "--markdown", "compare-main.md", "base.json", "new.json", check=0, cwd=tmp_path)
+    assert p.stderr == ""
+    assert p.stdout == (GOLDEN / "compare-main.txt").read_text()
+    assert (tmp_path / "compare-main.md").read_text() == (GOLDEN / "compare-main.md").read_text()
+    # What the golden shows is what the JSON says.
+    doc = compare("base.json", "new.json", cwd=tmp_path)
+    assert {r["name"]: r["verdict"] for r in doc["benchmarks"]} == {
+        "BM_slower": "slower", "BM_faster": "faster", "BM_same": "no_change", "BM_copy/64": "no_change",
+        "BM_one": "no_interval", "BM_agg": "slower", "BM_count": "no_change"}
+    assert rows(doc)["BM_agg"]["method"] == "aggregates"
+    assert rows(doc)["BM_copy/64"]["new_name"] == "BM_copy/64/real_time"
+    assert doc["paired"]["name_form"] == 1
+    assert doc["only_base"] == ["BM_old"] and doc["only_new"] == ["BM_added"]
+    assert [s["name"] for s in doc["not_comparable"]] == ["BM_err"]
+    assert doc["machines_differ"] == ["host"]
 
 
 def test_instructions_and_machines(tmp_path, run_file):
@@ -166,7 +243,7 @@ def test_instructions_and_machines(tmp_path, run_file):
                                                           "unit": "count", "overhead": 0.0}}
     new["benchmarks"][0]["counters"] = {"instructions": {"value": 400.0, "scaled": False,
                                                          "unit": "count", "overhead": 0.0}}
-    new["env"]["cpu"]["model"] = "Another CPU"
+    new["env"]["cpu"]["model"] = "Another-CPU"
     new["env"]["kernel"] = "9.9.9"
     b, n = write(tmp_path / "b.json", base), write(tmp_path / "n.json", new)
     doc = compare(b, n)
@@ -174,11 +251,13 @@ def test_instructions_and_machines(tmp_path, run_file):
     assert r["instructions_ratio"] == pytest.approx(0.8)
     assert r["base"]["instructions"] == 500 and r["new"]["instructions"] == 400
     assert set(doc["machines_differ"]) == {"cpu_model", "kernel"}
-    assert doc["new"]["machine"]["cpu_model"] == "Another CPU"
+    assert doc["new"]["machine"]["cpu_model"] == "Another-CPU"
     p = run("compare", b, n, check=0)
     assert "instr" in p.stdout.splitlines()[0] and "0.800x" in p.stdout
-    warn = [line for line in p.stdout.splitlines() if line.startswith("warning: the machines differ")]
-    assert len(warn) == 1 and "CPU model" in warn[0] and "kernel" in warn[0]
+    # One line says how the machines differ, with what each side says.
+    warn = [line for line in p.stdout.splitlines() if "9.9.9" in line]
+    assert len(warn) == 1 and names_in(warn[0], "Another-CPU", base["env"]["cpu"]["model"],
+                                       base["env"]["kernel"]), warn
 
 
 def test_not_comparable_rows_are_listed(tmp_path, run_file):
@@ -189,9 +268,12 @@ def test_not_comparable_rows_are_listed(tmp_path, run_file):
     nb[0].update(upper_bound=True, bound_ns=0.31, bound_rule="fastest")
     nb[1].update(stop="failed", error="'x' exited with status 1", samples=[])
     doc = compare(write(tmp_path / "b.json", base), write(tmp_path / "n.json", new))
+    # Each with its reason: the side, and the bound or the row's own error.
     why = {s["name"]: s["reason"] for s in doc["not_comparable"]}
-    assert why == {"bound": "in NEW: an upper bound (< 0.31 ns)",
-                   "failed": "in NEW: failed: 'x' exited with status 1"}
+    assert set(why) == {"bound", "failed"}
+    assert "NEW" in why["bound"] and "BASE" not in why["bound"] and "0.31 ns" in why["bound"], why
+    assert "NEW" in why["failed"] and "BASE" not in why["failed"], why
+    assert nb[1]["error"] in why["failed"], why
     assert [r["name"] for r in doc["benchmarks"]] == ["ok"]
 
 
@@ -287,8 +369,11 @@ def test_google_benchmark_json(tmp_path):
     doc = compare(str(one), str(one))
     assert {r["verdict"] for r in doc["benchmarks"]} == {"no_interval"}
     assert all(r["ci"] is None for r in doc["benchmarks"])
+    # The console shows each row with its ratio and no interval.
     p = run("compare", str(one), str(one), check=0)
-    assert "no interval" in p.stdout and "one value on a side" in p.stdout
+    for r in doc["benchmarks"]:
+        (line,) = [line for line in p.stdout.splitlines() if line.split()[:1] == [r["name"]]]
+        assert "1.000x" in line and not re.search(r"\dx-\d", line), line
     assert doc["base"]["machine"]["cpus"] == str(json.loads(one.read_text())["context"]["num_cpus"])
 
 
@@ -318,35 +403,48 @@ def test_bad_files_name_the_file_and_the_place(tmp_path, run_file):
     # Cut anywhere: inside a number, a string, a word or between them.
     for at in sorted({1, len(text) // 3, len(text) // 2, len(text) - 2} | set(range(200, 260))):
         cut.write_text(text[:at])
+        # The place a cut file ends at: its last line, where cJSON stopped.
         p = run("compare", good, str(cut), check=1)
         line = text[:at].count("\n") + 1
-        m = re.match(r"vernier compare: '(.*)', line (\d+), column (\d+): (.*)\n$", p.stderr)
-        assert m and m.group(1) == str(cut) and int(m.group(2)) in (line - 1, line), (at, p.stderr)
-        assert "cut short" in m.group(4) and p.stdout == "", (at, text[:at][-20:], p.stderr)
+        err = error_line(p, 1, "compare", f"'{cut}'")
+        m = re.search(r"'(.*)', line (\d+), column (\d+):", err)
+        assert m and m.group(1) == str(cut) and int(m.group(2)) in (line - 1, line), (at, err)
+        assert p.stdout == "", (at, text[:at][-20:], p.stdout)
     bad = tmp_path / "bad.json"
     bad.write_text('{\n  "results": [1,, 2]\n}\n')
     p = run("compare", str(bad), good, check=1)
-    assert p.stderr == "vernier compare: '%s', line 2, column 17: malformed JSON\n" % bad
-    for doc, what in [({"schema": "vernier.env/1"}, "vernier.env/1 holds no benchmarks"),
-                      ({"schema": "vernier.results/2"}, "from a newer vernier"),
-                      ({"rows": []}, "not results vernier reads"),
-                      ([1, 2], "not results vernier reads")]:
+    err = error_line(p, 1, "compare", f"'{bad}'")
+    assert re.search(r"'(.*)', line (\d+), column (\d+):", err).groups() == (str(bad), "2", "17"), err
+    # A document of another schema is named by its schema; anything else
+    # hears which formats are read.
+    for doc, names in [({"schema": "vernier.env/1"}, ["vernier.env/1", "vernier.results/1"]),
+                       ({"schema": "vernier.results/2"}, ["vernier.results/2"]),
+                       ({"rows": []}, ["vernier.results/1"]),
+                       ([1, 2], ["vernier.results/1"])]:
         p = run("compare", good, write(tmp_path / "other.json", doc), check=1)
-        assert what in p.stderr and "other.json" in p.stderr and len(p.stderr.splitlines()) == 1
-    p = run("compare", good, str(tmp_path / "absent.json"), check=1)
-    assert "absent.json" in p.stderr
+        error_line(p, 1, "compare", "'%s'" % (tmp_path / "other.json"), *names)
+    absent = tmp_path / "absent.json"
+    p = run("compare", good, str(absent), check=1)
+    error_line(p, 1, "compare", f"'{absent}'", os.strerror(errno.ENOENT))
 
 
 def test_usage_errors(tmp_path, run_file):
     good = write(tmp_path / "good.json", run_file)
-    for args in [[good], [good, good, good], [good, "--"], ["--", good],
-                 ["--threshold", "x", good, good], ["--threshold", "100", good, good],
-                 ["--bogus", good, good], ["--json", "-", "--markdown", "-", good, good],
-                 ["-", "-"]]:
+    # Each names the option or argument that is wrong, and where the usage is.
+    for args, names in [([good], []), ([good, good, good], []), ([good, "--"], ["'--'"]),
+                        (["--", good], ["'--'"]),
+                        (["--threshold", "x", good, good], ["--threshold", "'x'"]),
+                        (["--threshold", "100", good, good], ["--threshold", "'100'"]),
+                        (["--bogus", good, good], ["'--bogus'"]),
+                        (["--json", "-", "--markdown", "-", good, good], ["--json", "--markdown"]),
+                        (["-", "-"], ["'-'"])]:
         p = run("compare", *args, check=2)
-        assert len(p.stderr.splitlines()) == 1 and "vernier compare --help" in p.stderr, args
+        error_line(p, 2, "compare", *names, "--help")
+    # The layout cli/cli.h fixes and scripts/helpdoc reads: "usage: " and
+    # the command's words first.
     p = run("compare", "--help", check=0)
-    assert p.stdout.startswith("usage: vernier compare")
+    first = p.stdout.splitlines()[0]
+    assert first.startswith("usage: ") and first.split()[1:3] == ["vernier", "compare"], first
     # Standard input is a file like any other.
     p = run("compare", "--json", "-", "-", good, input=(tmp_path / "good.json").read_text(), check=0)
     assert json.loads(p.stdout)["benchmarks"][0]["ratio"] == 1

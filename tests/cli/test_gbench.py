@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import BUILD, SOURCE, run
+from conftest import BUILD, SOURCE, error_line, run
 from test_engine_cli import QUICK, link_libs
 from test_run import fake
 
@@ -220,9 +220,12 @@ def test_each_process_is_a_repetition(one_run):
         assert e["bytes_per_second"] == pytest.approx(4096 * 4 / (e["real_time"] * 1e-9), rel=1e-12)
         assert e["items_per_second"] == pytest.approx(4096 / (e["real_time"] * 1e-9), rel=1e-12)
     assert all("bytes_per_second" not in e for e in iterations_of(g, "sum_64"))
-    # The failed row is Google Benchmark's error.
+    # The failed row is Google Benchmark's error, with the message the
+    # program failed it with, as the vernier.results/1 of the run has it.
     [err] = iterations_of(g, "fails")
-    assert err["error_occurred"] is True and err["error_message"] == "no such device"
+    assert rows["fails"]["stop"] == "failed"
+    assert err["error_occurred"] is True and err["error_message"] == rows["fails"]["error"]
+    assert f'vn_state_fail(st, "{err["error_message"]}")' in VERNIER_PROGRAM
     assert err["real_time"] == 0 and err["cpu_time"] == 0
 
 
@@ -337,6 +340,7 @@ def test_google_benchmarks_compare_py_reads_it(vernier_prog, real_gbench, tmp_pa
         assert got == want
         # The U test over all the repetitions of each side.
         u = [ln for ln in lines if ln.startswith(f"{name}_pvalue")]
+        # compare.py's own words, which say how many repetitions it read of each.
         assert len(u) == 1 and f"U Test, Repetitions: 10 vs {len(iterations_of(mine, name))}" in u[0]
     assert len(rows["fails"]) == 1
 
@@ -350,6 +354,7 @@ def test_run_writes_each_run_as_a_repetition(tmp_path):
         "x", check=0)
     run("run", "--fake-exec", f, "--runs", "5", "-n", "prog", "--json", str(v), "x", check=0)
     d = json.loads(g.read_text())
+    # The JSON value that stands for the program: the command's own words.
     assert d["context"]["executable"] == "vernier run"
     reps = iterations_of(d, "prog")
     assert [e["real_time"] for e in reps] == [10e6, 12e6, 11e6, 13e6, 9e6]
@@ -366,19 +371,20 @@ def test_suite_passes_it_to_the_engine():
     p = run("suite", "--quick", "--quiet", "syscall.getppid", "--json", "-", "--format", "gbench",
             timeout=300, check=0)
     d = json.loads(p.stdout)
+    # The JSON value that stands for the program: the command's own words.
     assert d["context"]["executable"] == "vernier suite"
     reps = iterations_of(d, "syscall.getppid")
     assert reps and all(e["real_time"] > 0 and e["time_unit"] == "ns" for e in reps)
 
 
-@pytest.mark.parametrize("args, msg", [
-    (["--format", "gbench"], "--format goes with --json"),
-    (["--json", "-", "--format", "xml"], "--format is 'vernier' or 'gbench', not 'xml'"),
+@pytest.mark.parametrize("args, names", [
+    (["--format", "gbench"], ["--format", "--json"]),  # the option it needs
+    (["--json", "-", "--format", "xml"], ["--format", "'vernier'", "'gbench'", "'xml'"]),
 ])
-def test_format_misused_is_a_usage_error(vernier_prog, tmp_path, args, msg):
+def test_format_misused_is_a_usage_error(vernier_prog, tmp_path, args, names):
+    # One line naming the option, the value refused and those it takes.
     p = subprocess.run([str(vernier_prog), *args], capture_output=True, text=True, timeout=60)
-    assert p.returncode == 2 and msg in p.stderr and len(p.stderr.splitlines()) == 1, p.stderr
-    p = run("run", "--fake-exec", fake(tmp_path, ["1"]), *args, "x")
-    assert p.returncode == 2 and msg in p.stderr, p.stderr
-    p = run("suite", *args, "syscall.getppid")
-    assert p.returncode == 2 and msg in p.stderr, p.stderr
+    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
+    assert all(n in p.stderr for n in names), (names, p.stderr)
+    error_line(run("run", "--fake-exec", fake(tmp_path, ["1"]), *args, "x"), 2, "run", *names)
+    error_line(run("suite", *args, "syscall.getppid"), 2, "suite", *names)

@@ -214,8 +214,10 @@ def test_vernier_compare_pairs_the_two_programs(outputs):
     got = {r["name"]: (r["new_name"], r["paired_by"], r["method"]) for r in doc["benchmarks"]}
     assert got == {"BM_chain/64": ("chain/n=64", "name form", "aggregates"),
                    "BM_chain/512": ("chain/n=512", "name form", "aggregates")}
-    # Repetitions against processes.
-    p = subprocess.run([str(VERNIER), "compare", str(outputs["gb"] / "run1.json"),
+    # Repetitions against processes: the three pair by their names' form.
+    p = subprocess.run([str(VERNIER), "compare", "--json", "-", str(outputs["gb"] / "run1.json"),
                         str(outputs["vn"] / "run1.json")], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stdout + p.stderr
-    assert "paired by name form (3)" in p.stdout
+    doc = json.loads(p.stdout)
+    assert doc["paired"] == {"name": 0, "map": 0, "name_form": 3}, doc["paired"]
+    assert len(doc["benchmarks"]) + len(doc["not_comparable"]) == 3

@@ -1,5 +1,6 @@
 """End-to-end tests of `vernier stats` as a command: where the numbers come
 from, how bad input is reported, the exit codes, and the output files."""
+import errno
 import json
 import os
 import re
@@ -7,9 +8,10 @@ import stat
 
 import pytest
 
-from conftest import SOURCE, run, validate
+from conftest import SOURCE, error_line, run, validate
 
 FIX = SOURCE / "tests" / "fixtures" / "numbers"
+GOLDEN = SOURCE / "tests" / "golden"
 
 
 def stats_json(*args, **kw):
@@ -33,15 +35,14 @@ def test_file_and_stdin_agree():
 
 
 def test_text_report():
+    # The golden of the text report, the one test that holds its wording:
+    # the same numbers always print the same bytes (an outlier to 3
+    # digits, the median's interval from order statistics, the mean's from
+    # Student's t), with no color into a pipe.
     p = run("stats", str(FIX / "plain.txt"), "--unit", "ns", check=0)
     assert p.stderr == ""
-    out = p.stdout
-    assert re.search(r"^values\s+10, in ns$", out, re.M)
-    assert re.search(r"^median\s+1\.2005 us", out, re.M)
-    assert "95% CI [" in out and "Student's t" in out
-    assert re.search(r"^max\s+48\.2 us$", out, re.M)  # an outlier to 3 digits
-    assert "1 high severe" in out
-    assert "\033[" not in out  # no color into a pipe
+    assert p.stdout == (GOLDEN / "stats-plain.txt").read_text()
+    assert "\033[" not in p.stdout
 
 
 def test_csv_column_with_header():
@@ -64,29 +65,25 @@ def test_comments_and_blank_lines():
 
 def test_non_numeric_value_names_the_line():
     p = run("stats", input="1\n2\n3\n\n# note\n4\nabc\n5\n")
-    assert p.returncode == 1
+    error_line(p, 1, "stats", "line 7", "'abc'")
     assert p.stdout == ""
-    assert "vernier stats: line 7: 'abc' is not a number; give one number per line" in p.stderr
     p = run("stats", str(FIX / "errors.txt"))
-    assert p.returncode == 1
-    assert "errors.txt: line 3: 'nan' is not a finite number" in p.stderr
+    error_line(p, 1, "stats", str(FIX / "errors.txt"), "line 3", "'nan'")
 
 
 @pytest.mark.parametrize("bad", ["inf", "-inf", "NaN", "1e400"])
 def test_non_finite_values(bad):
     p = run("stats", input=f"1\n{bad}\n")
-    assert p.returncode == 1
-    if bad == "1e400":
-        assert f"line 2: '{bad}' is out of range for a double" in p.stderr
-    else:
-        assert f"line 2: '{bad}' is not a finite number" in p.stderr
+    error_line(p, 1, "stats", "line 2", f"'{bad}'")
+    assert p.stdout == ""
 
 
 @pytest.mark.parametrize("values", ["-1e308\n1e308\n", "1e308\n1.7e308\n1.7e308\n"])
 def test_numbers_whose_spread_or_mean_interval_overflow_are_refused(values):
+    # The summary's ERANGE, said as the system says it.
     p = run("stats", input=values)
-    assert p.returncode == 1 and p.stdout == ""
-    assert "too large for a double" in p.stderr
+    error_line(p, 1, "stats", os.strerror(errno.ERANGE))
+    assert p.stdout == ""
 
 
 def test_huge_values_keep_finite_percentages_and_short_lines():
@@ -102,33 +99,37 @@ def test_huge_values_keep_finite_percentages_and_short_lines():
 
 
 def test_column_errors():
-    p = run("stats", "--column", "1", str(FIX / "table.csv"))
-    assert p.returncode == 1
-    assert "line 3: 'a' is not a number" in p.stderr  # line 2 was the header
-    p = run("stats", "--column", "5", str(FIX / "table.csv"))
-    assert p.returncode == 1
-    assert "line 2: has 3 fields, column 5 is not there" in p.stderr
+    table = str(FIX / "table.csv")
+    p = run("stats", "--column", "1", table)
+    error_line(p, 1, "stats", table, "line 3", "'a'", "--column")  # line 2 was the header
+    # Line 2 has 3 fields, and no field 5.
+    p = run("stats", "--column", "5", table)
+    line = error_line(p, 1, "stats", table, "line 2")
+    assert {"3", "5"} <= set(re.findall(r"\d+", line.replace(table, ""))), line
+    # Several fields on a line: the option that reads one of them.
     p = run("stats", input="1,2,3\n3\n")
-    assert p.returncode == 1
-    assert "'1,2,3' is not a number; use --column N" in p.stderr
-    # Digits, one comma, digits: a decimal comma, or two columns.
+    error_line(p, 1, "stats", "line 1", "'1,2,3'", "--column")
+    # Digits, one comma, digits: a decimal comma ('.' is the point), or
+    # two columns.
     p = run("stats", input="1,5\n")
-    assert p.returncode == 1
-    assert "'1,5' is not a number; write the decimal point as '.', or use --column N" in p.stderr
+    error_line(p, 1, "stats", "line 1", "'1,5'", "'.'", "--column")
 
 
 @pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n"])
-def test_empty_input(text):
+def test_empty_input(text, tmp_path):
     p = run("stats", input=text)
-    assert p.returncode == 1
-    assert "no numbers in standard input" in p.stderr
+    error_line(p, 1, "stats")
+    assert p.stdout == ""
+    # A file with no numbers is named.
+    path = tmp_path / "empty.txt"
+    path.write_text(text)
+    error_line(run("stats", str(path)), 1, "stats", path)
 
 
 def test_missing_file(tmp_path):
     path = tmp_path / "nope.txt"
     p = run("stats", str(path))
-    assert p.returncode == 1
-    assert str(path) in p.stderr and "No such file" in p.stderr
+    error_line(p, 1, "stats", path, os.strerror(errno.ENOENT))
 
 
 def test_binary_input_is_said_to_be_binary(tmp_path):
@@ -136,18 +137,19 @@ def test_binary_input_is_said_to_be_binary(tmp_path):
     # its first lines: it was told its lines end in a carriage return alone.
     path = tmp_path / "prog"
     path.write_bytes(b"\x7fELF\x02\x01\x01\x00\x00\r\x03\x00>\x00\r" * 40)
+    # Said on one short line that names the file and the line of the first
+    # NUL, and echoes none of the file's bytes.
     p = run("stats", str(path))
-    assert p.returncode == 1
-    assert p.stderr == (f"vernier stats: {path}: it looks binary, not text (a NUL byte on line 1); "
-                        "give a text file of numbers, one a line\n")
+    line = error_line(p, 1, "stats", path, "line 1")
+    assert line.isprintable() and len(line) - len(str(path)) < 120, line
     p = run("stats", "-", input="1\n2\n3\x00\n")
-    assert p.returncode == 1 and "looks binary, not text (a NUL byte on line 3)" in p.stderr, p.stderr
+    line = error_line(p, 1, "stats", "line 3")
+    assert line.isprintable() and len(line) < 120, line
 
 
 def test_directory_is_not_readable(tmp_path):
     p = run("stats", str(tmp_path))
-    assert p.returncode == 1
-    assert str(tmp_path) in p.stderr and "give a file of numbers" in p.stderr
+    error_line(p, 1, "stats", tmp_path, os.strerror(errno.EISDIR))
 
 
 def test_a_wide_spread_prints_no_infinite_share():
@@ -159,28 +161,34 @@ def test_a_wide_spread_prints_no_infinite_share():
     assert re.search(r"^mean .* \+- 1\.43\d*e\+308 \(\+-430%\)$", p.stdout, re.M), p.stdout
 
 
-@pytest.mark.parametrize("args", [["--bogus"], ["-x"], ["a.txt", "b.txt"], ["--unit", ""],
-                                  ["--unit", "x\ny"], ["--unit", "\x1b[31mns"],
-                                  ["--json"], ["--json", ""]])
-def test_usage_errors(args):
+@pytest.mark.parametrize("args, names", [
+    (["--bogus"], ["'--bogus'"]), (["-x"], ["'-x'"]), (["a.txt", "b.txt"], ["'b.txt'"]),
+    (["--unit", ""], ["--unit"]), (["--unit", "x\ny"], ["--unit"]),
+    (["--unit", "\x1b[31mns"], ["--unit"]),
+    (["--json"], ["--json"]), (["--json", ""], ["--json"])])
+def test_usage_errors(args, names):
+    # One line naming what is wrong and where the usage is; no control
+    # character of the argument reaches the terminal.
     p = run("stats", *args, input="1\n")
-    assert p.returncode == 2, p.stderr
-    assert "vernier stats:" in p.stderr and "--help" in p.stderr
+    line = error_line(p, 2, "stats", *names, "--help")
+    assert line.isprintable(), line
 
 
 @pytest.mark.parametrize("col", ["0", "-1", "abc", "", "1.5", "+2"])
 def test_bad_column(col):
     p = run("stats", "--column", col, input="1\n")
-    assert p.returncode == 2
-    assert "--column" in p.stderr
+    error_line(p, 2, "stats", "--column", f"'{col}'", "--help")
 
 
 def test_help():
+    # The layout cli/cli.h fixes and scripts/helpdoc reads: "usage: " and
+    # the command's words first.
     p = run("stats", "--help", check=0)
-    assert p.stdout.startswith("usage: vernier stats")
+    first = p.stdout.splitlines()[0]
+    assert first.startswith("usage: ") and first.split()[1:3] == ["vernier", "stats"], first
     for opt in ("--column", "--unit", "--hist", "--json"):
         assert opt in p.stdout
-    assert "stats" in run("--help", check=0).stdout
+    assert "stats" in run("--help", check=0).stdout.split()
 
 
 def test_json_to_file_and_text_to_stdout(tmp_path):
@@ -252,7 +260,7 @@ def test_json_through_symlinks(tmp_path):
     (tmp_path / "l1").symlink_to("l2")
     (tmp_path / "l2").symlink_to("l1")
     p = run("stats", "--json", str(tmp_path / "l1"), input="1\n2\n")
-    assert p.returncode == 1 and "symbolic links" in p.stderr
+    error_line(p, 1, "stats", tmp_path / "l1", os.strerror(errno.ELOOP))
     assert (tmp_path / "l1").is_symlink() and (tmp_path / "l2").is_symlink()
 
 
@@ -272,7 +280,8 @@ def test_hist_graph():
     # The four preemptions (60x the median) are beyond the upper fence: they
     # get their own row instead of stretching the axis.
     tail = [l for l in rows if l.lstrip().startswith(">")]
-    assert len(tail) == 1 and "4 values, up to 75.0 us" in tail[0]
+    # Its row says how many (4) and the largest (75.0 us).
+    assert len(tail) == 1 and re.search(r"\b4\b.*\b75\.0 us$", tail[0]), tail
     assert sum(counts) == 296
     # The cumulative bar (both glyphs) only grows, and ends near full width.
     bars = [len(re.findall("[▒░]", l)) for l in rows if "values" not in l]
