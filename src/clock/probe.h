@@ -122,6 +122,14 @@ int vn_clocks_report_collect(vn_clocks_report *out);
  * and consistent across CPUs; otherwise CLOCK_MONOTONIC. */
 void vn_clock_select(const vn_clocks_report *r, vn_clock_id *out, char *reason, size_t reasonlen);
 
+/* The reason for that choice as a stable id, for scripts and tests (the
+ * sentence vn_clock_select() writes is for people): "tsc_cpuid_costly" or
+ * "tsc_invariant" when the TSC is chosen, "cntvct" for the aarch64
+ * counter, else why CLOCK_MONOTONIC is: "tsc_unstable",
+ * "counter_backwards", "tsc_uncalibrated", "tsc_not_invariant",
+ * "no_counter". */
+const char *vn_clock_select_id(const vn_clocks_report *r);
+
 #ifdef __cplusplus
 }
 #endif
