@@ -273,3 +273,19 @@ def pytest_runtest_makereport(item, call):
         report.outcome = "failed"
         report.longrepr = (f"skipped for what scripts/install-deps installs, which make check "
                            f"installed: {reason}")
+
+
+def one_line(text):
+    """The one line of a message (stderr), failing when there are more or
+    none: an error is said in one line."""
+    lines = text.strip("\n").splitlines()
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+def table_row(text, name):
+    """The line of a console table whose first cell is name (a benchmark's
+    name, as the table shows it); fails when there is none."""
+    rows = [line for line in text.splitlines() if line.split(maxsplit=1)[:1] == [name]]
+    assert rows, f"no row {name!r} in:\n{text}"
+    return rows[0]
