@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import (stderr_on_a_terminal, BUILD, SOURCE, catches, cmake_cache, one_line, sanitized, table_row,
-                      validate, wait_until)
+from conftest import (stderr_on_a_terminal, BUILD, SOURCE, catches, cmake_cache, one_line, sanitized,
+                      table_row, validate, wait_until)
 
 EX = BUILD / "examples"
 QUICK = ["--quiet", "--max-time", "0.2", "--warmup", "0.005"]
