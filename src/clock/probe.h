@@ -122,6 +122,7 @@ int vn_clocks_report_collect(vn_clocks_report *out);
 typedef enum vn_clock_why {
     VN_CLOCK_WHY_ARCH_COUNTER,   /* the aarch64 virtual counter, constant by architecture */
     VN_CLOCK_WHY_INVARIANT_TSC,  /* an invariant, consistent, calibrated TSC */
+    VN_CLOCK_WHY_TSC_CPUID_COSTLY, /* the same, cpuid;rdtsc over twice lfence;rdtsc's cost */
     VN_CLOCK_WHY_TSC_UNSTABLE,   /* the kernel dropped the TSC from its clocksources */
     VN_CLOCK_WHY_BACKWARDS,      /* the CPU counter went backwards across CPUs */
     VN_CLOCK_WHY_UNCALIBRATED,   /* the TSC's rate could not be measured */
@@ -135,6 +136,14 @@ typedef enum vn_clock_why {
  * why to people; the value returned says it to code. */
 vn_clock_why vn_clock_select(const vn_clocks_report *r, vn_clock_id *out, char *reason,
                              size_t reasonlen);
+
+/* The reason for that choice as a stable id, for scripts and tests (the
+ * sentence vn_clock_select() writes is for people): "tsc_cpuid_costly" or
+ * "tsc_invariant" when the TSC is chosen, "cntvct" for the aarch64
+ * counter, else why CLOCK_MONOTONIC is: "tsc_unstable",
+ * "counter_backwards", "tsc_uncalibrated", "tsc_not_invariant",
+ * "no_counter". */
+const char *vn_clock_select_id(const vn_clocks_report *r);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /* vn_main(): a benchmark program's whole command line. The option names are
  * the same as the vernier tool's, so one habit serves both. */
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <regex.h>
@@ -109,11 +110,14 @@ static size_t each_name(const vn_suite *s, const char *filter, int print)
 }
 
 /* Standard output written out: 0, or 1 with a message when it could not be
- * (closed, a full disk, a pipe whose reader left). */
+ * (closed, a full disk, a pipe whose reader left), which says why, as the
+ * tool's does: errno still holds the reason when the write that failed was
+ * an earlier one, since stdio sets it then and later writes fail alike. */
 static int flush_stdout(const char *prog)
 {
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: cannot write to standard output\n", prog);
+        fprintf(stderr, "%s: cannot write to standard output: %s\n", prog,
+                errno ? strerror(errno) : "an earlier write failed");
         return 1;
     }
     return 0;

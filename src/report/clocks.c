@@ -125,6 +125,7 @@ int vn_report_clocks_json(const vn_clocks_report *r, vn_buf *out)
     vn__json_obj_begin(&j, "selected");
     vn__json_str(&j, "name", vn_clock_name(r->selected));
     vn__json_str(&j, "reason", r->selected_reason);
+    vn__json_str(&j, "reason_id", vn_clock_select_id(r));
     vn__json_obj_end(&j);
     vn__json_obj_end(&j);
     return vn__json_finish(&j);

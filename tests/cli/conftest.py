@@ -294,3 +294,19 @@ def names_in(text, *names):
     """Whether each of names (of benchmarks, commands, files) is in text as a
     whole name: 'x' is not found in 'x_plus_x' or 'BM_x/64'."""
     return all(re.search(rf"(?<![\w/=.-]){re.escape(str(n))}(?![\w/=.-])", text) for n in names)
+
+
+def one_line(text):
+    """The one line of a message (stderr), failing when there are more or
+    none: an error is said in one line."""
+    lines = text.strip("\n").splitlines()
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+def table_row(text, name):
+    """The line of a console table whose first cell is name (a benchmark's
+    name, as the table shows it); fails when there is none."""
+    rows = [line for line in text.splitlines() if line.split(maxsplit=1)[:1] == [name]]
+    assert rows, f"no row {name!r} in:\n{text}"
+    return rows[0]

@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import os
+import re
 from pathlib import Path
 
 import jsonschema
@@ -143,7 +144,7 @@ def test_a_vendor_event_name():
 
 def test_help_names_the_option():
     p = run_ex("x_plus_x", "--help")
-    assert "--counters LIST" in p.stdout
+    assert re.search(r"^  --counters\b", p.stdout, re.M)  # an entry of the options
 
 
 def test_env_reports_which_counters_work():
@@ -160,10 +161,29 @@ def test_env_reports_which_counters_work():
             assert e["reason"] and e["errno"] > 0
     text = run("env", check=0).stdout
     assert "\nCounters\n" in text
-    assert "  working " in text and "  named PMU events " in text
+    rows = text.split("\nCounters\n", 1)[1].split("\n\n", 1)[0].splitlines()
+
+    def names(row):
+        """The events a row lists, after its label (without a note in brackets)."""
+        return [n.split(" (")[0] for n in re.split(r"\s{2,}", row.strip(), maxsplit=1)[1].split(", ")]
+    # The working events on the first row; then, for each reason the others
+    # failed, a row of the events it keeps out, its reason and its fix (as
+    # the JSON gives them); the row of named PMU events last.
     working = [e["name"] for e in c["events"] if e["works"]]
-    if len(working) < 16:
-        assert "  not working " in text and "why: " in text
+    assert names(rows[0]) == (working or ["none"]), rows[0]
+    groups = {}
+    for e in c["events"]:
+        if not e["works"]:
+            groups.setdefault((e["reason"], e["fix"]), []).append(e["name"])
+    at = 1
+    for (reason, fix), group in groups.items():
+        assert names(rows[at]) == group, rows[at]
+        assert rows[at + 1].endswith(reason or "unknown"), rows[at + 1]
+        at += 2
+        if fix:
+            assert rows[at].endswith(fix), rows[at]
+            at += 1
+    assert len(rows) == at + 1, rows
 
 
 # ---- The golden file of the reporter test ------------------------------------------

@@ -2,6 +2,7 @@
 run for real with short budgets, their options, their outputs and their
 failures. Timing goals live in bench/; these check behavior and sanity."""
 import csv
+import errno
 import io
 import json
 import os
@@ -16,7 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import stderr_on_a_terminal, BUILD, SOURCE, catches, cmake_cache, sanitized, validate, wait_until
+from conftest import (stderr_on_a_terminal, BUILD, SOURCE, catches, cmake_cache, one_line, sanitized,
+                      table_row, validate, wait_until)
 
 EX = BUILD / "examples"
 QUICK = ["--quiet", "--max-time", "0.2", "--warmup", "0.005"]
@@ -379,15 +381,17 @@ def test_unwritable_standard_output_fails(args):
         p = subprocess.run([str(EX / "x_plus_x"), *args], stdout=full, stderr=subprocess.PIPE, text=True,
                            timeout=60)
     assert p.returncode == 1, p.stderr
-    assert "cannot write" in p.stderr and "standard output" in p.stderr
-    assert len(p.stderr.strip().splitlines()) == 1
+    # One line that says why: the disk of /dev/full is full.
+    line = one_line(p.stderr)
+    assert line.startswith("x_plus_x: ") and os.strerror(errno.ENOSPC) in line
 
 
 def test_unwritable_output_fails_and_leaves_nothing(tmp_path):
     target = tmp_path / "no" / "r.json"
     p = run_ex("x_plus_x", *QUICK, "--json", str(target))
     assert p.returncode == 1
-    assert "cannot write" in p.stderr and str(target) in p.stderr
+    line = one_line(p.stderr)
+    assert str(target) in line and os.strerror(errno.ENOENT) in line
     assert not target.parent.exists()
 
 
@@ -408,7 +412,8 @@ def test_a_report_that_cannot_be_written_says_why():
         p = subprocess.run([str(EX / "x_plus_x"), "--max-time", "0.05"], stdout=full,
                            stderr=subprocess.PIPE, text=True, timeout=120)
     assert p.returncode == 1
-    assert p.stderr == "x_plus_x: cannot write the report to standard output: No space left on device\n"
+    line = one_line(p.stderr)
+    assert line.startswith("x_plus_x: ") and line.endswith(os.strerror(errno.ENOSPC))
 
 
 def interrupted_run(cmd, out, after, ready=None, env=None, sig=signal.SIGINT):
@@ -513,8 +518,9 @@ def test_overlapping_runs_give_the_host_its_signal_handlers_back():
 def test_too_many_min_samples_names_the_default_it_meets():
     p = run_ex("x_plus_x", "--min-samples", "20000")
     assert p.returncode == 2
-    assert "--min-samples 20000 is more than the most samples taken by default (10000); " \
-           "raise --max-samples too" in p.stderr
+    # The value, the default most it is over, and the option to raise.
+    line = one_line(p.stderr)
+    assert "--min-samples" in line and "20000" in line and "10000" in line and "--max-samples" in line, line
 
 
 def test_sum_arrays_compares_the_two_loops():
@@ -534,7 +540,7 @@ def test_a_suite_built_at_run_time_takes_every_option():
     assert [b["name"] for b in d["benchmarks"]] == ["merged_loop"]
     assert d["benchmarks"][0]["throughput"]["bytes_per_iter"] == 2 * (1 << 14) * 4
     # With one of the two filtered out there is nothing to compare.
-    assert not re.search(r"is [\d.]+x faster than", p.stderr + p.stdout)
+    assert d["benchmarks"][0]["baseline"] is None
     assert "usage:" in run_ex("sum_arrays", "--help", check=0).stdout
 
 
@@ -583,10 +589,12 @@ def test_a_failed_benchmark_writes_valid_json(tmp_path):
     d = json.loads(p.stdout)
     validate(d, "results-1.json")
     bad, good = d["benchmarks"]
+    # The benchmark's own message, carried unchanged: its words are the subject.
     assert bad["error"] == "the input was rejected" and bad["stop"] == "failed"
     assert bad["cycles"] is None and bad["overhead"]["ns"] is None and bad["ref"]["ns_per_cycle"] is None
     assert good["error"] is None and good["stats"]["median"] > 0
-    assert "failed: the input was rejected" in p.stderr
+    row = table_row(p.stderr, "fails")
+    assert "failed" in row and bad["error"] in row
 
 
 DUPLICATE = r"""
@@ -653,7 +661,7 @@ def test_a_duplicate_name_is_a_usage_error_that_names_it(tmp_path):
     p = subprocess.run([str(exe), "--help"], stdout=w, stderr=subprocess.PIPE, text=True, timeout=60)
     os.close(w)
     assert p.returncode == 2, p.returncode
-    assert "cannot write to standard output" in p.stderr and "'twice'" in p.stderr
+    assert os.strerror(errno.EPIPE) in p.stderr and "'twice'" in p.stderr
 
 
 OWN_SETTINGS = r"""
@@ -753,9 +761,9 @@ def test_options_by_statements_in_c_and_every_cpp_standard(tmp_path):
 
 def test_one_output_per_stdout_and_threads_rules():
     p = run_ex("x_plus_x", "--json", "-", "--csv", "-")
-    assert p.returncode == 2 and "standard output" in p.stderr
+    assert p.returncode == 2 and "'-'" in one_line(p.stderr) and "--help" in p.stderr
     p = run_ex("atomic_counter", "--threads", "2", "--cpu", "0")
-    assert p.returncode == 2 and "--threads cannot go with --cpu" in p.stderr
+    assert p.returncode == 2 and "--threads" in one_line(p.stderr) and "--cpu" in p.stderr
     p = run_ex("atomic_counter", "--threads", "2", "--cold")
     assert p.returncode == 2 and "--cold" in p.stderr
     p = run_ex("atomic_counter", "--threads", "2", "--interleave")
@@ -768,7 +776,8 @@ def test_one_file_under_two_spellings_and_stdout_by_name(tmp_path):
     p = subprocess.run([str(EX / "x_plus_x"), *QUICK, "--json", "a.json", "--csv", "./a.json"],
                        capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert p.returncode == 2
-    assert "--json 'a.json' and --csv './a.json' are the same file" in p.stderr
+    line = one_line(p.stderr)
+    assert "--json" in line and "'a.json'" in line and "--csv" in line and "'./a.json'" in line
     assert not (tmp_path / "a.json").exists()
     # /dev/stdout when standard output is a file: the JSON goes there as
     # with '-' (the table to standard error), and the file that holds it is
@@ -784,7 +793,7 @@ def test_one_file_under_two_spellings_and_stdout_by_name(tmp_path):
     json.loads(text[:-len("after\n")])
     assert "benchmark" in err.read_text()
     p = run_ex("x_plus_x", *QUICK, "--json", "/dev/stdout", "--csv", "-")
-    assert p.returncode == 2 and "only one output can go to standard output" in p.stderr
+    assert p.returncode == 2 and "'-'" in one_line(p.stderr) and "--help" in p.stderr
 
 
 def test_a_reader_that_leaves_is_a_write_error_not_a_signal():
@@ -797,7 +806,7 @@ def test_a_reader_that_leaves_is_a_write_error_not_a_signal():
     p.stdout.close()
     err = p.stderr.read().decode()
     assert p.wait(timeout=120) == 1, err
-    assert "cannot write the results to standard output: Broken pipe" in err
+    assert os.strerror(errno.EPIPE) in err
 
 
 def test_interleaved_rows_each_keep_their_budget():
@@ -876,7 +885,11 @@ def test_a_loop_the_compiler_removed_fails_at_once(tmp_path):
     assert p.returncode == 1, p.stderr
     rows = {b["name"]: b for b in json.loads(p.stdout)["benchmarks"]}
     assert rows["nothing"]["stop"] == "failed"
-    assert "they do not run" in rows["nothing"]["error"] and "vn_keep()" in rows["nothing"]["error"]
+    # It says how many iterations took as long as 1024 times fewer, and the fix.
+    why = rows["nothing"]["error"]
+    counts = [int(n) for n in re.findall(r"\b\d+\b", why)]
+    assert any(a == 1024 * b > 0 for a in counts for b in counts), why
+    assert "vn_keep()" in why
     assert rows["kept"]["stop"] != "failed"
 
 
@@ -903,7 +916,8 @@ def test_a_host_programs_locale_changes_no_number(comma_locale, tmp_path):
     p = subprocess.run([str(prog), *QUICK, "--json", str(j), "--csv", str(c), "--markdown", str(m)],
                        capture_output=True, text=True, timeout=120, env={**os.environ, **comma_locale})
     assert p.returncode == 0, (p.stdout, p.stderr)
-    assert "decimal point before: ," in p.stdout  # the locale is in effect
+    before, table = p.stdout.split("\n", 1)  # the program's first line, then vn_main()'s
+    assert before.endswith(": ,")  # the locale is in effect
     assert "after: 1,5" in p.stdout               # and back after vn_main()
     d = json.loads(j.read_text())
     validate(d, "results-1.json")
@@ -917,7 +931,6 @@ def test_a_host_programs_locale_changes_no_number(comma_locale, tmp_path):
         assert not any(re.fullmatch(r"-?\d+,\d+", f) for f in r), r
         assert any(re.fullmatch(r"-?\d+\.\d+(e[-+]\d+)?", f) for f in r), r
     # The console and markdown tables, too, read as the JSON does.
-    table = p.stdout.split("decimal point before: ,")[1]
     assert re.search(r"\d\.\d+ ns", table) and not re.search(r"\d,\d+ ns", table)
     assert not re.search(r"\d,\d", m.read_text())
 
@@ -934,12 +947,14 @@ def test_names_and_messages_that_are_not_plain_ascii():
     validate(d, "results-1.json")
     names = [b["name"] for b in d["benchmarks"]]
     assert names == ["sort/日本", "sort/caf\ufffd", "sort/tab\there", "sort/plain", "broken"]
+    # The failure message's own bytes, as each output carries them, are the subject here.
     assert d["benchmarks"][4]["error"] == "line one\nline two \x1b[31mred\x1b[0m caf\ufffd"
     table = p.stderr.decode("utf-8")
     assert "\x1b" not in table and "\t" not in table
     rows = {line.split()[0]: line for line in table.splitlines()
             if line.startswith(("sort/", "broken")) and not line.split()[0].endswith(":")}
     assert set(rows) == {"sort/日本", "sort/caf?", "sort/tab?here", "sort/plain", "broken"}
+    # (the same message, its control characters and the byte shown as '?')
     assert "failed: line one?line two ?[31mred?[0m caf?" in rows["broken"]
     # The markdown file and --list get the same treatment.
     md = subprocess.run([str(prog), *QUICK, "--markdown", "-"], capture_output=True, timeout=120)

@@ -261,7 +261,10 @@ def test_usage_errors():
 def test_help_lists_every_option():
     for flag in ("--help", "-h"):
         p = run("env", flag, check=0)
-        assert p.stdout.startswith("usage: vernier env")
+        # The usage of env first, and the same text as `vernier help env`.
+        first = p.stdout.split("\n", 1)[0]
+        assert first.startswith("usage:") and " env" in first, first
+        assert p.stdout == run("help", "env", check=0).stdout
         for opt in ("--json FILE", "-h, --help"):
             assert opt in p.stdout
         assert p.stderr == ""

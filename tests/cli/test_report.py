@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BUILD, VERNIER, run
+from conftest import BUILD, VERNIER, one_line, run
 
 MEMCPY = BUILD / "examples" / "memcpy_throughput"
 SUM_ARRAYS = BUILD / "examples" / "sum_arrays"
@@ -24,13 +24,25 @@ pytestmark = pytest.mark.skipif(shutil.which("gnuplot") is None,
 
 
 def figures(page):
-    """(kind, inner html) of every plot's figure on the page."""
-    return re.findall(r'<figure class="plot" data-plot="(\w+)">(.*?)</figure>', page, re.S)
+    """(kind, inner html) of every plot's figure on the page: the figures
+    of class plot, their kind in data-plot."""
+    found = []
+    for attrs, inner in re.findall(r"<figure\b([^>]*)>(.*?)</figure>", page, re.S):
+        a = dict(re.findall(r'([\w-]+)="([^"]*)"', attrs))
+        if a.get("class") == "plot":
+            found.append((a["data-plot"], inner))
+    return found
+
+
+def tables(page):
+    """The class names of each table on the page, a set per table."""
+    return [set(c.split()) for c in re.findall(r'<table\b[^>]*\bclass="([^"]*)"', page)]
 
 
 def check_page(page, want):
     """The page stands alone, and has the plots of want ({kind: count}),
     each an inline SVG with drawn paths."""
+    # The doctype of HTML5, which is syntax, not wording.
     assert page.startswith("<!DOCTYPE html>")
     # Nothing to fetch: no script, style sheet, frame, font or image from elsewhere.
     assert not re.search(r'(?:src|href)\s*=\s*["\']?\s*(?:https?:|//)', page, re.I)
@@ -106,10 +118,10 @@ def test_a_programs_results(tmp_path, code_files):
     n = drawn(base)
     check_page(page, {"sweep": 1, "hist": n, "cdf": n})
     # The tables of the file: the machine, its warnings, the clock, the config.
-    for caption in ("The machine", "The clock", "The configuration"):
-        assert f"<caption>{caption}</caption>" in page
+    for kind in ("machine", "clock", "config"):
+        assert any({"kv", kind} <= t for t in tables(page)), kind
     assert "O(" in page  # the complexity fit of the sweep
-    assert "Comparison" not in page
+    assert 'id="comparison"' not in page  # no section of a comparison
 
 
 def test_names_are_escaped(tmp_path, code_files):
@@ -144,7 +156,7 @@ def test_two_sides_compared(tmp_path, code_files):
     # Both sides in a benchmark's plots, where both kept samples.
     if drawn(base) + drawn(new) > drawn(base, new):
         hists = [inner for kind, inner in figures(page) if kind == "hist"]
-        assert any("base: median" in h and "new: median" in h for h in hists)
+        assert any(">base: " in h and ">new: " in h for h in hists)  # each side's series in its key
     if compared:
         ratios = dict(figures(page))["ratios"]
         for color, _ in verdicts:
@@ -183,7 +195,7 @@ def test_suite_quick_sweeps(tmp_path):
     page, _ = report(tmp_path, str(out))
     check_page(page, {"sweep": 1, "hist": rows, "cdf": rows})
     assert "file.write.null/size={size}" in page
-    assert "<caption>Findings</caption>" in page
+    assert any("findings" in t for t in tables(page))
 
 
 def test_report_option_of_run_suite_and_program(tmp_path):
@@ -213,14 +225,15 @@ def test_program_without_the_tool(tmp_path):
     p = subprocess.run([str(SUM_ARRAYS), "--report", str(tmp_path / "r.html")], capture_output=True,
                        text=True, env={"PATH": str(tmp_path)}, timeout=60)
     assert p.returncode == 1
-    assert "needs the vernier tool" in p.stderr and "PATH" in p.stderr
+    line = one_line(p.stderr)
+    assert "--report" in line and "vernier" in line and "PATH" in line, line
     assert p.stdout == "" and not (tmp_path / "r.html").exists()
 
 
 def test_without_gnuplot(tmp_path, code_files):
     base = code_files[0]
     _, p = report(tmp_path, str(base), check=1, env={"PATH": str(tmp_path)})
-    assert p.stderr == "vernier report: gnuplot not found; install the Debian package gnuplot-nox\n"
+    assert "gnuplot-nox" in one_line(p.stderr)  # the package to install
     assert not (tmp_path / "report.html").exists()
 
 
@@ -229,26 +242,31 @@ def test_gnuplot_failure_is_one_line(tmp_path, code_files):
     fake.write_text("#!/bin/sh\ncat >/dev/null\necho 'line 3: all wrong' >&2\nexit 1\n")
     fake.chmod(0o755)
     _, p = report(tmp_path, str(code_files[0]), check=1, env={"PATH": f"{tmp_path}:/usr/bin:/bin"})
-    assert p.stderr == "vernier report: gnuplot failed (exit status 1): line 3: all wrong\n"
+    line = one_line(p.stderr)
+    assert "gnuplot" in line and re.search(r"\b1\b", line), line  # its exit status
+    # gnuplot's own last line, passed through unchanged: its words are the subject.
+    assert line.endswith(": line 3: all wrong"), line
 
 
-@pytest.mark.parametrize("args, msg", [
-    ([], "give at least one results file"),
-    (["x.json", "--"], "give at least one file on each side of '--'"),
-    (["--threshold", "200", "x.json"], "--threshold needs a percentage"),
+@pytest.mark.parametrize("args, names", [
+    ([], []),
+    (["x.json", "--"], ["'--'"]),
+    (["--threshold", "200", "x.json"], ["--threshold", "'200'"]),
 ])
-def test_usage_errors(tmp_path, args, msg):
+def test_usage_errors(tmp_path, args, names):
     p = run("report", *args, "-o", str(tmp_path / "r.html"), check=2)
-    assert msg in p.stderr and p.stderr.count("\n") == 1
+    line = one_line(p.stderr)
+    assert all(n in line for n in names) and "--help" in line, line
     p = run("report", "x.json", check=2)
-    assert "give -o FILE" in p.stderr
+    assert "-o" in one_line(p.stderr)
 
 
 def test_bad_file(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"schema": "vernier.results/1", ')
     _, p = report(tmp_path, str(bad), check=1)
-    assert p.stderr.startswith(f"vernier report: '{bad}', line 1") and p.stderr.count("\n") == 1
+    line = one_line(p.stderr)
+    assert f"'{bad}'" in line and re.search(r"\b1\b", line.split(f"'{bad}'", 1)[1]), line  # line 1
 
 
 def chromium():
@@ -275,7 +293,8 @@ def test_page_in_headless_chromium(tmp_path, code_files):
         pytest.skip(f"Chromium cannot start: {e}")
     if dom.returncode != 0 or "<html" not in dom.stdout:
         pytest.skip(f"Chromium cannot start: {dom.stderr.strip().splitlines()[-1:]}")
-    # Console messages and failed loads are logged as CONSOLE lines.
+    # Console messages and failed loads are logged as CONSOLE lines (Chromium's
+    # words, not vernier's: they are how its log says so).
     console = [line for line in dom.stderr.splitlines() if "CONSOLE" in line or "Failed to load" in line]
     assert not console, console
     assert "<script" not in dom.stdout.replace("&lt;script", "")

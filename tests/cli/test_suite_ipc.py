@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import VERNIER, run, validate, wait_until
+from conftest import VERNIER, run, table_row, validate, wait_until
 
 STREAMS = ["ipc.pipe", "ipc.unix", "ipc.tcp"]
 ALL_SIZES = [4 ** k for k in range(1, 11)]  # 4 B .. 1 MiB, four times larger each step
@@ -33,6 +33,14 @@ def rows_of(d):
 
 def two_cpus():
     return len(os.sched_getaffinity(0)) >= 2
+
+
+NS = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def durations(text):
+    """The durations a line gives ("2.53 us"), in ns, in order."""
+    return [float(v) * NS[u] for v, u in re.findall(r"\b([\d.]+) (ns|us|ms|s)\b", text)]
 
 
 def test_quick_rows_medians_and_findings():
@@ -67,17 +75,31 @@ def test_quick_rows_medians_and_findings():
     for f in findings.values():
         assert len(f["brief"]) <= 100, f["brief"]
         assert f["brief"] in p.stderr
-    # One way is said to be half a round trip, and is half the row's median.
+    # One way, per transport, is half a round trip: for 4 B, the first size
+    # it gives, half the row's median.
     for t in STREAMS + ["ipc.udp"]:
         f = findings[f"{t}.oneway"]
-        assert f["brief"].startswith(f"{t} one way, half a round trip: 4 B ")
-        half = float(re.search(r": 4 B ([\d.]+) ", f["brief"]).group(1))
-        unit = re.search(r": 4 B [\d.]+ (\w+)", f["brief"]).group(1)
-        ns = half * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[unit]
-        assert ns == pytest.approx(rows[f"{t}/size=4"]["stats"]["median"] / 2, rel=0.01)
-    assert findings["ipc.bw"]["brief"].startswith("ipc streaming peak: pipe ")
-    assert findings["ctxsw"]["brief"].startswith("ctxsw: ")
-    assert "a switch on one CPU" in findings["ctxsw"]["brief"]
+        assert f["brief"].startswith(f"{t} "), f["brief"]
+        m = re.search(r"\b4 B ([\d.]+ (?:ns|us|ms|s))\b", f["brief"])
+        assert m, f["brief"]
+        assert durations(m.group(1))[0] == pytest.approx(rows[f"{t}/size=4"]["stats"]["median"] / 2, rel=0.01)
+    # The streaming peak of each transport, in order: its best rate of a .bw
+    # row, and the size it was reached at.
+    peaks = re.findall(r"\b(pipe|unix|tcp) ([\d.]+) ([kMGT]?)B/s \((\d+) (B|KiB|MiB)\)",
+                       findings["ipc.bw"]["brief"])
+    assert [t for t, *_ in peaks] == [t[len("ipc."):] for t in STREAMS], findings["ipc.bw"]["brief"]
+    for t, rate, prefix, size, unit in peaks:
+        best = max((b for n, b in rows.items() if n.startswith(f"ipc.{t}.bw/")),
+                   key=lambda b: b["throughput"]["bytes_per_sec"])
+        scale = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[prefix]
+        assert float(rate) * scale == pytest.approx(best["throughput"]["bytes_per_sec"], rel=0.01), t
+        assert int(size) * {"B": 1, "KiB": 1024, "MiB": 1 << 20}[unit] == best["params"]["size"], t
+    # ctxsw: a switch on one CPU, then a wake-up across two when it ran.
+    brief = findings["ctxsw"]["brief"]
+    assert brief.startswith("ctxsw: ")
+    want = [rows[n]["stats"]["median"] for n in ("ctxsw.one_cpu", "ctxsw.two_cpus")
+            if rows[n]["error"] is None]
+    assert durations(brief) == pytest.approx(want, rel=0.01), brief
 
 
 def test_every_size_moves_every_byte():
@@ -96,7 +118,8 @@ def test_every_size_moves_every_byte():
         else:
             # Not a gap: a row that says why.
             assert b["stop"] == "skipped" and "65507" in b["error"], (n, b)
-            assert f"ipc.udp/size={n}" in p.stderr and "skipped: UDP" in p.stderr
+            row = table_row(p.stderr, f"ipc.udp/size={n}")
+            assert "skipped" in row and b["error"] in row, row
     assert "failed" not in p.stderr
 
 
@@ -109,9 +132,14 @@ def test_a_flipped_byte_fails_the_row_and_the_run():
         # Round trips and streams alike: the row, its size and the byte.
         base = name.split("/")[0]
         assert b["stop"] == "failed", name
-        assert re.search(rf"^{re.escape(base)} size {n}: .*byte {n // 2} differs: sent 0x[0-9a-f]{{2}}, "
-                         r"got 0x[0-9a-f]{2}$", b["error"]), (name, b["error"])
-    assert "byte 2048 differs" in p.stderr
+        # The row, its size, the offset of the byte in the middle and the two
+        # values it had, sent and got, which differ.
+        hexes = r"\D*\b0x([0-9a-f]{2})\D*\b0x([0-9a-f]{2})"
+        m = re.fullmatch(rf"{re.escape(base)}\D*\b{n}\b.*\b{n // 2}" + hexes, b["error"])
+        assert m and m.group(1) != m.group(2), (name, b["error"])
+        # The console's row says it too.
+        row = table_row(p.stderr, name)
+        assert "failed" in row and b["error"] in row, row
     # Without the hook, the same run passes.
     suite("--quick", "ipc", "--sizes", "4,4096")
 

@@ -59,13 +59,16 @@ def test_memory_rows_levels_and_bandwidth():
 
 
 def test_rows_the_machine_cannot_run_are_skipped_with_a_reason():
-    # A pass over 4 bytes times the loop, not the memory: skipped, exit 0.
-    d, _ = quick("memory.bw.read", "memory.latency.random", "--sizes", "4,4K")
+    # A pass over less than a cache line (64 B) times the loop, not the
+    # memory: skipped with a reason, exit 0; a line and more is measured.
+    d, _ = quick("memory.bw.read", "memory.latency.random", "--sizes", "4,63,64,4K")
     rows = {b["name"]: b for b in d["benchmarks"]}
-    assert set(rows) == {"memory.bw.read/size=4", "memory.bw.read/size=4096",
-                         "memory.latency.random/size=4", "memory.latency.random/size=4096"}
-    assert rows["memory.bw.read/size=4"]["stop"] == "skipped"
-    assert "cache line" in rows["memory.bw.read/size=4"]["error"]
+    assert set(rows) == {f"memory.{k}/size={n}" for k in ("bw.read", "latency.random")
+                         for n in (4, 63, 64, 4096)}
+    for n in (4, 63):
+        assert rows[f"memory.bw.read/size={n}"]["stop"] == "skipped"
+        assert rows[f"memory.bw.read/size={n}"]["error"]
+    assert measured(rows["memory.bw.read/size=64"])
     assert measured(rows["memory.bw.read/size=4096"])
     # A buffer smaller than a line is still a walk: one line, chased.
     assert measured(rows["memory.latency.random/size=4"])
