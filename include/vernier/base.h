@@ -12,9 +12,9 @@ extern "C" {
 #endif
 
 #define VN_VERSION_MAJOR 0
-#define VN_VERSION_MINOR 7
+#define VN_VERSION_MINOR 8
 #define VN_VERSION_PATCH 0
-#define VN_VERSION_STRING "0.7.0"
+#define VN_VERSION_STRING "0.8.0"
 
 const char *vn_version(void);
 

@@ -1,9 +1,10 @@
 /* The results of a run of benchmarks (vernier/bench.h runs them), read
- * through functions: each row's name, its headline and interval and the
- * other figures, its samples with their interference tags, its warnings
- * and counters, and the run's findings. The reporters (vernier/report.h)
- * take them whole. The structs are the library's own, so they grow
- * without breaking a program built against an older header. */
+ * through functions: each row's name and other texts, its headline and
+ * interval and the other figures, its samples with their interference
+ * tags, its warnings and counters, and the run's findings. The reporters
+ * (vernier/report.h) take them whole, and read each row through these same
+ * functions. The structs are the library's own, so they grow without
+ * breaking a program built against an older header. */
 #ifndef VERNIER_RESULTS_H
 #define VERNIER_RESULTS_H
 
@@ -76,7 +77,8 @@ size_t vn_results_count(const vn_results *r);
 const vn_result *vn_results_at(const vn_results *r, size_t i);
 
 /* The figures of a row, in ns per iteration unless said (NAN when the row
- * has none: no interval, no cycles, a failed row). */
+ * has none: no samples summarized, as for a failed row, no interval, no
+ * cycles). The values after VN_PROCESSES were added in 0.8. */
 typedef enum vn_figure {
     VN_MEDIAN,          /* the headline: the median net of the empty loop (the processes' mean) */
     VN_CI_LO,           /* its 95% interval */
@@ -89,7 +91,7 @@ typedef enum vn_figure {
     VN_P99,
     VN_MAD,             /* median absolute deviation */
     VN_OVERHEAD,        /* the empty loop per iteration, subtracted from the above */
-    VN_CYCLES,          /* the headline in reference cycles */
+    VN_CYCLES,          /* the headline in reference cycles (for an upper bound, the bound) */
     VN_BOUND,           /* an upper bound: what the body costs less than; NAN when measured */
     VN_BYTES_PER_SEC,   /* from the median, with vn_state_set_bytes() */
     VN_ITEMS_PER_SEC,
@@ -99,27 +101,86 @@ typedef enum vn_figure {
     VN_ITERS_PER_SEC,   /* with threads: all of them together */
     VN_ELAPSED,         /* seconds the row took */
     VN_SAMPLES,         /* how many samples the headline rests on */
-    VN_PROCESSES        /* how many processes the row ran in */
+    VN_PROCESSES,       /* how many processes the row ran in */
+    VN_PARAM,           /* the parameter's value (VN_TEXT_PARAM names it), exact up to 2^53;
+                           NAN without a parameter */
+    VN_ITERS,           /* iterations per sample */
+    VN_N,               /* how many samples VN_MEAN to VN_MAD and the percentiles are of;
+                           0 for none */
+    VN_CI_LEVEL,        /* the exact coverage of VN_CI_LO..VN_CI_HI: 0.95 or more when the
+                           samples allow, less for very few */
+    VN_P1,              /* the other percentiles of the headline's samples */
+    VN_P5,
+    VN_P10,
+    VN_P25,
+    VN_P50,
+    VN_P75,
+    VN_P95,
+    VN_CPU,             /* the thread's CPU time per iteration, net of the empty loop as the
+                           median is: under it when the thread waited or was preempted;
+                           for an upper bound, of the loop with the body */
+    VN_CYCLES_LO,       /* VN_CYCLES' 95% interval (NAN for an upper bound) */
+    VN_CYCLES_HI,
+    VN_CYCLES_HEADLINE, /* 1 when VN_CYCLES is the headline that compares across runs (the
+                           core's clock moved, and the samples agree better in cycles), else 0 */
+    VN_OVERHEAD_LO,     /* VN_OVERHEAD's 95% interval */
+    VN_OVERHEAD_HI,
+    VN_BYTES_PER_ITER,  /* what VN_BYTES_PER_SEC and VN_ITEMS_PER_SEC count per iteration */
+    VN_ITEMS_PER_ITER,
+    VN_THREADS,         /* how many threads ran the body at once (1 without --threads) */
+    VN_LEFT_OUT,        /* the tags (VN_TAG_*) whose samples the headline leaves out */
+    VN_IPC,             /* with counters: instructions per cycle, */
+    VN_BRANCH_MISS_PCT, /* branch misses per 100 branches, */
+    VN_CACHE_MISS_PCT,  /* cache misses per 100 references, */
+    VN_INSN_PER_BYTE,   /* instructions per byte (vn_state_set_bytes()) */
+    VN_COUNTERS_SCALED  /* bit i: counter i's value is an estimate, scaled up because the
+                           kernel counted it only part of the time (multiplexed) */
 } vn_figure;
 
-/* The row's name ("fn" or "fn/param=value"). */
-const char *vn_result_name(const vn_result *b);
+/* The texts of a row: which one, and for the texts of a warning or a
+ * counter, its index i (read by those only). */
+typedef enum vn_text {
+    VN_TEXT_NAME,           /* "fn" or "fn/param=value" */
+    VN_TEXT_ERROR,          /* for VN_STOP_FAILED and VN_STOP_SKIPPED, why; "" otherwise */
+    VN_TEXT_UNIT,           /* what the figures are in: "ns" */
+    VN_TEXT_PARAM,          /* the parameter's name ("n"), "" without one; VN_PARAM its value */
+    VN_TEXT_BASELINE,       /* the row VN_RATIO is against, "" without a baseline */
+    VN_TEXT_WARNING,        /* warning i's message in full, with its numbers */
+    VN_TEXT_WARNING_BRIEF,  /* warning i's own one-line brief, "" when it has none */
+    VN_TEXT_COUNTER_UNIT    /* counter i's unit: "count", or "ns" for a time */
+} vn_text;
+
+/* A text of the row, as long as it is; NULL for a NULL row, an unknown
+ * which, or i past the end of the warnings or counters. Valid until
+ * vn_results_free(). */
+const char *vn_result_text(const vn_result *b, vn_text which, size_t i);
 double vn_result_figure(const vn_result *b, vn_figure f);
+
+/* The row's name, and its error (vn_result_text()). */
+static inline const char *vn_result_name(const vn_result *b)
+{
+    return vn_result_text(b, VN_TEXT_NAME, 0);
+}
+static inline const char *vn_result_error(const vn_result *b)
+{
+    return vn_result_text(b, VN_TEXT_ERROR, 0);
+}
 /* Why it stopped; for VN_STOP_FAILED and VN_STOP_SKIPPED, the message
  * (vn_result_error(), "" otherwise). */
 vn_stop vn_result_stop(const vn_result *b);
-const char *vn_result_error(const vn_result *b);
 /* Its samples, tagged ones too: how many, and sample i (NULL past the
  * end). One at a time, so that a vn_sample that gains fields still reads
  * right in a program built against an older header. */
 size_t vn_result_samples(const vn_result *b);
 const vn_sample *vn_result_sample(const vn_result *b, size_t i);
 /* Its warnings: how many, and warning i's stable id (NULL past the end),
- * with its one-line brief into *brief when brief is not NULL. */
+ * with its one-line brief into *brief when brief is not NULL (its own, or
+ * its message when it has none). */
 size_t vn_result_warnings(const vn_result *b);
 const char *vn_result_warning(const vn_result *b, size_t i, const char **brief);
 /* Its counters: how many, and counter i's name (NULL past the end), with
- * its value per iteration into *value when value is not NULL. */
+ * its value per iteration, net of the empty loop's, into *value when value
+ * is not NULL (NAN where it did not count). */
 size_t vn_result_counters(const vn_result *b);
 const char *vn_result_counter(const vn_result *b, size_t i, double *value);
 

@@ -87,54 +87,131 @@ void vn_results_free(vn_results *r)
 
 /* ---- One row, read through functions (vernier/results.h) ------------------------- */
 
-const char *vn_result_name(const vn_result *b) { return b ? b->name : NULL; }
+/* The warnings and counters a row holds: nwarnings and ncounters, never
+ * past the arrays they count. */
+static size_t nwarnings_of(const vn_result *b)
+{
+    if (!b || b->nwarnings <= 0)
+        return 0;
+    return b->nwarnings < VN_MAX_WARNINGS ? (size_t)b->nwarnings : VN_MAX_WARNINGS;
+}
+
+static size_t ncounters_of(const vn_result *b)
+{
+    if (!b || b->ncounters <= 0)
+        return 0;
+    return b->ncounters < VN_COUNTERS_MAX ? (size_t)b->ncounters : VN_COUNTERS_MAX;
+}
+
+const char *vn_result_text(const vn_result *b, vn_text which, size_t i)
+{
+    if (!b)
+        return NULL;
+    switch (which) {
+    case VN_TEXT_NAME: return b->name;
+    case VN_TEXT_ERROR: return b->error;
+    case VN_TEXT_UNIT: return b->unit ? b->unit : "ns";
+    case VN_TEXT_PARAM: return b->param_name;
+    case VN_TEXT_BASELINE: return b->baseline;
+    case VN_TEXT_WARNING: return i < nwarnings_of(b) ? b->warnings[i].message : NULL;
+    case VN_TEXT_WARNING_BRIEF: return i < nwarnings_of(b) ? b->warnings[i].brief : NULL;
+    case VN_TEXT_COUNTER_UNIT:
+        if (i >= ncounters_of(b))
+            return NULL;
+        return b->counters[i].unit ? b->counters[i].unit : "count";
+    }
+    return NULL;
+}
+
 vn_stop vn_result_stop(const vn_result *b) { return b ? b->stop : VN_STOP_FAILED; }
-const char *vn_result_error(const vn_result *b) { return b ? b->error : NULL; }
 size_t vn_result_samples(const vn_result *b) { return b ? b->nsamples : 0; }
 
 const vn_sample *vn_result_sample(const vn_result *b, size_t i)
 {
-    return b && i < b->nsamples ? &b->samples[i] : NULL;
+    return b && b->samples && i < b->nsamples ? &b->samples[i] : NULL;
 }
 
+/* Bit i for each of the row's counters that was scaled (multiplexed). */
+static double counters_scaled(const vn_result *b)
+{
+    uint32_t mask = 0;
+    for (size_t i = 0; i < ncounters_of(b); i++)
+        if (b->counters[i].scaled)
+            mask |= (uint32_t)1 << i;
+    return (double)mask;
+}
+
+/* The figures are the numbers the reporters print, each with the condition
+ * under which it means something: the statistics need samples summarized
+ * (a failed row has none), the median and its interval a row that is not
+ * an upper bound; the rest are as the row holds them, NAN where unknown. */
 double vn_result_figure(const vn_result *b, vn_figure f)
 {
     if (!b)
         return NAN;
     const vn_stats *st = &b->stats;
-    int measured = b->stop != VN_STOP_FAILED && b->stop != VN_STOP_SKIPPED && st->n > 0;
+    int measured = st->n > 0;
+    int located = measured && !b->upper_bound;
+    int counted = ncounters_of(b) > 0;
     switch (f) {
-    case VN_MEDIAN: return measured && !b->upper_bound ? st->median : NAN;
-    case VN_CI_LO: return measured && !b->upper_bound ? st->median_ci[0] : NAN;
-    case VN_CI_HI: return measured && !b->upper_bound ? st->median_ci[1] : NAN;
+    case VN_MEDIAN: return located ? st->median : NAN;
+    case VN_CI_LO: return located ? st->median_ci[0] : NAN;
+    case VN_CI_HI: return located ? st->median_ci[1] : NAN;
+    case VN_CI_LEVEL: return located ? st->median_ci_level : NAN;
     case VN_MEAN: return measured ? st->mean : NAN;
     case VN_STDDEV: return measured ? st->stddev : NAN;
     case VN_MIN: return measured ? st->min : NAN;
     case VN_MAX: return measured ? st->max : NAN;
-    case VN_P90: return measured ? st->pct[6] : NAN; /* vn_stats_pct: 1 5 10 25 50 75 90 95 99 */
+    /* vn_stats_pct: 1 5 10 25 50 75 90 95 99 */
+    case VN_P1: return measured ? st->pct[0] : NAN;
+    case VN_P5: return measured ? st->pct[1] : NAN;
+    case VN_P10: return measured ? st->pct[2] : NAN;
+    case VN_P25: return measured ? st->pct[3] : NAN;
+    case VN_P50: return measured ? st->pct[4] : NAN;
+    case VN_P75: return measured ? st->pct[5] : NAN;
+    case VN_P90: return measured ? st->pct[6] : NAN;
+    case VN_P95: return measured ? st->pct[7] : NAN;
     case VN_P99: return measured ? st->pct[8] : NAN;
     case VN_MAD: return measured ? st->mad : NAN;
+    case VN_N: return (double)st->n;
     case VN_OVERHEAD: return b->overhead_ns;
+    case VN_OVERHEAD_LO: return b->overhead_ci[0];
+    case VN_OVERHEAD_HI: return b->overhead_ci[1];
     case VN_CYCLES: return b->cycles;
+    case VN_CYCLES_LO: return b->upper_bound ? NAN : b->cycles_ci[0];
+    case VN_CYCLES_HI: return b->upper_bound ? NAN : b->cycles_ci[1];
+    case VN_CYCLES_HEADLINE: return b->cycles_headline && isfinite(b->cycles);
+    case VN_CPU: return b->cpu_ns;
     case VN_BOUND: return b->upper_bound ? b->bound_ns : NAN;
     case VN_BYTES_PER_SEC: return b->bytes_per_sec;
     case VN_ITEMS_PER_SEC: return b->items_per_sec;
+    case VN_BYTES_PER_ITER: return b->bytes_per_iter;
+    case VN_ITEMS_PER_ITER: return b->items_per_iter;
     case VN_RATIO: return b->baseline[0] ? b->ratio : NAN;
     case VN_RATIO_LO: return b->baseline[0] ? b->ratio_ci[0] : NAN;
     case VN_RATIO_HI: return b->baseline[0] ? b->ratio_ci[1] : NAN;
+    case VN_THREADS: return b->threads > 1 ? b->threads : 1;
     case VN_ITERS_PER_SEC: return b->threads > 1 ? b->total_iter_per_sec : NAN;
     case VN_ELAPSED: return b->elapsed;
     case VN_SAMPLES: return (double)b->headline_samples;
     case VN_PROCESSES: return (double)(b->nprocesses ? b->nprocesses : 1);
+    case VN_PARAM: return b->param_name[0] ? (double)b->param : NAN;
+    case VN_ITERS: return (double)b->iters;
+    case VN_LEFT_OUT: return b->left_out;
+    case VN_IPC: return counted ? b->derived.ipc : NAN;
+    case VN_BRANCH_MISS_PCT: return counted ? b->derived.branch_miss_pct : NAN;
+    case VN_CACHE_MISS_PCT: return counted ? b->derived.cache_miss_pct : NAN;
+    case VN_INSN_PER_BYTE: return counted ? b->derived.insn_per_byte : NAN;
+    case VN_COUNTERS_SCALED: return counters_scaled(b);
     }
     return NAN;
 }
 
-size_t vn_result_warnings(const vn_result *b) { return b && b->nwarnings > 0 ? (size_t)b->nwarnings : 0; }
+size_t vn_result_warnings(const vn_result *b) { return nwarnings_of(b); }
 
 const char *vn_result_warning(const vn_result *b, size_t i, const char **brief)
 {
-    if (i >= vn_result_warnings(b))
+    if (i >= nwarnings_of(b))
         return NULL;
     const vn_bench_warning *w = &b->warnings[i];
     if (brief)
@@ -142,11 +219,11 @@ const char *vn_result_warning(const vn_result *b, size_t i, const char **brief)
     return w->id;
 }
 
-size_t vn_result_counters(const vn_result *b) { return b && b->ncounters > 0 ? (size_t)b->ncounters : 0; }
+size_t vn_result_counters(const vn_result *b) { return ncounters_of(b); }
 
 const char *vn_result_counter(const vn_result *b, size_t i, double *value)
 {
-    if (i >= vn_result_counters(b))
+    if (i >= ncounters_of(b))
         return NULL;
     if (value)
         *value = b->counters[i].value;

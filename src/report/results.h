@@ -4,6 +4,8 @@
 #ifndef VN_REPORT_RESULTS_H
 #define VN_REPORT_RESULTS_H
 
+#include <math.h>
+
 #include "engine/results.h"
 #include "internal.h"
 #include "run/runner.h"
@@ -58,6 +60,20 @@ typedef struct vn__cells {
 
 void vn__results_cells(const vn_result *r, vn__cells *c);
 
+/* The row's parameter (VN_PARAM) as the integer it was set as: a double
+ * holds every int64_t up to 2^53 exactly, and the ends of the range whole. */
+static inline long long vn__param_value(const vn_result *r)
+{
+    double v = vn_result_figure(r, VN_PARAM);
+    if (isnan(v))
+        return 0;
+    if (v >= 9223372036854775807.0)
+        return INT64_MAX;
+    if (v <= -9223372036854775807.0 - 1)
+        return INT64_MIN;
+    return (long long)v;
+}
+
 /* The line on the processes the run measured in (r->processes): how many,
  * within how long, and what that leaves unmeasured; full for --explain. */
 int vn__results_processes_line(const vn_results *r, int full, vn_buf *b);
@@ -83,9 +99,10 @@ char vn__warning_mark(const char *id);
 /* What a warning id means and what to do about it, for --explain and the
  * JSON; NULL for an id the library does not know. */
 const char *vn__warning_explanation(const char *id);
-/* The brief of a warning for the console's one line: its own, or for a
- * warning without one, the first clause of its message, cut at a word. */
-void vn__warning_brief_of(const vn_bench_warning *w, char *out, size_t n);
+/* The brief of warning i of row r for the console's one line: its own, or
+ * for a warning without one, the first clause of its message, cut at a
+ * word ("" for no warning i). */
+void vn__warning_brief_of(const vn_result *r, size_t i, char *out, size_t n);
 /* The counters that could not count, in a line per reason of at most 100
  * columns, the fix left to --explain; and the other counter notes briefly. */
 int vn__results_counter_brief(const vn_results *r, const vn_run_results *runs, vn_buf *b);

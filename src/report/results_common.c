@@ -1,5 +1,10 @@
 /* What the console and Markdown views of the engine's results share: the
- * headline cells of a row, the warning marks, and the notes below the table. */
+ * headline cells of a row, the warning marks, and the notes below the table.
+ *
+ * A row is read through the functions of vernier/results.h, as a program
+ * would read it, so the table shows nothing a program cannot. What is read
+ * from vn_results directly is the run's own context, which has no accessor:
+ * the timer, the settings (the most samples), the processes it measured in. */
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -144,15 +149,21 @@ const char *vn__warning_explanation(const char *id)
     return NULL;
 }
 
-void vn__warning_brief_of(const vn_bench_warning *w, char *out, size_t n)
+void vn__warning_brief_of(const vn_result *r, size_t i, char *out, size_t n)
 {
-    if (w->brief[0]) {
-        snprintf(out, n, "%s", w->brief);
+    const char *brief = vn_result_text(r, VN_TEXT_WARNING_BRIEF, i);
+    const char *m = vn_result_text(r, VN_TEXT_WARNING, i);
+    if (!brief || !m) {
+        if (n)
+            out[0] = '\0';
+        return;
+    }
+    if (brief[0]) {
+        snprintf(out, n, "%s", brief);
         return;
     }
     /* A message without a brief of its own: its first clause, cut at a
      * word when still long. */
-    const char *m = w->message;
     size_t len = strlen(m);
     const char *stops[] = {": ", "; ", ". "};
     for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++) {
@@ -178,15 +189,15 @@ void vn__warning_brief_of(const vn_bench_warning *w, char *out, size_t n)
  * moved), the interval is of cycles, and the cell ends in "c". */
 static void ci_cell(char *s, size_t n, const vn_result *r)
 {
-    const vn_stats *st = &r->stats;
-    int cyc = r->cycles_headline && isfinite(r->cycles);
-    double m = cyc ? r->cycles : st->median;
-    const double *ci = cyc ? r->cycles_ci : st->median_ci;
-    double half = fmax(m - ci[0], ci[1] - m);
+    int cyc = vn_result_figure(r, VN_CYCLES_HEADLINE) != 0;
+    double m = vn_result_figure(r, cyc ? VN_CYCLES : VN_MEDIAN);
+    double lo = vn_result_figure(r, cyc ? VN_CYCLES_LO : VN_CI_LO);
+    double hi = vn_result_figure(r, cyc ? VN_CYCLES_HI : VN_CI_HI);
+    double half = fmax(m - lo, hi - m);
     /* Below 6 samples no pair of order statistics covers 95% (the widest,
      * [min, max], covers 50% of the time for 2): the column would claim
      * what the interval is not. */
-    if (!isfinite(half) || !(m > 0) || half < 0 || !(st->median_ci_level >= 0.95)) {
+    if (!isfinite(half) || !(m > 0) || half < 0 || !(vn_result_figure(r, VN_CI_LEVEL) >= 0.95)) {
         snprintf(s, n, "-");
         return;
     }
@@ -219,14 +230,16 @@ static void cycles_cell(char *s, size_t n, double c)
 static void rate_cell(char *s, size_t n, const vn_result *r)
 {
     char a[48], b[48];
-    int has_b = isfinite(r->bytes_per_sec), has_i = isfinite(r->items_per_sec);
+    double bytes = vn_result_figure(r, VN_BYTES_PER_SEC);
+    double items = vn_result_figure(r, VN_ITEMS_PER_SEC);
+    int has_b = isfinite(bytes), has_i = isfinite(items);
     if (has_b && has_i)
-        snprintf(s, n, "%s, %s", vn__fmt_rate(a, sizeof a, r->bytes_per_sec, "B"),
-                 vn__fmt_rate(b, sizeof b, r->items_per_sec, "items"));
+        snprintf(s, n, "%s, %s", vn__fmt_rate(a, sizeof a, bytes, "B"),
+                 vn__fmt_rate(b, sizeof b, items, "items"));
     else if (has_b)
-        vn__fmt_rate(s, n, r->bytes_per_sec, "B");
+        vn__fmt_rate(s, n, bytes, "B");
     else if (has_i)
-        vn__fmt_rate(s, n, r->items_per_sec, "items");
+        vn__fmt_rate(s, n, items, "items");
     else
         snprintf(s, n, "-");
 }
@@ -235,70 +248,73 @@ void vn__results_cells(const vn_result *r, vn__cells *c)
 {
     memset(c, 0, sizeof *c);
     /* A control character in a name would break the row in two. */
-    vn__fmt_printable(c->s[VN__COL_NAME], sizeof c->s[0], r->name);
-    if (r->error[0]) {
+    vn__fmt_printable(c->s[VN__COL_NAME], sizeof c->s[0], vn_result_name(r));
+    if (vn_result_error(r)[0]) {
         c->failed = 1;
         return;
     }
-    const vn_stats *st = &r->stats;
     size_t z = sizeof c->s[0];
-    int have = st->n > 0;
     char bound[48];
+    double cycles = vn_result_figure(r, VN_CYCLES);
 
-    if (r->upper_bound) {
+    if (!isnan(vn_result_figure(r, VN_BOUND))) {
         /* The body cannot be told apart from the empty loop: the statistics
          * are of the loop with the body, whose median and mean are not the
          * body's, so only the bound and the spread are shown. */
-        snprintf(c->s[VN__COL_MEDIAN], z, "< %s", vn__fmt_ns_bound(bound, sizeof bound, r->bound_ns));
+        snprintf(c->s[VN__COL_MEDIAN], z, "< %s",
+                 vn__fmt_ns_bound(bound, sizeof bound, vn_result_figure(r, VN_BOUND)));
         snprintf(c->s[VN__COL_CI], z, "-");
         snprintf(c->s[VN__COL_CPU], z, "-");
         snprintf(c->s[VN__COL_MEAN], z, "-");
         snprintf(c->s[VN__COL_MIN], z, "-");
         snprintf(c->s[VN__COL_P99], z, "-");
         snprintf(c->s[VN__COL_RATE], z, "-");
-        if (isfinite(r->cycles) && r->cycles > 0)
+        if (isfinite(cycles) && cycles > 0)
             /* Rounded up, so it stays a bound. */
-            snprintf(c->s[VN__COL_CYCLES], z, "< %.1f", ceil(r->cycles * 10) / 10);
+            snprintf(c->s[VN__COL_CYCLES], z, "< %.1f", ceil(cycles * 10) / 10);
         else
             snprintf(c->s[VN__COL_CYCLES], z, "-");
     } else {
-        vn__fmt_ns(c->s[VN__COL_MEDIAN], z, have ? st->median : NAN);
-        if (have)
+        /* Without samples summarized the statistics are NAN, shown as "-". */
+        vn__fmt_ns(c->s[VN__COL_MEDIAN], z, vn_result_figure(r, VN_MEDIAN));
+        if (vn_result_figure(r, VN_N) > 0)
             ci_cell(c->s[VN__COL_CI], z, r);
         else
             snprintf(c->s[VN__COL_CI], z, "-");
-        if (isfinite(r->cpu_ns))
-            vn__fmt_ns(c->s[VN__COL_CPU], z, r->cpu_ns);
+        double cpu = vn_result_figure(r, VN_CPU);
+        if (isfinite(cpu))
+            vn__fmt_ns(c->s[VN__COL_CPU], z, cpu);
         else
             snprintf(c->s[VN__COL_CPU], z, "-");
-        vn__fmt_ns(c->s[VN__COL_MEAN], z, have ? st->mean : NAN);
-        vn__fmt_ns(c->s[VN__COL_MIN], z, have ? st->min : NAN);
-        vn__fmt_ns(c->s[VN__COL_P99], z, have ? st->pct[VN_STATS_NPCT - 1] : NAN);
-        cycles_cell(c->s[VN__COL_CYCLES], z, r->cycles);
+        vn__fmt_ns(c->s[VN__COL_MEAN], z, vn_result_figure(r, VN_MEAN));
+        vn__fmt_ns(c->s[VN__COL_MIN], z, vn_result_figure(r, VN_MIN));
+        vn__fmt_ns(c->s[VN__COL_P99], z, vn_result_figure(r, VN_P99));
+        cycles_cell(c->s[VN__COL_CYCLES], z, cycles);
         rate_cell(c->s[VN__COL_RATE], z, r);
     }
-    vn__fmt_ns(c->s[VN__COL_MAD], z, have ? st->mad : NAN);
+    vn__fmt_ns(c->s[VN__COL_MAD], z, vn_result_figure(r, VN_MAD));
     /* The median over the baseline row's (1.00x for the baseline itself). */
-    vn__fmt_ratio(c->s[VN__COL_REL], z, r->baseline[0] ? r->ratio : NAN);
+    vn__fmt_ratio(c->s[VN__COL_REL], z, vn_result_figure(r, VN_RATIO));
 
     char it[32];
+    size_t used = (size_t)vn_result_figure(r, VN_SAMPLES), all = vn_result_samples(r);
+    vn__fmt_count(it, sizeof it, vn_result_figure(r, VN_ITERS));
     /* A headline that rests on few of the samples (the others left out)
      * says how few: "12/61x512". */
-    if (r->headline_samples < r->nsamples && r->headline_samples < 20)
-        snprintf(c->s[VN__COL_SAMPLES], z, "%zu/%zux%s", r->headline_samples, r->nsamples,
-                 vn__fmt_count(it, sizeof it, (double)r->iters));
+    if (used < all && used < 20)
+        snprintf(c->s[VN__COL_SAMPLES], z, "%zu/%zux%s", used, all, it);
     else
-        snprintf(c->s[VN__COL_SAMPLES], z, "%zux%s", r->nsamples,
-                 vn__fmt_count(it, sizeof it, (double)r->iters));
-    vn__fmt_ns(c->s[VN__COL_OVERHEAD], z, r->overhead_ns);
+        snprintf(c->s[VN__COL_SAMPLES], z, "%zux%s", all, it);
+    vn__fmt_ns(c->s[VN__COL_OVERHEAD], z, vn_result_figure(r, VN_OVERHEAD));
     /* The processes the row ran in, shown when some row ran in several. */
-    if (r->nprocesses > 1)
-        snprintf(c->s[VN__COL_PROCS], z, "%zu", r->nprocesses);
+    double procs = vn_result_figure(r, VN_PROCESSES);
+    if (procs > 1)
+        snprintf(c->s[VN__COL_PROCS], z, "%zu", (size_t)procs);
 
     /* One mark per kind of warning: two unknown ids both show as one '!'. */
     size_t k = 0;
-    for (int i = 0; i < r->nwarnings && i < VN_MAX_WARNINGS && k + 1 < z; i++) {
-        char m = vn__warning_mark(r->warnings[i].id);
+    for (size_t i = 0; i < vn_result_warnings(r) && k + 1 < z; i++) {
+        char m = vn__warning_mark(vn_result_warning(r, i, NULL));
         if (!memchr(c->s[VN__COL_MARKS], m, k))
             c->s[VN__COL_MARKS][k++] = m;
     }
@@ -309,13 +325,13 @@ int vn__results_stop_notes(const vn_results *r, const vn_run_results *runs, cons
                            int limits, vn_buf *b)
 {
     size_t count[VN_STOP_SKIPPED + 1] = {0};
-    for (size_t i = 0; i < r->nbench; i++)
-        if ((unsigned)vn_results_at(r, i)->stop <= VN_STOP_SKIPPED)
-            count[vn_results_at(r, i)->stop]++;
+    size_t n = vn_results_count(r);
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned)vn_result_stop(vn_results_at(r, i)) <= VN_STOP_SKIPPED)
+            count[vn_result_stop(vn_results_at(r, i))]++;
     /* How far each got, and whether it was waiting for quiet moments, is
      * its own warning's to say: the precision can be a benchmark's own. */
     int err = 0;
-    size_t n = r->nbench;
     if (!limits)
         count[VN_STOP_MAX_TIME] = count[VN_STOP_MAX_SAMPLES] = 0;
     if (count[VN_STOP_MAX_TIME] && !err)
@@ -333,13 +349,13 @@ int vn__results_stop_notes(const vn_results *r, const vn_run_results *runs, cons
      * given twice): the reason itself, not a guess about the machine. */
     const char *why = NULL;
     int one_why = 1;
-    for (size_t i = 0; i < r->nbench && one_why; i++) {
+    for (size_t i = 0; i < n && one_why; i++) {
         const vn_result *x = vn_results_at(r, i);
-        if (x->stop != VN_STOP_SKIPPED)
+        if (vn_result_stop(x) != VN_STOP_SKIPPED)
             continue;
         if (!why)
-            why = x->error;
-        else if (strcmp(why, x->error))
+            why = vn_result_error(x);
+        else if (strcmp(why, vn_result_error(x)))
             one_why = 0;
     }
     if (count[VN_STOP_SKIPPED] && !err && one_why && why && why[0] && strlen(why) < 80)
@@ -379,7 +395,7 @@ int vn__results_timer_brief(const vn_results *r, vn_buf *b) { return timer_line(
 
 int vn__results_processes_line(const vn_results *r, int full, vn_buf *b)
 {
-    if (!r->nbench)
+    if (!vn_results_count(r))
         return 0;
     if (r->processes == 0)
         return vn_buf_printf(b, "%s", full

@@ -1,6 +1,11 @@
 /* Counters in the engine's tables: which columns a run gets, their cells,
  * and the notes below the table that say once which events are missing,
- * why, and what would fix it. */
+ * why, and what would fix it.
+ *
+ * A row's counters, their units, which were scaled and the ratios are read
+ * through vernier/results.h. The run's counter info (which events were
+ * asked for and opened, why the others did not, how they were grouped) is
+ * read directly: it is the counters' own record, with no accessor. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,8 +23,8 @@ static int opened(const vn_results *r, const char *name)
 
 static int any_bytes(const vn_results *r)
 {
-    for (size_t i = 0; i < r->nbench; i++)
-        if (vn_results_at(r, i)->bytes_per_iter > 0)
+    for (size_t i = 0; i < vn_results_count(r); i++)
+        if (vn_result_figure(vn_results_at(r, i), VN_BYTES_PER_ITER) > 0)
             return 1;
     return 0;
 }
@@ -106,19 +111,25 @@ static void fixed2(char *s, size_t n, double v)
         snprintf(s, n, "%.2f", v);
 }
 
-static const vn_counter_result *find(const vn_result *res, const char *name)
+/* The row's counter of that name: its index, or -1 when it has none. */
+static int find(const vn_result *res, const char *name)
 {
-    for (int i = 0; i < res->ncounters && i < VN_COUNTERS_MAX; i++)
-        if (!strcmp(res->counters[i].name, name))
-            return &res->counters[i];
-    return NULL;
+    for (size_t i = 0; i < vn_result_counters(res); i++)
+        if (!strcmp(vn_result_counter(res, i, NULL), name))
+            return (int)i;
+    return -1;
+}
+
+static int scaled(const vn_result *res, int i)
+{
+    return i >= 0 && ((uint32_t)vn_result_figure(res, VN_COUNTERS_SCALED) >> i & 1u);
 }
 
 /* A ratio is an estimate when either of its parts is. */
 static void mark(char *s, size_t n, const vn_result *res, const char *a, const char *b)
 {
-    const vn_counter_result *x = find(res, a), *y = find(res, b);
-    if (strcmp(s, "-") && ((x && x->scaled) || (y && y->scaled)) && strlen(s) + 1 < n)
+    if (strcmp(s, "-") && (scaled(res, find(res, a)) || scaled(res, find(res, b))) &&
+        strlen(s) + 1 < n)
         strcat(s, "*");
 }
 
@@ -132,37 +143,49 @@ void vn__results_counter_cells(const vn__col *cols, const vn_result *res, vn__ce
             continue;
         switch (cols[k].kind) {
         case VN__CC_EVENT: {
-            const vn_counter_result *cr = find(res, cols[k].event);
-            if (!cr || !isfinite(cr->value)) {
+            int i = find(res, cols[k].event);
+            double v = NAN;
+            if (i >= 0)
+                vn_result_counter(res, (size_t)i, &v);
+            if (!isfinite(v)) {
                 snprintf(s, z, "-");
                 break;
             }
-            if (cr->unit && !strcmp(cr->unit, "ns"))
-                vn__fmt_ns(s, z - 1, cr->value);
+            if (!strcmp(vn_result_text(res, VN_TEXT_COUNTER_UNIT, (size_t)i), "ns"))
+                vn__fmt_ns(s, z - 1, v);
             else
-                per_iter(s, z - 1, cr->value);
-            if (cr->scaled)
+                per_iter(s, z - 1, v);
+            if (scaled(res, i))
                 strcat(s, "*");
             break;
         }
         case VN__CC_IPC:
-            fixed2(s, z, res->derived.ipc);
+            fixed2(s, z, vn_result_figure(res, VN_IPC));
             mark(s, z, res, "instructions", "cycles");
             break;
         case VN__CC_BRANCH_MISS:
-            pct(s, z, res->derived.branch_miss_pct);
+            pct(s, z, vn_result_figure(res, VN_BRANCH_MISS_PCT));
             mark(s, z, res, "branch-misses", "branches");
             break;
         case VN__CC_CACHE_MISS:
-            pct(s, z, res->derived.cache_miss_pct);
+            pct(s, z, vn_result_figure(res, VN_CACHE_MISS_PCT));
             mark(s, z, res, "cache-misses", "cache-references");
             break;
         case VN__CC_IPB:
-            fixed2(s, z, res->derived.insn_per_byte);
+            fixed2(s, z, vn_result_figure(res, VN_INSN_PER_BYTE));
             mark(s, z, res, "instructions", "instructions");
             break;
         }
     }
+}
+
+/* Whether any row has a counter the kernel multiplexed and scaled. */
+static int any_scaled(const vn_results *r)
+{
+    for (size_t i = 0; i < vn_results_count(r); i++)
+        if (vn_result_figure(vn_results_at(r, i), VN_COUNTERS_SCALED) != 0)
+            return 1;
+    return 0;
 }
 
 int vn__results_counter_notes(const vn_results *r, const vn_run_results *runs, const char *prefix,
@@ -170,7 +193,7 @@ int vn__results_counter_notes(const vn_results *r, const vn_run_results *runs, c
 {
     const vn_counter_info *ci = &r->counters;
     int err = 0;
-    if (ci->nopened && r->nbench)
+    if (ci->nopened && vn_results_count(r))
         err = vn_buf_printf(b, "%s%s\n", prefix,
                             runs ? "counters: per run, the command and every process it started"
                                         : "counters: per iteration, the empty loop's own counts taken off");
@@ -214,10 +237,7 @@ int vn__results_counter_notes(const vn_results *r, const vn_run_results *runs, c
                             "%scounters: %s count user mode only (perf_event_paranoid forbids the "
                             "kernel part); fix: sysctl kernel.perf_event_paranoid=1\n",
                             prefix, names);
-    int scaled = 0;
-    for (size_t i = 0; i < r->nbench; i++)
-        for (int k = 0; k < vn_results_at(r, i)->ncounters && k < VN_COUNTERS_MAX; k++)
-            scaled |= vn_results_at(r, i)->counters[k].scaled;
+    int scaled = any_scaled(r);
     if (scaled && !err)
         err = vn_buf_printf(b,
                             "%scounters: * marks values the kernel counted only part of the time "
@@ -232,7 +252,7 @@ int vn__results_counter_brief(const vn_results *r, const vn_run_results *runs, v
     int err = 0;
     /* A command's counts take in every process it started, which its own
      * summary does not say; the engine's per iteration is its table's. */
-    if (runs && ci->nopened && r->nbench)
+    if (runs && ci->nopened && vn_results_count(r))
         err = vn_buf_puts(b, "counters: per run, the command and every process it started\n");
     size_t nfailed = 0;
     for (size_t i = 0; i < ci->n && i < VN_COUNTERS_MAX; i++)
@@ -297,10 +317,7 @@ int vn__results_counter_brief(const vn_results *r, const vn_run_results *runs, v
         snprintf(names, sizeof names, "%zu events", nuser);
     if (nuser && !err)
         err = vn_buf_printf(b, "counters: %s count user mode only (perf_event_paranoid)\n", names);
-    int scaled = 0;
-    for (size_t i = 0; i < r->nbench; i++)
-        for (int k = 0; k < vn_results_at(r, i)->ncounters && k < VN_COUNTERS_MAX; k++)
-            scaled |= vn_results_at(r, i)->counters[k].scaled;
+    int scaled = any_scaled(r);
     if (scaled && !ci->split && !err)
         err = vn_buf_puts(b, "counters: * marks values counted part of the time and scaled up\n");
     return err;

@@ -2,7 +2,12 @@
  * table and vernier run's summary: one line per finding that fits a screen
  * (each warning id with the rows it touched, the machine's warnings, the
  * counters that could not count, the note, the timer), and for --explain
- * what each of them means and what to do about it, every message in full. */
+ * what each of them means and what to do about it, every message in full.
+ *
+ * The rows' warnings and the run's findings are read through
+ * vernier/results.h. Read directly: the machine snapshot's warnings, the
+ * note, and a finding's long explanation, which only --explain and the
+ * JSON show. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,9 +164,9 @@ static void group_line(text *t, const group *g)
 static size_t warning_ids(const vn_results *r, const char **ids, size_t max)
 {
     size_t n = 0;
-    for (size_t i = 0; i < r->nbench; i++)
-        for (int k = 0; k < vn_results_at(r, i)->nwarnings && k < VN_MAX_WARNINGS; k++) {
-            const char *id = vn_results_at(r, i)->warnings[k].id;
+    for (size_t i = 0; i < vn_results_count(r); i++)
+        for (size_t k = 0; k < vn_result_warnings(vn_results_at(r, i)); k++) {
+            const char *id = vn_result_warning(vn_results_at(r, i), k, NULL);
             size_t j = 0;
             while (j < n && strcmp(ids[j], id))
                 j++;
@@ -181,7 +186,7 @@ static void row_findings(text *t, const vn_results *r, const char *const *names)
 {
     const char *ids[VN_MAX_WARNINGS * 4];
     size_t nids = warning_ids(r, ids, sizeof ids / sizeof ids[0]);
-    size_t cap = r->nbench ? r->nbench : 1;
+    size_t nrows = vn_results_count(r), cap = nrows ? nrows : 1;
     group g = {NULL, 0, calloc(cap, sizeof *g.name), calloc(cap, sizeof *g.brief)};
     char also[256] = "";
     size_t left = 0;
@@ -192,12 +197,12 @@ static void row_findings(text *t, const vn_results *r, const char *const *names)
     for (size_t j = 0; j < nids; j++) {
         g.id = ids[j];
         g.n = 0;
-        for (size_t i = 0; i < r->nbench; i++) {
+        for (size_t i = 0; i < nrows; i++) {
             const vn_result *res = vn_results_at(r, i);
-            for (int k = 0; k < res->nwarnings && k < VN_MAX_WARNINGS; k++)
-                if (!strcmp(res->warnings[k].id, g.id)) {
+            for (size_t k = 0; k < vn_result_warnings(res); k++)
+                if (!strcmp(vn_result_warning(res, k, NULL), g.id)) {
                     g.name[g.n] = names[i];
-                    vn__warning_brief_of(&res->warnings[k], g.brief[g.n], sizeof g.brief[0]);
+                    vn__warning_brief_of(res, k, g.brief[g.n], sizeof g.brief[0]);
                     g.n++;
                     break; /* an id twice in a row is said once */
                 }
@@ -308,10 +313,10 @@ static void wrapped_lines(text *t, const char *s)
  * count: what --explain says more of. */
 static int has_findings(const vn_results *r)
 {
-    for (size_t i = 0; i < r->nbench; i++)
-        if (vn_results_at(r, i)->nwarnings)
+    for (size_t i = 0; i < vn_results_count(r); i++)
+        if (vn_result_warnings(vn_results_at(r, i)))
             return 1;
-    for (size_t i = 0; i < r->nfindings; i++)
+    for (size_t i = 0; i < vn_results_findings(r); i++)
         if (r->findings[i].explanation[0])
             return 1;
     for (size_t i = 0; i < r->counters.n && i < VN_COUNTERS_MAX; i++)
@@ -325,10 +330,10 @@ static int has_findings(const vn_results *r)
 static void explain(text *t, const vn_results *r, const vn_run_results *runs, const char *const *names,
                     int timer)
 {
-    for (size_t i = 0; i < r->nfindings; i++)
+    for (size_t i = 0; i < vn_results_findings(r); i++)
         if (r->findings[i].explanation[0]) {
             char lead[64];
-            snprintf(lead, sizeof lead, "%s: ", r->findings[i].id);
+            snprintf(lead, sizeof lead, "%s: ", vn_results_finding(r, i, NULL));
             wrapped(t, lead, 2, r->findings[i].explanation);
         }
     const char *ids[VN_MAX_WARNINGS * 4];
@@ -338,13 +343,13 @@ static void explain(text *t, const vn_results *r, const vn_run_results *runs, co
         snprintf(lead, sizeof lead, "%c %s: ", vn__warning_mark(ids[j]), ids[j]);
         const char *why = vn__warning_explanation(ids[j]);
         wrapped(t, lead, 2, why ? why : "a warning of the benchmark's own; its message says what");
-        for (size_t i = 0; i < r->nbench; i++) {
+        for (size_t i = 0; i < vn_results_count(r); i++) {
             const vn_result *res = vn_results_at(r, i);
-            for (int k = 0; k < res->nwarnings && k < VN_MAX_WARNINGS; k++)
-                if (!strcmp(res->warnings[k].id, ids[j])) {
+            for (size_t k = 0; k < vn_result_warnings(res); k++)
+                if (!strcmp(vn_result_warning(res, k, NULL), ids[j])) {
                     char name[VN__CELL + 8];
                     snprintf(name, sizeof name, "  %s: ", names[i]);
-                    wrapped(t, name, 4, res->warnings[k].message);
+                    wrapped(t, name, 4, vn_result_text(res, VN_TEXT_WARNING, k));
                 }
         }
     }
@@ -399,8 +404,11 @@ int vn__results_findings(const vn_results *r, const vn_run_results *runs, const 
     size_t start = b->len;
     /* What the rows tell together (a fit, the steps of a sweep) first: it
      * is what the run was for. */
-    for (size_t i = 0; i < r->nfindings; i++)
-        out(&t, "%s\n", r->findings[i].brief);
+    for (size_t i = 0; i < vn_results_findings(r); i++) {
+        const char *brief = "";
+        vn_results_finding(r, i, &brief);
+        out(&t, "%s\n", brief);
+    }
     row_findings(&t, r, names);
     machine_findings(&t, &r->env);
     if (!t.err)

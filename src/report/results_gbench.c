@@ -14,7 +14,13 @@
  * same values (the mean is the headline the console shows).
  * An upper bound's repetitions are each process's fastest sample, with a
  * label that says so. A row with nothing to give (failed, skipped) is one
- * entry with error_occurred, as Google Benchmark writes an error. */
+ * entry with error_occurred, as Google Benchmark writes an error.
+ *
+ * Rows are read through vernier/results.h, but for the per-process table
+ * the repetitions come from (each process's value, empty loop, and whether
+ * the headline left it out or it gave only a bound): the engine's own
+ * account of its processes, with no accessor. The context reads the run's
+ * machine snapshot and counter rate directly. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +62,7 @@ static double value(const reps *p, size_t k, int kind)
          * the empty loop's, is not above 0 (a readers' geometric mean of
          * times would fail on it). */
         return isfinite(p->cpu[k]) && p->cpu[k] > 0 ? p->cpu[k] : real;
-    double per = kind == V_BYTES ? p->r->bytes_per_iter : p->r->items_per_iter;
+    double per = vn_result_figure(p->r, kind == V_BYTES ? VN_BYTES_PER_ITER : VN_ITEMS_PER_ITER);
     return per / (real * 1e-9);
 }
 
@@ -74,14 +80,17 @@ static double median_of(double *x, size_t n)
 static void runs_of(reps *p, const vn_run_result *x)
 {
     const vn_result *r = p->r;
+    unsigned left_out = (unsigned)vn_result_figure(r, VN_LEFT_OUT);
+    double overhead = vn_result_figure(r, VN_OVERHEAD);
+    const vn_sample *s;
     p->n = 0;
-    for (size_t i = 0; r->samples && i < r->nsamples; i++) {
-        if (r->samples[i].tags & r->left_out)
+    for (size_t i = 0; (s = vn_result_sample(r, i)) != NULL; i++) {
+        if (s->tags & left_out)
             continue;
-        p->real[p->n] = r->samples[i].value - (isfinite(r->overhead_ns) ? r->overhead_ns : 0);
+        p->real[p->n] = s->value - (isfinite(overhead) ? overhead : 0);
         p->cpu[p->n] = (x->proc[i].user_ns + x->proc[i].sys_ns) -
                        (x->shell_user_ns + x->shell_sys_ns);
-        p->iters[p->n++] = r->samples[i].iters;
+        p->iters[p->n++] = s->iters;
     }
 }
 
@@ -96,6 +105,7 @@ static void runs_of(reps *p, const vn_run_result *x)
 static void processes_of(reps *p)
 {
     const vn_result *r = p->r;
+    unsigned left_out = (unsigned)vn_result_figure(r, VN_LEFT_OUT);
     p->n = 0;
     for (size_t k = 0; r->processes && k < r->nprocesses; k++) {
         const vn_process_result *q = &r->processes[k];
@@ -106,9 +116,9 @@ static void processes_of(reps *p)
                                           : NULL;
         size_t m = 0;
         uint64_t iters = 0;
-        for (size_t i = 0; r->samples && i < r->nsamples; i++) {
-            const vn_sample *s = &r->samples[i];
-            if (s->process != (int)k || (s->tags & r->left_out))
+        const vn_sample *s;
+        for (size_t i = 0; (s = vn_result_sample(r, i)) != NULL; i++) {
+            if (s->process != (int)k || (s->tags & left_out))
                 continue;
             iters += s->iters;
             if (isfinite(s->cpu_ns))
@@ -119,18 +129,22 @@ static void processes_of(reps *p)
         p->iters[p->n++] = iters;
     }
     /* Results with no processes of their own (a kernel module's): the
-     * headline is the one repetition. */
-    if (!r->nprocesses && r->stats.n) {
-        p->real[0] = r->stats.median;
-        p->cpu[0] = r->cpu_ns;
-        p->iters[0] = (uint64_t)r->stats.n * r->iters;
+     * median of the statistics is the one repetition. For an upper bound
+     * they are of the loop with the body, whose median is its 50th
+     * percentile. */
+    double n = vn_result_figure(r, VN_N);
+    if (!r->nprocesses && n > 0) {
+        int bound = !isnan(vn_result_figure(r, VN_BOUND));
+        p->real[0] = vn_result_figure(r, bound ? VN_P50 : VN_MEDIAN);
+        p->cpu[0] = vn_result_figure(r, VN_CPU);
+        p->iters[0] = (uint64_t)n * (uint64_t)vn_result_figure(r, VN_ITERS);
         p->n = 1;
     }
 }
 
 static int has_rate(const vn_result *r, int kind)
 {
-    return (kind == V_BYTES ? r->bytes_per_iter : r->items_per_iter) > 0;
+    return vn_result_figure(r, kind == V_BYTES ? VN_BYTES_PER_ITER : VN_ITEMS_PER_ITER) > 0;
 }
 
 
@@ -161,14 +175,14 @@ static double aggregate(const reps *p, int kind, int agg)
  * one family, its instances in order. */
 typedef struct family {
     int index, instance;
-    char base[sizeof ((vn_result *)0)->name];
+    char base[VN__CELL];
 } family;
 
 static void next_family(family *f, const vn_result *r, int first)
 {
     char base[sizeof f->base];
-    snprintf(base, sizeof base, "%s", r->name);
-    char *slash = r->param_name[0] ? strrchr(base, '/') : NULL;
+    snprintf(base, sizeof base, "%s", vn_result_name(r));
+    char *slash = vn_result_text(r, VN_TEXT_PARAM, 0)[0] ? strrchr(base, '/') : NULL;
     if (slash)
         *slash = '\0';
     if (!first && !strcmp(base, f->base)) {
@@ -184,37 +198,39 @@ static void next_family(family *f, const vn_result *r, int first)
 static void entry_head(vn__json *j, const vn_result *r, const family *f, const char *agg, size_t n,
                        long rep)
 {
-    char name[sizeof r->name + 16];
-    snprintf(name, sizeof name, "%s%s%s", r->name, agg ? "_" : "", agg ? agg : "");
+    char name[VN__CELL + 16];
+    snprintf(name, sizeof name, "%s%s%s", vn_result_name(r), agg ? "_" : "", agg ? agg : "");
     vn__json_obj_begin(j, NULL);
     vn__json_str(j, "name", name);
     vn__json_int(j, "family_index", f->index);
     vn__json_int(j, "per_family_instance_index", f->instance);
-    vn__json_str(j, "run_name", r->name);
+    vn__json_str(j, "run_name", vn_result_name(r));
     vn__json_str(j, "run_type", agg ? "aggregate" : "iteration");
     vn__json_uint(j, "repetitions", n);
     if (rep >= 0)
         vn__json_int(j, "repetition_index", rep);
-    vn__json_int(j, "threads", r->threads > 1 ? r->threads : 1);
+    vn__json_int(j, "threads", (long long)vn_result_figure(r, VN_THREADS));
 }
 
 /* A row without a median: its reason as Google Benchmark's error. */
 static void error_entry(vn__json *j, const vn_result *r, const family *f)
 {
-    char msg[sizeof r->error + 96];
-    if (r->upper_bound) {
+    const char *error = vn_result_error(r);
+    double bound = vn_result_figure(r, VN_BOUND);
+    char msg[VN__CELL + 96];
+    if (!isnan(bound)) {
         char t[32];
         snprintf(msg, sizeof msg, "an upper bound: < %s per iteration, no slower than the empty loop",
-                 vn__fmt_ns_bound(t, sizeof t, r->bound_ns));
-    } else if (r->stop == VN_STOP_SKIPPED) {
-        snprintf(msg, sizeof msg, "skipped: %s", r->error);
+                 vn__fmt_ns_bound(t, sizeof t, bound));
+    } else if (vn_result_stop(r) == VN_STOP_SKIPPED) {
+        snprintf(msg, sizeof msg, "skipped: %s", error);
     } else {
-        snprintf(msg, sizeof msg, "%s", r->error[0] ? r->error : "no samples");
+        snprintf(msg, sizeof msg, "%s", error[0] ? error : "no samples");
     }
     entry_head(j, r, f, NULL, 1, 0);
     vn__json_bool(j, "error_occurred", 1);
     vn__json_str(j, "error_message", msg);
-    vn__json_uint(j, "iterations", r->iters);
+    vn__json_uint(j, "iterations", (uint64_t)vn_result_figure(r, VN_ITERS));
     vn__json_num(j, "real_time", 0);
     vn__json_num(j, "cpu_time", 0);
     vn__json_str(j, "time_unit", "ns");
@@ -261,9 +277,12 @@ static void row_entries(vn__json *j, const reps *p, const family *f, const vn__g
         rates(j, p, (long)k, 0);
         /* Counters as Google Benchmark's perf counters: the row's, per
          * iteration and net of the empty loop, in every repetition. */
-        for (int c = 0; c < r->ncounters && c < VN_COUNTERS_MAX; c++)
-            if (isfinite(r->counters[c].value))
-                vn__json_num(j, r->counters[c].name, r->counters[c].value);
+        for (size_t c = 0; c < vn_result_counters(r); c++) {
+            double v = NAN;
+            const char *name = vn_result_counter(r, c, &v);
+            if (isfinite(v))
+                vn__json_num(j, name, v);
+        }
         /* Last, where Google Benchmark writes a label. */
         if (p->label && p->label[k])
             vn__json_str(j, "label", p->label[k]);
@@ -349,10 +368,10 @@ int vn__report_gbench(const vn_results *r, const vn_run_results *runs, const cha
     int bad = vn__results_check(r);
     if (bad)
         return bad;
-    size_t most = 1;
-    for (size_t i = 0; i < r->nbench; i++)
-        if (vn_results_at(r, i)->nsamples > most)
-            most = vn_results_at(r, i)->nsamples;
+    size_t most = 1, nrows = vn_results_count(r);
+    for (size_t i = 0; i < nrows; i++)
+        if (vn_result_samples(vn_results_at(r, i)) > most)
+            most = vn_result_samples(vn_results_at(r, i));
     double *tmp = malloc(3 * most * sizeof *tmp);
     uint64_t *iters = malloc(most * sizeof *iters);
     const char **label = calloc(most, sizeof *label);
@@ -366,7 +385,7 @@ int vn__report_gbench(const vn_results *r, const vn_run_results *runs, const cha
     context(&j, r, executable, date, opts);
     vn__json_arr_begin(&j, "benchmarks");
     family f = {0, 0, ""};
-    for (size_t i = 0; i < r->nbench; i++) {
+    for (size_t i = 0; i < nrows; i++) {
         const vn_result *row = vn_results_at(r, i);
         reps p = {row, 0, tmp + most, tmp + 2 * most, iters, tmp, label};
         memset(label, 0, most * sizeof *label);
@@ -375,7 +394,7 @@ int vn__report_gbench(const vn_results *r, const vn_run_results *runs, const cha
         else
             processes_of(&p);
         next_family(&f, row, i == 0);
-        if (row->error[0] || p.n == 0)
+        if (vn_result_error(row)[0] || p.n == 0)
             error_entry(&j, row, &f);
         else
             row_entries(&j, &p, &f, opts);

@@ -1,6 +1,7 @@
 /* The distribution of each benchmark's samples as a text histogram, net of
  * the loop overhead like the headline numbers, so the two views agree; for
- * an upper bound, of the loop with the body, as its statistics are. */
+ * an upper bound, of the loop with the body, as its statistics are. Every
+ * row is read through vernier/results.h. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -10,38 +11,45 @@
 static int one(const vn_result *res, unsigned flags, vn_buf *b, int first)
 {
     int color = (flags & VN_REPORT_COLOR) != 0;
-    char name[sizeof res->name], why[sizeof res->error];
+    char name[VN__CELL], why[VN__CELL];
     int err = vn_buf_printf(b, "%s%s%s%s", first ? "" : "\n", color ? "\033[1m" : "",
-                            vn__fmt_printable(name, sizeof name, res->name), color ? "\033[0m" : "");
+                            vn__fmt_printable(name, sizeof name, vn_result_name(res)),
+                            color ? "\033[0m" : "");
     if (err)
         return err;
-    if (res->error[0])
-        return vn_buf_printf(b, ": %s: %s\n", res->stop == VN_STOP_SKIPPED ? "skipped" : "failed",
-                             vn__fmt_printable(why, sizeof why, res->error));
+    if (vn_result_error(res)[0])
+        return vn_buf_printf(b, ": %s: %s\n",
+                             vn_result_stop(res) == VN_STOP_SKIPPED ? "skipped" : "failed",
+                             vn__fmt_printable(why, sizeof why, vn_result_error(res)));
 
     /* Without a measured overhead the samples are shown as measured, which
      * is also what the headline statistics then hold. */
-    int net = isfinite(res->overhead_ns) && !res->upper_bound;
-    size_t n = 0;
-    double *x = malloc((res->nsamples ? res->nsamples : 1) * sizeof *x);
+    double overhead = vn_result_figure(res, VN_OVERHEAD), bound = vn_result_figure(res, VN_BOUND);
+    int is_bound = !isnan(bound);
+    int net = isfinite(overhead) && !is_bound;
+    unsigned left_out = (unsigned)vn_result_figure(res, VN_LEFT_OUT);
+    size_t all = vn_result_samples(res), n = 0;
+    double *x = malloc((all ? all : 1) * sizeof *x);
     if (!x)
         return VN_ENOMEM;
     /* The samples of the headline: those without a tag it leaves out. */
-    for (size_t i = 0; i < res->nsamples; i++)
-        if (!(res->samples[i].tags & res->left_out))
-            x[n++] = res->samples[i].value - (net ? res->overhead_ns : 0);
+    for (size_t i = 0; i < all; i++) {
+        const vn_sample *s = vn_result_sample(res, i);
+        if (!(s->tags & left_out))
+            x[n++] = s->value - (net ? overhead : 0);
+    }
 
     char oh[32];
     err = vn_buf_printf(b, ": %zu samples%s, ns per iteration", n,
-                        res->upper_bound ? " of the loop with the body" : "");
+                        is_bound ? " of the loop with the body" : "");
     if (!err && net)
-        err = vn_buf_printf(b, " net of %s overhead", vn__fmt_ns(oh, sizeof oh, res->overhead_ns));
-    if (!err && n < res->nsamples)
-        err = vn_buf_printf(b, " (%zu tagged left out)", res->nsamples - n);
-    if (!err && res->upper_bound) {
-        char bound[32];
+        err = vn_buf_printf(b, " net of %s overhead", vn__fmt_ns(oh, sizeof oh, overhead));
+    if (!err && n < all)
+        err = vn_buf_printf(b, " (%zu tagged left out)", all - n);
+    if (!err && is_bound) {
+        char cut[32];
         err = vn_buf_printf(b, "; the body cannot be told apart from the empty loop: < %s",
-                            vn__fmt_ns_bound(bound, sizeof bound, res->bound_ns));
+                            vn__fmt_ns_bound(cut, sizeof cut, bound));
     }
     if (!err)
         err = vn_buf_puts(b, "\n");
@@ -60,7 +68,7 @@ int vn_report_results_hist(const vn_results *r, unsigned flags, vn_buf *b)
     int bad = vn__results_check(r);
     if (bad)
         return bad;
-    for (size_t i = 0; i < r->nbench; i++) {
+    for (size_t i = 0; i < vn_results_count(r); i++) {
         int err = one(vn_results_at(r, i), flags, b, i == 0);
         if (err)
             return err;

@@ -1,6 +1,17 @@
 /* The engine's results as a vernier.results/1 JSON document: everything
  * measured, raw samples included, so any other view can be made from it
- * later. docs/schema/results-1.json describes it field by field. */
+ * later. docs/schema/results-1.json describes it field by field.
+ *
+ * What a program reads of a row (its name, parameter, unit, figures,
+ * samples, warnings, counters, baseline) comes through vernier/results.h,
+ * as the other reporters read it. The rest is the engine's own account,
+ * which only this document carries, and is read from the row directly: the
+ * statistics object whole (vernier.stats/1), how the headline's variation
+ * splits, its serial correlation and the per-process table it averages,
+ * the counts of tagged samples, the reference clock, the empty loop in
+ * cycles and each counter's empty-loop count, the per-thread medians, the
+ * share on the CPU, the settings the row ran with, what the ratio rests
+ * on; and the run's context (machine, clock, settings, counters). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +30,7 @@ static void tag_array(vn__json *j, const char *key, unsigned mask)
 
 /* One sample per line: a pretty document with thousands of samples would
  * otherwise take seven lines for each of them. */
-static void sample(vn__json *j, const vn_sample *s, int ncounters, const vn_proc_usage *u)
+static void sample(vn__json *j, const vn_sample *s, size_t ncounters, const vn_proc_usage *u)
 {
     int pretty = j->pretty;
     vn__json_obj_begin(j, NULL);
@@ -63,7 +74,7 @@ static void sample(vn__json *j, const vn_sample *s, int ncounters, const vn_proc
     /* Per iteration as measured, in the order of counters.opened. */
     if (s->counts && ncounters > 0) {
         vn__json_arr_begin(j, "counters");
-        for (int i = 0; i < ncounters; i++)
+        for (size_t i = 0; i < ncounters; i++)
             vn__json_num(j, NULL, s->counts[i]);
         vn__json_arr_end(j);
     }
@@ -74,26 +85,27 @@ static void sample(vn__json *j, const vn_sample *s, int ncounters, const vn_proc
 static void throughput(vn__json *j, const vn_result *r)
 {
     vn__json_obj_begin(j, "throughput");
-    vn__json_num(j, "bytes_per_iter", r->bytes_per_iter);
-    vn__json_num(j, "items_per_iter", r->items_per_iter);
-    vn__json_num(j, "bytes_per_sec", r->bytes_per_sec);
-    vn__json_num(j, "items_per_sec", r->items_per_sec);
+    vn__json_num(j, "bytes_per_iter", vn_result_figure(r, VN_BYTES_PER_ITER));
+    vn__json_num(j, "items_per_iter", vn_result_figure(r, VN_ITEMS_PER_ITER));
+    vn__json_num(j, "bytes_per_sec", vn_result_figure(r, VN_BYTES_PER_SEC));
+    vn__json_num(j, "items_per_sec", vn_result_figure(r, VN_ITEMS_PER_SEC));
     vn__json_obj_end(j);
 }
 
 static void threads(vn__json *j, const vn_result *r)
 {
-    if (r->threads <= 1) {
+    int n = (int)vn_result_figure(r, VN_THREADS);
+    if (n <= 1) {
         vn__json_null(j, "threads");
         return;
     }
     vn__json_obj_begin(j, "threads");
-    vn__json_int(j, "count", r->threads);
+    vn__json_int(j, "count", n);
     vn__json_arr_begin(j, "median_ns");
-    for (int i = 0; r->thread_median && i < r->threads; i++)
+    for (int i = 0; r->thread_median && i < n; i++)
         vn__json_num(j, NULL, r->thread_median[i]);
     vn__json_arr_end(j);
-    vn__json_num(j, "total_iter_per_sec", r->total_iter_per_sec);
+    vn__json_num(j, "total_iter_per_sec", vn_result_figure(r, VN_ITERS_PER_SEC));
     vn__json_obj_end(j);
 }
 
@@ -108,22 +120,24 @@ static void counters(vn__json *j, const vn_result *r, int on)
         return;
     }
     vn__json_obj_begin(j, "counters");
-    for (int i = 0; i < r->ncounters && i < VN_COUNTERS_MAX; i++) {
-        const vn_counter_result *c = &r->counters[i];
-        vn__json_obj_begin(j, c->name);
-        vn__json_num(j, "value", c->value);
-        vn__json_bool(j, "scaled", c->scaled != 0);
-        vn__json_str(j, "unit", c->unit ? c->unit : "count");
-        vn__json_num(j, "overhead", c->overhead);
+    uint32_t scaled = (uint32_t)vn_result_figure(r, VN_COUNTERS_SCALED);
+    for (size_t i = 0; i < vn_result_counters(r); i++) {
+        double value = NAN;
+        vn__json_obj_begin(j, vn_result_counter(r, i, &value));
+        vn__json_num(j, "value", value);
+        vn__json_bool(j, "scaled", (scaled >> i & 1u) != 0);
+        vn__json_str(j, "unit", vn_result_text(r, VN_TEXT_COUNTER_UNIT, i));
+        /* The empty loop's count, which only this document carries. */
+        vn__json_num(j, "overhead", r->counters[i].overhead);
         vn__json_obj_end(j);
     }
     vn__json_obj_end(j);
+    /* Each NAN without counters. */
     vn__json_obj_begin(j, "derived");
-    int have = r->ncounters > 0;
-    vn__json_num(j, "ipc", have ? r->derived.ipc : NAN);
-    vn__json_num(j, "branch_miss_pct", have ? r->derived.branch_miss_pct : NAN);
-    vn__json_num(j, "cache_miss_pct", have ? r->derived.cache_miss_pct : NAN);
-    vn__json_num(j, "insn_per_byte", have ? r->derived.insn_per_byte : NAN);
+    vn__json_num(j, "ipc", vn_result_figure(r, VN_IPC));
+    vn__json_num(j, "branch_miss_pct", vn_result_figure(r, VN_BRANCH_MISS_PCT));
+    vn__json_num(j, "cache_miss_pct", vn_result_figure(r, VN_CACHE_MISS_PCT));
+    vn__json_num(j, "insn_per_byte", vn_result_figure(r, VN_INSN_PER_BYTE));
     vn__json_obj_end(j);
 }
 
@@ -140,14 +154,16 @@ static void pair(vn__json *j, const char *key, const double v[2])
  * its interval, and what they rest on; null without a baseline. */
 static void baseline(vn__json *j, const vn_result *r)
 {
-    if (!r->baseline[0]) {
+    const char *name = vn_result_text(r, VN_TEXT_BASELINE, 0);
+    if (!name[0]) {
         vn__json_null(j, "baseline");
         return;
     }
     vn__json_obj_begin(j, "baseline");
-    vn__json_str(j, "name", r->baseline);
-    vn__json_num(j, "ratio", r->ratio);
-    pair(j, "ci", r->ratio_ci);
+    vn__json_str(j, "name", name);
+    vn__json_num(j, "ratio", vn_result_figure(r, VN_RATIO));
+    const double ci[2] = {vn_result_figure(r, VN_RATIO_LO), vn_result_figure(r, VN_RATIO_HI)};
+    pair(j, "ci", ci);
     vn__json_uint(j, "n", r->ratio_n);
     vn__json_bool(j, "paired", r->ratio_paired != 0);
     vn__json_bool(j, "processes", r->ratio_processes != 0);
@@ -160,35 +176,43 @@ static void baseline(vn__json *j, const vn_result *r)
  * halves of each process's samples, and the samples. */
 static void headline(vn__json *j, const vn_result *r)
 {
-    int bound = r->upper_bound != 0;
-    if (r->stats.n == 0 && !bound) {
+    double bound_ns = vn_result_figure(r, VN_BOUND);
+    int bound = !isnan(bound_ns);
+    if (vn_result_figure(r, VN_N) == 0 && !bound) {
         vn__json_null(j, "headline");
         return;
     }
     vn__json_obj_begin(j, "headline");
-    int cyc = r->cycles_headline && isfinite(r->cycles);
+    int cyc = vn_result_figure(r, VN_CYCLES_HEADLINE) != 0;
+    double cycles = vn_result_figure(r, VN_CYCLES);
     vn__json_str(j, "unit", cyc ? "cycles" : "ns");
-    double v = bound ? (cyc ? r->cycles : r->bound_ns) : cyc ? r->cycles : r->stats.median;
+    /* Each interval is NAN for an upper bound. */
+    const double ns[2] = {vn_result_figure(r, VN_CI_LO), vn_result_figure(r, VN_CI_HI)};
+    const double cy[2] = {vn_result_figure(r, VN_CYCLES_LO), vn_result_figure(r, VN_CYCLES_HI)};
+    double ns_value = bound ? bound_ns : vn_result_figure(r, VN_MEDIAN);
+    vn__json_num(j, "value", cyc ? cycles : ns_value);
+    pair(j, "ci", cyc ? cy : ns);
+    /* The estimate's own interval, which the precision asked is held to
+     * ("ci" is for the next run's headline): the engine's detail, which
+     * only this document carries. */
     const double nan2[2] = {NAN, NAN};
-    const double *ci = bound ? nan2 : cyc ? r->cycles_ci : r->stats.median_ci;
-    vn__json_num(j, "value", v);
-    pair(j, "ci", ci);
-    /* The estimate's own interval, which the precision asked is held to;
-     * "ci" is for the next run's headline. */
     pair(j, "est_ci", bound ? nan2 : cyc ? r->cycles_est_ci : r->est_ci);
     vn__json_bool(j, "bound", bound);
     vn__json_obj_begin(j, "units");
     vn__json_obj_begin(j, "ns");
-    vn__json_num(j, "value", bound ? r->bound_ns : r->stats.median);
-    pair(j, "ci", bound ? nan2 : r->stats.median_ci);
+    vn__json_num(j, "value", ns_value);
+    pair(j, "ci", ns);
     vn__json_obj_end(j);
-    if (isfinite(r->cycles)) {
+    if (isfinite(cycles)) {
         vn__json_obj_begin(j, "cycles");
-        vn__json_num(j, "value", r->cycles);
-        pair(j, "ci", bound ? nan2 : r->cycles_ci);
+        vn__json_num(j, "value", cycles);
+        pair(j, "ci", cy);
         vn__json_obj_end(j);
     }
     vn__json_obj_end(j);
+    /* What the headline rests on: the engine's own account of its
+     * processes and of how its variation splits, which only this document
+     * carries. */
     vn__json_uint(j, "processes", r->nprocesses);
     vn__json_obj_begin(j, "variation");
     vn__json_num(j, "processes", r->share_processes);
@@ -239,38 +263,44 @@ static void processes(vn__json *j, const vn_result *r)
 static void benchmark(vn__json *j, const vn_result *r, int counters_on, const vn_run_result *x)
 {
     vn__json_obj_begin(j, NULL);
-    vn__json_str(j, "name", r->name);
+    vn__json_str(j, "name", vn_result_name(r));
     vn__json_obj_begin(j, "params");
+    const char *param = vn_result_text(r, VN_TEXT_PARAM, 0);
     if (x && x->nparams) {
         for (size_t i = 0; i < x->nparams; i++)
             vn__json_str(j, x->pnames[i], x->pvalues[i]);
-    } else if (r->param_name[0]) {
-        vn__json_int(j, r->param_name, r->param);
+    } else if (param[0]) {
+        vn__json_int(j, param, vn__param_value(r));
     }
     vn__json_obj_end(j);
     if (x)
         vn__json_str(j, "command", x->command);
-    vn__json_str(j, "unit", r->unit ? r->unit : "ns");
-    vn__json_uint(j, "iters", r->iters);
+    vn__json_str(j, "unit", vn_result_text(r, VN_TEXT_UNIT, 0));
+    vn__json_uint(j, "iters", (uint64_t)vn_result_figure(r, VN_ITERS));
 
     vn__json_arr_begin(j, "samples");
-    for (size_t i = 0; r->samples && i < r->nsamples; i++)
-        sample(j, &r->samples[i], r->ncounters, x ? &x->proc[i] : NULL);
+    const vn_sample *s;
+    for (size_t i = 0; (s = vn_result_sample(r, i)) != NULL; i++)
+        sample(j, s, vn_result_counters(r), x ? &x->proc[i] : NULL);
     vn__json_arr_end(j);
-    /* A summary of no samples would be all zeros that look measured. */
-    if (r->stats.n > 0)
+    /* A summary of no samples would be all zeros that look measured. The
+     * summary is the statistics' own object (vernier.stats/1), whole. */
+    if (vn_result_figure(r, VN_N) > 0)
         vn__json_stats(j, "stats", &r->stats);
     else
         vn__json_null(j, "stats");
+    unsigned left_out = (unsigned)vn_result_figure(r, VN_LEFT_OUT);
     vn__json_uint(j, "tagged", r->ntagged);
     if (!x) {
         vn__json_uint(j, "shared_core", r->nshared);
-        tag_array(j, "left_out", r->left_out);
+        tag_array(j, "left_out", left_out);
     }
 
     vn__json_obj_begin(j, "overhead");
-    vn__json_num(j, "ns", r->overhead_ns);
-    pair(j, "ci", r->overhead_ci);
+    vn__json_num(j, "ns", vn_result_figure(r, VN_OVERHEAD));
+    const double oci[2] = {vn_result_figure(r, VN_OVERHEAD_LO),
+                           vn_result_figure(r, VN_OVERHEAD_HI)};
+    pair(j, "ci", oci);
     vn__json_num(j, "cycles", r->overhead_cycles);
     if (!x)
         vn__json_num(j, "cycles_spread", r->overhead_cycles_spread);
@@ -283,15 +313,16 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on, const vn
         vn__json_uint(j, "clamped_runs", vn__run_clamped(x));
     vn__json_obj_end(j);
 
-    vn__json_bool(j, "upper_bound", r->upper_bound != 0);
-    vn__json_num(j, "bound_ns", r->upper_bound ? r->bound_ns : NAN);
-    vn__json_str(j, "bound_rule", !r->upper_bound ? NULL : "fastest");
+    double bound = vn_result_figure(r, VN_BOUND);
+    vn__json_bool(j, "upper_bound", !isnan(bound));
+    vn__json_num(j, "bound_ns", bound);
+    vn__json_str(j, "bound_rule", isnan(bound) ? NULL : "fastest");
     if (x)
         vn__json_str(j, "headline_samples", NULL);
     else
-        vn__json_uint(j, "headline_samples", r->headline_samples);
-    vn__json_num(j, "cycles", r->cycles);
-    vn__json_num(j, "cpu_ns", x ? NAN : r->cpu_ns);
+        vn__json_uint(j, "headline_samples", (size_t)vn_result_figure(r, VN_SAMPLES));
+    vn__json_num(j, "cycles", vn_result_figure(r, VN_CYCLES));
+    vn__json_num(j, "cpu_ns", x ? NAN : vn_result_figure(r, VN_CPU));
     if (!x) {
         headline(j, r);
         processes(j, r);
@@ -302,9 +333,9 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on, const vn
     vn__json_obj_end(j);
     throughput(j, r);
     threads(j, r);
-    const char *stop = vn_stop_name(r->stop);
+    const char *stop = vn_stop_name(vn_result_stop(r));
     vn__json_str(j, "stop", stop ? stop : "unknown");
-    vn__json_num(j, "elapsed_s", r->elapsed);
+    vn__json_num(j, "elapsed_s", vn_result_figure(r, VN_ELAPSED));
     /* In-process: the share on the CPU, and the settings in force for this
      * row, which a benchmark may set for itself; runs of commands have
      * theirs in config. */
@@ -318,18 +349,20 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on, const vn
         vn__json_obj_end(j);
         baseline(j, r);
     }
-    vn__json_str(j, "error", r->error[0] ? r->error : NULL);
+    const char *error = vn_result_error(r);
+    vn__json_str(j, "error", error[0] ? error : NULL);
     counters(j, r, counters_on);
 
     vn__json_arr_begin(j, "warnings");
-    for (int i = 0; i < r->nwarnings && i < VN_MAX_WARNINGS; i++) {
+    for (size_t i = 0; i < vn_result_warnings(r); i++) {
+        const char *id = vn_result_warning(r, i, NULL);
         vn__json_obj_begin(j, NULL);
-        vn__json_str(j, "id", r->warnings[i].id);
-        vn__json_str(j, "message", r->warnings[i].message);
-        char brief[sizeof r->warnings[i].brief + 8];
-        vn__warning_brief_of(&r->warnings[i], brief, sizeof brief);
+        vn__json_str(j, "id", id);
+        vn__json_str(j, "message", vn_result_text(r, VN_TEXT_WARNING, i));
+        char brief[VN__CELL];
+        vn__warning_brief_of(r, i, brief, sizeof brief);
         vn__json_str(j, "brief", brief);
-        vn__json_str(j, "explanation", vn__warning_explanation(r->warnings[i].id));
+        vn__json_str(j, "explanation", vn__warning_explanation(id));
         vn__json_obj_end(j);
     }
     vn__json_arr_end(j);
@@ -445,17 +478,18 @@ int vn__report_results_json(const vn_results *r, const vn_run_results *runs, vn_
     }
     counter_info(&j, &r->counters);
     vn__json_arr_begin(&j, "findings");
-    for (size_t i = 0; i < r->nfindings; i++) {
+    for (size_t i = 0; i < vn_results_findings(r); i++) {
+        const char *brief = NULL, *id = vn_results_finding(r, i, &brief);
         vn__json_obj_begin(&j, NULL);
-        vn__json_str(&j, "id", r->findings[i].id);
-        vn__json_str(&j, "brief", r->findings[i].brief);
+        vn__json_str(&j, "id", id);
+        vn__json_str(&j, "brief", brief);
         vn__json_str(&j, "explanation", r->findings[i].explanation[0] ? r->findings[i].explanation : NULL);
         vn__json_obj_end(&j);
     }
     vn__json_arr_end(&j);
 
     vn__json_arr_begin(&j, "benchmarks");
-    for (size_t i = 0; i < r->nbench; i++)
+    for (size_t i = 0; i < vn_results_count(r); i++)
         benchmark(&j, vn_results_at(r, i), r->counters.requested[0] != '\0',
                   runs ? &runs->commands[i] : NULL);
     vn__json_arr_end(&j);

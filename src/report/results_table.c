@@ -1,6 +1,10 @@
 /* The engine's results as tables for other programs and other pages: CSV
  * (one row per benchmark, or one per sample) and a GitHub Markdown table.
  *
+ * Rows are read through vernier/results.h, but for the per-thread medians
+ * in Markdown's notes, an array no figure holds; the run's counter info
+ * and the machine's warnings are read directly, as they have no accessor.
+ *
  * CSV numbers are written with the shortest of %.15g and %.17g that reads
  * back as the same double, the same digits the JSON document holds, so a
  * script reading either file gets the same values. A value that is unknown
@@ -62,9 +66,9 @@ static int csv_param(vn_buf *b, const vn_result *r, const vn_run_result *x)
         vn_buf_free(&t);
         return err;
     }
-    if (!r->param_name[0])
+    if (!vn_result_text(r, VN_TEXT_PARAM, 0)[0])
         return vn_buf_puts(b, ",");
-    return vn_buf_printf(b, "%lld,", (long long)r->param);
+    return vn_buf_printf(b, "%lld,", vn__param_value(r));
 }
 
 static const char *const summary_header =
@@ -95,90 +99,103 @@ static int csv_counter_header(vn_buf *b, const vn_results *r, int raw)
     return err;
 }
 
-static const vn_counter_result *counter_of(const vn_result *res, const char *name)
+/* The row's counter of that name: its index, or -1 when it has none. */
+static int counter_of(const vn_result *res, const char *name)
 {
-    for (int i = 0; i < res->ncounters && i < VN_COUNTERS_MAX; i++)
-        if (!strcmp(res->counters[i].name, name))
-            return &res->counters[i];
-    return NULL;
+    for (size_t i = 0; i < vn_result_counters(res); i++)
+        if (!strcmp(vn_result_counter(res, i, NULL), name))
+            return (int)i;
+    return -1;
 }
 
 static int csv_counter_cells(vn_buf *b, const vn_results *r, const vn_result *res)
 {
     int err = 0;
     char scaled[1024] = "";
+    uint32_t scaled_mask = (uint32_t)vn_result_figure(res, VN_COUNTERS_SCALED);
     for (size_t i = 0; i < r->counters.n && i < VN_COUNTERS_MAX && !err; i++) {
         if (!r->counters.ev[i].opened)
             continue;
-        const vn_counter_result *c = counter_of(res, r->counters.ev[i].name);
+        int c = counter_of(res, r->counters.ev[i].name);
+        double value = NAN;
+        const char *name = c >= 0 ? vn_result_counter(res, (size_t)c, &value) : NULL;
         char v[40];
-        err = vn_buf_printf(b, ",%s", vn__fmt_exact(v, sizeof v, c ? c->value : NAN));
-        if (c && c->scaled)
+        err = vn_buf_printf(b, ",%s", vn__fmt_exact(v, sizeof v, value));
+        if (name && (scaled_mask >> c & 1u))
             snprintf(scaled + strlen(scaled), sizeof scaled - strlen(scaled), "%s%s",
-                     scaled[0] ? ";" : "", c->name);
+                     scaled[0] ? ";" : "", name);
     }
-    double d[] = {res->derived.ipc, res->derived.branch_miss_pct, res->derived.cache_miss_pct,
-                  res->derived.insn_per_byte};
+    /* NAN in a row without counters. */
+    double d[] = {vn_result_figure(res, VN_IPC), vn_result_figure(res, VN_BRANCH_MISS_PCT),
+                  vn_result_figure(res, VN_CACHE_MISS_PCT),
+                  vn_result_figure(res, VN_INSN_PER_BYTE)};
     if (!err)
         err = vn_buf_puts(b, ",");
     if (!err)
         err = csv_field(b, scaled);
     for (size_t i = 0; i < 4 && !err; i++) {
         char v[40];
-        err = vn_buf_printf(b, ",%s", vn__fmt_exact(v, sizeof v, res->ncounters ? d[i] : NAN));
+        err = vn_buf_printf(b, ",%s", vn__fmt_exact(v, sizeof v, d[i]));
     }
     return err;
 }
 
+/* The statistics in the order of the summary's columns from median to max,
+ * and the percentiles p1 to p99. */
+static const vn_figure summary_figures[] = {VN_MEDIAN, VN_CI_LO, VN_CI_HI, VN_MEAN,
+                                            VN_STDDEV, VN_MAD,   VN_MIN,   VN_MAX};
+static const vn_figure percentiles[] = {VN_P1,  VN_P5,  VN_P10, VN_P25, VN_P50,
+                                        VN_P75, VN_P90, VN_P95, VN_P99};
+
 static int csv_summary_row(vn_buf *b, const vn_result *r, const vn_run_result *x)
 {
-    const vn_stats *st = &r->stats;
-    int have = st->n > 0 && !r->error[0];
+    const char *error = vn_result_error(r);
+    int have = vn_result_figure(r, VN_N) > 0 && !error[0];
+    int bound = !isnan(vn_result_figure(r, VN_BOUND));
     /* Where the result is only a bound, the statistics are of the loop with
      * the body, and their location (median, mean, percentiles) is not the
      * body's: left empty, or a spreadsheet would plot it as the body's time.
      * The spread (stddev, mad) stays, and `bound` holds the number. */
-    int loc = have && !r->upper_bound;
-    int err = csv_str(b, r->name, 0);
+    int loc = have && !bound;
+    int err = csv_str(b, vn_result_name(r), 0);
     if (!err)
         err = csv_param(b, r, x);
     if (!err)
-        err = csv_str(b, r->unit ? r->unit : "ns", 0);
+        err = csv_str(b, vn_result_text(r, VN_TEXT_UNIT, 0), 0);
     if (!err)
-        err = vn_buf_printf(b, "%zu,%llu,", have ? st->n : 0, (unsigned long long)r->iters);
-    double v[] = {
-        loc ? st->median : NAN,       loc ? st->median_ci[0] : NAN,
-        loc ? st->median_ci[1] : NAN, loc ? st->mean : NAN,
-        have ? st->stddev : NAN,      have ? st->mad : NAN,
-        loc ? st->min : NAN,          loc ? st->max : NAN,
-    };
-    for (size_t i = 0; i < sizeof v / sizeof v[0] && !err; i++)
-        err = csv_num(b, v[i]);
-    for (int i = 0; i < VN_STATS_NPCT && !err; i++)
-        err = csv_num(b, loc ? st->pct[i] : NAN);
+        err = vn_buf_printf(b, "%zu,%llu,", have ? (size_t)vn_result_figure(r, VN_N) : 0,
+                            (unsigned long long)vn_result_figure(r, VN_ITERS));
+    for (size_t i = 0; i < sizeof summary_figures / sizeof summary_figures[0] && !err; i++) {
+        vn_figure f = summary_figures[i];
+        int spread = f == VN_STDDEV || f == VN_MAD;
+        err = csv_num(b, (spread ? have : loc) ? vn_result_figure(r, f) : NAN);
+    }
+    for (size_t i = 0; i < sizeof percentiles / sizeof percentiles[0] && !err; i++)
+        err = csv_num(b, loc ? vn_result_figure(r, percentiles[i]) : NAN);
     if (!err)
-        err = csv_num(b, loc ? r->cycles : NAN);
+        err = csv_num(b, loc ? vn_result_figure(r, VN_CYCLES) : NAN);
     if (!err)
-        err = csv_num(b, loc ? r->cpu_ns : NAN);
+        err = csv_num(b, loc ? vn_result_figure(r, VN_CPU) : NAN);
     if (!err)
-        err = csv_num(b, r->overhead_ns);
+        err = csv_num(b, vn_result_figure(r, VN_OVERHEAD));
     if (!err)
-        err = vn_buf_printf(b, "%d,", r->upper_bound ? 1 : 0);
+        err = vn_buf_printf(b, "%d,", bound);
     if (!err)
-        err = csv_num(b, r->upper_bound ? r->bound_ns : NAN);
+        err = csv_num(b, vn_result_figure(r, VN_BOUND));
     if (!err)
-        err = csv_num(b, loc ? r->bytes_per_sec : NAN);
+        err = csv_num(b, loc ? vn_result_figure(r, VN_BYTES_PER_SEC) : NAN);
     if (!err)
-        err = csv_num(b, loc ? r->items_per_sec : NAN);
-    const char *stop = vn_stop_name(r->stop);
+        err = csv_num(b, loc ? vn_result_figure(r, VN_ITEMS_PER_SEC) : NAN);
+    const char *stop = vn_stop_name(vn_result_stop(r));
     if (!err)
         err = csv_str(b, stop ? stop : "unknown", 0);
     if (!err)
-        err = csv_str(b, r->error, 0);
+        err = csv_str(b, error, 0);
     char ids[VN_MAX_WARNINGS * 33] = "";
     size_t len = 0;
-    for (int i = 0; i < r->nwarnings && i < VN_MAX_WARNINGS; i++) {
-        int n = snprintf(ids + len, sizeof ids - len, "%s%s", i ? ";" : "", r->warnings[i].id);
+    for (size_t i = 0; i < vn_result_warnings(r); i++) {
+        int n = snprintf(ids + len, sizeof ids - len, "%s%s", i ? ";" : "",
+                         vn_result_warning(r, i, NULL));
         if (n < 0 || (size_t)n >= sizeof ids - len)
             break;
         len += (size_t)n;
@@ -190,14 +207,14 @@ static const char *const raw_header = "name,param,sample,value,iters,tags,ref_ns
 
 static int csv_sample_row(vn_buf *b, const vn_result *r, const vn_run_result *x, size_t i)
 {
-    const vn_sample *s = &r->samples[i];
+    const vn_sample *s = vn_result_sample(r, i);
     char tags[64] = "";
     for (size_t k = 0; k < sizeof vn__tag_names / sizeof vn__tag_names[0]; k++)
         if (s->tags & vn__tag_names[k].bit)
             snprintf(tags + strlen(tags), sizeof tags - strlen(tags), "%s%s", tags[0] ? ";" : "",
                      vn__tag_names[k].name);
     char v[40], ref[40], br[40];
-    int err = csv_str(b, r->name, 0);
+    int err = csv_str(b, vn_result_name(r), 0);
     if (!err)
         err = csv_param(b, r, x);
     if (!err)
@@ -229,11 +246,12 @@ static const char *const baseline_columns = ",baseline,ratio,ratio_lo,ratio_hi";
 
 static int csv_baseline_cells(vn_buf *b, const vn_result *r)
 {
-    int on = r->baseline[0] != '\0';
     int err = vn_buf_puts(b, ",");
     if (!err)
-        err = csv_field(b, r->baseline);
-    double v[] = {on ? r->ratio : NAN, on ? r->ratio_ci[0] : NAN, on ? r->ratio_ci[1] : NAN};
+        err = csv_field(b, vn_result_text(r, VN_TEXT_BASELINE, 0));
+    /* NAN without a baseline. */
+    double v[] = {vn_result_figure(r, VN_RATIO), vn_result_figure(r, VN_RATIO_LO),
+                  vn_result_figure(r, VN_RATIO_HI)};
     for (size_t i = 0; i < 3 && !err; i++) {
         char s[40];
         err = vn_buf_printf(b, ",%s", vn__fmt_exact(s, sizeof s, v[i]));
@@ -265,7 +283,7 @@ int vn__report_results_csv(const vn_results *r, const vn_run_results *runs, int 
         err = csv_counter_header(out, r, raw);
     if (!err)
         err = vn_buf_puts(out, "\n");
-    for (size_t i = 0; i < r->nbench && !err; i++) {
+    for (size_t i = 0; i < vn_results_count(r) && !err; i++) {
         const vn_result *res = vn_results_at(r, i);
         const vn_run_result *x = runs ? &runs->commands[i] : NULL;
         if (!raw) {
@@ -277,13 +295,12 @@ int vn__report_results_csv(const vn_results *r, const vn_run_results *runs, int 
             if (!err)
                 err = vn_buf_puts(out, "\n");
         }
-        for (size_t k = 0; raw && res->samples && k < res->nsamples && !err; k++) {
+        const vn_sample *s;
+        for (size_t k = 0; raw && (s = vn_result_sample(res, k)) != NULL && !err; k++) {
             err = csv_sample_row(out, res, x, k);
             for (size_t c = 0; on && c < r->counters.nopened && !err; c++) {
                 char v[40];
-                double x = res->samples[k].counts && c < (size_t)res->ncounters
-                               ? res->samples[k].counts[c]
-                               : NAN;
+                double x = s->counts && c < vn_result_counters(res) ? s->counts[c] : NAN;
                 err = vn_buf_printf(out, ",%s", vn__fmt_exact(v, sizeof v, x));
             }
             if (!err)
@@ -337,22 +354,27 @@ static int md_notes(vn_buf *b, const vn_results *r, const vn_run_results *runs)
     vn_buf tmp;
     vn_buf_init(&tmp, 0);
     int err = 0;
-    for (size_t i = 0; i < r->nfindings && !err; i++)
-        err = vn_buf_printf(&tmp, "%s\n", r->findings[i].brief);
+    for (size_t i = 0; i < vn_results_findings(r) && !err; i++) {
+        const char *brief = "";
+        vn_results_finding(r, i, &brief);
+        err = vn_buf_printf(&tmp, "%s\n", brief);
+    }
     if (!err)
         err = vn__results_counter_notes(r, runs, "", &tmp);
     if (!err)
         err = vn__results_timer_note(r, &tmp);
     if (!err)
         err = vn__results_stop_notes(r, runs, "", 1, &tmp);
-    for (size_t i = 0; i < r->nbench && !err; i++) {
+    for (size_t i = 0; i < vn_results_count(r) && !err; i++) {
         const vn_result *res = vn_results_at(r, i);
         char a[32];
-        if (res->threads <= 1 || res->error[0])
+        int threads = (int)vn_result_figure(res, VN_THREADS);
+        if (threads <= 1 || vn_result_error(res)[0])
             continue;
-        err = vn_buf_printf(&tmp, "%s: %d threads, together %s", res->name, res->threads,
-                            vn__fmt_rate(a, sizeof a, res->total_iter_per_sec, "iter"));
-        for (int k = 0; res->thread_median && k < res->threads && !err; k++)
+        double together = vn_result_figure(res, VN_ITERS_PER_SEC);
+        err = vn_buf_printf(&tmp, "%s: %d threads, together %s", vn_result_name(res), threads,
+                            vn__fmt_rate(a, sizeof a, together, "iter"));
+        for (int k = 0; res->thread_median && k < threads && !err; k++)
             err = vn_buf_printf(&tmp, "%s%s", k ? ", " : "; median per thread with the loop ",
                                 vn__fmt_ns(a, sizeof a, res->thread_median[k]));
         if (!err)
@@ -383,13 +405,14 @@ int vn__report_results_markdown(const vn_results *r, const vn_run_results *runs,
     int bad = vn__results_check(r);
     if (bad)
         return bad;
-    vn__cells *rows = calloc(r->nbench ? r->nbench : 1, sizeof *rows);
+    size_t n = vn_results_count(r);
+    vn__cells *rows = calloc(n ? n : 1, sizeof *rows);
     if (!rows)
         return VN_ENOMEM;
     int shown[VN__NCOLS];
     vn__col cols[VN__NCOLS];
     vn__results_layout(r, 0, cols);
-    for (size_t i = 0; i < r->nbench; i++) {
+    for (size_t i = 0; i < n; i++) {
         vn__results_cells(vn_results_at(r, i), &rows[i]);
         vn__results_counter_cells(cols, vn_results_at(r, i), &rows[i]);
     }
@@ -397,12 +420,12 @@ int vn__report_results_markdown(const vn_results *r, const vn_run_results *runs,
         /* The warn column's letters need a legend; the list below names
          * the warnings in full instead. */
         shown[k] = k != VN__COL_MARKS && !cols[k].optional;
-        for (size_t i = 0; i < r->nbench && !shown[k] && k != VN__COL_MARKS; i++)
+        for (size_t i = 0; i < n && !shown[k] && k != VN__COL_MARKS; i++)
             shown[k] = !rows[i].failed && rows[i].s[k][0] && strcmp(rows[i].s[k], "-") != 0;
     }
 
     int err = 0;
-    if (r->nbench) {
+    if (n) {
         /* Event names from libpfm4 hold '_', which Markdown reads as emphasis. */
         for (int k = 0; k < VN__NCOLS && !err; k++) {
             if (!shown[k])
@@ -423,19 +446,19 @@ int vn__report_results_markdown(const vn_results *r, const vn_run_results *runs,
     } else {
         err = vn_buf_puts(out, "No benchmarks ran.\n");
     }
-    for (size_t i = 0; i < r->nbench && !err; i++) {
+    for (size_t i = 0; i < n && !err; i++) {
         const vn_result *res = vn_results_at(r, i);
         for (int k = 0; k < VN__NCOLS && !err; k++) {
             if (!shown[k])
                 continue;
             /* A failed row has its error where the median would be. */
-            const char *cell = k == VN__COL_NAME                      ? res->name
-                               : rows[i].failed && k == VN__COL_MEDIAN ? res->error
+            const char *cell = k == VN__COL_NAME                      ? vn_result_name(res)
+                               : rows[i].failed && k == VN__COL_MEDIAN ? vn_result_error(res)
                                : rows[i].failed                        ? ""
                                                                        : rows[i].s[k];
-            err = vn_buf_puts(out, !rows[i].failed || k != VN__COL_MEDIAN ? "| "
-                                   : res->stop == VN_STOP_SKIPPED     ? "| skipped: "
-                                                                      : "| failed: ");
+            err = vn_buf_puts(out, !rows[i].failed || k != VN__COL_MEDIAN   ? "| "
+                                   : vn_result_stop(res) == VN_STOP_SKIPPED ? "| skipped: "
+                                                                            : "| failed: ");
             if (!err)
                 err = md_text(out, cell);
             if (!err)
@@ -446,24 +469,24 @@ int vn__report_results_markdown(const vn_results *r, const vn_run_results *runs,
     }
 
     int nwarn = r->env.nwarnings > 0;
-    for (size_t i = 0; i < r->nbench; i++)
-        nwarn |= vn_results_at(r, i)->nwarnings > 0;
+    for (size_t i = 0; i < n; i++)
+        nwarn |= vn_result_warnings(vn_results_at(r, i)) > 0;
     if (nwarn && !err)
         err = vn_buf_puts(out, "\nWarnings:\n\n");
-    for (size_t i = 0; i < r->nbench && !err; i++) {
+    for (size_t i = 0; i < n && !err; i++) {
         const vn_result *res = vn_results_at(r, i);
-        for (int k = 0; k < res->nwarnings && k < VN_MAX_WARNINGS && !err; k++) {
+        for (size_t k = 0; k < vn_result_warnings(res) && !err; k++) {
             err = vn_buf_puts(out, "- ");
             if (!err)
-                err = md_text(out, res->name);
+                err = md_text(out, vn_result_name(res));
             if (!err)
                 err = vn_buf_puts(out, ": \\[");
             if (!err)
-                err = md_text(out, res->warnings[k].id);
+                err = md_text(out, vn_result_warning(res, k, NULL));
             if (!err)
                 err = vn_buf_puts(out, "\\] ");
             if (!err)
-                err = md_text(out, res->warnings[k].message);
+                err = md_text(out, vn_result_text(res, VN_TEXT_WARNING, k));
             if (!err)
                 err = vn_buf_puts(out, "\n");
         }

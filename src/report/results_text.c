@@ -2,7 +2,10 @@
  * the findings below it (results_findings.c: each warning id with the rows
  * it touched, the machine's warnings, the counters, the timer) and the rows
  * that did not stop at the precision asked for. With VN_REPORT_EXPLAIN,
- * what each finding means and what to do about it, every message in full. */
+ * what each finding means and what to do about it, every message in full.
+ *
+ * Rows are read through vernier/results.h, but for the per-thread medians
+ * under a row run with --threads, an array no figure holds. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -64,19 +67,20 @@ static void cells_row(text *t, const vn__col *cols, char cells[][VN__CELL], cons
 static void threads_line(text *t, const vn_result *r)
 {
     char a[32], b[32];
-    out(t, "  %d threads, together %s", r->threads,
-        vn__fmt_rate(a, sizeof a, r->total_iter_per_sec, "iter"));
+    int threads = (int)vn_result_figure(r, VN_THREADS);
+    out(t, "  %d threads, together %s", threads,
+        vn__fmt_rate(a, sizeof a, vn_result_figure(r, VN_ITERS_PER_SEC), "iter"));
     if (!r->thread_median) {
         out(t, "\n");
         return;
     }
-    if (r->threads <= 8) {
+    if (threads <= 8) {
         out(t, "; median per thread with the loop");
-        for (int i = 0; i < r->threads; i++)
+        for (int i = 0; i < threads; i++)
             out(t, "%s%s", i ? ", " : " ", vn__fmt_ns(a, sizeof a, r->thread_median[i]));
     } else {
         double lo = INFINITY, hi = -INFINITY;
-        for (int i = 0; i < r->threads; i++) {
+        for (int i = 0; i < threads; i++) {
             lo = fmin(lo, r->thread_median[i]);
             hi = fmax(hi, r->thread_median[i]);
         }
@@ -95,7 +99,7 @@ static void table(text *t, const vn_results *r, const vn__col *cols, vn__cells *
         snprintf(header[k], sizeof header[k], "%s", cols[k].header ? cols[k].header : "");
         w[k] = vn__text_width(header[k]);
         shown[k] = !cols[k].optional;
-        for (size_t i = 0; i < r->nbench; i++) {
+        for (size_t i = 0; i < vn_results_count(r); i++) {
             if (rows[i].failed && k != VN__COL_NAME)
                 continue;
             size_t cw = vn__text_width(rows[i].s[k]);
@@ -112,19 +116,20 @@ static void table(text *t, const vn_results *r, const vn__col *cols, vn__cells *
 
     cells_row(t, cols, header, shown, w, last, t->color ? BOLD : NULL, NULL);
 
-    for (size_t i = 0; i < r->nbench; i++) {
+    for (size_t i = 0; i < vn_results_count(r); i++) {
         const vn_result *res = vn_results_at(r, i);
         if (rows[i].failed) {
             out(t, "%s", rows[i].s[VN__COL_NAME]);
             pad(t, w[VN__COL_NAME] - vn__text_width(rows[i].s[VN__COL_NAME]));
-            char why[sizeof res->error];
-            int skipped = res->stop == VN_STOP_SKIPPED;
+            char why[VN__CELL];
+            int skipped = vn_result_stop(res) == VN_STOP_SKIPPED;
             out(t, "  %s%s: %s%s\n", t->color && !skipped ? RED : "", skipped ? "skipped" : "failed",
-                vn__fmt_printable(why, sizeof why, res->error), t->color && !skipped ? RESET : "");
+                vn__fmt_printable(why, sizeof why, vn_result_error(res)),
+                t->color && !skipped ? RESET : "");
             continue;
         }
         cells_row(t, cols, rows[i].s, shown, w, last, NULL, t->color ? YELLOW : NULL);
-        if (res->threads > 1)
+        if (vn_result_figure(res, VN_THREADS) > 1)
             threads_line(t, res);
     }
 }
@@ -137,27 +142,28 @@ int vn_report_results_text(const vn_results *r, unsigned flags, vn_buf *b)
     if (bad)
         return bad;
     text t = {b, (flags & VN_REPORT_COLOR) != 0, 0};
-    vn__cells *rows = calloc(r->nbench ? r->nbench : 1, sizeof *rows);
+    size_t n = vn_results_count(r);
+    vn__cells *rows = calloc(n ? n : 1, sizeof *rows);
     if (!rows)
         return VN_ENOMEM;
     vn__col cols[VN__NCOLS];
     vn__results_layout(r, 1, cols);
-    for (size_t i = 0; i < r->nbench; i++) {
+    for (size_t i = 0; i < n; i++) {
         vn__results_cells(vn_results_at(r, i), &rows[i]);
         vn__results_counter_cells(cols, vn_results_at(r, i), &rows[i]);
     }
 
-    if (r->nbench)
+    if (n)
         table(&t, r, cols, rows);
     else
         out(&t, "no benchmarks ran%s%s%s\n", r->config.filter ? " (none matches '" : "",
             r->config.filter ? r->config.filter : "", r->config.filter ? "')" : "");
 
     out(&t, "\n");
-    const char **names = malloc((r->nbench ? r->nbench : 1) * sizeof *names);
+    const char **names = malloc((n ? n : 1) * sizeof *names);
     if (!names)
         t.err = VN_ENOMEM;
-    for (size_t i = 0; names && i < r->nbench; i++)
+    for (size_t i = 0; names && i < n; i++)
         names[i] = rows[i].s[VN__COL_NAME];
     if (!t.err)
         t.err = vn__results_findings(r, NULL, names, flags | VN__FINDINGS_TIMER, b);

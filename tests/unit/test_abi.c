@@ -254,6 +254,9 @@ static void the_engine_sets_its_results_sizes(void **state)
     vn_suite_destroy(s);
 }
 
+/* Equal, or both NAN. */
+static int same(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
 static void work(vn_state *st)
 {
     unsigned x = 1;
@@ -312,6 +315,21 @@ static void the_public_results_are_read_through_functions(void **state)
         assert_true(vn_result_figure(b, VN_PROCESSES) == 1);
         assert_true(isnan(vn_result_figure(b, VN_RATIO))); /* no baseline */
         assert_true(isnan(vn_result_figure(b, (vn_figure)999)));
+        /* The figures added in 0.8 are the fields the reporters print too. */
+        assert_true(vn_result_figure(b, VN_N) == (double)b->stats.n);
+        assert_true(vn_result_figure(b, VN_ITERS) == (double)b->iters);
+        assert_true(vn_result_figure(b, VN_THREADS) == 1);
+        assert_true(vn_result_figure(b, VN_LEFT_OUT) == b->left_out);
+        assert_true(same(vn_result_figure(b, VN_CPU), b->cpu_ns));
+        assert_true(same(vn_result_figure(b, VN_OVERHEAD_LO), b->overhead_ci[0]));
+        assert_true(same(vn_result_figure(b, VN_OVERHEAD_HI), b->overhead_ci[1]));
+        assert_true(same(vn_result_figure(b, VN_P50), b->stats.pct[4]));
+        assert_true(same(vn_result_figure(b, VN_BYTES_PER_ITER), b->bytes_per_iter));
+        assert_true(isnan(vn_result_figure(b, VN_PARAM)));  /* no parameter */
+        assert_string_equal(vn_result_text(b, VN_TEXT_UNIT, 0), "ns");
+        assert_string_equal(vn_result_text(b, VN_TEXT_PARAM, 0), "");
+        assert_string_equal(vn_result_text(b, VN_TEXT_BASELINE, 0), "");
+        assert_ptr_equal(vn_result_text(b, VN_TEXT_NAME, 0), vn_result_name(b));
         /* Every sample, one at a time, then NULL. */
         assert_int_equal(vn_result_samples(b), b->nsamples);
         assert_true(b->nsamples > 0);
@@ -334,6 +352,12 @@ static void the_public_results_are_read_through_functions(void **state)
             assert_true(v == b->counters[k].value || (isnan(v) && isnan(b->counters[k].value)));
         }
         assert_null(vn_result_counter(b, vn_result_counters(b), NULL));
+        for (size_t k = 0; k < vn_result_counters(b); k++)
+            assert_non_null(vn_result_text(b, VN_TEXT_COUNTER_UNIT, k));
+        assert_null(vn_result_text(b, VN_TEXT_COUNTER_UNIT, vn_result_counters(b)));
+        for (size_t k = 0; k < vn_result_warnings(b); k++)
+            assert_string_equal(vn_result_text(b, VN_TEXT_WARNING, k), b->warnings[k].message);
+        assert_null(vn_result_text(b, VN_TEXT_WARNING, vn_result_warnings(b)));
     }
     assert_null(vn_results_at(r, 2));
     /* The finding the after hook added, with the brief the layout holds. */
@@ -347,6 +371,8 @@ static void the_public_results_are_read_through_functions(void **state)
     /* NULL everywhere: nothing, and no crash. */
     assert_int_equal(vn_results_count(NULL), 0);
     assert_null(vn_result_name(NULL));
+    assert_null(vn_result_error(NULL));
+    assert_null(vn_result_text(NULL, VN_TEXT_UNIT, 0));
     assert_true(isnan(vn_result_figure(NULL, VN_MEDIAN)));
     assert_int_equal(vn_result_samples(NULL), 0);
     assert_null(vn_result_sample(NULL, 0));
@@ -355,6 +381,188 @@ static void the_public_results_are_read_through_functions(void **state)
     assert_int_equal(vn_results_findings(NULL), 0);
     vn_results_free(NULL);
     vn_suite_destroy(s);
+}
+
+/* A row whose every field is known, as the engine fills one. */
+static void known_row(vn_result *x)
+{
+    memset(x, 0, sizeof *x);
+    snprintf(x->name, sizeof x->name, "sum/n=64");
+    snprintf(x->param_name, sizeof x->param_name, "n");
+    x->param = 64;
+    x->iters = 4096;
+    x->stop = VN_STOP_PRECISION;
+    x->stats.n = 12;
+    x->stats.median = 10;
+    x->stats.median_ci[0] = 9.5;
+    x->stats.median_ci[1] = 10.5;
+    x->stats.median_ci_level = 0.96;
+    for (int i = 0; i < VN_STATS_NPCT; i++)
+        x->stats.pct[i] = 8 + i;
+    x->cpu_ns = 9.9;
+    x->overhead_ns = 0.3;
+    x->overhead_ci[0] = 0.29;
+    x->overhead_ci[1] = 0.31;
+    x->cycles = 26;
+    x->cycles_ci[0] = 25.5;
+    x->cycles_ci[1] = 26.5;
+    x->cycles_headline = 1;
+    x->bytes_per_iter = 256;
+    x->items_per_iter = NAN;
+    x->threads = 4;
+    x->left_out = VN_TAG_PREEMPTED | VN_TAG_MIGRATED;
+    snprintf(x->baseline, sizeof x->baseline, "base");
+    x->ratio = 0.5;
+    x->ratio_ci[0] = 0.45;
+    x->ratio_ci[1] = 0.55;
+    x->ncounters = 2;
+    snprintf(x->counters[0].name, sizeof x->counters[0].name, "instructions");
+    x->counters[0].value = 100;
+    snprintf(x->counters[1].name, sizeof x->counters[1].name, "task-clock");
+    x->counters[1].value = 9.8;
+    x->counters[1].unit = "ns";
+    x->counters[1].scaled = 1;
+    x->derived.ipc = 3.85;
+    x->derived.branch_miss_pct = x->derived.cache_miss_pct = NAN;
+    x->derived.insn_per_byte = 0.39;
+    x->nwarnings = 2;
+    snprintf(x->warnings[0].id, sizeof x->warnings[0].id, "drift");
+    snprintf(x->warnings[0].message, sizeof x->warnings[0].message, "the samples grow over time");
+    snprintf(x->warnings[1].id, sizeof x->warnings[1].id, "high_variance");
+    snprintf(x->warnings[1].message, sizeof x->warnings[1].message, "the samples vary by 18%%");
+    snprintf(x->warnings[1].brief, sizeof x->warnings[1].brief, "18%% spread");
+}
+
+/* The texts of a row and the figures added in 0.8: each the field the
+ * reporters print, with what it depends on (samples, a parameter, a
+ * baseline, counters, not being an upper bound); NULL or NAN for a NULL
+ * row, an unknown text or figure, and a warning or counter past the end. */
+static void every_text_and_figure_reads_its_field(void **state)
+{
+    (void)state;
+    vn_result x;
+    known_row(&x);
+    const vn_result *b = &x;
+    assert_string_equal(vn_result_text(b, VN_TEXT_NAME, 0), "sum/n=64");
+    assert_string_equal(vn_result_name(b), "sum/n=64");
+    assert_string_equal(vn_result_text(b, VN_TEXT_ERROR, 0), "");
+    assert_string_equal(vn_result_error(b), "");
+    assert_string_equal(vn_result_text(b, VN_TEXT_UNIT, 0), "ns"); /* unit NULL: ns */
+    x.unit = "cycles";
+    assert_string_equal(vn_result_text(b, VN_TEXT_UNIT, 7), "cycles"); /* i is not read */
+    assert_string_equal(vn_result_text(b, VN_TEXT_PARAM, 0), "n");
+    assert_string_equal(vn_result_text(b, VN_TEXT_BASELINE, 0), "base");
+    assert_string_equal(vn_result_text(b, VN_TEXT_WARNING, 0), "the samples grow over time");
+    assert_string_equal(vn_result_text(b, VN_TEXT_WARNING_BRIEF, 0), "");
+    assert_string_equal(vn_result_text(b, VN_TEXT_WARNING, 1), "the samples vary by 18%");
+    assert_string_equal(vn_result_text(b, VN_TEXT_WARNING_BRIEF, 1), "18% spread");
+    assert_null(vn_result_text(b, VN_TEXT_WARNING, 2));
+    assert_null(vn_result_text(b, VN_TEXT_WARNING_BRIEF, 2));
+    assert_string_equal(vn_result_text(b, VN_TEXT_COUNTER_UNIT, 0), "count"); /* unit NULL */
+    assert_string_equal(vn_result_text(b, VN_TEXT_COUNTER_UNIT, 1), "ns");
+    assert_null(vn_result_text(b, VN_TEXT_COUNTER_UNIT, 2));
+    assert_null(vn_result_text(b, (vn_text)99, 0));
+    const char *brief = NULL;
+    assert_string_equal(vn_result_warning(b, 0, &brief), "drift");
+    assert_string_equal(brief, "the samples grow over time"); /* no brief: the message */
+    assert_string_equal(vn_result_warning(b, 1, &brief), "high_variance");
+    assert_string_equal(brief, "18% spread");
+
+    assert_true(vn_result_figure(b, VN_PARAM) == 64);
+    assert_true(vn_result_figure(b, VN_ITERS) == 4096);
+    assert_true(vn_result_figure(b, VN_N) == 12);
+    assert_true(vn_result_figure(b, VN_CI_LEVEL) == 0.96);
+    const vn_figure pct[] = {VN_P1, VN_P5, VN_P10, VN_P25, VN_P50, VN_P75, VN_P90, VN_P95, VN_P99};
+    for (int i = 0; i < VN_STATS_NPCT; i++)
+        assert_true(vn_result_figure(b, pct[i]) == 8 + i);
+    assert_true(vn_result_figure(b, VN_CPU) == 9.9);
+    assert_true(vn_result_figure(b, VN_CYCLES_LO) == 25.5);
+    assert_true(vn_result_figure(b, VN_CYCLES_HI) == 26.5);
+    assert_true(vn_result_figure(b, VN_CYCLES_HEADLINE) == 1);
+    assert_true(vn_result_figure(b, VN_OVERHEAD_LO) == 0.29);
+    assert_true(vn_result_figure(b, VN_OVERHEAD_HI) == 0.31);
+    assert_true(vn_result_figure(b, VN_BYTES_PER_ITER) == 256);
+    assert_true(isnan(vn_result_figure(b, VN_ITEMS_PER_ITER)));
+    assert_true(vn_result_figure(b, VN_THREADS) == 4);
+    assert_true(vn_result_figure(b, VN_LEFT_OUT) == (VN_TAG_PREEMPTED | VN_TAG_MIGRATED));
+    assert_true(vn_result_figure(b, VN_IPC) == 3.85);
+    assert_true(isnan(vn_result_figure(b, VN_BRANCH_MISS_PCT)));
+    assert_true(isnan(vn_result_figure(b, VN_CACHE_MISS_PCT)));
+    assert_true(vn_result_figure(b, VN_INSN_PER_BYTE) == 0.39);
+    assert_true(vn_result_figure(b, VN_COUNTERS_SCALED) == 2); /* the second counter */
+    assert_true(vn_result_figure(b, VN_RATIO) == 0.5);
+    assert_true(isnan(vn_result_figure(b, (vn_figure)(VN_COUNTERS_SCALED + 1))));
+
+    /* Cycles that moved less than the ns: the headline is the median. */
+    x.cycles_headline = 0;
+    assert_true(vn_result_figure(b, VN_CYCLES_HEADLINE) == 0);
+    x.cycles_headline = 1;
+    x.cycles = NAN;
+    assert_true(vn_result_figure(b, VN_CYCLES_HEADLINE) == 0);
+
+    /* An upper bound: no median, no interval, no level; the percentiles of
+     * the loop with the body stay. */
+    known_row(&x);
+    x.upper_bound = 1;
+    x.bound_ns = 0.31;
+    assert_true(vn_result_figure(b, VN_BOUND) == 0.31);
+    assert_true(isnan(vn_result_figure(b, VN_MEDIAN)));
+    assert_true(isnan(vn_result_figure(b, VN_CI_LEVEL)));
+    assert_true(isnan(vn_result_figure(b, VN_CYCLES_LO)));
+    assert_true(isnan(vn_result_figure(b, VN_CYCLES_HI)));
+    assert_true(vn_result_figure(b, VN_P50) == 12);
+
+    /* No samples summarized (a failed row): no statistics; no parameter,
+     * baseline or counters: NAN, "" and 0, whatever the fields hold. */
+    known_row(&x);
+    x.stats.n = 0;
+    x.stop = VN_STOP_FAILED;
+    snprintf(x.error, sizeof x.error, "could not allocate 1 GiB");
+    x.param_name[0] = x.baseline[0] = '\0';
+    x.ncounters = 0;
+    memset(&x.derived, 0, sizeof x.derived);
+    x.counters[0].scaled = 1;
+    x.threads = 0;
+    assert_string_equal(vn_result_error(b), "could not allocate 1 GiB");
+    assert_true(vn_result_figure(b, VN_N) == 0);
+    const vn_figure stats[] = {VN_MEDIAN, VN_CI_LO, VN_CI_HI, VN_CI_LEVEL, VN_MEAN, VN_MAD,
+                               VN_P1,     VN_P50,   VN_P99};
+    for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++)
+        assert_true(isnan(vn_result_figure(b, stats[i])));
+    assert_true(isnan(vn_result_figure(b, VN_PARAM)));
+    assert_true(isnan(vn_result_figure(b, VN_RATIO)));
+    assert_true(isnan(vn_result_figure(b, VN_IPC)));
+    assert_true(isnan(vn_result_figure(b, VN_INSN_PER_BYTE)));
+    assert_true(vn_result_figure(b, VN_COUNTERS_SCALED) == 0);
+    assert_true(vn_result_figure(b, VN_THREADS) == 1);
+    assert_null(vn_result_text(b, VN_TEXT_COUNTER_UNIT, 0));
+
+    /* Counts past the arrays are read no further than the arrays. */
+    known_row(&x);
+    x.nwarnings = VN_MAX_WARNINGS + 5;
+    x.ncounters = VN_COUNTERS_MAX + 5;
+    assert_int_equal(vn_result_warnings(b), VN_MAX_WARNINGS);
+    assert_int_equal(vn_result_counters(b), VN_COUNTERS_MAX);
+    assert_null(vn_result_text(b, VN_TEXT_WARNING, VN_MAX_WARNINGS));
+    assert_null(vn_result_warning(b, VN_MAX_WARNINGS, NULL));
+    assert_null(vn_result_text(b, VN_TEXT_COUNTER_UNIT, VN_COUNTERS_MAX));
+    assert_null(vn_result_counter(b, VN_COUNTERS_MAX, NULL));
+    x.nwarnings = -1;
+    x.ncounters = -1;
+    assert_int_equal(vn_result_warnings(b), 0);
+    assert_int_equal(vn_result_counters(b), 0);
+
+    /* Samples counted but not there: none to read. */
+    x.nsamples = 3;
+    x.samples = NULL;
+    assert_null(vn_result_sample(b, 0));
+
+    /* A NULL row: NULL texts and NAN figures. */
+    for (int t = VN_TEXT_NAME; t <= VN_TEXT_COUNTER_UNIT; t++)
+        assert_null(vn_result_text(NULL, (vn_text)t, 0));
+    for (int f = VN_MEDIAN; f <= VN_COUNTERS_SCALED; f++)
+        assert_true(isnan(vn_result_figure(NULL, (vn_figure)f)));
+    assert_null(vn_result_error(NULL));
 }
 
 /* A program built against an older header, whose vn_result is smaller than
@@ -438,6 +646,7 @@ int main(void)
         cmocka_unit_test(the_engine_sets_its_results_sizes),
         cmocka_unit_test(the_rows_are_found_by_the_librarys_stride),
         cmocka_unit_test(the_public_results_are_read_through_functions),
+        cmocka_unit_test(every_text_and_figure_reads_its_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
