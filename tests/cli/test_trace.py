@@ -4,8 +4,8 @@ of times while vernier traces the system call's kernel function with
 valid vernier.results/1 document. Where this kernel cannot trace (no
 libbpf in the build, not root, a kernel locked down, fentry refused and
 no kprobes) the tracing tests skip saying why; the errors and options are
-checked everywhere. test_kbench.py traces the same way in a kernel booted under
-QEMU, with both kinds of probe, so the tracing is checked on every
+checked everywhere. test_kbench.py traces the same way in a kernel booted
+under QEMU, with both kinds of probe, so the tracing is checked on every
 machine that can boot it."""
 import errno
 import json
