@@ -277,17 +277,11 @@ def pytest_runtest_makereport(item, call):
 
 def error_line(p, code, cmd, *names):
     """The one line on stderr with which `vernier CMD` refused something:
-    p exited with code, its stderr is that single line, which starts with
-    'vernier CMD: ' and names each of names (the file, option, value or
-    place it refuses, as given). Returns the line. The sentence around
-    the names is free to change; what it names and the exit code are not."""
-    assert p.returncode == code, (p.returncode, p.stdout, p.stderr)
-    lines = p.stderr.splitlines()
-    assert len(lines) == 1, p.stderr
-    assert lines[0].startswith(f"vernier {cmd}: "), p.stderr
-    for name in names:
-        assert str(name) in lines[0], (name, lines[0])
-    return lines[0]
+    one_line_error's checks, and the line starts with 'vernier CMD: '.
+    Returns the line."""
+    line = one_line_error(p, code, *(str(n) for n in names))
+    assert line.startswith(f"vernier {cmd}: "), p.stderr
+    return line
 
 
 def names_in(text, *names):
@@ -310,3 +304,82 @@ def table_row(text, name):
     rows = [line for line in text.splitlines() if line.split(maxsplit=1)[:1] == [name]]
     assert rows, f"no row {name!r} in:\n{text}"
     return rows[0]
+
+
+# ---- What an output means, not its words --------------------------------------
+#
+# A message's sentence may be reworded; what it is about may not: the exit
+# code, the input it names (a file, an option, a value), the option it
+# says to use, the numbers it shows, the ids of its findings. The one
+# golden test of each output format (check_golden) keeps the words.
+
+def one_line_error(p, code, *names):
+    """Asserts that p (a CompletedProcess) exited with code and said why in
+    one line of stderr naming each of names: the input the error is about
+    and, when the message gives one, the option to use. Returns the
+    line."""
+    assert p.returncode == code, (p.returncode, p.stdout, p.stderr)
+    line = one_line(p.stderr)
+    for name in names:
+        assert name in line, (name, line)
+    return line
+
+
+QUANTITY = re.compile(r"(?<![\w.+-])(?:\+-|-)?\d+(?:\.\d+)?(?:e[-+]?\d+)? (?:ns|us|ms|s|KiB|MiB|GiB)\b")
+
+
+def quantities(text):
+    """The numbers with a unit of time (ns, us, ms, s) or of memory (KiB,
+    MiB, GiB) in text, in order, as printed: ["1.60 ms", "100 KiB",
+    "+-3 ns"]."""
+    return QUANTITY.findall(text)
+
+
+def run_summaries(console):
+    """The summaries of `vernier run`'s console, one a command: {command:
+    {label: the rest of its line}}, from a command's name on a line of its
+    own and the lines indented by two spaces below it ("  user     1.60
+    ms ..." is {"user": "1.60 ms ..."})."""
+    out, rows = {}, None
+    for line in console.splitlines():
+        if line and not line.startswith(" "):
+            rows = out.setdefault(line, {})
+            continue
+        m = re.match(r"^  (\S+) +(.*)$", line)
+        if m and rows is not None:
+            rows[m.group(1)] = m.group(2)
+    return {name: rows for name, rows in out.items() if rows}
+
+
+def check_golden(name, text):
+    """Compares text with tests/golden/NAME byte for byte: the one test of
+    an output format that keeps its words. With VN_UPDATE_GOLDEN=1 it
+    rewrites the file instead (then review the diff), as the reporters'
+    golden tests do (tests/unit/golden.h)."""
+    path = SOURCE / "tests" / "golden" / name
+    if os.environ.get("VN_UPDATE_GOLDEN"):
+        path.write_text(text)
+        return
+    assert path.is_file(), f"{path} is missing: VN_UPDATE_GOLDEN=1 writes it"
+    want = path.read_text()
+    assert text == want, f"the output differs from {path}:\n{text}"
+
+
+def loads_nothing_at_run_time(path):
+    """Whether the ELF program at path is static: among its program headers
+    no interpreter (PT_INTERP) and no dynamic section (PT_DYNAMIC), so
+    nothing is loaded or linked when it starts. False for a file that is
+    not ELF."""
+    import struct
+    data = Path(path).read_bytes()
+    if data[:4] != b"\x7fELF":
+        return False
+    order = "<" if data[5] == 1 else ">"
+    if data[4] == 2:  # ELFCLASS64
+        (phoff,) = struct.unpack_from(order + "Q", data, 0x20)
+        phentsize, phnum = struct.unpack_from(order + "HH", data, 0x36)
+    else:
+        (phoff,) = struct.unpack_from(order + "I", data, 0x1C)
+        phentsize, phnum = struct.unpack_from(order + "HH", data, 0x2A)
+    types = {struct.unpack_from(order + "I", data, phoff + i * phentsize)[0] for i in range(phnum)}
+    return not types & {2, 3}  # PT_DYNAMIC, PT_INTERP

@@ -54,10 +54,11 @@ def loop_of(binary, function):
 
 
 def check_loop(loop, most):
-    ops = [op for op, _ in loop]
     assert len(loop) <= most, loop
-    assert not any("(" in arg for _, arg in loop), f"memory access in the loop: {loop}"
-    assert "mov" not in ops, f"a register copy in the loop: {loop}"
+    memory = [arg for _, arg in loop if "(" in arg]
+    assert not memory, f"memory access in the loop: {loop}"
+    copies = [op for op, _ in loop if op == "mov"]
+    assert not copies, f"a register copy in the loop: {loop}"
 
 
 @pytest.mark.skipif(not optimized(), reason="the build is not optimized (sanitizer build)")

@@ -15,9 +15,8 @@ import numpy as np
 import pytest
 from scipy.stats import mannwhitneyu
 
-from conftest import BUILD, SOURCE, error_line, names_in, run, validate
+from conftest import BUILD, SOURCE, check_golden, error_line, names_in, run, validate
 
-GOLDEN = SOURCE / "tests" / "golden"
 SUM_ARRAYS = BUILD / "examples" / "sum_arrays"
 GBENCH = BUILD / "bench" / "bench_gbench_ablation"
 
@@ -220,8 +219,8 @@ def test_golden_console_and_markdown(tmp_path):
     write(tmp_path / "new.json", new)
     p = run("compare", "--markdown", "compare-main.md", "base.json", "new.json", check=0, cwd=tmp_path)
     assert p.stderr == ""
-    assert p.stdout == (GOLDEN / "compare-main.txt").read_text()
-    assert (tmp_path / "compare-main.md").read_text() == (GOLDEN / "compare-main.md").read_text()
+    check_golden("compare-main.txt", p.stdout)
+    check_golden("compare-main.md", (tmp_path / "compare-main.md").read_text())
     # What the golden shows is what the JSON says.
     doc = compare("base.json", "new.json", cwd=tmp_path)
     assert {r["name"]: r["verdict"] for r in doc["benchmarks"]} == {

@@ -17,7 +17,9 @@ exactly the calls the workload made. The tool's own reading, errors and
 reports are checked on this machine too, against a fake module folder
 (VERNIER_KBENCH_DIR)."""
 import base64
+import errno
 import gzip
+import os
 import json
 import random
 import statistics
@@ -29,7 +31,8 @@ from pathlib import Path
 import pytest
 
 import vm
-from conftest import SOURCE, run, static_tool_sources, static_trace, validate
+from conftest import (SOURCE, one_line_error, quantities, run, static_tool_sources, static_trace,
+                      validate)
 
 TARGETS = ["delay", "empty", "fib_lookup", "get_random_u32", "kmalloc_64", "ktime_get",
            "recurse", "shared_counter", "spin_lock"]
@@ -109,25 +112,24 @@ def test_named_targets_only_and_the_table(fake):
 
 def test_errors_say_what_to_do(fake, tmp_path):
     p = kbench(tmp_path / "absent")
-    assert p.returncode == 1
-    # The folder was named by VERNIER_KBENCH_DIR: the message names it,
-    # not a module to load.
-    assert p.stderr == (f"vernier kbench: VERNIER_KBENCH_DIR names {tmp_path / 'absent'}, which "
-                        "does not exist; unset it for the module's own folder, or point it at "
-                        "one\n")
+    # The folder was named by VERNIER_KBENCH_DIR: the message names it and
+    # the variable, not a module to load.
+    line = one_line_error(p, 1, "VERNIER_KBENCH_DIR", str(tmp_path / "absent"))
+    assert "insmod" not in line, line
+    # An unknown target, and every target there is.
     p = kbench(fake, "nope")
-    assert p.returncode == 2
-    assert "unknown target 'nope'; the targets are: empty fib_lookup ktime_get" in p.stderr
+    one_line_error(p, 2, "'nope'", *sorted(t.name for t in fake.iterdir()))
     for bad in (["--loop-count", "0"], ["--loop-count", "1000001"], ["--param", "dst"],
                 ["--param", "=1"], ["--warmup", "x"]):
         p = kbench(fake, *bad)
         assert p.returncode == 2, (bad, p.stderr)
         assert len(p.stderr.splitlines()) == 1, p.stderr
+    # A setting of fib_lookup alone, for ktime_get alone.
     p = kbench(fake, "ktime_get", "--dst", "1.2.3.4")
-    assert p.returncode == 2 and "no target asked for has a setting 'dst'" in p.stderr
+    one_line_error(p, 2, "'dst'")
     (fake / "ktime_get" / "samples").write_text("12\nx\n")
     p = kbench(fake, "ktime_get")
-    assert p.returncode == 1 and "not one count a line" in p.stderr
+    one_line_error(p, 1, str(fake / "ktime_get" / "samples"))
 
 
 def test_list(fake):
@@ -135,8 +137,12 @@ def test_list(fake):
     assert p.returncode == 0, p.stderr
     lines = p.stdout.splitlines()
     assert [l.split()[0] for l in lines] == ["empty", "fib_lookup", "ktime_get"]
-    assert lines[0].split(None, 1)[1] == "empty(): what it calls"
-    assert lines[1].endswith("fib_lookup(): what it calls dst=127.0.0.1"), lines
+    # Each target's description as the module gives it, then its own
+    # settings with their values.
+    empty = (fake / "empty" / "description").read_text().strip()
+    fib = (fake / "fib_lookup" / "description").read_text().strip()
+    assert lines[0].split(None, 1)[1] == empty, lines
+    assert lines[1].split(None, 1)[1] == f"{fib} dst=127.0.0.1", lines
 
 
 def test_a_run_on_two_cpus_is_a_row_per_cpu_and_one_for_all(fake):
@@ -164,14 +170,16 @@ def test_a_run_on_two_cpus_is_a_row_per_cpu_and_one_for_all(fake):
         assert [x["value"] for x in rows[name]["samples"]] == pytest.approx([x * 1e9 / hz for x in v])
     assert (d / "cpus").read_text() == "0-1"
     # The dropped calls are said, with their kinds, on the row of all calls.
+    # The numbers: 3 dropped of 203 calls; 2 changed CPU, the counter went
+    # back in 1 and jumped in 0.
     w = {x["id"]: x for x in rows["ktime_get"]["warnings"]}
-    assert w["kbench_dropped"]["message"].startswith("3 of 203 calls dropped: 2 changed CPU")
-    assert "on CPUs 0-1" in doc["note"]
+    assert [int(n) for n in re.findall(r"\d+", w["kbench_dropped"]["message"])] == [3, 203, 2, 1, 0], w
+    assert "0-1" in doc["note"]
     p = kbench(fake, "--cpus", "0-1", "ktime_get")
     assert p.returncode == 0 and "ktime_get/cpu=1" in p.stdout
     for bad in ("x", "", "0;1"):
         p = kbench(fake, "--cpus", bad)
-        assert p.returncode == 2 and "--cpus needs a list of CPUs" in p.stderr, (bad, p.stderr)
+        one_line_error(p, 2, "--cpus", f"'{bad}'")
 
 
 def test_an_upper_bound_has_the_calls_statistics_not_net(fake):
@@ -198,7 +206,7 @@ def test_the_result_parser_refuses_what_it_does_not_know(fake):
                 good + "cpu 0 min 1 max 2 count 5 p50 1 p90 1 p95 1 p99 1 mad 0\n"):
         d.joinpath("result").write_text(bad)
         p = kbench(fake, "ktime_get")
-        assert p.returncode == 1 and "not the module's summary" in p.stderr, (bad, p.stderr)
+        one_line_error(p, 1, str(d / "result"))
 
 
 # ---- the module, in a kernel of its own ---------------------------------------
@@ -449,6 +457,29 @@ FILES = {"insmod", "targets", "all.json", "all.out", "all.rc", "irqs.json", "irq
            for ext in ("json", "out", "err", "rc"))}
 
 
+def target_calls(target):
+    """What kernel/targets/TARGET.c says its target calls (its .calls), the
+    description the module gives and vernier kbench --list prints."""
+    src = (SOURCE / "kernel" / "targets" / f"{target}.c").read_text()
+    m = re.search(r'\.calls\s*=\s*((?:"(?:[^"\\]|\\.)*"\s*)+),', src)
+    assert m, f"no .calls in kernel/targets/{target}.c"
+    return "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)))
+
+
+def record(line):
+    """A line of the module's result file, "[WORD] KEY N KEY N ...", as
+    (WORD, {KEY: N, ...}), WORD "" when the line has none."""
+    words = line.split()
+    head = words.pop(0) if len(words) % 2 else ""
+    return head, dict(zip(words[::2], map(int, words[1::2])))
+
+
+def ends_with_errno(line, code):
+    """Whether line (a shell's or cat's report of a failed write or read)
+    ends with the text of errno code: the error the module returned."""
+    return line.endswith(": " + os.strerror(code))
+
+
 def parse_files(text):
     """{name: text} of the files the guest sent (each gzipped, in base64);
     ValueError when the transfer is incomplete, so a short one is never
@@ -560,18 +591,28 @@ def test_interrupts_off_a_parameter_and_nothing_carried_over(guest):
     d = json.loads(guest["irqs.json"])
     assert [b["name"] for b in d["benchmarks"]] == ["kmalloc_64", "fib_lookup"]
     assert all(len(b["samples"]) == 500 for b in d["benchmarks"])
-    assert re.search(r"interrupts and preemption off \(at most [\d.e+]+ us at a stretch\)", d["note"])
+    # With interrupts off the note gives the longest stretch of it, in us;
+    # without, it has no such time.
+    (longest,) = quantities(d["note"])
+    assert longest.endswith(" us") and float(longest.split()[0]) > 0, d["note"]
     # The next run without options has the defaults, whatever the last set.
     assert guest["default.rc"].strip() == "0", guest["default.out"]
-    assert [len(b["samples"]) for b in json.loads(guest["default.json"])["benchmarks"]] == [10000] * 2
+    default = json.loads(guest["default.json"])
+    assert [len(b["samples"]) for b in default["benchmarks"]] == [10000] * 2
+    assert quantities(default["note"]) == [], default["note"]
     assert guest["default.knobs"].split() == ["127.0.0.1", "1"]
 
 
 def test_list_says_what_each_target_calls(guest):
     lines = guest["list"].splitlines()
     assert [l.split()[0] for l in lines] == ["empty"] + [t for t in TARGETS if t != "empty"]
+    # Each line: the target, what it calls as its source says, then its own
+    # settings (fib_lookup's at their defaults).
+    for line in lines:
+        target, rest = line.split(None, 1)
+        assert rest.startswith(target_calls(target)), (line, target_calls(target))
     fib = next(l for l in lines if l.startswith("fib_lookup "))
-    assert "fib_lookup() of addresses drawn" in fib and fib.endswith("dst=127.0.0.1 dst_range=1")
+    assert fib.split(None, 1)[1] == target_calls("fib_lookup") + " dst=127.0.0.1 dst_range=1", fib
     assert max(map(len, lines)) <= 100, lines
 
 
@@ -584,14 +625,16 @@ def test_the_module_summary_and_samples(guest):
     mn, mx, count, p50, p90, p95, p99, mad = map(int, m.groups())
     assert count == 7  # loop_count was set to 7 just before
     assert mn <= p50 <= p90 <= p95 <= p99 <= mx
-    assert dropped == "dropped migrated 0 backwards 0 jumps 0"
+    assert record(dropped) == ("dropped", {"migrated": 0, "backwards": 0, "jumps": 0})
     assert re.fullmatch(r"chunks \d+ longest_off_cycles 0", chunks)
     assert int(guest["nsamples"]) == 7
     bins = guest["hist"].splitlines()
     assert len(bins) == 20 and sum(int(b.split()[2]) for b in bins) == 7
-    # "clear" freed the samples; reading "run" runs nothing and fails.
+    # "clear" freed the samples; reading "run" runs nothing and fails
+    # (EINVAL, then cat's status).
     assert guest["cleared"].strip() == "0"
-    assert guest["readrun"].splitlines() == ["cat: read error: Invalid argument", "1"]
+    read, status = guest["readrun"].splitlines()
+    assert ends_with_errno(read, errno.EINVAL) and status == "1", guest["readrun"]
 
 
 def test_bad_knob_values_are_refused(guest):
@@ -600,22 +643,27 @@ def test_bad_knob_values_are_refused(guest):
     assert not [l for l in lines if l.endswith(" accepted") and l != "loop_count 7 accepted"], lines
     assert len(refused) == 6 + 2 + 2 + 3 + 3 + 4 + 2 + 2, lines
     # Each refusal is EINVAL, as the shell reports the failed write.
-    assert all(lines[lines.index(l) - 1] == "sh: write error: Invalid argument" for l in refused), lines
+    assert all(ends_with_errno(lines[lines.index(l) - 1], errno.EINVAL) for l in refused), lines
     assert lines[-1] == "7"
-    # More calls over the CPUs than a run holds: a usage error.
+    # More calls over the CPUs than a run holds: a usage error, of one line
+    # with the most calls a run holds and the option to lower.
     assert guest["toomany.rc"].strip() == "2", guest["toomany.out"]
-    assert "more than 1000000 calls over all CPUs" in guest["toomany.out"]
+    (line,) = guest["toomany.out"].splitlines()
+    assert "1000000" in line and "--loop-count" in line, line
 
 
 def test_not_root_and_not_loaded_say_what_to_do(guest):
+    # One line: the folder it could not read, why (EACCES), and sudo.
     assert guest["user.rc"].strip() == "1", guest["user.out"]
-    assert "needs root (sudo)" in guest["user.out"]
-    assert len(guest["user.out"].splitlines()) == 1
+    (line,) = guest["user.out"].splitlines()
+    assert "/sys/kernel/debug/vernier" in line and os.strerror(errno.EACCES) in line, line
+    assert "sudo" in line, line
     assert guest["rmmod"].strip() == "0", guest["rmmod"]
     assert guest["after"].splitlines()[-1] != "0", guest["after"]
+    # Not loaded: the folder, and the module's file to load.
     assert guest["unloaded.rc"].strip() == "1"
-    assert guest["unloaded.out"] == ("vernier kbench: /sys/kernel/debug/vernier not found: load the "
-                                     "module (sudo insmod kernel/vernier_kbench.ko)\n")
+    (line,) = guest["unloaded.out"].splitlines()
+    assert "/sys/kernel/debug/vernier" in line and "kernel/vernier_kbench.ko" in line, line
 
 
 def test_a_long_run_with_interrupts_off_is_safe(guest):
@@ -623,8 +671,8 @@ def test_a_long_run_with_interrupts_off_is_safe(guest):
     stall detector at 3 s and the soft lockup one at 2 s."""
     assert guest["long.rc"].strip() == "0"
     first, dropped, chunks = guest["long.result"].splitlines()
-    assert "count 1000000 " in first
-    mx = int(re.search(r"max (\d+)", first).group(1))
+    assert record(first)[1]["count"] == 1000000, first
+    mx = record(first)[1]["max"]
     n, longest = map(int, re.fullmatch(r"chunks (\d+) longest_off_cycles (\d+)", chunks).groups())
     # The longest stretch with interrupts off is the chunk bound (1000 us)
     # and one call more at most (under emulation a call can take
@@ -654,8 +702,9 @@ def test_a_long_run_with_interrupts_off_is_safe(guest):
 
 def test_a_signal_cancels_a_run_within_100_ms(guest):
     _, status, hundredths = guest["cancel"].split()
-    # The shell that wrote "run" died of SIGTERM, or saw its write fail.
-    assert status == "143" or guest["cancel.err"] == "sh: write error: Interrupted system call\n", \
+    # The shell that wrote "run" died of SIGTERM, or saw its write fail
+    # (EINTR).
+    assert status == "143" or ends_with_errno(guest["cancel.err"].rstrip("\n"), errno.EINTR), \
         (status, guest["cancel.err"])
     assert int(hundredths) <= 10, guest["cancel"]
 
@@ -702,7 +751,10 @@ def test_trace_counts_every_call_exactly(traced, kind, func, probes):
     err = traced[f"{kind}.err"]
     assert traced[f"{kind}.wrc"].strip() == "0", err
     assert traced[f"{kind}.rc"].strip() == "0", err
-    assert err.splitlines()[0] == f"vernier trace: tracing {func} with {probes}; Ctrl-C to stop"
+    # The first line, once the probes are attached, names the function
+    # and the kind of probes.
+    ready = err.splitlines()[0]
+    assert func in ready and probes in ready, ready
     d = json.loads(traced[f"{kind}.json"])
     validate(d, "results-1.json")
     (b,) = d["benchmarks"]
@@ -710,18 +762,22 @@ def test_trace_counts_every_call_exactly(traced, kind, func, probes):
     assert len(b["samples"]) == CALLS and b["stats"]["n"] == CALLS
     assert all(s["iters"] == 1 and s["value"] > 0 for s in b["samples"])
     findings = {f["id"]: f for f in d["findings"]}
-    assert findings["trace"]["brief"].startswith(f"traced {func} with {probes}: {CALLS} calls in ")
+    # The finding of the calls: the function, the kind of probes, the count.
+    trace = findings["trace"]["brief"]
+    assert func in trace and probes in trace and re.search(rf"\b{CALLS}\b", trace), trace
     # Both kinds of probe attach to the getppid functions there, so the
-    # probes' cost was measured, whatever it came to under emulation.
-    # Its time, apart from the probes' load, is in the line.
-    assert re.match(rf"probe cost: -?\d+ ns per call \(\+-\d+ ns, {re.escape(probes)} on \w+, "
-                    r"\d+\.\d\d s \+ \d+\.\d\d s load\)$",
-                    findings["trace_probe_cost"]["brief"])
+    # probes' cost was measured, whatever it came to under emulation: ns
+    # per call and its +-, the kind of probes, then the time of the rounds
+    # and, apart, of the probes' load.
+    cost = findings["trace_probe_cost"]["brief"]
+    assert [q.split()[1] for q in quantities(cost)] == ["ns", "ns", "s", "s"], cost
+    assert quantities(cost)[1].startswith("+-") and probes in cost, cost
     assert "trace_lost" not in findings
     # One process made every call: no per-process lines (the guest has two
     # CPUs, so the calls may have a line per CPU).
     assert "trace_pid" not in findings
-    assert f"traced {func} with {probes}: {CALLS} calls" in traced[f"{kind}.out"]
+    # The console prints the finding of the calls as a line.
+    assert trace in traced[f"{kind}.out"].splitlines(), traced[f"{kind}.out"]
 
 
 def findings_of(doc):
@@ -734,9 +790,11 @@ def test_trace_of_30_sleeps_at_once_counts_them_or_says_what_it_missed(traced, k
     assert traced[f"sleeps.{kind}.rc"].strip() == "0", err
     d = json.loads(traced[f"sleeps.{kind}.json"])
     f = findings_of(d)
-    timed = int(re.search(r": (\d+) calls in ", f["trace"]["brief"]).group(1))
-    m = re.match(r"(\d+) calls entered without a return seen", f.get("trace_open", {}).get("brief", ""))
-    open_ = int(m.group(1)) if m else 0
+    # The calls timed are the samples; those entered and not timed, the
+    # number that leads the brief of trace_open.
+    timed = len(d["benchmarks"][0]["samples"])
+    m = re.match(r"\d+", f.get("trace_open", {}).get("brief", ""))
+    open_ = int(m.group()) if m else 0
     print(f"{kind}: {timed} timed, {open_} entered without a return")
     # Every sleep is timed, or the ones that are not are counted.
     assert timed + open_ >= 30, (timed, open_, f)
@@ -754,7 +812,8 @@ def test_trace_of_a_recursive_function_times_every_level(traced):
     assert traced["recurse.rc"].strip() == "0", err
     d = json.loads(traced["recurse.json"])
     f = findings_of(d)
-    assert f["trace"]["brief"].startswith("traced vk_recurse with kprobe/kretprobe: 2000 calls"), f
+    trace = f["trace"]["brief"]
+    assert "vk_recurse" in trace and "kprobe/kretprobe" in trace and re.search(r"\b2000\b", trace), f
     assert not {"trace_lost", "trace_open", "trace_unmatched"} & set(f), f
     (b,) = d["benchmarks"]
     assert len(b["samples"]) == 2000
@@ -771,7 +830,10 @@ def test_trace_of_a_recursive_function_times_every_level(traced):
 
 def test_trace_of_two_functions_one_a_pattern_is_a_row_each(traced):
     assert traced["multi.rc"].strip() == "0", traced["multi.err"]
-    assert re.match(r"vernier trace: tracing 2 functions \(vk_recurse, \.\.\.\)", traced["multi.err"])
+    # The first line, once the probes are attached, counts the functions
+    # and names the first.
+    ready = traced["multi.err"].splitlines()[0]
+    assert re.search(r"\b2\b", ready) and "vk_recurse" in ready, ready
     d = json.loads(traced["multi.json"])
     validate(d, "results-1.json")
     rows = {b["name"]: b for b in d["benchmarks"]}
@@ -779,19 +841,21 @@ def test_trace_of_two_functions_one_a_pattern_is_a_row_each(traced):
     assert len(rows["vk_recurse"]["samples"]) == 2000
     assert len(rows["__x64_sys_getppid"]["samples"]) >= 300
     briefs = [f["brief"] for f in d["findings"] if f["id"] == "trace"]
-    assert len(briefs) == 2 and any(b.startswith("traced vk_recurse with") for b in briefs), briefs
+    assert len(briefs) == 2 and any("vk_recurse" in b for b in briefs), briefs
 
 
 def test_trace_of_a_notrace_function_says_so(traced):
+    # One line naming the function and the kernel's list it is not in.
     assert traced["notrace.rc"].strip() == "1", traced["notrace.out"]
-    assert "not in available_filter_functions (marked notrace, or inlined)" in traced["notrace.out"], \
-        traced["notrace.out"]
+    (line,) = traced["notrace.out"].splitlines()
+    assert "'native_sched_clock'" in line and "available_filter_functions" in line, line
 
 
 def test_trace_unknown_function(traced):
+    # One line naming the function and where it was looked for.
     assert traced["unknown.rc"].strip() == "1"
-    assert traced["unknown.out"] == ("vernier trace: unknown function 'vernier_no_such_function': "
-                                     "not in the kernel's symbols (/proc/kallsyms)\n")
+    (line,) = traced["unknown.out"].splitlines()
+    assert "'vernier_no_such_function'" in line and "/proc/kallsyms" in line, line
 
 
 # ---- the module's cleanup paths -----------------------------------------------
@@ -801,8 +865,8 @@ def test_a_failed_allocation_fails_the_run_and_frees_it(guest, n, leak_kb):
     lines = guest[f"fail{n}"].splitlines()
     assert lines[0] == "insmod 0", lines
     assert lines[1] == "run 0", lines
-    # The write of the failed run, then its status.
-    assert lines[2] == "sh: write error: Cannot allocate memory", lines
+    # The write of the failed run (ENOMEM), then its status.
+    assert ends_with_errno(lines[2], errno.ENOMEM), lines
     assert lines[3] == "run 1", lines
     # What the failed run allocated is freed: a leak would be all of it.
     before, after = map(int, lines[4].split()[1:])

@@ -8,10 +8,9 @@ import stat
 
 import pytest
 
-from conftest import SOURCE, error_line, run, validate
+from conftest import SOURCE, check_golden, error_line, run, validate
 
 FIX = SOURCE / "tests" / "fixtures" / "numbers"
-GOLDEN = SOURCE / "tests" / "golden"
 
 
 def stats_json(*args, **kw):
@@ -41,7 +40,7 @@ def test_text_report():
     # Student's t), with no color into a pipe.
     p = run("stats", str(FIX / "plain.txt"), "--unit", "ns", check=0)
     assert p.stderr == ""
-    assert p.stdout == (GOLDEN / "stats-plain.txt").read_text()
+    check_golden("stats-plain.txt", p.stdout)
     assert "\033[" not in p.stdout
 
 
