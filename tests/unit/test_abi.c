@@ -301,16 +301,16 @@ static void the_public_results_are_read_through_functions(void **state)
         /* The figures are the fields the reporters print. */
         if (b->upper_bound) {
             assert_true(isnan(vn_result_figure(b, VN_MEDIAN)));
-            assert_true(vn_result_figure(b, VN_BOUND) == b->bound_ns);
+            assert_true(same(vn_result_figure(b, VN_BOUND), b->bound_ns));
         } else {
-            assert_true(vn_result_figure(b, VN_MEDIAN) == b->stats.median);
-            assert_true(vn_result_figure(b, VN_CI_LO) == b->stats.median_ci[0]);
-            assert_true(vn_result_figure(b, VN_CI_HI) == b->stats.median_ci[1]);
+            assert_true(same(vn_result_figure(b, VN_MEDIAN), b->stats.median));
+            assert_true(same(vn_result_figure(b, VN_CI_LO), b->stats.median_ci[0]));
+            assert_true(same(vn_result_figure(b, VN_CI_HI), b->stats.median_ci[1]));
             assert_true(isnan(vn_result_figure(b, VN_BOUND)));
         }
-        assert_true(vn_result_figure(b, VN_MEAN) == b->stats.mean);
-        assert_true(vn_result_figure(b, VN_P99) == b->stats.pct[8]);
-        assert_true(vn_result_figure(b, VN_OVERHEAD) == b->overhead_ns);
+        assert_true(same(vn_result_figure(b, VN_MEAN), b->stats.mean));
+        assert_true(same(vn_result_figure(b, VN_P99), b->stats.pct[8]));
+        assert_true(same(vn_result_figure(b, VN_OVERHEAD), b->overhead_ns));
         assert_true(vn_result_figure(b, VN_SAMPLES) == (double)b->headline_samples);
         assert_true(vn_result_figure(b, VN_PROCESSES) == 1);
         assert_true(isnan(vn_result_figure(b, VN_RATIO))); /* no baseline */
@@ -452,9 +452,9 @@ static void every_text_and_figure_reads_its_field(void **state)
     assert_string_equal(vn_result_text(b, VN_TEXT_UNIT, 7), "cycles"); /* i is not read */
     assert_string_equal(vn_result_text(b, VN_TEXT_PARAM, 0), "n");
     assert_string_equal(vn_result_text(b, VN_TEXT_BASELINE, 0), "base");
-    assert_string_equal(vn_result_text(b, VN_TEXT_WARNING, 0), "the samples grow over time");
+    assert_ptr_equal(vn_result_text(b, VN_TEXT_WARNING, 0), x.warnings[0].message);
     assert_string_equal(vn_result_text(b, VN_TEXT_WARNING_BRIEF, 0), "");
-    assert_string_equal(vn_result_text(b, VN_TEXT_WARNING, 1), "the samples vary by 18%");
+    assert_ptr_equal(vn_result_text(b, VN_TEXT_WARNING, 1), x.warnings[1].message);
     assert_string_equal(vn_result_text(b, VN_TEXT_WARNING_BRIEF, 1), "18% spread");
     assert_null(vn_result_text(b, VN_TEXT_WARNING, 2));
     assert_null(vn_result_text(b, VN_TEXT_WARNING_BRIEF, 2));
@@ -464,7 +464,7 @@ static void every_text_and_figure_reads_its_field(void **state)
     assert_null(vn_result_text(b, (vn_text)99, 0));
     const char *brief = NULL;
     assert_string_equal(vn_result_warning(b, 0, &brief), "drift");
-    assert_string_equal(brief, "the samples grow over time"); /* no brief: the message */
+    assert_ptr_equal(brief, x.warnings[0].message); /* no brief: the message */
     assert_string_equal(vn_result_warning(b, 1, &brief), "high_variance");
     assert_string_equal(brief, "18% spread");
 
@@ -523,7 +523,7 @@ static void every_text_and_figure_reads_its_field(void **state)
     memset(&x.derived, 0, sizeof x.derived);
     x.counters[0].scaled = 1;
     x.threads = 0;
-    assert_string_equal(vn_result_error(b), "could not allocate 1 GiB");
+    assert_ptr_equal(vn_result_error(b), x.error);
     assert_true(vn_result_figure(b, VN_N) == 0);
     const vn_figure stats[] = {VN_MEDIAN, VN_CI_LO, VN_CI_HI, VN_CI_LEVEL, VN_MEAN, VN_MAD,
                                VN_P1,     VN_P50,   VN_P99};
