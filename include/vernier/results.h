@@ -81,7 +81,8 @@ const vn_result *vn_results_at(const vn_results *r, size_t i);
  * cycles). The values after VN_PROCESSES were added in 0.8. */
 typedef enum vn_figure {
     VN_MEDIAN,          /* the headline: the median net of the empty loop (the processes' mean) */
-    VN_CI_LO,           /* its 95% interval */
+    VN_CI_LO,           /* its 95% interval for the next run's headline: where another
+                           invocation's answer falls (the estimate's own is sqrt(2) narrower) */
     VN_CI_HI,
     VN_MEAN,            /* of the headline's samples */
     VN_STDDEV,
