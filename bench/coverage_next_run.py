@@ -12,6 +12,10 @@ and so widened (k' = run i+1's processes), its mean half-width, and the
 half-range of the headlines plus the precision (1%), the most the
 interval may be wide.
 
+Runs of a build that reports the interval for the next run (its headline
+has est_ci, the estimate's own) are read from est_ci, so the widening
+is not applied twice.
+
     bench/coverage_next_run.py DIR [CONDITION...]   (default: quiet stress)
 """
 import glob
@@ -52,6 +56,11 @@ def main():
                 if b is None:
                     continue
                 _, v, lo, hi, bound = headline(b)
+                # A build that reports the next run's interval keeps the
+                # estimate's own as est_ci: that is the one to widen here.
+                est = (b.get("headline") or {}).get("est_ci")
+                if est and None not in est:
+                    lo, hi = est
                 k = (b.get("headline") or {}).get("processes") or 1
                 hs.append((v, lo, hi, bound, k))
             vals = sorted(h[0] for h in hs if h[0])
