@@ -100,7 +100,7 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
          * table's ci95 is the next run's, sqrt(2) wider. */
         snprintf(got, sizeof got, "the estimate's CI +-%s for +-%s asked",
                  vn__fmt_pct(a, sizeof a, d->half_pct), b);
-        snprintf(brief, sizeof brief, "estimate +-%s, +-%s asked", a, b);
+        snprintf(brief, sizeof brief, "est. +-%s, +-%s asked", a, b);
     } else { /* a median of 0 or less has no relative interval */
         snprintf(got, sizeof got, "median %s, CI +-%s",
                  vn__fmt_ns(a, sizeof a, d->value),
