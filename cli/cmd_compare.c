@@ -32,7 +32,8 @@ static void usage(FILE *f)
             "parameters written alike (BM_x/64/real_time and x/n=64 are both x/64).\n"
             "\n"
             "Options:\n"
-            "  --threshold PCT       a change smaller than PCT percent is no change (2)\n"
+            "  --threshold PCT       a change smaller than PCT percent is no change (the\n"
+            "                        precision vernier's files were measured to, else 2)\n"
             "  --fail-on-regression  exit 3 when a benchmark is slower\n"
             "  --map OLD=NEW         pair the BASE benchmark OLD (a regex of the whole name;\n"
             "                        '\\=' for an '=' in it) with NEW's benchmark NEW (\\1 to\n"
@@ -57,6 +58,7 @@ static void usage(FILE *f)
 
 typedef struct opts {
     double threshold;
+    int threshold_given;
     int fail_on_regression;
     vn__cmp_map maps[MAX_MAPS];
     size_t nmaps;
@@ -94,6 +96,7 @@ static int parse(int argc, char **argv, opts *o)
         case O_THRESHOLD:
             if (vn_cli_parse_threshold(CMD, optarg, &o->threshold))
                 return VN_EXIT_USAGE;
+            o->threshold_given = 1;
             break;
         case O_FAIL:
             o->fail_on_regression = 1;
@@ -290,6 +293,7 @@ int cmd_compare(int argc, char **argv)
         return status < 0 ? vn_cli_flushed(CMD) : status;
     }
     copt.threshold = o.threshold;
+    copt.threshold_from_files = !o.threshold_given;
     copt.maps = o.maps;
     copt.nmaps = o.nmaps;
     vn__cmp_side base, new_;

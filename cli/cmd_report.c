@@ -43,7 +43,8 @@ static void usage(FILE *f)
             "  -o, --output FILE  write the page to FILE (needed)\n"
             "  --png DIR          also write every plot as a PNG image into DIR\n"
             "  --threshold PCT    with two sides, a change smaller than PCT percent is no\n"
-            "                     change (2)\n"
+            "                     change (the precision vernier's files were measured to,\n"
+            "                     else 2)\n"
             "  -h, --help         show this help\n"
             "\n"
             "Exit status: 0 when the page was written, 1 when a file cannot be read or\n"
@@ -53,6 +54,7 @@ static void usage(FILE *f)
 typedef struct opts {
     const char *output, *png;
     double threshold;
+    int threshold_given;
     char **files;
     size_t nbase, nfiles;
 } opts;
@@ -86,6 +88,7 @@ static int options(int argc, char **argv, opts *o, char ***operands, size_t *n)
         case O_THRESHOLD:
             if (vn_cli_parse_threshold(CMD, optarg, &o->threshold))
                 return VN_EXIT_USAGE;
+            o->threshold_given = 1;
             break;
         case 'h':
             usage(stdout);
@@ -236,6 +239,7 @@ int cmd_report(int argc, char **argv)
     }
     if (!status) {
         ro.cmp.threshold = o.threshold;
+        ro.cmp.threshold_from_files = !o.threshold_given;
         ro.png = o.png != NULL;
         status = make(CMD, files, o.nfiles, &ro, o.output, o.png);
     }

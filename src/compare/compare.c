@@ -27,6 +27,7 @@ const char *vn__cmp_verdict_name(vn__cmp_verdict v)
 void vn__cmp_options_init(vn__cmp_options *o)
 {
     o->threshold = 0.02;
+    o->threshold_from_files = 1;
     o->resamples = 10000;
     o->seed = 0x76636d7031ull; /* any fixed number: the point is that it is fixed */
     o->maps = NULL;
@@ -519,8 +520,10 @@ int vn__cmp_compare(const vn__cmp_side *base, const vn__cmp_side *new_, const vn
 {
     vn__cmp_result r = {.opt = *o, .base_formats = base->formats, .new_formats = new_->formats,
                         .nbase = base->nbench, .nnew = new_->nbench};
+    if (o->threshold_from_files && base->precision > 0 && new_->precision > 0)
+        r.opt.threshold = fmax(base->precision, new_->precision);
     size_t nb = base->nbench ? base->nbench : 1, nn = new_->nbench ? new_->nbench : 1;
-    work w = {.o = o};
+    work w = {.o = &r.opt};
     vn__cmp_pairs pairs;
     int prc = vn__cmp_pair(base, new_, o->maps, o->nmaps, &pairs);
     if (prc)

@@ -35,12 +35,17 @@ const char *vn__cmp_verdict_name(vn__cmp_verdict v);
 
 typedef struct vn__cmp_options {
     double threshold;   /* a fraction: 0.02 calls 2% slower "no change" */
+    /* Take the threshold from the files instead when both sides are
+     * vernier's: the looser precision they were measured to (a change
+     * smaller than that is one the runs were not asked to resolve). */
+    int threshold_from_files;
     size_t resamples;   /* of the bootstrap, per side */
     uint64_t seed;      /* of the bootstrap, so the same files give the same intervals */
     const vn__cmp_map *maps; /* --map, tried in order; NULL for none */
     size_t nmaps;
 } vn__cmp_options;
-/* threshold 0.02, 10000 resamples, a fixed seed. */
+/* threshold 0.02 (from the files when they say), 10000 resamples, a
+ * fixed seed. */
 void vn__cmp_options_init(vn__cmp_options *o);
 
 /* A benchmark on both sides with values to compare. */

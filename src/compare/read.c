@@ -102,6 +102,11 @@ static int join(vn__cmp_side *s, vn__cmp_side *f)
         if (from->why && vn__cmp_set_why(to, "%s", from->why))
             return VN_ENOMEM;
     }
+    /* The precision holds for the side only when every file said it. */
+    if (f->precision > 0 && s->precision >= 0)
+        s->precision = fmax(s->precision, f->precision);
+    else
+        s->precision = -1;
     for (int i = 0; i < VN__CMP_NFACTS; i++) {
         const char *mine = s->facts[i], *theirs = f->facts[i];
         /* A file that does not tell (hyperfine's) leaves a fact as it is. */

@@ -223,6 +223,11 @@ int vn__cmp_read_vernier(vn__cmp_side *s, const cJSON *root, vn__cmp_error *err)
         if (rc)
             return rc;
     }
+    /* The precision the run was asked for, in percent: compare's
+     * threshold when both sides say. */
+    const cJSON *prec = vn__cmp_num(cJSON_GetObjectItemCaseSensitive(root, "config"), "precision");
+    if (prec && prec->valuedouble > 0 && prec->valuedouble < 100)
+        s->precision = fmax(s->precision, prec->valuedouble / 100);
     const cJSON *env = cJSON_GetObjectItemCaseSensitive(root, "env");
     const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(env, "cpu");
     const cJSON *logical = vn__cmp_num(cpu, "logical");

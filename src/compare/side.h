@@ -94,6 +94,9 @@ typedef struct vn__cmp_side {
     char *notes[VN__CMP_NNOTES]; /* the same for what is kept, not compared */
     unsigned formats;      /* VN__CMP_* of the files read */
     size_t nfiles;
+    /* The loosest precision its files asked for (a fraction: 0.01 for
+     * +-1%); 0 before any file, -1 when one did not say (another tool's). */
+    double precision;
 } vn__cmp_side;
 
 void vn__cmp_side_init(vn__cmp_side *s);

@@ -234,6 +234,27 @@ def test_golden_console_and_markdown(tmp_path):
     assert doc["machines_differ"] == ["host"]
 
 
+def test_threshold_is_the_precision_the_files_asked(tmp_path, run_file):
+    """Between vernier's files the threshold is the precision they were
+    measured to (the looser side's); --threshold wins."""
+    a = np.linspace(1000, 1030, 40)
+    def side(name, values, precision):
+        doc = commands_doc(run_file, {"f": values})
+        doc["config"]["precision"] = precision
+        return write(tmp_path / name, doc)
+    base, new = side("base.json", a, 1), side("new.json", a * 1.025, 1)
+    doc = compare(base, new)
+    assert doc["method"]["threshold"] == 0.01
+    assert rows(doc)["f"]["verdict"] == "slower" and rows(doc)["f"]["ci"][0] > 1.01
+    loose = side("loose.json", a, 3)
+    doc = compare(loose, new)
+    assert doc["method"]["threshold"] == 0.03
+    assert rows(doc)["f"]["verdict"] == "no_change"
+    doc = compare("--threshold", "3", base, new)
+    assert doc["method"]["threshold"] == 0.03
+    assert rows(doc)["f"]["verdict"] == "no_change"
+
+
 def test_instructions_and_machines(tmp_path, run_file):
     a = np.linspace(1000, 1100, 20)
     base = commands_doc(run_file, {"f": a})

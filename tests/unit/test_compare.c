@@ -200,6 +200,49 @@ static void compare_one(const double *a, size_t na, const double *b, size_t nb, 
     assert_int_equal(vn__cmp_compare(sa, sb, &o, r), 0);
 }
 
+/* The threshold is the precision both sides were measured to when both
+ * say (the looser of the two), else the one given; --threshold wins. */
+static void threshold_is_the_precision_the_files_asked(void **state)
+{
+    (void)state;
+    double a[40], up[40];
+    for (int i = 0; i < 40; i++) {
+        a[i] = 1000 + (i * 37 % 40);
+        up[i] = a[i] * 1.03;
+    }
+    const struct {
+        double pa, pb;
+        int from_files;
+        double want;
+        vn__cmp_verdict verdict;
+    } cases[] = {
+        {0.005, 0.002, 1, 0.005, VN__CMP_SLOWER}, /* +-0.5% asked: 3% is a change */
+        {0.04, 0.005, 1, 0.04, VN__CMP_SAME},     /* the looser side's */
+        {0.005, 0, 1, 0.05, VN__CMP_SAME},        /* one side says nothing: as given */
+        {0.005, 0.005, 0, 0.05, VN__CMP_SAME},    /* --threshold given */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        vn__cmp_side sa, sb;
+        vn__cmp_side_init(&sa);
+        vn__cmp_side_init(&sb);
+        side_of(&sa, "x", a, 40);
+        side_of(&sb, "x", up, 40);
+        sa.precision = cases[c].pa;
+        sb.precision = cases[c].pb;
+        vn__cmp_options o;
+        vn__cmp_options_init(&o);
+        o.threshold = 0.05;
+        o.threshold_from_files = cases[c].from_files;
+        vn__cmp_result r;
+        assert_int_equal(vn__cmp_compare(&sa, &sb, &o, &r), 0);
+        assert_float_equal(r.opt.threshold, cases[c].want, 1e-15);
+        assert_int_equal(r.rows[0].verdict, cases[c].verdict);
+        vn__cmp_result_free(&r);
+        vn__cmp_side_free(&sa);
+        vn__cmp_side_free(&sb);
+    }
+}
+
 static void verdicts_follow_the_interval(void **state)
 {
     (void)state;
@@ -296,6 +339,7 @@ int main(void)
         cmocka_unit_test(hyperfine_times_or_median),
         cmocka_unit_test(errors_say_where),
         cmocka_unit_test(verdicts_follow_the_interval),
+        cmocka_unit_test(threshold_is_the_precision_the_files_asked),
         cmocka_unit_test(geomean_and_what_is_left_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -381,92 +381,75 @@ static void explanations(void **state)
     named.hardware = named.unresolved = 1;
     snprintf(named.pmus, sizeof named.pmus, "perf, perf_raw");
     char r[192], f[192];
+/* Why spec could not open with errno err on a machine with facts: the
+ * cause, with the reason into r and the fix into f. */
+#define EXPLAIN(spec, err, facts) vn__ctr_explain(spec, err, facts, r, sizeof r, f, sizeof f)
 
     /* This machine: a KVM guest without a virtual PMU. The reason names the
      * hypervisor; the fix is the way to a PMU there. */
     vn__perf_facts vm = {2, 1, 1, "kvm", 0};
-    assert_int_equal(vn__ctr_explain(&cycles, ENOENT, &vm, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_VM_NO_PMU);
+    assert_int_equal(EXPLAIN(&cycles, ENOENT, &vm), VN_COUNTER_VM_NO_PMU);
     assert_non_null(strstr(r, "(kvm)"));
     assert_non_null(strstr(f, "pmu=on"));
     char vm_fix[192];
     snprintf(vm_fix, sizeof vm_fix, "%s", f);
-    assert_int_equal(vn__ctr_explain(&cycles, EOPNOTSUPP, &vm, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_VM_NO_PMU);
+    assert_int_equal(EXPLAIN(&cycles, EOPNOTSUPP, &vm), VN_COUNTER_VM_NO_PMU);
     /* A named event on a machine without a PMU: unknown by name, and the
      * fix is still the way to a PMU. */
-    assert_int_equal(vn__ctr_explain(&named, ENOENT, &vm, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_UNRESOLVED);
+    assert_int_equal(EXPLAIN(&named, ENOENT, &vm), VN_COUNTER_UNRESOLVED);
     assert_non_null(strstr(r, "'INST_RETIRED.ANY'"));
     assert_non_null(strstr(r, "(perf, perf_raw)"));
     assert_string_equal(f, vm_fix);
 
     /* Bare metal without a driver, and with a PMU that lacks the event. */
     vn__perf_facts metal = {1, 0, 0, "", 0};
-    assert_int_equal(vn__ctr_explain(&cycles, ENOENT, &metal, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_NO_PMU_DRIVER);
+    assert_int_equal(EXPLAIN(&cycles, ENOENT, &metal), VN_COUNTER_NO_PMU_DRIVER);
     assert_string_not_equal(f, vm_fix);
     metal.cpu_pmu = 1;
-    assert_int_equal(vn__ctr_explain(&cycles, ENOENT, &metal, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_NO_EVENT);
-    assert_int_equal(vn__ctr_explain(&cycles, EOPNOTSUPP, &metal, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_MODE_UNSUPPORTED);
-    assert_int_equal(vn__ctr_explain(&cycles, EINVAL, &metal, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_REJECTED);
+    assert_int_equal(EXPLAIN(&cycles, ENOENT, &metal), VN_COUNTER_NO_EVENT);
+    assert_int_equal(EXPLAIN(&cycles, EOPNOTSUPP, &metal), VN_COUNTER_MODE_UNSUPPORTED);
+    assert_int_equal(EXPLAIN(&cycles, EINVAL, &metal), VN_COUNTER_REJECTED);
     /* A named event the PMU lacks: the fix points at this CPU's event list. */
-    assert_int_equal(vn__ctr_explain(&named, ENOENT, &metal, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_UNRESOLVED);
+    assert_int_equal(EXPLAIN(&named, ENOENT, &metal), VN_COUNTER_UNRESOLVED);
     assert_non_null(strstr(f, "showevtinfo"));
 
     /* perf_event_paranoid: the kernel part needs 1 or less, anything 2. The
      * reason gives the setting's value, the fix the value to set. */
     vn__perf_facts strict = {2, 0, 0, "", 1};
-    assert_int_equal(vn__ctr_explain(&insn_k, EACCES, &strict, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_PARANOID);
+    assert_int_equal(EXPLAIN(&insn_k, EACCES, &strict), VN_COUNTER_PARANOID);
     assert_non_null(strstr(r, "perf_event_paranoid"));
     assert_true(has_number(r, "2"));
     assert_non_null(strstr(f, "kernel.perf_event_paranoid=1"));
     assert_non_null(strstr(f, "CAP_PERFMON"));
-    assert_int_equal(vn__ctr_explain(&cs, EACCES, &strict, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_PARANOID);
+    assert_int_equal(EXPLAIN(&cs, EACCES, &strict), VN_COUNTER_PARANOID);
     assert_non_null(strstr(f, "perf_event_paranoid=1"));
     vn__ctr_spec user = cycles;
     user.exclude = VN_COUNTER_EXCLUDE_KERNEL;
     strict.paranoid = 3;
-    assert_int_equal(vn__ctr_explain(&user, EPERM, &strict, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_PARANOID);
+    assert_int_equal(EXPLAIN(&user, EPERM, &strict), VN_COUNTER_PARANOID);
     assert_true(has_number(r, "3"));
     assert_non_null(strstr(f, "perf_event_paranoid=2"));
     /* Refused although the setting allows it: a filter is in the way. */
     vn__perf_facts open = {-1, 0, 0, "", 1};
-    assert_int_equal(vn__ctr_explain(&cycles, EPERM, &open, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_BLOCKED);
+    assert_int_equal(EXPLAIN(&cycles, EPERM, &open), VN_COUNTER_BLOCKED);
     assert_non_null(strstr(f, "--cap-add"));
     vn__perf_facts root = {2, 1, 0, "", 1};
-    assert_int_equal(vn__ctr_explain(&insn_k, EACCES, &root, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_BLOCKED);
+    assert_int_equal(EXPLAIN(&insn_k, EACCES, &root), VN_COUNTER_BLOCKED);
     vn__perf_facts unknown = {VN_SYSINFO_PARANOID_UNKNOWN, -1, -1, "", -1};
-    assert_int_equal(vn__ctr_explain(&insn_k, EACCES, &unknown, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_BLOCKED);
+    assert_int_equal(EXPLAIN(&insn_k, EACCES, &unknown), VN_COUNTER_BLOCKED);
     assert_true(r[0] != '\0');
 
     /* The rest: no perf events at all, no fds, a busy PMU, a software
      * event the kernel lacks, and an errno with no story, which the reason
      * names and no fix follows. */
-    assert_int_equal(vn__ctr_explain(&cycles, ENOSYS, &metal, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_NO_PERF_EVENTS);
+    assert_int_equal(EXPLAIN(&cycles, ENOSYS, &metal), VN_COUNTER_NO_PERF_EVENTS);
     assert_non_null(strstr(f, "CONFIG_PERF_EVENTS=y"));
-    assert_int_equal(vn__ctr_explain(&cs, EMFILE, &metal, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_NO_FDS);
+    assert_int_equal(EXPLAIN(&cs, EMFILE, &metal), VN_COUNTER_NO_FDS);
     assert_non_null(strstr(f, "ulimit -n"));
-    assert_int_equal(vn__ctr_explain(&cs, ENFILE, &metal, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_NO_FDS);
-    assert_int_equal(vn__ctr_explain(&cycles, EBUSY, &metal, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_PMU_BUSY);
-    assert_int_equal(vn__ctr_explain(&cs, ENOENT, &vm, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_NO_SOFTWARE_EVENT);
-    assert_int_equal(vn__ctr_explain(&cs, E2BIG, &metal, r, sizeof r, f, sizeof f),
-                     VN_COUNTER_OTHER_ERRNO);
+    assert_int_equal(EXPLAIN(&cs, ENFILE, &metal), VN_COUNTER_NO_FDS);
+    assert_int_equal(EXPLAIN(&cycles, EBUSY, &metal), VN_COUNTER_PMU_BUSY);
+    assert_int_equal(EXPLAIN(&cs, ENOENT, &vm), VN_COUNTER_NO_SOFTWARE_EVENT);
+    assert_int_equal(EXPLAIN(&cs, E2BIG, &metal), VN_COUNTER_OTHER_ERRNO);
     assert_non_null(strstr(r, "perf_event_open"));
     assert_non_null(strstr(r, strerror(E2BIG)));
     assert_string_equal(f, "");
@@ -474,6 +457,7 @@ static void explanations(void **state)
     /* Every reason and fix is one line. */
     assert_null(strchr(vm_fix, '\n'));
     assert_null(strchr(r, '\n'));
+#undef EXPLAIN
 }
 
 int main(void)
