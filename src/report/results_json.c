@@ -323,10 +323,11 @@ static void benchmark(vn__json *j, const vn_result *r, int counters_on, const vn
         vn__json_uint(j, "headline_samples", (size_t)vn_result_figure(r, VN_SAMPLES));
     vn__json_num(j, "cycles", vn_result_figure(r, VN_CYCLES));
     vn__json_num(j, "cpu_ns", x ? NAN : vn_result_figure(r, VN_CPU));
-    if (!x) {
-        headline(j, r);
+    /* A command's headline too: the runs' median, the next run's
+     * interval and the estimate's (each run is a process of its own). */
+    headline(j, r);
+    if (!x)
         processes(j, r);
-    }
     vn__json_obj_begin(j, "ref");
     vn__json_num(j, "ns_per_cycle", r->ref_ns);
     vn__json_num(j, "spread", r->ref_spread);

@@ -7,6 +7,7 @@
 
 #include "base/format.h"
 #include "stats/internal.h"
+#include "stats/levels.h"
 #include "internal.h"
 #include "results.h"
 #include "run/runner.h"
@@ -119,16 +120,22 @@ int vn_report_run_text(const vn_run_results *res, const vn_run_compare *cmp, siz
             rc |= vn_buf_printf(o, "  median   < %s (no slower than starting the shell)\n",
                                 vn__fmt_ns(a, sizeof a, r->bound_ns));
         } else {
-            double half = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
+            /* The interval shown first is where the next run's median
+             * falls (vn__levels_next_run), as every row of vernier's
+             * shows it; this run's own is beside it. */
+            double lo = s->median_ci[0], hi = s->median_ci[1];
+            vn__levels_next_run(s->median, &lo, &hi);
+            double half = fmax(s->median - lo, hi - s->median);
+            double own = fmax(s->median - s->median_ci[0], s->median_ci[1] - s->median);
             rc |= vn_buf_printf(o, "  median   %s%s%s", GREEN(flags),
                                 vn__fmt_ns(a, sizeof a, s->median), RESET(flags));
             /* One run has no interval and no spread: say nothing rather than "nan". */
-            char pct[32];
+            char pct[32], pct_own[32];
             if (isfinite(half) && s->n > 1)
-                rc |= vn_buf_printf(o, " +-%s  (CI %s .. %s, coverage %.1f%%)",
+                rc |= vn_buf_printf(o, " +-%s  (next run %s .. %s; this run's CI +-%s at %.1f%%)",
                                     vn__fmt_pct(pct, sizeof pct, 100 * half / s->median),
-                                    vn__fmt_ns(b, sizeof b, s->median_ci[0]),
-                                    vn__fmt_ns(c, sizeof c, s->median_ci[1]),
+                                    vn__fmt_ns(b, sizeof b, lo), vn__fmt_ns(c, sizeof c, hi),
+                                    vn__fmt_pct(pct_own, sizeof pct_own, 100 * own / s->median),
                                     100 * s->median_ci_level);
             rc |= vn_buf_puts(o, "\n");
             if (s->n > 1)

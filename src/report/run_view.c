@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "results.h"
+#include "stats/levels.h"
 
 /* What the engine would have measured and a command has not: unknown. */
 static void row_of(const vn_run_result *x, vn_result *r)
@@ -21,6 +22,18 @@ static void row_of(const vn_run_result *x, vn_result *r)
     r->nsamples = x->nsamples;
     r->headline_samples = x->nsamples;
     r->stats = x->stats;
+    /* The interval every view shows is the next run's, as the engine's
+     * rows show it: the median's own (order statistics over the runs) is
+     * the estimate's, and the next invocation's median has an error of
+     * its own (vn__levels_next_run). */
+    r->est_ci[0] = r->est_ci[1] = r->cycles_est_ci[0] = r->cycles_est_ci[1] = NAN;
+    r->cycles_ci[0] = r->cycles_ci[1] = NAN;
+    r->share_processes = r->share_blocks = r->share_samples = NAN;
+    if (!x->upper_bound && x->stats.n) {
+        r->est_ci[0] = x->stats.median_ci[0];
+        r->est_ci[1] = x->stats.median_ci[1];
+        vn__levels_next_run(x->stats.median, &r->stats.median_ci[0], &r->stats.median_ci[1]);
+    }
     r->iters = 1;
     r->threads = 1;
     /* The shell's start-up is what is taken off every run, as the empty

@@ -3,6 +3,7 @@ executor, then real runs: per-run memory, interleaving, parameters, and
 every failure the issue names."""
 import errno
 import json
+import math
 import os
 import re
 import select
@@ -70,6 +71,29 @@ def test_fake_runs_give_exact_statistics(tmp_path):
     rows = run_summaries(p.stderr)["prog --flag"]
     assert quantities(rows["median"])[0] == "11.0 ms"
     assert quantities(rows["user"]) == ["4.00 ms", "1.00 ms", "2.0 MiB"]
+
+
+def test_the_interval_is_for_the_next_run(tmp_path):
+    """A command's headline carries the next run's interval (its runs'
+    median's own, widened by sqrt(2) on the log scale) and the estimate's
+    own, and the console shows the first with the second beside it."""
+    f = fake(tmp_path, [f"{10 + (i * 7) % 5} 4 1 2048 0" for i in range(20)])
+    p = run("run", "--fake-exec", f, "--runs", "20", "--json", "-", "prog", check=0)
+    d = json.loads(p.stdout)
+    validate(d, "results-1.json")
+    b = d["benchmarks"][0]
+    h = b["headline"]
+    v, (lo, hi), (elo, ehi) = h["value"], h["ci"], h["est_ci"]
+    assert v == b["stats"]["median"] and h["unit"] == "ns" and not h["bound"]
+    assert h["ci"] == b["stats"]["median_ci"]
+    assert lo < elo < v < ehi < hi
+    assert math.log(hi / v) == pytest.approx(math.sqrt(2) * math.log(ehi / v), rel=1e-9)
+    assert math.log(v / lo) == pytest.approx(math.sqrt(2) * math.log(v / elo), rel=1e-9)
+    # The console: the next run's half-width first, the estimate's beside it.
+    pcts = [float(x) for x in re.findall(r"\+-([\d.]+)%", run_summaries(p.stderr)["prog"]["median"])]
+    half = 100 * max(v - lo, hi - v) / v
+    own = 100 * max(v - elo, ehi - v) / v
+    assert pcts[0] == pytest.approx(half, rel=0.05) and pcts[1] == pytest.approx(own, rel=0.05)
 
 
 @pytest.mark.parametrize("names", [("--max-time", "--min-samples", "--max-samples"),
