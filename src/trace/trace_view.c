@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/levels.h"
 #include "trace.h"
 
 /* Breakdown lines shown, by most calls; the rest are summed on one line. */
@@ -327,6 +328,14 @@ int vn__trace_view(const vn__trace_calls *c, const vn__trace_info *in, vn_result
     x->timer = VN_CLOCK_MONOTONIC;
     if (!err)
         err = vn_stats_compute(c->ns, c->n, &x->stats);
+    /* The interval shown is the next trace's, as every row's is; the
+     * calls' own interval of their median is the estimate's. */
+    x->cycles_ci[0] = x->cycles_ci[1] = x->cycles_est_ci[0] = x->cycles_est_ci[1] = NAN;
+    x->share_processes = x->share_blocks = x->share_samples = NAN;
+    x->est_ci[0] = x->stats.median_ci[0];
+    x->est_ci[1] = x->stats.median_ci[1];
+    if (!err)
+        vn__levels_next_run(x->stats.median, &x->stats.median_ci[0], &x->stats.median_ci[1]);
     r.timer = VN_CLOCK_MONOTONIC;
     snprintf(r.timer_reason, sizeof r.timer_reason,
              "bpf_ktime_get_ns in the kernel, at the function's entry and return");

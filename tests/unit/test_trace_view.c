@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "stats/levels.h"
+#include "stats/stats_api.h"
 #include "trace/trace.h"
 #include "report/report.h"
 #include "text_checks.h"
@@ -93,6 +95,15 @@ static void view(void **state)
     assert_true(x->samples[2999].value == 1000);
     assert_true(x->overhead_ns == 0);
     assert_int_equal(x->stats.n, 3000);
+    /* The interval shown is the next trace's: the calls' own interval of
+     * their median (est_ci), sqrt(2) wider on the log scale. */
+    double med, elo, ehi;
+    assert_int_equal(vn_median_ci(c.ns, c.n, &med, &elo, &ehi), 0);
+    assert_true(x->est_ci[0] == elo && x->est_ci[1] == ehi && x->stats.median == med);
+    double lo = elo, hi = ehi;
+    vn__levels_next_run(med, &lo, &hi);
+    assert_true(x->stats.median_ci[0] == lo && x->stats.median_ci[1] == hi);
+    assert_true(lo <= elo && hi >= ehi && isnan(x->cycles_est_ci[0]));
     /* The row's settings are the run's; the results schema wants them > 0. */
     assert_true(x->max_time == 2 && r.config.max_time == 2);
     assert_true(x->precision == r.config.precision && x->precision > 0);
