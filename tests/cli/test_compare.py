@@ -235,12 +235,15 @@ def test_golden_console_and_markdown(tmp_path):
 
 
 def test_threshold_is_the_precision_the_files_asked(tmp_path, run_file):
-    """Between vernier's files the threshold is the precision they were
-    measured to (the looser side's); --threshold wins."""
+    """Between vernier's files whose runs sought a precision (a row stopped
+    on it) the threshold is that precision (the looser side's); a run of
+    fixed count, or another tool's file on a side, keeps 2%; --threshold
+    wins."""
     a = np.linspace(1000, 1030, 40)
-    def side(name, values, precision):
+    def side(name, values, precision, stop="precision"):
         doc = commands_doc(run_file, {"f": values})
         doc["config"]["precision"] = precision
+        doc["benchmarks"][0]["stop"] = stop
         return write(tmp_path / name, doc)
     base, new = side("base.json", a, 1), side("new.json", a * 1.025, 1)
     doc = compare(base, new)
@@ -253,6 +256,12 @@ def test_threshold_is_the_precision_the_files_asked(tmp_path, run_file):
     doc = compare("--threshold", "3", base, new)
     assert doc["method"]["threshold"] == 0.03
     assert rows(doc)["f"]["verdict"] == "no_change"
+    # Runs of a fixed count did not seek the precision they carry.
+    fixed = side("fixed.json", a, 1, stop="max_samples")
+    assert compare(fixed, new)["method"]["threshold"] == 0.02
+    # Nor does a side that holds another tool's file as well.
+    hf = write(tmp_path / "hf.json", {"results": [{"command": "f", "times": list(a * 1e-9)}]})
+    assert compare(base, hf, "--", new)["method"]["threshold"] == 0.02
 
 
 def test_instructions_and_machines(tmp_path, run_file):
