@@ -254,11 +254,13 @@ static int open_summary(vn_results *r, const vn__suite_ctx *ctx)
         if (!hi || b->param > hi->param)
             hi = b;
     }
-    if (!lo || lo == hi || !(lo->stats.median_ci[0] > 0))
+    /* Two rows of one run: their estimates' own intervals (est_ci), not
+     * the next run's. */
+    if (!lo || lo == hi || !(lo->est_ci[0] > 0))
         return 0;
     double ratio = hi->stats.median / lo->stats.median;
-    double rlo = hi->stats.median_ci[0] / lo->stats.median_ci[1];
-    double rhi = hi->stats.median_ci[1] / lo->stats.median_ci[0];
+    double rlo = hi->est_ci[0] / lo->est_ci[1];
+    double rhi = hi->est_ci[1] / lo->est_ci[0];
     double within = fmax(rhi - 1, 1 - rlo) * 100;
     char a[16], b[16], ta[32], tb[32], brief[128], why[768];
     vn__suite_size_name(a, sizeof a, lo->param);

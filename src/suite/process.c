@@ -235,8 +235,10 @@ static int fork_summary(vn_results *r, const vn__suite_ctx *ctx)
         return 0;
     double mib = (double)(large - small) / (double)MIB;
     double per = (b->stats.median - a->stats.median) / mib;
-    double lo = (b->stats.median_ci[0] - a->stats.median_ci[1]) / mib;
-    double hi = (b->stats.median_ci[1] - a->stats.median_ci[0]) / mib;
+    /* Two rows of one run: their estimates' own intervals, not the next
+     * run's. */
+    double lo = (b->est_ci[0] - a->est_ci[1]) / mib;
+    double hi = (b->est_ci[1] - a->est_ci[0]) / mib;
     char tp[32], ta[32], tb[32], tl[32], th[32], tg[32], brief[128], why[768];
     vn__fmt_ns(tp, sizeof tp, per);
     snprintf(brief, sizeof brief, "process.fork: %s%s per MiB the parent touched (%s: %s, %s: %s)",
