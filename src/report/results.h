@@ -60,18 +60,12 @@ typedef struct vn__cells {
 
 void vn__results_cells(const vn_result *r, vn__cells *c);
 
-/* The row's parameter (VN_PARAM) as the integer it was set as: a double
- * holds every int64_t up to 2^53 exactly, and the ends of the range whole. */
+/* The row's parameter as the integer it was set as. Read from the row
+ * itself, not through VN_PARAM: a double holds an int64_t exactly only up
+ * to 2^53, and the name ("fn/n=...") prints it whole. 0 without one. */
 static inline long long vn__param_value(const vn_result *r)
 {
-    double v = vn_result_figure(r, VN_PARAM);
-    if (isnan(v))
-        return 0;
-    if (v >= 9223372036854775807.0)
-        return INT64_MAX;
-    if (v <= -9223372036854775807.0 - 1)
-        return INT64_MIN;
-    return (long long)v;
+    return r && r->param_name[0] ? (long long)r->param : 0;
 }
 
 /* The line on the processes the run measured in (r->processes): how many,

@@ -492,6 +492,26 @@ static void finding(const char *text, char mark, const char *id, char *line, siz
 
 /* The upper-bound row shows the bound, rounded up, and nothing else that
  * could be read as a time: no negative number, no tiny net median. */
+/* A parameter past 2^53, where a double rounds: JSON and CSV print it
+ * whole, as the row's name does. */
+static void large_parameter_is_exact(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    vn_result *a = &r.bench[0];
+    a->param = (1LL << 60) + 1;
+    snprintf(a->name, sizeof a->name, "sum/n=%lld", (long long)a->param);
+    vn_buf b;
+    render(&r, vn_report_results_json, &b);
+    assert_non_null(strstr(b.data, "\"n\": 1152921504606846977"));
+    vn_buf_free(&b);
+    render(&r, csv_summary, &b);
+    assert_non_null(strstr(b.data, ",1152921504606846977,"));
+    vn_buf_free(&b);
+    fixture_free(&r);
+}
+
 static void upper_bound_row(void **state)
 {
     (void)state;
@@ -1314,6 +1334,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(golden_files), cmocka_unit_test(upper_bound_row),
+        cmocka_unit_test(large_parameter_is_exact),
         cmocka_unit_test(text_table),   cmocka_unit_test(explain),
         cmocka_unit_test(findings_keep_numbers_whole), cmocka_unit_test(note_is_one_line),
         cmocka_unit_test(optional_columns),
