@@ -35,7 +35,7 @@ static int one(const vn_result *res, unsigned flags, vn_buf *b, int first)
     /* The samples of the headline: those without a tag it leaves out. */
     for (size_t i = 0; i < all; i++) {
         const vn_sample *s = vn_result_sample(res, i);
-        if (!(s->tags & left_out))
+        if (s && !(s->tags & left_out))
             x[n++] = s->value - (net ? overhead : 0);
     }
 

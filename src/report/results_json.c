@@ -178,7 +178,9 @@ static void headline(vn__json *j, const vn_result *r)
 {
     double bound_ns = vn_result_figure(r, VN_BOUND);
     int bound = !isnan(bound_ns);
-    if (vn_result_figure(r, VN_N) == 0 && !bound) {
+    /* None for a failed row: a command that failed on a run keeps the
+     * runs before it in its statistics, but they are no answer. */
+    if ((vn_result_figure(r, VN_N) == 0 || vn_result_stop(r) == VN_STOP_FAILED) && !bound) {
         vn__json_null(j, "headline");
         return;
     }

@@ -73,7 +73,7 @@ static void run_warnings(vn_run_result *res, const row *r, const vn_run_config *
         vn__warning_brief(run_warn(res, "max_time",
              "%s s of runs did not make the median's 95%% CI +-%s (it is +-%s); more runs "
              "with --max-time or --max-samples", secs, asked, got),
-             "CI +-%s, +-%s asked; %s s of runs spent", got, asked, secs);
+             "est. +-%s, +-%s asked; %s s of runs spent", got, asked, secs);
     }
     if (r->failed_runs && c->ignore_failure)
         vn__warning_brief(run_warn(res, "failed_runs",
