@@ -5,6 +5,7 @@ import csv
 import errno
 import io
 import json
+import math
 import os
 import platform
 import re
@@ -107,6 +108,27 @@ def test_sleep_reads_ten_milliseconds():
     assert all(s["cpu_ns"] is None or s["cpu_ns"] < s["value"] for s in b["samples"])
     assert "shared_core" not in {w["id"] for w in b["warnings"]}
     assert len(b["samples"]) >= 5
+
+
+def test_the_interval_is_for_the_next_run():
+    """Each row's interval is the next run's: the estimate's own (est_ci,
+    which the precision is held to) widened by sqrt(2) on the log scale,
+    in the headline's unit and in ns; the table's +- is the next run's."""
+    d, p = results("random_work", "--processes", "3")
+    b = d["benchmarks"][0]
+    h = b["headline"]
+    assert h["processes"] == 3 and not h["bound"]
+    v, (lo, hi), (elo, ehi) = h["value"], h["ci"], h["est_ci"]
+    assert lo < elo < v < ehi < hi
+    assert math.log(hi / v) == pytest.approx(math.sqrt(2) * math.log(ehi / v), rel=1e-6)
+    assert math.log(v / lo) == pytest.approx(math.sqrt(2) * math.log(v / elo), rel=1e-6)
+    ns = h["units"]["ns"]
+    assert ns["ci"] == b["stats"]["median_ci"]
+    if h["unit"] == "ns":
+        assert ns["ci"] == h["ci"]
+    # The table's +-: the next run's half-width in percent of the headline.
+    pct = float(re.search(r"\+-([\d.]+)%", table_row(p.stderr, b["name"])).group(1))
+    assert pct == pytest.approx(100 * max(v - lo, hi - v) / v, rel=0.06, abs=0.06)
 
 
 def test_progress_bar_on_a_terminal_only():

@@ -307,6 +307,12 @@ static void the_public_results_are_read_through_functions(void **state)
             assert_true(same(vn_result_figure(b, VN_CI_LO), b->stats.median_ci[0]));
             assert_true(same(vn_result_figure(b, VN_CI_HI), b->stats.median_ci[1]));
             assert_true(isnan(vn_result_figure(b, VN_BOUND)));
+            /* The next run's interval holds the estimate's, which holds
+             * the headline. */
+            double lo = vn_result_figure(b, VN_CI_LO), hi = vn_result_figure(b, VN_CI_HI);
+            if (isfinite(lo) && isfinite(b->est_ci[0]))
+                assert_true(lo <= b->est_ci[0] && b->est_ci[0] <= b->stats.median &&
+                            b->stats.median <= b->est_ci[1] && b->est_ci[1] <= hi);
         }
         assert_true(same(vn_result_figure(b, VN_MEAN), b->stats.mean));
         assert_true(same(vn_result_figure(b, VN_P99), b->stats.pct[8]));

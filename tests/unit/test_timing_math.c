@@ -14,6 +14,7 @@
 #include "clock/internal.h"
 #include "base/format.h"
 #include "main/all.h"
+#include "golden.h"
 
 static void delta_distribution(void **state)
 {
@@ -173,17 +174,28 @@ static void report_with(vn_clocks_report *r, int invariant, double lfence_ns, do
     r->crosscpu.has_counter = 1;
 }
 
+/* Appends one sentence and its line end to g. */
+static void keep(vn_buf *g, const char *why)
+{
+    assert_int_equal(vn_buf_printf(g, "%s\n", why), 0);
+}
+
 static void timer_selection(void **state)
 {
     (void)state;
     vn_clocks_report r;
     vn_clock_id id;
     char why[256], other[256];
+    /* Every sentence of the choice, in the order tested: the golden of
+     * their wording (the rest asserts the choice and its numbers). */
+    vn_buf g;
+    vn_buf_init(&g, 0);
 #if defined(__x86_64__)
     /* The ordered read, with the costs measured: cpuid;rdtsc's, far slower
      * inside a VM, and lfence;rdtsc's. */
     report_with(&r, 1, 16.3, 1900);
     assert_int_equal(vn_clock_select(&r, &id, why, sizeof why), VN_CLOCK_WHY_TSC_CPUID_COSTLY);
+    keep(&g, why);
     assert_int_equal(id, VN_CLOCK_TSC_LFENCE);
     assert_non_null(strstr(why, "cpuid;rdtsc"));
     assert_non_null(strstr(why, "1.90 us"));
@@ -201,41 +213,48 @@ static void timer_selection(void **state)
     /* A cheap cpuid;rdtsc is not worth a word. */
     report_with(&r, 1, 16.3, 20);
     assert_int_equal(vn_clock_select(&r, &id, why, sizeof why), VN_CLOCK_WHY_INVARIANT_TSC);
+    keep(&g, why);
     assert_int_equal(id, VN_CLOCK_TSC_LFENCE);
     assert_null(strstr(why, "cpuid"));
 
     report_with(&r, 0, 16.3, 1900);
     assert_int_equal(vn_clock_select(&r, &id, why, sizeof why), VN_CLOCK_WHY_NOT_INVARIANT);
+    keep(&g, why);
     assert_int_equal(id, VN_CLOCK_MONOTONIC);
     assert_non_null(strstr(why, "24.0 ns"));
 
     report_with(&r, 1, 16.3, 1900);
     r.crosscpu.tsc_backwards = 3;
     assert_int_equal(vn_clock_select(&r, &id, why, sizeof why), VN_CLOCK_WHY_BACKWARDS);
+    keep(&g, why);
     assert_int_equal(id, VN_CLOCK_MONOTONIC);
 
     /* The warp check alone is enough to distrust the counter. */
     report_with(&r, 1, 16.3, 1900);
     r.crosscpu.warp_tsc_backwards = 1;
     assert_int_equal(vn_clock_select(&r, &id, why, sizeof why), VN_CLOCK_WHY_BACKWARDS);
+    keep(&g, why);
     assert_int_equal(id, VN_CLOCK_MONOTONIC);
 
     /* The kernel dropped tsc from its clocksources: it found it unstable. */
     report_with(&r, 1, 16.3, 1900);
     snprintf(r.clocksource_available, sizeof r.clocksource_available, "kvm-clock hpet");
     assert_int_equal(vn_clock_select(&r, &id, why, sizeof why), VN_CLOCK_WHY_TSC_UNSTABLE);
+    keep(&g, why);
     assert_int_equal(id, VN_CLOCK_MONOTONIC);
 
     /* Unknown clocksources say nothing either way. */
     report_with(&r, 1, 16.3, 1900);
     r.clocksource_available[0] = '\0';
     assert_int_equal(vn_clock_select(&r, &id, why, sizeof why), VN_CLOCK_WHY_TSC_CPUID_COSTLY);
+    keep(&g, why);
     assert_int_equal(id, VN_CLOCK_TSC_LFENCE);
 
     /* Without a calibration ticks cannot become time. */
     report_with(&r, 1, 16.3, 1900);
     r.tsc_calibrated = 0;
     assert_int_equal(vn_clock_select(&r, &id, why, sizeof why), VN_CLOCK_WHY_UNCALIBRATED);
+    keep(&g, why);
     assert_int_equal(id, VN_CLOCK_MONOTONIC);
 #endif
     /* Without any counter the choice is always CLOCK_MONOTONIC, whose cost
@@ -243,9 +262,14 @@ static void timer_selection(void **state)
     report_with(&r, 1, 16.3, 1900);
     r.nclocks = 1;
     assert_int_equal(vn_clock_select(&r, &id, why, sizeof why), VN_CLOCK_WHY_NO_COUNTER);
+    keep(&g, why);
     assert_int_equal(id, VN_CLOCK_MONOTONIC);
     assert_non_null(strstr(why, "24.0 ns"));
     assert_null(strchr(why, '\n'));
+#if defined(__x86_64__)
+    check_golden("clock-reasons.txt", &g);
+#endif
+    vn_buf_free(&g);
 }
 
 int main(void)
