@@ -108,8 +108,9 @@ typedef enum vn_figure {
     VN_ITERS,           /* iterations per sample */
     VN_N,               /* how many samples VN_MEAN to VN_MAD and the percentiles are of;
                            0 for none */
-    VN_CI_LEVEL,        /* the exact coverage of VN_CI_LO..VN_CI_HI: 0.95 or more when the
-                           samples allow, less for very few */
+    VN_CI_LEVEL,        /* the exact coverage of the order-statistics interval of the
+                           samples' median that the next run's interval starts from in one
+                           process: 0.95 or more when the samples allow, less for very few */
     VN_P1,              /* the other percentiles of the headline's samples */
     VN_P5,
     VN_P10,
