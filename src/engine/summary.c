@@ -299,19 +299,14 @@ int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *p
         goto out;
     /* The headline: the decision's, which the statistics' median and its
      * interval then carry, so that every report shows the same number. */
-    res->est_ci[0] = res->est_ci[1] = res->cycles_est_ci[0] = res->cycles_est_ci[1] = NAN;
+    res->est_ci[0] = res->est_ci[1] = NAN;
     if (!rd->bound && res->stats.n) {
         res->stats.median = rd->ns.value;
-        res->est_ci[0] = res->stats.median_ci[0] = rd->ns.lo;
-        res->est_ci[1] = res->stats.median_ci[1] = rd->ns.hi;
-        vn__levels_next_run(rd->ns.value, &res->stats.median_ci[0], &res->stats.median_ci[1]);
+        vn__levels_intervals(rd->ns.value, rd->ns.lo, rd->ns.hi, res->est_ci, res->stats.median_ci);
     }
     res->cycles = rd->bound ? rd->bound_cycles : rd->cycles.value;
-    res->cycles_ci[0] = rd->bound ? NAN : rd->cycles.lo;
-    res->cycles_ci[1] = rd->bound ? NAN : rd->cycles.hi;
-    res->cycles_est_ci[0] = res->cycles_ci[0];
-    res->cycles_est_ci[1] = res->cycles_ci[1];
-    vn__levels_next_run(res->cycles, &res->cycles_ci[0], &res->cycles_ci[1]);
+    vn__levels_intervals(res->cycles, rd->bound ? NAN : rd->cycles.lo, rd->bound ? NAN : rd->cycles.hi,
+                         res->cycles_est_ci, res->cycles_ci);
     res->cycles_headline = rd->cycles_headline && !rd->bound;
     res->share_processes = rd->share_processes;
     res->share_blocks = rd->share_blocks;

@@ -213,9 +213,7 @@ static int row_of(const vn__kbench_row *k, double hz, const vn__empty_view *empt
         r->bound_ns = d.value;
     } else {
         r->stats.median = d.value;
-        r->stats.median_ci[0] = r->est_ci[0] = d.lo;
-        r->stats.median_ci[1] = r->est_ci[1] = d.hi;
-        vn__levels_next_run(d.value, &r->stats.median_ci[0], &r->stats.median_ci[1]);
+        vn__levels_intervals(d.value, d.lo, d.hi, r->est_ci, r->stats.median_ci);
     }
     r->cycles = r->ref_ns = r->ref_spread = r->overhead_cycles = NAN;
     r->overhead_cycles_spread = NAN;

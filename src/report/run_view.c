@@ -29,11 +29,9 @@ static void row_of(const vn_run_result *x, vn_result *r)
     r->est_ci[0] = r->est_ci[1] = r->cycles_est_ci[0] = r->cycles_est_ci[1] = NAN;
     r->cycles_ci[0] = r->cycles_ci[1] = NAN;
     r->share_processes = r->share_blocks = r->share_samples = NAN;
-    if (!x->upper_bound && x->stats.n) {
-        r->est_ci[0] = x->stats.median_ci[0];
-        r->est_ci[1] = x->stats.median_ci[1];
-        vn__levels_next_run(x->stats.median, &r->stats.median_ci[0], &r->stats.median_ci[1]);
-    }
+    if (!x->upper_bound && x->stats.n)
+        vn__levels_intervals(x->stats.median, x->stats.median_ci[0], x->stats.median_ci[1],
+                             r->est_ci, r->stats.median_ci);
     r->iters = 1;
     r->threads = 1;
     /* The shell's start-up is what is taken off every run, as the empty

@@ -92,6 +92,13 @@ void vn__levels_next_run(double value, double *lo, double *hi)
     }
 }
 
+void vn__levels_intervals(double value, double lo, double hi, double est[2], double next[2])
+{
+    est[0] = next[0] = lo;
+    est[1] = next[1] = hi;
+    vn__levels_next_run(value, &next[0], &next[1]);
+}
+
 double vn__median_var(double lo, double hi)
 {
     double h = (hi - lo) / (2 * Z975);

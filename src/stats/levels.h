@@ -51,6 +51,11 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
  * ends stay NAN. */
 void vn__levels_next_run(double value, double *lo, double *hi);
 
+/* A headline's two intervals from the estimate's [lo, hi] around value:
+ * est as it is (what the precision asked is held to), next for the next
+ * run (vn__levels_next_run), the one every report shows. */
+void vn__levels_intervals(double value, double lo, double hi, double est[2], double next[2]);
+
 /* The variance of a median of n samples, from the half-width of its 95%
  * interval: a normal approximation, ((hi - lo) / (2 x 1.96))^2. */
 double vn__median_var(double lo, double hi);

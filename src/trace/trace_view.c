@@ -332,10 +332,10 @@ int vn__trace_view(const vn__trace_calls *c, const vn__trace_info *in, vn_result
      * calls' own interval of their median is the estimate's. */
     x->cycles_ci[0] = x->cycles_ci[1] = x->cycles_est_ci[0] = x->cycles_est_ci[1] = NAN;
     x->share_processes = x->share_blocks = x->share_samples = NAN;
-    x->est_ci[0] = x->stats.median_ci[0];
-    x->est_ci[1] = x->stats.median_ci[1];
+    x->est_ci[0] = x->est_ci[1] = NAN;
     if (!err)
-        vn__levels_next_run(x->stats.median, &x->stats.median_ci[0], &x->stats.median_ci[1]);
+        vn__levels_intervals(x->stats.median, x->stats.median_ci[0], x->stats.median_ci[1],
+                             x->est_ci, x->stats.median_ci);
     r.timer = VN_CLOCK_MONOTONIC;
     snprintf(r.timer_reason, sizeof r.timer_reason,
              "bpf_ktime_get_ns in the kernel, at the function's entry and return");
