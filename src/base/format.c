@@ -12,12 +12,14 @@
 /* Seconds from which durations are shown in exponent notation. */
 #define BIG_S 1e6
 
+/* The units a duration is shown in, largest first. */
+static const struct {
+    double scale;
+    const char *unit;
+} durations[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
+
 char *vn__fmt_ns(char *s, size_t n, double ns)
 {
-    static const struct {
-        double scale;
-        const char *unit;
-    } units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
     if (!isfinite(ns)) {
         snprintf(s, n, "-");
         return s;
@@ -28,17 +30,17 @@ char *vn__fmt_ns(char *s, size_t n, double ns)
     }
     double a = fabs(ns);
     size_t u = 0;
-    while (u + 1 < sizeof units / sizeof units[0] && a < units[u].scale * 0.9995)
+    while (u + 1 < sizeof durations / sizeof durations[0] && a < durations[u].scale * 0.9995)
         u++;
-    double v = ns / units[u].scale;
+    double v = ns / durations[u].scale;
     double av = fabs(v);
     /* Three significant digits, without switching to exponent notation
      * below a million seconds (past it, every digit would be printed). */
     int decimals = av >= 99.95 ? 0 : av >= 9.995 ? 1 : av >= 0.9995 ? 2 : 3;
     if (av >= BIG_S)
-        snprintf(s, n, "%.3g %s", v, units[u].unit);
+        snprintf(s, n, "%.3g %s", v, durations[u].unit);
     else
-        snprintf(s, n, "%.*f %s", decimals, v, units[u].unit);
+        snprintf(s, n, "%.*f %s", decimals, v, durations[u].unit);
     return s;
 }
 
@@ -234,10 +236,6 @@ static int decimals_for(double like, double step, int max)
 
 char *vn__fmt_ns_as(char *s, size_t n, double ns, double like, double step)
 {
-    static const struct {
-        double scale;
-        const char *unit;
-    } units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
     if (!isfinite(ns)) {
         snprintf(s, n, "-");
         return s;
@@ -245,13 +243,13 @@ char *vn__fmt_ns_as(char *s, size_t n, double ns, double like, double step)
     if (!isfinite(like))
         like = ns;
     size_t u = 0;
-    while (u + 1 < sizeof units / sizeof units[0] && fabs(like) < units[u].scale * 0.9995)
+    while (u + 1 < sizeof durations / sizeof durations[0] && fabs(like) < durations[u].scale * 0.9995)
         u++;
-    double sc = units[u].scale;
+    double sc = durations[u].scale;
     if (fmax(fabs(like), fabs(ns)) / sc >= BIG_S)
-        snprintf(s, n, "%.6g %s", ns / sc, units[u].unit);
+        snprintf(s, n, "%.6g %s", ns / sc, durations[u].unit);
     else
-        snprintf(s, n, "%.*f %s", decimals_for(like / sc, step / sc, 9), ns / sc, units[u].unit);
+        snprintf(s, n, "%.*f %s", decimals_for(like / sc, step / sc, 9), ns / sc, durations[u].unit);
     return s;
 }
 
