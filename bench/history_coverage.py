@@ -22,6 +22,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 
 def main(d, tool):
@@ -34,9 +35,13 @@ def main(d, tool):
             store = os.path.join(tmp, cond + ".db")
             i = 1
             verdicts = {}  # (kind, workload) -> [slower, compared]
+            # A minute apart, ending now: `vernier compare --store` learns
+            # only from results of the last 30 days before now.
+            n = sum(1 for f in files if re.match(rf"^{re.escape(cond)}-base-\d+\.json$", f))
+            start = int(time.time()) - 60 * (n + 1)
             while f"{cond}-base-{i}.json" in files:
                 subprocess.run([tool, "store", "add", "--store", store, "--commit", f"run{i}",
-                                "--time", str(1_700_000_000 + 60 * i),
+                                "--time", str(start + 60 * i),
                                 os.path.join(d, f"{cond}-base-{i}.json")],
                                check=True, capture_output=True)
                 # Run i, now stored, against the next run and the slowed

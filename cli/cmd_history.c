@@ -268,6 +268,7 @@ static void json_series(vn__json *j, const vn__store_series *v, const vn__store_
         vn__json_str(j, "unit", p->unit);
         vn__json_num(j, "value", p->value);
         json_pair(j, "ci", p->lo, p->hi);
+        json_pair(j, "est_ci", p->est_lo, p->est_hi);
         vn__json_uint(j, "units", p->nunits);
         json_pair(j, "ci_history", p->lo_h, p->hi_h);
         vn__json_uint(j, "learned_from", p->learned_from);

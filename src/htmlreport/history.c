@@ -86,7 +86,7 @@ static int plot_script(vn_buf *b, const vn__store_series *v, const vn__store_cha
         rc = vn_buf_puts(b, "EOD\nplot $d using 1:2:5:6 with yerrorbars pt 0 lc rgb '#bbbbbb' "
                             "title 'interval with history', "
                             "'' using 1:2:3:4 with yerrorbars pt 7 ps 0.5 lc rgb '#1f77b4' "
-                            "title 'headline and its 95% interval', "
+                            "title 'headline, 95% interval for the next run', "
                             "'' using 1:2 with lines lc rgb '#1f77b4' notitle\n");
     return rc;
 }
@@ -153,9 +153,10 @@ int vn__rep_history(const vn__store_series *v, size_t nv, const vn__store_change
         rc = vn__rep_esc(out, store);
     if (!rc)
         rc = vn_buf_printf(out, ": %zu series. Each point is a result: its headline (the mean of "
-                                "its processes, runs or repetitions) with its 95%% interval, and in "
-                                "grey the interval widened by the variation between the results "
-                                "before it. Dashed lines are change points.</p>\n",
+                                "its processes, runs or repetitions) with its 95%% interval for the "
+                                "next run, and in grey that interval widened by the variation "
+                                "between the results before it. Dashed lines are change "
+                                "points.</p>\n",
                            nv);
     const char *at = img.data ? img.data : "", *end = at + img.len;
     for (size_t i = 0; i < nv && !rc; i++) {

@@ -84,7 +84,8 @@ typedef struct vn__store_point {
     int dirty;
     char unit[8];         /* the unit its file compared in: "ns" or "cycles" */
     double value, lo, hi; /* the headline in ns: the units' mean and its 95% interval
-                             (NAN ends with fewer than 2 units) */
+                             for the next run (NAN ends with fewer than 2 units) */
+    double est_lo, est_hi; /* the mean's own 95% interval, as stored */
     double sd;            /* the units' standard deviation (NAN with fewer than 2) */
     size_t nunits;
     /* The interval widened by the variation between the earlier results

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/levels.h"
 #include "store/changes.h"
 #include "store/store_internal.h"
 #include "vernier/base.h"
@@ -98,6 +99,11 @@ static int point_row(void *ctx, size_t ncols, const char *const *vals)
     p->value = dnum(vals[7]);
     p->lo = dnum(vals[8]);
     p->hi = dnum(vals[9]);
+    /* The store keeps the estimate's interval over the units; shown, as
+     * every headline's, is the one for the next run. */
+    p->est_lo = p->lo;
+    p->est_hi = p->hi;
+    vn__levels_next_run(p->value, &p->lo, &p->hi);
     p->sd = dnum(vals[10]);
     p->nunits = vals[11] ? (size_t)strtoull(vals[11], NULL, 10) : 0;
     return 0;
@@ -188,16 +194,14 @@ size_t vn__store_widen(const vn__store_point *before, size_t n, double now, doub
     size_t used = between_of(before, n, now, least, most, max_age, &var);
     if (!used)
         return 0;
-    /* The wider of the result's own interval and 1.96 times what the
-     * series says a headline moves from one run to the next (which holds
-     * each run's own error already, so the two are not added), in the
-     * value's unit: on a log scale the far end of a wide interval runs
-     * away (2x for a memory-bound body whose runs spread 2x). Added in
-     * quadrature with t(m - 1), the intervals held the next run 89-96% of
-     * the time and were wider than the runs' spread for the memory-bound
-     * bodies (bench/RESULTS.md). */
+    /* The wider of the result's own interval (for the next run) and the
+     * next run's as the series says a headline moves from one run to the
+     * next: 1.96 x sqrt(2) x that, the difference of two runs (which
+     * holds each run's own error already, so the two are not added). In
+     * the value's unit: on a log scale the far end of a wide interval
+     * runs away (2x for a memory-bound body whose runs spread 2x). */
     double own = isfinite(*lo) && isfinite(*hi) ? fmax(*hi - value, value - *lo) : 0;
-    double half = fmax(own, Z975 * sqrt(var) * value);
+    double half = fmax(own, Z975 * M_SQRT2 * sqrt(var) * value);
     *lo = value - half;
     *hi = value + half;
     return used;

@@ -383,3 +383,10 @@ def loads_nothing_at_run_time(path):
         phentsize, phnum = struct.unpack_from(order + "HH", data, 0x2A)
     types = {struct.unpack_from(order + "I", data, phoff + i * phentsize)[0] for i in range(phnum)}
     return not types & {2, 3}  # PT_DYNAMIC, PT_INTERP
+
+
+def next_run(value, lo, hi):
+    """The interval for the next run from the estimate's own [lo, hi]: each
+    side widened by sqrt(2) on the log scale (src/stats/levels.c)."""
+    w = 2 ** 0.5
+    return [value * (lo / value) ** w, value * (hi / value) ** w]

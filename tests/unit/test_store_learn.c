@@ -114,6 +114,21 @@ static void a_new_interval_widens_by_what_the_series_saw(void **state)
     print_message("half-width with history: %.2f (own 1.00)\n", half);
     assert_true(half > 3 && half < 12);
     assert_float_equal(lo + hi, 200, 1e-9);
+    /* Runs that step 3% apart every time: the next run lies one step
+     * away, and the interval for it is 1.96 x sqrt(2) x the standard
+     * deviation of one run, median |d| / (0.6745 sqrt 2), that is
+     * 1.96 x ln(1.03) / 0.6745 = 8.59% (1.96 x that of one run, the
+     * estimate's interval, would be 6.07%). */
+    for (int i = 0; i < 20; i++)
+        p[i].value = i % 2 ? 103 : 100;
+    lo = 99, hi = 101;
+    assert_int_equal(vn__store_widen(p, 20, 3000, 100, &lo, &hi, 5, 30, 0), 20);
+    assert_float_equal((hi - lo) / 2, 100 * 1.959963984540054 * log(1.03) / 0.6744897501960817, 1e-9);
+    /* An own interval wider than that stays as it is. */
+    lo = 80, hi = 120;
+    vn__store_widen(p, 20, 3000, 100, &lo, &hi, 5, 30, 0);
+    assert_float_equal(lo, 80, 1e-12);
+    assert_float_equal(hi, 120, 1e-12);
     lo = 99, hi = 101;
     assert_int_equal(vn__store_widen(p, 4, 3000, 100, &lo, &hi, 5, 30, 0), 0);
     assert_float_equal(lo, 99, 0);
