@@ -37,6 +37,7 @@ static const struct field {
     {"min_processes", offsetof(vn__policy, min_processes), COUNT},
     {"process_samples", offsetof(vn__policy, process_samples), COUNT},
     {"cycles_gain", offsetof(vn__policy, cycles_gain), REAL},
+    {"layout_mb", offsetof(vn__policy, layout_mb), COUNT},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 

@@ -45,6 +45,12 @@ typedef struct vn__policy {
      * sample-level tag (shared_ratio) judges single samples within a
      * process instead. */
     double process_shared_ratio;
+    /* MiB: each worker process takes, touches and keeps a random amount
+     * between half this and this before any benchmark code runs, so that
+     * what the benchmarks allocate lands on other physical pages than in
+     * the worker before it (which freed the ones the next would get). 0:
+     * off (the default: bench/RESULTS.md, 2026-11-29). */
+    size_t layout_mb;
     /* 0 in a worker process: its rows stop at the samples and the share of
      * the budget the plan gave them, never on precision (the processes
      * together decide that). */

@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include "policy.h"
 #include "wire.h"
 #include "worker.h"
 #include "clock/internal.h"
@@ -131,6 +133,36 @@ static int run_offset(job **jobs, size_t n, const vn_config *cfg, const vn__wire
     return rc;
 }
 
+/* The physical side of a process's layout (policy layout_mb): memory
+ * taken and touched before any benchmark code runs, between half the
+ * policy's MiB and all of it as the plan's seed says, and kept to the
+ * end. A worker's pages come from what the kernel has free, first of all
+ * what the worker before it freed; a benchmark's buffer then sits on the
+ * same physical pages, with the same cache sets and the same host-side
+ * mappings under a hypervisor, in every process of one run, and on
+ * others in the next run. Taking a random amount first moves it. NULL
+ * (nothing taken) when off, too large, or refused. */
+static void *take_layout(const vn_config *cfg, uint64_t seed, size_t *len)
+{
+    vn__policy pol;
+    *len = 0;
+    if (vn__policy_init(&pol, cfg) != 0 || !pol.layout_mb || pol.layout_mb > 65536)
+        return NULL;
+    size_t half = pol.layout_mb / 2;
+    size_t mb = half + (size_t)((seed >> 8) % (pol.layout_mb - half + 1));
+    size_t n = mb << 20;
+    if (!n)
+        return NULL;
+    char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    long page = sysconf(_SC_PAGESIZE);
+    for (size_t i = 0; i < n; i += page > 0 ? (size_t)page : 4096)
+        ((volatile char *)p)[i] = 1;
+    *len = n;
+    return p;
+}
+
 int vn__worker_run(vn_suite *s, const vn_config *cfg_in, int fd, const char *prog)
 {
     vn_buf in, ans;
@@ -152,6 +184,8 @@ int vn__worker_run(vn_suite *s, const vn_config *cfg_in, int fd, const char *pro
     vn__evict evict = {0};
     struct floors floors = {LOW3_NONE, NULL, 0};
     cpu_set_t old;
+    void *layout = NULL;
+    size_t layout_len = 0;
     if (rc)
         goto done;
     if (p.counter_hz > 0) {
@@ -176,6 +210,7 @@ int vn__worker_run(vn_suite *s, const vn_config *cfg_in, int fd, const char *pro
     if (cfg.cold && ((rc = vn_sysinfo_collect(&out.env)) != 0 ||
                      (rc = vn__evict_init(&evict, &out.env)) != 0))
         goto done;
+    layout = take_layout(&cfg, p.seed, &layout_len);
     if ((rc = jobs_of(s, &cfg, &p, &out, ctr, cfg.cold ? &evict : NULL, &floors, jobs, prog)) != 0)
         goto done;
     if ((rc = run_offset(jobs, p.nrows, &cfg, &p, &out)) != 0)
@@ -202,6 +237,8 @@ done:
     vn_sysinfo_free(&out.env);
     free(p.rows);
     vn_buf_free(&ans);
+    if (layout)
+        munmap(layout, layout_len);
     close(fd);
     if (rc && rc != VN_ENOENT)
         fprintf(stderr, "%s: a worker process failed: %s\n", prog, vn_strerror(rc));

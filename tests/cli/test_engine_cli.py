@@ -11,6 +11,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -127,6 +128,25 @@ def test_the_interval_is_for_the_next_run():
     # The table's +-: the next run's half-width in percent of the headline.
     pct = float(re.search(r"\+-([\d.]+)%", table_row(p.stderr, b["name"])).group(1))
     assert pct == pytest.approx(100 * max(v - lo, hi - v) / v, rel=0.06, abs=0.06)
+
+
+def test_a_worker_takes_memory_before_the_benchmarks_when_asked():
+    """--policy layout_mb=N: each worker takes and touches between N/2 and
+    N MiB before any benchmark code runs (another physical layout each);
+    off by default. The process tree's largest resident set shows it."""
+    probe = ("import resource, subprocess, sys; "
+             "p = subprocess.run(sys.argv[1:], capture_output=True); "
+             "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)")
+
+    def peak_mib(*args):
+        p = subprocess.run([sys.executable, "-c", probe, str(EX / "x_plus_x"), *QUICK,
+                            "--processes", "2", *args], capture_output=True, text=True, timeout=120)
+        code, mib = map(int, p.stdout.split())
+        assert code == 0, p.stderr
+        return mib
+
+    off, on = peak_mib(), peak_mib("--policy", "layout_mb=400")
+    assert on >= 200 > off + 40, (off, on)
 
 
 def test_progress_bar_on_a_terminal_only():
