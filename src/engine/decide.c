@@ -143,6 +143,7 @@ static void in_cycles(const vn__row_view *r, vn__decision *d, double om, double 
                 ns[k++] = s->value - om;
         }
         d->cycles_steadier = vn__levels_steadier(ns, x, m, p->cycles_gain);
+        d->ns_steadier = vn__levels_steadier(x, ns, m, p->cycles_gain);
         free(ns);
     }
     double med;
@@ -183,7 +184,8 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
                         .fastest = INFINITY, .ref = INFINITY, .half_pct = NAN, .var = NAN,
                         .cycles = NAN, .cycles_lo = NAN, .cycles_hi = NAN,
                         .rel_mad_ns = NAN, .rel_mad_cycles = NAN,
-                        .block = {NAN, NAN}, .block_var = {NAN, NAN}, .probe = NAN};
+                        .block = {NAN, NAN}, .block_var = {NAN, NAN}, .probe = NAN,
+                        .on_cpu = r->on_cpu};
     double *x = malloc((r->n ? r->n : 1) * sizeof *x);
     if (!x)
         return VN_ENOMEM;

@@ -73,6 +73,8 @@ typedef struct vn__decision {
     double rel_mad_ns, rel_mad_cycles; /* the used samples' spread (net), MAD / |median| */
     int cycles_steadier;     /* the used samples vary less in cycles than in ns, beyond
                                 chance and by the policy's cycles_gain (vn__levels_steadier) */
+    int ns_steadier;         /* and the other way round: less in ns than in cycles */
+    double on_cpu;           /* the row view's on_cpu */
     double block[2], block_var[2]; /* the median (net) of the first and second half of the
                                       used samples, and its variance; NAN with too few */
     double probe;            /* the median taken-branch probe of the samples, reference
@@ -131,6 +133,7 @@ typedef struct vn__row_decision {
     double bound_value, bound_cycles;
     vn__unit_view ns, cycles; /* cycles NAN without references */
     int cycles_headline;     /* the unit that compares across runs is cycles */
+    int clock_moved;         /* cycles agree better than ns beyond chance: the clock moved */
     double half_pct;         /* the headline's half-width, percent of it; NAN unknown */
     /* How the variance of one process's value splits: between processes
      * (layout, the machine's state over seconds), between the two halves

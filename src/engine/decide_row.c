@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "decide.h"
+#include "internal.h"
 #include "stats/internal.h"
 #include "stats/levels.h"
 #include "vernier/base.h"
@@ -105,6 +106,20 @@ static void bound_of(const vn__decision *proc, size_t k, const vn__policy *p, vn
     out->precise = agree >= p->fastest_agree || settled;
 }
 
+/* Whether the unit that compares across runs is reference cycles. The
+ * core's clock moves over seconds to minutes, within a run and between
+ * runs; a body that runs on the CPU takes its cycles at whatever rate the
+ * clock runs, so its cycles compare across runs where its ns do not. So:
+ * cycles where the values agree better in them beyond chance (the clock
+ * moved during the run), or, with p->cycles_first, for a body on the CPU
+ * whose values agree no better in ns (a body bound by memory while the
+ * clock moved keeps ns); ns for a body that mostly waits, whose time is
+ * the wall clock's. */
+static int cycles_unit(const vn__policy *p, int on_cpu, int cycles_steadier, int ns_steadier)
+{
+    return cycles_steadier || (p->cycles_first && on_cpu && !ns_steadier);
+}
+
 int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, const vn__row_state *st,
                    vn__row_decision *out)
 {
@@ -167,17 +182,21 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         out->cycles = (vn__unit_view){d->cycles, d->cycles_lo, d->cycles_hi};
         /* The core's clock moved when its own samples vary less in cycles
          * than in ns, beyond chance. */
-        out->cycles_headline = d->cycles_steadier;
+        out->clock_moved = d->cycles_steadier;
+        out->cycles_headline = isfinite(d->cycles) && d->cycles > 0 &&
+                               cycles_unit(p, d->on_cpu >= VN__ON_CPU_MIN, d->cycles_steadier,
+                                           d->ns_steadier);
         scale[0] = out->cycles_headline && d->value != 0 ? d->cycles / d->value : 1;
         shares(proc, 1, scale, NAN, out);
         out->precise = d->precise;
     } else if (k >= 2) {
-        int have_cycles = 1;
+        int have_cycles = 1, on_cpu = 1;
         for (size_t i = 0; i < k; i++) {
             x[i] = proc[i].value;
             xv[i] = proc[i].var;
             c[i] = proc[i].cycles;
             have_cycles &= isfinite(c[i]) && c[i] > 0 && x[i] > 0;
+            on_cpu &= proc[i].on_cpu >= VN__ON_CPU_MIN;
         }
         vn__levels ln, lc = {0};
         int rc = vn__levels_compute(x, xv, k, &ln);
@@ -193,7 +212,9 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
             out->cycles = (vn__unit_view){lc.mean, lc.lo, lc.hi};
             /* The clock moved between processes when they vary less in
              * cycles than in ns, beyond chance. */
-            out->cycles_headline = vn__levels_steadier(x, c, k, p->cycles_gain);
+            out->clock_moved = vn__levels_steadier(x, c, k, p->cycles_gain);
+            out->cycles_headline = cycles_unit(p, on_cpu, out->clock_moved,
+                                               vn__levels_steadier(c, x, k, p->cycles_gain));
         }
         for (size_t i = 0; i < k; i++)
             scale[i] = out->cycles_headline ? c[i] / x[i] : 1;

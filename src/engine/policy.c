@@ -37,6 +37,7 @@ static const struct field {
     {"min_processes", offsetof(vn__policy, min_processes), COUNT},
     {"process_samples", offsetof(vn__policy, process_samples), COUNT},
     {"cycles_gain", offsetof(vn__policy, cycles_gain), REAL},
+    {"cycles_first", offsetof(vn__policy, cycles_first), COUNT},
     {"layout_mb", offsetof(vn__policy, layout_mb), COUNT},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
@@ -176,6 +177,11 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * against 1.01 when it was not (bench/RESULTS.md). */
     p->process_shared_ratio = VN__SHARED_RATIO;
     p->cycles_gain = 0.5;
+    /* The core's clock moves over seconds to minutes, between runs as
+     * within them: a chain of adds spread 1.06 in ns from run to run and
+     * 1.018 in cycles on a day the clock moved between runs and seldom
+     * within one (bench/RESULTS.md, 2026-11-29). */
+    p->cycles_first = 1;
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)
         return VN_EINVAL;

@@ -37,6 +37,11 @@ typedef struct vn__policy {
      * share of ns's: the core's clock moved, and dividing by it took most
      * of the variation away. */
     double cycles_gain;
+    /* 1: a body on the CPU compares across runs in reference cycles
+     * unless its own values agree better in ns (vn__decide_row); 0: only
+     * when they agree better in cycles, the clock having moved during
+     * the run. */
+    size_t cycles_first;
     /* The processes of a run (every row's) whose taken-branch probes fall
      * in two groups, further apart than this ratio, ran on a core of their
      * own (the lower group) or while a second hardware thread shared it

@@ -147,10 +147,13 @@ typedef struct vn_result {
     size_t nprocesses;
     vn_process_result *processes;
     /* cycles' own interval (NAN unknown), and whether cycles is the unit
-     * that compares across runs: the core's clock moved while the row ran,
-     * and its samples, or its processes, agree better in cycles than in ns. */
+     * that compares across runs: a body on the CPU whose samples, or
+     * processes, agree no better in ns than in cycles (the core's clock
+     * moves between runs too), or any body that agrees better in cycles. */
     double cycles_ci[2];
     int cycles_headline;
+    int clock_moved;           /* the values agree better in cycles than in ns beyond chance:
+                                  the core's clock moved while the row ran */
     /* How the variance of one process's value splits: between processes,
      * between the halves of a process's samples, and what its samples
      * leave uncertain (shares adding up to 1; share_processes NAN with one

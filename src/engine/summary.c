@@ -308,6 +308,7 @@ int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *p
     vn__levels_intervals(res->cycles, rd->bound ? NAN : rd->cycles.lo, rd->bound ? NAN : rd->cycles.hi,
                          res->cycles_est_ci, res->cycles_ci);
     res->cycles_headline = rd->cycles_headline && !rd->bound;
+    res->clock_moved = rd->clock_moved && !rd->bound;
     res->share_processes = rd->share_processes;
     res->share_blocks = rd->share_blocks;
     res->share_samples = rd->share_samples;
@@ -330,7 +331,7 @@ int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *p
             res->upper_bound = 0;
             res->bound_ns = res->cycles = res->cycles_ci[0] = res->cycles_ci[1] = NAN;
             res->est_ci[0] = res->est_ci[1] = res->cycles_est_ci[0] = res->cycles_est_ci[1] = NAN;
-            res->cycles_headline = 0;
+            res->cycles_headline = res->clock_moved = 0;
             break;
         }
 out:

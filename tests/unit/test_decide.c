@@ -592,12 +592,51 @@ static void a_clock_that_moved_makes_cycles_the_headline(void **state)
     }
     vn__row_decision rd = decide_row(proc, 5, &p, 1, 1e6);
     assert_true(rd.cycles_headline);
+    assert_true(rd.clock_moved);
     assert_true(fabs(rd.cycles.value - 300) < 0.2);
     assert_true(rd.precise);
     /* Where cycles spread as much as ns, ns stays the headline. */
     assert_false(decide_row(same, 5, &p, 1, 1e6).cycles_headline);
     /* And three processes are too few to tell. */
     assert_false(decide_row(proc, 3, &p, 1, 1e6).cycles_headline);
+}
+
+/* A body on the CPU compares across runs in cycles unless its processes
+ * agree better in ns; a body that waits, or cycles_first=0, keeps ns
+ * unless the clock moved during the run. */
+static void a_body_on_the_cpu_compares_in_cycles(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    const double ns[5] = {100, 103, 97, 101.5, 98.5};
+    /* Cycles spread as ns does (the clock held still), on the CPU. */
+    vn__decision same[5], waits[5], mem[5];
+    for (int i = 0; i < 5; i++) {
+        same[i] = proc_of(ns[i], 0.01, 3);
+        same[i].on_cpu = 1;
+        waits[i] = same[i];
+        waits[i].on_cpu = 0.05;
+        /* 300 ns throughout while the clock moved 3% apart: steadier in ns. */
+        mem[i] = proc_of(300, 0.01, 3 * 100 / ns[i]);
+        mem[i].value = 300 * (1 + 1e-4 * i);
+        mem[i].on_cpu = 1;
+    }
+    vn__row_decision rd = decide_row(same, 5, &p, 1, 1e6);
+    assert_true(rd.cycles_headline);
+    assert_false(rd.clock_moved);
+    /* Three processes tell nothing either way: cycles for a body on the CPU. */
+    assert_true(decide_row(same, 3, &p, 1, 1e6).cycles_headline);
+    assert_false(decide_row(waits, 5, &p, 1, 1e6).cycles_headline);
+    assert_false(decide_row(mem, 5, &p, 1, 1e6).cycles_headline);
+    /* One process: its samples' verdicts, the same way. */
+    same[0].ns_steadier = 0;
+    assert_true(decide_row(same, 1, &p, 0, 1e6).cycles_headline);
+    same[0].ns_steadier = 1;
+    assert_false(decide_row(same, 1, &p, 0, 1e6).cycles_headline);
+    same[0].ns_steadier = 0;
+    /* cycles_first=0: only a clock that moved makes cycles the unit. */
+    p.cycles_first = 0;
+    assert_false(decide_row(same, 5, &p, 1, 1e6).cycles_headline);
 }
 
 static void one_process_bound_makes_the_row_a_bound(void **state)
@@ -694,6 +733,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(a_steady_body_is_a_precise_median_net_of_the_loop, setup),
+        cmocka_unit_test_setup(a_body_on_the_cpu_compares_in_cycles, setup),
         cmocka_unit_test_setup(the_precision_must_hold_at_two_looks_in_a_row, setup),
         cmocka_unit_test_setup(the_net_interval_carries_the_empty_loops_uncertainty, setup),
         cmocka_unit_test_setup(no_stop_before_the_minimum_samples, setup),
