@@ -238,8 +238,8 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
         out("%snote: %zu compared by their means (a side had only Google Benchmark's aggregates): "
             "Welch's t\n", prefix, aggs);
     if (cycles)
-        out("%snote: %zu compared in reference cycles (marked c): the clock moved while they "
-            "ran\n", prefix, cycles);
+        out("%snote: %zu compared in reference cycles (marked c): code on the CPU, whose clock "
+            "moves between runs\n", prefix, cycles);
     pair_lines(o, &err, r, prefix);
     name_list(o, &err, prefix, "only in BASE", r->only_base, r->nonly_base);
     name_list(o, &err, prefix, "only in NEW", r->only_new, r->nonly_new);
