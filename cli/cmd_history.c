@@ -164,7 +164,7 @@ static int parse(int argc, char **argv, opts *o)
 }
 
 /* A headline in ns (the store keeps every series in ns), marked 'c' when
- * its file compared in cycles (the clock moved during that run). */
+ * its file compared in cycles (code on the CPU, whose clock moves). */
 static void fmt_value(char *s, size_t n, const char *unit, double v)
 {
     vn__fmt_ns(s, n - 2, v);

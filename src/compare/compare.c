@@ -240,7 +240,7 @@ static double mean_of(const double *x, size_t n)
  * headlines, the means of the processes' values; its interval Welch's
  * t-interval of the difference of the mean logs, two independent sets of
  * processes with variances of their own, centred on that ratio. In
- * reference cycles when either side's headline was (its clock moved) and
+ * reference cycles when either side's headline was (a body on the CPU) and
  * both have them. */
 static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__cmp_row *row)
 {

@@ -185,8 +185,8 @@ void vn__warning_brief_of(const vn_result *r, size_t i, char *out, size_t n)
 /* The +-% of the headline's confidence interval: the farther of its two
  * ends, so "+-1%" means both ends lie within 1% of it, the same sense in
  * which the engine stops at the precision asked for. When the headline
- * that compares across runs is in reference cycles (the core's clock
- * moved), the interval is of cycles, and the cell ends in "c". */
+ * that compares across runs is in reference cycles (a body on the CPU,
+ * whose clock moves), the interval is of cycles, and the cell ends in "c". */
 static void ci_cell(char *s, size_t n, const vn_result *r)
 {
     int cyc = vn_result_figure(r, VN_CYCLES_HEADLINE) != 0;

@@ -170,8 +170,8 @@ static void baseline(vn__json *j, const vn_result *r)
     vn__json_obj_end(j);
 }
 
-/* The headline as it compares across runs: its unit (cycles when the
- * core's clock moved), value and interval, in each unit, and what it rests
+/* The headline as it compares across runs: its unit (cycles for a body on
+ * the CPU, whose clock moves), value and interval, in each unit, and what it rests
  * on: how many processes, and how its variation splits between them, the
  * halves of each process's samples, and the samples. */
 static void headline(vn__json *j, const vn_result *r)
