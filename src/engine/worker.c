@@ -12,7 +12,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "policy.h"
 #include "wire.h"
 #include "worker.h"
 #include "clock/internal.h"
@@ -133,23 +132,21 @@ static int run_offset(job **jobs, size_t n, const vn_config *cfg, const vn__wire
     return rc;
 }
 
-/* The physical side of a process's layout (policy layout_mb): memory
- * taken and touched before any benchmark code runs, between half the
- * policy's MiB and all of it as the plan's seed says, and kept to the
- * end. A worker's pages come from what the kernel has free, first of all
+/* The physical side of a process's layout (policy layout_mb, max_mb):
+ * memory taken and touched before any benchmark code runs, between half of
+ * max_mb and all of it as the plan's seed says, and kept to the end. A worker's pages come from what the kernel has free, first of all
  * what the worker before it freed; a benchmark's buffer then sits on the
  * same physical pages, with the same cache sets and the same host-side
  * mappings under a hypervisor, in every process of one run, and on
  * others in the next run. Taking a random amount first moves it. NULL
  * (nothing taken) when off, too large, or refused. */
-static void *take_layout(const vn_config *cfg, uint64_t seed, size_t *len)
+static void *take_layout(size_t max_mb, uint64_t seed, size_t *len)
 {
-    vn__policy pol;
     *len = 0;
-    if (vn__policy_init(&pol, cfg) != 0 || !pol.layout_mb || pol.layout_mb > 65536)
+    if (!max_mb || max_mb > 65536)
         return NULL;
-    size_t half = pol.layout_mb / 2;
-    size_t mb = half + (size_t)((seed >> 8) % (pol.layout_mb - half + 1));
+    size_t half = max_mb / 2;
+    size_t mb = half + (size_t)((seed >> 8) % (max_mb - half + 1));
     size_t n = mb << 20;
     if (!n)
         return NULL;
@@ -210,9 +207,11 @@ int vn__worker_run(vn_suite *s, const vn_config *cfg_in, int fd, const char *pro
     if (cfg.cold && ((rc = vn_sysinfo_collect(&out.env)) != 0 ||
                      (rc = vn__evict_init(&evict, &out.env)) != 0))
         goto done;
-    layout = take_layout(&cfg, p.seed, &layout_len);
     if ((rc = jobs_of(s, &cfg, &p, &out, ctr, cfg.cold ? &evict : NULL, &floors, jobs, prog)) != 0)
         goto done;
+    /* The run's policy, as each job parsed it: no benchmark code ran yet. */
+    if (p.nrows)
+        layout = take_layout(jobs[0]->pol.layout_mb, p.seed, &layout_len);
     if ((rc = run_offset(jobs, p.nrows, &cfg, &p, &out)) != 0)
         goto done;
     size_t nctr = ctr ? vn_counters_n(ctr) : 0;
