@@ -241,7 +241,7 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
     for (size_t i = 0; i < r->n; i++)
         if (isfinite(r->v[i].branch_cycles))
             x[np++] = r->v[i].branch_cycles;
-    if (np && !(r->on_cpu < VN__ON_CPU_MIN)) {
+    if (np && vn__on_cpu(r->on_cpu)) {
         qsort(x, np, sizeof *x, vn__cmp_double);
         d->probe = vn_percentile_sorted(x, np, 50);
     }

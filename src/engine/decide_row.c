@@ -184,7 +184,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
          * than in ns, beyond chance. */
         out->clock_moved = d->cycles_steadier;
         out->cycles_headline = isfinite(d->cycles) && d->cycles > 0 &&
-                               cycles_unit(p, d->on_cpu >= VN__ON_CPU_MIN, d->cycles_steadier,
+                               cycles_unit(p, vn__on_cpu(d->on_cpu), d->cycles_steadier,
                                            d->ns_steadier);
         scale[0] = out->cycles_headline && d->value != 0 ? d->cycles / d->value : 1;
         shares(proc, 1, scale, NAN, out);
@@ -196,7 +196,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
             xv[i] = proc[i].var;
             c[i] = proc[i].cycles;
             have_cycles &= isfinite(c[i]) && c[i] > 0 && x[i] > 0;
-            on_cpu &= proc[i].on_cpu >= VN__ON_CPU_MIN;
+            on_cpu &= vn__on_cpu(proc[i].on_cpu);
         }
         vn__levels ln, lc = {0};
         int rc = vn__levels_compute(x, xv, k, &ln);

@@ -140,6 +140,10 @@ double vn__branch_cycles(const struct vn__run *r, double ref_ns);
  * tagged VN_TAG_SHARED_CORE. */
 #define VN__ON_CPU_MIN 0.5
 
+/* A share of wall time on the CPU at or over VN__ON_CPU_MIN; one not known
+ * (NAN) counts as on the CPU, the state no measurement contradicts. */
+static inline int vn__on_cpu(double share) { return !(share < VN__ON_CPU_MIN); }
+
 /* Writes over a buffer larger than the caches, so the next sample starts
  * cold. The buffer is sized once from the machine snapshot. */
 typedef struct vn__evict {

@@ -148,7 +148,7 @@ int vn__row_step(job *j, int *state)
     s.counts_scaled = r->ctr ? r->cur_scaled : 0;
     /* Under half of it on the CPU: asleep or waiting (tag_probed). */
     double cpu_share = j->cpu_ns / ns;
-    w->probed |= !(cpu_share < VN__ON_CPU_MIN) && isfinite(s.branch_cycles);
+    w->probed |= vn__on_cpu(cpu_share) && isfinite(s.branch_cycles);
     if ((rc = vn__push_sample(S, s)) != 0 || (rc = vn__push_double(&w->A.after, NAN)) != 0 ||
         (rc = vn__push_double(&w->A.cpu_share, cpu_share)) != 0 ||
         (r->ctr && (rc = vn__push_counts(&w->counts, r)) != 0))

@@ -58,7 +58,7 @@ double vn__shared_threshold(const job *j)
 static void tag_probed(vn_sample *v, const struct auxes *a, double thr)
 {
     for (size_t i = 0; i < a->after.n; i++) {
-        int shared = !(a->cpu_share.v[i] < VN__ON_CPU_MIN) &&
+        int shared = vn__on_cpu(a->cpu_share.v[i]) &&
                      (v[i].branch_cycles > thr || a->after.v[i] > thr);
         if (shared)
             v[i].tags |= VN_TAG_SHARED_CORE;

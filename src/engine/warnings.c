@@ -201,7 +201,7 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
     /* The reference loop is the machine's speed: when it moved, and the
      * samples (or the processes) agree better in cycles than in ns, the
      * decision made cycles the headline that compares across runs. */
-    if (r->clock_moved && r->cycles_headline) {
+    if (r->clock_moved) {
         double half = fmax(r->cycles - r->cycles_ci[0], r->cycles_ci[1] - r->cycles);
         char pct[32];
         vn__warning_brief(vn__result_warn(r, "speed_drift",
