@@ -15,23 +15,16 @@ limit, no interval that keeps the promise about the next run can meet it.
 """
 import math
 import os
-import re
 import statistics
 import sys
 
-from coverage_report import PRECISION, headline, load
+from coverage_report import PRECISION, base_runs, conditions, headline
 
 
 def main(d):
     files = os.listdir(d)
-    conds = sorted({m.group(1) for f in files for m in [re.match(r"^(\w+(?:\+alt)?)-base-\d+\.json$", f)] if m})
-    for cond in conds:
-        runs, i = [], 1
-        while f"{cond}-base-{i}.json" in files:
-            r = load(os.path.join(d, f"{cond}-base-{i}.json"))
-            if r is not None:
-                runs.append(r)
-            i += 1
+    for cond in conditions(files):
+        runs = base_runs(d, files, cond)
         if not runs:
             continue
         print(f"{cond}: {len(runs)} runs")

@@ -59,6 +59,27 @@ def load(path):
         return None
 
 
+def conditions(files):
+    """The conditions of a kept set (quiet, stress, quiet+alt, ...), quiet
+    first, from the names of its runs' files."""
+    return sorted({f.split("-")[0] for f in files if f.endswith(".json") and "-base-" in f},
+                  key=lambda c: (c != "quiet", c))
+
+
+def run_count(files, cond):
+    """How many runs of cond were kept: COND-base-1.json, -2, ... in a row."""
+    i = 0
+    while f"{cond}-base-{i + 1}.json" in files:
+        i += 1
+    return i
+
+
+def base_runs(d, files, cond):
+    """The readable runs of cond, in order: {name: benchmark} each."""
+    runs = (load(os.path.join(d, f"{cond}-base-{i}.json")) for i in range(1, run_count(files, cond) + 1))
+    return [r for r in runs if r]
+
+
 def verdicts(path):
     try:
         with open(path) as f:
@@ -77,17 +98,11 @@ def wall(path):
 
 def main(d):
     files = os.listdir(d)
-    conds = sorted({f.split("-")[0] for f in files if f.endswith(".json") and "-base-" in f},
-                   key=lambda c: (c != "quiet", c))
+    conds = conditions(files)
     machine = open(os.path.join(d, "machine")).read().strip() if "machine" in files else "?"
     print(f"machine: {machine}")
     for cond in conds:
-        runs = []
-        i = 1
-        while f"{cond}-base-{i}.json" in files:
-            runs.append(load(os.path.join(d, f"{cond}-base-{i}.json")))
-            i += 1
-        runs = [r for r in runs if r]
+        runs = base_runs(d, files, cond)
         if not runs:
             continue
         n = len(runs)

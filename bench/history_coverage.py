@@ -17,18 +17,18 @@ before it stored): how often each says slower.
 """
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
+from coverage_report import conditions, run_count
+
 
 def main(d, tool):
     files = os.listdir(d)
-    conds = sorted({m.group(1) for f in files for m in [re.match(r"^(\w+(?:\+alt)?)-base-\d+\.json$", f)]
-                    if m})
+    conds = conditions(files)
     with tempfile.TemporaryDirectory() as tmp:
         means = {}
         for cond in conds:
@@ -37,8 +37,7 @@ def main(d, tool):
             verdicts = {}  # (kind, workload) -> [slower, compared]
             # A minute apart, ending now: `vernier compare --store` learns
             # only from results of the last 30 days before now.
-            n = sum(1 for f in files if re.match(rf"^{re.escape(cond)}-base-\d+\.json$", f))
-            start = int(time.time()) - 60 * (n + 1)
+            start = int(time.time()) - 60 * (run_count(files, cond) + 1)
             while f"{cond}-base-{i}.json" in files:
                 subprocess.run([tool, "store", "add", "--store", store, "--commit", f"run{i}",
                                 "--time", str(start + 60 * i),
