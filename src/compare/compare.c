@@ -271,8 +271,8 @@ static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__
 /* A run sees the machine for seconds; earlier runs in the store saw it
  * drift over hours. How far a headline moves from one run to the next
  * (hist_var, each run's own error included) is on both sides: the log
- * ratio's half-width becomes the wider of its own and
- * 1.96 x sqrt(2 x hist_var), as vn__store_widen does for one result. */
+ * ratio's half-width becomes the wider of its own and that of two runs'
+ * difference, as vn__store_widen does for one result. */
 static void widen_by_history(const vn__cmp_bench *b, vn__cmp_row *row)
 {
     if (!b->hist_runs || !(b->hist_var >= 0) || !(row->ratio > 0) || isnan(row->lo))
@@ -280,7 +280,7 @@ static void widen_by_history(const vn__cmp_bench *b, vn__cmp_row *row)
     double own = fmax(log(row->hi / row->ratio), log(row->ratio / row->lo));
     if (!isfinite(own))
         own = 0;
-    double half = fmax(own, 1.959963984540054 * sqrt(2 * b->hist_var));
+    double half = fmax(own, vn__levels_next_half(b->hist_var));
     row->lo = row->ratio * exp(-half);
     row->hi = row->ratio * exp(half);
     row->learned_from = b->hist_runs;

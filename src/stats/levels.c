@@ -99,6 +99,8 @@ void vn__levels_intervals(double value, double lo, double hi, double est[2], dou
     vn__levels_next_run(value, &next[0], &next[1]);
 }
 
+double vn__levels_next_half(double var) { return Z975 * sqrt(2 * var); }
+
 double vn__median_var(double lo, double hi)
 {
     double h = (hi - lo) / (2 * Z975);

@@ -56,6 +56,12 @@ void vn__levels_next_run(double value, double *lo, double *hi);
  * run (vn__levels_next_run), the one every report shows. */
 void vn__levels_intervals(double value, double lo, double hi, double est[2], double next[2]);
 
+/* The half-width of the 95% interval of a next run around this one when
+ * one run's value varies with variance var from run to run (its own error
+ * included): 1.96 sqrt(2 var), the spread of the difference of two runs.
+ * In var's scale (the logs' for a variance of logs). */
+double vn__levels_next_half(double var);
+
 /* The variance of a median of n samples, from the half-width of its 95%
  * interval: a normal approximation, ((hi - lo) / (2 x 1.96))^2. */
 double vn__median_var(double lo, double hi);

@@ -12,9 +12,6 @@
 #include "store/store_internal.h"
 #include "vernier/base.h"
 
-/* The 97.5% normal quantile. */
-#define Z975 1.959963984540054
-
 /* ---- series ------------------------------------------------------------------- */
 
 typedef struct names {
@@ -201,7 +198,7 @@ size_t vn__store_widen(const vn__store_point *before, size_t n, double now, doub
      * the value's unit: on a log scale the far end of a wide interval
      * runs away (2x for a memory-bound body whose runs spread 2x). */
     double own = isfinite(*lo) && isfinite(*hi) ? fmax(*hi - value, value - *lo) : 0;
-    double half = fmax(own, Z975 * M_SQRT2 * sqrt(var) * value);
+    double half = fmax(own, vn__levels_next_half(var) * value);
     *lo = value - half;
     *hi = value + half;
     return used;
