@@ -142,8 +142,9 @@ static void in_cycles(const vn__row_view *r, vn__decision *d, double om, double 
             if (!(s->tags & d->skip) && isfinite(s->ref_ns) && s->ref_ns > 0)
                 ns[k++] = s->value - om;
         }
-        d->cycles_steadier = vn__levels_steadier(ns, x, m, p->cycles_gain);
-        d->ns_steadier = vn__levels_steadier(x, ns, m, p->cycles_gain);
+        int which = vn__levels_which_steadier(ns, x, m, p->cycles_gain);
+        d->cycles_steadier = which == 1;
+        d->ns_steadier = which == -1;
         free(ns);
     }
     double med;

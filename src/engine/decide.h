@@ -72,7 +72,8 @@ typedef struct vn__decision {
     double cycles_lo, cycles_hi; /* its interval (a median's); NAN for a bound */
     double rel_mad_ns, rel_mad_cycles; /* the used samples' spread (net), MAD / |median| */
     int cycles_steadier;     /* the used samples vary less in cycles than in ns, beyond
-                                chance and by the policy's cycles_gain (vn__levels_steadier) */
+                                chance and by the policy's cycles_gain
+                                (vn__levels_which_steadier) */
     int ns_steadier;         /* and the other way round: less in ns than in cycles */
     double on_cpu;           /* the row view's on_cpu */
     double block[2], block_var[2]; /* the median (net) of the first and second half of the

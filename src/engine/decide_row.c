@@ -212,9 +212,9 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
             out->cycles = (vn__unit_view){lc.mean, lc.lo, lc.hi};
             /* The clock moved between processes when they vary less in
              * cycles than in ns, beyond chance. */
-            out->clock_moved = vn__levels_steadier(x, c, k, p->cycles_gain);
-            out->cycles_headline = cycles_unit(p, on_cpu, out->clock_moved,
-                                               vn__levels_steadier(c, x, k, p->cycles_gain));
+            int which = vn__levels_which_steadier(x, c, k, p->cycles_gain);
+            out->clock_moved = which == 1;
+            out->cycles_headline = cycles_unit(p, on_cpu, out->clock_moved, which == -1);
         }
         for (size_t i = 0; i < k; i++)
             scale[i] = out->cycles_headline ? c[i] / x[i] : 1;

@@ -242,35 +242,13 @@ size_t vn__levels_needed(double var, double half, size_t k_from, size_t k_max)
     return k_max;
 }
 
-int vn__levels_steadier(const double *a, const double *b, size_t n, double gain)
+/* Whether v (sum of squares vv) varies less than u (vu) beyond chance, by
+ * the share gain, given their cross products cuv over n pairs; u_varies
+ * says u moves beyond the rounding of its logs (else there is nothing for
+ * v to be steadier than). */
+static int one_way(double vu, double vv, double cuv, size_t n, double gain, int u_varies)
 {
-    if (!a || !b || n < 4)
-        return 0;
-    /* With u = ln a and v = ln b, cov(u + v, u - v) = var u - var v: the
-     * variances are equal exactly when the sum and the difference are
-     * uncorrelated, which Pearson's t-test with n - 2 degrees of freedom
-     * tests. */
-    double su = 0, sv = 0, lo = INFINITY, hi = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!(a[i] > 0) || !(b[i] > 0) || !isfinite(a[i]) || !isfinite(b[i]))
-            return 0;
-        su += log(a[i]);
-        sv += log(b[i]);
-        lo = fmin(lo, a[i]);
-        hi = fmax(hi, a[i]);
-    }
-    /* a that does not vary beyond the rounding of its logs leaves nothing
-     * for b to be steadier than. */
-    if (hi - lo <= 1e-9 * hi)
-        return 0;
-    double mu = su / (double)n, mv = sv / (double)n, vu = 0, vv = 0, cuv = 0;
-    for (size_t i = 0; i < n; i++) {
-        double u = log(a[i]) - mu, v = log(b[i]) - mv;
-        vu += u * u;
-        vv += v * v;
-        cuv += u * v;
-    }
-    if (!(vu > 0) || vv > gain * vu)
+    if (!u_varies || !(vu > 0) || vv > gain * vu)
         return 0;
     /* corr(u + v, u - v) from the sums of squares. */
     double cov = vu - vv, vs = vu + vv + 2 * cuv, vd = vu + vv - 2 * cuv;
@@ -283,4 +261,35 @@ int vn__levels_steadier(const double *a, const double *b, size_t n, double gain)
         return 1;
     double t = r * sqrt((double)(n - 2)) / sqrt(1 - r * r);
     return t > vn_t975((double)(n - 2));
+}
+
+int vn__levels_which_steadier(const double *a, const double *b, size_t n, double gain)
+{
+    if (!a || !b || n < 4)
+        return 0;
+    /* With u = ln a and v = ln b, cov(u + v, u - v) = var u - var v: the
+     * variances are equal exactly when the sum and the difference are
+     * uncorrelated, which Pearson's t-test with n - 2 degrees of freedom
+     * tests, either way round from the same sums. */
+    double su = 0, sv = 0, alo = INFINITY, ahi = 0, blo = INFINITY, bhi = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(a[i] > 0) || !(b[i] > 0) || !isfinite(a[i]) || !isfinite(b[i]))
+            return 0;
+        su += log(a[i]);
+        sv += log(b[i]);
+        alo = fmin(alo, a[i]);
+        ahi = fmax(ahi, a[i]);
+        blo = fmin(blo, b[i]);
+        bhi = fmax(bhi, b[i]);
+    }
+    double mu = su / (double)n, mv = sv / (double)n, vu = 0, vv = 0, cuv = 0;
+    for (size_t i = 0; i < n; i++) {
+        double u = log(a[i]) - mu, v = log(b[i]) - mv;
+        vu += u * u;
+        vv += v * v;
+        cuv += u * v;
+    }
+    if (one_way(vu, vv, cuv, n, gain, ahi - alo > 1e-9 * ahi))
+        return 1;
+    return one_way(vv, vu, cuv, n, gain, bhi - blo > 1e-9 * bhi) ? -1 : 0;
 }

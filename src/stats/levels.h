@@ -102,12 +102,13 @@ size_t vn__levels_samples(double fixed_ns, double sample_ns, double within, doub
  * variance var: t(k - 1) x sqrt(var / k) <= half; k_max when none is. */
 size_t vn__levels_needed(double var, double half, size_t k_from, size_t k_max);
 
-/* Whether b[i] varies less than a[i] over n pairs measured together (a
+/* Which of a[i] and b[i] varies less over n pairs measured together (a
  * unit's time in ns and in reference cycles, say), beyond chance: the
  * Pitman-Morgan test of two paired variances (Pitman 1939, Morgan 1939),
- * on the logs, one-sided at 2.5%, and by at least the share gain of the
- * variance (b's at most gain x a's). 0 for fewer than 4 pairs or a value
- * not above 0. */
-int vn__levels_steadier(const double *a, const double *b, size_t n, double gain);
+ * on the logs, one-sided at 2.5% either way, and by at least the share
+ * gain of the variance (the steadier's at most gain x the other's). 1: b
+ * varies less; -1: a does; 0: neither, fewer than 4 pairs, or a value not
+ * above 0. */
+int vn__levels_which_steadier(const double *a, const double *b, size_t n, double gain);
 
 #endif
