@@ -46,12 +46,15 @@ typedef struct vn_config {
      * lower the turbo clock of the one being measured. It takes root; in
      * the results, the value that was held, or -1 when none was. */
     int dma_latency_us;
-    /* Non-zero (the default): the benchmarks take turns, one sample each in
-     * an order shuffled every round, rather than each running to its end
-     * before the next begins; each keeps its own time budget and stop rule.
-     * Rows compared with each other then meet the same machine, when its
-     * speed or a neighbour on the core changes over seconds. With threads
-     * the rows run one after another, and the results record 0. */
+    /* Non-zero (the default): the benchmarks take turns rather than each
+     * running to its end before the next begins; each keeps its own budget
+     * and stop rule. Rows compared with each other then meet the same
+     * machine, when its speed or a neighbour on the core changes over
+     * seconds. Over processes the processes are the turns: each runs the
+     * rows one after another, in an order of its own (rows that take turns
+     * a sample at a time fill the caches for each other); in one process
+     * they take one sample each in an order shuffled every round. With
+     * threads the rows run one after another, and the results record 0. */
     int interleave;
     /* For experiments on the engine itself: overrides of the thresholds
      * of its decision, "NAME=VALUE,..." (docs/engine.md lists the names,

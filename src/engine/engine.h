@@ -98,6 +98,7 @@ typedef struct job {
     int done;                    /* no more processes: rstate's last look decided */
     uint64_t fixed_iters;        /* a worker's iterations per sample from the plan; 0: calibrate */
     int worker;                  /* a worker's row: its part is sent, not summarized */
+    double settle_tol;           /* a worker's warmup ends when two samples agree this well */
     size_t nctr;                 /* counters per sample of its parts */
 } job;
 
@@ -228,6 +229,10 @@ void vn__row_done(job *j, vn_results *out);
 int vn__pin(int cpu, cpu_set_t *old);
 /* The rows taking turns (or one after another), in this process. */
 int vn__run_rows(job **jobs, size_t n, const vn_config *cfg, uint64_t seed, vn_results *out);
+/* The rows one after another, each to its end, in an order shuffled by
+ * seed: a worker's turn at every row (policy sample_turns 0). */
+int vn__run_rows_shuffled(job **jobs, size_t n, const vn_config *cfg, uint64_t seed,
+                          vn_results *out);
 
 /* engine/procs.c: the rows measured over worker processes. A run may
  * start them when the program's own main runs it (vn_main,

@@ -39,6 +39,8 @@ static const struct field {
     {"cycles_gain", offsetof(vn__policy, cycles_gain), REAL},
     {"cycles_first", offsetof(vn__policy, cycles_first), COUNT},
     {"layout_mb", offsetof(vn__policy, layout_mb), COUNT},
+    {"settle", offsetof(vn__policy, settle), REAL},
+    {"sample_turns", offsetof(vn__policy, sample_turns), COUNT},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -182,6 +184,7 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * 1.018 in cycles on a day the clock moved between runs and seldom
      * within one (bench/RESULTS.md, 2026-11-29). */
     p->cycles_first = 1;
+    p->settle = 0;
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)
         return VN_EINVAL;

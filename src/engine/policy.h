@@ -56,6 +56,23 @@ typedef struct vn__policy {
      * the worker before it (which freed the ones the next would get). 0:
      * off (the default: bench/RESULTS.md, 2026-11-29). */
     size_t layout_mb;
+    /* A worker after the first process warms a row up until two warmup
+     * samples in a row agree (within twice the first process's spread,
+     * and at least the precision), for at most this many times the
+     * warmup: a body whose setup just filled a cache with its buffers
+     * runs from it at first, and the few samples a later process takes
+     * would read that transient, not the settled speed. 0 (the default):
+     * one warmup sample; at 2 an 8 MiB pointer chase held the next run
+     * more often on a quiet machine and less often on a loaded one, and
+     * the runs took 12% longer (bench/RESULTS.md, 2026-11-29). */
+    double settle;
+    /* 1: in a worker, the rows take turns a sample each, as in one
+     * process; 0 (the default): each runs to its end, in an order of the
+     * worker's own, the processes being the turns. Rows that take turns a
+     * sample at a time fill the caches for each other: a table that fits
+     * a cache is walked from memory whenever a larger buffer ran just
+     * before it. */
+    size_t sample_turns;
     /* 0 in a worker process: its rows stop at the samples and the share of
      * the budget the plan gave them, never on precision (the processes
      * together decide that). */

@@ -11,8 +11,9 @@
  * address-space layout, an environment of another size and another stack
  * offset. Exec rather than fork: a forked child keeps its parent's layout,
  * which is the one thing a new process is for. Each worker measures every
- * row that still needs it, the rows taking turns as in one process, and
- * sends the raw samples back; what does not depend on the process (the
+ * row that still needs it, one after another in an order of its own (the
+ * processes are the turns: rows that take turns a sample at a time fill
+ * the caches for each other), and sends the raw samples back; what does not depend on the process (the
  * machine's snapshot, the timer's cost, the counter's rate) is measured
  * here once and handed over. After each process every row is decided
  * again over all its processes (vn__decide_row): it stops once its
@@ -21,6 +22,7 @@
  * variation splits between processes and samples (engine/plan.c). */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -363,6 +365,20 @@ static void together(job **jobs, size_t n)
     }
 }
 
+/* How well two warmup samples in a row must agree before a later worker
+ * takes a row's samples (policy settle): twice the spread of the first
+ * process's samples (first, its decision: scaled MAD over the median),
+ * the one that had the whole warmup, and at least the precision asked;
+ * the precision when the first process says nothing of its spread (its
+ * samples all left out). 0 when off. */
+static double settle_tol(const job *j, const vn__decision *first)
+{
+    if (!(j->pol.settle > 0))
+        return 0;
+    double spread = isfinite(first->rel_mad_ns) ? 2 * first->rel_mad_ns : 0;
+    return fmax(j->pol.precision, spread);
+}
+
 /* The plan of the next process: every row not done, its samples and
  * share of time. */
 static int plan_of(job **todo, size_t ntodo, const vn__wire_plan *base, vn__wire_plan *p)
@@ -385,6 +401,7 @@ static int plan_of(job **todo, size_t ntodo, const vn__wire_plan *base, vn__wire
         int rc = j->nparts ? vn__decide_parts(j->parts, j->nparts, &j->pol, &j->rstate, proc, &rd) : 0;
         if (rc == 0)
             vn__plan_next(j->parts, j->nparts, proc, &rd, &j->pol, &j->rstate, &pl);
+        w->settle_tol = rc == 0 && j->nparts ? settle_tol(j, &proc[0]) : 0;
         free(proc);
         if (rc)
             return rc;

@@ -1,5 +1,6 @@
 /* A row from start to end: calibration and warmup, samples with the empty
  * loop between them until the decision says stop, and its result. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,16 @@ int vn__row_begin(job *j, int *state)
      * (bench/RESULTS.md). */
     double fastest = INFINITY;
     int warm = 0;
-    while (vn__elapsed_ns(j) < (j->fixed_iters ? 0 : j->cfg.warmup * 1e9) || (j->fixed_iters && !warm)) {
+    /* A later worker goes on until two warmup samples in a row agree
+     * (policy settle), for at most settle times the warmup: a body whose
+     * buffers its setup just filled runs from the caches at first, and
+     * the few samples a later process takes would read that transient,
+     * not the settled speed. */
+    int settling = j->fixed_iters && j->pol.settle > 0 && j->settle_tol > 0;
+    double settle_ns = settling ? j->pol.settle * j->cfg.warmup * 1e9 : 0, last = NAN;
+    int settled = !settling;
+    while (vn__elapsed_ns(j) < (j->fixed_iters ? 0 : j->cfg.warmup * 1e9) || (j->fixed_iters && !warm) ||
+           (!settled && vn__elapsed_ns(j) < settle_ns)) {
         warm = 1;
         double ns;
         unsigned tags;
@@ -58,6 +68,9 @@ int vn__row_begin(job *j, int *state)
         if (vn__run_sample(j, j->b->fn, 1, w->iters, &ns, &tags))
             return 0;
         fastest = fmin(fastest, ns);
+        /* A sample preempted or moved says nothing of the body's speed. */
+        settled = settled || (!tags && last > 0 && fabs(ns / last - 1) <= j->settle_tol);
+        last = tags ? NAN : ns;
     }
     /* The fastest warmup sample must reach the threshold too, or the
      * samples are made longer. */

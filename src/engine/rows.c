@@ -4,6 +4,7 @@
  * and each worker process (engine/worker.c) run them. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -163,6 +164,26 @@ out:
     free(state);
     free(order);
     free(ended);
+    return rc;
+}
+
+int vn__run_rows_shuffled(job **jobs, size_t n, const vn_config *cfg, uint64_t seed,
+                          vn_results *out)
+{
+    job **order = malloc((n ? n : 1) * sizeof *order);
+    if (!order)
+        return VN_ENOMEM;
+    memcpy(order, jobs, n * sizeof *order);
+    vn_rng rng;
+    vn_rng_seed(&rng, seed);
+    for (size_t i = n; i > 1; i--) {
+        size_t r = (size_t)vn_rng_below(&rng, i);
+        job *t = order[i - 1];
+        order[i - 1] = order[r];
+        order[r] = t;
+    }
+    int rc = run_in_turn(order, n, cfg, out);
+    free(order);
     return rc;
 }
 

@@ -9,7 +9,7 @@
 #define PLAN_MAGIC 0x31504e56u   /* "VNP1" */
 #define PART_MAGIC 0x31524e56u   /* "VNR1" */
 #define END_MAGIC 0x31454e56u    /* "VNE1" */
-#define WIRE_VERSION 1u
+#define WIRE_VERSION 2u
 /* A worker's answer holds at most this many samples or counts per row: a
  * length past it is no answer (and would overflow what is allocated). */
 #define WIRE_MAX_ITEMS (1u << 28)
@@ -98,6 +98,7 @@ int vn__wire_plan_write(const vn__wire_plan *p, vn_buf *out)
         rc = rc ? rc : put_u64(out, w->iters);
         rc = rc ? rc : put_u64(out, w->samples);
         rc = rc ? rc : put_f64(out, w->share_ns);
+        rc = rc ? rc : put_f64(out, w->settle_tol);
     }
     return rc;
 }
@@ -117,7 +118,7 @@ int vn__wire_plan_read(const void *data, size_t len, vn__wire_plan *p)
     p->counter_hz = get_f64(&r);
     p->counter_error_ppm = get_f64(&r);
     uint64_t n = get_u64(&r);
-    if (r.bad || n > 1000000 || n * 28 > len)
+    if (r.bad || n > 1000000 || n * 36 > len)
         return VN_EINVAL;
     p->rows = calloc(n ? n : 1, sizeof *p->rows);
     if (!p->rows)
@@ -129,6 +130,7 @@ int vn__wire_plan_read(const void *data, size_t len, vn__wire_plan *p)
         w->iters = get_u64(&r);
         w->samples = get_u64(&r);
         w->share_ns = get_f64(&r);
+        w->settle_tol = get_f64(&r);
     }
     if (r.bad || r.at != len) {
         free(p->rows);

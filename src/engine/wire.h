@@ -20,6 +20,8 @@ typedef struct vn__wire_row {
     uint64_t iters;          /* iterations per sample; 0: calibrate them */
     uint64_t samples;        /* take this many samples (fewer if the share runs out) */
     double share_ns;         /* of the row's own time in this process */
+    double settle_tol;       /* warm up until two samples in a row agree within this
+                                share (policy settle); 0: one sample */
 } vn__wire_row;
 
 typedef struct vn__wire_plan {

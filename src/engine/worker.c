@@ -105,6 +105,7 @@ static int jobs_of(vn_suite *s, const vn_config *cfg, const vn__wire_plan *p, vn
         jobs[i] = j;
         j->worker = 1;
         j->fixed_iters = p->rows[i].iters;
+        j->settle_tol = p->rows[i].settle_tol;
         vn__policy *pol = &j->pol;
         pol->stop_on_precision = 0;
         pol->max_samples = p->rows[i].samples ? (size_t)p->rows[i].samples : 1;
@@ -127,7 +128,12 @@ static int run_offset(job **jobs, size_t n, const vn_config *cfg, const vn__wire
     size_t off = (size_t)(p->seed >> 32) % 4096;
     volatile char *pad = alloca(off + 1);
     pad[0] = 0;
-    int rc = vn__run_rows(jobs, n, cfg, p->seed, out);
+    /* The processes are the turns: each runs the rows one after another,
+     * in an order of its own, unless asked for a sample each (policy
+     * sample_turns). */
+    int rc = cfg->interleave && n && !jobs[0]->pol.sample_turns
+                 ? vn__run_rows_shuffled(jobs, n, cfg, p->seed, out)
+                 : vn__run_rows(jobs, n, cfg, p->seed, out);
     pad[off] = 0;
     return rc;
 }

@@ -149,6 +149,74 @@ def test_a_worker_takes_memory_before_the_benchmarks_when_asked():
     assert on >= 200 > off + 40, (off, on)
 
 
+SETTLING = BUILD / "tests" / "programs" / "settling"
+
+
+def turns_of(log):
+    """The rows' calls (tests/programs/settling.c) as one string per
+    process, in the order they came, such as 'rrrrffff'."""
+    by = {}
+    for line in log.read_text().split("\n"):
+        if line:
+            pid, row = line.split()
+            by.setdefault(pid, []).append(row)
+    return ["".join(v) for v in by.values()]
+
+
+@pytest.mark.parametrize("policy,each", [(None, True), ("sample_turns=1", False)])
+def test_over_processes_a_worker_runs_each_row_to_its_end(tmp_path, policy, each):
+    """Over processes the processes are the turns: each runs the rows one
+    after another (one letter's calls, then the other's), in an order of
+    its own; with sample_turns=1 they take turns a sample each in every
+    process, as in one."""
+    log = tmp_path / "turns.log"
+    args = [str(SETTLING), "--quiet", "--max-time", "0.3", "--processes", "12", "--json", "-"]
+    if policy:
+        args += ["--policy", policy]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "TURNS_LOG": str(log)})
+    assert p.returncode == 0, p.stderr
+    procs = turns_of(log)
+    assert len(procs) == 12, procs
+    switches = [sum(a != b for a, b in zip(s, s[1:])) for s in procs]
+    if each:
+        assert switches == [1] * 12, procs
+        # Orders of their own: all twelve alike would be 1 in 2048.
+        assert len({s[0] for s in procs}) == 2, "every worker ran the rows in the same order"
+    else:
+        assert all(n >= 4 for n in switches), procs
+
+
+def test_a_later_worker_warms_up_until_its_samples_settle(tmp_path):
+    """A body whose first iterations in a process are cheaper (a cache its
+    setup filled): the first process warms up for the whole warmup; with
+    --policy settle=2 a later one warms up until two warmup samples agree,
+    so its first sample reads the settled cost as the first process's do.
+    By default (off) a later worker takes one warmup sample, and its first
+    timed sample falls in the transient."""
+    def firsts(*extra):
+        p = subprocess.run([str(SETTLING), "--quiet", "--filter", "ramp", "--max-time", "0.4",
+                            "--warmup", "0.08", "--processes", "4", "--json", "-", *extra],
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        b = json.loads(p.stdout)["benchmarks"][0]
+        # Sharing the CPU only makes a sample slower: the reference is the
+        # first process's fastest sample, and a later process's first
+        # sample is held to a floor.
+        first, settled = {}, []
+        for x in b["samples"]:
+            first.setdefault(x["process"], x["value"])
+            if x["process"] == 0:
+                settled.append(x["value"])
+        return [v / min(settled) for k, v in sorted(first.items()) if k > 0]
+
+    on = firsts("--policy", "settle=2")
+    assert len(on) == 3 and min(on) > 0.85, on
+    # The default: the first timed sample of a later process is cheaper.
+    off = firsts()
+    assert len(off) == 3 and min(off) < 0.6, off
+
+
 def test_progress_bar_on_a_terminal_only():
     # Two rows one after the other in this process: the bar names each,
     # counts rows done of two, and says the time left once a row has ended;
