@@ -200,8 +200,10 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
         stopped_at_a_limit(r, cfg, p, d, rd);
     /* The reference loop is the machine's speed: when it moved, and the
      * samples (or the processes) agree better in cycles than in ns, the
-     * decision made cycles the headline that compares across runs. */
-    if (r->clock_moved) {
+     * decision made cycles the headline that compares across runs (for a
+     * body on the CPU; one that mostly waits keeps ns, and this says
+     * nothing). */
+    if (r->clock_moved && r->cycles_headline) {
         double half = fmax(r->cycles - r->cycles_ci[0], r->cycles_ci[1] - r->cycles);
         char pct[32];
         vn__warning_brief(vn__result_warn(r, "speed_drift",
