@@ -334,8 +334,14 @@ def test_benchmark_program_results(tmp_path):
             continue
         # The headline's samples, each net of its own process's empty loop,
         # those of processes it left out left out too.
+        # (A process whose empty-loop samples were all left out has none of
+        # its own: the row's is taken.)
         procs = b["processes"]
-        vals = [s["value"] - procs[s["process"]]["overhead_ns"] for s in b["samples"]
+
+        def overhead(p):
+            return p["overhead_ns"] if p["overhead_ns"] is not None else b["overhead"]["ns"]
+
+        vals = [s["value"] - overhead(procs[s["process"]]) for s in b["samples"]
                 if not set(s["tags"]) & set(b["left_out"]) and not procs[s["process"]]["left_out"]]
         # The units: its processes' own values, as the headline averages them.
         units = [p["value"] for p in procs if not p["left_out"] and not p["upper_bound"]]
@@ -348,6 +354,40 @@ def test_benchmark_program_results(tmp_path):
             want = [p["cycles"] for p in procs if not p["left_out"]] if key == "cycles" else units
             assert r["base"][key] == pytest.approx(np.mean(want), rel=1e-9)
         assert r["ratio"] == 1 and r["verdict"] == "no_change"
+
+
+def test_a_headline_within_the_other_sides_processes_is_no_change(tmp_path):
+    """Two runs whose intervals part, but one run's processes already spread
+    over the other's headline (a state of the machine that lasts a run,
+    which one run met in some processes): no change, within_processes; the
+    same runs with the other headline beyond every process of either side:
+    slower, and --fail-on-regression fails."""
+    if not SUM_ARRAYS.exists():
+        pytest.skip("examples/sum_arrays is not built")
+    path = tmp_path / "code.json"
+    subprocess.run([str(SUM_ARRAYS), "--max-time", "0.2", "--processes", "8", "--json", str(path)],
+                   check=True, capture_output=True, timeout=120)
+    res = json.loads(path.read_text())
+
+    def with_values(values):
+        doc = copy.deepcopy(res)
+        for b in doc["benchmarks"]:
+            for p, v in zip(b["processes"], values):
+                p.update(value=v, cycles=3 * v, left_out=False, upper_bound=False)
+        return doc
+
+    # BASE: seven processes near 100, one in another state at 140.
+    base = write(tmp_path / "base.json", with_values([100, 101, 99, 140, 100.5, 99.5, 100, 100.2]))
+    # NEW: every process near 130, within BASE's range; then near 160, beyond it.
+    near = write(tmp_path / "near.json", with_values([130, 130.5, 129.5, 130, 130.2, 129.8, 130, 130]))
+    far = write(tmp_path / "far.json", with_values([160, 160.5, 159.5, 160, 160.2, 159.8, 160, 160]))
+    r = rows(compare(base, near))["two_loops"]
+    assert r["method"] == "processes" and r["ci"][0] > 1.02, r
+    assert r["verdict"] == "no_change" and r["within_processes"] is True
+    p = run("compare", "--fail-on-regression", base, near, check=0)
+    assert "within the other side's processes" in p.stdout + p.stderr
+    r = rows(compare("--fail-on-regression", base, far, check=3))["two_loops"]
+    assert r["verdict"] == "slower" and r["within_processes"] is False
 
 
 def test_vernier_run_and_suite_results(tmp_path):
