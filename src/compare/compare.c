@@ -238,10 +238,10 @@ static double mean_of(const double *x, size_t n)
 /* Whether v lies within the range of x[0..n). */
 static int within(const double *x, size_t n, double v)
 {
-    double lo = INFINITY, hi = -INFINITY;
+    int below = 0, above = 0;
     for (size_t i = 0; i < n; i++)
-        lo = fmin(lo, x[i]), hi = fmax(hi, x[i]);
-    return n && v >= lo && v <= hi;
+        below |= x[i] <= v, above |= x[i] >= v;
+    return below && above;
 }
 
 /* Both sides measured in two processes or more: the processes are the
@@ -332,23 +332,6 @@ static double insn_median(const vn__cmp_bench *b)
     return m;
 }
 
-/* The median probe of a side's units; NAN without probes. */
-static double probe_of(const vn__cmp_bench *b)
-{
-    double *v = malloc((b->nunits ? b->nunits : 1) * sizeof *v);
-    size_t m = 0;
-    for (size_t i = 0; v && i < b->nunits; i++)
-        if (isfinite(b->units_probe[i]))
-            v[m++] = b->units_probe[i];
-    double med = NAN;
-    if (m) {
-        qsort(v, m, sizeof *v, vn__cmp_double);
-        med = vn_percentile_sorted(v, m, 50);
-    }
-    free(v);
-    return med;
-}
-
 /* A side as a summary: Google Benchmark's aggregates when it has nothing
  * else; else the mean, deviation and count of its units (processes of
  * code) or its values (runs, repetitions), and their median. */
@@ -421,7 +404,7 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
      * the code is honest. The taken-branch probe tells the two apart (one
      * on a core of its own, 1.6 to 1.9 shared); a tenth apart is well
      * beyond how much it moves otherwise. */
-    double pb = procs ? probe_of(b) : NAN, pn = procs ? probe_of(n) : NAN;
+    double pb = procs ? vn__cmp_probe(b) : NAN, pn = procs ? vn__cmp_probe(n) : NAN;
     if (pb > 0 && pn > 0 && fmax(pb, pn) / fmin(pb, pn) > VN__CMP_PROBE_APART) {
         char why[256];
         snprintf(why, sizeof why, "the core was shared with another hardware thread in %s "
@@ -483,15 +466,9 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
                   : row.hi < 1 - t ? VN__CMP_FASTER
                   : row.lo > 1 + t ? VN__CMP_SLOWER
                                    : VN__CMP_SAME;
-    /* A state of the machine that lasts a whole run (the host's shared
-     * cache taken by its neighbours for minutes, say) moves all of one
-     * run's processes together, and the interval, taken across them, does
-     * not see it. One run's processes may still show it, spread over both
-     * states: a headline within the range of the other side's processes
-     * differs from it by no more than those processes did from each other,
-     * and is called no change. Over kept runs of bench/coverage.sh it
-     * took the 8 MiB pointer chase's false alarms from 3 to 8 of 40 to 0
-     * to 2, and left 10% slowdowns found in every try (bench/RESULTS.md). */
+    /* A state of the machine that lasts a run moves all its processes
+     * together, unseen by the interval; a headline within the other side's
+     * processes differs by no more than they did: no change (docs/compare.md). */
     if (row.within_processes && (row.verdict == VN__CMP_FASTER || row.verdict == VN__CMP_SLOWER))
         row.verdict = VN__CMP_SAME;
     else

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "read_internal.h"
+#include "stats/internal.h"
+#include "stats/stats_api.h"
 
 const char *const vn__cmp_fact_names[VN__CMP_NFACTS] = {
     "CPU model", "CPUs", "MHz", "governor", "frequency scaling", "kernel", "host",
@@ -189,4 +191,20 @@ const cJSON *vn__cmp_num(const cJSON *o, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v : NULL;
+}
+
+double vn__cmp_probe(const vn__cmp_bench *b)
+{
+    double *v = malloc((b->nunits ? b->nunits : 1) * sizeof *v);
+    size_t m = 0;
+    for (size_t i = 0; v && i < b->nunits; i++)
+        if (isfinite(b->units_probe[i]))
+            v[m++] = b->units_probe[i];
+    double med = NAN;
+    if (m) {
+        qsort(v, m, sizeof *v, vn__cmp_double);
+        med = vn_percentile_sorted(v, m, 50);
+    }
+    free(v);
+    return med;
 }

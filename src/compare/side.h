@@ -116,4 +116,8 @@ typedef struct vn__cmp_error {
  * VN_ENOMEM. */
 int vn__cmp_read(vn__cmp_side *s, const char *text, size_t len, vn__cmp_error *err);
 
+/* The median taken-branch probe of a benchmark's units (its processes):
+ * the core state they met; NAN without probes. */
+double vn__cmp_probe(const vn__cmp_bench *b);
+
 #endif
