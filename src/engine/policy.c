@@ -184,7 +184,6 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * 1.018 in cycles on a day the clock moved between runs and seldom
      * within one (bench/RESULTS.md, 2026-11-29). */
     p->cycles_first = 1;
-    p->settle = 0;
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)
         return VN_EINVAL;

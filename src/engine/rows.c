@@ -4,7 +4,6 @@
  * and each worker process (engine/worker.c) run them. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -87,6 +86,16 @@ static int run_in_turn(job **jobs, size_t n, const vn_config *cfg, vn_results *o
     return 0;
 }
 
+/* Fisher-Yates: order[0..m) in a random order. */
+static void shuffle(size_t *order, size_t m, vn_rng *rng)
+{
+    for (size_t i = m; i > 1; i--) {
+        size_t r = (size_t)vn_rng_below(rng, i), t = order[i - 1];
+        order[i - 1] = order[r];
+        order[r] = t;
+    }
+}
+
 /* The rows take turns, a sample each, in an order shuffled every round
  * (as Google Benchmark's random interleaving does), so that a machine
  * whose speed or neighbours change over seconds affects them alike, and
@@ -139,11 +148,7 @@ static int run_interleaved(job **jobs, size_t n, const vn_config *cfg, uint64_t 
         char turns[64];
         snprintf(turns, sizeof turns, "%zu rows in turns", n);
         progress(cfg, turns, n - m, n, &pc);
-        for (size_t i = m; i > 1; i--) {
-            size_t r = (size_t)vn_rng_below(&rng, i), t = order[i - 1];
-            order[i - 1] = order[r];
-            order[r] = t;
-        }
+        shuffle(order, m, &rng);
         for (size_t t = 0; t < m && rc == 0; t++) {
             size_t i = order[t];
             job *j = jobs[i];
@@ -170,20 +175,21 @@ out:
 int vn__run_rows_shuffled(job **jobs, size_t n, const vn_config *cfg, uint64_t seed,
                           vn_results *out)
 {
-    job **order = malloc((n ? n : 1) * sizeof *order);
-    if (!order)
-        return VN_ENOMEM;
-    memcpy(order, jobs, n * sizeof *order);
-    vn_rng rng;
-    vn_rng_seed(&rng, seed);
-    for (size_t i = n; i > 1; i--) {
-        size_t r = (size_t)vn_rng_below(&rng, i);
-        job *t = order[i - 1];
-        order[i - 1] = order[r];
-        order[r] = t;
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    job **in = malloc((n ? n : 1) * sizeof *in);
+    int rc = order && in ? 0 : VN_ENOMEM;
+    if (rc == 0) {
+        vn_rng rng;
+        vn_rng_seed(&rng, seed);
+        for (size_t i = 0; i < n; i++)
+            order[i] = i;
+        shuffle(order, n, &rng);
+        for (size_t i = 0; i < n; i++)
+            in[i] = jobs[order[i]];
+        rc = run_in_turn(in, n, cfg, out);
     }
-    int rc = run_in_turn(order, n, cfg, out);
     free(order);
+    free(in);
     return rc;
 }
 
