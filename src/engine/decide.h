@@ -119,7 +119,7 @@ typedef struct vn__row_state {
                                 fall in no two groups, and none is judged so */
 } vn__row_state;
 
-/* The headline in one unit: the mean of the processes' values with its
+/* The headline in one unit: the median of the processes' values with its
  * interval (one process: that process's median and interval). */
 typedef struct vn__unit_view {
     double value, lo, hi;

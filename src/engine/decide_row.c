@@ -13,6 +13,14 @@
 
 static void unit_nan(vn__unit_view *u) { u->value = u->lo = u->hi = NAN; }
 
+/* The headline over processes: their median with its interval, or their
+ * mean with Student's t (policy head_mean). */
+static vn__unit_view head_of(const vn__levels *l, const vn__policy *p)
+{
+    return p->head_mean ? (vn__unit_view){l->mean, l->lo, l->hi}
+                        : (vn__unit_view){l->median, l->median_lo, l->median_hi};
+}
+
 /* How the variance of one process's value splits between processes,
  * between the halves of a process's samples, and the samples themselves,
  * with each process's numbers scaled by scale[i] (1 for ns; cycles per ns
@@ -206,11 +214,11 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
             free(with);
             return rc;
         }
-        out->ns = (vn__unit_view){ln.mean, ln.lo, ln.hi};
+        out->ns = head_of(&ln, p);
         out->sd_processes = ln.sd;
         out->serial = ln.serial;
         if (have_cycles && vn__levels_compute(c, NULL, k, &lc) == 0) {
-            out->cycles = (vn__unit_view){lc.mean, lc.lo, lc.hi};
+            out->cycles = head_of(&lc, p);
             /* The clock moved between processes when they vary less in
              * cycles than in ns, beyond chance. */
             int which = vn__levels_which_steadier(x, c, k, p->cycles_gain);

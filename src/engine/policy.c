@@ -41,6 +41,7 @@ static const struct field {
     {"layout_mb", offsetof(vn__policy, layout_mb), COUNT},
     {"settle", offsetof(vn__policy, settle), REAL},
     {"sample_turns", offsetof(vn__policy, sample_turns), COUNT},
+    {"head_mean", offsetof(vn__policy, head_mean), COUNT},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 

@@ -73,6 +73,11 @@ typedef struct vn__policy {
      * a cache is walked from memory whenever a larger buffer ran just
      * before it. */
     size_t sample_turns;
+    /* 1: over processes the headline is their mean, with Student's
+     * t-interval; 0 (the default): their median, with the median's
+     * interval (stats/levels.h), which a few processes in another state of
+     * the machine move less (bench/RESULTS.md, 2026-11-29). */
+    size_t head_mean;
     /* 0 in a worker process: its rows stop at the samples and the share of
      * the budget the plan gave them, never on precision (the processes
      * together decide that). */

@@ -138,7 +138,8 @@ typedef struct vn_result {
      * them, owned. stats.median and stats.median_ci are the headline in ns:
      * with one process, its median net of the empty loop, with an interval
      * that carries the empty loop's uncertainty too; with several, the
-     * mean of their medians, with Student's t-interval across them.
+     * median of their medians, with the median's interval across them
+     * (vn__levels_median_half).
      * median_ci is that interval made one for the next run's headline
      * (vn__levels_next_run): where another invocation's answer falls, the
      * promise a person acts on; est_ci is the estimate's own, which the

@@ -1,16 +1,22 @@
 /* Two levels of an experiment (stats/levels.h).
  *
  * Each process contributes one value, its own estimate (a median of its
- * samples); the processes are the units. Their mean is the estimate, and
- * its interval is Student's t with k - 1 degrees of freedom on the spread
- * of the values: that spread holds whatever moves between processes
- * (layout, the machine's state over seconds) together with what the
- * samples inside each leave uncertain, so no model of the lower level is
- * needed for the interval (Kalibera and Jones 2013, section 4). The
+ * samples); the processes are the units. Their median is the headline:
+ * the processes of one run often split into most that agree and a few in
+ * another state of the machine (a neighbour's burst, a slower clock), and
+ * such a few move a mean, and with it where the next run's answer seems to
+ * be, but not a median. Its interval is the median's normal-theory one,
+ * Student's t with k - 1 degrees of freedom on sqrt(pi / 2) times a
+ * robust spread of the values, so that what moves between processes
+ * (layout, the machine's state over seconds) and what the samples inside
+ * each leave uncertain are both in it, with no model of the lower level
+ * (Kalibera and Jones 2013, section 4). The mean and its t-interval are
+ * kept for the arithmetic that needs a mean (ratios, the store). The
  * variance of each value from its own samples is only used to say how the
  * variation splits, and how to spend the next process's time. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #include "levels.h"
@@ -41,6 +47,32 @@ double vn__levels_serial(const double *x, size_t k)
     return fmin((1 + rho) / (1 - rho), 9);
 }
 
+/* The p-quantile of n sorted values by Hyndman and Fan's definition 8:
+ * position (n + 1/3) p + 1/3, linear between order statistics. */
+static double quantile8(const double *s, size_t n, double p)
+{
+    double h = ((double)n + 1.0 / 3) * p + 1.0 / 3;
+    if (h <= 1)
+        return s[0];
+    if (h >= (double)n)
+        return s[n - 1];
+    size_t i = (size_t)h;
+    return s[i - 1] + (h - (double)i) * (s[i] - s[i - 1]);
+}
+
+double vn__levels_median_half(const double *sorted, size_t k, double sd, double serial)
+{
+    if (!sorted || k < 2)
+        return NAN;
+    double sigma = sd;
+    if (k >= 5) {
+        double iqr = quantile8(sorted, k, 0.75) - quantile8(sorted, k, 0.25);
+        if (iqr > 0)
+            sigma = iqr / 1.349;
+    }
+    return vn_t975((double)(k - 1)) * sqrt(M_PI / 2) * sigma * sqrt(serial / (double)k);
+}
+
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out)
 {
     if (!value || !out || k == 0)
@@ -56,9 +88,15 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
             nv++;
         }
     }
+    double *sorted = malloc(k * sizeof *sorted);
+    if (!sorted)
+        return VN_ENOMEM;
+    memcpy(sorted, value, k * sizeof *sorted);
+    qsort(sorted, k, sizeof *sorted, vn__cmp_double);
     vn__levels l = {.k = k, .mean = sum / (double)k, .lo = NAN, .hi = NAN, .sd = NAN,
                     .within = nv ? vsum / (double)nv : NAN, .between = NAN, .share = NAN,
-                    .serial = 1};
+                    .serial = 1, .median_lo = NAN, .median_hi = NAN,
+                    .median = k % 2 ? sorted[k / 2] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2};
     if (k >= 2) {
         double ss = 0;
         for (size_t i = 0; i < k; i++)
@@ -68,12 +106,16 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
         double half = vn_t975((double)(k - 1)) * l.sd * sqrt(l.serial / (double)k);
         l.lo = l.mean - half;
         l.hi = l.mean + half;
+        double mhalf = vn__levels_median_half(sorted, k, l.sd, l.serial);
+        l.median_lo = l.median - mhalf;
+        l.median_hi = l.median + mhalf;
         if (isfinite(l.within)) {
             l.between = fmax(0, l.sd * l.sd - l.within);
             double all = l.between + l.within;
             l.share = all > 0 ? l.between / all : 0;
         }
     }
+    free(sorted);
     *out = l;
     return 0;
 }

@@ -1,8 +1,8 @@
 /* Two levels of an experiment: processes, each a fresh address-space
  * layout and a stretch of the machine's time, then samples inside each
  * (Kalibera and Jones, "Rigorous Benchmarking in Reasonable Time", ISMM
- * 2013). Pure arithmetic on the processes' own estimates: the interval of
- * their mean, how the variation splits between the levels, and how a time
+ * 2013). Pure arithmetic on the processes' own estimates: the intervals of
+ * their mean and median, how the variation splits between the levels, and how a time
  * budget is best split between more processes and more samples in each.
  * Private to the library (the engine and the comparison use it). */
 #ifndef VN_STATS_LEVELS_H
@@ -23,7 +23,21 @@ typedef struct vn__levels {
                           variation that another process, not more samples, would see */
     double serial;     /* vn__levels_serial of the values: how much runs of like values in
                           the order the processes ran widen the variance of the mean */
+    double median;     /* the median of the values: the headline, which one process in
+                          an unusual state moves no more than any other */
+    double median_lo, median_hi; /* its 95% interval (vn__levels_median_half); NAN for k < 2 */
 } vn__levels;
+
+/* The half-width of the 95% interval of the median of k values x (sorted),
+ * their serial factor serial: t(k - 1) x sqrt(pi / 2) x sigma x
+ * sqrt(serial / k), the normal-theory standard error of a median (its
+ * variance pi / 2 times the mean's), with sigma the values' interquartile
+ * range over 1.349 for k >= 5 (quartiles by Hyndman and Fan's definition
+ * 8, the one whose sigma is nearly unbiased at these few values), so that
+ * a tail of slow processes widens it no more than it moves the median;
+ * the standard deviation for fewer values, or where the quartiles meet.
+ * NAN for k < 2. */
+double vn__levels_median_half(const double *sorted, size_t k, double sd, double serial);
 
 /* How much the variance of the mean of x[0..k), values in the order they
  * were taken, grows because neighbours are alike: a state of the machine

@@ -543,8 +543,9 @@ static void processes_that_agree_stop_at_the_second_precise_look(void **state)
     rd = decide_row(proc, 3, &p, 1, 2e6);
     assert_int_equal(rd.verdict, VN__STOP_PRECISE);
     assert_true(fabs(rd.ns.value - 100) < 1e-9);
-    /* The interval is Student's t across the three values. */
-    double sd = 0.05, half = 4.302652729911275 * sd / sqrt(3);
+    /* The interval is the median's: Student's t across the three values
+     * on sqrt(pi / 2) times their deviation (too few for quartiles). */
+    double sd = 0.05, half = 4.302652729911275 * sqrt(M_PI / 2) * sd / sqrt(3);
     assert_true(fabs((rd.ns.hi - rd.ns.lo) / 2 - half) < 1e-6);
     /* What varies is their samples' own noise: little between processes. */
     assert_true(rd.share_samples > rd.share_processes);
