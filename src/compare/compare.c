@@ -226,13 +226,13 @@ static int interval(work *w, const double *sb, size_t nb, const double *sn, size
     return 0;
 }
 
-/* The mean of x[0..n). */
-static double mean_of(const double *x, size_t n)
+/* The median of x[0..n), unsorted; NAN when out of memory. */
+static double median_copy(const double *x, size_t n)
 {
-    double s = 0;
-    for (size_t i = 0; i < n; i++)
-        s += x[i];
-    return s / (double)n;
+    double *s = vn__sorted_copy(x, n);
+    double m = s ? median_of(s, n) : NAN;
+    free(s);
+    return m;
 }
 
 /* Whether v lies within the range of x[0..n). */
@@ -246,9 +246,10 @@ static int within(const double *x, size_t n, double v)
 
 /* Both sides measured in two processes or more: the processes are the
  * units (Kalibera and Jones, ISMM 2013). The ratio is that of the
- * headlines, the means of the processes' values; its interval Welch's
- * t-interval of the difference of the mean logs, two independent sets of
- * processes with variances of their own, centred on that ratio. In
+ * headlines, the medians of the processes' values, as each run reported
+ * them; its interval Welch's t-interval of the difference of the mean
+ * logs, two independent sets of processes with variances of their own,
+ * centred on that ratio. In
  * reference cycles when either side's headline was (a body on the CPU) and
  * both have them. */
 static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__cmp_row *row)
@@ -260,8 +261,10 @@ static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__
         cyc = isfinite(n->units_cycles[i]) && n->units_cycles[i] > 0;
     const double *ub = cyc ? b->units_cycles : b->units, *un = cyc ? n->units_cycles : n->units;
     row->cycles = cyc;
-    row->base_median = mean_of(ub, b->nunits);
-    row->new_median = mean_of(un, n->nunits);
+    row->base_median = median_copy(ub, b->nunits);
+    row->new_median = median_copy(un, n->nunits);
+    if (isnan(row->base_median) || isnan(row->new_median))
+        return VN_ENOMEM;
     double g, lo, hi;
     int rc = vn__levels_ratio_unpaired(ub, b->nunits, un, n->nunits, &g, &lo, &hi);
     if (rc == VN_ERANGE)

@@ -343,7 +343,7 @@ def test_benchmark_program_results(tmp_path):
 
         vals = [s["value"] - overhead(procs[s["process"]]) for s in b["samples"]
                 if not set(s["tags"]) & set(b["left_out"]) and not procs[s["process"]]["left_out"]]
-        # The units: its processes' own values, as the headline averages them.
+        # The units: its processes' own values, whose median is the headline.
         units = [p["value"] for p in procs if not p["left_out"] and not p["upper_bound"]]
         r = got[b["name"]]
         assert r["base"]["n"] == len(vals) == b["headline_samples"]
@@ -352,7 +352,8 @@ def test_benchmark_program_results(tmp_path):
             assert r["method"] == "processes"
             key = "cycles" if r["unit"] == "cycles" else "median_ns"
             want = [p["cycles"] for p in procs if not p["left_out"]] if key == "cycles" else units
-            assert r["base"][key] == pytest.approx(np.mean(want), rel=1e-9)
+            assert r["base"][key] == pytest.approx(np.median(want), rel=1e-9)
+            assert r["base"][key] == pytest.approx(b["headline"]["units"][r["unit"] if key == "cycles" else "ns"]["value"], rel=1e-9)
         assert r["ratio"] == 1 and r["verdict"] == "no_change"
 
 
