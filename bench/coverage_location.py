@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Which headline over processes keeps the promise about the next run:
+their mean or their median, recomputed on the runs bench/coverage.sh kept
+(OUT=DIR), from each run's own processes.
+
+For every run and workload, from the values of the processes the headline
+rests on (not left out, not on a shared core), in the unit the most runs
+reported:
+  mean:   their mean, Student's t-interval (k - 1 degrees of freedom) with
+          its variance times the serial factor (lag-1 autocorrelation in
+          [0, 0.8]), the engine's rule before 2026-11-29 (late night);
+  median: their median, t x sqrt(pi / 2) x sigma x sqrt(serial / k), sigma
+          the interquartile range over 1.349 (Hyndman and Fan's definition
+          8; the standard deviation below 5 values), the rule of
+          src/stats/levels.c;
+both widened by sqrt(2) on the log scale for the next run, as the engine
+does. Printed per workload: how often run i's interval held run i+1's
+headline (and the reverse), the mean half-width, and the half-range of the
+headlines plus the precision (1%), the most the interval may be wide.
+
+    bench/coverage_location.py DIR [DIR...]
+"""
+import glob
+import json
+import math
+import os
+import statistics
+import sys
+
+PRECISION = 0.01
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+        2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def t975(df):
+    return T975[df - 1] if df <= len(T975) else 1.96 + 2.4 / df
+
+
+def serial(x):
+    k = len(x)
+    if k < 4:
+        return 1.0
+    m = sum(x) / k
+    ss = sum((a - m) ** 2 for a in x)
+    lag = sum((x[i] - m) * (x[i + 1] - m) for i in range(k - 1))
+    rho = min(max(lag / ss if ss > 0 else 0, 0), 0.8)
+    return min((1 + rho) / (1 - rho), 9)
+
+
+def quantile8(s, p):
+    n = len(s)
+    h = (n + 1 / 3) * p + 1 / 3
+    if h <= 1:
+        return s[0]
+    if h >= n:
+        return s[-1]
+    i = int(h)
+    return s[i - 1] + (h - i) * (s[i] - s[i - 1])
+
+
+def next_run(c, half):
+    lo, hi = c - half, c + half
+    w = math.sqrt(2)
+    if c > 0 and lo > 0:
+        return c, c * (lo / c) ** w, c * (hi / c) ** w
+    return c, c - w * half, c + w * half
+
+
+def interval(x, rule):
+    k = len(x)
+    sd = statistics.stdev(x)
+    f = serial(x)
+    if rule == "mean":
+        return next_run(sum(x) / k, t975(k - 1) * sd * math.sqrt(f / k))
+    s = sorted(x)
+    sigma = sd
+    if k >= 5 and quantile8(s, 0.75) > quantile8(s, 0.25):
+        sigma = (quantile8(s, 0.75) - quantile8(s, 0.25)) / 1.349
+    return next_run(statistics.median(x), t975(k - 1) * math.sqrt(math.pi / 2) * sigma * math.sqrt(f / k))
+
+
+def runs_of(d, cond):
+    files = glob.glob(os.path.join(d, f"{cond}-base-*.json"))
+    files.sort(key=lambda p: int(p.rsplit("-", 1)[1].split(".")[0]))
+    out = []
+    for f in files:
+        try:
+            with open(f) as fh:
+                out.append({b["name"]: b for b in json.load(fh)["benchmarks"]})
+        except (OSError, ValueError, KeyError):
+            out.append(None)
+    return out
+
+
+def values(b, unit):
+    key = "cycles" if unit == "cycles" else "value"
+    return [p[key] for p in b.get("processes") or []
+            if not p.get("left_out") and not p.get("shared") and p.get(key)]
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    for d in sys.argv[1:]:
+        for cond in ("quiet", "stress"):
+            runs = runs_of(d, cond)
+            if len(runs) < 2:
+                continue
+            names = [n for n in (runs[0] or {}) if not ((runs[0][n].get("headline") or {}).get("bound"))]
+            for rule in ("mean", "median"):
+                covs, cells = [], []
+                for name in names:
+                    units = [r[name]["headline"]["unit"] for r in runs
+                             if r and name in r and r[name].get("headline")]
+                    if not units:
+                        continue
+                    unit = max(set(units), key=units.count)
+                    iv = []
+                    for r in runs:
+                        b = r and r.get(name)
+                        x = values(b, unit) if b and not b["headline"].get("bound") else []
+                        iv.append(interval(x, rule) if len(x) >= 2 else None)
+                    got = [v for v in iv if v]
+                    if len(got) < 2:
+                        continue
+                    heads = [v[0] for v in got]
+                    limit = 100 * ((max(heads) - min(heads)) / 2 / statistics.median(heads) + PRECISION)
+                    half = 100 * statistics.mean(max(v[0] - v[1], v[2] - v[0]) / v[0] for v in got)
+                    hit = tries = 0
+                    for a, b in zip(iv, iv[1:]):
+                        if a and b:
+                            for p, q in ((a, b), (b, a)):
+                                tries += 1
+                                hit += p[1] <= q[0] <= p[2]
+                    covs.append(hit / tries)
+                    cells.append(f"{name} {100 * hit / tries:.0f}% {half:.2f}/{limit:.2f}%")
+                if covs:
+                    print(f"{d} {cond} {rule}: mean {100 * statistics.mean(covs):.0f}%; " + ", ".join(cells))
+
+
+if __name__ == "__main__":
+    main()
