@@ -272,14 +272,14 @@ int vn__store_found_schema(const vn__store *s) { return s->found_schema; }
 
 /* ---- what a run is kept with --------------------------------------------------- */
 
-void vn__store_summary(const double *u, size_t n, double *mean, double *lo, double *hi, double *sd)
+void vn__store_summary(const double *u, size_t n, double *value, double *lo, double *hi, double *sd)
 {
-    *mean = *lo = *hi = *sd = NAN;
+    *value = *lo = *hi = *sd = NAN;
     vn__levels l;
     if (n && vn__levels_compute(u, NULL, n, &l) == 0) {
-        *mean = l.mean;
-        *lo = l.lo;
-        *hi = l.hi;
+        *value = l.median;
+        *lo = l.median_lo;
+        *hi = l.median_hi;
         *sd = l.sd;
     }
 }
@@ -473,16 +473,16 @@ static int add_in_transaction(vn__store *s, const vn__cmp_side *side, const vn__
         /* In ns always, so that a series keeps one unit when a run's
          * headline was in cycles; the cycles beside, when every unit has
          * them. */
-        double mean, lo, hi, sd, cm = NAN, clo = NAN, chi = NAN, csd;
+        double value, lo, hi, sd, cm = NAN, clo = NAN, chi = NAN, csd;
         if (aggs)
-            from_aggregates(b, &mean, &lo, &hi, &sd);
+            from_aggregates(b, &value, &lo, &hi, &sd);
         else
-            vn__store_summary(ns, k, &mean, &lo, &hi, &sd);
+            vn__store_summary(ns, k, &value, &lo, &hi, &sd);
         if (all_cycles(cyc, k))
             vn__store_summary(cyc, k, &cm, &clo, &chi, &csd);
         char t[7][32], nu[32];
         snprintf(nu, sizeof nu, "%zu", aggs ? b->agg_n : k);
-        const char *p[] = {rtext, b->name, in_cycles(b, cyc, k) ? "cycles" : "ns", num(t[0], mean),
+        const char *p[] = {rtext, b->name, in_cycles(b, cyc, k) ? "cycles" : "ns", num(t[0], value),
                            num(t[1], lo), num(t[2], hi), nu, num(t[3], sd), num(t[4], cm),
                            num(t[5], clo), num(t[6], chi)};
         long long res = -1;

@@ -176,7 +176,7 @@ def test_round_trip_values_commits_tags_and_time_order(tmp_path, run_files):
             u = units[i][name]
             assert r["unit"] == "ns"
             assert r["units"] == len(u) == 5
-            assert r["value"] == pytest.approx(np.mean(u), rel=1e-12)
+            assert r["value"] == pytest.approx(np.median(u), rel=1e-12)
             lo, hi = r["ci"]
             assert lo <= r["value"] <= hi and lo < hi
             assert r["dirty"] is None  # --commit: the tree's state is not known
@@ -245,7 +245,7 @@ def test_other_formats_and_standard_input(tmp_path):
         rs = got[name]["results"]
         assert [r["units"] for r in rs] == [len(units)] * len(rs)
         for r in rs:
-            assert r["value"] == pytest.approx(np.mean(units), rel=1e-12)
+            assert r["value"] == pytest.approx(np.median(units), rel=1e-12)
     assert [r["run"] for r in got["true"]["results"]] == [h, s]
     assert [r["commit"] for r in got["true"]["results"]] == ["h", "s"]
 
@@ -514,7 +514,7 @@ def test_postgresql_many_writers_at_once(postgres, small_file):
     rs = s["results"]
     assert sorted(r["run"] for r in rs) == sorted(every)
     assert [r["time"] for r in rs] == sorted(r["time"] for r in rs)
-    want = np.mean(units_of_commands(json.loads(Path(small_file).read_text()))["true"])
+    want = np.median(units_of_commands(json.loads(Path(small_file).read_text()))["true"])
     assert all(r["value"] == pytest.approx(want, rel=1e-12) and r["units"] == 5 for r in rs)
     print(f"{total} results by {WRITERS} writers in {took:.1f} s")
 
@@ -700,7 +700,7 @@ def test_migration_of_a_version_1_store(tmp_path, run_files):
     add(scratch, "--commit", "x", files=[f], nbench=2)
     with db(scratch) as c:
         (fingerprint,) = c.execute("SELECT fingerprint FROM machines").fetchone()
-    want = np.mean(units_of_commands(json.loads(Path(f).read_text()))["true"])
+    want = np.median(units_of_commands(json.loads(Path(f).read_text()))["true"])
 
     for first in ("history", "store add"):
         store = str(tmp_path / f"v1-{first.replace(' ', '-')}.db")
@@ -782,19 +782,19 @@ def test_history_check_finds_the_planted_shift(tmp_path):
     for i, f in enumerate(files):
         add(store, "--commit", f"c{i + 1:02d}", "--time", str(T0 + 60 * i), files=[f], nbench=3)
     docs = [json.loads(Path(f).read_text()) for f in files]
-    means = {name: [np.mean(r["times"]) * 1e9 for d in docs for r in d["results"] if r["command"] == name]
+    medians = {name: [np.median(r["times"]) * 1e9 for d in docs for r in d["results"] if r["command"] == name]
              for name in ("shifted", "faster", "flat")}
 
     assert all("changes" not in s for s in history(store)["series"])
     got = by_name(history(store, sub=("check",)))
     assert set(got) == {"shifted", "faster", "flat"}
     for name, s in got.items():
-        assert [r["value"] for r in s["results"]] == pytest.approx(means[name], rel=1e-12)
+        assert [r["value"] for r in s["results"]] == pytest.approx(medians[name], rel=1e-12)
         assert [r["commit"] for r in s["results"]] == [f"c{i + 1:02d}" for i in range(20)]
     for name, verdict in (("shifted", "slower"), ("faster", "faster")):
         (c,) = got[name]["changes"]
         assert (c["index"], c["before"], c["after"], c["verdict"]) == (10, "c10", "c11", verdict), c
-        assert c["ratio"] == pytest.approx(log_ratio(means[name], 10), rel=1e-9)
+        assert c["ratio"] == pytest.approx(log_ratio(medians[name], 10), rel=1e-9)
         assert c["ratio"] == pytest.approx(1.10 if name == "shifted" else 1 / 1.10, rel=0.02)
         assert c["ci"][0] < c["ratio"] < c["ci"][1]
         assert c["ci"][0] > 1.02 if name == "shifted" else c["ci"][1] < 0.98
@@ -844,7 +844,7 @@ def test_run_keeps_its_results(tmp_path):
     p = run("run", "-N", "-r", "4", "--json", str(out), "--store", store, "true", check=0, timeout=120)
     (r,) = by_name(history(store))["true"]["results"]
     assert r["run"] == kept_as(p, store)
-    assert r["value"] == pytest.approx(np.mean(units_of_commands(json.loads(out.read_text()))["true"]),
+    assert r["value"] == pytest.approx(np.median(units_of_commands(json.loads(out.read_text()))["true"]),
                                        rel=1e-12)
     # $VERNIER_STORE, without --json: kept all the same.
     env_store = str(tmp_path / "env.db")
