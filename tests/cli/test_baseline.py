@@ -81,12 +81,21 @@ def test_sum_arrays_compares_through_the_baseline():
     assert two["baseline"]["ratio"] == 1 and two["baseline"]["ci"] == [1, 1]
     b = merged["baseline"]
     # Over the processes both ran in, paired by process: the geometric mean
-    # of their ratios is near the ratio of the headlines, the means of the
-    # same processes' values.
+    # of their ratios, within the range of those ratios.
     assert b["processes"] and b["paired"] and b["n"] >= 2
     assert b["n"] <= min(two["headline"]["processes"], merged["headline"]["processes"])
-    headline = merged["stats"]["median"] / two["stats"]["median"]
-    assert 0.8 < b["ratio"] / headline < 1.25
+    ratios = [m["value"] / t["value"] for m, t in zip(merged["processes"], two["processes"])
+              if m["value"] and t["value"] and m["value"] > 0 and t["value"] > 0]
+    assert min(ratios) * (1 - 1e-9) <= b["ratio"] <= max(ratios) * (1 + 1e-9)
+    # Near the ratio of the headlines, the medians of the rows' processes,
+    # when both rest on processes in one state; where some met another (a
+    # shared core, a processes_disagree finding), each row's median may come
+    # from a process in another state, and the pairs are what cancel it.
+    one_state = all(not r["headline"]["processes_disagree"] and not r["headline"]["processes_left_out"]
+                    for r in (two, merged))
+    if one_state:
+        headline = merged["stats"]["median"] / two["stats"]["median"]
+        assert 0.8 < b["ratio"] / headline < 1.25
     text = p.stderr  # the JSON went to stdout, the table to stderr
     check_line_and_json(text, "merged_loop", "two_loops", b)
     # The relative column: 1.00x for the baseline, the ratio for the other.
@@ -147,9 +156,12 @@ def test_a_benchmarks_own_baseline_and_its_complexity():
         assert line in p.stderr.splitlines() and names_in(line, "fixed"), line
         m = re.search(rf" {X} .* < ([\d.]+) ([nu]s)\)$", line)
         assert m, line
-        # Both shown to two significant digits at least: within 5%.
+        # The bound shown is rounded up to two significant digits, so that it
+        # stays a bound: at or above the bound, by at most one step of the
+        # second digit (10% at 1.0).
         bound = float(m.group(2)) * (1000 if m.group(3) == "us" else 1)
-        assert abs(bound / nothing["bound_ns"] - 1) < 0.05, (line, nothing["bound_ns"])
+        assert nothing["bound_ns"] * (1 - 1e-9) <= bound <= nothing["bound_ns"] * 1.1 * (1 + 1e-9), \
+            (line, nothing["bound_ns"])
         least = rows["fixed"]["stats"]["median"] / nothing["bound_ns"]
         assert abs(float(m.group(1)) / least - 1) < 0.05, (line, least)
     else:
