@@ -327,12 +327,7 @@ static int add_skip(vn__cmp_result *r, const vn__cmp_bench *b, const vn__cmp_ben
 
 static double insn_median(const vn__cmp_bench *b)
 {
-    if (!b->ninsn)
-        return NAN;
-    double *s = vn__sorted_copy(b->insn, b->ninsn);
-    double m = s ? median_of(s, b->ninsn) : NAN;
-    free(s);
-    return m;
+    return b->ninsn ? median_copy(b->insn, b->ninsn) : NAN;
 }
 
 /* A side as a summary: Google Benchmark's aggregates when it has nothing
@@ -354,12 +349,8 @@ static int summary_of(const vn__cmp_bench *x, double *m, double *sd, size_t *k, 
         ss += (v[i] - *m) * (v[i] - *m);
     *sd = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
     *k = n;
-    double *sorted = vn__sorted_copy(v, n);
-    if (!sorted)
-        return VN_ENOMEM;
-    *med = median_of(sorted, n);
-    free(sorted);
-    return 0;
+    *med = median_copy(v, n);
+    return isnan(*med) ? VN_ENOMEM : 0;
 }
 
 /* A side with only aggregates: the ratio of the means, Welch's interval

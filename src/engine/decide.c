@@ -96,7 +96,7 @@ static double median_and_var(double *x, size_t n, double *var)
     qsort(dev, n, sizeof *dev, vn__cmp_double);
     double mad = 1.482602218505602 * vn_percentile_sorted(dev, n, 50);
     free(dev);
-    *var = n >= 2 ? M_PI / 2 * mad * mad / (double)n : NAN;
+    *var = n >= 2 ? VN__MEDIAN_VAR * mad * mad / (double)n : NAN;
     return m;
 }
 
@@ -104,7 +104,7 @@ static double median_and_var(double *x, size_t n, double *var)
 static double rel_mad(double *x, size_t n)
 {
     double var, m = median_and_var(x, n, &var);
-    return n >= 2 && m != 0 ? sqrt(var * (double)n / (M_PI / 2)) / fabs(m) : NAN;
+    return n >= 2 && m != 0 ? sqrt(var * (double)n / VN__MEDIAN_VAR) / fabs(m) : NAN;
 }
 
 /* The numbers in reference cycles of the used samples (net of om): their

@@ -93,10 +93,9 @@ void vn__plan_next(const vn__part *parts, size_t k, const vn__decision *proc,
      * share of what is left among them. */
     const vn__unit_view *h = rd->cycles_headline ? &rd->cycles : &rd->ns;
     double var = between + (isfinite(within) ? within / (double)r : 0);
-    /* The headline is the median of the processes: its variance is pi / 2
-     * that of their mean (stats/levels.h). */
+    /* The headline is the median of the processes, dearer than their mean. */
     if (!p->head_mean)
-        var *= M_PI / 2;
+        var *= VN__MEDIAN_VAR;
     size_t need = vn__levels_needed(var, p->precision * fabs(h->value), k + 1, p->max_processes);
     size_t to_go = counted ? counted_to_go : need > k ? need - k : 1;
     double share = left / (double)to_go;

@@ -139,7 +139,7 @@ typedef struct vn_result {
      * with one process, its median net of the empty loop, with an interval
      * that carries the empty loop's uncertainty too; with several, the
      * median of their medians, with the median's interval across them
-     * (vn__levels_median_half).
+     * (vn__levels).
      * median_ci is that interval made one for the next run's headline
      * (vn__levels_next_run): where another invocation's answer falls, the
      * promise a person acts on; est_ci is the estimate's own, which the

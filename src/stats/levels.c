@@ -16,7 +16,6 @@
  * variation splits, and how to spend the next process's time. */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "internal.h"
 #include "levels.h"
@@ -60,17 +59,16 @@ static double quantile8(const double *s, size_t n, double p)
     return s[i - 1] + (h - (double)i) * (s[i] - s[i - 1]);
 }
 
-double vn__levels_median_half(const double *sorted, size_t k, double sd, double serial)
+/* The half-width of the median's interval (vn__levels.median_lo). */
+static double median_half(const double *sorted, size_t k, double sd, double serial)
 {
-    if (!sorted || k < 2)
-        return NAN;
     double sigma = sd;
     if (k >= 5) {
         double iqr = quantile8(sorted, k, 0.75) - quantile8(sorted, k, 0.25);
         if (iqr > 0)
             sigma = iqr / 1.349;
     }
-    return vn_t975((double)(k - 1)) * sqrt(M_PI / 2) * sigma * sqrt(serial / (double)k);
+    return vn_t975((double)(k - 1)) * sigma * sqrt(VN__MEDIAN_VAR * serial / (double)k);
 }
 
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out)
@@ -88,15 +86,13 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
             nv++;
         }
     }
-    double *sorted = malloc(k * sizeof *sorted);
+    double *sorted = vn__sorted_copy(value, k);
     if (!sorted)
         return VN_ENOMEM;
-    memcpy(sorted, value, k * sizeof *sorted);
-    qsort(sorted, k, sizeof *sorted, vn__cmp_double);
     vn__levels l = {.k = k, .mean = sum / (double)k, .lo = NAN, .hi = NAN, .sd = NAN,
                     .within = nv ? vsum / (double)nv : NAN, .between = NAN, .share = NAN,
                     .serial = 1, .median_lo = NAN, .median_hi = NAN,
-                    .median = k % 2 ? sorted[k / 2] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2};
+                    .median = vn_percentile_sorted(sorted, k, 50)};
     if (k >= 2) {
         double ss = 0;
         for (size_t i = 0; i < k; i++)
@@ -106,7 +102,7 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
         double half = vn_t975((double)(k - 1)) * l.sd * sqrt(l.serial / (double)k);
         l.lo = l.mean - half;
         l.hi = l.mean + half;
-        double mhalf = vn__levels_median_half(sorted, k, l.sd, l.serial);
+        double mhalf = median_half(sorted, k, l.sd, l.serial);
         l.median_lo = l.median - mhalf;
         l.median_hi = l.median + mhalf;
         if (isfinite(l.within)) {

@@ -8,6 +8,7 @@
 #ifndef VN_STATS_LEVELS_H
 #define VN_STATS_LEVELS_H
 
+#include <math.h>
 #include <stddef.h>
 
 /* Processes' estimates together. */
@@ -25,19 +26,19 @@ typedef struct vn__levels {
                           the order the processes ran widen the variance of the mean */
     double median;     /* the median of the values: the headline, which one process in
                           an unusual state moves no more than any other */
-    double median_lo, median_hi; /* its 95% interval (vn__levels_median_half); NAN for k < 2 */
+    double median_lo, median_hi; /* its 95% interval, NAN for k < 2: t(k - 1) x sigma x
+                          sqrt(VN__MEDIAN_VAR x serial / k), the normal-theory standard
+                          error of a median, sigma the values' interquartile range over
+                          1.349 for k >= 5 (quartiles by Hyndman and Fan's definition 8,
+                          whose sigma is nearly unbiased at these few values), so that a
+                          tail of slow processes widens it no more than it moves the
+                          median; sd for fewer values, or where the quartiles meet */
 } vn__levels;
 
-/* The half-width of the 95% interval of the median of k values x (sorted),
- * their serial factor serial: t(k - 1) x sqrt(pi / 2) x sigma x
- * sqrt(serial / k), the normal-theory standard error of a median (its
- * variance pi / 2 times the mean's), with sigma the values' interquartile
- * range over 1.349 for k >= 5 (quartiles by Hyndman and Fan's definition
- * 8, the one whose sigma is nearly unbiased at these few values), so that
- * a tail of slow processes widens it no more than it moves the median;
- * the standard deviation for fewer values, or where the quartiles meet.
- * NAN for k < 2. */
-double vn__levels_median_half(const double *sorted, size_t k, double sd, double serial);
+/* The variance of the median of normal values over that of their mean:
+ * what the median's interval (vn__levels) and the plan of how many
+ * processes it needs take it to cost. */
+#define VN__MEDIAN_VAR (M_PI / 2)
 
 /* How much the variance of the mean of x[0..k), values in the order they
  * were taken, grows because neighbours are alike: a state of the machine

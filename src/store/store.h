@@ -143,7 +143,7 @@ size_t vn__store_widen(const vn__store_point *before, size_t n, double now, doub
                        double *lo, double *hi, size_t least, size_t most, double max_age);
 
 /* The headline of units as the store keeps it: their median and its 95%
- * interval (vn__levels_median_half), as a run over processes reports
+ * interval (vn__levels), as a run over processes reports
  * it, and their standard deviation. */
 void vn__store_summary(const double *u, size_t n, double *value, double *lo, double *hi, double *sd);
 
