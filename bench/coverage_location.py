@@ -20,14 +20,14 @@ headlines plus the precision (1%), the most the interval may be wide.
 
     bench/coverage_location.py DIR [DIR...]
 """
-import glob
-import json
 import math
 import os
 import statistics
 import sys
 
-PRECISION = 0.01
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from coverage_report import PRECISION, base_runs  # noqa: E402
+
 T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
         2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
@@ -74,23 +74,9 @@ def interval(x, rule):
     if rule == "mean":
         return next_run(sum(x) / k, t975(k - 1) * sd * math.sqrt(f / k))
     s = sorted(x)
-    sigma = sd
-    if k >= 5 and quantile8(s, 0.75) > quantile8(s, 0.25):
-        sigma = (quantile8(s, 0.75) - quantile8(s, 0.25)) / 1.349
+    iqr = quantile8(s, 0.75) - quantile8(s, 0.25)
+    sigma = iqr / 1.349 if k >= 5 and iqr > 0 else sd
     return next_run(statistics.median(x), t975(k - 1) * math.sqrt(math.pi / 2) * sigma * math.sqrt(f / k))
-
-
-def runs_of(d, cond):
-    files = glob.glob(os.path.join(d, f"{cond}-base-*.json"))
-    files.sort(key=lambda p: int(p.rsplit("-", 1)[1].split(".")[0]))
-    out = []
-    for f in files:
-        try:
-            with open(f) as fh:
-                out.append({b["name"]: b for b in json.load(fh)["benchmarks"]})
-        except (OSError, ValueError, KeyError):
-            out.append(None)
-    return out
 
 
 def values(b, unit):
@@ -104,21 +90,21 @@ def main():
         sys.exit(__doc__)
     for d in sys.argv[1:]:
         for cond in ("quiet", "stress"):
-            runs = runs_of(d, cond)
+            runs = base_runs(d, os.listdir(d), cond)
             if len(runs) < 2:
                 continue
-            names = [n for n in (runs[0] or {}) if not ((runs[0][n].get("headline") or {}).get("bound"))]
+            names = [n for n in runs[0] if not (runs[0][n].get("headline") or {}).get("bound")]
             for rule in ("mean", "median"):
                 covs, cells = [], []
                 for name in names:
                     units = [r[name]["headline"]["unit"] for r in runs
-                             if r and name in r and r[name].get("headline")]
+                             if name in r and r[name].get("headline")]
                     if not units:
                         continue
                     unit = max(set(units), key=units.count)
                     iv = []
                     for r in runs:
-                        b = r and r.get(name)
+                        b = r.get(name)
                         x = values(b, unit) if b and not b["headline"].get("bound") else []
                         iv.append(interval(x, rule) if len(x) >= 2 else None)
                     got = [v for v in iv if v]
@@ -133,6 +119,8 @@ def main():
                             for p, q in ((a, b), (b, a)):
                                 tries += 1
                                 hit += p[1] <= q[0] <= p[2]
+                    if not tries:
+                        continue
                     covs.append(hit / tries)
                     cells.append(f"{name} {100 * hit / tries:.0f}% {half:.2f}/{limit:.2f}%")
                 if covs:

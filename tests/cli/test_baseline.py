@@ -85,7 +85,7 @@ def test_sum_arrays_compares_through_the_baseline():
     assert b["processes"] and b["paired"] and b["n"] >= 2
     assert b["n"] <= min(two["headline"]["processes"], merged["headline"]["processes"])
     ratios = [m["value"] / t["value"] for m, t in zip(merged["processes"], two["processes"])
-              if m["value"] and t["value"] and m["value"] > 0 and t["value"] > 0]
+              if (m["value"] or 0) > 0 and (t["value"] or 0) > 0]
     assert min(ratios) * (1 - 1e-9) <= b["ratio"] <= max(ratios) * (1 + 1e-9)
     # Near the ratio of the headlines, the medians of the rows' processes,
     # when both rest on processes in one state; where some met another (a

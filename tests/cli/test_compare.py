@@ -353,7 +353,8 @@ def test_benchmark_program_results(tmp_path):
             key = "cycles" if r["unit"] == "cycles" else "median_ns"
             want = [p["cycles"] for p in procs if not p["left_out"]] if key == "cycles" else units
             assert r["base"][key] == pytest.approx(np.median(want), rel=1e-9)
-            assert r["base"][key] == pytest.approx(b["headline"]["units"][r["unit"] if key == "cycles" else "ns"]["value"], rel=1e-9)
+            unit = "cycles" if key == "cycles" else "ns"
+            assert r["base"][key] == pytest.approx(b["headline"]["units"][unit]["value"], rel=1e-9)
         assert r["ratio"] == 1 and r["verdict"] == "no_change"
 
 
