@@ -116,6 +116,15 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
     return 0;
 }
 
+/* A time above 0 is never below it: an interval of one that reaches below
+ * 0 (a few processes far apart, Student's t with one or two degrees of
+ * freedom) holds every time from 0 up, and says so with 0 rather than with
+ * a negative time. A value at or below 0 keeps its bound. */
+static double above_zero(double value, double lo)
+{
+    return value > 0 && lo < 0 ? 0 : lo;
+}
+
 void vn__levels_next_run(double value, double *lo, double *hi)
 {
     const double w = sqrt(2);
@@ -128,12 +137,14 @@ void vn__levels_next_run(double value, double *lo, double *hi)
         *lo = value - w * (value - *lo);
         *hi = value + w * (*hi - value);
     }
+    *lo = above_zero(value, *lo);
 }
 
 void vn__levels_intervals(double value, double lo, double hi, double est[2], double next[2])
 {
     est[0] = next[0] = lo;
     est[1] = next[1] = hi;
+    est[0] = above_zero(value, est[0]);
     vn__levels_next_run(value, &next[0], &next[1]);
 }
 

@@ -62,13 +62,16 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
  * estimate differs from this one by both runs' errors, so the half-widths
  * grow by sqrt(1 + k/k') = sqrt(2) (the prediction interval of a new
  * mean, t s sqrt(1/k + 1/k')). On the log scale when all three are above
- * 0, so a wide interval of a time stays above 0; each side its own. NAN
- * ends stay NAN. */
+ * 0, so a wide interval of a time stays above 0; each side its own. For a
+ * value above 0 whose interval reaches below 0, linear, its lower end then
+ * 0: the values it describes (times, rates) are never below 0. NAN ends
+ * stay NAN. */
 void vn__levels_next_run(double value, double *lo, double *hi);
 
 /* A headline's two intervals from the estimate's [lo, hi] around value:
- * est as it is (what the precision asked is held to), next for the next
- * run (vn__levels_next_run), the one every report shows. */
+ * est as it is (what the precision asked is held to) but for a lower end
+ * below 0 of a value above 0, which is 0, next for the next run
+ * (vn__levels_next_run), the one every report shows. */
 void vn__levels_intervals(double value, double lo, double hi, double est[2], double next[2]);
 
 /* The half-width of the 95% interval of a next run around this one when

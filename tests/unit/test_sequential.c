@@ -331,8 +331,8 @@ static void one_slow_process_moves_the_median_little(void **state)
 }
 
 /* The next run's interval: sqrt(2) wider on each side, on the log scale
- * for times (a wide one stays above 0), linear where it crosses 0, and
- * none where there was none. */
+ * for times (a wide one stays above 0), linear where it crosses 0 but
+ * never below 0 for a value above it, and none where there was none. */
 static void next_run_interval_is_sqrt2_wider(void **state)
 {
     (void)state;
@@ -344,10 +344,25 @@ static void next_run_interval_is_sqrt2_wider(void **state)
     lo = 10, hi = 190; /* wide: stays above 0 */
     vn__levels_next_run(100, &lo, &hi);
     assert_true(lo > 0 && lo < 10 && hi > 190);
-    lo = -1, hi = 3; /* crosses 0: linear */
+    lo = -1, hi = 3; /* crosses 0: linear, from 0 up */
     vn__levels_next_run(1, &lo, &hi);
-    assert_float_equal(lo, 1 - 2 * sqrt(2), 1e-12);
+    assert_float_equal(lo, 0, 0);
     assert_float_equal(hi, 1 + 2 * sqrt(2), 1e-12);
+    lo = -3, hi = 1; /* a value below 0 keeps its linear bounds */
+    vn__levels_next_run(-1, &lo, &hi);
+    assert_float_equal(lo, -1 - 2 * sqrt(2), 1e-12);
+    assert_float_equal(hi, -1 + 2 * sqrt(2), 1e-12);
+    double est[2], next[2];
+    /* Three processes far apart (an 8 MiB pointer chase whose shared cache
+     * came and went): the estimate's interval and the next run's start at
+     * 0, not at a negative time. */
+    double three[] = {95042, 22925, 21915};
+    vn__levels far;
+    assert_int_equal(vn__levels_compute(three, NULL, 3, &far), 0);
+    assert_true(far.median_lo < 0);
+    vn__levels_intervals(far.median, far.median_lo, far.median_hi, est, next);
+    assert_true(est[0] == 0 && next[0] == 0);
+    assert_true(est[1] == far.median_hi && next[1] > est[1]);
     lo = NAN, hi = NAN;
     vn__levels_next_run(1, &lo, &hi);
     assert_true(isnan(lo) && isnan(hi));
