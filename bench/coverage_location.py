@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Which headline over processes keeps the promise about the next run:
-their mean or their median, recomputed on the runs bench/coverage.sh kept
+their mean or their median, and with which interval, recomputed on the runs bench/coverage.sh kept
 (OUT=DIR), from each run's own processes.
 
 For every run and workload, from the values of the processes the headline
@@ -13,7 +13,18 @@ reported:
           the interquartile range over 1.349 (Hyndman and Fan's definition
           8; the standard deviation below 5 values), the rule of
           src/stats/levels.c;
-both widened by sqrt(2) on the log scale for the next run, as the engine
+  batches: the median's interval with the serial factor taken as the
+          larger of the lag-1 one and that of batch medians (the k
+          processes in the order they ran cut in 4 batches of k/4, from 8
+          processes on: Student's t with 3 degrees of freedom on the
+          spread of the 4 medians, over the median's own half-width,
+          squared), at most 9: the batch-means estimate of a variance
+          under serial correlation, for a state of the machine that lasts
+          a few processes rather than one to the next;
+  gated:  the same, the batches' factor only where a one-way analysis of
+          variance of the values' ranks between the 4 batches has p < 0.2
+          (needs scipy: run with build/venv/bin/python);
+all widened by sqrt(2) on the log scale for the next run, as the engine
 does. Printed per workload: how often run i's interval held run i+1's
 headline (and the reverse), the mean half-width, and the half-range of the
 headlines plus the precision (1%), the most the interval may be wide.
@@ -67,6 +78,27 @@ def next_run(c, half):
     return c, c - w * half, c + w * half
 
 
+BATCHES = 4
+
+
+def batches(x):
+    k = len(x)
+    return [x[i * k // BATCHES:(i + 1) * k // BATCHES] for i in range(BATCHES)]
+
+
+def batch_factor(x, half, gated):
+    """The serial factor of the batch medians, 1 where it does not apply."""
+    if len(x) < 2 * BATCHES or half <= 0:
+        return 1.0
+    if gated:
+        from scipy import stats  # pylint: disable=import-outside-toplevel
+        r = list(stats.rankdata(x))
+        if not stats.f_oneway(*batches(r)).pvalue < 0.2:
+            return 1.0
+    m = [statistics.median(b) for b in batches(x)]
+    return (t975(BATCHES - 1) * statistics.stdev(m) / math.sqrt(BATCHES) / half) ** 2
+
+
 def interval(x, rule):
     k = len(x)
     sd = statistics.stdev(x)
@@ -76,13 +108,19 @@ def interval(x, rule):
     s = sorted(x)
     iqr = quantile8(s, 0.75) - quantile8(s, 0.25)
     sigma = iqr / 1.349 if k >= 5 and iqr > 0 else sd
-    return next_run(statistics.median(x), t975(k - 1) * math.sqrt(math.pi / 2) * sigma * math.sqrt(f / k))
+    half = t975(k - 1) * math.sqrt(math.pi / 2) * sigma / math.sqrt(k)
+    if rule in ("batches", "gated"):
+        f = min(max(f, batch_factor(x, half, rule == "gated")), 9)
+    return next_run(statistics.median(x), half * math.sqrt(f))
 
 
 def values(b, unit):
     key = "cycles" if unit == "cycles" else "value"
     return [p[key] for p in b.get("processes") or []
             if not p.get("left_out") and not p.get("shared") and p.get(key)]
+
+
+RULES = ("mean", "median", "batches", "gated")
 
 
 def main():
@@ -94,7 +132,7 @@ def main():
             if len(runs) < 2:
                 continue
             names = [n for n in runs[0] if not (runs[0][n].get("headline") or {}).get("bound")]
-            for rule in ("mean", "median"):
+            for rule in RULES:
                 covs, cells = [], []
                 for name in names:
                     units = [r[name]["headline"]["unit"] for r in runs

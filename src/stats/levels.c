@@ -71,6 +71,29 @@ static double median_half(const double *sorted, size_t k, double sd, double seri
     return vn_t975((double)(k - 1)) * sigma * sqrt(VN__MEDIAN_VAR * serial / (double)k);
 }
 
+#define BATCHES 4
+
+double vn__levels_batch_factor(const double *x, size_t k, double half)
+{
+    if (!x || k < 2 * BATCHES || !(half > 0))
+        return 1;
+    double m[BATCHES], mean = 0, ss = 0;
+    for (size_t b = 0; b < BATCHES; b++) {
+        size_t from = b * k / BATCHES, to = (b + 1) * k / BATCHES;
+        double *s = vn__sorted_copy(x + from, to - from);
+        if (!s)
+            return 1;
+        m[b] = vn_percentile_sorted(s, to - from, 50);
+        free(s);
+        mean += m[b] / BATCHES;
+    }
+    for (size_t b = 0; b < BATCHES; b++)
+        ss += (m[b] - mean) * (m[b] - mean);
+    double bhalf = vn_t975(BATCHES - 1) * sqrt(ss / (BATCHES - 1) / BATCHES);
+    double f = (bhalf / half) * (bhalf / half);
+    return fmin(fmax(f, 1), 9);
+}
+
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out)
 {
     if (!value || !out || k == 0)
@@ -91,7 +114,7 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
         return VN_ENOMEM;
     vn__levels l = {.k = k, .mean = sum / (double)k, .lo = NAN, .hi = NAN, .sd = NAN,
                     .within = nv ? vsum / (double)nv : NAN, .between = NAN, .share = NAN,
-                    .serial = 1, .median_lo = NAN, .median_hi = NAN,
+                    .serial = 1, .median_lo = NAN, .median_hi = NAN, .batch = 1,
                     .median = vn_percentile_sorted(sorted, k, 50)};
     if (k >= 2) {
         double ss = 0;
@@ -105,6 +128,7 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
         double mhalf = median_half(sorted, k, l.sd, l.serial);
         l.median_lo = l.median - mhalf;
         l.median_hi = l.median + mhalf;
+        l.batch = vn__levels_batch_factor(value, k, median_half(sorted, k, l.sd, 1));
         if (isfinite(l.within)) {
             l.between = fmax(0, l.sd * l.sd - l.within);
             double all = l.between + l.within;
@@ -199,12 +223,15 @@ static int log_moments(const double *x, size_t n, double *mean, double *var)
         ss += (log(x[i]) - *mean) * (log(x[i]) - *mean);
     *var = n >= 2 ? ss / (double)(n - 1) : NAN;
     /* The units in the order they ran: runs of like values widen the
-     * variance of their mean (vn__levels_serial). */
+     * variance of their mean (vn__levels_serial), and so do states that
+     * last a few of them (vn__levels_batch_factor), as in the headline's
+     * interval. */
     double *l = n >= 4 ? malloc(n * sizeof *l) : NULL;
     if (l) {
         for (size_t i = 0; i < n; i++)
             l[i] = log(x[i]);
-        *var *= vn__levels_serial(l, n);
+        double half = vn_t975((double)(n - 1)) * sqrt(*var / (double)n);
+        *var *= fmax(vn__levels_serial(l, n), vn__levels_batch_factor(l, n, half));
         free(l);
     }
     return 0;

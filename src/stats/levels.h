@@ -33,6 +33,8 @@ typedef struct vn__levels {
                           whose sigma is nearly unbiased at these few values), so that a
                           tail of slow processes widens it no more than it moves the
                           median; sd for fewer values, or where the quartiles meet */
+    double batch;      /* vn__levels_batch_factor of the values: serial's factor for a
+                          state that lasts a few processes, 1 below 8 values */
 } vn__levels;
 
 /* The variance of the median of normal values over that of their mean:
@@ -56,6 +58,17 @@ double vn__levels_serial(const double *x, size_t k);
  * samples (NAN where unknown; var may be NULL). VN_EINVAL for k = 0 or a
  * value that is not finite. */
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out);
+
+/* The batch-means form of vn__levels_serial for the median of x[0..k),
+ * values in the order they were taken: cut in 4 batches of k/4 in that
+ * order, the spread of the 4 batch medians (Student's t with 3 degrees of
+ * freedom) gives the median's half-width under serial correlation of any
+ * reach within the run, where a state that lasts a few processes and
+ * then changes leaves the lag-1 autocorrelation small. Returned as the
+ * factor on the variance of the median's own interval, half its
+ * half-width with no correlation, in [1, 9]; 1 for fewer than 8 values.
+ * (Batch means: Law and Kelton, "Simulation Modeling and Analysis".) */
+double vn__levels_batch_factor(const double *x, size_t k, double half);
 
 /* The interval of the next run's estimate, from the interval [*lo, *hi]
  * of this run's around value, both runs of the same design: the next

@@ -393,9 +393,37 @@ static void runs_of_like_values_widen_the_interval(void **state)
     assert_float_equal(vn__levels_serial(rising, 40), 9, 1e-12);
 }
 
+/* A state that lasts a few processes, under noise that alternates from
+ * one process to the next: the lag-1 autocorrelation sees nothing, the 4
+ * batch medians see the step; with no state (the same values taking
+ * turns) they agree and the factor stays 1. */
+static void batch_medians_see_a_state_that_lag_one_misses(void **state)
+{
+    (void)state;
+    double step[20], turns[20];
+    for (int i = 0; i < 20; i++) {
+        step[i] = (i < 10 ? 100 : 110) + (i % 2 ? 8 : -8);
+        turns[i] = (i % 4 < 2 ? 100 : 110) + (i % 2 ? 8 : -8);
+    }
+    vn__levels a, b;
+    assert_int_equal(vn__levels_compute(step, NULL, 20, &a), 0);
+    assert_int_equal(vn__levels_compute(turns, NULL, 20, &b), 0);
+    assert_float_equal(a.sd, b.sd, 1e-12);
+    assert_float_equal(a.serial, 1, 0);
+    assert_true(a.batch > 2 && a.batch <= 9);
+    assert_float_equal(b.batch, 1, 0);
+    /* Fewer than 8 values, or no interval: none. */
+    assert_float_equal(vn__levels_batch_factor(step, 7, 1), 1, 0);
+    assert_float_equal(vn__levels_batch_factor(step, 20, 0), 1, 0);
+    /* Far apart batches: held to 9. */
+    double far[8] = {1, 1, 100, 100, 1, 1, 100, 100};
+    assert_float_equal(vn__levels_batch_factor(far, 8, 1), 9, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(batch_medians_see_a_state_that_lag_one_misses),
         cmocka_unit_test(one_process_intervals_hold_after_a_sequential_stop),
         cmocka_unit_test(intervals_across_processes_hold_what_varies_between_them),
         cmocka_unit_test(intervals_hold_over_layouts_and_lasting_states),
