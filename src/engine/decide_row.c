@@ -17,21 +17,8 @@ static void unit_nan(vn__unit_view *u) { u->value = u->lo = u->hi = NAN; }
  * mean with Student's t (policy head_mean). */
 static vn__unit_view head_of(const vn__levels *l, const vn__policy *p)
 {
-    if (p->head_mean)
-        return (vn__unit_view){l->mean, l->lo, l->hi};
-    vn__unit_view v = {l->median, l->median_lo, l->median_hi};
-    if (p->serial_batches && l->batch > l->serial) {
-        double w = sqrt(l->batch / l->serial);
-        v.lo = l->median - w * (l->median - l->median_lo);
-        v.hi = l->median + w * (l->median_hi - l->median);
-    }
-    return v;
-}
-
-/* The serial factor the headline's interval took (head_of). */
-static double serial_of(const vn__levels *l, const vn__policy *p)
-{
-    return !p->head_mean && p->serial_batches ? fmax(l->serial, l->batch) : l->serial;
+    return p->head_mean ? (vn__unit_view){l->mean, l->lo, l->hi}
+                        : (vn__unit_view){l->median, l->median_lo, l->median_hi};
 }
 
 /* How the variance of one process's value splits between processes,
@@ -229,7 +216,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         }
         out->ns = head_of(&ln, p);
         out->sd_processes = ln.sd;
-        out->serial = serial_of(&ln, p);
+        out->serial = ln.serial;
         if (have_cycles && vn__levels_compute(c, NULL, k, &lc) == 0) {
             out->cycles = head_of(&lc, p);
             /* The clock moved between processes when they vary less in
@@ -243,7 +230,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         shares(proc, k, scale, out->cycles_headline ? lc.sd : ln.sd, out);
         if (out->cycles_headline) {
             out->sd_processes = lc.sd;
-            out->serial = serial_of(&lc, p);
+            out->serial = lc.serial;
         }
         /* Values far apart beyond what their samples allow, and beyond the
          * precision asked: a layout, or a state of the machine, that one

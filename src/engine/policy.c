@@ -42,7 +42,6 @@ static const struct field {
     {"settle", offsetof(vn__policy, settle), REAL},
     {"sample_turns", offsetof(vn__policy, sample_turns), COUNT},
     {"head_mean", offsetof(vn__policy, head_mean), COUNT},
-    {"serial_batches", offsetof(vn__policy, serial_batches), COUNT},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -186,12 +185,6 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * 1.018 in cycles on a day the clock moved between runs and seldom
      * within one (bench/RESULTS.md, 2026-11-29). */
     p->cycles_first = 1;
-    /* A state of the machine that lasts a few processes (a neighbour's use
-     * of the shared cache for a second or two) leaves the lag-1
-     * autocorrelation small; batch medians see it. With them an 8 MiB
-     * pointer chase held the next run in 76 to 82% of pairs rather than
-     * 59 to 74%, in the same time (bench/RESULTS.md, 2026-11-30). */
-    p->serial_batches = 1;
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)
         return VN_EINVAL;

@@ -78,11 +78,6 @@ typedef struct vn__policy {
      * interval (stats/levels.h), which a few processes in another state of
      * the machine move less (bench/RESULTS.md, 2026-11-29). */
     size_t head_mean;
-    /* 1 (the default): the median's interval takes the larger of the
-     * lag-1 serial factor and that of 4 batch medians
-     * (vn__levels_batch_factor), for a state of the machine that lasts a
-     * few processes; 0: the lag-1 one alone. */
-    size_t serial_batches;
     /* 0 in a worker process: its rows stop at the samples and the share of
      * the budget the plan gave them, never on precision (the processes
      * together decide that). */

@@ -59,8 +59,9 @@ static double quantile8(const double *s, size_t n, double p)
     return s[i - 1] + (h - (double)i) * (s[i] - s[i - 1]);
 }
 
-/* The half-width of the median's interval (vn__levels.median_lo). */
-static double median_half(const double *sorted, size_t k, double sd, double serial)
+/* The half-width of the median's interval (vn__levels.median_lo) with no
+ * serial correlation. */
+static double median_half(const double *sorted, size_t k, double sd)
 {
     double sigma = sd;
     if (k >= 5) {
@@ -68,7 +69,7 @@ static double median_half(const double *sorted, size_t k, double sd, double seri
         if (iqr > 0)
             sigma = iqr / 1.349;
     }
-    return vn_t975((double)(k - 1)) * sigma * sqrt(VN__MEDIAN_VAR * serial / (double)k);
+    return vn_t975((double)(k - 1)) * sigma * sqrt(VN__MEDIAN_VAR / (double)k);
 }
 
 #define BATCHES 4
@@ -94,6 +95,15 @@ double vn__levels_batch_factor(const double *x, size_t k, double half)
     return fmin(fmax(f, 1), 9);
 }
 
+/* The factor on the variance of an estimate over x[0..k) in the order the
+ * values were taken, whose half-width with no correlation is half: runs of
+ * like values (lag 1) or states that last a few values (batches), the
+ * larger. */
+static double serial_factor(const double *x, size_t k, double half)
+{
+    return fmax(vn__levels_serial(x, k), vn__levels_batch_factor(x, k, half));
+}
+
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out)
 {
     if (!value || !out || k == 0)
@@ -114,21 +124,22 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
         return VN_ENOMEM;
     vn__levels l = {.k = k, .mean = sum / (double)k, .lo = NAN, .hi = NAN, .sd = NAN,
                     .within = nv ? vsum / (double)nv : NAN, .between = NAN, .share = NAN,
-                    .serial = 1, .median_lo = NAN, .median_hi = NAN, .batch = 1,
+                    .serial = 1, .median_lo = NAN, .median_hi = NAN,
                     .median = vn_percentile_sorted(sorted, k, 50)};
     if (k >= 2) {
         double ss = 0;
         for (size_t i = 0; i < k; i++)
             ss += (value[i] - l.mean) * (value[i] - l.mean);
         l.sd = sqrt(ss / (double)(k - 1));
-        l.serial = vn__levels_serial(value, k);
-        double half = vn_t975((double)(k - 1)) * l.sd * sqrt(l.serial / (double)k);
+        double half = vn_t975((double)(k - 1)) * l.sd / sqrt((double)k);
+        half *= sqrt(serial_factor(value, k, half));
         l.lo = l.mean - half;
         l.hi = l.mean + half;
-        double mhalf = median_half(sorted, k, l.sd, l.serial);
+        double mhalf = median_half(sorted, k, l.sd);
+        l.serial = serial_factor(value, k, mhalf);
+        mhalf *= sqrt(l.serial);
         l.median_lo = l.median - mhalf;
         l.median_hi = l.median + mhalf;
-        l.batch = vn__levels_batch_factor(value, k, median_half(sorted, k, l.sd, 1));
         if (isfinite(l.within)) {
             l.between = fmax(0, l.sd * l.sd - l.within);
             double all = l.between + l.within;
@@ -166,9 +177,9 @@ void vn__levels_next_run(double value, double *lo, double *hi)
 
 void vn__levels_intervals(double value, double lo, double hi, double est[2], double next[2])
 {
-    est[0] = next[0] = lo;
+    est[0] = above_zero(value, lo);
+    next[0] = lo;
     est[1] = next[1] = hi;
-    est[0] = above_zero(value, est[0]);
     vn__levels_next_run(value, &next[0], &next[1]);
 }
 
@@ -230,8 +241,7 @@ static int log_moments(const double *x, size_t n, double *mean, double *var)
     if (l) {
         for (size_t i = 0; i < n; i++)
             l[i] = log(x[i]);
-        double half = vn_t975((double)(n - 1)) * sqrt(*var / (double)n);
-        *var *= fmax(vn__levels_serial(l, n), vn__levels_batch_factor(l, n, half));
+        *var *= serial_factor(l, n, vn_t975((double)(n - 1)) * sqrt(*var / (double)n));
         free(l);
     }
     return 0;

@@ -16,14 +16,17 @@ typedef struct vn__levels {
     size_t k;          /* processes */
     double mean;       /* the mean of their values */
     double lo, hi;     /* its 95% Student t-interval, k - 1 degrees of freedom, its variance
-                          times serial; NAN for k < 2 */
+                          times the larger of vn__levels_serial and
+                          vn__levels_batch_factor for the mean; NAN for k < 2 */
     double sd;         /* the values' standard deviation across processes (NAN for k < 2) */
     double within;     /* the mean variance of one value from its own samples (NAN unknown) */
     double between;    /* the variance between processes beyond that: max(0, sd^2 - within) */
     double share;      /* between / (between + within): the share of one process's
                           variation that another process, not more samples, would see */
-    double serial;     /* vn__levels_serial of the values: how much runs of like values in
-                          the order the processes ran widen the variance of the mean */
+    double serial;     /* how much the order the processes ran in widens the variance of
+                          the median: the larger of vn__levels_serial (runs of like
+                          values) and vn__levels_batch_factor (states that last a few
+                          processes) */
     double median;     /* the median of the values: the headline, which one process in
                           an unusual state moves no more than any other */
     double median_lo, median_hi; /* its 95% interval, NAN for k < 2: t(k - 1) x sigma x
@@ -33,8 +36,6 @@ typedef struct vn__levels {
                           whose sigma is nearly unbiased at these few values), so that a
                           tail of slow processes widens it no more than it moves the
                           median; sd for fewer values, or where the quartiles meet */
-    double batch;      /* vn__levels_batch_factor of the values: serial's factor for a
-                          state that lasts a few processes, 1 below 8 values */
 } vn__levels;
 
 /* The variance of the median of normal values over that of their mean:
