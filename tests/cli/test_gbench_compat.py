@@ -117,8 +117,7 @@ def programs(tmp_path_factory):
     return d
 
 
-@pytest.fixture(scope="module")
-def outputs(programs, tmp_path_factory):
+def run_rounds(programs, tmp_path_factory):
     """The script run against both binaries, twice each, taking turns so
     both meet the same machine: {"gb": [dir, dir], "vn": [dir, dir]}."""
     out = {"gb": [], "vn": []}
@@ -129,6 +128,12 @@ def outputs(programs, tmp_path_factory):
                                capture_output=True, text=True, timeout=300)
             assert p.returncode == 0, (tool, p.stdout, p.stderr)
             out[tool].append(o)
+    return out
+
+
+@pytest.fixture(scope="module")
+def outputs(programs, tmp_path_factory):
+    out = run_rounds(programs, tmp_path_factory)
     return {"gb": out["gb"][0], "vn": out["vn"][0], "all": out}
 
 
@@ -184,23 +189,36 @@ def geomean(a, b):
     return float(m.group(1))
 
 
-def test_compare_py_geomean_of_one_binary_is_near_zero(outputs):
-    """Over the six pairs of each binary's four files, the median distance
-    of OVERALL_GEOMEAN from 0: within 0.05 for vernier's, or within twice
-    Google Benchmark's own on a machine noisier than that. A geometric
-    mean that weighed benchmarks by unequal counts of entries would be off
-    by far more (+4.1 once, with an entry per sample)."""
+def geomean_noise(rounds):
+    """For each tool, the median distance of OVERALL_GEOMEAN from 0 over
+    the six pairs of its four files."""
+    noise = {}
+    for tool in ("gb", "vn"):
+        files = [d / f"run{i}.json" for d in rounds[tool] for i in (1, 2)]
+        g = [abs(geomean(a, b)) for k, a in enumerate(files) for b in files[k + 1:]]
+        noise[tool] = sorted(g)[len(g) // 2]
+    return noise
+
+
+def test_compare_py_geomean_of_one_binary_is_near_zero(outputs, programs, tmp_path_factory):
+    """The median distance of OVERALL_GEOMEAN from 0: within 0.05 for
+    vernier's, or within twice Google Benchmark's own on a machine noisier
+    than that. A geometric mean that weighed benchmarks by unequal counts
+    of entries would be off by far more (+4.1 once, with an entry per
+    sample), in every try. A neighbour on the host that takes the core
+    for a second can shift one tool's rounds and not the other's (CI once
+    measured 0.067 against 0.009), so a miss is measured again, from
+    fresh rounds, once."""
     if not COMPARE_PY.exists():
         pytest.fail("no compare.py: scripts/install-deps --test installs libbenchmark-tools")
     if sanitized():
         pytest.skip("a sanitized build's timings are the sanitizer's: its noise is not compared "
                     "with Google Benchmark's")
-    noise = {}
-    for tool in ("gb", "vn"):
-        files = [d / f"run{i}.json" for d in outputs["all"][tool] for i in (1, 2)]
-        g = [abs(geomean(a, b)) for k, a in enumerate(files) for b in files[k + 1:]]
-        noise[tool] = sorted(g)[len(g) // 2]
-    assert noise["vn"] <= max(0.05, 2 * noise["gb"]), noise
+    tries = [geomean_noise(outputs["all"])]
+    if tries[0]["vn"] > max(0.05, 2 * tries[0]["gb"]):
+        tries.append(geomean_noise(run_rounds(programs, tmp_path_factory)))
+    noise = tries[-1]
+    assert noise["vn"] <= max(0.05, 2 * noise["gb"]), tries
 
 
 def test_vernier_compare_pairs_the_two_programs(outputs):
