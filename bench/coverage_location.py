@@ -24,6 +24,12 @@ reported:
   gated:  the same, the batches' factor only where a one-way analysis of
           variance of the values' ranks between the 4 batches has p < 0.2
           (needs scipy: run with build/venv/bin/python);
+  within: batches, and below 8 processes no narrower than the median of
+          the processes' own medians' variances gives with the normal
+          quantile (each from its samples' MAD: pi / 2 x sigma^2 / n), the
+          engine's --policy within_floor=1;
+  within_ci: the same with each variance from the distribution-free
+          interval of its median ((hi - lo) / 3.92)^2;
 all widened by sqrt(2) on the log scale for the next run, as the engine
 does. Printed per workload: how often run i's interval held run i+1's
 headline (and the reverse), the mean half-width, and the half-range of the
@@ -99,7 +105,7 @@ def batch_factor(x, half, gated):
     return (t975(BATCHES - 1) * statistics.stdev(m) / math.sqrt(BATCHES) / half) ** 2
 
 
-def interval(x, rule):
+def interval(x, rule, within=None):
     k = len(x)
     sd = statistics.stdev(x)
     f = serial(x)
@@ -109,18 +115,63 @@ def interval(x, rule):
     iqr = quantile8(s, 0.75) - quantile8(s, 0.25)
     sigma = iqr / 1.349 if k >= 5 and iqr > 0 else sd
     half = t975(k - 1) * math.sqrt(math.pi / 2) * sigma / math.sqrt(k)
-    if rule in ("batches", "gated"):
+    if rule in ("within", "within_ci") and within and k < 2 * BATCHES:
+        half = max(half, 1.96 * math.sqrt(math.pi / 2 * statistics.median(within) / k))
+    if rule in ("batches", "gated", "within", "within_ci"):
         f = min(max(f, batch_factor(x, half, rule == "gated")), 9)
     return next_run(statistics.median(x), half * math.sqrt(f))
 
 
-def values(b, unit):
+def kept(b, unit):
     key = "cycles" if unit == "cycles" else "value"
-    return [p[key] for p in b.get("processes") or []
+    return [(i, p) for i, p in enumerate(b.get("processes") or [])
             if not p.get("left_out") and not p.get("shared") and p.get(key)]
 
 
-RULES = ("mean", "median", "batches", "gated")
+def values(b, unit):
+    key = "cycles" if unit == "cycles" else "value"
+    return [p[key] for _, p in kept(b, unit)]
+
+
+def ci_ranks(n):
+    """The 0-based ranks of the distribution-free 95% interval of a median
+    of n values (binomial, as src/stats/stats.c)."""
+    k = n // 2
+    cov = 0.0
+    while True:
+        pk = math.comb(n, k) / 2 ** n
+        cov += pk if k == n - k else 2 * pk
+        if cov >= 0.95 or k == 1:
+            break
+        k -= 1
+    return k - 1, n - k
+
+
+def median_vars(b, unit, rank=False):
+    """Each kept process's median's variance from its own samples: pi / 2
+    times the squared MAD-based sigma over their count, or with rank from
+    the distribution-free interval of the median ((hi - lo) / 3.92)^2."""
+    out = []
+    left = set(b.get("left_out") or [])
+    for i, _ in kept(b, unit):
+        x = [s["value"] / s["ref_ns"] if unit == "cycles" else s["value"]
+             for s in b.get("samples") or []
+             if s.get("process") == i and not left.intersection(s.get("tags") or [])
+             and (unit != "cycles" or s.get("ref_ns"))]
+        if len(x) < 2:
+            continue
+        if rank:
+            x.sort()
+            lo, hi = ci_ranks(len(x))
+            out.append(((x[hi] - x[lo]) / 3.92) ** 2)
+            continue
+        m = statistics.median(x)
+        mad = statistics.median(abs(v - m) for v in x)
+        out.append(math.pi / 2 * (1.4826 * mad) ** 2 / len(x))
+    return out
+
+
+RULES = ("mean", "median", "batches", "gated", "within", "within_ci")
 
 
 def main():
@@ -144,7 +195,9 @@ def main():
                     for r in runs:
                         b = r.get(name)
                         x = values(b, unit) if b and not b["headline"].get("bound") else []
-                        iv.append(interval(x, rule) if len(x) >= 2 else None)
+                        w = (median_vars(b, unit, rule == "within_ci")
+                             if x and rule.startswith("within") else None)
+                        iv.append(interval(x, rule, w) if len(x) >= 2 else None)
                     got = [v for v in iv if v]
                     if len(got) < 2:
                         continue

@@ -208,7 +208,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
             on_cpu &= vn__on_cpu(proc[i].on_cpu);
         }
         vn__levels ln, lc = {0};
-        int rc = vn__levels_compute(x, xv, k, &ln);
+        int rc = vn__levels_compute(x, p->within_floor ? xv : NULL, k, &ln);
         if (rc) {
             free(x);
             free(with);
@@ -217,7 +217,12 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         out->ns = head_of(&ln, p);
         out->sd_processes = ln.sd;
         out->serial = ln.serial;
-        if (have_cycles && vn__levels_compute(c, NULL, k, &lc) == 0) {
+        /* Each process's variance in cycles: its ns one at its own
+         * cycles per ns. */
+        double *cv = xv; /* xv is not read again */
+        for (size_t i = 0; i < k && have_cycles; i++)
+            cv[i] = isfinite(xv[i]) ? xv[i] * (c[i] / x[i]) * (c[i] / x[i]) : NAN;
+        if (have_cycles && vn__levels_compute(c, p->within_floor ? cv : NULL, k, &lc) == 0) {
             out->cycles = head_of(&lc, p);
             /* The clock moved between processes when they vary less in
              * cycles than in ns, beyond chance. */

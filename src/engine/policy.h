@@ -42,6 +42,11 @@ typedef struct vn__policy {
      * when they agree better in cycles, the clock having moved during
      * the run. */
     size_t cycles_first;
+    /* 1: below 8 processes, a headline's interval is no narrower than
+     * the one the median of their own values' variances gives, with the
+     * normal quantile (vn__levels_compute); 0 (the default): their spread
+     * alone. */
+    size_t within_floor;
     /* The processes of a run (every row's) whose taken-branch probes fall
      * in two groups, further apart than this ratio, ran on a core of their
      * own (the lower group) or while a second hardware thread shared it

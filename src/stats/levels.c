@@ -60,8 +60,8 @@ static double quantile8(const double *s, size_t n, double p)
 }
 
 /* The half-width of the median's interval (vn__levels.median_lo) with no
- * serial correlation. */
-static double median_half(const double *sorted, size_t k, double sd)
+ * serial correlation, no narrower than floor gives (below). */
+static double median_half(const double *sorted, size_t k, double sd, double floor)
 {
     double sigma = sd;
     if (k >= 5) {
@@ -69,7 +69,7 @@ static double median_half(const double *sorted, size_t k, double sd)
         if (iqr > 0)
             sigma = iqr / 1.349;
     }
-    return vn_t975((double)(k - 1)) * sigma * sqrt(VN__MEDIAN_VAR / (double)k);
+    return fmax(vn_t975((double)(k - 1)) * sigma, Z975 * floor) * sqrt(VN__MEDIAN_VAR / (double)k);
 }
 
 #define BATCHES 4
@@ -104,6 +104,22 @@ static double serial_factor(const double *x, size_t k, double half)
     return fmax(vn__levels_serial(x, k), vn__levels_batch_factor(x, k, half));
 }
 
+/* The root of the median of the finite variances var[0..k) that are not
+ * below 0; 0 for none. */
+static double within_floor(const double *var, size_t k)
+{
+    double *v = var ? malloc(k * sizeof *v) : NULL;
+    size_t n = 0;
+    for (size_t i = 0; v && i < k; i++)
+        if (isfinite(var[i]) && var[i] >= 0)
+            v[n++] = var[i];
+    double *s = n ? vn__sorted_copy(v, n) : NULL;
+    double f = s ? sqrt(vn_percentile_sorted(s, n, 50)) : 0;
+    free(s);
+    free(v);
+    return f;
+}
+
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out)
 {
     if (!value || !out || k == 0)
@@ -131,11 +147,26 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
         for (size_t i = 0; i < k; i++)
             ss += (value[i] - l.mean) * (value[i] - l.mean);
         l.sd = sqrt(ss / (double)(k - 1));
-        double half = vn_t975((double)(k - 1)) * l.sd / sqrt((double)k);
+        /* Values that each carry their own sampling variance vary at
+         * least that much from one to the next: a few that agree more
+         * closely did so by chance (three processes of a 1 ms sleep within
+         * 0.1% of each other, whose next run lay 0.5% away). So the
+         * interval is no narrower than the one that variance alone gives,
+         * the within level's share of the between level in Kalibera and
+         * Jones's model: the root of the variances' median (as the
+         * headline is a median: one process of few samples far apart does
+         * not widen all) with the normal quantile, as it rests on all the
+         * processes' samples, not on k - 1 degrees of freedom. Below 8
+         * processes only: from there on their spread is estimated well
+         * enough (in simulated runs of independent processes the floor
+         * then only widened intervals that held already), and the batch
+         * medians take over. */
+        double floor = k < 2 * BATCHES ? within_floor(var, k) : 0;
+        double half = fmax(vn_t975((double)(k - 1)) * l.sd, Z975 * floor) / sqrt((double)k);
         half *= sqrt(serial_factor(value, k, half));
         l.lo = l.mean - half;
         l.hi = l.mean + half;
-        double mhalf = median_half(sorted, k, l.sd);
+        double mhalf = median_half(sorted, k, l.sd, floor);
         l.serial = serial_factor(value, k, mhalf);
         mhalf *= sqrt(l.serial);
         l.median_lo = l.median - mhalf;

@@ -56,8 +56,11 @@ typedef struct vn__levels {
 double vn__levels_serial(const double *x, size_t k);
 
 /* The levels of k values, with var[i] the variance of value i from its own
- * samples (NAN where unknown; var may be NULL). VN_EINVAL for k = 0 or a
- * value that is not finite. */
+ * samples (NAN where unknown; var may be NULL). Below 8 values, the
+ * intervals are no narrower than the median of those variances gives with
+ * the normal quantile: values that agree more closely than their samples
+ * allow did so by chance. VN_EINVAL for k = 0 or a value that is not
+ * finite. */
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out);
 
 /* The batch-means form of vn__levels_serial for the median of x[0..k),

@@ -420,10 +420,44 @@ static void batch_medians_see_a_state_that_lag_one_misses(void **state)
     assert_float_equal(vn__levels_batch_factor(far, 8, 1), 9, 0);
 }
 
+/* Three processes that agree more closely than their own samples allow
+ * (a 1 ms sleep's, within 0.02% of each other, each median uncertain by
+ * 1%) did so by chance: the interval is at least the one their samples
+ * give (their variances' median, the normal quantile), not the tiny one
+ * between them. Values further apart than that
+ * keep their own spread, and without the variances nothing changes. */
+static void processes_vary_at_least_as_their_samples_do(void **state)
+{
+    (void)state;
+    const double close[] = {100, 100.01, 99.99};
+    const double var[] = {1, 1, 1};
+    vn__levels a, b;
+    assert_int_equal(vn__levels_compute(close, var, 3, &a), 0);
+    assert_int_equal(vn__levels_compute(close, NULL, 3, &b), 0);
+    double z = 1.959963984540054;
+    assert_true(fabs(a.median_hi - a.median - z * sqrt(M_PI / 2 / 3)) < 1e-9);
+    assert_true(fabs(a.hi - a.mean - z / sqrt(3)) < 1e-9);
+    assert_true(b.median_hi - b.median < 0.1);
+    /* The reported spread stays the values' own, and none of it between. */
+    assert_float_equal(a.sd, b.sd, 1e-12);
+    assert_float_equal(a.between, 0, 0);
+    const double apart[] = {90, 100, 110};
+    assert_int_equal(vn__levels_compute(apart, var, 3, &a), 0);
+    assert_int_equal(vn__levels_compute(apart, NULL, 3, &b), 0);
+    assert_float_equal(a.median_hi, b.median_hi, 1e-12);
+    assert_float_equal(a.hi, b.hi, 1e-12);
+    /* The median of the variances: one process of few samples far apart
+     * does not widen the others' interval. */
+    const double one_wild[] = {1, 1, 10000};
+    assert_int_equal(vn__levels_compute(close, one_wild, 3, &a), 0);
+    assert_true(fabs(a.median_hi - a.median - z * sqrt(M_PI / 2 / 3)) < 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(batch_medians_see_a_state_that_lag_one_misses),
+        cmocka_unit_test(processes_vary_at_least_as_their_samples_do),
         cmocka_unit_test(one_process_intervals_hold_after_a_sequential_stop),
         cmocka_unit_test(intervals_across_processes_hold_what_varies_between_them),
         cmocka_unit_test(intervals_hold_over_layouts_and_lasting_states),
