@@ -28,8 +28,6 @@ reported:
           the processes' own medians' variances gives with the normal
           quantile (each from its samples' MAD: pi / 2 x sigma^2 / n), the
           engine's --policy within_floor=1;
-  within_ci: the same with each variance from the distribution-free
-          interval of its median ((hi - lo) / 3.92)^2;
 all widened by sqrt(2) on the log scale for the next run, as the engine
 does. Printed per workload: how often run i's interval held run i+1's
 headline (and the reverse), the mean half-width, and the half-range of the
@@ -115,9 +113,9 @@ def interval(x, rule, within=None):
     iqr = quantile8(s, 0.75) - quantile8(s, 0.25)
     sigma = iqr / 1.349 if k >= 5 and iqr > 0 else sd
     half = t975(k - 1) * math.sqrt(math.pi / 2) * sigma / math.sqrt(k)
-    if rule in ("within", "within_ci") and within and k < 2 * BATCHES:
+    if rule == "within" and within and k < 2 * BATCHES:
         half = max(half, 1.96 * math.sqrt(math.pi / 2 * statistics.median(within) / k))
-    if rule in ("batches", "gated", "within", "within_ci"):
+    if rule in ("batches", "gated", "within"):
         f = min(max(f, batch_factor(x, half, rule == "gated")), 9)
     return next_run(statistics.median(x), half * math.sqrt(f))
 
@@ -133,24 +131,9 @@ def values(b, unit):
     return [p[key] for _, p in kept(b, unit)]
 
 
-def ci_ranks(n):
-    """The 0-based ranks of the distribution-free 95% interval of a median
-    of n values (binomial, as src/stats/stats.c)."""
-    k = n // 2
-    cov = 0.0
-    while True:
-        pk = math.comb(n, k) / 2 ** n
-        cov += pk if k == n - k else 2 * pk
-        if cov >= 0.95 or k == 1:
-            break
-        k -= 1
-    return k - 1, n - k
-
-
-def median_vars(b, unit, rank=False):
+def median_vars(b, unit):
     """Each kept process's median's variance from its own samples: pi / 2
-    times the squared MAD-based sigma over their count, or with rank from
-    the distribution-free interval of the median ((hi - lo) / 3.92)^2."""
+    times the squared MAD-based sigma over their count."""
     out = []
     left = set(b.get("left_out") or [])
     for i, _ in kept(b, unit):
@@ -160,18 +143,13 @@ def median_vars(b, unit, rank=False):
              and (unit != "cycles" or s.get("ref_ns"))]
         if len(x) < 2:
             continue
-        if rank:
-            x.sort()
-            lo, hi = ci_ranks(len(x))
-            out.append(((x[hi] - x[lo]) / 3.92) ** 2)
-            continue
         m = statistics.median(x)
         mad = statistics.median(abs(v - m) for v in x)
         out.append(math.pi / 2 * (1.4826 * mad) ** 2 / len(x))
     return out
 
 
-RULES = ("mean", "median", "batches", "gated", "within", "within_ci")
+RULES = ("mean", "median", "batches", "gated", "within")
 
 
 def main():
@@ -195,8 +173,7 @@ def main():
                     for r in runs:
                         b = r.get(name)
                         x = values(b, unit) if b and not b["headline"].get("bound") else []
-                        w = (median_vars(b, unit, rule == "within_ci")
-                             if x and rule.startswith("within") else None)
+                        w = median_vars(b, unit) if x and rule == "within" else None
                         iv.append(interval(x, rule, w) if len(x) >= 2 else None)
                     got = [v for v in iv if v]
                     if len(got) < 2:

@@ -38,21 +38,6 @@ void vn__empties_free(empties *e)
     free(e->ns.v), free(e->cyc.v), free(e->branch.v), free(e->counts.v);
 }
 
-/* The median of the finite values of x (n of them); NAN for none, or when
- * memory ran out. */
-double vn__median_of(const double *x, size_t n)
-{
-    double *y = malloc((n ? n : 1) * sizeof *y), med = NAN, lo, hi;
-    size_t m = 0;
-    for (size_t i = 0; y && i < n; i++)
-        if (isfinite(x[i]))
-            y[m++] = x[i];
-    if (m && vn_median_ci(y, m, &med, &lo, &hi) != 0)
-        med = NAN;
-    free(y);
-    return med;
-}
-
 /* The last sample's counts (n of them) at the end of d. */
 int vn__push_counts(dbuf *d, const struct vn__run *r)
 {

@@ -208,7 +208,8 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
             on_cpu &= vn__on_cpu(proc[i].on_cpu);
         }
         vn__levels ln, lc = {0};
-        int rc = vn__levels_compute(x, p->within_floor ? xv : NULL, k, &ln);
+        const double *floor_var = p->within_floor ? xv : NULL;
+        int rc = vn__levels_compute(x, floor_var, k, &ln);
         if (rc) {
             free(x);
             free(with);
@@ -217,12 +218,11 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         out->ns = head_of(&ln, p);
         out->sd_processes = ln.sd;
         out->serial = ln.serial;
-        /* Each process's variance in cycles: its ns one at its own
-         * cycles per ns. */
-        double *cv = xv; /* xv is not read again */
-        for (size_t i = 0; i < k && have_cycles; i++)
-            cv[i] = isfinite(xv[i]) ? xv[i] * (c[i] / x[i]) * (c[i] / x[i]) : NAN;
-        if (have_cycles && vn__levels_compute(c, p->within_floor ? cv : NULL, k, &lc) == 0) {
+        /* For the floor, each process's variance in cycles: its ns one
+         * at its own cycles per ns, in place. */
+        for (size_t i = 0; floor_var && have_cycles && i < k; i++)
+            xv[i] *= (c[i] / x[i]) * (c[i] / x[i]);
+        if (have_cycles && vn__levels_compute(c, floor_var, k, &lc) == 0) {
             out->cycles = head_of(&lc, p);
             /* The clock moved between processes when they vary less in
              * cycles than in ns, beyond chance. */

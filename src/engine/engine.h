@@ -175,7 +175,6 @@ int vn__push_sample(samples *s, vn_sample x);
 int vn__push_double(dbuf *d, double x);
 void vn__auxes_free(struct auxes *a);
 void vn__empties_free(empties *e);
-double vn__median_of(const double *x, size_t n);
 int vn__push_counts(dbuf *d, const struct vn__run *r);
 
 /* engine/tag.c: the suite's fastest probes, and the samples taken on a shared core. */

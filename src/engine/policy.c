@@ -186,10 +186,10 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * 1.018 in cycles on a day the clock moved between runs and seldom
      * within one (bench/RESULTS.md, 2026-11-29). */
     p->cycles_first = 1;
-    /* Off: in three A/B sets of 41 runs it moved the mean coverage by -3
-     * to +12 points, within what two interleaved sets of one build differ
-     * by on this guest, and at every count it widened intervals past the
-     * spread of the runs (bench/RESULTS.md, 2026-11-30). */
+    /* Off: in its A/B set of 41 runs it moved the mean coverage by -3
+     * and +4 points (quiet, stressed), and a floor at every count by +1
+     * to +12 in two more, within what two interleaved halves of one build
+     * differ by on this guest (bench/RESULTS.md, 2026-11-30). */
     p->within_floor = 0;
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)

@@ -40,6 +40,7 @@
 #include "clock/internal.h"
 #include "base/format.h"
 #include "base/progress.h"
+#include "stats/internal.h"
 
 extern char **environ;
 

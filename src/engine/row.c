@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "stats/internal.h"
 
 
 /* Starts a row: calibration, warmup and the first empty-loop samples. 0

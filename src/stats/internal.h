@@ -20,6 +20,10 @@ typedef struct vn__ranked {
 /* Ascending order of values, ties by position, for qsort. */
 int vn__cmp_ranked(const void *a, const void *b);
 
+/* The median of the finite values of x[0..n), in linear time; NAN for
+ * none, or when memory runs out. x is left as it is (stats/ratio.c). */
+double vn__median_of(const double *x, size_t n);
+
 /* Ascending order of doubles, for qsort. */
 int vn__cmp_double(const void *a, const void *b);
 

@@ -104,20 +104,11 @@ static double serial_factor(const double *x, size_t k, double half)
     return fmax(vn__levels_serial(x, k), vn__levels_batch_factor(x, k, half));
 }
 
-/* The root of the median of the finite variances var[0..k) that are not
- * below 0; 0 for none. */
+/* The root of the median of the finite variances var[0..k); 0 for none. */
 static double within_floor(const double *var, size_t k)
 {
-    double *v = var ? malloc(k * sizeof *v) : NULL;
-    size_t n = 0;
-    for (size_t i = 0; v && i < k; i++)
-        if (isfinite(var[i]) && var[i] >= 0)
-            v[n++] = var[i];
-    double *s = n ? vn__sorted_copy(v, n) : NULL;
-    double f = s ? sqrt(vn_percentile_sorted(s, n, 50)) : 0;
-    free(s);
-    free(v);
-    return f;
+    double m = var ? vn__median_of(var, k) : NAN;
+    return m > 0 ? sqrt(m) : 0;
 }
 
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out)

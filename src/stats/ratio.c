@@ -48,7 +48,7 @@ static double select_k(double *x, size_t n, size_t k)
 }
 
 /* The median of x[0..n), n >= 1, reordering x. */
-static double median_of(double *x, size_t n)
+static double median_in_place(double *x, size_t n)
 {
     double upper = select_k(x, n, n / 2);
     if (n % 2)
@@ -59,6 +59,19 @@ static double median_of(double *x, size_t n)
     for (size_t i = 1; i < n / 2; i++)
         lower = x[i] > lower ? x[i] : lower;
     return (lower + upper) / 2;
+}
+
+double vn__median_of(const double *x, size_t n)
+{
+    double *y = malloc((n ? n : 1) * sizeof *y), med = NAN;
+    size_t m = 0;
+    for (size_t i = 0; y && i < n; i++)
+        if (isfinite(x[i]))
+            y[m++] = x[i];
+    if (m)
+        med = median_in_place(y, m);
+    free(y);
+    return med;
 }
 
 static int all_finite(const double *x, size_t n)
@@ -92,7 +105,7 @@ int vn__ratio_boot(const double *a, size_t na, const double *b, size_t nb, int p
     double *wb = wa + na;
     memcpy(wa, a, na * sizeof *wa);
     memcpy(wb, b, nb * sizeof *wb);
-    double ma = median_of(wa, na), mb = median_of(wb, nb);
+    double ma = median_in_place(wa, na), mb = median_in_place(wb, nb);
     if (!(ma > 0) || !(mb > 0)) {
         free(wa);
         free(r);
@@ -115,7 +128,7 @@ int vn__ratio_boot(const double *a, size_t na, const double *b, size_t nb, int p
                 for (size_t i = 0; i < nb; i++)
                     wb[i] = b[vn__srng_index(&g, nb)];
             }
-            r[k] = ratio_of(median_of(wb, nb), median_of(wa, na));
+            r[k] = ratio_of(median_in_place(wb, nb), median_in_place(wa, na));
         }
         qsort(r, resamples, sizeof *r, vn__cmp_double);
         /* The order statistics at the 2.5% and 97.5% ranks, as the
