@@ -7,6 +7,8 @@
 # With BEFORE=DIR (a build of an earlier version, its bench_workloads under
 # DIR/bench), that build's programs take turns with this one's, run by run,
 # so both meet the same machine, and the ratio of the medians is printed.
+# With ALT="OPTIONS" (a policy to try, say), this build run with OPTIONS
+# takes turns with it too, and its ratio to the plain run is printed.
 # BUILD=DIR takes this version from DIR (default build); CONDITIONS picks
 # "quiet", "stress" or both. Needs stress-ng: scripts/install-deps --bench.
 set -euo pipefail
@@ -14,6 +16,7 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 RUNS=${RUNS:-11}
 CONDITIONS=${CONDITIONS:-quiet stress}
+ALT=${ALT:-}
 scripts/install-deps --bench >/dev/null
 if [ -f "$BUILD/build.ninja" ]; then
     cmake --build "$BUILD" --target bench_workloads >/dev/null
@@ -47,13 +50,19 @@ for cond in $CONDITIONS; do
         stress_pid=$!
         sleep 1
     fi
-    six_now=() six_before=() trio_now=() trio_before=()
+    six_now=() six_before=() trio_now=() trio_before=() six_alt=() trio_alt=()
     for i in $(seq "$RUNS"); do
         six_now+=("$(ms "$BUILD/bench/bench_workloads")")
         trio_now+=("$(ms "$BUILD/bench/bench_workloads" --filter "$trio")")
         if [ -n "${BEFORE:-}" ]; then
             six_before+=("$(ms "$BEFORE/bench/bench_workloads")")
             trio_before+=("$(ms "$BEFORE/bench/bench_workloads" --filter "$trio")")
+        fi
+        if [ -n "$ALT" ]; then
+            # shellcheck disable=SC2086
+            six_alt+=("$(ms "$BUILD/bench/bench_workloads" $ALT)")
+            # shellcheck disable=SC2086
+            trio_alt+=("$(ms "$BUILD/bench/bench_workloads" --filter "$trio" $ALT)")
         fi
     done
     a=$(printf '%s\n' "${six_now[@]}" | median)
@@ -66,6 +75,13 @@ for cond in $CONDITIONS; do
                    cond, a, c, a / c, b, d, b / d }' 
     else
         printf '%-6s six: %.3f s   trio: %.3f s\n' "$cond" "$a" "$b"
+    fi
+    if [ -n "$ALT" ]; then
+        e=$(printf '%s\n' "${six_alt[@]}" | median)
+        f=$(printf '%s\n' "${trio_alt[@]}" | median)
+        awk -v cond="$cond" -v a="$a" -v b="$b" -v e="$e" -v f="$f" 'BEGIN {
+            printf "%-6s with ALT, six: %.3f s (ratio %.2f)   trio: %.3f s (ratio %.2f)\n",
+                   cond, e, e / a, f, f / b }'
     fi
     if [ -n "$stress_pid" ]; then
         kill "$stress_pid" 2>/dev/null || true

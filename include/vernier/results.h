@@ -62,7 +62,8 @@ typedef enum vn_stop {
     VN_STOP_FAILED,      /* vn_state_fail() was called */
     VN_STOP_INTERRUPTED,
     VN_STOP_SKIPPED,     /* vn_state_skip(): the machine cannot run it; error says why */
-    VN_STOP_MAX_PROCESSES /* the most processes (vn_config.processes) ran first */
+    VN_STOP_MAX_PROCESSES, /* the most processes (vn_config.processes) ran first */
+    VN_STOP_PROCESSES_VARY /* the processes vary too much for the precision within the most */
 } vn_stop;
 
 const char *vn_stop_name(vn_stop s);

@@ -362,7 +362,8 @@ void vn_config_init(vn_config *c)
 const char *vn_stop_name(vn_stop s)
 {
     static const char *const names[] = {"precision", "max_time", "max_samples", "failed",
-                                        "interrupted", "skipped", "max_processes"};
+                                        "interrupted", "skipped", "max_processes",
+                                        "processes_vary"};
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 

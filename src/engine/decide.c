@@ -277,6 +277,7 @@ vn_stop vn__stop_of(vn__verdict v)
     case VN__STOP_PRECISE: return VN_STOP_PRECISION;
     case VN__STOP_MAX_TIME: return VN_STOP_MAX_TIME;
     case VN__STOP_MAX_PROCESSES: return VN_STOP_MAX_PROCESSES;
+    case VN__STOP_PROCESSES_VARY: return VN_STOP_PROCESSES_VARY;
     case VN__STOP_MAX_SAMPLES:
     case VN__GO_ON: break;
     }

@@ -43,6 +43,8 @@ typedef enum vn__verdict {
     VN__STOP_MAX_SAMPLES,
     VN__STOP_MAX_TIME,
     VN__STOP_MAX_PROCESSES,  /* a row over processes: the most of them ran */
+    VN__STOP_PROCESSES_VARY, /* a row over processes: their spread would not reach the
+                                precision within the most of them */
 } vn__verdict;
 
 typedef enum vn__headline {
@@ -136,6 +138,8 @@ typedef struct vn__row_decision {
     int cycles_headline;     /* the unit that compares across runs is cycles */
     int clock_moved;         /* cycles agree better than ns beyond chance: the clock moved */
     double half_pct;         /* the headline's half-width, percent of it; NAN unknown */
+    double need;             /* processes the precision would take at this spread (NAN
+                                unknown or not asked) */
     /* How the variance of one process's value splits: between processes
      * (layout, the machine's state over seconds), between the two halves
      * of a process's samples, and what the samples leave uncertain; shares
@@ -159,7 +163,9 @@ typedef struct vn__row_decision {
  * p->max_processes 1 the one process's own verdict stands; else the row
  * goes on, a process at a time, until the interval across them is within
  * the precision at p->confirm looks in a row (from p->min_processes on),
- * or the budget, the most processes or the most samples is reached. */
+ * or the budget, the most processes or the most samples is reached, or
+ * (from p->futile_after processes on) their spread shows that the most
+ * processes would not reach the precision. */
 int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, const vn__row_state *st,
                    vn__row_decision *out);
 

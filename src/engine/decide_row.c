@@ -9,6 +9,7 @@
 #include "internal.h"
 #include "stats/internal.h"
 #include "stats/levels.h"
+#include "stats/stats_api.h"
 #include "vernier/base.h"
 
 static void unit_nan(vn__unit_view *u) { u->value = u->lo = u->hi = NAN; }
@@ -129,11 +130,28 @@ static int cycles_unit(const vn__policy *p, int on_cpu, int cycles_steadier, int
     return on_cpu && (cycles_steadier || (p->cycles_first && !ns_steadier));
 }
 
+/* How many processes an interval of half% over k of them would take to
+ * come within the precision, and whether the most allowed would not: its
+ * half-width shrinks with the root of the count and with Student's t. */
+static int futile(double half_pct, size_t k, const vn__policy *p, double *need)
+{
+    double want = 100 * p->precision;
+    *need = NAN;
+    if (!(half_pct > 0) || !(want > 0) || k < 2)
+        return 0;
+    *need = ceil((double)k * (half_pct / want) * (half_pct / want));
+    if (k < p->futile_after || p->max_processes <= k || p->min_processes == p->max_processes)
+        return 0;
+    double m = (double)p->max_processes;
+    double at_most = half_pct * sqrt((double)k / m) * vn_t975(m - 1) / vn_t975((double)(k - 1));
+    return at_most > want;
+}
+
 int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, const vn__row_state *st,
                    vn__row_decision *out)
 {
     *out = (vn__row_decision){.k = k, .verdict = VN__GO_ON, .bound_value = NAN,
-                              .bound_cycles = NAN, .half_pct = NAN, .share_processes = NAN,
+                              .bound_cycles = NAN, .half_pct = NAN, .need = NAN, .share_processes = NAN,
                               .share_blocks = NAN, .share_samples = NAN, .sd_processes = NAN,
                               .within = NAN, .serial = 1};
     unit_nan(&out->ns);
@@ -253,6 +271,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         if (heads >= 2)
             out->precise = half <= p->precision * h->value;
     }
+    int vain = !out->bound && !out->precise && futile(out->half_pct, heads, p, &out->need);
     if (p->max_processes <= 1) {
         /* One process: its own rule decided, sample by sample. */
         out->verdict = first;
@@ -269,6 +288,8 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         out->verdict = VN__STOP_PRECISE;
     else if (k >= p->max_processes)
         out->verdict = VN__STOP_MAX_PROCESSES;
+    else if (vain)
+        out->verdict = VN__STOP_PROCESSES_VARY;
     else if (p->min_processes == p->max_processes)
         out->verdict = VN__GO_ON; /* a count asked for (--processes N) is run whole */
     else if (st->spent_ns + st->next_cost_ns >= p->budget_ns)

@@ -43,6 +43,7 @@ static const struct field {
     {"settle", offsetof(vn__policy, settle), REAL},
     {"sample_turns", offsetof(vn__policy, sample_turns), COUNT},
     {"head_mean", offsetof(vn__policy, head_mean), COUNT},
+    {"futile_after", offsetof(vn__policy, futile_after), COUNT},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -191,6 +192,13 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * to +12 in two more, within what two interleaved halves of one build
      * differ by on this guest (bench/RESULTS.md, 2026-11-30). */
     p->within_floor = 0;
+    /* From 8 processes, where the interval takes in the batches' spread:
+     * stopping there, rows whose processes varied by more than the
+     * precision allows held the next run as often as when they ran to 20
+     * (81 to 87% against 79 to 87% of pairs, in the processes of four
+     * sets of 41 runs), in 0.6 to 0.8 of the time (bench/RESULTS.md,
+     * 2026-11-30). */
+    p->futile_after = 8;
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)
         return VN_EINVAL;

@@ -83,6 +83,15 @@ typedef struct vn__policy {
      * interval (stats/levels.h), which a few processes in another state of
      * the machine move less (bench/RESULTS.md, 2026-11-29). */
     size_t head_mean;
+    /* Processes: from this many on, a row whose interval across them,
+     * narrowed as more processes would narrow it (the root of the count,
+     * and Student's t), would still be wider than the precision at the
+     * most processes stops there: a stop for futility, as a group
+     * sequential design stops a trial whose answer more subjects would
+     * not sharpen enough. Its interval is the one of the processes it
+     * has, no narrower for the ones it did not run. SIZE_MAX (inf): off,
+     * the row runs to the most processes. */
+    size_t futile_after;
     /* 0 in a worker process: its rows stop at the samples and the share of
      * the budget the plan gave them, never on precision (the processes
      * together decide that). */

@@ -356,7 +356,9 @@ static void together(job **jobs, size_t n)
                     continue;
                 for (int side = 0; side < 2; side++) {
                     job *x = side ? jobs[b] : jobs[i], *y = side ? jobs[i] : jobs[b];
-                    if (x->done && x->res->stop == VN_STOP_PRECISION && !y->done) {
+                    if (x->done && !y->done &&
+                        (x->res->stop == VN_STOP_PRECISION ||
+                         x->res->stop == VN_STOP_PROCESSES_VARY)) {
                         x->done = 0;
                         again = 1;
                     }

@@ -94,6 +94,12 @@ static const struct {
      "the row ran in the most processes allowed (20, or --processes N) before its interval "
      "across them was within the precision asked for: its processes differ more than that. "
      "Ask less with --precision, or quiet the machine."},
+    {'W', "processes_vary",
+     "the row's processes varied so much that even the most allowed (20) would not bring the "
+     "interval across them within the precision asked, so it stopped early (from 8 processes "
+     "on) with the interval they give: the value moves that much from one run to the next on "
+     "this machine. Ask less with --precision, quiet the machine, or give --processes N to "
+     "run N whole."},
     {'O', "overhead_dominates",
      "the empty loop is more than a quarter of the net time. An out-of-order core overlaps the "
      "body with the loop's own increment and branch, so subtracting the loop leaves the net "

@@ -66,6 +66,7 @@ static const char *stop_words(vn_stop s)
     case VN_STOP_INTERRUPTED: return "interrupted";
     case VN_STOP_SKIPPED: return "skipped";
     case VN_STOP_MAX_PROCESSES: return "the most processes ran first";
+    case VN_STOP_PROCESSES_VARY: return "the processes vary more than the precision allows";
     }
     return "?";
 }

@@ -579,6 +579,41 @@ static void processes_far_apart_say_so_and_go_on(void **state)
     assert_int_equal(rd.verdict, VN__GO_ON);
 }
 
+/* Processes that vary so much that the most of them (20) would not bring
+ * the interval within the precision stop once futile_after of them ran;
+ * those that would get there go on. */
+static void processes_beyond_reach_stop_early(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    assert_int_equal(p.futile_after, 8);
+    vn__decision wide[8], near[8];
+    for (int i = 0; i < 8; i++) {
+        wide[i] = proc_of(i % 2 ? 104 : 100, 0.01, 3);
+        near[i] = proc_of(i % 2 ? 101.7 : 100, 0.01, 3);
+    }
+    /* About +-3% over 8: at 20 still about 3% x sqrt(8 / 20) x t(19) /
+     * t(7), over 1%. */
+    vn__row_decision rd = decide_row(wide, 8, &p, 0, 1e6);
+    assert_int_equal(rd.verdict, VN__STOP_PROCESSES_VARY);
+    assert_true(rd.half_pct > 2.5 && rd.half_pct < 4);
+    assert_true(fabs(rd.need - ceil(8 * rd.half_pct * rd.half_pct)) < 1e-9);
+    assert_int_equal(vn__stop_of(rd.verdict), VN_STOP_PROCESSES_VARY);
+    assert_string_equal(vn_stop_name(VN_STOP_PROCESSES_VARY), "processes_vary");
+    /* Fewer than futile_after: on. */
+    assert_int_equal(decide_row(wide, 7, &p, 0, 1e6).verdict, VN__GO_ON);
+    /* About +-1.3% over 8 would be within 1% long before 20: on. */
+    rd = decide_row(near, 8, &p, 0, 1e6);
+    assert_false(rd.precise);
+    assert_true(rd.half_pct > 1 && rd.half_pct < 1.8);
+    assert_int_equal(rd.verdict, VN__GO_ON);
+    /* Switched off, or a count given, the row runs on. */
+    vn__policy off = policy_of("futile_after=inf");
+    assert_int_equal(decide_row(wide, 8, &off, 0, 1e6).verdict, VN__GO_ON);
+    p.min_processes = p.max_processes = 10;
+    assert_int_equal(decide_row(wide, 8, &p, 0, 1e6).verdict, VN__GO_ON);
+}
+
 static void a_clock_that_moved_makes_cycles_the_headline(void **state)
 {
     (void)state;
@@ -772,6 +807,7 @@ int main(void)
         cmocka_unit_test_setup(min_untagged_inf_keeps_every_tagged_sample, setup),
         cmocka_unit_test_setup(processes_that_agree_stop_at_the_second_precise_look, setup),
         cmocka_unit_test_setup(processes_far_apart_say_so_and_go_on, setup),
+        cmocka_unit_test_setup(processes_beyond_reach_stop_early, setup),
         cmocka_unit_test_setup(a_clock_that_moved_makes_cycles_the_headline, setup),
         cmocka_unit_test_setup(one_process_bound_makes_the_row_a_bound, setup),
         cmocka_unit_test_setup(a_bound_settles_when_no_lower_floor_turns_up, setup),
