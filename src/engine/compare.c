@@ -89,8 +89,9 @@ static double net(const vn_result *x, size_t k)
 
 /* Row x against its baseline over the processes both ran in: each
  * process's ratio of the two medians (the rows took turns in it, so what
- * moved the machine there moved both), and Student's t-interval of their
- * logs across processes. 1 when there are not two such processes. */
+ * moved the machine there moved both), and the median of those with the
+ * median's interval across processes (vn__levels_ratio). 1 when there are
+ * not two such processes. */
 static int ratio_processes(vn_result *x, const vn_result *base)
 {
     size_t k = x->nprocesses < base->nprocesses ? x->nprocesses : base->nprocesses, m = 0;
@@ -240,9 +241,9 @@ static int ratio_line(vn_results *out, const vn_result *x, const vn_result *base
         snprintf(why, sizeof why,
                  "%s over %s: in each of %zu processes both ran in, the ratio of their medians, "
                  "net of each row's empty loop there (the rows took turns, so what moved the "
-                 "machine moved both); the ratio is the geometric mean of those, and the interval "
-                 "Student's t of their logs across the processes, so it holds what varied "
-                 "between processes too.",
+                 "machine moved both); the ratio is the median of those, and the interval the "
+                 "median's across the processes, from the spread of their logs, so it holds what "
+                 "varied between processes too.",
                  x->name, base->name, x->ratio_n);
     else
         snprintf(why, sizeof why,

@@ -234,9 +234,14 @@ int vn__levels_ratio(const double *num, const double *den, size_t k, double *rat
     free(x);
     if (rc)
         return rc;
-    *ratio = exp(v.mean);
-    *lo = isnan(v.lo) ? NAN : exp(v.lo);
-    *hi = isnan(v.hi) ? NAN : exp(v.hi);
+    /* The median of the logs, with the median's interval, as the headline
+     * over processes: a process where a burst met one row and not the
+     * other gives a ratio far off, which moves a mean of logs (and widens
+     * its t-interval) as much as it is off, and a median no more than any
+     * other process. */
+    *ratio = exp(v.median);
+    *lo = isnan(v.median_lo) ? NAN : exp(v.median_lo);
+    *hi = isnan(v.median_hi) ? NAN : exp(v.median_hi);
     return 0;
 }
 

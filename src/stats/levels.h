@@ -101,9 +101,10 @@ double vn__levels_next_half(double var);
  * interval: a normal approximation, ((hi - lo) / (2 x 1.96))^2. */
 double vn__median_var(double lo, double hi);
 
-/* The log of each value's ratio, mean and t-interval, back in ratios: the
- * interval of a ratio between two rows measured in the same k processes
- * (num[i] / den[i] in process i). VN_ERANGE when a value is not above 0. */
+/* The log of each value's ratio, their median and its interval (as
+ * vn__levels has them), back in ratios: the ratio between two rows
+ * measured in the same k processes (num[i] / den[i] in process i). VN_ERANGE
+ * when a value is not above 0. */
 int vn__levels_ratio(const double *num, const double *den, size_t k, double *ratio, double *lo,
                      double *hi);
 
