@@ -171,9 +171,11 @@ typedef struct vn_result {
      * process of the row ran on a shared core, so the headline did too. */
     size_t processes_left_out;
     int on_shared;
-    /* Ratio with a baseline over several processes: the mean of the
-     * per-process log ratios, with Student's t-interval (ratio_n processes). */
+    /* Ratio with a baseline over several processes: the median of the
+     * per-process ratios, with the median's interval (ratio_n processes),
+     * and the least and the most of those ratios. */
     int ratio_processes;
+    double ratio_range[2];
     /* How much the headline's variance grew because its processes, in the
      * order they ran, came in runs of like values (a state of the machine
      * lasting longer than one process): (1 + rho) / (1 - rho) for their

@@ -32,6 +32,22 @@ def sweep_results(*args):
     return d, p
 
 
+def the_line(text, row, base):
+    below = text.split("\n\n", 1)[1]
+    (line,) = [ln for ln in below.splitlines() if ln.split()[:1] == [row] and names_in(ln, base)]
+    return line
+
+
+PER_PROCESS = re.compile(r", per process " + X + "-" + X + r"\)$")
+
+
+def per_process(text, row, base):
+    """The least and the most of the processes' own ratios, which the line
+    gives when its interval is wide; None when it does not."""
+    m = PER_PROCESS.search(the_line(text, row, base))
+    return (float(m.group(1)), float(m.group(2))) if m else None
+
+
 def ratio_line(text, row, base):
     """The line below the table for row against base, as (word, ratio, lo,
     hi, on): word its direction ("faster", "slower", or "same" when it
@@ -39,8 +55,7 @@ def ratio_line(text, row, base):
     the ends of its interval, None without one), and what the interval
     rests on at its end: ", N processes", ", unpaired" (samples of one
     process that did not take turns) or None (pairs of samples)."""
-    below = text.split("\n\n", 1)[1]
-    (line,) = [ln for ln in below.splitlines() if ln.split()[:1] == [row] and names_in(ln, base)]
+    line = PER_PROCESS.sub(")", the_line(text, row, base))
     ratios = [float(r) for r in re.findall(r"(?<![\w/=])(\d[\d.e-]*)x\b", line)]
     words = re.findall(r"\w+", line)
     word = "faster" if "faster" in words else "slower" if "slower" in words else "same"
@@ -78,6 +93,26 @@ def check_line_and_json(text, row, base, b):
         assert abs(shown - exact) <= 0.01 * exact + 0.005, (shown, exact)
 
 
+def check_wide(d, text, precision):
+    """A wide interval (over twice the precision asked, either way) gives
+    its reason: the least and the most of the processes' own ratios, in the
+    line's direction (faster: inverted). Whether it was wide."""
+    rows = {b["name"]: b for b in d["benchmarks"]}
+    two, merged = rows["two_loops"], rows["merged_loop"]
+    b = merged["baseline"]
+    ratios = [m["value"] / t["value"] for m, t in zip(merged["processes"], two["processes"])
+              if (m["value"] or 0) > 0 and (t["value"] or 0) > 0]
+    wide = max(b["ci"][1] / b["ratio"], b["ratio"] / b["ci"][0]) - 1 > 2 * precision
+    per = per_process(text, "merged_loop", "two_loops")
+    assert (per is not None) == wide, (per, b)
+    if per:
+        faster = b["ratio"] < 1
+        want = (1 / max(ratios), 1 / min(ratios)) if faster else (min(ratios), max(ratios))
+        for shown, exact in zip(per, want):
+            assert abs(shown - exact) <= 0.01 * exact + 0.005, (per, want)
+    return wide
+
+
 def test_sum_arrays_compares_through_the_baseline():
     d, p = results("sum_arrays", "--baseline", "two_loops")
     rows = {b["name"]: b for b in d["benchmarks"]}
@@ -106,6 +141,10 @@ def test_sum_arrays_compares_through_the_baseline():
         assert 0.8 < b["ratio"] / headline < 1.25
     text = p.stderr  # the JSON went to stdout, the table to stderr
     check_line_and_json(text, "merged_loop", "two_loops", b)
+    check_wide(d, text, 0.01)
+    # Asked for +-0.1%, the interval is wide, and says why.
+    d2, p2 = results("sum_arrays", "--baseline", "two_loops", "--precision", "0.1")
+    assert check_wide(d2, p2.stderr, 0.001)
     # The relative column: 1.00x for the baseline, the ratio for the other.
     header = next(line for line in text.splitlines() if line.startswith("benchmark"))
     assert "relative" in header.split()
