@@ -221,15 +221,21 @@ static int ratio_line(vn_results *out, const vn_result *x, const vn_result *base
         return vn_results_add_finding(out, "baseline", brief, NULL);
     }
     int faster = x->ratio < 1;
-    /* Wide: more than twice the precision asked either way. Over processes
+    /* The line inverts a faster row's ratio, unless it says there is no
+     * difference (the ratio as it is, its interval holding 1). */
+    int same = x->ratio_ci[0] <= 1 && x->ratio_ci[1] >= 1;
+    int invert = faster && !same;
+    /* Wide: more than twice the precision asked either way (the looser of
+     * the two rows', each the run's or its benchmark's own). Over processes
      * the reason is in the processes' own ratios, which the line gives in
      * its own direction. */
     double half = fmax(x->ratio_ci[1] / x->ratio, x->ratio / x->ratio_ci[0]) - 1;
-    int wide = x->ratio_processes && half > 2 * out->config.precision / 100 &&
-               isfinite(x->ratio_range[0]) && x->ratio_range[0] > 0;
+    double asked = fmax(x->precision, base->precision) / 100;
+    int wide = x->ratio_processes && half > 2 * asked && isfinite(x->ratio_range[0]) &&
+               x->ratio_range[0] > 0;
     if (wide) {
-        vn__fmt_ratio(lo, sizeof lo, faster ? 1 / x->ratio_range[1] : x->ratio_range[0]);
-        vn__fmt_ratio(hi, sizeof hi, faster ? 1 / x->ratio_range[0] : x->ratio_range[1]);
+        vn__fmt_ratio(lo, sizeof lo, invert ? 1 / x->ratio_range[1] : x->ratio_range[0]);
+        vn__fmt_ratio(hi, sizeof hi, invert ? 1 / x->ratio_range[0] : x->ratio_range[1]);
         snprintf(on, sizeof on, ", 95%%, %zu processes, per process %s-%s", x->ratio_n, lo, hi);
     } else if (x->ratio_processes) {
         snprintf(on, sizeof on, ", 95%%, %zu processes", x->ratio_n);
@@ -241,7 +247,7 @@ static int ratio_line(vn_results *out, const vn_result *x, const vn_result *base
     if (isnan(x->ratio_ci[0])) {
         snprintf(brief, sizeof brief, "%s is %s %s than %s (no interval: too few samples)",
                  x->name, r, faster ? "faster" : "slower", base->name);
-    } else if (x->ratio_ci[0] <= 1 && x->ratio_ci[1] >= 1) {
+    } else if (same) {
         vn__fmt_ratio(r, sizeof r, x->ratio);
         snprintf(brief, sizeof brief, "%s vs %s: no significant difference (%s, %s-%s%s)",
                  x->name, base->name, r, vn__fmt_ratio(lo, sizeof lo, x->ratio_ci[0]),

@@ -139,7 +139,9 @@ typedef struct vn__row_decision {
     int clock_moved;         /* cycles agree better than ns beyond chance: the clock moved */
     double half_pct;         /* the headline's half-width, percent of it; NAN unknown */
     double need;             /* processes the precision would take at this spread (NAN
-                                unknown or not asked) */
+                                unknown) */
+    size_t kept;             /* processes the headline rests on (with a value, and of the
+                                core state it rests on) */
     /* How the variance of one process's value splits: between processes
      * (layout, the machine's state over seconds), between the two halves
      * of a process's samples, and what the samples leave uncertain; shares

@@ -140,7 +140,8 @@ static int futile(double half_pct, size_t k, const vn__policy *p, double *need)
     if (!(half_pct > 0) || !(want > 0) || k < 2)
         return 0;
     *need = ceil((double)k * (half_pct / want) * (half_pct / want));
-    if (k < p->futile_after || p->max_processes <= k || p->min_processes == p->max_processes)
+    if (k < p->futile_after || k < p->min_processes || p->max_processes <= k ||
+        p->min_processes == p->max_processes)
         return 0;
     double m = (double)p->max_processes;
     double at_most = half_pct * sqrt((double)k / m) * vn_t975(m - 1) / vn_t975((double)(k - 1));
@@ -271,7 +272,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         if (heads >= 2)
             out->precise = half <= p->precision * h->value;
     }
-    int vain = !out->bound && !out->precise && futile(out->half_pct, heads, p, &out->need);
+    out->kept = heads;
     if (p->max_processes <= 1) {
         /* One process: its own rule decided, sample by sample. */
         out->verdict = first;
@@ -282,18 +283,19 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
     if (heads < p->min_processes || (st && st->samples < p->min_samples))
         out->precise = 0;
     int confirmed = out->precise && (st->streak + 1 >= p->confirm || k >= p->max_processes);
+    int vain = futile(out->half_pct, heads, p, &out->need) && !out->bound && !out->precise;
     if (st->samples < p->min_samples && k < p->max_processes)
         out->verdict = VN__GO_ON; /* the fewest samples asked for come first, as in one process */
     else if (k >= p->min_processes && confirmed)
         out->verdict = VN__STOP_PRECISE;
     else if (k >= p->max_processes)
         out->verdict = VN__STOP_MAX_PROCESSES;
-    else if (vain)
-        out->verdict = VN__STOP_PROCESSES_VARY;
     else if (p->min_processes == p->max_processes)
         out->verdict = VN__GO_ON; /* a count asked for (--processes N) is run whole */
     else if (st->spent_ns + st->next_cost_ns >= p->budget_ns)
         out->verdict = VN__STOP_MAX_TIME;
+    else if (vain)
+        out->verdict = VN__STOP_PROCESSES_VARY;
     else if (st->samples >= p->max_samples)
         out->verdict = VN__STOP_MAX_SAMPLES;
     return 0;

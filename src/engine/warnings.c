@@ -200,16 +200,21 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
         stopped_at_a_limit(r, cfg, p, d, rd);
     if (r->stop == VN_STOP_PROCESSES_VARY) {
         /* The processes the headline rests on (those on a shared core
-         * left out when others had a core of their own). */
-        size_t k = rd->k - rd->shared;
-        char a[32], b[32];
+         * left out when others had a core of their own, and those with no
+         * value). The count the precision would take is that of the look
+         * that stopped the row; a look again at the end with every
+         * process's core state may find none (it is then not given). */
+        size_t k = rd->kept;
+        char a[32], b[32], need[64] = "";
         vn__fmt_pct(a, sizeof a, rd->half_pct);
-        vn__fmt_pct(b, sizeof b, cfg->precision);
+        vn__fmt_pct(b, sizeof b, r->precision);
+        if (isfinite(rd->need))
+            snprintf(need, sizeof need, "; +-%s would take ~%.0f", b, rd->need);
         vn__warning_brief(vn__result_warn(r, "processes_vary",
-             "the processes vary more than the precision allows: the estimate's CI over %zu of "
-             "them is +-%s, and +-%s would take about %.0f, more than the most (%zu)", k, a, b,
-             rd->need, p->max_processes),
-             "est. +-%s over %zu processes; +-%s would take ~%.0f", a, k, b, rd->need);
+             "the processes vary more than the precision allows (+-%s asked, at most %zu "
+             "processes): the estimate's CI over %zu of them is +-%s%s", b, p->max_processes, k,
+             a, need),
+             "est. +-%s over %zu processes%s", a, k, need);
     }
     /* The reference loop is the machine's speed: when it moved, and the
      * samples (or the processes) agree better in cycles than in ns, the

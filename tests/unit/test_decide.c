@@ -607,9 +607,17 @@ static void processes_beyond_reach_stop_early(void **state)
     assert_false(rd.precise);
     assert_true(rd.half_pct > 1 && rd.half_pct < 1.8);
     assert_int_equal(rd.verdict, VN__GO_ON);
-    /* Switched off, or a count given, the row runs on. */
+    /* Switched off, below the fewest processes asked for, or a count
+     * given, the row runs on. */
     vn__policy off = policy_of("futile_after=inf");
     assert_int_equal(decide_row(wide, 8, &off, 0, 1e6).verdict, VN__GO_ON);
+    off = policy_of("min_processes=12");
+    assert_int_equal(decide_row(wide, 8, &off, 0, 1e6).verdict, VN__GO_ON);
+    /* Out of budget it stops there, as any row does. */
+    vn__row_state st = {0.9e9, 80, 0, 0.2e9, NAN};
+    assert_int_equal(vn__decide_row(wide, 8, &p, &st, &rd), 0);
+    assert_int_equal(rd.verdict, VN__STOP_MAX_TIME);
+    assert_int_equal(rd.kept, 8);
     p.min_processes = p.max_processes = 10;
     assert_int_equal(decide_row(wide, 8, &p, 0, 1e6).verdict, VN__GO_ON);
 }
