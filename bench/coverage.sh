@@ -25,6 +25,8 @@
 # ALT="OPTIONS" also runs the workloads with OPTIONS after each plain run,
 # taking turns with it, and reports them as the condition "COND+alt" (no
 # planted slowdowns): an A/B of a rule under one machine's changing state.
+# ALT_BUILD=DIR runs that arm with DIR's bench_coverage (a build of another
+# version, say), with ALT's options if any: an A/B of two builds.
 # Needs stress-ng: scripts/install-deps --bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +35,8 @@ RUNS=${RUNS:-41}
 CONDITIONS=${CONDITIONS:-quiet stress}
 ARGS=${ARGS:-}
 ALT=${ALT:-}
+ALT_BUILD=${ALT_BUILD:-}
+alt_prog="${ALT_BUILD:-$BUILD}/bench/bench_coverage"
 scripts/install-deps --bench >/dev/null
 if [ -f "$BUILD/build.ninja" ]; then
     cmake --build "$BUILD" --target bench_coverage vernier >/dev/null
@@ -84,9 +88,9 @@ for cond in $CONDITIONS; do
     # compared was taken back to back.
     for i in $(seq "$RUNS"); do
         run "$out/$cond-base-$i" "$prog"
-        if [ -n "$ALT" ]; then
+        if [ -n "$ALT$ALT_BUILD" ]; then
             # shellcheck disable=SC2086
-            run "$out/$cond+alt-base-$i" "$prog" $ALT
+            run "$out/$cond+alt-base-$i" "$alt_prog" $ALT
         fi
         if [ "$i" -lt "$RUNS" ]; then
             VN_COVERAGE_SLOWER=3 run "$out/$cond-slow3-$i" "$prog" --filter 'chain'
@@ -103,7 +107,7 @@ for cond in $CONDITIONS; do
             "$tool" compare --fail-on-regression --json "$out/$cond-cmp-$kind-$i.json" \
                 "$out/$cond-base-$i.json" "$new.json" >/dev/null 2>&1 || true
         done
-        if [ -n "$ALT" ]; then
+        if [ -n "$ALT$ALT_BUILD" ]; then
             "$tool" compare --fail-on-regression --json "$out/$cond+alt-cmp-base-$i.json" \
                 "$out/$cond+alt-base-$i.json" "$out/$cond+alt-base-$((i + 1)).json" >/dev/null 2>&1 || true
         fi

@@ -92,6 +92,31 @@ static void the_split_follows_where_the_variation_is(void **state)
     assert_true(apart.share_ns < agree.share_ns);
 }
 
+/* After the first process alone, what a later one costs before its
+ * samples is not the first's calibration and warmup: the second process
+ * takes the samples the fewest asked for still need, not the most the
+ * split allows, and another process is judged to cost a few samples. */
+static void a_later_process_does_not_pay_the_first_ones_warmup(void **state)
+{
+    (void)state;
+    vn__policy p = policy(0);
+    vn__part part;
+    vn__decision proc;
+    /* 5 samples of 1 ms after 20 ms of calibration and warmup. */
+    process(&part, &proc, 5, 25, 20, 100, 0.04);
+    vn__row_state st = {25e6, 5, 0, 0, NAN};
+    vn__row_decision rd = row_of(100, NAN, 0.04);
+    vn__plan plan;
+    vn__plan_next(&part, 1, &proc, &rd, &p, &st, &plan);
+    assert_int_equal(plan.samples, p.min_samples - 5);
+    /* Two samples' time before, and the fewest samples a process takes. */
+    double least = vn__plan_least_ns(&part, 1, &p);
+    assert_true(fabs(least - (2 + (double)p.process_samples) * 1e6) < 1);
+    /* A first process whose setup was short keeps its own. */
+    process(&part, &proc, 5, 5.5, 0.5, 100, 0.04);
+    assert_true(fabs(vn__plan_least_ns(&part, 1, &p) - (0.5 + (double)p.process_samples) * 1e6) < 1);
+}
+
 /* With a count asked for, a process takes the samples the split asks for,
  * not all its share of the budget would hold, and the share is what is
  * left over the processes to go. */
@@ -117,6 +142,7 @@ int main(void)
         cmocka_unit_test(the_first_process_takes_half_the_fewest_samples),
         cmocka_unit_test(the_split_follows_where_the_variation_is),
         cmocka_unit_test(a_count_asked_for_splits_what_is_left_evenly),
+        cmocka_unit_test(a_later_process_does_not_pay_the_first_ones_warmup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
