@@ -53,8 +53,14 @@ def test_memory_rows_levels_and_bandwidth():
     f = [f for f in d["findings"] if f["id"] == "memory.levels"]
     assert len(f) == 1, d["findings"]
     brief = f[0]["brief"]
-    assert brief.startswith("memory: L1 ") and len(brief) <= 100, brief
-    assert f[0]["explanation"] and "L1" in f[0]["explanation"]
+    assert len(brief) <= 100, brief
+    # A sanitized build's shadow check on every load can blur the step from
+    # L1 to L2 (4 KiB to 1 MiB read as one plateau, "L2 8 ns to 1M", once in
+    # a CI run under load): there the ladder must still be named from some
+    # level; the plain build must find L1.
+    first = "memory: L" if sanitized() else "memory: L1 "
+    assert brief.startswith(first), brief
+    assert f[0]["explanation"] and brief.split()[1] in f[0]["explanation"]
     assert brief in p.stderr
 
 
