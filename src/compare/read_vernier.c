@@ -225,8 +225,9 @@ int vn__cmp_read_vernier(vn__cmp_side *s, const cJSON *root, vn__cmp_error *err)
     }
     /* The precision the run was asked for, in percent: compare's
      * threshold when both sides say. Only a run that stopped a row on it
-     * (reached, or out of reach of its processes' spread) aimed at it: a fixed count of runs (vernier run --runs N), a trace
-     * or a kernel benchmark carries the default without having sought it. */
+     * (reached, or out of its processes' reach) aimed at it: a fixed count
+     * of runs (vernier run --runs N), a trace or a kernel benchmark carries
+     * the default without having sought it. */
     const cJSON *prec = vn__cmp_num(cJSON_GetObjectItemCaseSensitive(root, "config"), "precision");
     int sought = 0;
     cJSON_ArrayForEach(r, list) {

@@ -231,8 +231,7 @@ static int ratio_line(vn_results *out, const vn_result *x, const vn_result *base
      * its own direction. */
     double half = fmax(x->ratio_ci[1] / x->ratio, x->ratio / x->ratio_ci[0]) - 1;
     double asked = fmax(x->precision, base->precision) / 100;
-    int wide = x->ratio_processes && half > 2 * asked && isfinite(x->ratio_range[0]) &&
-               x->ratio_range[0] > 0;
+    int wide = x->ratio_processes && half > 2 * asked;
     if (wide) {
         vn__fmt_ratio(lo, sizeof lo, invert ? 1 / x->ratio_range[1] : x->ratio_range[0]);
         vn__fmt_ratio(hi, sizeof hi, invert ? 1 / x->ratio_range[0] : x->ratio_range[1]);

@@ -132,7 +132,9 @@ static int cycles_unit(const vn__policy *p, int on_cpu, int cycles_steadier, int
 
 /* How many processes an interval of half% over k of them would take to
  * come within the precision, and whether the most allowed would not: its
- * half-width shrinks with the root of the count and with Student's t. */
+ * half-width shrinks with the root of the count and with Student's t. (A
+ * row at the most processes, or with a count asked for, is settled before
+ * this is asked: vn__decide_row's order.) */
 static int futile(double half_pct, size_t k, const vn__policy *p, double *need)
 {
     double want = 100 * p->precision;
@@ -140,8 +142,7 @@ static int futile(double half_pct, size_t k, const vn__policy *p, double *need)
     if (!(half_pct > 0) || !(want > 0) || k < 2)
         return 0;
     *need = ceil((double)k * (half_pct / want) * (half_pct / want));
-    if (k < p->futile_after || k < p->min_processes || p->max_processes <= k ||
-        p->min_processes == p->max_processes)
+    if (k < p->futile_after || k < p->min_processes)
         return 0;
     double m = (double)p->max_processes;
     double at_most = half_pct * sqrt((double)k / m) * vn_t975(m - 1) / vn_t975((double)(k - 1));
@@ -152,8 +153,8 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
                    vn__row_decision *out)
 {
     *out = (vn__row_decision){.k = k, .verdict = VN__GO_ON, .bound_value = NAN,
-                              .bound_cycles = NAN, .half_pct = NAN, .need = NAN, .share_processes = NAN,
-                              .share_blocks = NAN, .share_samples = NAN, .sd_processes = NAN,
+                              .bound_cycles = NAN, .half_pct = NAN, .need = NAN,
+                              .share_processes = NAN, .share_blocks = NAN, .share_samples = NAN, .sd_processes = NAN,
                               .within = NAN, .serial = 1};
     unit_nan(&out->ns);
     unit_nan(&out->cycles);

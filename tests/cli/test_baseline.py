@@ -93,6 +93,13 @@ def check_line_and_json(text, row, base, b):
         assert abs(shown - exact) <= 0.01 * exact + 0.005, (shown, exact)
 
 
+def process_ratios(rows, row, base):
+    """Each process's ratio of row to base, where both have a median above 0."""
+    return [m["value"] / t["value"] for m, t in zip(rows[row]["processes"], rows[base]["processes"])
+            if (m["value"] or 0) > 0 and (t["value"] or 0) > 0
+            and not m["upper_bound"] and not t["upper_bound"]]
+
+
 def check_wide(d, text, precision, row="merged_loop", base="two_loops"):
     """A wide interval (over twice the precision asked, either way) gives
     its reason: the least and the most of the processes' own ratios, in the
@@ -100,9 +107,7 @@ def check_wide(d, text, precision, row="merged_loop", base="two_loops"):
     wide."""
     rows = {b["name"]: b for b in d["benchmarks"]}
     b = rows[row]["baseline"]
-    ratios = [m["value"] / t["value"] for m, t in zip(rows[row]["processes"], rows[base]["processes"])
-              if (m["value"] or 0) > 0 and (t["value"] or 0) > 0
-              and not m["upper_bound"] and not t["upper_bound"]]
+    ratios = process_ratios(rows, row, base)
     wide = max(b["ci"][1] / b["ratio"], b["ratio"] / b["ci"][0]) - 1 > 2 * precision
     per = per_process(text, row, base)
     assert (per is not None) == wide, (per, b)
@@ -125,11 +130,11 @@ def test_sum_arrays_compares_through_the_baseline():
     # burst met on one row only moves it no more than any other.
     assert b["processes"] and b["paired"] and b["n"] >= 2
     assert b["n"] <= min(two["headline"]["processes"], merged["headline"]["processes"])
-    ratios = [m["value"] / t["value"] for m, t in zip(merged["processes"], two["processes"])
-              if (m["value"] or 0) > 0 and (t["value"] or 0) > 0]
+    ratios = process_ratios(rows, "merged_loop", "two_loops")
     assert min(ratios) * (1 - 1e-9) <= b["ratio"] <= max(ratios) * (1 + 1e-9)
     assert b["n"] == len(ratios)
-    assert b["ratio"] == pytest.approx(math.exp(statistics.median(math.log(r) for r in ratios)), rel=1e-9)
+    median_log = statistics.median(math.log(r) for r in ratios)
+    assert b["ratio"] == pytest.approx(math.exp(median_log), rel=1e-9)
     assert b["ci"][0] <= b["ratio"] <= b["ci"][1]
     # Near the ratio of the headlines, the medians of the rows' processes,
     # when both rest on processes in one state; where some met another (a
