@@ -21,7 +21,7 @@ typedef struct vn_config {
     size_t min_samples;        /* default 10 */
     size_t max_samples;        /* default 10000; at most 10^7 */
     double warmup;             /* seconds of untimed warmup (default 0.02; at most 3600) */
-    double min_sample_time;    /* seconds a sample lasts at least (default 0.001) */
+    double min_sample_time;    /* seconds a sample lasts at least (default 0.00025) */
     int cpu;                   /* pin to this CPU; -1 no pinning */
     int threads;               /* default 1; above 1 not with cpu, cold or a CPU-time timer */
     int cold;                  /* evict the caches before each sample */

@@ -352,7 +352,7 @@ void vn_config_init(vn_config *c)
     c->min_samples = 10;
     c->max_samples = 10000;
     c->warmup = 0.02;
-    c->min_sample_time = 0.001;
+    c->min_sample_time = 0.00025;
     c->cpu = -1;
     c->dma_latency_us = VN_DMA_LATENCY_AUTO;
     c->threads = 1;

@@ -9,8 +9,8 @@
  * and per sample over all. The first process calibrated and warmed up for
  * the whole warmup, which no later one does: after it alone, a later
  * one's is taken as two samples' time (its one warmup sample, a few of
- * its empty loop's and the reference's sizing; 1.2 to 1.4 ms against
- * 1.1 ms samples for a chain of 1000 adds), at most the first's. Taken
+ * its empty loop's, no longer than the body's, and the reference's
+ * sizing, some microseconds), at most the first's. Taken
  * from the first, the second process of a chain took 10 samples where 5
  * would do. */
 static void costs(const vn__part *parts, size_t k, double *fixed, double *per)

@@ -151,6 +151,12 @@ static int main_parsed(int argc, char **argv, vn_suite *s, vn_results *keep, siz
     size_t nopts = vn__main_longopts(longopts, VN__MAIN_NOPTIONS, NULL);
     memset(&longopts[nopts], 0, sizeof longopts[nopts]);
 
+    /* The options that take a real number: the range of each, what it sets. */
+    const struct { int id; const char *name; double lo, hi, *to; } reals[] = {
+        {O_PRECISION, "--precision", 1e-3, 100, &cfg.precision},
+        {O_MAXTIME, "--max-time", 1e-3, 86400, &cfg.max_time},
+        {O_WARMUP, "--warmup", 0, 3600, &cfg.warmup},
+        {O_MINSAMPLETIME, "--min-sample-time", 1e-6, 10, &cfg.min_sample_time}};
     opterr = 0;
     optind = 1;
     int c;
@@ -200,19 +206,13 @@ static int main_parsed(int argc, char **argv, vn_suite *s, vn_results *keep, siz
         case 'h':
         case O_HELP: vn__main_help(prog); return flush_stdout(prog);
         case O_PRECISION:
-            if (vn__main_num(prog, "--precision", optarg, 1e-3, 100, &v))
-                return 2;
-            cfg.precision = v;
-            break;
         case O_MAXTIME:
-            if (vn__main_num(prog, "--max-time", optarg, 1e-3, 86400, &v))
-                return 2;
-            cfg.max_time = v;
-            break;
         case O_WARMUP:
-            if (vn__main_num(prog, "--warmup", optarg, 0, 3600, &v))
-                return 2;
-            cfg.warmup = v;
+        case O_MINSAMPLETIME:
+            for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++)
+                if (reals[k].id == c &&
+                    vn__main_num(prog, reals[k].name, optarg, reals[k].lo, reals[k].hi, reals[k].to))
+                    return 2;
             break;
         case O_MINSAMPLES:
             if (vn__main_whole(prog, "--min-samples", optarg, 1, 1e7, "a whole number", &v))

@@ -36,6 +36,7 @@ static const struct {
     {{"min-samples", required_argument, 0, O_MINSAMPLES}, "N", "take at least N samples (default 10)"},
     {{"max-samples", required_argument, 0, O_MAXSAMPLES}, "N", "take at most N samples (default 10000)"},
     {{"warmup", required_argument, 0, O_WARMUP}, "SEC", "untimed warmup per benchmark (default 0.02)"},
+    {{"min-sample-time", required_argument, 0, O_MINSAMPLETIME}, "SEC", "a sample lasts at least SEC (default 0.00025), and 1000 times the timer's cost"},
     {{"cpu", required_argument, 0, O_CPU}, "N", "pin the benchmark thread to CPU N"},
     {{"timer", required_argument, 0, O_TIMER}, "NAME", "time with this clock (see 'vernier clocks')"},
     {{"threads", required_argument, 0, O_THREADS}, "N", "run N threads at once, started together (not with --cpu, --cold, --interleave or a CPU-time --timer)"},

@@ -193,10 +193,12 @@ def test_a_later_worker_warms_up_until_its_samples_settle(tmp_path):
     --policy settle=2 a later one warms up until two warmup samples agree,
     so its first sample reads the settled cost as the first process's do.
     By default (off) a later worker takes one warmup sample, and its first
-    timed sample falls in the transient."""
+    timed sample falls in the transient. (The transient's doublings are
+    sized for samples of 1 ms.)"""
     def firsts(*extra):
         p = subprocess.run([str(SETTLING), "--quiet", "--filter", "ramp", "--max-time", "0.4",
-                            "--warmup", "0.08", "--processes", "4", "--json", "-", *extra],
+                            "--warmup", "0.08", "--processes", "4", "--min-sample-time", "0.001",
+                            "--json", "-", *extra],
                            capture_output=True, text=True, timeout=120)
         assert p.returncode == 0, p.stderr
         b = json.loads(p.stdout)["benchmarks"][0]
@@ -284,6 +286,28 @@ def test_random_work_median_is_sharp_and_tagged_samples_are_kept():
     assert all(s["iters"] == b["iters"] for s in b["samples"])
     assert b["stats"]["median_ci"][0] <= b["stats"]["median"] <= b["stats"]["median_ci"][1]
     assert b["stop"] in ("precision", "max_time", "max_processes", "processes_vary")
+
+
+def test_min_sample_time_sizes_the_samples():
+    """A sample lasts at least --min-sample-time: the batch doubles until
+    it does, and calibration keeps the size in every process."""
+    sizes = {}
+    for t in ("0.0001", "0.004"):
+        d, _ = results("random_work", "--min-sample-time", t, "--processes", "2")
+        assert d["config"]["min_sample_time"] == float(t)
+        b = d["benchmarks"][0]
+        assert b["error"] is None and all(s["iters"] == b["iters"] for s in b["samples"])
+        gross = (b["stats"]["median"] + b["overhead"]["ns"]) * b["iters"] / 1e9
+        # The first sample to reach the threshold is taken again, so the
+        # median sample reaches it too, give or take the machine's noise.
+        assert gross >= 0.7 * float(t), (t, gross)
+        sizes[t] = b["iters"]
+    # The shorter one unless 1000 reads of the timer take longer: then the
+    # timer's cost sizes it. By doubling, 40 times the time is about 32 to
+    # 64 times the iterations.
+    c = d["clock"]
+    short = max(1e-4, 1000 * (c["cost_ns"] + c["resolution_ns"]) / 1e9)
+    assert 0.4 * 0.004 / short <= sizes["0.004"] / sizes["0.0001"] <= 3.2 * 0.004 / short, sizes
 
 
 def test_parameter_range_and_throughput():
@@ -411,6 +435,7 @@ def test_csv_markdown_and_hist(tmp_path):
     (["--precision", "abc"], "--precision"),
     (["--max-time", "-1"], "--max-time"),
     (["--min-samples", "2.5"], "--min-samples"),
+    (["--min-sample-time", "0"], "--min-sample-time needs a number from"),
     (["--threads", "0"], "--threads"),
     (["--timer", "sundial"], "sundial"),
     (["--filter", "("], "--filter"),
@@ -458,7 +483,7 @@ def test_usage_errors_exit_2(args, needle):
 def test_help_lists_every_option():
     p = run_ex("x_plus_x", "--help", check=0)
     for opt in ("--list", "--filter", "--json", "--csv", "--markdown", "--hist", "--precision",
-                "--max-time", "--min-samples", "--cpu", "--timer", "--threads", "--cold", "--dma-latency",
+                "--max-time", "--min-samples", "--min-sample-time", "--cpu", "--timer", "--threads", "--cold", "--dma-latency",
                 "--help"):
         assert opt in p.stdout, opt
     # Every description starts in one column, after at least two spaces,
@@ -957,7 +982,7 @@ def test_a_coarse_timer_still_keeps_the_budget():
     # A budget that only shortens samples below 1 ms, with a fine timer,
     # leaves the timer's error under 0.1% of each: no timer_bound then.
     # (0.2 s for 201 samples caps them at 0.995 ms, under the 1 ms minimum.)
-    d, _ = results("random_work", "--min-samples", "200", "--max-time", "0.2")
+    d, _ = results("random_work", "--min-samples", "200", "--max-time", "0.2", "--min-sample-time", "0.001")
     b = d["benchmarks"][0]
     assert d["clock"]["cost_ns"] + d["clock"]["resolution_ns"] < 0.995e3
     assert not any(w["id"] == "timer_bound" for w in b["warnings"])

@@ -91,6 +91,7 @@ static vn_config config(const char *counters)
     vn_config c;
     vn_config_init(&c);
     c.warmup = 0;
+    c.min_sample_time = 0.001; /* the fake machine's times are set for 1 ms samples */
     c.counters = counters;
     return c;
 }
