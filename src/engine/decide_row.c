@@ -169,15 +169,18 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
      * (a core of their own, or one a second hardware thread shared for
      * seconds at a time), a row's processes in either group measured the
      * body on a different machine: the headline rests on those that had a
-     * core of their own when there are any, the body's own cost and the
-     * state two runs can best be compared in (the group most processes
-     * ran in agreed less well with the next run, bench/RESULTS.md). */
+     * core of their own when there are two or more, the body's own cost
+     * and the state two runs can best be compared in (the group most
+     * processes ran in agreed less well with the next run, bench/RESULTS.md).
+     * One alone has no spread between processes to take an interval from
+     * (its samples' cannot see what varies from run to run): then the
+     * headline rests on them all. */
     double limit = st && p->max_processes > 1 && isfinite(st->probe_limit) ? st->probe_limit : INFINITY;
     size_t own = 0;
     for (size_t i = 0; i < k; i++)
         own += proc[i].head != VN__HEAD_NONE && !(proc[i].probe > limit);
     int on_shared = heads > 0 && own == 0;
-    int strat = own > 0 && own < heads;
+    int strat = own >= 2 && own < heads;
     out->on_shared = on_shared;
     size_t keep = !strat ? heads : on_shared ? heads - own : own;
     vn__decision *with = heads < k || strat ? malloc((heads ? heads : 1) * sizeof *with) : NULL;

@@ -234,16 +234,27 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
     }
     /* Processes on a core shared with another hardware thread and on one
      * of their own, as the run's probes fell in two groups: the headline
-     * rests on those with a core of their own, when there are any. */
-    if (r->on_shared || r->processes_left_out) {
-        double lo = INFINITY, hi = -INFINITY;
-        size_t shared = 0;
-        for (size_t i = 0; i < r->nprocesses; i++)
-            if (r->processes[i].shared && isfinite(r->processes[i].probe)) {
-                lo = fmin(lo, r->processes[i].probe), hi = fmax(hi, r->processes[i].probe);
-                shared++;
-            }
-        if (r->on_shared)
+     * rests on those with a core of their own, when there are two or more;
+     * one alone has no spread between processes to give an interval. */
+    double lo = INFINITY, hi = -INFINITY;
+    size_t shared = 0, kept_shared = 0;
+    for (size_t i = 0; i < r->nprocesses; i++)
+        if (r->processes[i].shared && isfinite(r->processes[i].probe)) {
+            lo = fmin(lo, r->processes[i].probe), hi = fmax(hi, r->processes[i].probe);
+            shared++;
+            kept_shared += !r->processes[i].left_out;
+        }
+    if (r->on_shared || r->processes_left_out || kept_shared) {
+        if (!r->on_shared && !r->processes_left_out)
+            vn__warning_brief(vn__result_warn(r, "shared_core",
+                 "%zu of its %zu processes ran while a second hardware thread shared the core "
+                 "(the taken-branch probe read %.2f to %.2f cycles a branch, over %.2g times the "
+                 "run's quiet processes), and one alone had a core of its own: too few for an "
+                 "interval across processes, so the headline rests on all of them", shared,
+                 r->nprocesses, lo, hi, p->process_shared_ratio),
+                 "%zu/%zu processes on a shared core, kept: one alone has no interval", shared,
+                 r->nprocesses);
+        else if (r->on_shared)
             vn__warning_brief(vn__result_warn(r, "shared_core",
                  "%zu of its %zu processes ran while a second hardware thread shared the core "
                  "(the taken-branch probe read %.2f to %.2f cycles a branch, over %.2g times the "

@@ -622,6 +622,44 @@ static void processes_beyond_reach_stop_early(void **state)
     assert_int_equal(decide_row(wide, 8, &p, 0, 1e6).verdict, VN__GO_ON);
 }
 
+/* The run's probes fell in two groups (a core of its own at 1.0, shared at
+ * 1.8): the headline rests on the processes with a core of their own when
+ * two or more had one; one alone gives no interval across processes, and
+ * then all of them carry it. */
+static void one_process_on_its_own_core_does_not_carry_the_headline(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    vn__decision proc[8];
+    for (int i = 0; i < 8; i++) {
+        proc[i] = proc_of(i < 2 ? 50 + i : 100 + i, 0.01, 3);
+        proc[i].probe = i < 2 ? 1.0 : 1.8;
+    }
+    vn__row_state st = {1e6, 80, 0, 0, 1.3};
+    vn__row_decision rd;
+    /* Two on a core of their own: the headline is theirs. */
+    assert_int_equal(vn__decide_row(proc, 8, &p, &st, &rd), 0);
+    assert_int_equal(rd.kept, 2);
+    assert_int_equal(rd.shared, 6);
+    assert_false(rd.on_shared);
+    assert_true(rd.ns.value >= 50 && rd.ns.value <= 51);
+    /* One alone: not its samples' interval, but all eight's. */
+    proc[1] = proc_of(101, 0.01, 3);
+    proc[1].probe = 1.8;
+    assert_int_equal(vn__decide_row(proc, 8, &p, &st, &rd), 0);
+    assert_int_equal(rd.kept, 8);
+    assert_int_equal(rd.shared, 0);
+    assert_false(rd.on_shared);
+    assert_true(rd.ns.value > 100 && rd.ns.value < 105);
+    assert_true(rd.ns.lo < 100 && rd.ns.hi > rd.ns.value);
+    assert_false(isnan(rd.share_processes));
+    /* None on a core of its own: all of them, on a shared core. */
+    proc[0].probe = 1.8;
+    assert_int_equal(vn__decide_row(proc, 8, &p, &st, &rd), 0);
+    assert_int_equal(rd.kept, 8);
+    assert_true(rd.on_shared);
+}
+
 static void a_clock_that_moved_makes_cycles_the_headline(void **state)
 {
     (void)state;
@@ -805,6 +843,7 @@ int main(void)
         cmocka_unit_test_setup(the_empty_loop_of_the_headlines_kind_is_subtracted, setup),
         cmocka_unit_test_setup(quiet_samples_slower_than_shared_ones_leave_nothing_out, setup),
         cmocka_unit_test_setup(without_probes_shared_tags_mean_nothing, setup),
+        cmocka_unit_test(one_process_on_its_own_core_does_not_carry_the_headline),
         cmocka_unit_test_setup(no_sample_no_headline, setup),
         cmocka_unit_test_setup(overrides_are_parsed_by_name, setup),
         cmocka_unit_test_setup(a_bad_override_leaves_the_policy_untouched, setup),

@@ -1406,6 +1406,45 @@ static void a_headline_precise_at_a_limit_stopped_for_precision(void **state)
     }
 }
 
+/* Processes on a shared core and on a core of their own: left out when
+ * two or more had their own, kept (and said so) when one alone had. */
+static void processes_on_a_shared_core_are_named(void **state)
+{
+    (void)state;
+    vn_config c = quick_config();
+    vn__policy pol;
+    assert_int_equal(vn__policy_init(&pol, &c), 0);
+    for (int own = 1; own <= 2; own++) {
+        vn_result r;
+        memset(&r, 0, sizeof r);
+        vn_process_result q[4];
+        memset(q, 0, sizeof q);
+        for (int k = 0; k < 4; k++) {
+            q[k].value = 10;
+            q[k].probe = k < own ? 1.0 : 1.8;
+            q[k].shared = k >= own;
+            q[k].left_out = own == 2 && k >= own;
+        }
+        assert_int_equal(vn_stats_compute((const double[]){10, 10, 10, 10, 10, 10, 10, 10, 10, 10}, 10,
+                                          &r.stats), 0);
+        r.stop = VN_STOP_PRECISION;
+        r.processes = q;
+        r.nprocesses = 4;
+        r.processes_left_out = own == 2 ? 2 : 0;
+        vn__row_decision rd = {.k = 4};
+        vn__decision d;
+        memset(&d, 0, sizeof d);
+        vn__result_warnings(&r, &c, &pol, 1, &d, &rd);
+        const char *brief = NULL;
+        for (size_t i = 0; vn_result_warning(&r, i, &brief); i++)
+            if (!strcmp(vn_result_warning(&r, i, &brief), "shared_core"))
+                break;
+        assert_non_null(brief);
+        assert_string_equal(brief, own == 1 ? "3/4 processes on a shared core, kept: one alone has no interval"
+                                            : "2/4 processes on a shared core, left out");
+    }
+}
+
 static void a_warning_too_long_is_cut_at_a_word(void **state)
 {
     (void)state;
@@ -2242,6 +2281,7 @@ int main(void)
         cmocka_unit_test(a_bound_stops_when_its_fastest_sample_is_reproduced),
         cmocka_unit_test(precise_at_the_most_samples_says_nothing),
         cmocka_unit_test(a_loop_that_does_not_run_fails),
+        cmocka_unit_test(processes_on_a_shared_core_are_named),
         cmocka_unit_test(a_warning_too_long_is_cut_at_a_word),
         cmocka_unit_test(a_headline_precise_at_a_limit_stopped_for_precision),
         cmocka_unit_test(too_few_headline_samples_for_an_interval_say_so),
