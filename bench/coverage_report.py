@@ -126,7 +126,11 @@ def main(d):
                     continue
                 vals.append(v)
                 if lo is not None and hi is not None and v:
-                    halves.append(max(v - lo, hi - v) / abs(v))
+                    # Half the interval's width, as a share of the headline:
+                    # an interval on the log scale is longer above it than
+                    # below, and the medians' half-range it is held to is
+                    # half of theirs too.
+                    halves.append((hi - lo) / 2 / abs(v))
                 h = r[name].get("headline") or {}
                 if h.get("processes"):
                     procs.append(h["processes"])
