@@ -245,31 +245,24 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
             kept_shared += !r->processes[i].left_out;
         }
     if (r->on_shared || r->processes_left_out || kept_shared) {
-        if (!r->on_shared && !r->processes_left_out)
-            vn__warning_brief(vn__result_warn(r, "shared_core",
-                 "%zu of its %zu processes ran while a second hardware thread shared the core "
-                 "(the taken-branch probe read %.2f to %.2f cycles a branch, over %.2g times the "
-                 "run's quiet processes), and one alone had a core of its own: too few for an "
-                 "interval across processes, so the headline rests on all of them", shared,
-                 r->nprocesses, lo, hi, p->process_shared_ratio),
-                 "%zu/%zu processes on a shared core, kept: one alone has no interval", shared,
-                 r->nprocesses);
-        else if (r->on_shared)
-            vn__warning_brief(vn__result_warn(r, "shared_core",
-                 "%zu of its %zu processes ran while a second hardware thread shared the core "
-                 "(the taken-branch probe read %.2f to %.2f cycles a branch, over %.2g times the "
-                 "run's quiet processes): the headline rests on them, a shared core, and a run "
-                 "on a core of its own may be faster", shared,
-                 r->nprocesses, lo, hi, p->process_shared_ratio),
-                 "%zu/%zu processes on a shared core: its headline", shared, r->nprocesses);
-        else
-            vn__warning_brief(vn__result_warn(r, "shared_core",
-                 "%zu of its %zu processes ran while a second hardware thread shared the core "
-                 "(the taken-branch probe read %.2f to %.2f cycles a branch, over %.2g times the "
-                 "run's quiet processes): they measured the core's neighbour as much as the "
-                 "body, and are left out of the headline", shared, r->nprocesses, lo, hi,
-                 p->process_shared_ratio),
-                 "%zu/%zu processes on a shared core, left out", shared, r->nprocesses);
+        /* What became of them: the headline, left out, or kept for want of
+         * a second process on a core of its own. */
+        int how = r->on_shared ? 0 : r->processes_left_out ? 1 : 2;
+        static const char *const what[] = {
+            ": the headline rests on them, a shared core, and a run on a core of its own may "
+            "be faster",
+            ": they measured the core's neighbour as much as the body, and are left out of the "
+            "headline",
+            ", and one alone had a core of its own: too few for an interval across processes, "
+            "so the headline rests on all of them"};
+        static const char *const brief[] = {": its headline", ", left out",
+                                            ", kept: one alone has no interval"};
+        vn__warning_brief(vn__result_warn(r, "shared_core",
+             "%zu of its %zu processes ran while a second hardware thread shared the core "
+             "(the taken-branch probe read %.2f to %.2f cycles a branch, over %.2g times the "
+             "run's quiet processes)%s", shared, r->nprocesses, lo, hi, p->process_shared_ratio,
+             what[how]),
+             "%zu/%zu processes on a shared core%s", shared, r->nprocesses, brief[how]);
     }
     /* Processes that disagree beyond their own samples: a layout, or a
      * state of the machine, that some met and others did not. */

@@ -1407,14 +1407,15 @@ static void a_headline_precise_at_a_limit_stopped_for_precision(void **state)
 }
 
 /* Processes on a shared core and on a core of their own: left out when
- * two or more had their own, kept (and said so) when one alone had. */
+ * two or more had their own, kept (and said so) when one alone had, the
+ * headline when none had. */
 static void processes_on_a_shared_core_are_named(void **state)
 {
     (void)state;
     vn_config c = quick_config();
     vn__policy pol;
     assert_int_equal(vn__policy_init(&pol, &c), 0);
-    for (int own = 1; own <= 2; own++) {
+    for (int own = 0; own <= 2; own++) {
         vn_result r;
         memset(&r, 0, sizeof r);
         vn_process_result q[4];
@@ -1431,6 +1432,7 @@ static void processes_on_a_shared_core_are_named(void **state)
         r.processes = q;
         r.nprocesses = 4;
         r.processes_left_out = own == 2 ? 2 : 0;
+        r.on_shared = own == 0;
         vn__row_decision rd = {.k = 4};
         vn__decision d;
         memset(&d, 0, sizeof d);
@@ -1440,8 +1442,10 @@ static void processes_on_a_shared_core_are_named(void **state)
             if (!strcmp(vn_result_warning(&r, i, &brief), "shared_core"))
                 break;
         assert_non_null(brief);
-        assert_string_equal(brief, own == 1 ? "3/4 processes on a shared core, kept: one alone has no interval"
-                                            : "2/4 processes on a shared core, left out");
+        const char *want[] = {"4/4 processes on a shared core: its headline",
+                              "3/4 processes on a shared core, kept: one alone has no interval",
+                              "2/4 processes on a shared core, left out"};
+        assert_string_equal(brief, want[own]);
     }
 }
 
