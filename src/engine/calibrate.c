@@ -48,16 +48,16 @@ int vn__calibrate(job *j, uint64_t *iters_out, double *threshold_out, double *ca
          * does without running it. A real loop, even one that runs a
          * hundred iterations a nanosecond, takes about 0.17 ms for 2^24
          * of them, against the timer's tens of ns for 2^14; one with a
-         * fixed cost in each sample reaches the threshold before 2^24
-         * unless that cost is under the threshold (0.25 ms by default),
-         * and then the thousand-fold iterations more than double it
-         * unless each takes under 0.015 ns. An interrupted sample could fake it, so the fastest of
-         * three of each size decides. A timer too coarse to see either
-         * (both read 0) leaves it to the second test: no loop runs a
-         * thousand iterations a nanosecond, so that many for each ns of
-         * the threshold that still fall short do not run either. Doubling
-         * on would reach 2^40 iterations, and the empty loop would take
-         * minutes to run that many. */
+         * fixed cost in each sample under the threshold (0.25 ms by
+         * default; a larger one reaches it before 2^24) sees that cost
+         * more than doubled by the thousand-fold iterations unless each
+         * takes under 0.015 ns. An interrupted sample could fake it, so
+         * the fastest of three of each size decides. A timer too coarse
+         * to see either (both read 0) leaves it to the second test: no
+         * loop runs a thousand iterations a nanosecond, so that many for
+         * each ns of the threshold that still fall short do not run
+         * either. Doubling on would reach 2^40 iterations, and the empty
+         * loop would take minutes to run that many. */
         int flat = 0;
         if (k >= FLAT_FROM && ns < 2 * took[k - 10]) {
             double small = took[k - 10], big = ns, x;
