@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""How `vernier compare`'s within-processes rule trades false alarms for
+power, recomputed on the comparisons bench/coverage.sh kept (OUT=DIR...).
+
+Each kept comparison over processes gives its interval of the ratio and
+its threshold; the verdict before the rule is `slower` when the interval
+lies above 1 + threshold (`faster` below 1 - threshold). The rule then
+turns a verdict into `no change` when either side's headline (the median
+of its processes) lies within the range of the other side's processes'
+values (the processes its headline rests on, in the comparison's unit).
+Variants of the range:
+  full:  the whole range (the rule of src/compare/compare.c);
+  trim:  the range less the most extreme process at each end per 8;
+  and:   the whole range, both sides' headlines within the other's;
+  none:  no such rule.
+Printed per variant: `slower` verdicts of a run against the next run of
+the same binary (false alarms) per workload, and against a run with a
+planted slowdown of 3% and 10% (chains only).
+"""
+import collections
+import glob
+import json
+import statistics
+import sys
+
+_cache = {}
+
+
+def rows(path):
+    if path not in _cache:
+        with open(path) as f:
+            _cache[path] = {b["name"]: b for b in json.load(f)["benchmarks"]}
+    return _cache[path]
+
+
+def values(bench, unit):
+    key = "cycles" if unit == "cycles" else "value"
+    return [p[key] for p in bench.get("processes") or [] if not p["left_out"] and p.get(key) is not None]
+
+
+def inside(x, v, trim=False):
+    s = sorted(x)
+    k = len(s) // 8 if trim else 0
+    if len(s) - 2 * k >= 2:
+        s = s[k:len(s) - k]
+    return s[0] <= v <= s[-1]
+
+
+VARIANTS = {
+    "full": lambda b, n: inside(b, statistics.median(n)) or inside(n, statistics.median(b)),
+    "trim": lambda b, n: inside(b, statistics.median(n), True) or inside(n, statistics.median(b), True),
+    "and": lambda b, n: inside(b, statistics.median(n)) and inside(n, statistics.median(b)),
+    "none": lambda b, n: False,
+}
+
+
+def main(dirs):
+    count = collections.defaultdict(collections.Counter)
+    for d in dirs:
+        for path in glob.glob(f"{d}/*-cmp-*.json"):
+            kind = "base" if "-cmp-base-" in path else "slow3" if "-cmp-slow3-" in path else "slow10"
+            with open(path) as f:
+                c = json.load(f)
+            t = c["method"]["threshold"]
+            base, new = rows(c["base"]["files"][0]), rows(c["new"]["files"][0])
+            for b in c["benchmarks"]:
+                name = b["name"]
+                if b.get("method") != "processes" or not b.get("ci") or name not in base or name not in new:
+                    continue
+                if kind != "base" and "chain" not in name:
+                    continue
+                ub, un = values(base[name], b["unit"]), values(new[name], b["unit"])
+                if len(ub) < 2 or len(un) < 2:
+                    continue
+                lo, hi = b["ci"]
+                moved = lo > 1 + t or hi < 1 - t
+                for v, rule in VARIANTS.items():
+                    key = (v, kind, name)
+                    count[key]["tries"] += 1
+                    count[key]["slower"] += moved and lo > 1 + t and not rule(ub, un)
+    for v in VARIANTS:
+        print(v)
+        for (vv, kind, name), c in sorted(count.items()):
+            if vv == v:
+                print(f"  {kind:<7}{name:<15}{c['slower']:>4}/{c['tries']} slower")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: compare_within.py DIR... (the OUT= folders of bench/coverage.sh)")
+    main(sys.argv[1:])
