@@ -10,8 +10,10 @@
 #   - the mean half-width of one run's 95% interval, against the half-range
 #     of the headlines plus the precision asked,
 #   - coverage: how often run i's interval holds run i+1's headline (and
-#     the reverse), which with no variation between runs beyond what the
-#     interval covers is about 83% (two estimates of one value),
+#     the reverse): about 95% when the printed interval (the next run's)
+#     is right; "same", over pairs of runs in one core state; "est", with
+#     the estimate's own interval, which holds another estimate of one
+#     value about 83% of the time,
 #   - false alarms: `vernier compare --fail-on-regression` of run i against
 #     run i+1 (RUNS - 1 tries) that calls the workload slower,
 #   - power: the same comparison of run i against a run of the same binary

@@ -35,6 +35,16 @@ def headline(bench, unit=None):
     return "ns", s.get("median"), ci[0], ci[1], False
 
 
+def est_interval(bench, unit):
+    """The estimate's own interval (headline.est_ci, the printed one over
+    sqrt(2)) when the headline is in unit; (None, None) otherwise."""
+    h = bench.get("headline") or {}
+    ci = h.get("est_ci")
+    if not ci or h.get("unit") != unit or h.get("bound"):
+        return None, None
+    return ci[0], ci[1]
+
+
 def probe(bench):
     """The median taken-branch probe of the processes a headline rests on
     (those not left out as shared or empty); None without probes."""
@@ -111,7 +121,7 @@ def main(d):
         print(f"\n{cond}: {n} runs, wall time per run: median {statistics.median(times):.2f} s "
               f"({min(times):.2f}-{max(times):.2f})")
         print(f"{'workload':<15}{'unit':>7}{'spread':>8}{'half-width':>11}{'half-range+p':>13}"
-              f"{'coverage':>9}{'same':>6}{'false':>7}{'3%':>6}{'10%':>6}{'procs':>6}")
+              f"{'coverage':>9}{'same':>6}{'est':>5}{'false':>7}{'3%':>6}{'10%':>6}{'procs':>6}")
         names = list(runs[0].keys())
         covs, scovs = [], []
         for name in names:
@@ -134,7 +144,7 @@ def main(d):
                 h = r[name].get("headline") or {}
                 if h.get("processes"):
                     procs.append(h["processes"])
-            hit = tries = shit = stries = 0
+            hit = tries = shit = stries = ehit = etries = 0
             for k in range(len(runs) - 1):
                 a, b = runs[k].get(name), runs[k + 1].get(name)
                 if not a or not b:
@@ -146,6 +156,10 @@ def main(d):
                         continue
                     tries += 1
                     hit += lo <= w <= hi
+                    elo, ehi = est_interval(x, u)
+                    if elo is not None:
+                        etries += 1
+                        ehit += elo <= w <= ehi
                     if same_state(x, y):
                         stries += 1
                         shit += lo <= w <= hi
@@ -172,6 +186,7 @@ def main(d):
                   f"{100 * (half_range + PRECISION):>12.2f}%"
                   f"{(f'{100 * cov:.0f}%' if cov is not None else ('bound' if bounds else '-')):>9}"
                   f"{(f'{100 * scov:.0f}%' if scov is not None else '-'):>6}"
+                  f"{(f'{100 * ehit / etries:.0f}%' if etries else '-'):>5}"
                   f"{share('base'):>7}{share('slow3') if 'chain' in name else '':>6}"
                   f"{share('slow10') if 'chain' in name else '':>6}"
                   f"{(f'{statistics.median(procs):.0f}' if procs else '-'):>6}")
