@@ -18,19 +18,18 @@ the same binary (false alarms) per workload, and against a run with a
 planted slowdown of 3% and 10% (chains only).
 """
 import collections
+import functools
 import glob
 import json
+import os
 import statistics
 import sys
 
-_cache = {}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from coverage_report import load  # noqa: E402
 
-
-def rows(path):
-    if path not in _cache:
-        with open(path) as f:
-            _cache[path] = {b["name"]: b for b in json.load(f)["benchmarks"]}
-    return _cache[path]
+# Each run's file is read once, though compared against two or three others.
+rows = functools.lru_cache(maxsize=None)(lambda path: load(path) or {})
 
 
 def values(bench, unit):
