@@ -244,10 +244,12 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
             shared++;
             kept_shared += !r->processes[i].left_out;
         }
-    if (r->on_shared || r->processes_left_out || kept_shared) {
+    /* Every process on a shared core is kept when all were, so kept ones
+     * or left-out ones cover the three cases. */
+    if (kept_shared || r->processes_left_out) {
         /* What became of them: the headline, left out, or kept for want of
          * a second process on a core of its own. */
-        int how = r->on_shared ? 0 : r->processes_left_out ? 1 : 2;
+        int how = r->processes_left_out ? 1 : r->on_shared ? 0 : 2;
         static const char *const what[] = {
             ": the headline rests on them, a shared core, and a run on a core of its own may "
             "be faster",

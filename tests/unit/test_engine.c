@@ -184,13 +184,20 @@ static vn_config quick_config(void)
     return c;
 }
 
-/* The message of r's warning id; NULL when r has none such. */
-static const char *warning_text(const vn_result *r, const char *id)
+/* r's warning id; NULL when r has none such. */
+static const vn_bench_warning *warning_of(const vn_result *r, const char *id)
 {
     for (int i = 0; i < r->nwarnings; i++)
         if (!strcmp(r->warnings[i].id, id))
-            return r->warnings[i].message;
+            return &r->warnings[i];
     return NULL;
+}
+
+/* The message of r's warning id; NULL when r has none such. */
+static const char *warning_text(const vn_result *r, const char *id)
+{
+    const vn_bench_warning *w = warning_of(r, id);
+    return w ? w->message : NULL;
 }
 
 static int has_warning(const vn_result *r, const char *id) { return warning_text(r, id) != NULL; }
@@ -1437,15 +1444,12 @@ static void processes_on_a_shared_core_are_named(void **state)
         vn__decision d;
         memset(&d, 0, sizeof d);
         vn__result_warnings(&r, &c, &pol, 1, &d, &rd);
-        const char *brief = NULL;
-        for (size_t i = 0; vn_result_warning(&r, i, &brief); i++)
-            if (!strcmp(vn_result_warning(&r, i, &brief), "shared_core"))
-                break;
-        assert_non_null(brief);
+        const vn_bench_warning *w = warning_of(&r, "shared_core");
+        assert_non_null(w);
         const char *want[] = {"4/4 processes on a shared core: its headline",
                               "3/4 processes on a shared core, kept: one alone has no interval",
                               "2/4 processes on a shared core, left out"};
-        assert_string_equal(brief, want[own]);
+        assert_string_equal(w->brief, want[own]);
     }
 }
 
