@@ -33,6 +33,7 @@ static const struct field {
     {"shared_evidence", offsetof(vn__policy, shared_evidence), COUNT},
     {"shared_ratio", offsetof(vn__policy, shared_ratio), REAL},
     {"process_shared_ratio", offsetof(vn__policy, process_shared_ratio), REAL},
+    {"alone_probe", offsetof(vn__policy, alone_probe), REAL},
     {"confirm", offsetof(vn__policy, confirm), COUNT},
     {"min_processes", offsetof(vn__policy, min_processes), COUNT},
     {"process_samples", offsetof(vn__policy, process_samples), COUNT},
@@ -181,6 +182,8 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * 1.1x to 1.9x for seconds at a time, and the probe read 1.6 to 1.9
      * against 1.01 when it was not (bench/RESULTS.md). */
     p->process_shared_ratio = VN__SHARED_RATIO;
+    /* From the machine, once it is known (engine/suite.c). */
+    p->alone_probe = NAN;
     p->cycles_gain = 0.5;
     /* The core's clock moves over seconds to minutes, between runs as
      * within them: a chain of adds spread 1.06 in ns from run to run and
@@ -212,4 +215,9 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
         p->min_processes = 2;
     *p_out = d;
     return 0;
+}
+
+double vn__alone_probe_for(int hypervisor, int smt)
+{
+    return hypervisor == 0 && smt == 0 ? INFINITY : 1.3;
 }

@@ -1,5 +1,6 @@
 /* Running a suite: the rows in turn or taking turns, pinned, each with
  * its result and warnings. */
+#include <math.h>
 #include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
@@ -80,6 +81,8 @@ job *vn__job_new(const vn__bench *b, vn_result *res, const vn_config *cfg, const
         free(j);
         return NULL;
     }
+    if (isnan(j->pol.alone_probe))
+        j->pol.alone_probe = vn__alone_probe_for(out->env.hypervisor, out->env.smt);
     j->hooks = hooks;
     j->timer = out->timer;
     j->cost_ns = out->timer_cost_ns;

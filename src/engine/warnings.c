@@ -120,6 +120,41 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
                           "%s; %s first", brief, spent);
 }
 
+/* Every process of the row read the probe at p->alone_probe cycles a
+ * branch or more, and none was told apart from the others (the run's
+ * probes fell in one group): a second hardware thread shared the core the
+ * whole run, so no process can stand for a core of its own, and code
+ * bound by the core's throughput (x += x, a loop over two arrays) read
+ * slower than it runs alone, while a chain of adds does not notice. */
+static void throughout(vn_result *r, const vn__policy *p)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    size_t n = 0;
+    for (size_t i = 0; i < r->nprocesses; i++) {
+        double b = r->processes[i].probe;
+        if (!isfinite(b))
+            continue;
+        if (!(b >= p->alone_probe))
+            return;
+        lo = fmin(lo, b), hi = fmax(hi, b);
+        n++;
+    }
+    if (!n)
+        return;
+    char range[64];
+    if (hi > lo * 1.005)
+        snprintf(range, sizeof range, "%.2f to %.2f", lo, hi);
+    else
+        snprintf(range, sizeof range, "%.2f", lo);
+    vn__warning_brief(vn__result_warn(r, "shared_core",
+         "every one of its %zu processes read the taken-branch probe at %s cycles a branch "
+         "(%.2g or more; a core of its own takes one a cycle): a second hardware thread shared "
+         "the core the whole run, so code bound by the core's throughput reads slower than it "
+         "runs alone, and compares only with runs in that state (--policy alone_probe=inf: "
+         "off)", n, range, p->alone_probe),
+         "probe %.2f cycles a branch: core shared all run", lo);
+}
+
 void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p, int optimized,
                          const vn__decision *d, const vn__row_decision *rd)
 {
@@ -265,6 +300,8 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
              "run's quiet processes)%s", shared, r->nprocesses, lo, hi, p->process_shared_ratio,
              what[how]),
              "%zu/%zu processes on a shared core%s", shared, r->nprocesses, brief[how]);
+    } else if (!r->nshared) {
+        throughout(r, p); /* else the samples' tags speak (below) */
     }
     /* Processes that disagree beyond their own samples: a layout, or a
      * state of the machine, that some met and others did not. */

@@ -81,14 +81,35 @@ def test_x_plus_x_costs_about_one_reference_cycle():
     # in the loop's shadow. Either a small net time or an upper bound.
     ref = b["ref"]["ns_per_cycle"]
     # On a core shared with a busy second hardware thread a taken branch a
-    # cycle becomes one in two. The headline reads such a core when it keeps
-    # shared samples (no quiet ones showed the sharing slows the body), and
-    # when the core was shared the whole run, which no probe can tell.
-    shared = "shared_core" not in b["left_out"]
+    # cycle becomes one in two. The headline reads such a core when the
+    # core was shared the whole run, and shared_core then says so.
+    shared = any(w["id"] == "shared_core" for w in b["warnings"])
     assert b["overhead"]["ns"] / ref < (6 if shared else 3)
     # A bound's statistics are of the loop with the body, not net.
     gross = b["stats"]["median"] + (0 if b["upper_bound"] else b["overhead"]["ns"])
     assert 0.3 < gross / ref < (8 if shared else 4)
+
+
+def test_a_core_shared_the_whole_run_is_said():
+    # Every process of every row on the CPU read the probe at about one
+    # cycle a branch here, or more on a shared core: with the level at
+    # 0.5 the finding is on each such row, and on no row without probes
+    # (a sleep); off, it is on none of them.
+    for level, want in (("0.5", True), ("inf", False)):
+        d, _ = results("sum_arrays", "--policy", f"alone_probe={level}")
+        probed = 0
+        for b in d["benchmarks"]:
+            probes = [p["probe"] for p in b["processes"] if p["probe"] is not None]
+            said = [w for w in b["warnings"] if w["brief"].endswith("core shared all run")]
+            if not probes:
+                assert not said
+                continue
+            probed += 1
+            assert bool(said) == want, (level, b["name"], probes, b["warnings"])
+            if said:
+                assert said[0]["id"] == "shared_core"
+                assert said[0]["brief"] == f"probe {min(probes):.2f} cycles a branch: core shared all run"
+        assert probed >= 2
 
 
 def test_sleep_reads_ten_milliseconds():

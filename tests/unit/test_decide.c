@@ -415,6 +415,22 @@ static void overrides_are_parsed_by_name(void **state)
     assert_memory_equal(&p, &d, sizeof p);
 }
 
+/* The probe's level of a core shared the whole run: left to the machine
+ * by default, off only where nothing can share a core (bare metal, SMT
+ * off), and set or switched off by name. */
+static void the_alone_probe_follows_the_machine(void **state)
+{
+    (void)state;
+    assert_true(isnan(policy().alone_probe));
+    assert_true(isinf(vn__alone_probe_for(0, 0)));
+    assert_true(vn__alone_probe_for(1, 0) == 1.3);
+    assert_true(vn__alone_probe_for(0, 1) == 1.3);
+    assert_true(vn__alone_probe_for(-1, -1) == 1.3);
+    assert_true(vn__alone_probe_for(0, -1) == 1.3);
+    assert_true(policy_of("alone_probe=1.5").alone_probe == 1.5);
+    assert_true(isinf(policy_of("alone_probe=inf").alone_probe));
+}
+
 static void a_bad_override_leaves_the_policy_untouched(void **state)
 {
     (void)state;
@@ -846,6 +862,7 @@ int main(void)
         cmocka_unit_test(one_process_on_its_own_core_does_not_carry_the_headline),
         cmocka_unit_test_setup(no_sample_no_headline, setup),
         cmocka_unit_test_setup(overrides_are_parsed_by_name, setup),
+        cmocka_unit_test_setup(the_alone_probe_follows_the_machine, setup),
         cmocka_unit_test_setup(a_bad_override_leaves_the_policy_untouched, setup),
         cmocka_unit_test_setup(shared_slower_inf_keeps_shared_samples, setup),
         cmocka_unit_test_setup(shared_evidence_inf_never_waits_for_quiet_moments, setup),

@@ -1453,6 +1453,51 @@ static void processes_on_a_shared_core_are_named(void **state)
     }
 }
 
+/* A run whose probes fell in one group, every one over the level a core
+ * of its own reads: the core was shared the whole run, and shared_core
+ * says so; one process under the level, or the level off, and it is
+ * silent, as it is where no process has a probe. */
+static void a_core_shared_the_whole_run_is_named(void **state)
+{
+    (void)state;
+    vn_config c = quick_config();
+    vn__policy pol;
+    assert_int_equal(vn__policy_init(&pol, &c), 0);
+    const double probes[][4] = {{1.8, 1.9, 1.85, 1.8}, {1.0, 1.9, 1.85, 1.8},
+                                {NAN, NAN, NAN, NAN}, {1.8, NAN, 1.8, 1.8}};
+    const double levels[] = {1.3, NAN, INFINITY};
+    for (size_t k = 0; k < sizeof probes / sizeof probes[0]; k++)
+        for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+            vn_result r;
+            memset(&r, 0, sizeof r);
+            vn_process_result q[4];
+            memset(q, 0, sizeof q);
+            for (int i = 0; i < 4; i++) {
+                q[i].value = 10;
+                q[i].probe = probes[k][i];
+            }
+            assert_int_equal(vn_stats_compute((const double[]){10, 10, 10, 10, 10, 10, 10, 10, 10, 10},
+                                              10, &r.stats), 0);
+            r.stop = VN_STOP_PRECISION;
+            r.processes = q;
+            r.nprocesses = 4;
+            pol.alone_probe = levels[l];
+            vn__row_decision rd = {.k = 4};
+            vn__decision d;
+            memset(&d, 0, sizeof d);
+            vn__result_warnings(&r, &c, &pol, 1, &d, &rd);
+            const vn_bench_warning *w = warning_of(&r, "shared_core");
+            if (l != 0 || k == 1 || k == 2) {
+                assert_null(w);
+                continue;
+            }
+            assert_non_null(w);
+            assert_string_equal(w->brief, "probe 1.80 cycles a branch: core shared all run");
+            assert_non_null(strstr(w->message, k == 0 ? "its 4 processes" : "its 3 processes"));
+            assert_non_null(strstr(w->message, k == 0 ? "at 1.80 to 1.90 cycles" : "at 1.80 cycles"));
+        }
+}
+
 static void a_warning_too_long_is_cut_at_a_word(void **state)
 {
     (void)state;
@@ -2290,6 +2335,7 @@ int main(void)
         cmocka_unit_test(precise_at_the_most_samples_says_nothing),
         cmocka_unit_test(a_loop_that_does_not_run_fails),
         cmocka_unit_test(processes_on_a_shared_core_are_named),
+        cmocka_unit_test(a_core_shared_the_whole_run_is_named),
         cmocka_unit_test(a_warning_too_long_is_cut_at_a_word),
         cmocka_unit_test(a_headline_precise_at_a_limit_stopped_for_precision),
         cmocka_unit_test(too_few_headline_samples_for_an_interval_say_so),
