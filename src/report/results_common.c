@@ -109,10 +109,11 @@ static const struct {
      "in the result. Do more work per sample, choose a finer --timer, or drop --cold."},
     {'H', "shared_core",
      "a loop of taken branches timed around the samples saw the core slowed by another "
-     "hardware thread (in a virtual machine, the host's) running beside it, in some processes "
-     "or in all of them. Processes on a shared core leave the headline while two or more had a "
-     "core of their own; when none had, the numbers are of a shared core, where code bound by "
-     "the core's throughput runs up to twice as slow, and compare only with runs in that state. "
+     "hardware thread (in a virtual machine, the host's) running beside it, in some samples, "
+     "some processes or all of them. Such samples leave the headline when they ran slower than "
+     "the quiet ones, such processes while two or more had a core of their own; when none had, "
+     "the numbers are of a shared core, where code bound by the core's throughput runs up to "
+     "twice as slow, and compare only with runs in that state. "
      "Turn SMT off, or pin the benchmark to a core whose sibling thread is idle."},
     {'P', "threads_oversubscribed",
      "more threads ran than CPUs this process may use, so they took turns: each thread's "

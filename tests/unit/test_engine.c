@@ -1413,6 +1413,34 @@ static void a_headline_precise_at_a_limit_stopped_for_precision(void **state)
     }
 }
 
+/* A row stopped on its precision over four processes of value 10, their
+ * probes as given and nothing else set: r's processes are q. */
+static void four_processes(vn_result *r, vn_process_result q[4], const double probe[4])
+{
+    memset(r, 0, sizeof *r);
+    memset(q, 0, 4 * sizeof *q);
+    for (int k = 0; k < 4; k++) {
+        q[k].value = 10;
+        q[k].probe = probe[k];
+    }
+    assert_int_equal(vn_stats_compute((const double[]){10, 10, 10, 10, 10, 10, 10, 10, 10, 10}, 10,
+                                      &r->stats), 0);
+    r->stop = VN_STOP_PRECISION;
+    r->processes = q;
+    r->nprocesses = 4;
+}
+
+/* r's warnings under pol, and its warning id (NULL: none). */
+static const vn_bench_warning *warned(vn_result *r, const vn_config *c, const vn__policy *pol,
+                                      const char *id)
+{
+    vn__row_decision rd = {.k = r->nprocesses};
+    vn__decision d;
+    memset(&d, 0, sizeof d);
+    vn__result_warnings(r, c, pol, 1, &d, &rd);
+    return warning_of(r, id);
+}
+
 /* Processes on a shared core and on a core of their own: left out when
  * two or more had their own, kept (and said so) when one alone had, the
  * headline when none had. */
@@ -1424,27 +1452,18 @@ static void processes_on_a_shared_core_are_named(void **state)
     assert_int_equal(vn__policy_init(&pol, &c), 0);
     for (int own = 0; own <= 2; own++) {
         vn_result r;
-        memset(&r, 0, sizeof r);
         vn_process_result q[4];
-        memset(q, 0, sizeof q);
+        double probes[4];
+        for (int k = 0; k < 4; k++)
+            probes[k] = k < own ? 1.0 : 1.8;
+        four_processes(&r, q, probes);
         for (int k = 0; k < 4; k++) {
-            q[k].value = 10;
-            q[k].probe = k < own ? 1.0 : 1.8;
             q[k].shared = k >= own;
             q[k].left_out = own == 2 && k >= own;
         }
-        assert_int_equal(vn_stats_compute((const double[]){10, 10, 10, 10, 10, 10, 10, 10, 10, 10}, 10,
-                                          &r.stats), 0);
-        r.stop = VN_STOP_PRECISION;
-        r.processes = q;
-        r.nprocesses = 4;
         r.processes_left_out = own == 2 ? 2 : 0;
         r.on_shared = own == 0;
-        vn__row_decision rd = {.k = 4};
-        vn__decision d;
-        memset(&d, 0, sizeof d);
-        vn__result_warnings(&r, &c, &pol, 1, &d, &rd);
-        const vn_bench_warning *w = warning_of(&r, "shared_core");
+        const vn_bench_warning *w = warned(&r, &c, &pol, "shared_core");
         assert_non_null(w);
         const char *want[] = {"4/4 processes on a shared core: its headline",
                               "3/4 processes on a shared core, kept: one alone has no interval",
@@ -1469,24 +1488,10 @@ static void a_core_shared_the_whole_run_is_named(void **state)
     for (size_t k = 0; k < sizeof probes / sizeof probes[0]; k++)
         for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
             vn_result r;
-            memset(&r, 0, sizeof r);
             vn_process_result q[4];
-            memset(q, 0, sizeof q);
-            for (int i = 0; i < 4; i++) {
-                q[i].value = 10;
-                q[i].probe = probes[k][i];
-            }
-            assert_int_equal(vn_stats_compute((const double[]){10, 10, 10, 10, 10, 10, 10, 10, 10, 10},
-                                              10, &r.stats), 0);
-            r.stop = VN_STOP_PRECISION;
-            r.processes = q;
-            r.nprocesses = 4;
+            four_processes(&r, q, probes[k]);
             pol.alone_probe = levels[l];
-            vn__row_decision rd = {.k = 4};
-            vn__decision d;
-            memset(&d, 0, sizeof d);
-            vn__result_warnings(&r, &c, &pol, 1, &d, &rd);
-            const vn_bench_warning *w = warning_of(&r, "shared_core");
+            const vn_bench_warning *w = warned(&r, &c, &pol, "shared_core");
             if (l != 0 || k == 1 || k == 2) {
                 assert_null(w);
                 continue;
