@@ -27,39 +27,42 @@ def cycles(b):
     return ((h.get("units") or {}).get("cycles") or {}).get("value") or b.get("cycles")
 
 
+def summary(runs):
+    """One line on a condition's runs ({name: benchmark} each, in order)."""
+    count = {}
+    sums = {True: [], False: []}
+    for r in runs:
+        probes = [p["probe"] for b in r.values() for p in b.get("processes") or []
+                  if p.get("probe")]
+        if not probes:
+            continue
+        shared = min(probes) >= LEVEL
+        x = r.get("x_plus_x")
+        if x and cycles(x):
+            said = any(w["id"] == "shared_core" for w in x.get("warnings") or [])
+            key = (shared, cycles(x) > LEVEL, said)
+            count[key] = count.get(key, 0) + 1
+        s = r.get("sum_two_loops")
+        if s and cycles(s):
+            sums[shared].append(cycles(s))
+    n = sum(count.values())
+    whole = sum(v for k, v in count.items() if k[0])
+    said = [count.get((sh, True, True), 0) for sh in (False, True)]
+    silent = [count.get((sh, True, False), 0) for sh in (False, True)]
+    base = statistics.median(sums[False]) if sums[False] else None
+    ratio = f"; sum {statistics.median(sums[True]) / base:.2f}x" if base and sums[True] else ""
+    return (f"shared throughout {whole}/{n}; x+=x slow, said/silent: own runs "
+            f"{said[0]}/{silent[0]}, shared {said[1]}/{silent[1]}{ratio}")
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     for d in sys.argv[1:]:
         files = os.listdir(d)
         for cond in conditions(files):
-            runs = base_runs(d, files, cond)
-            count = {}
-            sums = {True: [], False: []}
-            for r in runs:
-                probes = [p["probe"] for b in r.values() for p in b.get("processes") or []
-                          if p.get("probe")]
-                if not probes:
-                    continue
-                shared = min(probes) >= LEVEL
-                x = r.get("x_plus_x")
-                if x and cycles(x):
-                    slow = cycles(x) > LEVEL
-                    said = any(w["id"] == "shared_core" for w in x.get("warnings") or [])
-                    key = (shared, slow, said)
-                    count[key] = count.get(key, 0) + 1
-                s = r.get("sum_two_loops")
-                if s and cycles(s):
-                    sums[shared].append(cycles(s))
-            n = sum(count.values())
-            whole = sum(v for k, v in count.items() if k[0])
-            said = [count.get((sh, True, True), 0) for sh in (False, True)]
-            silent = [count.get((sh, True, False), 0) for sh in (False, True)]
-            base = statistics.median(sums[False]) if sums[False] else None
-            ratio = (f"; sum {statistics.median(sums[True]) / base:.2f}x"
-                     if base and sums[True] else "")
-            print(f"{os.path.basename(d)} {cond}: shared {whole}/{n}; x+=x slow, said/silent: "
-                  f"own runs {said[0]}/{silent[0]}, shared {said[1]}/{silent[1]}{ratio}")
+            print(f"{os.path.basename(d)} {cond}: {summary(base_runs(d, files, cond))}")
+
 
 if __name__ == "__main__":
     main()

@@ -18,7 +18,10 @@
 #     run i+1 (RUNS - 1 tries) that calls the workload slower,
 #   - power: the same comparison of run i against a run of the same binary
 #     with a planted slowdown of 3% and of 10% in the chains
-#     (VN_COVERAGE_SLOWER), the share that finds it.
+#     (VN_COVERAGE_SLOWER), the share that finds it,
+#   - and, a line for each condition (bench/core_state.py), how many runs
+#     ran on a shared core throughout, and whether `x += x` read slow with
+#     a `shared_core` finding or without one.
 # Every process of a condition is pinned (taskset) to CPU (default: the last
 # one), stress-ng to STRESS_CPU (default: the first other one).
 # BUILD=DIR takes the tool and bench_coverage from DIR (default build);

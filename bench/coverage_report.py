@@ -194,6 +194,8 @@ def main(d):
             print(f"mean coverage over the workloads with an interval: {100 * statistics.mean(covs):.0f}%"
                   + (f"; over pairs in one core state ('same'): {100 * statistics.mean(scovs):.0f}%"
                      if scovs else ""))
+        from core_state import summary  # pylint: disable=import-outside-toplevel
+        print(f"core: {summary(runs)}")
 
 
 if __name__ == "__main__":
