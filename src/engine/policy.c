@@ -219,5 +219,5 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
 
 double vn__alone_probe_for(int hypervisor, int smt)
 {
-    return hypervisor == 0 && smt == 0 ? INFINITY : 1.3;
+    return hypervisor != 1 && smt == 0 ? INFINITY : 1.3;
 }

@@ -55,14 +55,15 @@ typedef struct vn__policy {
      * sample-level tag (shared_ratio) judges single samples within a
      * process instead. */
     double process_shared_ratio;
-    /* Cycles a branch: a row every one of whose processes read the
-     * taken-branch probe at this or more, in a run whose probes fell in
-     * one group, ran while a second hardware thread shared the core
-     * throughout (the probe's loop takes one reference cycle a branch on
-     * a core of its own that takes a branch a cycle, as x86 cores and
-     * Arm's server cores do: its counter's add is the reference's, and
-     * the branch is the front end's limit); shared_core says so, and
-     * changes no number. NAN: vn__alone_probe_for the machine; inf: off. */
+    /* Cycles a branch: a row every process of which read the taken-branch
+     * probe at this or more (the median of its samples'), none told apart
+     * from the others as shared, ran while a second hardware thread shared
+     * the core through the run (the probe's loop takes one reference
+     * cycle a branch on a core of its own that takes a branch a cycle, as
+     * x86 cores and Arm's server cores do: its counter's add is the
+     * reference's, and the branch is the front end's limit); shared_core
+     * says so, and changes no number. NAN: vn__alone_probe_for the
+     * machine; inf: off. */
     double alone_probe;
     /* MiB: each worker process takes, touches and keeps a random amount
      * between half this and this before any benchmark code runs, so that
@@ -112,12 +113,13 @@ typedef struct vn__policy {
  * VN_EINVAL (p untouched) for an unknown name or a bad value there. */
 int vn__policy_init(vn__policy *p, const vn_config *cfg);
 
-/* The default alone_probe where the machine is known (hypervisor, smt:
- * 1 yes, 0 no, -1 unknown, as vn_sysinfo has them): 1.3 cycles a branch
- * wherever a second hardware thread may share the core (own probes read
- * 1.00 to 1.10 there, shared ones 1.3 to 2.1, bench/RESULTS.md
- * 2026-11-30); INFINITY (off) on bare metal with SMT off, where nothing
- * shares a core and a slow probe is the core's own front end. */
+/* The default alone_probe for the machine (hypervisor, smt: 1 yes, 0 no,
+ * -1 unknown, as vn_sysinfo has them): 1.3 cycles a branch wherever a
+ * second hardware thread may share the core (own probes read 1.00 to 1.10
+ * there, shared ones 1.3 to 2.1, bench/RESULTS.md 2026-11-30); INFINITY
+ * (off) with SMT off and no hypervisor known (the hypervisor is read from
+ * x86's cpuid alone), where nothing shares a core and a slow probe is the
+ * core's own front end. */
 double vn__alone_probe_for(int hypervisor, int smt);
 
 /* Applies overrides "NAME=VALUE,..." (NULL or "": none) to p. 0, or

@@ -120,39 +120,50 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
                           "%s; %s first", brief, spent);
 }
 
-/* Every process of the row read the probe at p->alone_probe cycles a
- * branch or more, and none was told apart from the others (the run's
- * probes fell in one group): a second hardware thread shared the core the
- * whole run, so no process can stand for a core of its own, and code
- * bound by the core's throughput (x += x, a loop over two arrays) read
- * slower than it runs alone, while a chain of adds does not notice. */
+int vn__shared_throughout(const vn_process_result *q, size_t k, double level)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (q[i].shared)
+            return 0;
+        if (!isfinite(q[i].probe))
+            continue;
+        if (!(q[i].probe >= level))
+            return 0;
+        n++;
+    }
+    return n > 0;
+}
+
+/* The finding of a row on a core shared through the run
+ * (vn__shared_throughout): the core was shared for most of every process,
+ * so none can stand for a core of its own, and code bound by the core's
+ * throughput (x += x, a loop over two arrays) read slower than it runs
+ * alone, while a chain of adds does not notice. */
 static void throughout(vn_result *r, const vn__policy *p)
 {
     double lo = INFINITY, hi = -INFINITY;
     size_t n = 0;
-    for (size_t i = 0; i < r->nprocesses; i++) {
-        double b = r->processes[i].probe;
-        if (!isfinite(b))
-            continue;
-        if (!(b >= p->alone_probe))
-            return;
-        lo = fmin(lo, b), hi = fmax(hi, b);
-        n++;
-    }
-    if (!n)
-        return;
-    char range[64];
+    for (size_t i = 0; i < r->nprocesses; i++)
+        if (isfinite(r->processes[i].probe)) {
+            lo = fmin(lo, r->processes[i].probe), hi = fmax(hi, r->processes[i].probe);
+            n++;
+        }
+    char range[64], who[64];
     if (hi > lo * 1.005)
         snprintf(range, sizeof range, "%.2f to %.2f", lo, hi);
     else
         snprintf(range, sizeof range, "%.2f", lo);
+    if (n == r->nprocesses)
+        snprintf(who, sizeof who, n == 1 ? "its process" : "all %zu of its processes", n);
+    else
+        snprintf(who, sizeof who, "all %zu of its %zu processes with a probe", n, r->nprocesses);
     vn__warning_brief(vn__result_warn(r, "shared_core",
-         "every one of its %zu processes read the taken-branch probe at %s cycles a branch "
-         "(%.2g or more; a core of its own takes one a cycle): a second hardware thread shared "
-         "the core the whole run, so code bound by the core's throughput reads slower than it "
-         "runs alone, and compares only with runs in that state (--policy alone_probe=inf: "
-         "off)", n, range, p->alone_probe),
-         "probe %.2f cycles a branch: core shared all run", lo);
+         "%s read the taken-branch probe at %s cycles a branch (%g or more; a core of its own "
+         "takes one a cycle): a second hardware thread shared the core through the run, so code "
+         "bound by the core's throughput reads slower than it runs alone, and compares only with "
+         "runs in that state (--policy alone_probe=inf: off)", who, range, p->alone_probe),
+         "probe %.2f cycles a branch: core shared through the run", lo);
 }
 
 void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p, int optimized,
@@ -270,7 +281,12 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
     /* Processes on a core shared with another hardware thread and on one
      * of their own, as the run's probes fell in two groups: the headline
      * rests on those with a core of their own, when there are two or more;
-     * one alone has no spread between processes to give an interval. */
+     * one alone has no spread between processes to give an interval. Or
+     * the core was shared through the run (on_shared with none told
+     * apart), unless the samples' own tags say it (below: kept, or over a
+     * tenth of them left out). */
+    int kept = r->nshared && !(r->left_out & VN_TAG_SHARED_CORE);
+    int tags_speak = kept || (r->nsamples && r->nshared * 10 > r->nsamples);
     double lo = INFINITY, hi = -INFINITY;
     size_t shared = 0, kept_shared = 0;
     for (size_t i = 0; i < r->nprocesses; i++)
@@ -300,7 +316,7 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
              "run's quiet processes)%s", shared, r->nprocesses, lo, hi, p->process_shared_ratio,
              what[how]),
              "%zu/%zu processes on a shared core%s", shared, r->nprocesses, brief[how]);
-    } else if (!r->nshared) {
+    } else if (r->on_shared && r->nprocesses && !tags_speak) {
         throughout(r, p); /* else the samples' tags speak (below) */
     }
     /* Processes that disagree beyond their own samples: a layout, or a
@@ -347,8 +363,7 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
     size_t quiet = 0;
     for (size_t i = 0; i < r->nsamples; i++)
         quiet += !(r->samples[i].tags & VN_TAG_SHARED_CORE);
-    int kept = r->nshared && !(r->left_out & VN_TAG_SHARED_CORE);
-    if (kept || (r->nsamples && r->nshared * 10 > r->nsamples)) {
+    if (tags_speak) {
         const char *why = !kept ? "left out: sharing slowed this body"
                           : quiet < p->shared_evidence ? "kept: too few quiet ones to compare"
                           : d->waiting ? "kept: too few quiet ones, which ran faster"

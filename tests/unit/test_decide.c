@@ -415,14 +415,15 @@ static void overrides_are_parsed_by_name(void **state)
     assert_memory_equal(&p, &d, sizeof p);
 }
 
-/* The probe's level of a core shared the whole run: left to the machine
- * by default, off only where nothing can share a core (bare metal, SMT
- * off), and set or switched off by name. */
+/* The probe's level of a core shared through the run: left to the
+ * machine by default, off only where nothing is known to share a core (SMT
+ * off, no hypervisor), and set or switched off by name. */
 static void the_alone_probe_follows_the_machine(void **state)
 {
     (void)state;
     assert_true(isnan(policy().alone_probe));
     assert_true(isinf(vn__alone_probe_for(0, 0)));
+    assert_true(isinf(vn__alone_probe_for(-1, 0))); /* off x86, no hypervisor is read */
     assert_true(vn__alone_probe_for(1, 0) == 1.3);
     assert_true(vn__alone_probe_for(0, 1) == 1.3);
     assert_true(vn__alone_probe_for(-1, -1) == 1.3);

@@ -202,6 +202,15 @@ static const char *warning_text(const vn_result *r, const char *id)
 
 static int has_warning(const vn_result *r, const char *id) { return warning_text(r, id) != NULL; }
 
+/* How many warnings id r has. */
+static int warnings_of(const vn_result *r, const char *id)
+{
+    int n = 0;
+    for (int i = 0; i < r->nwarnings; i++)
+        n += !strcmp(r->warnings[i].id, id);
+    return n;
+}
+
 /* The samples of r that ran on a quiet core (not tagged shared_core). */
 static size_t quiet_samples(const vn_result *r)
 {
@@ -1463,8 +1472,10 @@ static void processes_on_a_shared_core_are_named(void **state)
         }
         r.processes_left_out = own == 2 ? 2 : 0;
         r.on_shared = own == 0;
+        pol.alone_probe = 1.3; /* all four over it when none had a core of its own */
         const vn_bench_warning *w = warned(&r, &c, &pol, "shared_core");
         assert_non_null(w);
+        assert_int_equal(warnings_of(&r, "shared_core"), 1); /* one finding, not two */
         const char *want[] = {"4/4 processes on a shared core: its headline",
                               "3/4 processes on a shared core, kept: one alone has no interval",
                               "2/4 processes on a shared core, left out"};
@@ -1472,11 +1483,13 @@ static void processes_on_a_shared_core_are_named(void **state)
     }
 }
 
-/* A run whose probes fell in one group, every one over the level a core
- * of its own reads: the core was shared the whole run, and shared_core
- * says so; one process under the level, or the level off, and it is
- * silent, as it is where no process has a probe. */
-static void a_core_shared_the_whole_run_is_named(void **state)
+/* A row every process of which read the probe over the level a core of
+ * its own reads, none told apart as shared: the core was shared through
+ * the run, and shared_core says so, once; one process under the level, or
+ * the level off, and it is silent, as it is where no process has a probe.
+ * Where the samples' own tags speak (over a tenth of them, or kept), they
+ * say it instead; a few tagged and left out, and the row's is said. */
+static void a_core_shared_through_the_run_is_named(void **state)
 {
     (void)state;
     vn_config c = quick_config();
@@ -1485,22 +1498,59 @@ static void a_core_shared_the_whole_run_is_named(void **state)
     const double probes[][4] = {{1.8, 1.9, 1.85, 1.8}, {1.0, 1.9, 1.85, 1.8},
                                 {NAN, NAN, NAN, NAN}, {1.8, NAN, 1.8, 1.8}};
     const double levels[] = {1.3, NAN, INFINITY};
+    const char *who[] = {"all 4 of its processes read the taken-branch probe at 1.80 to 1.90 cycles",
+                         NULL, NULL,
+                         "all 3 of its 4 processes with a probe read the taken-branch probe at 1.80 cycles"};
     for (size_t k = 0; k < sizeof probes / sizeof probes[0]; k++)
         for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
             vn_result r;
             vn_process_result q[4];
             four_processes(&r, q, probes[k]);
             pol.alone_probe = levels[l];
+            r.on_shared = vn__shared_throughout(q, 4, pol.alone_probe); /* as vn__summarize */
+            assert_int_equal(r.on_shared, l == 0 && who[k] != NULL);
             const vn_bench_warning *w = warned(&r, &c, &pol, "shared_core");
-            if (l != 0 || k == 1 || k == 2) {
+            if (l != 0 || !who[k]) {
                 assert_null(w);
                 continue;
             }
             assert_non_null(w);
-            assert_string_equal(w->brief, "probe 1.80 cycles a branch: core shared all run");
-            assert_non_null(strstr(w->message, k == 0 ? "its 4 processes" : "its 3 processes"));
-            assert_non_null(strstr(w->message, k == 0 ? "at 1.80 to 1.90 cycles" : "at 1.80 cycles"));
+            assert_int_equal(warnings_of(&r, "shared_core"), 1);
+            assert_string_equal(w->brief, "probe 1.80 cycles a branch: core shared through the run");
+            assert_non_null(strstr(w->message, who[k]));
         }
+    /* A process told apart as shared: the run's probes fell in two groups,
+     * and the other finding speaks for the row. */
+    vn_process_result split[4];
+    vn_result rs;
+    four_processes(&rs, split, probes[0]);
+    split[0].shared = 1;
+    assert_int_equal(vn__shared_throughout(split, 4, 1.3), 0);
+    /* The samples' tags: 20 of 100 left out speak; 5 of 100 left out do
+     * not, and the row's finding does; 5 kept speak. */
+    const size_t tagged[] = {20, 5, 5};
+    const unsigned left[] = {VN_TAG_SHARED_CORE, VN_TAG_SHARED_CORE, 0};
+    for (size_t t = 0; t < 3; t++) {
+        vn_result r;
+        vn_process_result q[4];
+        vn_sample smp[100];
+        memset(smp, 0, sizeof smp);
+        for (size_t i = 0; i < 100; i++) {
+            smp[i].value = 10;
+            smp[i].tags = i < tagged[t] ? VN_TAG_SHARED_CORE : 0;
+        }
+        four_processes(&r, q, probes[0]);
+        r.on_shared = vn__shared_throughout(q, 4, 1.3);
+        r.samples = smp;
+        r.nsamples = 100;
+        r.nshared = tagged[t];
+        r.left_out = left[t];
+        pol.alone_probe = 1.3;
+        const vn_bench_warning *w = warned(&r, &c, &pol, "shared_core");
+        assert_non_null(w);
+        assert_int_equal(warnings_of(&r, "shared_core"), 1);
+        assert_int_equal(strstr(w->brief, "samples") != NULL, t != 1);
+    }
 }
 
 static void a_warning_too_long_is_cut_at_a_word(void **state)
@@ -2340,7 +2390,7 @@ int main(void)
         cmocka_unit_test(precise_at_the_most_samples_says_nothing),
         cmocka_unit_test(a_loop_that_does_not_run_fails),
         cmocka_unit_test(processes_on_a_shared_core_are_named),
-        cmocka_unit_test(a_core_shared_the_whole_run_is_named),
+        cmocka_unit_test(a_core_shared_through_the_run_is_named),
         cmocka_unit_test(a_warning_too_long_is_cut_at_a_word),
         cmocka_unit_test(a_headline_precise_at_a_limit_stopped_for_precision),
         cmocka_unit_test(too_few_headline_samples_for_an_interval_say_so),
