@@ -148,9 +148,11 @@ def test_sum_arrays_compares_through_the_baseline():
     text = p.stderr  # the JSON went to stdout, the table to stderr
     check_line_and_json(text, "merged_loop", "two_loops", b)
     check_wide(d, text, 0.01)
-    # Asked for +-0.1%, the interval is wide, and says why.
-    d2, p2 = results("sum_arrays", "--baseline", "two_loops", "--precision", "0.1")
-    assert check_wide(d2, p2.stderr, 0.001)
+    # Asked for +-0.001%, the least --precision takes, the interval is wide
+    # (two loops' processes agree within +-0.1% on a quiet machine, but not
+    # within that), and says why.
+    d2, p2 = results("sum_arrays", "--baseline", "two_loops", "--precision", "0.001")
+    assert check_wide(d2, p2.stderr, 0.00001)
     # The relative column: 1.00x for the baseline, the ratio for the other.
     header = next(line for line in text.splitlines() if line.startswith("benchmark"))
     assert "relative" in header.split()
