@@ -67,10 +67,14 @@ def test_quick_rows_medians_and_findings():
     # against 64 B): the cost of a message is mostly its own, not its
     # bytes'. (Round trips of 4 B and 64 KiB are not compared: on a VM the
     # fastest of either is set by where the scheduler put the two
-    # processes, one CPU or two, more than by 64 KiB of copying.)
+    # processes, one CPU or two, more than by 64 KiB of copying.) Here the
+    # pipe's ratio is 20 to 29, 10 to 17 under the sanitizers, and once 3.4
+    # when its 64 KiB row met a busy host (305 us a message against 68): the
+    # bound is 2, which a rate that ignored the size, or a message that
+    # carried less, would not pass.
     for t in STREAMS:
         big, small = rows[f"{t}.bw/size=65536"], rows[f"{t}.bw/size=64"]
-        assert big["throughput"]["bytes_per_sec"] > 4 * small["throughput"]["bytes_per_sec"], t
+        assert big["throughput"]["bytes_per_sec"] > 2 * small["throughput"]["bytes_per_sec"], t
     findings = {f["id"]: f for f in d["findings"]}
     for f in findings.values():
         assert len(f["brief"]) <= 100, f["brief"]
