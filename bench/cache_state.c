@@ -9,37 +9,21 @@
 #include <stdlib.h>
 #include <vernier.h>
 
+#include "ring.h"
+
 struct ring {
     void **v, **at;
 };
 static struct ring chase, small, large;
 
-/* One cycle through every slot of bytes, in a random order, so that no
- * prefetcher guesses the next load. */
+/* A ring of bytes (bench/ring.h), made once. */
 static void ring_make(vn_state *st, struct ring *g, size_t bytes, uint64_t seed)
 {
     if (g->v)
         return;
-    size_t n = bytes / sizeof(void *);
-    g->v = malloc(n * sizeof *g->v);
-    size_t *order = malloc(n * sizeof *order);
-    if (!g->v || !order) {
-        free(order);
+    g->at = ring_new(bytes / sizeof(void *), seed, &g->v);
+    if (!g->at)
         vn_state_fail(st, "out of memory");
-        return;
-    }
-    vn_rng r;
-    vn_rng_seed(&r, seed);
-    for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    for (size_t i = n - 1; i > 0; i--) {
-        size_t k = (size_t)vn_rng_below(&r, i + 1), t = order[i];
-        order[i] = order[k], order[k] = t;
-    }
-    for (size_t i = 0; i < n; i++)
-        g->v[order[i]] = &g->v[order[(i + 1) % n]];
-    g->at = g->v[order[0]];
-    free(order);
 }
 
 static void walk(vn_state *st, struct ring *g)

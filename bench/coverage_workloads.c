@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "vernier.h"
+#include "ring.h"
 
 #if defined(__x86_64__)
 #define ADDS(x, n) __asm__ __volatile__(".rept " #n "\n\tadd $1, %0\n\t.endr" : "+r"(x))
@@ -102,31 +103,14 @@ VN_BENCH_OPTS(table_walk, .setup = table_setup);
 #define CHASE_SLOTS ((8u << 20) / sizeof(void *))
 static void **chase, **chase_at;
 
-/* One cycle through every slot of 8 MiB in a random order, so that no
- * prefetcher guesses the next load. */
+/* One cycle through every slot of 8 MiB in a random order (bench/ring.h). */
 static void chase_setup(vn_state *st)
 {
     if (chase)
         return;
-    chase = malloc(CHASE_SLOTS * sizeof *chase);
-    size_t *order = malloc(CHASE_SLOTS * sizeof *order);
-    if (!chase || !order) {
-        free(order);
+    chase_at = ring_new(CHASE_SLOTS, 12, &chase);
+    if (!chase_at)
         vn_state_fail(st, "out of memory");
-        return;
-    }
-    vn_rng r;
-    vn_rng_seed(&r, 12);
-    for (size_t i = 0; i < CHASE_SLOTS; i++)
-        order[i] = i;
-    for (size_t i = CHASE_SLOTS - 1; i > 0; i--) {
-        size_t k = (size_t)vn_rng_below(&r, i + 1), t = order[i];
-        order[i] = order[k], order[k] = t;
-    }
-    for (size_t i = 0; i < CHASE_SLOTS; i++)
-        chase[order[i]] = &chase[order[(i + 1) % CHASE_SLOTS]];
-    chase_at = chase[order[0]];
-    free(order);
 }
 
 static void chase_8m(vn_state *st)
