@@ -157,7 +157,8 @@ typedef struct vn__row_decision {
     size_t shared;           /* processes on a shared core, left out of the headline for
                                 others with a core of their own */
     int on_shared;           /* every process of the row ran on a core shared with another
-                                hardware thread (the run's others had one of their own) */
+                                hardware thread (the run's others had one of their own, or
+                                every probe read p->alone_probe or more) */
 } vn__row_decision;
 
 /* Decides a row over its processes: proc[i] is process i's own decision

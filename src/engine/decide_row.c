@@ -174,12 +174,20 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
      * processes ran in agreed less well with the next run, bench/RESULTS.md).
      * One alone has no spread between processes to take an interval from
      * (its samples' cannot see what varies from run to run): then the
-     * headline rests on them all. */
+     * headline rests on them all. And when none was told apart but every
+     * one read the probe at p->alone_probe or more, which a core of its own
+     * never reaches, the core was shared through the run: on a shared
+     * core, all of them. */
     double limit = st && p->max_processes > 1 && isfinite(st->probe_limit) ? st->probe_limit : INFINITY;
-    size_t own = 0;
-    for (size_t i = 0; i < k; i++)
-        own += proc[i].head != VN__HEAD_NONE && !(proc[i].probe > limit);
-    int on_shared = heads > 0 && own == 0;
+    size_t own = 0, probed = 0, slow = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (proc[i].head == VN__HEAD_NONE)
+            continue;
+        own += !(proc[i].probe > limit);
+        probed += isfinite(proc[i].probe);
+        slow += proc[i].probe >= p->alone_probe;
+    }
+    int on_shared = heads > 0 && (own == 0 || (own == heads && probed && slow == probed));
     int strat = own >= 2 && own < heads;
     out->on_shared = on_shared;
     size_t keep = !strat ? heads : on_shared ? heads - own : own;

@@ -209,14 +209,6 @@ struct vn__row_decision;
 void vn__result_warnings(vn_result *res, const vn_config *cfg, const struct vn__policy *p,
                          int optimized, const struct vn__decision *d,
                          const struct vn__row_decision *rd);
-/* Whether a row's k processes ran on a core shared through the run: none
- * told apart from the others as shared, every one with a probe (at least
- * one) read it at level cycles a branch or more (the policy's
- * alone_probe; NAN or inf: never). Then its headline rests on a shared
- * core as when the run's probes fell in two groups and none of the row's
- * had a core of its own (vn_result.on_shared). */
-int vn__shared_throughout(const vn_process_result *q, size_t k, double level);
-
 /* vn_suite_add_registered(), and on an error the name of the benchmark that
  * could not be added in *bad (when bad is not NULL). */
 int vn__suite_add_registered(vn_suite *s, const char **bad);

@@ -321,7 +321,7 @@ int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *p
     if ((rc = processes_of(res, parts, k, proc, es, limit, rd)) != 0)
         goto out;
     res->processes_left_out = rd->shared;
-    res->on_shared = rd->on_shared || vn__shared_throughout(res->processes, k, pol->alone_probe);
+    res->on_shared = rd->on_shared;
     if (c && nctr)
         rc = counters_of(res, parts, k, c, nctr, used);
     /* A row that failed keeps its samples, and says nothing of them. */

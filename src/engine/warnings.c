@@ -120,35 +120,14 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
                           "%s; %s first", brief, spent);
 }
 
-int vn__shared_throughout(const vn_process_result *q, size_t k, double level)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < k; i++) {
-        if (q[i].shared)
-            return 0;
-        if (!isfinite(q[i].probe))
-            continue;
-        if (!(q[i].probe >= level))
-            return 0;
-        n++;
-    }
-    return n > 0;
-}
-
-/* The finding of a row on a core shared through the run
- * (vn__shared_throughout): the core was shared for most of every process,
- * so none can stand for a core of its own, and code bound by the core's
+/* The finding of a row on a core shared through the run (on_shared with
+ * none told apart, vn__decide_row), from the n processes with a probe,
+ * read lo to hi: the core was shared for most of every process, so none
+ * can stand for a core of its own, and code bound by the core's
  * throughput (x += x, a loop over two arrays) read slower than it runs
  * alone, while a chain of adds does not notice. */
-static void throughout(vn_result *r, const vn__policy *p)
+static void throughout(vn_result *r, const vn__policy *p, double lo, double hi, size_t n)
 {
-    double lo = INFINITY, hi = -INFINITY;
-    size_t n = 0;
-    for (size_t i = 0; i < r->nprocesses; i++)
-        if (isfinite(r->processes[i].probe)) {
-            lo = fmin(lo, r->processes[i].probe), hi = fmax(hi, r->processes[i].probe);
-            n++;
-        }
     char range[64], who[64];
     if (hi > lo * 1.005)
         snprintf(range, sizeof range, "%.2f to %.2f", lo, hi);
@@ -290,10 +269,10 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
     double lo = INFINITY, hi = -INFINITY;
     size_t shared = 0, kept_shared = 0;
     for (size_t i = 0; i < r->nprocesses; i++)
-        if (r->processes[i].shared && isfinite(r->processes[i].probe)) {
+        if ((r->processes[i].shared || r->on_shared) && isfinite(r->processes[i].probe)) {
             lo = fmin(lo, r->processes[i].probe), hi = fmax(hi, r->processes[i].probe);
             shared++;
-            kept_shared += !r->processes[i].left_out;
+            kept_shared += r->processes[i].shared && !r->processes[i].left_out;
         }
     /* Every process on a shared core is kept when all were, so kept ones
      * or left-out ones cover the three cases. */
@@ -316,8 +295,8 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
              "run's quiet processes)%s", shared, r->nprocesses, lo, hi, p->process_shared_ratio,
              what[how]),
              "%zu/%zu processes on a shared core%s", shared, r->nprocesses, brief[how]);
-    } else if (r->on_shared && r->nprocesses && !tags_speak) {
-        throughout(r, p); /* else the samples' tags speak (below) */
+    } else if (r->on_shared && shared && !tags_speak) {
+        throughout(r, p, lo, hi, shared); /* else the samples' tags speak (below) */
     }
     /* Processes that disagree beyond their own samples: a layout, or a
      * state of the machine, that some met and others did not. */

@@ -677,6 +677,53 @@ static void one_process_on_its_own_core_does_not_carry_the_headline(void **state
     assert_true(rd.on_shared);
 }
 
+/* No process told apart, every one with a probe over the level a core of
+ * its own never reaches: the core was shared through the run, and the
+ * headline rests on all of them, its numbers those of no split; one
+ * process under the level, the level off or not known, no probe at all, or
+ * a process told apart as shared (the run's probes fell in two groups),
+ * and it was not. */
+static void a_core_shared_through_the_run_is_decided(void **state)
+{
+    (void)state;
+    const double probes[][4] = {{1.8, 1.9, 1.85, 1.8}, {1.0, 1.9, 1.85, 1.8},
+                                {NAN, NAN, NAN, NAN}, {1.8, NAN, 1.8, 1.8}};
+    const double levels[] = {1.3, NAN, INFINITY};
+    const int shared[] = {1, 0, 0, 1};
+    for (size_t k = 0; k < sizeof probes / sizeof probes[0]; k++)
+        for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+            vn__policy p = policy();
+            p.alone_probe = levels[l];
+            vn__decision proc[4];
+            for (int i = 0; i < 4; i++) {
+                proc[i] = proc_of(100 + i, 0.01, 3);
+                proc[i].probe = probes[k][i];
+            }
+            vn__row_state st = {1e6, 80, 0, 0, INFINITY};
+            vn__row_decision rd, off;
+            assert_int_equal(vn__decide_row(proc, 4, &p, &st, &rd), 0);
+            assert_int_equal(rd.on_shared, l == 0 && shared[k]);
+            assert_int_equal(rd.kept, 4);
+            assert_int_equal(rd.shared, 0);
+            p.alone_probe = INFINITY;
+            assert_int_equal(vn__decide_row(proc, 4, &p, &st, &off), 0);
+            assert_true(rd.ns.value == off.ns.value && rd.ns.lo == off.ns.lo && rd.ns.hi == off.ns.hi);
+        }
+    /* Told apart: the first process over the run's limit, the rest under
+     * it, all over the level. */
+    vn__policy p = policy();
+    p.alone_probe = 1.3;
+    vn__decision proc[4];
+    for (int i = 0; i < 4; i++) {
+        proc[i] = proc_of(100 + i, 0.01, 3);
+        proc[i].probe = i == 0 ? 2.1 : 1.5;
+    }
+    vn__row_state st = {1e6, 80, 0, 0, 1.8};
+    vn__row_decision rd;
+    assert_int_equal(vn__decide_row(proc, 4, &p, &st, &rd), 0);
+    assert_false(rd.on_shared);
+}
+
 static void a_clock_that_moved_makes_cycles_the_headline(void **state)
 {
     (void)state;
@@ -861,6 +908,7 @@ int main(void)
         cmocka_unit_test_setup(quiet_samples_slower_than_shared_ones_leave_nothing_out, setup),
         cmocka_unit_test_setup(without_probes_shared_tags_mean_nothing, setup),
         cmocka_unit_test(one_process_on_its_own_core_does_not_carry_the_headline),
+        cmocka_unit_test(a_core_shared_through_the_run_is_decided),
         cmocka_unit_test_setup(no_sample_no_headline, setup),
         cmocka_unit_test_setup(overrides_are_parsed_by_name, setup),
         cmocka_unit_test_setup(the_alone_probe_follows_the_machine, setup),

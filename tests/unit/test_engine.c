@@ -1507,8 +1507,9 @@ static void a_core_shared_through_the_run_is_named(void **state)
             vn_process_result q[4];
             four_processes(&r, q, probes[k]);
             pol.alone_probe = levels[l];
-            r.on_shared = vn__shared_throughout(q, 4, pol.alone_probe); /* as vn__summarize */
-            assert_int_equal(r.on_shared, l == 0 && who[k] != NULL);
+            /* As vn__decide_row decides it (test_decide.c
+             * a_core_shared_through_the_run_is_decided). */
+            r.on_shared = l == 0 && who[k] != NULL;
             const vn_bench_warning *w = warned(&r, &c, &pol, "shared_core");
             if (l != 0 || !who[k]) {
                 assert_null(w);
@@ -1519,13 +1520,6 @@ static void a_core_shared_through_the_run_is_named(void **state)
             assert_string_equal(w->brief, "probe 1.80 cycles a branch: core shared through the run");
             assert_non_null(strstr(w->message, who[k]));
         }
-    /* A process told apart as shared: the run's probes fell in two groups,
-     * and the other finding speaks for the row. */
-    vn_process_result split[4];
-    vn_result rs;
-    four_processes(&rs, split, probes[0]);
-    split[0].shared = 1;
-    assert_int_equal(vn__shared_throughout(split, 4, 1.3), 0);
     /* The samples' tags: 20 of 100 left out speak; 5 of 100 left out do
      * not, and the row's finding does; 5 kept speak. */
     const size_t tagged[] = {20, 5, 5};
@@ -1540,7 +1534,7 @@ static void a_core_shared_through_the_run_is_named(void **state)
             smp[i].tags = i < tagged[t] ? VN_TAG_SHARED_CORE : 0;
         }
         four_processes(&r, q, probes[0]);
-        r.on_shared = vn__shared_throughout(q, 4, 1.3);
+        r.on_shared = 1;
         r.samples = smp;
         r.nsamples = 100;
         r.nshared = tagged[t];
