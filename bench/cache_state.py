@@ -17,6 +17,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from coverage_report import headline  # noqa: E402
+
 RUNS = int(os.environ.get("RUNS", "41"))
 
 
@@ -36,11 +39,6 @@ def spearman(a, b):
     return num / den if den else float("nan")
 
 
-def headline(b):
-    h = b["headline"]
-    return ((h.get("units") or {}).get("cycles") or {}).get("value") or h["value"]
-
-
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else "build"
     prog = os.path.join(build, "bench", "bench_cache_state")
@@ -53,7 +51,7 @@ def main():
                            stdout=subprocess.DEVNULL)
             with open(out) as f:
                 for b in json.load(f)["benchmarks"]:
-                    rows.setdefault(b["name"], []).append(headline(b))
+                    rows.setdefault(b["name"], []).append(headline(b, "cycles")[1])
     for name, v in rows.items():
         print(f"{name:10} least {min(v):8.0f} median {statistics.median(v):8.0f} "
               f"most {max(v):8.0f} spread {max(v) / min(v):.2f}")

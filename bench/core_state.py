@@ -17,14 +17,14 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from coverage_report import base_runs, conditions  # noqa: E402
+from coverage_report import base_runs, conditions, headline  # noqa: E402
 
 LEVEL = 1.3
 
 
 def cycles(b):
-    h = b.get("headline") or {}
-    return ((h.get("units") or {}).get("cycles") or {}).get("value") or b.get("cycles")
+    unit, value = headline(b, "cycles")[:2]
+    return value if unit == "cycles" else None
 
 
 def summary(runs):
