@@ -16,6 +16,15 @@ extern "C" {
  * results add, after their one-line findings, what each warning means and
  * what to do about it, with every message in full. */
 enum { VN_REPORT_COLOR = 1u << 0, VN_REPORT_EXPLAIN = 1u << 1 };
+/* VN_REPORT_WIDTH(cols), or'ed into the flags of vn_report_results_text:
+ * its table fits in cols columns (1 to 65535: a terminal's width). While
+ * it is wider, it leaves out the columns a reader needs least, in this
+ * order: overhead, mean, min, MAD, p99, throughput, cpu, samples, procs,
+ * cycles, then the counters' from the last; the name, the median, its
+ * interval, the relative column and the warnings stay. A line below the
+ * table names what it left out. Without it (0), every column, as a file
+ * or a pipe wants them. */
+#define VN_REPORT_WIDTH(cols) (((unsigned)(cols) & 0xffffu) << 16)
 
 /* Results of the in-process engine (vernier.results/1 and its views). */
 int vn_report_results_text(const vn_results *r, unsigned flags, vn_buf *out);

@@ -404,12 +404,7 @@ static int main_parsed(int argc, char **argv, vn_suite *s, vn_results *keep, siz
     FILE *con = to_stdout ? stderr : stdout;
     vn_buf b;
     vn_buf_init(&b, 0);
-    unsigned flags = 0;
-    const char *nc = getenv("NO_COLOR");
-    if (isatty(fileno(con)) && !(nc && *nc) && !gf->no_color)
-        flags |= VN_REPORT_COLOR;
-    if (o.explain)
-        flags |= VN_REPORT_EXPLAIN;
+    unsigned flags = vn__main_console_flags(fileno(con), gf->no_color, o.explain);
     int status = 0;
     if (vn_report_results_text(&res, flags, &b) == 0 && o.hist)
         vn_report_results_hist(&res, flags, &b);

@@ -1,6 +1,6 @@
-/* A benchmark program's --report: the HTML page of its results, drawn by
- * the vernier tool ('vernier report') run as a child on a results file
- * written for it.
+/* A benchmark program's console flags, and its --report: the HTML page of
+ * its results, drawn by the vernier tool ('vernier report') run as a child
+ * on a results file written for it.
  *
  * The page's code is the tool's, not the library's: it reads results
  * files with cJSON and draws with gnuplot, neither of which a program
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +25,20 @@
 #include "report/report.h"
 
 extern char **environ;
+
+unsigned vn__main_console_flags(int fd, int no_color, int explain)
+{
+    unsigned flags = 0;
+    const char *nc = getenv("NO_COLOR");
+    if (isatty(fd) && !(nc && *nc) && !no_color)
+        flags |= VN_REPORT_COLOR;
+    if (explain)
+        flags |= VN_REPORT_EXPLAIN;
+    struct winsize ws;
+    if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col)
+        flags |= VN_REPORT_WIDTH(ws.ws_col);
+    return flags;
+}
 
 int vn__main_report_tool(char *out, size_t n)
 {

@@ -1,5 +1,6 @@
 /* What a benchmark program does after its run with the vernier tool
- * (main_report.c): --report's page and --store's record. */
+ * (main_report.c): the console's flags, --report's page and --store's
+ * record. */
 #ifndef VN_MAIN_REPORT_H
 #define VN_MAIN_REPORT_H
 
@@ -17,5 +18,10 @@ int vn__main_report(const char *prog, const char *tool, const struct vn_results 
  * a message. */
 int vn__main_store(const char *prog, const char *tool, const struct vn_results *r,
                    const char *url);
+
+/* The flags of the console report on fd: colors on a terminal unless
+ * NO_COLOR or no_color say otherwise, explain's text, and on a terminal its
+ * width (a file or a pipe gets every column). */
+unsigned vn__main_console_flags(int fd, int no_color, int explain);
 
 #endif

@@ -63,21 +63,28 @@ static void cells_row(text *t, const vn__col *cols, char cells[][VN__CELL], cons
 }
 
 /* Per-thread medians under a row run with several threads: all of them up
- * to eight, beyond that their range, so one row never becomes a page. */
-static void threads_line(text *t, const vn_result *r)
+ * to eight, beyond that their range, so one row never becomes a page; the
+ * range too when the list would be wider than width (0: no limit). */
+static void threads_line(text *t, const vn_result *r, size_t width)
 {
-    char a[32], b[32];
+    char a[32], b[32], list[8 * 34] = "";
     int threads = (int)vn_result_figure(r, VN_THREADS);
+    size_t start = t->b->len;
     out(t, "  %d threads, together %s", threads,
         vn__fmt_rate(a, sizeof a, vn_result_figure(r, VN_ITERS_PER_SEC), "iter"));
     if (!r->thread_median) {
         out(t, "\n");
         return;
     }
-    if (threads <= 8) {
-        out(t, "; median per thread with the loop");
-        for (int i = 0; i < threads; i++)
-            out(t, "%s%s", i ? ", " : " ", vn__fmt_ns(a, sizeof a, r->thread_median[i]));
+    static const char per[] = "; median per thread with the loop";
+    size_t used = 0;
+    for (int i = 0; threads <= 8 && i < threads; i++) {
+        int n = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : " ",
+                         vn__fmt_ns(a, sizeof a, r->thread_median[i]));
+        used += n > 0 && (size_t)n < sizeof list - used ? (size_t)n : 0;
+    }
+    if (threads <= 8 && (!width || t->b->len - start + strlen(per) + used <= width)) {
+        out(t, "%s%s", per, list);
     } else {
         double lo = INFINITY, hi = -INFINITY;
         for (int i = 0; i < threads; i++) {
@@ -90,7 +97,48 @@ static void threads_line(text *t, const vn_result *r)
     out(t, "\n");
 }
 
-static void table(text *t, const vn_results *r, const vn__col *cols, vn__cells *rows)
+/* The width of a line of the shown columns. */
+static size_t line_width(const int *shown, const size_t *w)
+{
+    size_t n = 0;
+    for (int k = 0; k < VN__NCOLS; k++)
+        if (shown[k])
+            n += w[k] + (k > 0 ? strlen(gap(k)) : 0);
+    return n;
+}
+
+/* Leaves columns out, those a reader of the console needs least first,
+ * until a line fits in width (0: no limit), and names them in left (n
+ * bytes: "overhead, mean"). The headline (the name, the median, its
+ * interval, the relative column) and the warning marks stay: the
+ * findings below the table refer to the marks, and what the headline
+ * says is the table's reason to be. */
+static void fit(const vn__col *cols, int *shown, const size_t *w, size_t width, char *left,
+                size_t n)
+{
+    static const int first[] = {VN__COL_OVERHEAD, VN__COL_MEAN,    VN__COL_MIN,   VN__COL_MAD,
+                                VN__COL_P99,      VN__COL_RATE,    VN__COL_CPU,   VN__COL_SAMPLES,
+                                VN__COL_PROCS,    VN__COL_CYCLES};
+    int order[sizeof first / sizeof first[0] + VN__MAX_CCOLS];
+    size_t m = 0;
+    for (size_t i = 0; i < sizeof first / sizeof first[0]; i++)
+        order[m++] = first[i];
+    for (int k = VN__COL_MARKS - 1; k >= VN__COL_CTR; k--)
+        order[m++] = k;
+    left[0] = '\0';
+    size_t len = 0;
+    for (size_t i = 0; i < m && width && line_width(shown, w) > width; i++) {
+        int k = order[i];
+        if (!shown[k])
+            continue;
+        shown[k] = 0;
+        int wrote = snprintf(left + len, n - len, "%s%s", len ? ", " : "", cols[k].header);
+        if (wrote > 0 && (size_t)wrote < n - len)
+            len += (size_t)wrote;
+    }
+}
+
+static void table(text *t, const vn_results *r, const vn__col *cols, vn__cells *rows, size_t width)
 {
     int shown[VN__NCOLS];
     size_t w[VN__NCOLS];
@@ -109,6 +157,8 @@ static void table(text *t, const vn_results *r, const vn__col *cols, vn__cells *
                 shown[k] = 1;
         }
     }
+    char left[VN__CELL];
+    fit(cols, shown, w, width, left, sizeof left);
     int last = 0;
     for (int k = 0; k < VN__NCOLS; k++)
         if (shown[k])
@@ -130,8 +180,10 @@ static void table(text *t, const vn_results *r, const vn__col *cols, vn__cells *
         }
         cells_row(t, cols, rows[i].s, shown, w, last, NULL, t->color ? YELLOW : NULL);
         if (vn_result_figure(res, VN_THREADS) > 1)
-            threads_line(t, res);
+            threads_line(t, res, width);
     }
+    if (left[0])
+        out(t, "left out to fit %zu columns: %s\n", width, left);
 }
 
 int vn_report_results_text(const vn_results *r, unsigned flags, vn_buf *b)
@@ -154,7 +206,7 @@ int vn_report_results_text(const vn_results *r, unsigned flags, vn_buf *b)
     }
 
     if (n)
-        table(&t, r, cols, rows);
+        table(&t, r, cols, rows, (flags >> 16) & 0xffffu);
     else
         out(&t, "no benchmarks ran%s%s%s\n", r->config.filter ? " (none matches '" : "",
             r->config.filter ? r->config.filter : "", r->config.filter ? "')" : "");

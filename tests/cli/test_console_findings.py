@@ -117,3 +117,54 @@ def test_without_explain_a_warning_says_where_more_is(tmp_path):
     last = below_table(d, console)[-1]
     assert last.startswith("timer: ")
     assert last.endswith("; more: --explain") == bool(has or (d["counters"] or {}).get("missing"))
+
+
+def on_terminal(args, cols):
+    """The program's standard output on a terminal cols wide (a pty), as
+    text; its progress and errors go elsewhere."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+    main, sub = pty.openpty()
+    fcntl.ioctl(sub, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
+    p = subprocess.Popen([str(PROG), *args], stdout=sub, stderr=subprocess.DEVNULL,
+                         env={**os.environ, "NO_COLOR": "1"})
+    os.close(sub)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(main)
+    assert p.wait(timeout=300) == 0
+    return out.decode().replace("\r\n", "\n")
+
+
+def test_the_table_fits_the_terminal(tmp_path):
+    # A file or a pipe gets every column; a terminal of 80 columns a table
+    # of at most 80, the columns a reader needs least left out and named.
+    d, piped = run(tmp_path, "--filter", THREE)
+    header = piped.splitlines()[0].split()
+    assert {"mean", "MAD", "min", "p99", "overhead"} <= set(header), header
+    assert max(len(l) for l in piped.splitlines()[:1 + len(d["benchmarks"])]) > 80
+    assert "left out to fit" not in piped
+    console = on_terminal(["--filter", THREE], 80)
+    lines = console.splitlines()
+    assert lines[0].startswith("benchmark "), console
+    n = len(d["benchmarks"])
+    assert all(len(l) <= 80 for l in lines[:1 + n]), console
+    note = lines[1 + n]
+    assert note.startswith("left out to fit 80 columns: "), console
+    left = note.split(": ", 1)[1].split(", ")
+    assert left[0] == "overhead" and not set(left) & set(lines[0].split()), console
+    assert set(lines[0].split()) | set(left) <= set(header) | {"warn"}, (header, console)
+    # Wide enough for all of it: the same columns as the pipe.
+    wide = on_terminal(["--filter", THREE], 250).splitlines()
+    assert set(wide[0].split()) - {"warn"} == set(header) - {"warn"}, (header, wide[0])
+    assert "left out to fit" not in "\n".join(wide)

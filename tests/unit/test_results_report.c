@@ -754,6 +754,121 @@ static void text_table(void **state)
     fixture_free(&r);
 }
 
+/* The words of a, split at spaces, occur in b in the same order. */
+static int words_within(const char *a, const char *b)
+{
+    char x[1024];
+    size_t len = strlen(a);
+    if (len >= sizeof x)
+        return 0;
+    memcpy(x, a, len + 1);
+    const char *at = b;
+    for (char *save = NULL, *w = strtok_r(x, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        size_t n = strlen(w);
+        const char *hit = at;
+        /* A whole word: bounded by spaces or the line's ends. */
+        while ((hit = strstr(hit, w)) && ((hit > b && hit[-1] != ' ') || (hit[n] && hit[n] != ' ')))
+            hit++;
+        if (!hit)
+            return 0;
+        at = hit + n;
+    }
+    return 1;
+}
+
+/* The table's lines (the header, then a line per row) of a console report. */
+static size_t table_lines(const char *text, char lines[][1024], size_t most)
+{
+    size_t n = 0;
+    for (const char *p = text; p && *p && *p != '\n' && n < most;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        snprintf(lines[n++], 1024, "%.*s", (int)len, p);
+        p = e ? e + 1 : NULL;
+    }
+    return n;
+}
+
+/* On a terminal (VN_REPORT_WIDTH) the table fits its width: the columns a
+ * reader needs least leave first, one line says which, and the cells that
+ * stay are the wide table's, in their places. */
+static void table_fits_the_width(void **state)
+{
+    (void)state;
+    vn_results r;
+    fixture(&r);
+    vn_buf full;
+    render(&r, text_plain, &full);
+    char wide[16][1024];
+    size_t n = table_lines(full.data, wide, 16), widest = 0;
+    assert_true(n > NBENCH / 2);
+    for (size_t i = 0; i < n; i++)
+        widest = strlen(wide[i]) > widest ? strlen(wide[i]) : widest;
+    assert_true(widest > 100); /* else the fixture tests nothing here */
+    assert_null(strstr(full.data, "left out to fit"));
+
+    static const char *order[] = {"overhead",   "mean", "min",     "MAD",   "p99",
+                                  "throughput", "cpu",  "samples", "procs", "cycles"};
+    /* Every width from the table's own down to 1. */
+    for (size_t width = widest; width >= 1; width--) {
+        vn_buf b;
+        vn_buf_init(&b, 0);
+        assert_int_equal(vn_report_results_text(&r, VN_REPORT_WIDTH(width), &b), 0);
+        if (width == widest) {
+            assert_string_equal(b.data, full.data);
+            vn_buf_free(&b);
+            continue;
+        }
+        /* The table's lines, then the note right under them, once. */
+        char narrow[16][1024], note[1024], head[1040], named[1040];
+        assert_int_equal(table_lines(b.data, narrow, 16), n + 1);
+        assert_int_equal(tc_lines(b.data, "left out to fit "), 1);
+        assert_true(find_line(narrow[n], "left out to fit ", note, sizeof note));
+        assert_true(strlen(note) <= 100);
+        const char *colon = strstr(note, ": ");
+        assert_non_null(colon);
+        snprintf(named, sizeof named, ", %s, ", colon + 2);
+        snprintf(head, sizeof head, " %s ", narrow[0]);
+        /* The columns left out are the first of the order, each named in
+         * the note; the headline and the marks stay. */
+        int gone = 1, some_stay = 0;
+        for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+            char word[32], item[32];
+            snprintf(word, sizeof word, " %s ", order[k]);
+            snprintf(item, sizeof item, ", %s, ", order[k]);
+            int in_note = strstr(named, item) != NULL, in_head = strstr(head, word) != NULL;
+            assert_true(in_note != in_head);
+            if (in_head)
+                gone = 0, some_stay = 1;
+            else
+                assert_true(gone);
+        }
+        for (const char *const *h = (const char *const[]){"benchmark", "median", "ci95", "relative",
+                                                          "warn", NULL};
+             *h; h++)
+            assert_non_null(strstr(narrow[0], *h));
+        if (width == widest - 1) {
+            char want[64];
+            snprintf(want, sizeof want, "left out to fit %zu columns: overhead", width);
+            assert_string_equal(note, want);
+        }
+        /* The header and every row of cells fit while a column could
+         * still leave (a failed row's message and a line of per-thread
+         * medians are not cells). */
+        for (size_t i = 0; i < n && some_stay; i++)
+            if (narrow[i][0] != ' ' && !strstr(narrow[i], " failed: "))
+                assert_true(strlen(narrow[i]) <= width);
+        /* A row's cells are the wide row's; a line of per-thread medians
+         * too long for the width gives their range instead. */
+        for (size_t i = 0; i < n; i++)
+            assert_true(narrow[i][0] == ' ' ? !strncmp(narrow[i], wide[i], strcspn(wide[i], ";"))
+                                            : words_within(narrow[i], wide[i]));
+        vn_buf_free(&b);
+    }
+    vn_buf_free(&full);
+    fixture_free(&r);
+}
+
 /* What the rows of one warning id share is said once, after what differs;
  * it never starts inside a number ("1.5%" ends "11.5%") nor takes a
  * number's unit from it ("12.5 ms" stays whole). */
@@ -1335,7 +1450,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(golden_files), cmocka_unit_test(upper_bound_row),
         cmocka_unit_test(large_parameter_is_exact),
-        cmocka_unit_test(text_table),   cmocka_unit_test(explain),
+        cmocka_unit_test(text_table),   cmocka_unit_test(table_fits_the_width),   cmocka_unit_test(explain),
         cmocka_unit_test(findings_keep_numbers_whole), cmocka_unit_test(note_is_one_line),
         cmocka_unit_test(optional_columns),
         cmocka_unit_test(color),        cmocka_unit_test(csv),
