@@ -269,6 +269,38 @@ char *vn__fmt_num_as(char *s, size_t n, double v, double like, double step)
     return s;
 }
 
+int vn__wrap(vn_buf *b, const char *lead, size_t indent, size_t width, const char *s)
+{
+    size_t col = vn__text_width(lead);
+    int err = vn_buf_puts(b, lead);
+    int first = 1;
+    while (!err && *s) {
+        while (*s == ' ')
+            s++;
+        size_t n = strcspn(s, " ");
+        if (!n)
+            break;
+        char *word = strndup(s, n);
+        if (!word)
+            return VN_ENOMEM;
+        size_t w = vn__text_width(word);
+        if (!first && col + 1 + w > width) {
+            err = vn_buf_printf(b, "\n%*s", (int)indent, "");
+            col = indent;
+        } else if (!first) {
+            err = vn_buf_puts(b, " ");
+            col++;
+        }
+        if (!err)
+            err = vn_buf_puts(b, word);
+        free(word);
+        col += w;
+        first = 0;
+        s += n;
+    }
+    return err ? err : vn_buf_puts(b, "\n");
+}
+
 const char *vn__quote_for(const char *text)
 {
     return text && strchr(text, '\'') && !strchr(text, '"') ? "\"" : "'";

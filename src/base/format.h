@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "vernier/base.h"
+
 /* A duration with 3 significant digits and a scaled unit: "24.0 ns",
  * "4.26 us", "4.00 ms", "1.50 s"; "-" for NaN. Returns s. */
 char *vn__fmt_ns(char *s, size_t n, double ns);
@@ -82,6 +84,12 @@ char *vn__fmt_printable(char *dst, size_t n, const char *src);
  * fullwidth characters and most emoji, 0 for combining marks, 1 for the
  * rest (an invalid byte counts 1, as the '?' it is shown as). */
 size_t vn__text_width(const char *s);
+
+/* Appends s to b wrapped at width columns at its spaces, each line ended
+ * by a newline: the first starts with lead, the others with indent
+ * spaces; a word longer than a line stays whole on a line of its own.
+ * 0, or VN_ENOMEM. */
+int vn__wrap(vn_buf *b, const char *lead, size_t indent, size_t width, const char *s);
 
 /* The quote to put a command or name between in a message: ' unless the
  * text holds one (sh -c 'exit 1'), then ". */

@@ -99,9 +99,18 @@ void vn__main_options_help(FILE *f, const char *const *skip)
         if (shown[i])
             width = n > width ? n : width;
     }
-    for (size_t i = 0; i < NOPTIONS; i++)
-        if (shown[i])
-            fprintf(f, "  %-*s  %s\n", width, left[i], options[i].help);
+    /* Each description wrapped at 100 columns under its own first line. */
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    int err = 0;
+    for (size_t i = 0; i < NOPTIONS && !err; i++) {
+        char lead[sizeof left[0] + 8];
+        if (shown[i] && snprintf(lead, sizeof lead, "  %-*s  ", width, left[i]) > 0)
+            err = vn__wrap(&b, lead, (size_t)width + 4, 100, options[i].help);
+    }
+    if (b.len)
+        fwrite(b.data, 1, b.len, f);
+    vn_buf_free(&b);
 }
 
 int vn__main_usage_error(const char *prog, const char *fmt, const char *a, const char *b)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "base/format.h"
 
 /* ---- JSON --------------------------------------------------------------- */
 
@@ -235,6 +236,14 @@ typedef struct text {
 
 #define out(t, ...) vn__textf((t)->b, &(t)->err, __VA_ARGS__)
 
+/* s wrapped at 100 columns, its later lines indented under the first's
+ * text, so a long list of events or a fix reads within a screen. */
+static void wrapped(text *t, const char *lead, size_t indent, const char *s)
+{
+    if (!t->err)
+        t->err = vn__wrap(t->b, lead, indent, 100, s);
+}
+
 static void section(text *t, const char *name)
 {
     int color = (t->flags & VN_REPORT_COLOR) != 0;
@@ -250,7 +259,9 @@ static void row(text *t, const char *label, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(value, sizeof value, fmt, ap);
     va_end(ap);
-    out(t, "  %-*s %s\n", LABEL_WIDTH, label, value);
+    char lead[64];
+    snprintf(lead, sizeof lead, "  %-*s ", LABEL_WIDTH, label);
+    wrapped(t, lead, 3 + LABEL_WIDTH, value);
 }
 
 static const char *or_unknown(const char *s) { return s[0] ? s : "unknown"; }
@@ -471,9 +482,12 @@ static void counters_rows(text *t, const vn_counter_info *ci)
                      names[0] ? ", " : "", o->name);
         }
         row(t, "not working", "%s", names);
-        out(t, "  %-*s why: %s\n", LABEL_WIDTH, "", e->reason[0] ? e->reason : "unknown");
+        char lead[64];
+        snprintf(lead, sizeof lead, "  %-*s why: ", LABEL_WIDTH, "");
+        wrapped(t, lead, 8 + LABEL_WIDTH, e->reason[0] ? e->reason : "unknown");
+        snprintf(lead, sizeof lead, "  %-*s fix: ", LABEL_WIDTH, "");
         if (e->fix[0])
-            out(t, "  %-*s fix: %s\n", LABEL_WIDTH, "", e->fix);
+            wrapped(t, lead, 8 + LABEL_WIDTH, e->fix);
     }
     if (vn_counters_have_pfm())
         row(t, "named PMU events", "yes, through libpfm4 (--counters INST_RETIRED.ANY and the like)");
@@ -568,7 +582,7 @@ int vn_report_env_text(const vn_sysinfo *s, unsigned flags, vn_buf *b)
         const vn_warning *w = &s->warnings[i];
         out(&t, "%s! %s: %s%s\n", color ? "\033[33m" : "", w->id, w->message,
             color ? "\033[0m" : "");
-        out(&t, "  fix: %s\n", w->fix);
+        wrapped(&t, "  fix: ", 7, w->fix);
     }
     if (s->nwarnings == 0)
         out(&t, "no warnings\n");

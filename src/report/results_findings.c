@@ -263,32 +263,8 @@ static void machine_findings(text *t, const vn_sysinfo *env)
  * with lead, the others with indent spaces. */
 static void wrapped(text *t, const char *lead, size_t indent, const char *s)
 {
-    size_t col = vn__text_width(lead);
-    out(t, "%s", lead);
-    int first = 1;
-    while (*s) {
-        while (*s == ' ')
-            s++;
-        size_t w = strcspn(s, " ");
-        if (!w)
-            break;
-        char word[512];
-        snprintf(word, sizeof word, "%.*s", (int)w, s);
-        size_t ww = vn__text_width(word);
-        if (!first && col + 1 + ww > WIDTH) {
-            out(t, "\n");
-            pad(t, indent);
-            col = indent;
-        } else if (!first) {
-            out(t, " ");
-            col++;
-        }
-        out(t, "%s", word);
-        col += ww;
-        first = 0;
-        s += w;
-    }
-    out(t, "\n");
+    if (!t->err)
+        t->err = vn__wrap(t->b, lead, indent, WIDTH, s);
 }
 
 /* Each line of a note, wrapped, its continuation lines indented. */

@@ -158,6 +158,25 @@ def read_pty(fd, proc, timeout=60):
     return out.decode(errors="replace")
 
 
+def stdout_on_a_terminal(argv, cols=None, env=None, timeout=60):
+    """Runs argv with stdout on a pty cols columns wide (None: the pty's
+    default), stderr to /dev/null: its stdout's text, line ends as a file
+    has them, and the process."""
+    import fcntl  # pylint: disable=import-outside-toplevel
+    import struct  # pylint: disable=import-outside-toplevel
+    import termios  # pylint: disable=import-outside-toplevel
+    master, slave = pty.openpty()
+    if cols:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
+    proc = subprocess.Popen(argv, stdout=slave, stderr=subprocess.DEVNULL,
+                            stdin=subprocess.DEVNULL, env=env)
+    os.close(slave)
+    try:
+        return read_pty(master, proc, timeout).replace("\r\n", "\n"), proc
+    finally:
+        os.close(master)
+
+
 def stderr_on_a_terminal(argv):
     """Runs argv with stderr on a pty (stdout a pipe): its stderr's text and
     the process."""

@@ -4,12 +4,13 @@ the number of rows it touched; --explain adds what each id means and what
 to do, and the JSON keeps every warning in full. Run for real on
 bench/workloads.c (six benchmarks)."""
 import json
+import os
 import re
 import subprocess
 
 import pytest
 
-from conftest import BUILD, validate
+from conftest import BUILD, stdout_on_a_terminal, validate
 
 PROG = BUILD / "bench" / "bench_workloads"
 THREE = "^(x_plus_x|sleep_10ms|random_work)$"
@@ -120,30 +121,11 @@ def test_without_explain_a_warning_says_where_more_is(tmp_path):
 
 
 def on_terminal(args, cols):
-    """The program's standard output on a terminal cols wide (a pty), as
-    text; its progress and errors go elsewhere."""
-    import fcntl
-    import os
-    import pty
-    import struct
-    import termios
-    main, sub = pty.openpty()
-    fcntl.ioctl(sub, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
-    p = subprocess.Popen([str(PROG), *args], stdout=sub, stderr=subprocess.DEVNULL,
-                         env={**os.environ, "NO_COLOR": "1"})
-    os.close(sub)
-    out = b""
-    while True:
-        try:
-            chunk = os.read(main, 65536)
-        except OSError:  # the other end closed
-            break
-        if not chunk:
-            break
-        out += chunk
-    os.close(main)
-    assert p.wait(timeout=300) == 0
-    return out.decode().replace("\r\n", "\n")
+    """The program's standard output on a terminal cols wide, as text."""
+    out, proc = stdout_on_a_terminal([str(PROG), *args], cols,
+                                     env={**os.environ, "NO_COLOR": "1"}, timeout=300)
+    assert proc.returncode == 0
+    return out
 
 
 def test_the_table_fits_the_terminal(tmp_path):

@@ -161,7 +161,16 @@ def test_env_reports_which_counters_work():
             assert e["reason"] and e["errno"] > 0
     text = run("env", check=0).stdout
     assert "\nCounters\n" in text
-    rows = text.split("\nCounters\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert all(len(l) <= 100 for l in text.splitlines()), text
+    # Rows wrapped at 100 columns joined again: a line indented 5 or more
+    # continues the one before, but a reason's or a fix's own line.
+    rows = []
+    for line in text.split("\nCounters\n", 1)[1].split("\n\n", 1)[0].splitlines():
+        body = line.lstrip(" ")
+        if rows and len(line) - len(body) >= 5 and not body.startswith(("why: ", "fix: ")):
+            rows[-1] += " " + body
+        else:
+            rows.append(line)
 
     def names(row):
         """The events a row lists, after its label (without a note in brackets)."""

@@ -2,15 +2,13 @@
 against what the machine itself says through /proc, /sys and os."""
 import json
 import os
-import pty
 import re
-import subprocess
 from pathlib import Path
 
 import jsonschema
 import pytest
 
-from conftest import SOURCE, VERNIER, run, schema, validate
+from conftest import SOURCE, VERNIER, run, schema, stdout_on_a_terminal, validate
 
 DOCUMENTED_IDS = {"governor", "turbo", "smt", "hypervisor", "load", "clocksource", "aslr",
                   "perf_paranoid", "tsc_not_invariant"}
@@ -194,24 +192,12 @@ def test_color_on_a_terminal(doc):
     if not doc["warnings"]:
         pytest.skip("no warnings on this machine to color")
     def through_pty(env):
-        master, slave = pty.openpty()
         e = dict(os.environ)
         e.pop("NO_COLOR", None)
         e.update(env)
-        p = subprocess.Popen([VERNIER, "env"], stdout=slave, stderr=subprocess.PIPE, env=e)
-        os.close(slave)
-        out = b""
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            out += chunk
-        os.close(master)
-        assert p.wait(timeout=60) == 0
-        return out.decode()
+        out, proc = stdout_on_a_terminal([VERNIER, "env"], env=e)
+        assert proc.returncode == 0
+        return out
     assert "\033[33m! " in through_pty({})
     assert "\033[" not in through_pty({"NO_COLOR": "1"})
 

@@ -67,11 +67,15 @@ static void text_details(void **state)
      * their count. */
     assert_int_equal(s.nwarnings, 6);
     assert_int_equal((int)tc_lines(b.data, "! "), s.nwarnings);
+    /* A long fix is wrapped at 100 columns, its lines under its first. */
+    assert_true(tc_lines_within(b.data, 100));
+    char *whole = tc_unwrap_rows(b.data, 5, (const char *const[]){"why: ", "fix: ", NULL});
+    assert_non_null(whole);
     for (int i = 0; i < s.nwarnings; i++) {
         const vn_warning *w = &s.warnings[i];
         char head[64];
         snprintf(head, sizeof head, "\n! %s: ", w->id);
-        const char *at = strstr(b.data, head);
+        const char *at = strstr(whole, head);
         assert_non_null(at);
         at += strlen(head);
         assert_int_equal(strncmp(at, w->message, strlen(w->message)), 0);
@@ -80,6 +84,7 @@ static void text_details(void **state)
         assert_int_equal(strncmp(at + 8, w->fix, strlen(w->fix)), 0);
         assert_int_equal(at[8 + strlen(w->fix)], '\n');
     }
+    free(whole);
     size_t len = strlen(b.data);
     assert_true(len > 12 && strcmp(b.data + len - 11, "6 warnings\n") == 0);
 

@@ -93,6 +93,47 @@ static void text_for_a_terminal(void **state)
     assert_int_equal(vn__utf8_decode("\xe0\x80\x80", &cp), 0); /* overlong */
 }
 
+/* Text wrapped for a screen: no line past the width but a word longer than
+ * a line, the later lines indented, every word kept in its order, and a
+ * wide character counted by its columns. */
+static void wrapped_text(void **state)
+{
+    (void)state;
+    static const char *text = "one two three four five six seven eight nine ten eleven "
+                              "twelve \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e "
+                              "averyveryverylongwordthatdoesnotfit end";
+    vn_buf b;
+    vn_buf_init(&b, 0);
+    assert_int_equal(vn__wrap(&b, "  lead: ", 4, 24, text), 0);
+    assert_non_null(b.data);
+    assert_true(!strncmp(b.data, "  lead: one two three", 21));
+    assert_int_equal(b.data[b.len - 1], '\n');
+    char joined[512] = "";
+    size_t lines = 0;
+    for (char *save = NULL, *l = strtok_r(b.data, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        lines++;
+        if (lines > 1) {
+            assert_true(!strncmp(l, "    ", 4) && l[4] != ' ');
+            strcat(joined, " ");
+        }
+        assert_true(vn__text_width(l) <= 24 || !strchr(l + 4, ' '));
+        strcat(joined, l + (lines > 1 ? 4 : 8));
+    }
+    assert_true(lines >= 5);
+    assert_string_equal(joined, text);
+    vn_buf_free(&b);
+    /* Columns, not bytes: three wide characters take 6 of 9 columns. */
+    vn_buf_init(&b, 0);
+    assert_int_equal(vn__wrap(&b, "", 0, 9, "ab \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e"), 0);
+    assert_string_equal(b.data, "ab \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\n");
+    vn_buf_free(&b);
+    /* Nothing to wrap: the lead and the end of the line. */
+    vn_buf_init(&b, 0);
+    assert_int_equal(vn__wrap(&b, "x ", 2, 10, ""), 0);
+    assert_string_equal(b.data, "x \n");
+    vn_buf_free(&b);
+}
+
 static void percentages_in_sentences(void **state)
 {
     (void)state;
@@ -347,6 +388,7 @@ int main(void)
         cmocka_unit_test(write_errors_say_what_to_do),
         cmocka_unit_test(error_strings),       cmocka_unit_test(strings_are_always_utf8),
         cmocka_unit_test(text_for_a_terminal), cmocka_unit_test(percentages_in_sentences),
+        cmocka_unit_test(wrapped_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

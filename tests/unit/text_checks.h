@@ -120,6 +120,35 @@ static inline char *tc_unwrap(const char *text)
     return s;
 }
 
+/* A copy of text with the rows a report wrapped joined again: a line
+ * indented by indent spaces or more continues the one before, with one
+ * space between, unless its text starts with one of the NULL-terminated
+ * keep (a line of its own at that indent, such as "why: "). Freed by the
+ * caller. */
+static inline char *tc_unwrap_rows(const char *text, size_t indent, const char *const *keep)
+{
+    char *s = malloc(strlen(text) + 1), *d = s;
+    if (!s)
+        return NULL;
+    for (const char *p = text; *p;) {
+        size_t sp = 0;
+        if (p[0] == '\n')
+            while (p[1 + sp] == ' ')
+                sp++;
+        int join = p[0] == '\n' && sp >= indent && p[1 + sp] && p[1 + sp] != '\n';
+        for (const char *const *k = keep; join && k && *k; k++)
+            join = strncmp(p + 1 + sp, *k, strlen(*k)) != 0;
+        if (join) {
+            *d++ = ' ';
+            p += 1 + sp;
+        } else {
+            *d++ = *p++;
+        }
+    }
+    *d = '\0';
+    return s;
+}
+
 /* Whether every line of text is at most max columns wide (UTF-8
  * characters count one each). */
 static inline int tc_lines_within(const char *text, size_t max)
