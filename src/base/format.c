@@ -392,6 +392,15 @@ size_t vn__text_width(const char *s)
 {
     size_t w = 0;
     for (const char *p = s; *p;) {
+        /* A color's escape sequence (ESC [ parameters, a final letter)
+         * takes no column. */
+        if (p[0] == '\033' && p[1] == '[') {
+            size_t n = 2 + strspn(p + 2, "0123456789;");
+            if ((p[n] >= 'A' && p[n] <= 'Z') || (p[n] >= 'a' && p[n] <= 'z')) {
+                p += n + 1;
+                continue;
+            }
+        }
         unsigned cp;
         int len = vn__utf8_decode(p, &cp);
         w += len ? (size_t)columns(cp) : 1;

@@ -81,8 +81,9 @@ int vn__text_char(const char *p, int *printable);
 char *vn__fmt_printable(char *dst, size_t n, const char *src);
 
 /* The columns UTF-8 text takes on a terminal: 2 for East Asian wide and
- * fullwidth characters and most emoji, 0 for combining marks, 1 for the
- * rest (an invalid byte counts 1, as the '?' it is shown as). */
+ * fullwidth characters and most emoji, 0 for combining marks and a
+ * color's escape sequence, 1 for the rest (an invalid byte counts 1, as
+ * the '?' it is shown as). */
 size_t vn__text_width(const char *s);
 
 /* Appends s to b wrapped at width columns at its spaces, each line ended

@@ -131,6 +131,18 @@ int vn_report_clocks_json(const vn_clocks_report *r, vn_buf *out)
     return vn__json_finish(&j);
 }
 
+/* A line under a label of 13 columns, wrapped at 100 under its text; l
+ * (its text) is emptied for the next. */
+static int labelled(vn_buf *o, const char *label, vn_buf *l)
+{
+    char lead[32];
+    snprintf(lead, sizeof lead, "%-13s", label);
+    int rc = vn__wrap(o, lead, 13, 100, l->data ? l->data : "");
+    vn_buf_free(l);
+    vn_buf_init(l, 0);
+    return rc;
+}
+
 #define BOLD(f) ((f) & VN_REPORT_COLOR ? "\033[1m" : "")
 #define YELLOW(f) ((f) & VN_REPORT_COLOR ? "\033[33m" : "")
 #define RESET(f) ((f) & VN_REPORT_COLOR ? "\033[0m" : "")
@@ -170,18 +182,19 @@ int vn_report_clocks_text(const vn_clocks_report *r, unsigned flags, vn_buf *o)
             rc |= vn_buf_printf(o, "; under a hypervisor (%s)",
                                 t->hypervisor_vendor[0] ? t->hypervisor_vendor : "unknown");
         rc |= vn_buf_puts(o, "\n");
-        rc |= vn_buf_printf(o, "%-13s", "frequency");
+        vn_buf l;
+        vn_buf_init(&l, 0);
         if (r->tsc_calibrated)
-            rc |= vn_buf_printf(o,
+            rc |= vn_buf_printf(&l,
                                 "%.3f MHz calibrated against CLOCK_MONOTONIC_RAW in %.1f ms (+-%.1f ppm)",
                                 r->calib.hz / 1e6, r->calib.duration_ns / 1e6, r->calib.error_ppm);
         else
-            rc |= vn_buf_puts(o, "not calibrated");
+            rc |= vn_buf_puts(&l, "not calibrated");
         if (t->freq_hz_cpuid > 0)
-            rc |= vn_buf_printf(o, "; %s says %.3f MHz", t->freq_source, t->freq_hz_cpuid / 1e6);
+            rc |= vn_buf_printf(&l, "; %s says %.3f MHz", t->freq_source, t->freq_hz_cpuid / 1e6);
         else
-            rc |= vn_buf_puts(o, "; CPUID does not report it");
-        rc |= vn_buf_puts(o, "\n");
+            rc |= vn_buf_puts(&l, "; CPUID does not report it");
+        rc |= labelled(o, "frequency", &l);
     } else {
         rc |= vn_buf_printf(o, "%-13s%s\n", "counter", "none readable from user space");
     }
@@ -218,34 +231,41 @@ int vn_report_clocks_text(const vn_clocks_report *r, unsigned flags, vn_buf *o)
             rc |= vn_buf_printf(o, "%-13sonly one CPU is allowed here; nothing to compare\n",
                                 "across CPUs");
         } else {
-            rc |= vn_buf_printf(o, "%-13s%llu migrations over %d CPUs:", "across CPUs",
+            vn_buf l;
+            vn_buf_init(&l, 0);
+            rc |= vn_buf_printf(&l, "%llu migrations over %d CPUs:",
                                 (unsigned long long)x->migrations, x->ncpus);
             if (x->has_counter)
-                rc |= vn_buf_printf(o, " counter %s%s%s (largest step %s);",
+                rc |= vn_buf_printf(&l, " counter %s%s%s (largest step %s);",
                                     x->tsc_backwards ? YELLOW(flags) : "",
                                     x->tsc_backwards ? "WENT BACKWARDS" : "never went backwards",
                                     x->tsc_backwards ? RESET(flags) : "",
                                     vn__fmt_ns(a, sizeof a, x->tsc_max_step_ns));
-            rc |= vn_buf_printf(o, " monotonic %s (largest step %s)\n",
+            rc |= vn_buf_printf(&l, " monotonic %s (largest step %s)",
                                 x->mono_backwards ? "WENT BACKWARDS" : "never went backwards",
                                 vn__fmt_ns(b, sizeof b, x->mono_max_step_ns));
-            rc |= vn_buf_printf(o, "%-13s%llu turns taken in alternation by %d CPU pair%s:", "",
+            rc |= labelled(o, "across CPUs", &l);
+            rc |= vn_buf_printf(&l, "%llu turns taken in alternation by %d CPU pair%s:",
                                 (unsigned long long)x->warp_handoffs, x->warp_pairs,
                                 x->warp_pairs == 1 ? "" : "s");
             if (x->has_counter)
-                rc |= vn_buf_printf(o, " counter %s%s%s;", x->warp_tsc_backwards ? YELLOW(flags) : "",
+                rc |= vn_buf_printf(&l, " counter %s%s%s;", x->warp_tsc_backwards ? YELLOW(flags) : "",
                                     x->warp_tsc_backwards ? "WENT BACKWARDS" : "never went backwards",
                                     x->warp_tsc_backwards ? RESET(flags) : "");
-            rc |= vn_buf_printf(o, " monotonic %s",
+            rc |= vn_buf_printf(&l, " monotonic %s",
                                 x->warp_mono_backwards ? "WENT BACKWARDS" : "never went backwards");
             if (isfinite(x->warp_resolution_ns))
-                rc |= vn_buf_printf(o, " (offsets above %s would show)",
+                rc |= vn_buf_printf(&l, " (offsets above %s would show)",
                                     vn__fmt_ns(c, sizeof c, x->warp_resolution_ns));
-            rc |= vn_buf_puts(o, "\n");
+            rc |= labelled(o, "", &l);
         }
     }
-    rc |= vn_buf_printf(o, "\n%s%-13s%s%s: %s\n", BOLD(flags), "timer", vn_clock_name(r->selected),
-                        RESET(flags), r->selected_reason);
+    vn_buf l;
+    vn_buf_init(&l, 0);
+    rc |= vn_buf_printf(&l, "%s%s%s: %s", BOLD(flags), vn_clock_name(r->selected), RESET(flags),
+                        r->selected_reason);
+    rc |= vn_buf_puts(o, "\n");
+    rc |= labelled(o, "timer", &l);
     return rc ? VN_ENOMEM : 0;
 }
 

@@ -175,6 +175,10 @@ def test_text_report_names_every_clock_and_the_timer():
         assert re.search(r"^%s\s" % n, p.stdout, re.M), n
     assert re.search(r"^timer\s+\S+: ", p.stdout, re.M)
     assert "clocksource" in p.stdout
+    # A screen wide: long lines wrap at 100 columns under their label's text.
+    lines = p.stdout.splitlines()
+    assert all(len(l) <= 100 for l in lines), p.stdout
+    assert not [l for l in lines if l.startswith(" ") and not l.startswith(" " * 13)], p.stdout
 
 
 def test_distribution_counts_every_step():

@@ -87,6 +87,8 @@ static void text_for_a_terminal(void **state)
     assert_int_equal(vn__text_width("\xf0\x9f\x98\x80"), 2);
     assert_int_equal(vn__text_width("e\xcc\x81"), 1);
     assert_int_equal(vn__text_width("\xff\xfe"), 2);
+    assert_int_equal(vn__text_width("\033[1;33mab\033[0m c"), 4);
+    assert_int_equal(vn__text_width("\033]x"), 3); /* not a color: ESC, ] and x */
     unsigned cp;
     assert_int_equal(vn__utf8_decode("\xf4\x8f\xbf\xbf", &cp), 4);
     assert_int_equal(cp, 0x10ffff);
