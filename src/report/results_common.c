@@ -419,8 +419,10 @@ int vn__results_processes_line(const vn_results *r, int full, vn_buf *b)
                              "memory layout, environment size and stack offset; each interval "
                              "is taken across a row's processes, so it holds what varied within "
                              "those %s. Slower changes of the machine (its clock, its neighbours "
-                             "over minutes) are not in it: compare runs made close together, or "
-                             "give a longer --max-time.\n",
+                             "over minutes) are not in it: compare runs made close together, give "
+                             "a longer --max-time, or keep runs with --store: vernier history and "
+                             "compare --store widen intervals by how far results moved from run to "
+                             "run here.\n",
                              r->processes, wall, wall);
     return vn_buf_printf(b, "; %zu processes, %s\n", r->processes, wall);
 }
