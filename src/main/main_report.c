@@ -28,14 +28,14 @@ extern char **environ;
 
 unsigned vn__main_console_flags(int fd, int no_color, int explain)
 {
-    unsigned flags = 0;
+    unsigned flags = explain ? VN_REPORT_EXPLAIN : 0;
+    if (!isatty(fd))
+        return flags;
     const char *nc = getenv("NO_COLOR");
-    if (isatty(fd) && !(nc && *nc) && !no_color)
+    if (!(nc && *nc) && !no_color)
         flags |= VN_REPORT_COLOR;
-    if (explain)
-        flags |= VN_REPORT_EXPLAIN;
     struct winsize ws;
-    if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col)
+    if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col)
         flags |= VN_REPORT_WIDTH(ws.ws_col);
     return flags;
 }

@@ -104,8 +104,11 @@ void vn__main_options_help(FILE *f, const char *const *skip)
     vn_buf_init(&b, 0);
     int err = 0;
     for (size_t i = 0; i < NOPTIONS && !err; i++) {
+        if (!shown[i])
+            continue;
+        /* width is at most a left cell's length, so the lead always fits. */
         char lead[sizeof left[0] + 8];
-        if (shown[i] && snprintf(lead, sizeof lead, "  %-*s  ", width, left[i]) > 0)
+        if (snprintf(lead, sizeof lead, "  %-*s  ", width, left[i]) < (int)sizeof lead)
             err = vn__wrap(&b, lead, (size_t)width + 4, 100, options[i].help);
     }
     if (b.len)

@@ -131,15 +131,14 @@ int vn_report_clocks_json(const vn_clocks_report *r, vn_buf *out)
     return vn__json_finish(&j);
 }
 
-/* A line under a label of 13 columns, wrapped at 100 under its text; l
- * (its text) is emptied for the next. */
-static int labelled(vn_buf *o, const char *label, vn_buf *l)
+/* A line under a label of 13 columns (style: its color, or ""), wrapped
+ * at 100 under its text; l (its text) is emptied for the next. */
+static int labelled(vn_buf *o, const char *style, const char *label, vn_buf *l)
 {
-    char lead[32];
-    snprintf(lead, sizeof lead, "%-13s", label);
+    char lead[48];
+    snprintf(lead, sizeof lead, "%s%-13s", style, label);
     int rc = vn__wrap(o, lead, 13, 100, l->data ? l->data : "");
-    vn_buf_free(l);
-    vn_buf_init(l, 0);
+    vn_buf_reset(l);
     return rc;
 }
 
@@ -166,6 +165,8 @@ int vn_report_clocks_text(const vn_clocks_report *r, unsigned flags, vn_buf *o)
     char a[32], b[32], c[32], d[32];
     int rc = 0;
     const vn_tsc_info *t = &r->tsc;
+    vn_buf l; /* the text of a labelled line, wrapped under its label */
+    vn_buf_init(&l, 0);
 
     rc |= vn_buf_printf(o, "%-13s%s", "clocksource", r->clocksource[0] ? r->clocksource : "unknown");
     if (r->clocksource_available[0])
@@ -182,8 +183,6 @@ int vn_report_clocks_text(const vn_clocks_report *r, unsigned flags, vn_buf *o)
             rc |= vn_buf_printf(o, "; under a hypervisor (%s)",
                                 t->hypervisor_vendor[0] ? t->hypervisor_vendor : "unknown");
         rc |= vn_buf_puts(o, "\n");
-        vn_buf l;
-        vn_buf_init(&l, 0);
         if (r->tsc_calibrated)
             rc |= vn_buf_printf(&l,
                                 "%.3f MHz calibrated against CLOCK_MONOTONIC_RAW in %.1f ms (+-%.1f ppm)",
@@ -194,7 +193,7 @@ int vn_report_clocks_text(const vn_clocks_report *r, unsigned flags, vn_buf *o)
             rc |= vn_buf_printf(&l, "; %s says %.3f MHz", t->freq_source, t->freq_hz_cpuid / 1e6);
         else
             rc |= vn_buf_puts(&l, "; CPUID does not report it");
-        rc |= labelled(o, "frequency", &l);
+        rc |= labelled(o, "", "frequency", &l);
     } else {
         rc |= vn_buf_printf(o, "%-13s%s\n", "counter", "none readable from user space");
     }
@@ -231,8 +230,6 @@ int vn_report_clocks_text(const vn_clocks_report *r, unsigned flags, vn_buf *o)
             rc |= vn_buf_printf(o, "%-13sonly one CPU is allowed here; nothing to compare\n",
                                 "across CPUs");
         } else {
-            vn_buf l;
-            vn_buf_init(&l, 0);
             rc |= vn_buf_printf(&l, "%llu migrations over %d CPUs:",
                                 (unsigned long long)x->migrations, x->ncpus);
             if (x->has_counter)
@@ -244,7 +241,7 @@ int vn_report_clocks_text(const vn_clocks_report *r, unsigned flags, vn_buf *o)
             rc |= vn_buf_printf(&l, " monotonic %s (largest step %s)",
                                 x->mono_backwards ? "WENT BACKWARDS" : "never went backwards",
                                 vn__fmt_ns(b, sizeof b, x->mono_max_step_ns));
-            rc |= labelled(o, "across CPUs", &l);
+            rc |= labelled(o, "", "across CPUs", &l);
             rc |= vn_buf_printf(&l, "%llu turns taken in alternation by %d CPU pair%s:",
                                 (unsigned long long)x->warp_handoffs, x->warp_pairs,
                                 x->warp_pairs == 1 ? "" : "s");
@@ -257,15 +254,14 @@ int vn_report_clocks_text(const vn_clocks_report *r, unsigned flags, vn_buf *o)
             if (isfinite(x->warp_resolution_ns))
                 rc |= vn_buf_printf(&l, " (offsets above %s would show)",
                                     vn__fmt_ns(c, sizeof c, x->warp_resolution_ns));
-            rc |= labelled(o, "", &l);
+            rc |= labelled(o, "", "", &l);
         }
     }
-    vn_buf l;
-    vn_buf_init(&l, 0);
-    rc |= vn_buf_printf(&l, "%s%s%s: %s", BOLD(flags), vn_clock_name(r->selected), RESET(flags),
+    rc |= vn_buf_printf(&l, "%s%s: %s", vn_clock_name(r->selected), RESET(flags),
                         r->selected_reason);
     rc |= vn_buf_puts(o, "\n");
-    rc |= labelled(o, "timer", &l);
+    rc |= labelled(o, BOLD(flags), "timer", &l);
+    vn_buf_free(&l);
     return rc ? VN_ENOMEM : 0;
 }
 

@@ -264,6 +264,15 @@ static void row(text *t, const char *label, const char *fmt, ...)
     wrapped(t, lead, 3 + LABEL_WIDTH, value);
 }
 
+/* A note under a row's value ("why: ...", "fix: ..."), its text wrapped
+ * under itself. */
+static void under_row(text *t, const char *what, const char *s)
+{
+    char lead[64];
+    snprintf(lead, sizeof lead, "  %-*s %s: ", LABEL_WIDTH, "", what);
+    wrapped(t, lead, vn__text_width(lead), s);
+}
+
 static const char *or_unknown(const char *s) { return s[0] ? s : "unknown"; }
 
 static const char *yes_no(int v, const char *yes, const char *no)
@@ -482,12 +491,9 @@ static void counters_rows(text *t, const vn_counter_info *ci)
                      names[0] ? ", " : "", o->name);
         }
         row(t, "not working", "%s", names);
-        char lead[64];
-        snprintf(lead, sizeof lead, "  %-*s why: ", LABEL_WIDTH, "");
-        wrapped(t, lead, 8 + LABEL_WIDTH, e->reason[0] ? e->reason : "unknown");
-        snprintf(lead, sizeof lead, "  %-*s fix: ", LABEL_WIDTH, "");
+        under_row(t, "why", e->reason[0] ? e->reason : "unknown");
         if (e->fix[0])
-            wrapped(t, lead, 8 + LABEL_WIDTH, e->fix);
+            under_row(t, "fix", e->fix);
     }
     if (vn_counters_have_pfm())
         row(t, "named PMU events", "yes, through libpfm4 (--counters INST_RETIRED.ANY and the like)");

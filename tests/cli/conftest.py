@@ -1,10 +1,13 @@
 """Shared helpers for the end-to-end tests of the vernier tool."""
+import fcntl
 import json
 import os
 import pty
 import re
 import select
+import struct
 import subprocess
+import termios
 import time
 from pathlib import Path
 
@@ -162,9 +165,6 @@ def stdout_on_a_terminal(argv, cols=None, env=None, timeout=60):
     """Runs argv with stdout on a pty cols columns wide (None: the pty's
     default), stderr to /dev/null: its stdout's text, line ends as a file
     has them, and the process."""
-    import fcntl  # pylint: disable=import-outside-toplevel
-    import struct  # pylint: disable=import-outside-toplevel
-    import termios  # pylint: disable=import-outside-toplevel
     master, slave = pty.openpty()
     if cols:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))

@@ -97,29 +97,6 @@ static inline int tc_numbers_are(const char *text, const double *want, size_t nw
     return ok;
 }
 
-/* A copy of text with its wrapping undone: a line break before a
- * continuation line's indent of two spaces becomes one space, so that a
- * long message or fix the report wrapped can be found whole. Freed by the
- * caller. */
-static inline char *tc_unwrap(const char *text)
-{
-    char *s = malloc(strlen(text) + 1), *d = s;
-    if (!s)
-        return NULL;
-    for (const char *p = text; *p;) {
-        if (p[0] == '\n' && p[1] == ' ' && p[2] == ' ') {
-            *d++ = ' ';
-            p += 3;
-            while (*p == ' ')
-                p++;
-        } else {
-            *d++ = *p++;
-        }
-    }
-    *d = '\0';
-    return s;
-}
-
 /* A copy of text with the rows a report wrapped joined again: a line
  * indented by indent spaces or more continues the one before, with one
  * space between, unless its text starts with one of the NULL-terminated
@@ -148,6 +125,12 @@ static inline char *tc_unwrap_rows(const char *text, size_t indent, const char *
     *d = '\0';
     return s;
 }
+
+/* A copy of text with its wrapping undone: a line break before a
+ * continuation line's indent of two spaces or more becomes one space, so
+ * that a long message or fix the report wrapped can be found whole. Freed
+ * by the caller. */
+static inline char *tc_unwrap(const char *text) { return tc_unwrap_rows(text, 2, NULL); }
 
 /* Whether every line of text is at most max columns wide (UTF-8
  * characters count one each). */
