@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
-"""How `vernier compare`'s within-processes rule trades false alarms for
-power, recomputed on the comparisons bench/coverage.sh kept (OUT=DIR...).
+"""How `vernier compare`'s rule of no verdict within what a run promised
+trades false alarms for power, recomputed on the comparisons
+bench/coverage.sh kept (OUT=DIR...).
 
 Each kept comparison over processes gives its interval of the ratio and
 its threshold; the verdict before the rule is `slower` when the interval
 lies above 1 + threshold (`faster` below 1 - threshold). The rule then
-turns a verdict into `no change` when either side's headline (the median
-of its processes) lies within the range of the other side's processes'
-values (the processes its headline rests on, in the comparison's unit).
-Variants of the range:
-  full:  the whole range (the rule of src/compare/compare.c);
-  trim:  the range less the most extreme process at each end per 8;
+turns a verdict into `no change` when either side's headline lies within
+an interval of the other side. Variants of that interval:
+  next:  the one the other run printed for its next run's headline, in
+         the comparison's unit (the rule of src/compare/compare.c);
+  full:  the whole range of the other side's processes' values;
+  trim:  that range less the most extreme process at each end per 8;
   and:   the whole range, both sides' headlines within the other's;
+  both:  next or full;
   none:  no such rule.
 Printed per variant: `slower` verdicts of a run against the next run of
 the same binary (false alarms) per workload, and against a run with a
@@ -45,11 +47,28 @@ def inside(x, v, trim=False):
     return s[0] <= v <= s[-1]
 
 
+def promised(bench, unit, v):
+    """Whether v lies within the interval bench's run printed for its next
+    run's headline, in unit."""
+    ci = (((bench.get("headline") or {}).get("units") or {}).get(unit) or {}).get("ci")
+    return bool(ci) and None not in ci and ci[0] <= v <= ci[1]
+
+
+def full(b, n, *_):
+    return inside(b, statistics.median(n)) or inside(n, statistics.median(b))
+
+
+def next_run(b, n, bb, nb, unit):
+    return promised(bb, unit, statistics.median(n)) or promised(nb, unit, statistics.median(b))
+
+
 VARIANTS = {
-    "full": lambda b, n: inside(b, statistics.median(n)) or inside(n, statistics.median(b)),
-    "trim": lambda b, n: inside(b, statistics.median(n), True) or inside(n, statistics.median(b), True),
-    "and": lambda b, n: inside(b, statistics.median(n)) and inside(n, statistics.median(b)),
-    "none": lambda b, n: False,
+    "next": next_run,
+    "full": full,
+    "trim": lambda b, n, *_: inside(b, statistics.median(n), True) or inside(n, statistics.median(b), True),
+    "and": lambda b, n, *_: inside(b, statistics.median(n)) and inside(n, statistics.median(b)),
+    "both": lambda *a: next_run(*a) or full(*a),
+    "none": lambda *_: False,
 }
 
 
@@ -76,7 +95,8 @@ def main(dirs):
                 for v, rule in VARIANTS.items():
                     key = (v, kind, name)
                     count[key]["tries"] += 1
-                    count[key]["slower"] += moved and lo > 1 + t and not rule(ub, un)
+                    count[key]["slower"] += moved and lo > 1 + t and not rule(
+                        ub, un, base[name], new[name], b["unit"])
     for v in VARIANTS:
         print(v)
         for (vv, kind, name), c in sorted(count.items()):

@@ -235,13 +235,21 @@ static double median_copy(const double *x, size_t n)
     return m;
 }
 
-/* Whether v lies within the range of x[0..n). */
-static int within(const double *x, size_t n, double v)
+/* Whether v lies within the interval side x promised for its next run's
+ * headline, in the unit compared (u its units in that unit): the one its
+ * run printed, or for several files pooled (no one run's), the one the
+ * same arithmetic gives all their processes (vn__levels). */
+static int within_next_run(const vn__cmp_bench *x, int cyc, const double *u, double v)
 {
-    int below = 0, above = 0;
-    for (size_t i = 0; i < n; i++)
-        below |= x[i] <= v, above |= x[i] >= v;
-    return below && above;
+    double lo = x->next_lo[cyc], hi = x->next_hi[cyc];
+    if (x->next_files != 1 || !(lo <= hi)) {
+        vn__levels l;
+        if (x->nunits < 2 || vn__levels_compute(u, NULL, x->nunits, &l))
+            return 0;
+        lo = l.median_lo, hi = l.median_hi;
+        vn__levels_next_run(l.median, &lo, &hi);
+    }
+    return lo <= v && v <= hi;
 }
 
 /* Both sides measured in two processes or more: the processes are the
@@ -274,8 +282,8 @@ static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__
     row->ratio = row->new_median / row->base_median;
     row->lo = row->ratio * lo / g;
     row->hi = row->ratio * hi / g;
-    row->within_processes = within(ub, b->nunits, row->new_median) ||
-                            within(un, n->nunits, row->base_median);
+    row->within_next_run = within_next_run(b, cyc, ub, row->new_median) ||
+                           within_next_run(n, cyc, un, row->base_median);
     double u;
     if (vn_mann_whitney(ub, b->nunits, un, n->nunits, &u, &row->p) != 0)
         row->p = NAN;
@@ -461,12 +469,14 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
                   : row.lo > 1 + t ? VN__CMP_SLOWER
                                    : VN__CMP_SAME;
     /* A state of the machine that lasts a run moves all its processes
-     * together, unseen by the interval; a headline within the other side's
-     * processes differs by no more than they did: no change (docs/compare.md). */
-    if (row.within_processes && (row.verdict == VN__CMP_FASTER || row.verdict == VN__CMP_SLOWER))
+     * together, unseen by an interval taken across them; each run's printed
+     * interval is its promise about the next run, and a headline the other
+     * run promised differs by no more than a next run does: no change
+     * (docs/compare.md). */
+    if (row.within_next_run && (row.verdict == VN__CMP_FASTER || row.verdict == VN__CMP_SLOWER))
         row.verdict = VN__CMP_SAME;
     else
-        row.within_processes = 0;
+        row.within_next_run = 0;
     row.insn_base = insn_median(b);
     row.insn_new = insn_median(n);
     row.insn_ratio = row.insn_base > 0 && row.insn_new >= 0 ? row.insn_new / row.insn_base : NAN;

@@ -73,9 +73,9 @@ typedef struct vn__cmp_row {
     double insn_base, insn_new, insn_ratio; /* NaN unless both sides counted instructions */
     size_t learned_from;       /* earlier runs in the store whose variation between runs
                                   widened the interval (0: none) */
-    int within_processes;      /* processes a side: either side's headline lies within the
-                                  range of the other's processes' values, so no verdict of
-                                  a change (compare.c) */
+    int within_next_run;       /* processes a side, the interval on one side of 1: either
+                                  side's headline lies within the interval the other run
+                                  printed for its next run, so no change (compare.c) */
 } vn__cmp_row;
 
 /* A benchmark on both sides that cannot be compared. */

@@ -99,6 +99,13 @@ static int join(vn__cmp_side *s, vn__cmp_side *f)
         for (size_t k = 0; k < from->ninsn; k++)
             if (vn__cmp_push_insn(to, from->insn[k]))
                 return VN_ENOMEM;
+        /* Processes pool as samples do; the side's promise about a next
+         * run is then no one file's (compare.c). */
+        for (size_t k = 0; k < from->nunits; k++)
+            if (vn__cmp_push_unit(to, from->units[k], from->units_cycles[k], from->units_probe[k]))
+                return VN_ENOMEM;
+        to->cycles_headline |= from->cycles_headline;
+        to->next_files += from->next_files;
         if (from->why && vn__cmp_set_why(to, "%s", from->why))
             return VN_ENOMEM;
     }

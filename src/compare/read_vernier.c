@@ -58,6 +58,23 @@ static int params(vn__cmp_bench *b, const cJSON *obj)
     return 0;
 }
 
+/* The interval the run printed for its next run's headline, in ns and in
+ * reference cycles, from the headline's units. */
+static void next_run(vn__cmp_bench *b, const cJSON *units)
+{
+    static const char *const name[2] = {"ns", "cycles"};
+    b->next_files++;
+    for (int u = 0; u < 2; u++) {
+        const cJSON *ci = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(units, name[u]), "ci");
+        const cJSON *lo = cJSON_GetArrayItem(ci, 0), *hi = cJSON_GetArrayItem(ci, 1);
+        int ok = cJSON_GetArraySize(ci) == 2 && cJSON_IsNumber(lo) && cJSON_IsNumber(hi) &&
+                 lo->valuedouble <= hi->valuedouble;
+        b->next_lo[u] = ok ? lo->valuedouble : NAN;
+        b->next_hi[u] = ok ? hi->valuedouble : NAN;
+    }
+}
+
 static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_error *err)
 {
     const char *name = vn__cmp_str(r, "name");
@@ -159,6 +176,8 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
     const char *unit = vn__cmp_str(head, "unit");
     if (unit && !strcmp(unit, "cycles"))
         b->cycles_headline = 1;
+    if (code && head)
+        next_run(b, cJSON_GetObjectItemCaseSensitive(head, "units"));
     const cJSON *insn = cJSON_GetObjectItemCaseSensitive(r, "counters");
     insn = vn__cmp_num(cJSON_GetObjectItemCaseSensitive(insn, "instructions"), "value");
     if (insn && vn__cmp_push_insn(b, insn->valuedouble))

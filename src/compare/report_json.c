@@ -79,7 +79,7 @@ static void row(vn__json *j, const vn__cmp_row *w)
     vn__json_num(j, "p", w->p);
     vn__json_str(j, "verdict", verdict_ids[w->verdict]);
     vn__json_uint(j, "learned_from", w->learned_from);
-    vn__json_bool(j, "within_processes", w->within_processes != 0);
+    vn__json_bool(j, "within_next_run", w->within_next_run != 0);
     vn__json_num(j, "instructions_ratio", w->insn_ratio);
     vn__json_obj_end(j);
 }

@@ -231,14 +231,13 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
             "the store\n", prefix, learned, least, most);
     size_t cycles = 0, aggs = 0, within = 0;
     for (size_t i = 0; i < r->nrows; i++) {
-        within += r->rows[i].within_processes;
+        within += r->rows[i].within_next_run;
         cycles += r->rows[i].cycles;
         aggs += !strcmp(r->rows[i].method, "aggregates");
     }
     if (within)
-        out("%snote: %zu called no change though their intervals part: a headline lies within "
-            "the other side's processes (a state of the machine that lasts a run)\n",
-            prefix, within);
+        out("%snote: %zu called no change: a headline lies within the interval the other run "
+            "printed\n", prefix, within);
     if (aggs)
         out("%snote: %zu compared by their means (a side had only Google Benchmark's aggregates): "
             "Welch's t\n", prefix, aggs);

@@ -65,6 +65,12 @@ typedef struct vn__cmp_bench {
     double *units, *units_cycles, *units_probe;
     size_t nunits, capunits;
     int cycles_headline;   /* some file's headline was in cycles: the clock moved */
+    /* The interval a file's run printed for its next run's headline (the
+     * headline's ci): [0] in ns, [1] in reference cycles, NAN where it gave
+     * none; next_files counts the files that gave the benchmark a headline
+     * (from two on, the side's is not one run's). */
+    double next_lo[2], next_hi[2];
+    size_t next_files;
     /* units_probe: each process's taken-branch probe (reference cycles a
      * branch, NAN unknown): about 1 on a core of its own, more while a
      * second hardware thread shared it. Processes a file marks as shared

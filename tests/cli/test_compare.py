@@ -358,12 +358,12 @@ def test_benchmark_program_results(tmp_path):
         assert r["ratio"] == 1 and r["verdict"] == "no_change"
 
 
-def test_a_headline_within_the_other_sides_processes_is_no_change(tmp_path):
-    """Two runs whose intervals part, but one run's processes already spread
-    over the other's headline (a state of the machine that lasts a run,
-    which one run met in some processes): no change, within_processes; the
-    same runs with the other headline beyond every process of either side:
-    slower, and --fail-on-regression fails."""
+def test_a_headline_the_other_run_promised_is_no_change(tmp_path):
+    """Two runs whose ratio's interval over the processes parts from 1, but
+    one run printed an interval for its next run that holds the other's
+    headline (its processes met a state of the machine that lasts a run):
+    no change, within_next_run; the same runs with the other headline
+    beyond both printed intervals: slower, and --fail-on-regression fails."""
     if not SUM_ARRAYS.exists():
         pytest.skip("examples/sum_arrays is not built")
     path = tmp_path / "code.json"
@@ -371,25 +371,31 @@ def test_a_headline_within_the_other_sides_processes_is_no_change(tmp_path):
                    check=True, capture_output=True, timeout=120)
     res = json.loads(path.read_text())
 
-    def with_values(values):
+    def with_values(values, lo, hi):
         doc = copy.deepcopy(res)
         for b in doc["benchmarks"]:
             for p, v in zip(b["processes"], values):
                 p.update(value=v, cycles=3 * v, left_out=False, upper_bound=False)
+            units = b["headline"]["units"]
+            units["ns"]["ci"] = [lo, hi]
+            if "cycles" in units:
+                units["cycles"]["ci"] = [3 * lo, 3 * hi]
         return doc
 
-    # BASE: seven processes near 100, one in another state at 140.
-    base = write(tmp_path / "base.json", with_values([100, 101, 99, 140, 100.5, 99.5, 100, 100.2]))
-    # NEW: every process near 130, within BASE's range; then near 160, beyond it.
-    near = write(tmp_path / "near.json", with_values([130, 130.5, 129.5, 130, 130.2, 129.8, 130, 130]))
-    far = write(tmp_path / "far.json", with_values([160, 160.5, 159.5, 160, 160.2, 159.8, 160, 160]))
+    # BASE: processes near 100, one at 140; its run printed [90, 150].
+    base = write(tmp_path / "base.json", with_values([100, 101, 99, 140, 100.5, 99.5, 100, 100.2], 90, 150))
+    # NEW: every process near 130, within BASE's interval; then near 160, beyond it.
+    near = write(tmp_path / "near.json",
+                 with_values([130, 130.5, 129.5, 130, 130.2, 129.8, 130, 130], 129, 131))
+    far = write(tmp_path / "far.json",
+                with_values([160, 160.5, 159.5, 160, 160.2, 159.8, 160, 160], 159, 161))
     r = rows(compare(base, near))["two_loops"]
     assert r["method"] == "processes" and r["ci"][0] > 1.02, r
-    assert r["verdict"] == "no_change" and r["within_processes"] is True
+    assert r["verdict"] == "no_change" and r["within_next_run"] is True
     p = run("compare", "--fail-on-regression", base, near, check=0)
-    assert "within the other side's processes" in p.stdout + p.stderr
+    assert "lies within the interval the other run printed" in p.stdout + p.stderr
     r = rows(compare("--fail-on-regression", base, far, check=3))["two_loops"]
-    assert r["verdict"] == "slower" and r["within_processes"] is False
+    assert r["verdict"] == "slower" and r["within_next_run"] is False
 
 
 def test_vernier_run_and_suite_results(tmp_path):

@@ -293,6 +293,78 @@ static void verdicts_follow_the_interval(void **state)
     vn__cmp_side_free(&sb);
 }
 
+/* A side of code results from one run: eight processes at the given ns
+ * (cycles three times that), its headline printed with next-run interval
+ * [lo, hi] in ns (NAN: none printed). */
+static void run_of(vn__cmp_side *s, const double *ns, double lo, double hi)
+{
+    char doc[8192], ci[128] = "";
+    int at = snprintf(doc, sizeof doc,
+                      "{\"schema\":\"vernier.results/1\",\"kind\":\"code\",\"benchmarks\":[{"
+                      "\"name\":\"x\",\"overhead\":{\"ns\":0},\"samples\":[");
+    for (int i = 0; i < 8; i++)
+        at += snprintf(doc + at, sizeof doc - (size_t)at, "%s{\"value\":%g,\"process\":%d}",
+                       i ? "," : "", ns[i], i);
+    at += snprintf(doc + at, sizeof doc - (size_t)at, "],\"processes\":[");
+    for (int i = 0; i < 8; i++)
+        at += snprintf(doc + at, sizeof doc - (size_t)at, "%s{\"value\":%g,\"cycles\":%g}",
+                       i ? "," : "", ns[i], 3 * ns[i]);
+    if (!isnan(lo))
+        snprintf(ci, sizeof ci, ",\"units\":{\"ns\":{\"ci\":[%g,%g]},\"cycles\":{\"ci\":[%g,%g]}}",
+                 lo, hi, 3 * lo, 3 * hi);
+    snprintf(doc + at, sizeof doc - (size_t)at, "],\"headline\":{\"unit\":\"ns\"%s}}]}", ci);
+    vn__cmp_error e;
+    assert_int_equal(read_text(s, doc, &e), 0);
+}
+
+/* Each run's printed interval is its promise about the next run: a
+ * headline within the other run's is no change, though the interval of
+ * the ratio over the processes lies above 1. */
+static void a_headline_the_other_run_promised_is_no_change(void **state)
+{
+    (void)state;
+    const double base[8] = {100, 101, 99, 100.5, 99.5, 100, 100.2, 100.1};
+    const double near[8] = {130, 130.5, 129.5, 130, 130.2, 129.8, 130, 130.1};
+    const double far[8] = {160, 160.5, 159.5, 160, 160.2, 159.8, 160, 160.1};
+    const struct {
+        const double *new_;
+        double base_lo, base_hi, new_lo, new_hi;
+        int pool_base;
+        vn__cmp_verdict verdict;
+    } cases[] = {
+        {near, 95, 135, 129, 131, 0, VN__CMP_SAME},   /* 130 within BASE's [95, 135] */
+        {near, 99, 101, 60, 140, 0, VN__CMP_SAME},    /* 100 within NEW's [60, 140] */
+        {far, 95, 135, 159, 161, 0, VN__CMP_SLOWER},  /* beyond both */
+        {near, 99, 101, 129, 131, 0, VN__CMP_SLOWER}, /* each run sure of itself */
+        {near, NAN, NAN, 129, 131, 0, VN__CMP_SLOWER}, /* none printed: from the processes */
+        /* Two files pooled: no one run's promise; the processes' own */
+        {near, 95, 135, 129, 131, 1, VN__CMP_SLOWER},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        vn__cmp_side sa, sb;
+        vn__cmp_side_init(&sa);
+        vn__cmp_side_init(&sb);
+        run_of(&sa, base, cases[c].base_lo, cases[c].base_hi);
+        if (cases[c].pool_base)
+            run_of(&sa, base, cases[c].base_lo, cases[c].base_hi);
+        run_of(&sb, cases[c].new_, cases[c].new_lo, cases[c].new_hi);
+        vn__cmp_options o;
+        vn__cmp_options_init(&o);
+        vn__cmp_result r;
+        assert_int_equal(vn__cmp_compare(&sa, &sb, &o, &r), 0);
+        assert_int_equal(r.nrows, 1);
+        const vn__cmp_row *w = &r.rows[0];
+        assert_string_equal(w->method, "processes");
+        assert_true(w->lo > 1.2);
+        assert_int_equal(w->verdict, cases[c].verdict);
+        assert_int_equal(w->within_next_run, cases[c].verdict == VN__CMP_SAME);
+        assert_int_equal(w->units_base, cases[c].pool_base ? 16 : 8); /* processes pool */
+        vn__cmp_result_free(&r);
+        vn__cmp_side_free(&sa);
+        vn__cmp_side_free(&sb);
+    }
+}
+
 static void geomean_and_what_is_left_out(void **state)
 {
     (void)state;
@@ -340,6 +412,7 @@ int main(void)
         cmocka_unit_test(errors_say_where),
         cmocka_unit_test(verdicts_follow_the_interval),
         cmocka_unit_test(threshold_is_the_precision_the_files_asked),
+        cmocka_unit_test(a_headline_the_other_run_promised_is_no_change),
         cmocka_unit_test(geomean_and_what_is_left_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
