@@ -45,10 +45,63 @@ static void usage(FILE *f)
             "Run 'vernier help COMMAND' or 'vernier COMMAND --help' for the options of a command.\n");
 }
 
-static void list_names(FILE *f)
+/* The edit distance (Levenshtein) between a and b, both short words: the
+ * cost of the insertions, deletions and substitutions that turn one into
+ * the other, an adjacent swap counting as one (Damerau's transposition). */
+static size_t distance(const char *a, const char *b)
 {
-    for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(f, "%s%s", i ? ", " : "", commands[i].name);
+    enum { MAX = 32 };
+    size_t n = strlen(a), m = strlen(b);
+    if (n >= MAX || m >= MAX)
+        return MAX;
+    size_t d[MAX + 1][MAX + 1];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+/* The one command a mistyped name is closest to (a slip of one or two
+ * letters, fewer than a third of the word), or one it begins; NULL when
+ * none or more than one are. */
+static const char *nearest(const char *name)
+{
+    const char *best = NULL;
+    size_t best_d = 3, ties = 0, len = strlen(name);
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        size_t d = distance(name, commands[i].name);
+        if (len >= 2 && !strncmp(commands[i].name, name, len))
+            d = 1;
+        if (d * 3 > len + 2 || d > best_d)
+            continue;
+        ties = d == best_d ? ties + 1 : 1;
+        best_d = d;
+        best = commands[i].name;
+    }
+    return ties == 1 ? best : NULL;
+}
+
+static int unknown_command(const char *name)
+{
+    const char *near = nearest(name);
+    if (near)
+        fprintf(stderr, "vernier: unknown command '%s'; did you mean '%s'?\n", name, near);
+    else
+        fprintf(stderr, "vernier: unknown command '%s'; 'vernier --help' lists the commands\n", name);
+    return VN_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -66,10 +119,7 @@ int main(int argc, char **argv)
                 char *args[] = {argv[2], "--help", NULL};
                 return commands[i].run(2, args);
             }
-        fprintf(stderr, "vernier: unknown command '%s'; the commands are: ", argv[2]);
-        list_names(stderr);
-        fprintf(stderr, "\n");
-        return VN_EXIT_USAGE;
+        return unknown_command(argv[2]);
     }
     if (!strcmp(name, "-h") || !strcmp(name, "--help") || !strcmp(name, "help")) {
         usage(stdout);
@@ -84,10 +134,7 @@ int main(int argc, char **argv)
             return commands[i].run(argc - 1, argv + 1);
     if (name[0] == '-')
         fprintf(stderr, "vernier: unknown option '%s'; see 'vernier --help'\n", name);
-    else {
-        fprintf(stderr, "vernier: unknown command '%s'; the commands are: ", name);
-        list_names(stderr);
-        fprintf(stderr, "\n");
-    }
+    else
+        return unknown_command(name);
     return VN_EXIT_USAGE;
 }

@@ -231,9 +231,19 @@ def test_usage_errors_exit_2_with_one_line(args):
     assert "vernier" in p.stderr
 
 
-def test_unknown_command_lists_commands():
-    p = run("clockz", check=2)
-    assert "clocks" in p.stderr and "env" in p.stderr
+def test_unknown_command_names_the_nearest_or_the_help():
+    """A slip of a letter or two, or the start of one command's name: that
+    command; else where the list is. One line within 100 columns."""
+    for typed, meant in [("clockz", "clocks"), ("comapre", "compare"), ("histroy", "history"),
+                         ("hist", "history"), ("runn", "run")]:
+        p = run(typed, check=2)
+        assert p.stderr == f"vernier: unknown command '{typed}'; did you mean '{meant}'?\n"
+        assert run("help", typed, check=2).stderr == p.stderr
+    # Too far from any, or as near to two ("st": stats, store).
+    for typed in ("bogus", "x", "st", "counters"):
+        p = run(typed, check=2)
+        assert "did you mean" not in p.stderr and "'vernier --help'" in p.stderr, p.stderr
+        assert len(p.stderr.splitlines()) == 1 and len(p.stderr) <= 101
 
 
 def test_help_and_version():
