@@ -105,6 +105,9 @@ static int join(vn__cmp_side *s, vn__cmp_side *f)
             if (vn__cmp_push_unit(to, from->units[k], from->units_cycles[k], from->units_probe[k]))
                 return VN_ENOMEM;
         to->cycles_headline |= from->cycles_headline;
+        if (!to->next_files)
+            for (int u = 0; u < 2; u++)
+                to->next_lo[u] = from->next_lo[u], to->next_hi[u] = from->next_hi[u];
         to->next_files += from->next_files;
         if (from->why && vn__cmp_set_why(to, "%s", from->why))
             return VN_ENOMEM;

@@ -84,6 +84,7 @@ vn__cmp_bench *vn__cmp_bench_at(vn__cmp_side *s, const char *name)
     b = &s->bench[s->nbench++];
     memset(b, 0, sizeof *b);
     b->name = copy;
+    b->next_lo[0] = b->next_lo[1] = b->next_hi[0] = b->next_hi[1] = NAN;
     return b;
 }
 

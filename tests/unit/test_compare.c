@@ -323,30 +323,41 @@ static void run_of(vn__cmp_side *s, const double *ns, double lo, double hi)
 static void a_headline_the_other_run_promised_is_no_change(void **state)
 {
     (void)state;
-    const double base[8] = {100, 101, 99, 100.5, 99.5, 100, 100.2, 100.1};
+    const double tight[8] = {100, 101, 99, 100.5, 99.5, 100, 100.2, 100.1};
+    const double spread[8] = {90, 110, 95, 105, 100, 85, 115, 100};
     const double near[8] = {130, 130.5, 129.5, 130, 130.2, 129.8, 130, 130.1};
+    const double mid[8] = {115, 115.5, 114.5, 115, 115.2, 114.8, 115, 115.1};
     const double far[8] = {160, 160.5, 159.5, 160, 160.2, 159.8, 160, 160.1};
     const struct {
-        const double *new_;
+        const double *base, *new_;
         double base_lo, base_hi, new_lo, new_hi;
-        int pool_base;
+        int pool_base;   /* 1: BASE twice; 2: a file where it failed, then BASE */
         vn__cmp_verdict verdict;
     } cases[] = {
-        {near, 95, 135, 129, 131, 0, VN__CMP_SAME},   /* 130 within BASE's [95, 135] */
-        {near, 99, 101, 60, 140, 0, VN__CMP_SAME},    /* 100 within NEW's [60, 140] */
-        {far, 95, 135, 159, 161, 0, VN__CMP_SLOWER},  /* beyond both */
-        {near, 99, 101, 129, 131, 0, VN__CMP_SLOWER}, /* each run sure of itself */
-        {near, NAN, NAN, 129, 131, 0, VN__CMP_SLOWER}, /* none printed: from the processes */
+        {tight, near, 95, 135, 129, 131, 0, VN__CMP_SAME},   /* 130 within BASE's [95, 135] */
+        {tight, near, 99, 101, 60, 140, 0, VN__CMP_SAME},    /* 100 within NEW's [60, 140] */
+        {tight, far, 95, 135, 159, 161, 0, VN__CMP_SLOWER},  /* beyond both */
+        {tight, near, 99, 101, 129, 131, 0, VN__CMP_SLOWER}, /* each run sure of itself */
+        /* None printed: the one the processes give, narrow, then wide */
+        {tight, near, NAN, NAN, 129, 131, 0, VN__CMP_SLOWER},
+        {spread, mid, NAN, NAN, 114, 116, 0, VN__CMP_SAME},
         /* Two files pooled: no one run's promise; the processes' own */
-        {near, 95, 135, 129, 131, 1, VN__CMP_SLOWER},
+        {tight, near, 95, 135, 129, 131, 1, VN__CMP_SLOWER},
+        /* A file that gave no headline, then one run's: that run's */
+        {tight, near, 95, 135, 129, 131, 2, VN__CMP_SAME},
     };
+    const char *failed = "{\"schema\":\"vernier.results/1\",\"kind\":\"code\",\"benchmarks\":"
+                         "[{\"name\":\"x\",\"stop\":\"failed\",\"error\":\"boom\",\"samples\":[]}]}";
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         vn__cmp_side sa, sb;
         vn__cmp_side_init(&sa);
         vn__cmp_side_init(&sb);
-        run_of(&sa, base, cases[c].base_lo, cases[c].base_hi);
-        if (cases[c].pool_base)
-            run_of(&sa, base, cases[c].base_lo, cases[c].base_hi);
+        vn__cmp_error e;
+        if (cases[c].pool_base == 2)
+            assert_int_equal(read_text(&sa, failed, &e), 0);
+        run_of(&sa, cases[c].base, cases[c].base_lo, cases[c].base_hi);
+        if (cases[c].pool_base == 1)
+            run_of(&sa, cases[c].base, cases[c].base_lo, cases[c].base_hi);
         run_of(&sb, cases[c].new_, cases[c].new_lo, cases[c].new_hi);
         vn__cmp_options o;
         vn__cmp_options_init(&o);
@@ -355,10 +366,10 @@ static void a_headline_the_other_run_promised_is_no_change(void **state)
         assert_int_equal(r.nrows, 1);
         const vn__cmp_row *w = &r.rows[0];
         assert_string_equal(w->method, "processes");
-        assert_true(w->lo > 1.2);
+        assert_true(w->lo > 1.02);
         assert_int_equal(w->verdict, cases[c].verdict);
         assert_int_equal(w->within_next_run, cases[c].verdict == VN__CMP_SAME);
-        assert_int_equal(w->units_base, cases[c].pool_base ? 16 : 8); /* processes pool */
+        assert_int_equal(w->units_base, cases[c].pool_base == 1 ? 16 : 8); /* processes pool */
         vn__cmp_result_free(&r);
         vn__cmp_side_free(&sa);
         vn__cmp_side_free(&sb);
