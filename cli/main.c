@@ -80,7 +80,7 @@ static size_t distance(const char *a, const char *b)
 static const char *nearest(const char *name)
 {
     const char *best = NULL;
-    size_t best_d = 3, ties = 0, len = strlen(name);
+    size_t best_d = 2, ties = 0, len = strlen(name);
     for (size_t i = 0; i < NCOMMANDS; i++) {
         size_t d = distance(name, commands[i].name);
         if (len >= 2 && !strncmp(commands[i].name, name, len))
