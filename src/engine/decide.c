@@ -182,7 +182,7 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
     atomic_fetch_add(&decisions, 1);
     *d = (vn__decision){.verdict = VN__GO_ON, .head = VN__HEAD_NONE, .value = NAN, .lo = NAN,
                         .hi = NAN, .raw_median = NAN, .raw_lo = NAN, .raw_hi = NAN,
-                        .fastest = INFINITY, .ref = INFINITY, .half_pct = NAN, .var = NAN,
+                        .fastest = INFINITY, .ref = INFINITY, .half_pct = NAN, .var = NAN, .qvar = NAN,
                         .cycles = NAN, .cycles_lo = NAN, .cycles_hi = NAN,
                         .rel_mad_ns = NAN, .rel_mad_cycles = NAN,
                         .block = {NAN, NAN}, .block_var = {NAN, NAN}, .probe = NAN,
@@ -209,6 +209,18 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
         d->agree += x[i] <= d->fastest * (1 + p->precision);
     double raw_var;
     median_and_var(x, d->used, &raw_var);
+    /* A sample is a count of timer ticks over its iterations: each of its
+     * two reads rounds by up to a tick, so its value by up to floor_ns, a
+     * variance of floor_ns^2 / 6 (two uniform roundings). A body so steady
+     * that most samples read the same count has a MAD of 0, and processes
+     * that each read it would agree exactly and print an interval of no
+     * width; the rounding is the least they are uncertain by. */
+    double qvar = r->floor_ns > 0 && d->used ? VN__MEDIAN_VAR * r->floor_ns * r->floor_ns / 6 /
+                                                   (double)d->used : 0;
+    if (isfinite(raw_var))
+        raw_var = fmax(raw_var, qvar);
+    if (d->used)
+        d->qvar = qvar;
 
     if (d->used && indistinct(d, e, p)) {
         /* Only an upper bound is honest. Every sample of the loop with the
@@ -225,8 +237,11 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
         d->head = VN__HEAD_MEDIAN;
         d->value = d->raw_median - e->om;
         double elo = isfinite(e->olo) ? e->om - e->olo : 0, ehi = isfinite(e->ohi) ? e->ohi - e->om : 0;
-        d->lo = d->value - hypot(d->raw_median - d->raw_lo, ehi);
-        d->hi = d->value + hypot(d->raw_hi - d->raw_median, elo);
+        /* No narrower than the rounding; no interval stays none (NAN). */
+        double q = 1.959963984540054 * sqrt(qvar); /* the 97.5% normal quantile */
+        double below = d->raw_median - d->raw_lo, above = d->raw_hi - d->raw_median;
+        d->lo = d->value - hypot(isnan(below) ? below : fmax(below, q), ehi);
+        d->hi = d->value + hypot(isnan(above) ? above : fmax(above, q), elo);
         double evar = isfinite(e->olo) && isfinite(e->ohi) ? vn__median_var(e->olo, e->ohi) : 0;
         d->var = raw_var + evar;
         double half = fmax(d->value - d->lo, d->hi - d->value);

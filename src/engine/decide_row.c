@@ -233,13 +233,17 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         int have_cycles = 1, on_cpu = 1;
         for (size_t i = 0; i < k; i++) {
             x[i] = proc[i].value;
-            xv[i] = proc[i].var;
+            /* The floor under the interval: the processes' own variances
+             * (off by default, policy within_floor), else the rounding of
+             * the timer, so that processes that read exactly alike still
+             * leave the interval a width. */
+            xv[i] = p->within_floor ? proc[i].var : proc[i].qvar;
             c[i] = proc[i].cycles;
             have_cycles &= isfinite(c[i]) && c[i] > 0 && x[i] > 0;
             on_cpu &= vn__on_cpu(proc[i].on_cpu);
         }
         vn__levels ln, lc = {0};
-        const double *floor_var = p->within_floor ? xv : NULL;
+        const double *floor_var = xv;
         int rc = vn__levels_compute(x, floor_var, k, &ln);
         if (rc) {
             free(x);

@@ -166,7 +166,7 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
              "(keep it with vn_keep()), or it runs in the shadow of the loop's own increment "
              "and branch",
              vn__fmt_ns(f1, sizeof f1, r->bound_ns));
-    vn__warning_brief(w, "no slower than the empty loop: optimized away? see vn_keep()");
+    vn__warning_brief(w, "no slower than the empty loop: removed (see vn_keep()), or in its shadow");
     /* Subtracting the empty loop assumes the body's time adds to the
      * loop's; an out-of-order core overlaps them, so for a body not much
      * longer than the loop the net time is uncertain by up to the loop's own

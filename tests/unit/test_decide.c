@@ -517,6 +517,34 @@ static void min_untagged_inf_keeps_every_tagged_sample(void **state)
     assert_int_equal(d.used, 45);
 }
 
+/* Samples that all read the same count of ticks: the rounding of the
+ * timer's two reads is what they are uncertain by, not nothing. */
+static void a_body_that_reads_the_same_ticks_keeps_the_rounding(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    add(30, 100, 0, 0, 1);
+    vn__row_view v = view(1, 1, 1, 30);
+    v.floor_ns = 0.01;
+    vn__decision d = decide(&v, &p);
+    assert_int_equal(d.head, VN__HEAD_MEDIAN);
+    double qvar = (M_PI / 2) * 0.01 * 0.01 / 6 / 30;
+    assert_true(fabs(d.var - qvar) < 1e-15);
+    assert_true(fabs((d.hi - d.value) - 1.959963984540054 * sqrt(qvar)) < 1e-12);
+    assert_true(fabs((d.value - d.lo) - 1.959963984540054 * sqrt(qvar)) < 1e-12);
+    /* Two processes that read it exactly alike: an interval with a width. */
+    vn__decision proc[2] = {d, d};
+    vn__row_state st = {1e6, 60, 1, 0, NAN};
+    vn__row_decision rd;
+    assert_int_equal(vn__decide_row(proc, 2, &p, &st, &rd), 0);
+    assert_true(rd.ns.hi > rd.ns.value && rd.ns.lo < rd.ns.value);
+    /* A noisier body keeps its own, wider interval. */
+    nrow = 0;
+    add(30, 100, 1, 0, 1);
+    vn__decision n = decide(&v, &p);
+    assert_true(n.var > 100 * qvar);
+}
+
 /* ---- A row over processes (vn__decide_row) ---- */
 
 /* A process's own decision: a median value with a variance from its
@@ -899,6 +927,7 @@ int main(void)
         cmocka_unit_test_setup(under_half_the_empty_loop_is_code_placement, setup),
         cmocka_unit_test_setup(a_body_under_a_cycle_is_bounded_by_its_fastest_sample, setup),
         cmocka_unit_test_setup(too_few_samples_have_no_interval, setup),
+        cmocka_unit_test_setup(a_body_that_reads_the_same_ticks_keeps_the_rounding, setup),
         cmocka_unit_test_setup(preempted_samples_leave_while_enough_stay, setup),
         cmocka_unit_test_setup(shared_samples_as_fast_as_quiet_ones_count, setup),
         cmocka_unit_test_setup(shared_samples_slower_beyond_the_precision_leave, setup),
