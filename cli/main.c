@@ -47,7 +47,9 @@ static void usage(FILE *f)
 
 /* The edit distance (Levenshtein) between a and b, both short words: the
  * cost of the insertions, deletions and substitutions that turn one into
- * the other, an adjacent swap counting as one (Damerau's transposition). */
+ * the other, an adjacent swap counting as one (Damerau's transposition).
+ * Written here: no library the build already uses offers it, and a
+ * dependency for a dozen lines of a textbook table is not worth one. */
 static size_t distance(const char *a, const char *b)
 {
     enum { MAX = 32 };
