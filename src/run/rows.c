@@ -137,7 +137,9 @@ int vn__check_done(const vn_run_config *c, row *r, double shell_ns)
     if (d.verdict == VN__GO_ON)
         return 0;
     r->finished = 1;
-    r->stop = vn__stop_of(d.verdict);
+    /* A count asked for (--runs N) is what stopped it, precise or not:
+     * it sought no precision, and says so (compare's threshold reads it). */
+    r->stop = c->runs ? VN_STOP_MAX_SAMPLES : vn__stop_of(d.verdict);
     return 0;
 }
 

@@ -115,6 +115,11 @@ def test_engine_names_and_hyperfine_names_stop_alike(tmp_path, names):
     b = json.loads(p.stdout)["benchmarks"][0]
     assert len(b["samples"]) == 8 and b["stop"] == "precision"
     assert not {w["id"] for w in b["warnings"]} & {"max_samples", "max_time"}, b["warnings"]
+    # A count asked for stopped them, however precise: they sought nothing.
+    p = run("run", "--fake-exec", same, "--runs", "8", "--json", "-", "x", check=0)
+    b = json.loads(p.stdout)["benchmarks"][0]
+    assert len(b["samples"]) == 8 and b["stop"] == "max_samples"
+    assert not {w["id"] for w in b["warnings"]} & {"max_samples", "max_time"}, b["warnings"]
     # The message names the options as they were typed, with their values.
     p = run("run", fewest, "5", most, "4", "true")
     one_line_error(p, 2, f"{most} (4)", f"{fewest} (5)")
