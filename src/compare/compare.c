@@ -1,6 +1,7 @@
 /* The comparison of two sides, pure arithmetic: per benchmark the ratio of
- * the medians with a bootstrap interval, the Mann-Whitney p-value and a
- * verdict; over them all the geometric mean of the ratios. */
+ * the medians with its interval (Welch's t over processes, a bootstrap
+ * over runs or samples), the Mann-Whitney p-value and a verdict; over them
+ * all the geometric mean of the ratios. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -210,9 +210,18 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
         out("\n");
     } else
         nothing(o, &err, r, prefix);
-    if (r->count[VN__CMP_NO_INTERVAL])
+    size_t bare = 0, aggs_bare = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        if (r->rows[i].verdict == VN__CMP_NO_INTERVAL) {
+            bare++;
+            aggs_bare += !strcmp(r->rows[i].method, "aggregates");
+        }
+    if (bare > aggs_bare)
         out("%snote: with one value on a side there is no interval, and no verdict; repeat the "
             "runs\n", prefix);
+    if (aggs_bare)
+        out("%snote: aggregates without a stddev, or of one repetition, give no interval and no "
+            "verdict\n", prefix);
     if (r->one_process)
         out("%swarning: %zu compared on samples: a side ran in one process, so the interval "
             "cannot see variation between runs (--processes auto)\n", prefix, r->one_process);

@@ -234,6 +234,21 @@ def test_golden_console_and_markdown(tmp_path):
     assert doc["machines_differ"] == ["host"]
 
 
+def test_aggregates_without_a_deviation_say_why_there_is_no_interval(tmp_path):
+    """Google Benchmark's aggregates without stddev or cv: a ratio of the
+    means, no interval, no verdict, a p of null in a document the schema
+    takes, and a note that names the aggregates (not 'one value')."""
+    def bare(name, mean):
+        return [a for a in gb_aggregates(name, [mean] * 5) if a["aggregate_name"] in ("mean", "median")]
+    base = write(tmp_path / "base.json", gb_side("m", bare("BM_x", 100)))
+    new = write(tmp_path / "new.json", gb_side("m", bare("BM_x", 110)))
+    r = rows(compare(base, new))["BM_x"]
+    assert r["method"] == "aggregates" and r["verdict"] == "no_interval"
+    assert r["ratio"] == pytest.approx(1.1) and r["ci"] is None and r["p"] is None
+    p = run("compare", base, new, check=0)
+    assert "aggregates without a stddev" in p.stdout and "one value on a side" not in p.stdout
+
+
 def test_threshold_is_the_precision_the_files_asked(tmp_path, run_file):
     """Between vernier's files whose runs sought a precision (a row stopped
     on it) the threshold is that precision (the looser side's); a run of
