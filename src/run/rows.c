@@ -94,6 +94,10 @@ void vn__run_policy(const vn_run_config *c, vn__policy *p)
     p->min_samples = c->runs ? c->runs : c->min_runs;
     p->max_samples = c->runs ? c->runs : c->max_runs;
     p->budget_ns = c->runs ? INFINITY : c->min_time * 1e9;
+    /* A count asked for (--runs N) is what stops it, precise or not: it
+     * seeks no precision, and its stop reason says so (compare's threshold
+     * reads it). */
+    p->stop_on_precision = !c->runs;
     /* A run of a command has no tags, and its "empty loop" is the shell's
      * start-up, measured apart: a command barely dearer than it is still
      * a command, not code that may overlap a loop. */
@@ -137,9 +141,7 @@ int vn__check_done(const vn_run_config *c, row *r, double shell_ns)
     if (d.verdict == VN__GO_ON)
         return 0;
     r->finished = 1;
-    /* A count asked for (--runs N) is what stopped it, precise or not:
-     * it sought no precision, and says so (compare's threshold reads it). */
-    r->stop = c->runs ? VN_STOP_MAX_SAMPLES : vn__stop_of(d.verdict);
+    r->stop = vn__stop_of(d.verdict);
     return 0;
 }
 
