@@ -240,7 +240,7 @@ def test_unknown_command_names_the_nearest_or_the_help():
         assert p.stderr == f"vernier: unknown command '{typed}'; did you mean '{meant}'?\n"
         assert run("help", typed, check=2).stderr == p.stderr
     # Too far from any, or as near to two ("st": stats, store).
-    for typed in ("bogus", "x", "st", "counters", "hxxxory", "x" * 40):
+    for typed in ("bogus", "x", "st", "counters", "hzzzory", "x" * 40):
         p = run(typed, check=2)
         assert "did you mean" not in p.stderr and "'vernier --help'" in p.stderr, p.stderr
         assert len(p.stderr.splitlines()) == 1 and len(p.stderr) - len(typed) <= 80
