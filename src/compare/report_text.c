@@ -210,13 +210,15 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
         out("\n");
     } else
         nothing(o, &err, r, prefix);
-    size_t bare = 0, aggs_bare = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        if (r->rows[i].verdict == VN__CMP_NO_INTERVAL) {
-            bare++;
-            aggs_bare += !strcmp(r->rows[i].method, "aggregates");
-        }
-    if (bare > aggs_bare)
+    size_t cycles = 0, aggs = 0, within = 0, aggs_bare = 0;
+    for (size_t i = 0; i < r->nrows; i++) {
+        int agg = !strcmp(r->rows[i].method, "aggregates");
+        within += r->rows[i].within_next_run;
+        cycles += r->rows[i].cycles;
+        aggs += agg;
+        aggs_bare += agg && r->rows[i].verdict == VN__CMP_NO_INTERVAL;
+    }
+    if (r->count[VN__CMP_NO_INTERVAL] > aggs_bare)
         out("%snote: with one value on a side there is no interval, and no verdict; repeat the "
             "runs\n", prefix);
     if (aggs_bare)
@@ -238,12 +240,6 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
     else if (learned)
         out("%snote: %zu intervals widened by the variation between %zu to %zu earlier runs in "
             "the store\n", prefix, learned, least, most);
-    size_t cycles = 0, aggs = 0, within = 0;
-    for (size_t i = 0; i < r->nrows; i++) {
-        within += r->rows[i].within_next_run;
-        cycles += r->rows[i].cycles;
-        aggs += !strcmp(r->rows[i].method, "aggregates");
-    }
     if (within)
         out("%snote: %zu called no change: a headline lies within the interval the other run "
             "printed\n", prefix, within);

@@ -238,7 +238,7 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
         d->value = d->raw_median - e->om;
         double elo = isfinite(e->olo) ? e->om - e->olo : 0, ehi = isfinite(e->ohi) ? e->ohi - e->om : 0;
         /* No narrower than the rounding; no interval stays none (NAN). */
-        double q = 1.959963984540054 * sqrt(qvar); /* the 97.5% normal quantile */
+        double q = VN__Z975 * sqrt(qvar);
         double below = d->raw_median - d->raw_lo, above = d->raw_hi - d->raw_median;
         d->lo = d->value - hypot(isnan(below) ? below : fmax(below, q), ehi);
         d->hi = d->value + hypot(isnan(above) ? above : fmax(above, q), elo);

@@ -243,8 +243,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
             on_cpu &= vn__on_cpu(proc[i].on_cpu);
         }
         vn__levels ln, lc = {0};
-        const double *floor_var = xv;
-        int rc = vn__levels_compute(x, floor_var, k, &ln);
+        int rc = vn__levels_compute(x, xv, k, &ln);
         if (rc) {
             free(x);
             free(with);
@@ -255,9 +254,9 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         out->serial = ln.serial;
         /* For the floor, each process's variance in cycles: its ns one
          * at its own cycles per ns, in place. */
-        for (size_t i = 0; floor_var && have_cycles && i < k; i++)
+        for (size_t i = 0; have_cycles && i < k; i++)
             xv[i] *= (c[i] / x[i]) * (c[i] / x[i]);
-        if (have_cycles && vn__levels_compute(c, floor_var, k, &lc) == 0) {
+        if (have_cycles && vn__levels_compute(c, xv, k, &lc) == 0) {
             out->cycles = head_of(&lc, p);
             /* The clock moved between processes when they vary less in
              * cycles than in ns, beyond chance. */

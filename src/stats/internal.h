@@ -7,6 +7,10 @@
 
 #include "stats/stats_api.h"
 
+/* The normal distribution's 97.5% quantile: the half-width of a 95%
+ * interval in standard errors. */
+#define VN__Z975 1.95996398454005423552
+
 /* A sorted copy of x[0..n) (ascending; the caller frees it), or NULL when
  * memory runs out. The caller's array is never reordered. */
 double *vn__sorted_copy(const double *x, size_t n);

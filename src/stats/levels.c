@@ -22,8 +22,6 @@
 #include "vernier/base.h"
 #include "stats/stats_api.h"
 
-/* The 97.5% normal quantile. */
-#define Z975 1.959963984540054
 
 double vn__levels_serial(const double *x, size_t k)
 {
@@ -69,7 +67,7 @@ static double median_half(const double *sorted, size_t k, double sd, double floo
         if (iqr > 0)
             sigma = iqr / 1.349;
     }
-    return fmax(vn_t975((double)(k - 1)) * sigma, Z975 * floor) * sqrt(VN__MEDIAN_VAR / (double)k);
+    return fmax(vn_t975((double)(k - 1)) * sigma, VN__Z975 * floor) * sqrt(VN__MEDIAN_VAR / (double)k);
 }
 
 #define BATCHES 4
@@ -153,7 +151,7 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
          * then only widened intervals that held already), and the batch
          * medians take over. */
         double floor = k < 2 * BATCHES ? within_floor(var, k) : 0;
-        double half = fmax(vn_t975((double)(k - 1)) * l.sd, Z975 * floor) / sqrt((double)k);
+        double half = fmax(vn_t975((double)(k - 1)) * l.sd, VN__Z975 * floor) / sqrt((double)k);
         half *= sqrt(serial_factor(value, k, half));
         l.lo = l.mean - half;
         l.hi = l.mean + half;
@@ -205,11 +203,11 @@ void vn__levels_intervals(double value, double lo, double hi, double est[2], dou
     vn__levels_next_run(value, &next[0], &next[1]);
 }
 
-double vn__levels_next_half(double var) { return Z975 * sqrt(2 * var); }
+double vn__levels_next_half(double var) { return VN__Z975 * sqrt(2 * var); }
 
 double vn__median_var(double lo, double hi)
 {
-    double h = (hi - lo) / (2 * Z975);
+    double h = (hi - lo) / (2 * VN__Z975);
     return isfinite(h) ? h * h : NAN;
 }
 

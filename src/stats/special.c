@@ -10,7 +10,6 @@
 #include <string.h>
 
 #define LN_SQRT_2PI 0.91893853320467274178 /* log(sqrt(2 pi)) */
-#define Z975 1.95996398454005423552         /* the normal distribution's 97.5% quantile */
 
 /* The remainder of Stirling's series, lgamma(x) - ((x - 1/2) log x - x +
  * log sqrt(2 pi)), from the Bernoulli numbers B2..B14. For x >= 10 the first
@@ -135,7 +134,7 @@ double vn_t975(double df)
          * first omitted term is below 1e-15, while the incomplete beta
          * function loses digits there over thousands of continued-fraction
          * terms. */
-        const double z = Z975, z2 = z * z;
+        const double z = VN__Z975, z2 = z * z;
         double g1 = (z2 + 1) * z / 4;
         double g2 = ((5 * z2 + 16) * z2 + 3) * z / 96;
         double g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384;
@@ -149,8 +148,8 @@ double vn_t975(double df)
      * normal quantile is such a start (the t distribution's tails are
      * heavier), and Cornish and Fisher's first correction moves it close
      * without passing the root. */
-    double t = Z975 + (Z975 * Z975 * Z975 + Z975) / (4 * df);
-    double lo = Z975;
+    double t = VN__Z975 + (VN__Z975 * VN__Z975 * VN__Z975 + VN__Z975) / (4 * df);
+    double lo = VN__Z975;
     if (t_upper(t, df) < 0.025)
         t = lo;
     for (int i = 0; i < 200; i++) {
