@@ -20,6 +20,7 @@
 #define EMPTY_FIRST 5        /* empty-loop samples before sampling starts */
 #define EMPTY_FIRST_LATER 3  /* the same in a worker process after the first */
 #define MAX_ITERS ((uint64_t)1 << 40)
+#define WARM_AT_SIZE 2       /* warmup samples at the count timed, after it grew */
 #define FLAT_FROM 24         /* from 2^24 iterations, calibration checks that they run */
 #define EMPTY_SELF_RATIO 1.02 /* an empty-loop sample this much over its fastest was shared */
 #define EMPTY_SELF_ITERS 1000 /* iterations an empty-loop sample needs to be judged by itself */

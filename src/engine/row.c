@@ -41,12 +41,21 @@ int vn__row_begin(job *j, int *state)
 
     /* Warmup: untimed samples until the warmup time has passed since the
      * row began (calibration counts: it ran the code too). A worker after
-     * the first process runs one: the first process warmed the machine up
-     * (its clock, the caches of the program's files), and in later ones the
-     * first sample after it reads within the noise of the rest
-     * (bench/RESULTS.md). */
+     * the first process runs one (policy settle: more): the first process
+     * warmed the machine up (its clock, the caches of the program's
+     * files). The fastest warmup sample must reach the threshold too, or
+     * the samples are made longer, as soon as one falls short: a count
+     * calibrated while the caches were cold is often half of what a warm
+     * body needs. The warmup then goes on at the new count, and ends with
+     * at least WARM_AT_SIZE samples of it: a longer sample reaches what a
+     * shorter one did not (a walk through more of a table, here the second
+     * half of 262,144 places), which a few milliseconds without it leave
+     * cold, and the first samples at a count the warmup never ran read
+     * 10-40% slow (bench/RESULTS.md, 2026-11-30). */
+    threshold = fmin(threshold, cap); /* as in calibration: the budget must hold the minimum samples */
+    int grows = !j->cfg.cold && !j->b->opts.iterations;
     double fastest = INFINITY;
-    int warm = 0;
+    int warm = 0, at_size = WARM_AT_SIZE;
     /* A later worker goes on until two warmup samples in a row agree
      * (policy settle), for at most settle times the warmup: a body whose
      * buffers its setup just filled runs from the caches at first, and
@@ -56,7 +65,7 @@ int vn__row_begin(job *j, int *state)
     double settle_ns = settling ? j->pol.settle * j->cfg.warmup * 1e9 : 0, last = NAN;
     int settled = !settling;
     while (vn__elapsed_ns(j) < (j->fixed_iters ? 0 : j->cfg.warmup * 1e9) || (j->fixed_iters && !warm) ||
-           (!settled && vn__elapsed_ns(j) < settle_ns)) {
+           (!settled && vn__elapsed_ns(j) < settle_ns) || at_size < WARM_AT_SIZE) {
         warm = 1;
         double ns;
         unsigned tags;
@@ -69,22 +78,23 @@ int vn__row_begin(job *j, int *state)
         if (vn__run_sample(j, j->b->fn, 1, w->iters, &ns, &tags))
             return 0;
         fastest = fmin(fastest, ns);
+        at_size++;
         /* A sample preempted or moved says nothing of the body's speed. */
         settled = settled || (!tags && last > 0 && fabs(ns / last - 1) <= j->settle_tol);
         last = tags ? NAN : ns;
+        if (grows && fastest > 0 && fastest < threshold && w->iters < MAX_ITERS) {
+            while (fastest < threshold && w->iters < MAX_ITERS) {
+                w->iters *= 2;
+                fastest *= 2;
+            }
+            at_size = 0;
+            last = NAN;
+        }
     }
-    /* The fastest warmup sample must reach the threshold too, or the
-     * samples are made longer. */
     /* The reference is sized and its reads' share measured now, when the
      * core has run this row's code for the warmup, not when the row was
      * made (before any row ran). */
     vn__ref_setup(&j->run, j->res_ns);
-    /* As in calibration, the budget must still hold the minimum samples. */
-    threshold = fmin(threshold, cap);
-    while (!j->cfg.cold && !j->b->opts.iterations && fastest > 0 && fastest < threshold && w->iters < MAX_ITERS) {
-        w->iters *= 2;
-        fastest *= 2;
-    }
     res->iters = w->iters;
     /* A worker after the first process takes fewer: each process has its
      * own empty loop, and the one in eight later ones add to it. */

@@ -346,6 +346,53 @@ static void calibration_needs_a_second_sample_at_the_threshold(void **state)
     vn__results_clear(&r);
 }
 
+/* Cold for its first cold_calls calls (20 ns an iteration), and for the
+ * first two calls of any count larger than it ran before (30 ns), as a
+ * walk whose longer samples reach places of its table the shorter ones
+ * never touched; 10 ns once warm. */
+static uint64_t longest_run, new_count_calls;
+
+static void cold_at_a_new_count(vn_state *st)
+{
+    uint64_t n = vn_state_iterations(st), c = 10;
+    if (n > longest_run) {
+        longest_run = n;
+        new_count_calls = 0;
+    }
+    if (++new_count_calls <= 2)
+        c = 30;
+    if (++calls_so_far <= cold_calls)
+        c = 20;
+    while (vn_next(st))
+        fake_now += c;
+}
+
+/* Calibration, cold, settles on 2^16 (1.3 ms, twice); warm, 2^16 take
+ * 0.66 ms, so the samples grow to 2^17 while the warmup runs, and the
+ * warmup ends with samples of that count: no timed sample reads the
+ * first two at a new count. */
+static void the_warmup_ends_at_the_count_timed(void **state)
+{
+    (void)state;
+    reset_fake();
+    cold_calls = 18;
+    calls_so_far = 0;
+    longest_run = new_count_calls = 0;
+    vn_suite *s = fake_suite(20);
+    assert_int_equal(vn_suite_add(s, "b", cold_at_a_new_count, NULL), 0);
+    vn_config c = quick_config();
+    c.warmup = 0.01;
+    vn_results r;
+    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
+    const vn_result *b = vn_results_at(&r, 0);
+    assert_int_equal(b->iters, 131072);
+    assert_true(vn_result_samples(b) >= 10);
+    for (size_t i = 0; i < vn_result_samples(b); i++)
+        assert_true(fabs(vn_result_sample(b, i)->value - 10.0) < 1e-9);
+    vn__results_clear(&r);
+    vn_suite_destroy(s);
+}
+
 static void steady_body_stops_at_min_samples(void **state)
 {
     (void)state;
@@ -2360,6 +2407,7 @@ int main(void)
         cmocka_unit_test(calibration_doubles_to_the_threshold),
         cmocka_unit_test(calibration_stops_at_the_budgets_share),
         cmocka_unit_test(calibration_needs_a_second_sample_at_the_threshold),
+        cmocka_unit_test(the_warmup_ends_at_the_count_timed),
         cmocka_unit_test(a_shared_core_at_calibration_gives_longer_samples),
         cmocka_unit_test(steady_body_stops_at_min_samples),
         cmocka_unit_test(noisy_body_runs_to_the_budget),
