@@ -79,7 +79,8 @@ typedef struct vn__policy {
      * would read that transient, not the settled speed. 0 (the default):
      * one warmup sample; at 2 an 8 MiB pointer chase held the next run
      * more often on a quiet machine and less often on a loaded one, and
-     * the runs took 12% longer (bench/RESULTS.md, 2026-11-29). */
+     * the runs took 12% longer; two later A/B sets alike (bench/RESULTS.md,
+     * 2026-11-29 and 2026-11-30). */
     double settle;
     /* 1: in a worker, the rows take turns a sample each, as in one
      * process; 0 (the default): each runs to its end, in an order of the
