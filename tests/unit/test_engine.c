@@ -256,15 +256,21 @@ static const vn_result *run_hooked(const vn__hooks *h, size_t n, vn_results *r)
     return vn_results_at(r, 0);
 }
 
-/* fn alone on the fake machine as it stands, with quick_config(). */
-static const vn_result *run_alone(vn_results *r, vn_bench_fn fn)
+/* fn alone on the fake machine as it stands, with the configuration c. */
+static const vn_result *run_alone_with(vn_results *r, vn_bench_fn fn, const vn_config *c)
 {
     vn_suite *s = fake_suite(20);
     assert_int_equal(vn_suite_add(s, "b", fn, NULL), 0);
-    vn_config c = quick_config();
-    assert_int_equal(vn__suite_run_here(s, &c, r), 0);
+    assert_int_equal(vn__suite_run_here(s, c, r), 0);
     vn_suite_destroy(s);
     return vn_results_at(r, 0);
+}
+
+/* The same with quick_config(). */
+static const vn_result *run_alone(vn_results *r, vn_bench_fn fn)
+{
+    vn_config c = quick_config();
+    return run_alone_with(r, fn, &c);
 }
 
 /* A timer so costly that 1000 reads' worth (2 s) would not fit the budget:
@@ -323,22 +329,31 @@ static void calibration_doubles_to_the_threshold(void **state)
  * for the first time: 20 ns an iteration, then 10. */
 static unsigned cold_calls, calls_so_far;
 
-static void cold_at_first(vn_state *st)
+/* The fake machine afresh, with a body cold for its first calls. */
+static void start_cold(unsigned calls)
 {
-    uint64_t c = ++calls_so_far <= cold_calls ? 20 : 10;
+    reset_fake();
+    cold_calls = calls;
+    calls_so_far = 0;
+}
+
+/* Iterations at warm ns each, or 20 while the body is cold. */
+static void spend_cold(vn_state *st, uint64_t warm)
+{
+    uint64_t c = ++calls_so_far <= cold_calls ? 20 : warm;
     while (vn_next(st))
         fake_now += c;
 }
 
+static void cold_at_first(vn_state *st) { spend_cold(st, 10); }
+
 static void calibration_needs_a_second_sample_at_the_threshold(void **state)
 {
     (void)state;
-    reset_fake();
     /* Calls 1 to 17 run 1 to 2^16 iterations at 20 ns: 2^16 is the first to
      * reach 1 ms, at 1.3 ms. The second call at that size runs at 10 ns,
      * 0.66 ms, short of it, so the size doubles once more. */
-    cold_calls = 17;
-    calls_so_far = 0;
+    start_cold(17);
     vn_results r;
     const vn_result *b = run_alone(&r, cold_at_first);
     assert_int_equal(b->iters, 131072);
@@ -361,10 +376,7 @@ static void cold_at_a_new_count(vn_state *st)
     }
     if (++new_count_calls <= 2)
         c = 30;
-    if (++calls_so_far <= cold_calls)
-        c = 20;
-    while (vn_next(st))
-        fake_now += c;
+    spend_cold(st, c);
 }
 
 /* Calibration, cold, settles on 2^16 (1.3 ms, twice); warm, 2^16 take
@@ -374,23 +386,17 @@ static void cold_at_a_new_count(vn_state *st)
 static void the_warmup_ends_at_the_count_timed(void **state)
 {
     (void)state;
-    reset_fake();
-    cold_calls = 18;
-    calls_so_far = 0;
+    start_cold(18);
     longest_run = new_count_calls = 0;
-    vn_suite *s = fake_suite(20);
-    assert_int_equal(vn_suite_add(s, "b", cold_at_a_new_count, NULL), 0);
     vn_config c = quick_config();
     c.warmup = 0.01;
     vn_results r;
-    assert_int_equal(vn__suite_run_here(s, &c, &r), 0);
-    const vn_result *b = vn_results_at(&r, 0);
+    const vn_result *b = run_alone_with(&r, cold_at_a_new_count, &c);
     assert_int_equal(b->iters, 131072);
     assert_true(vn_result_samples(b) >= 10);
     for (size_t i = 0; i < vn_result_samples(b); i++)
         assert_true(fabs(vn_result_sample(b, i)->value - 10.0) < 1e-9);
     vn__results_clear(&r);
-    vn_suite_destroy(s);
 }
 
 static void steady_body_stops_at_min_samples(void **state)
