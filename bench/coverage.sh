@@ -7,8 +7,11 @@
 # `stress-ng --cpu 1` on another CPU. bench/coverage_report.py then prints
 # per workload and condition:
 #   - the spread of the headlines across runs (max / min, in the headline's unit),
-#   - the mean half-width of one run's 95% interval, against the half-range
-#     of the headlines plus the precision asked,
+#   - the mean half-width of one run's 95% interval ("half"), beside the
+#     width one fixed interval about every run would need to hold the next
+#     run's headline 95% of the time ("needs": the 95th percentile of how
+#     far apart the pairs are) and the half-range of the headlines plus the
+#     precision asked ("limit"),
 #   - coverage: how often run i's interval holds run i+1's headline (and
 #     the reverse): about 95% when the printed interval (the next run's)
 #     is right; "same", over pairs of runs in one core state; "est", with
