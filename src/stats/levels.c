@@ -88,8 +88,20 @@ double vn__levels_batch_factor(const double *x, size_t k, double half)
     }
     for (size_t b = 0; b < BATCHES; b++)
         ss += (m[b] - mean) * (m[b] - mean);
-    double bhalf = vn_t975(BATCHES - 1) * sqrt(ss / (BATCHES - 1) / BATCHES);
-    double f = (bhalf / half) * (bhalf / half);
+    /* Variances compared, not half-widths: the batches' standard error
+     * against the one half gives (half over its own Student's t). Their
+     * half-widths would carry t with 3 degrees of freedom against t with
+     * k - 1, so with no correlation at all the factor would be (3.18 /
+     * 2.09)^2 = 2.3 times a chi-square over its degrees of freedom at 20
+     * values: over 2 in 43% of runs of independent values, widening the
+     * interval by 41% on average (21% at 8 values); compared as
+     * variances, over 2 in 11%. Replayed on 36 arms of bench/coverage.sh
+     * (bench/RESULTS.md, 2026-11-30): as many arms under the coverage
+     * goal, 26 workload-conditions wider than the runs' half-range plus
+     * the precision against 33. */
+    double bse = sqrt(ss / (BATCHES - 1) / BATCHES);
+    double se = half / vn_t975((double)(k - 1));
+    double f = (bse / se) * (bse / se);
     return fmin(fmax(f, 1), 9);
 }
 

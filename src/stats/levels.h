@@ -65,12 +65,13 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
 
 /* The batch-means form of vn__levels_serial for the median of x[0..k),
  * values in the order they were taken: cut in 4 batches of k/4 in that
- * order, the spread of the 4 batch medians (Student's t with 3 degrees of
- * freedom) gives the median's half-width under serial correlation of any
- * reach within the run, where a state that lasts a few processes and
- * then changes leaves the lag-1 autocorrelation small. Returned as the
- * factor on the variance of the median's own interval, half its
- * half-width with no correlation, in [1, 9]; 1 for fewer than 8 values.
+ * order, the spread of the 4 batch medians gives the median's variance
+ * under serial correlation of any reach within the run, where a state
+ * that lasts a few processes and then changes leaves the lag-1
+ * autocorrelation small. Returned as the factor on the variance of the
+ * median's own interval, half its half-width with no correlation (with
+ * Student's t for k - 1 degrees of freedom): the ratio of the two
+ * variances, in [1, 9]; 1 for fewer than 8 values.
  * (Batch means: Law and Kelton, "Simulation Modeling and Analysis".) */
 double vn__levels_batch_factor(const double *x, size_t k, double half);
 
