@@ -90,15 +90,15 @@ double vn__levels_batch_factor(const double *x, size_t k, double half)
         ss += (m[b] - mean) * (m[b] - mean);
     /* Variances compared, not half-widths: the batches' standard error
      * against the one half gives (half over its own Student's t). Their
-     * half-widths would carry t with 3 degrees of freedom against t with
-     * k - 1, so with no correlation at all the factor would be (3.18 /
+     * half-widths carry t for 3 degrees of freedom against t for k - 1,
+     * so with no correlation at all their squared ratio is about (3.18 /
      * 2.09)^2 = 2.3 times a chi-square over its degrees of freedom at 20
-     * values: over 2 in 43% of runs of independent values, widening the
-     * interval by 41% on average (21% at 8 values); compared as
-     * variances, over 2 in 11%. Replayed on 36 arms of bench/coverage.sh
-     * (bench/RESULTS.md, 2026-11-30): as many arms under the coverage
-     * goal, 26 workload-conditions wider than the runs' half-range plus
-     * the precision against 33. */
+     * values: in simulated runs of independent values, over 2 in 15-43%
+     * of them (8 to 20 values), widening the interval by 18-40% on
+     * average; as variances, over 2 in 4-5%, widening by 5-8%. Replayed
+     * on 38 set-conditions of bench/coverage.sh (bench/RESULTS.md,
+     * 2026-11-30): as many under the coverage goal, 28 workload-conditions
+     * wider than the runs' half-range plus the precision against 35. */
     double bse = sqrt(ss / (BATCHES - 1) / BATCHES);
     double se = half / vn_t975((double)(k - 1));
     double f = (bse / se) * (bse / se);
