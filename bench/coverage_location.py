@@ -16,9 +16,9 @@ reported:
   batches: the median's interval with the serial factor taken as the
           larger of the lag-1 one and that of batch medians (the k
           processes in the order they ran cut in 4 batches of k/4, from 8
-          processes on: Student's t with 3 degrees of freedom on the
-          spread of the 4 medians, over the median's own half-width,
-          squared), at most 9: the batch-means estimate of a variance
+          processes on: the variance of the 4 medians' mean over the
+          median's own, its half-width over Student's t for k - 1
+          degrees of freedom), at most 9: the batch-means estimate of a variance
           under serial correlation, for a state of the machine that lasts
           a few processes rather than one to the next;
   gated:  the same, the batches' factor only where a one-way analysis of
@@ -100,7 +100,7 @@ def batch_factor(x, half, gated):
         if not stats.f_oneway(*batches(r)).pvalue < 0.2:
             return 1.0
     m = [statistics.median(b) for b in batches(x)]
-    return (t975(BATCHES - 1) * statistics.stdev(m) / math.sqrt(BATCHES) / half) ** 2
+    return (t975(len(x) - 1) * statistics.stdev(m) / math.sqrt(BATCHES) / half) ** 2
 
 
 def interval(x, rule, within=None):
