@@ -22,6 +22,9 @@
 #   - power: the same comparison of run i against a run of the same binary
 #     with a planted slowdown of 3% and of 10% in the chains
 #     (VN_COVERAGE_SLOWER), the share that finds it,
+#   - a line for each condition with the goals (mean coverage at least 80%,
+#     each workload's at least 65%, no half-width over its limit), and a
+#     line for each workload wider than its limit,
 #   - and, a line for each condition (bench/core_state.py), how many runs
 #     ran on a shared core throughout, and whether `x += x` read slow with
 #     a `shared_core` finding or without one.

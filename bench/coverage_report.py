@@ -135,7 +135,7 @@ def main(d):
         print(f"{'workload':<15}{'unit':>7}{'spread':>8}{'half':>8}{'needs':>7}{'limit':>8}"
               f"{'cover':>7}{'same':>6}{'est':>5}{'false':>7}{'3%':>6}{'10%':>6}{'procs':>6}")
         names = list(runs[0].keys())
-        covs, scovs = [], []
+        covs, scovs, wide, low = [], [], [], []
         for name in names:
             unit = headline(runs[0][name])[0]
             vals, halves, bounds, procs = [], [], 0, []
@@ -193,9 +193,17 @@ def main(d):
             cov = hit / tries if tries else None
             if cov is not None:
                 covs.append(cov)
+                if cov < 0.65:
+                    low.append(name)
             scov = shit / stries if stries else None
             if scov is not None:
                 scovs.append(scov)
+            half = statistics.mean(halves) if halves else float("nan")
+            if half > half_range + PRECISION:
+                need = needs(apart)
+                wide.append(f"  {name} {100 * half:.2f}% > {100 * (half_range + PRECISION):.2f}%, "
+                            f"needs {100 * need:.2f}%"
+                            + ("" if need <= half_range + PRECISION else ": no fixed-width 95% interval fits"))
             print(f"{name:<15}{unit:>7}{spread:>8.3f}"
                   f"{(100 * statistics.mean(halves)) if halves else float('nan'):>7.2f}%"
                   f"{100 * needs(apart):>6.2f}%"
@@ -210,6 +218,15 @@ def main(d):
             print(f"mean coverage over the workloads with an interval: {100 * statistics.mean(covs):.0f}%"
                   + (f"; over pairs in one core state ('same'): {100 * statistics.mean(scovs):.0f}%"
                      if scovs else ""))
+        if covs:
+            # The goals of bench/coverage.sh in one line, and a line for
+            # each workload wider than its limit.
+            print(f"goals: mean coverage {100 * statistics.mean(covs):.0f}% "
+                  f"({'>=' if statistics.mean(covs) >= 0.8 else 'under'} 80%), "
+                  + (f"under 65%: {', '.join(low)}" if low else "each >= 65%") + ", "
+                  + (f"{len(wide)} wider than the limit:" if wide else "none wider than the limit"))
+            for line in wide:
+                print(line)
         from core_state import summary  # pylint: disable=import-outside-toplevel
         print(f"core: {summary(runs)}")
 
