@@ -16,6 +16,7 @@
 
 #include "vernier.h"
 #include "ring.h"
+#include "table_walk.h"
 
 #if defined(__x86_64__)
 #define ADDS(x, n) __asm__ __volatile__(".rept " #n "\n\tadd $1, %0\n\t.endr" : "+r"(x))
@@ -64,8 +65,6 @@ static void div_chain(vn_state *st)
 }
 VN_BENCH(div_chain);
 
-#define TABLE_BITS 20 /* 2^20 slots of 4 bytes: 4 MiB */
-#define TABLE_SLOTS (1u << TABLE_BITS)
 static uint32_t *table;
 
 static void table_setup(vn_state *st)
@@ -83,18 +82,15 @@ static void table_setup(vn_state *st)
         table[i] = (uint32_t)vn_rng_below(&r, TABLE_SLOTS);
 }
 
-/* 256 lookups at random places of a 4 MiB table, the places drawn by a
- * linear congruential generator: independent loads, many in flight at once,
- * so the walk is bound by the memory system's throughput. */
+/* 256 lookups at random places of a 4 MiB table (bench/table_walk.h):
+ * independent loads, many in flight at once, so the walk is bound by the
+ * memory system's throughput. */
 static void table_walk(vn_state *st)
 {
     uint64_t at = 1;
     uint32_t sum = 0;
     while (vn_next(st)) {
-        for (int i = 0; i < 256; i++) {
-            at = at * 6364136223846793005ull + 1442695040888963407ull;
-            sum += table[at >> (64 - TABLE_BITS)];
-        }
+        table_walk_256(table, &at, &sum);
         vn_keep(sum);
     }
 }

@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define BITS 20
+#include "table_walk.h"
+
 #define SAMPLES 8
 
 static uint32_t *table;
@@ -37,10 +38,7 @@ static uint32_t walk(long iters)
     uint64_t at = 1;
     uint32_t sum = 0;
     for (long k = 0; k < iters; k++)
-        for (int i = 0; i < 256; i++) {
-            at = at * 6364136223846793005ull + 1442695040888963407ull;
-            sum += table[at >> (64 - BITS)];
-        }
+        table_walk_256(table, &at, &sum);
     return sum;
 }
 
@@ -70,13 +68,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_warm_state [ITERS >= 2] [PAUSE_MS >= 0]\n");
         return 2;
     }
-    table = malloc(sizeof *table << BITS);
+    table = malloc(TABLE_SLOTS * sizeof *table);
     if (!table) {
         fprintf(stderr, "bench_warm_state: out of memory\n");
         return 1;
     }
     uint64_t s = 11;
-    for (size_t i = 0; i < (size_t)1 << BITS; i++) {
+    for (size_t i = 0; i < TABLE_SLOTS; i++) {
         s = s * 6364136223846793005ull + 1;
         table[i] = (uint32_t)(s >> 40);
     }
