@@ -199,15 +199,11 @@ def main(d):
             if scov is not None:
                 scovs.append(scov)
             half = statistics.mean(halves) if halves else float("nan")
-            if half > half_range + PRECISION:
-                need = needs(apart)
-                wide.append(f"  {name} {100 * half:.2f}% > {100 * (half_range + PRECISION):.2f}%, "
-                            f"needs {100 * need:.2f}%"
-                            + ("" if need <= half_range + PRECISION else ": no fixed-width 95% interval fits"))
-            print(f"{name:<15}{unit:>7}{spread:>8.3f}"
-                  f"{(100 * statistics.mean(halves)) if halves else float('nan'):>7.2f}%"
-                  f"{100 * needs(apart):>6.2f}%"
-                  f"{100 * (half_range + PRECISION):>7.2f}%"
+            need, limit = needs(apart), half_range + PRECISION
+            if half > limit:
+                wide.append(f"  {name} {100 * half:.2f}% > {100 * limit:.2f}%, needs {100 * need:.2f}%"
+                            + ("" if need <= limit else ": no fixed-width 95% interval fits"))
+            print(f"{name:<15}{unit:>7}{spread:>8.3f}{100 * half:>7.2f}%{100 * need:>6.2f}%{100 * limit:>7.2f}%"
                   f"{(f'{100 * cov:.0f}%' if cov is not None else ('bound' if bounds else '-')):>7}"
                   f"{(f'{100 * scov:.0f}%' if scov is not None else '-'):>6}"
                   f"{(f'{100 * ehit / etries:.0f}%' if etries else '-'):>5}"
