@@ -328,6 +328,8 @@ static void calibration_doubles_to_the_threshold(void **state)
 /* Slow for its first cold_calls calls, as a body that touches its memory
  * for the first time: 20 ns an iteration, then 10. */
 static unsigned cold_calls, calls_so_far;
+/* The largest count run so far and the calls at it (cold_at_a_new_count). */
+static uint64_t longest_run, new_count_calls;
 
 /* The fake machine afresh, with a body cold for its first calls. */
 static void start_cold(unsigned calls)
@@ -335,6 +337,7 @@ static void start_cold(unsigned calls)
     reset_fake();
     cold_calls = calls;
     calls_so_far = 0;
+    longest_run = new_count_calls = 0;
 }
 
 /* Iterations at warm ns each, or 20 while the body is cold. */
@@ -365,7 +368,6 @@ static void calibration_needs_a_second_sample_at_the_threshold(void **state)
  * first two calls of any count larger than it ran before (30 ns), as a
  * walk whose longer samples reach places of its table the shorter ones
  * never touched; 10 ns once warm. */
-static uint64_t longest_run, new_count_calls;
 
 static void cold_at_a_new_count(vn_state *st)
 {
@@ -387,7 +389,6 @@ static void the_warmup_ends_at_the_count_timed(void **state)
 {
     (void)state;
     start_cold(18);
-    longest_run = new_count_calls = 0;
     vn_config c = quick_config();
     c.warmup = 0.01;
     vn_results r;
