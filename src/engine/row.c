@@ -82,11 +82,12 @@ int vn__row_begin(job *j, int *state)
         /* A sample preempted or moved says nothing of the body's speed. */
         settled = settled || (!tags && last > 0 && fabs(ns / last - 1) <= j->settle_tol);
         last = tags ? NAN : ns;
-        if (grows && fastest > 0 && fastest < threshold && w->iters < MAX_ITERS) {
-            while (fastest < threshold && w->iters < MAX_ITERS) {
-                w->iters *= 2;
-                fastest *= 2;
-            }
+        uint64_t before = w->iters;
+        while (grows && fastest > 0 && fastest < threshold && w->iters < MAX_ITERS) {
+            w->iters *= 2;
+            fastest *= 2;
+        }
+        if (w->iters != before) {
             at_size = 0;
             last = NAN;
         }
