@@ -195,13 +195,17 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * to +12 in two more, within what two interleaved halves of one build
      * differ by on this guest (bench/RESULTS.md, 2026-11-30). */
     p->within_floor = 0;
-    /* From 8 processes, where the interval takes in the batches' spread:
-     * stopping there, rows whose processes varied by more than the
-     * precision allows held the next run as often as when they ran to 20
-     * (81 to 87% against 79 to 87% of pairs, in the processes of four
-     * sets of 41 runs), in 0.6 to 0.8 of the time (bench/RESULTS.md,
-     * 2026-11-30). */
-    p->futile_after = 8;
+    /* From 12 processes: rows whose processes varied by more than the
+     * precision allows held the next run at 8 as often as at 20 (four
+     * sets of 41 runs), but their intervals were then wider than the runs'
+     * medians spread (a pointer chase's +-28% where its runs lay within
+     * +-18%). At 12 each such interval is about 0.76 of the one at 8. In
+     * two A/B sets of 41 runs no row was wider than its runs' half-range
+     * plus the precision, against two of four arms at 8; the pointer chase
+     * held the next run less often (74-79% against 84-91%), the other rows
+     * within the sets' noise; the six default rows and the trio took the
+     * same time (bench/RESULTS.md, 2026-11-30 evening). */
+    p->futile_after = 12;
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)
         return VN_EINVAL;

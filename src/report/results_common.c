@@ -96,7 +96,7 @@ static const struct {
      "Ask less with --precision, or quiet the machine."},
     {'W', "processes_vary",
      "the row's processes varied so much that even the most allowed (20) would not bring the "
-     "interval across them within the precision asked, so it stopped early (from 8 processes "
+     "interval across them within the precision asked, so it stopped early (from 12 processes "
      "on) with the interval they give: the value moves that much from one run to the next on "
      "this machine. Ask less with --precision, quiet the machine, or give --processes N to "
      "run N whole."},

@@ -631,40 +631,40 @@ static void processes_beyond_reach_stop_early(void **state)
 {
     (void)state;
     vn__policy p = policy();
-    assert_int_equal(p.futile_after, 8);
-    vn__decision wide[8], near[8];
-    for (int i = 0; i < 8; i++) {
+    assert_int_equal(p.futile_after, 12);
+    vn__decision wide[12], near[12];
+    for (int i = 0; i < 12; i++) {
         wide[i] = proc_of(i % 2 ? 104 : 100, 0.01, 3);
         near[i] = proc_of(i % 2 ? 101.7 : 100, 0.01, 3);
     }
-    /* About +-3% over 8: at 20 still about 3% x sqrt(8 / 20) x t(19) /
-     * t(7), over 1%. */
-    vn__row_decision rd = decide_row(wide, 8, &p, 0, 1e6);
+    /* About +-2.5% over 12: at 20 still about 2.5% x sqrt(12 / 20) x
+     * t(19) / t(11), over 1%. */
+    vn__row_decision rd = decide_row(wide, 12, &p, 0, 1e6);
     assert_int_equal(rd.verdict, VN__STOP_PROCESSES_VARY);
-    assert_true(rd.half_pct > 2.5 && rd.half_pct < 4);
-    assert_true(fabs(rd.need - ceil(8 * rd.half_pct * rd.half_pct)) < 1e-9);
+    assert_true(rd.half_pct > 2 && rd.half_pct < 3.5);
+    assert_true(fabs(rd.need - ceil(12 * rd.half_pct * rd.half_pct)) < 1e-9);
     assert_int_equal(vn__stop_of(rd.verdict), VN_STOP_PROCESSES_VARY);
     assert_string_equal(vn_stop_name(VN_STOP_PROCESSES_VARY), "processes_vary");
     /* Fewer than futile_after: on. */
-    assert_int_equal(decide_row(wide, 7, &p, 0, 1e6).verdict, VN__GO_ON);
-    /* About +-1.3% over 8 would be within 1% long before 20: on. */
-    rd = decide_row(near, 8, &p, 0, 1e6);
+    assert_int_equal(decide_row(wide, 11, &p, 0, 1e6).verdict, VN__GO_ON);
+    /* About +-1.1% over 12 would be within 1% long before 20: on. */
+    rd = decide_row(near, 12, &p, 0, 1e6);
     assert_false(rd.precise);
-    assert_true(rd.half_pct > 1 && rd.half_pct < 1.8);
+    assert_true(rd.half_pct > 1 && rd.half_pct < 1.5);
     assert_int_equal(rd.verdict, VN__GO_ON);
     /* Switched off, below the fewest processes asked for, or a count
      * given, the row runs on. */
     vn__policy off = policy_of("futile_after=inf");
-    assert_int_equal(decide_row(wide, 8, &off, 0, 1e6).verdict, VN__GO_ON);
-    off = policy_of("min_processes=12");
-    assert_int_equal(decide_row(wide, 8, &off, 0, 1e6).verdict, VN__GO_ON);
+    assert_int_equal(decide_row(wide, 12, &off, 0, 1e6).verdict, VN__GO_ON);
+    off = policy_of("min_processes=16");
+    assert_int_equal(decide_row(wide, 12, &off, 0, 1e6).verdict, VN__GO_ON);
     /* Out of budget it stops there, as any row does. */
     vn__row_state st = {0.9e9, 80, 0, 0.2e9, NAN};
-    assert_int_equal(vn__decide_row(wide, 8, &p, &st, &rd), 0);
+    assert_int_equal(vn__decide_row(wide, 12, &p, &st, &rd), 0);
     assert_int_equal(rd.verdict, VN__STOP_MAX_TIME);
-    assert_int_equal(rd.kept, 8);
-    p.min_processes = p.max_processes = 10;
-    assert_int_equal(decide_row(wide, 8, &p, 0, 1e6).verdict, VN__GO_ON);
+    assert_int_equal(rd.kept, 12);
+    p.min_processes = p.max_processes = 14;
+    assert_int_equal(decide_row(wide, 12, &p, 0, 1e6).verdict, VN__GO_ON);
 }
 
 /* The run's probes fell in two groups (a core of its own at 1.0, shared at
