@@ -178,34 +178,37 @@ def main(d):
                     if same_state(x, y):
                         stries += 1
                         shit += lo <= w <= hi
-            def count(kind):
+            # How many of each kind of comparison called the workload
+            # slower, of how many made: against the next run ("base"), and
+            # against one with a planted slowdown of 3% or 10% (the chains).
+            chain = "chain" in name
+            counts = {"slow3": (0, 0), "slow10": (0, 0)}
+            for kind in ("base", "slow3", "slow10") if chain else ("base",):
                 got = tot = 0
                 for k in range(1, n):
                     v = verdicts(os.path.join(d, f"{cond}-cmp-{kind}-{k}.json")).get(name)
-                    if v is None:
-                        continue
-                    tot += 1
-                    got += v == "slower"
-                return got, tot
+                    if v is not None:
+                        tot += 1
+                        got += v == "slower"
+                counts[kind] = got, tot
 
             def share(kind):
-                got, tot = count(kind)
+                got, tot = counts[kind]
                 return f"{got}/{tot}" if tot else "-"
 
             # The other goals: false alarms in at most 5% of the tries (2
             # of 40, and of 38 when two runs had no comparison); on the
             # chains, a planted 10% found in 95% or more, 3% in 50%, and
             # their headlines within 1.03 of each other.
-            got, tot = count("base")
+            got, tot = counts["base"]
             if tot and got > round(0.05 * tot):
                 missed.append(f"  {name} false alarms {got}/{tot} > 5%")
-            if "chain" in name:
-                for kind, least in (("slow10", 0.95), ("slow3", 0.5)):
-                    got, tot = count(kind)
-                    if tot and got < least * tot:
-                        missed.append(f"  {name} {kind[4:]}% found {got}/{tot} < {100 * least:.0f}%")
+            for kind, least in (("slow10", 0.95), ("slow3", 0.5)):
+                got, tot = counts[kind]
+                if tot and got < least * tot:
+                    missed.append(f"  {name} {kind[4:]}% found {got}/{tot} < {100 * least:.0f}%")
             spread = max(vals) / min(vals) if vals and min(vals) > 0 else float("nan")
-            if "chain" in name and unit == "cycles" and spread > 1.03:
+            if chain and unit == "cycles" and spread > 1.03:
                 missed.append(f"  {name} spread {spread:.3f} > 1.03 in cycles")
             mid = statistics.median(vals) if vals else float("nan")
             half_range = (max(vals) - min(vals)) / 2 / mid if vals and mid else float("nan")
@@ -226,8 +229,8 @@ def main(d):
                   f"{(f'{100 * cov:.0f}%' if cov is not None else ('bound' if bounds else '-')):>7}"
                   f"{(f'{100 * scov:.0f}%' if scov is not None else '-'):>6}"
                   f"{(f'{100 * ehit / etries:.0f}%' if etries else '-'):>5}"
-                  f"{share('base'):>7}{share('slow3') if 'chain' in name else '':>6}"
-                  f"{share('slow10') if 'chain' in name else '':>6}"
+                  f"{share('base'):>7}{share('slow3') if chain else '':>6}"
+                  f"{share('slow10') if chain else '':>6}"
                   f"{(f'{statistics.median(procs):.0f}' if procs else '-'):>6}")
         if covs:
             print(f"mean coverage over the workloads with an interval: {100 * statistics.mean(covs):.0f}%"
