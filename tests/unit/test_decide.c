@@ -630,41 +630,42 @@ static void processes_far_apart_say_so_and_go_on(void **state)
 static void processes_beyond_reach_stop_early(void **state)
 {
     (void)state;
+    enum { K = 12 }; /* the default futile_after */
     vn__policy p = policy();
-    assert_int_equal(p.futile_after, 12);
-    vn__decision wide[12], near[12];
-    for (int i = 0; i < 12; i++) {
+    assert_int_equal(p.futile_after, K);
+    vn__decision wide[K], near[K];
+    for (int i = 0; i < K; i++) {
         wide[i] = proc_of(i % 2 ? 104 : 100, 0.01, 3);
         near[i] = proc_of(i % 2 ? 101.7 : 100, 0.01, 3);
     }
     /* About +-2.5% over 12: at 20 still about 2.5% x sqrt(12 / 20) x
      * t(19) / t(11), over 1%. */
-    vn__row_decision rd = decide_row(wide, 12, &p, 0, 1e6);
+    vn__row_decision rd = decide_row(wide, K, &p, 0, 1e6);
     assert_int_equal(rd.verdict, VN__STOP_PROCESSES_VARY);
     assert_true(rd.half_pct > 2 && rd.half_pct < 3.5);
-    assert_true(fabs(rd.need - ceil(12 * rd.half_pct * rd.half_pct)) < 1e-9);
+    assert_true(fabs(rd.need - ceil(K * rd.half_pct * rd.half_pct)) < 1e-9);
     assert_int_equal(vn__stop_of(rd.verdict), VN_STOP_PROCESSES_VARY);
     assert_string_equal(vn_stop_name(VN_STOP_PROCESSES_VARY), "processes_vary");
     /* Fewer than futile_after: on. */
-    assert_int_equal(decide_row(wide, 11, &p, 0, 1e6).verdict, VN__GO_ON);
+    assert_int_equal(decide_row(wide, K - 1, &p, 0, 1e6).verdict, VN__GO_ON);
     /* About +-1.1% over 12 would be within 1% long before 20: on. */
-    rd = decide_row(near, 12, &p, 0, 1e6);
+    rd = decide_row(near, K, &p, 0, 1e6);
     assert_false(rd.precise);
     assert_true(rd.half_pct > 1 && rd.half_pct < 1.5);
     assert_int_equal(rd.verdict, VN__GO_ON);
     /* Switched off, below the fewest processes asked for, or a count
      * given, the row runs on. */
     vn__policy off = policy_of("futile_after=inf");
-    assert_int_equal(decide_row(wide, 12, &off, 0, 1e6).verdict, VN__GO_ON);
-    off = policy_of("min_processes=16");
-    assert_int_equal(decide_row(wide, 12, &off, 0, 1e6).verdict, VN__GO_ON);
+    assert_int_equal(decide_row(wide, K, &off, 0, 1e6).verdict, VN__GO_ON);
+    off = policy_of("min_processes=16"); /* over K */
+    assert_int_equal(decide_row(wide, K, &off, 0, 1e6).verdict, VN__GO_ON);
     /* Out of budget it stops there, as any row does. */
     vn__row_state st = {0.9e9, 80, 0, 0.2e9, NAN};
-    assert_int_equal(vn__decide_row(wide, 12, &p, &st, &rd), 0);
+    assert_int_equal(vn__decide_row(wide, K, &p, &st, &rd), 0);
     assert_int_equal(rd.verdict, VN__STOP_MAX_TIME);
-    assert_int_equal(rd.kept, 12);
-    p.min_processes = p.max_processes = 14;
-    assert_int_equal(decide_row(wide, 12, &p, 0, 1e6).verdict, VN__GO_ON);
+    assert_int_equal(rd.kept, K);
+    p.min_processes = p.max_processes = K + 2;
+    assert_int_equal(decide_row(wide, K, &p, 0, 1e6).verdict, VN__GO_ON);
 }
 
 /* The run's probes fell in two groups (a core of its own at 1.0, shared at
