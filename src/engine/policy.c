@@ -204,7 +204,9 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * plus the precision, against two of four arms at 8; the pointer chase
      * held the next run less often (74-79% against 84-91%), the other rows
      * within the sets' noise; the six default rows and the trio took the
-     * same time (bench/RESULTS.md, 2026-11-30 evening). */
+     * same time. At 16 the chase compared with itself failed 3 of 40
+     * tries, over the 5% a gate may (bench/RESULTS.md, 2026-11-30
+     * evening). */
     p->futile_after = 12;
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)
