@@ -95,9 +95,9 @@ static const struct {
      "across them was within the precision asked for: its processes differ more than that. "
      "Ask less with --precision, or quiet the machine."},
     {'W', "processes_vary",
-     "the row's processes varied so much that even the most allowed (20) would not bring the "
-     "interval across them within the precision asked, so it stopped early (from 12 processes "
-     "on) with the interval they give: the value moves that much from one run to the next on "
+     "the row's processes varied so much that even the most allowed (20 by default) would not "
+     "bring the interval across them within the precision asked, so it stopped early (from 12 "
+     "processes on by default, --policy futile_after) with the interval they give: the value moves that much from one run to the next on "
      "this machine. Ask less with --precision, quiet the machine, or give --processes N to "
      "run N whole."},
     {'O', "overhead_dominates",
