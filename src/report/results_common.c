@@ -97,9 +97,11 @@ static const struct {
     {'W', "processes_vary",
      "the row's processes varied so much that even the most allowed (20 by default) would not "
      "bring the interval across them within the precision asked, so it stopped early (from 12 "
-     "processes on by default, --policy futile_after) with the interval they give: the value moves that much from one run to the next on "
-     "this machine. Ask less with --precision, quiet the machine, or give --processes N to "
-     "run N whole."},
+     "processes on by default, --policy futile_after) with the interval they give. One run "
+     "sees only the states of the machine it met: where the next run lands is known better "
+     "from earlier ones (--store keeps them; vernier history widens the interval by how far "
+     "they moved). Ask less with --precision, quiet the machine, or give "
+     "--processes N to run N whole."},
     {'O', "overhead_dominates",
      "the empty loop is more than a quarter of the net time. An out-of-order core overlaps the "
      "body with the loop's own increment and branch, so subtracting the loop leaves the net "
