@@ -128,12 +128,13 @@ def interval(x, rule, within=None):
     s = sorted(x)
     iqr = quantile8(s, 0.75) - quantile8(s, 0.25)
     sigma = iqr / 1.349 if k >= 5 and iqr > 0 else sd
-    if rule.startswith("qn") and k >= 5 and qn(x) > 0:
-        sigma = qn(x)
+    q = qn(x) if rule.startswith("qn") and k >= 5 else 0
+    if q > 0:
+        sigma = q
     half = t975(k - 1) * math.sqrt(math.pi / 2) * sigma / math.sqrt(k)
     if rule == "within" and within and k < 2 * BATCHES:
         half = max(half, 1.96 * math.sqrt(math.pi / 2 * statistics.median(within) / k))
-    if rule in ("batches", "gated", "within", "qn", "qngated"):
+    if rule != "median":  # all but the plain median take the batches' factor
         f = min(max(f, batch_factor(x, half, rule.endswith("gated"))), 9)
     return next_run(statistics.median(x), half * math.sqrt(f))
 

@@ -223,11 +223,12 @@ def main(d):
             half = statistics.mean(halves) if halves else float("nan")
             need, limit = needs(apart), half_range + PRECISION
             if half > limit:
-                fits = sum(a <= limit for a in apart) / len(apart) if apart else float("nan")
-                wide.append(f"  {name} {100 * half:.2f}% > {100 * limit:.2f}%, needs {100 * need:.2f}%"
-                            + ("" if need <= limit else
-                               f": no fixed-width 95% interval fits; one as wide as the limit "
-                               f"holds {100 * fits:.0f}%"))
+                line = f"  {name} {100 * half:.2f}% > {100 * limit:.2f}%, needs {100 * need:.2f}%"
+                if need > limit:  # so apart has pairs: needs() is NAN without
+                    fits = sum(a <= limit for a in apart) / len(apart)
+                    line += (f": no fixed-width 95% interval fits; one as wide as the limit "
+                             f"holds {100 * fits:.0f}%")
+                wide.append(line)
             print(f"{name:<15}{unit:>7}{spread:>8.3f}{100 * half:>7.2f}%{100 * need:>6.2f}%{100 * limit:>7.2f}%"
                   f"{(f'{100 * cov:.0f}%' if cov is not None else ('bound' if bounds else '-')):>7}"
                   f"{(f'{100 * scov:.0f}%' if scov is not None else '-'):>6}"
