@@ -30,6 +30,17 @@ reported:
           factor; 82% efficient at the normal where the quartiles are 37%)
           in place of the interquartile range;
   qngated: qn with the batches' factor gated as in gated;
+  ms:     batches, with the median's standard error McKean and Schrader's
+          (1984) from the order statistics around it, (x_(k-c+1) - x_(c))
+          / (2 z), z the normal's 99.5% point, c = (k + 1) / 2 - z
+          sqrt(k / 4) rounded (at least 1), in place of sqrt(pi / 2)
+          sigma / sqrt(k): it reads how densely the values lie about the
+          median, not the normal's shape (from 5 processes; below, median);
+  densNN: batches, with the median's standard error from the density at
+          it read off the quantiles NN% either side (Hyndman and Fan's
+          definition 8): (q(0.5 + d) - q(0.5 - d)) / (4 d sqrt(k)), as
+          1 / (2 f sqrt(k)) (Siddiqui's estimate of 1 / f); dens25 is
+          about the interquartile rule, dens10 the most local;
   within: batches, and below 8 processes no narrower than the median of
           the processes' own medians' variances gives with the normal
           quantile (each from its samples' MAD: pi / 2 x sigma^2 / n), the
@@ -119,6 +130,13 @@ def qn(x):
     return 2.2219 * d[h * (h - 1) // 2 - 1] * small.get(n, n / (n + 1.4) if n % 2 else n / (n + 3.8))
 
 
+def ms_se(s):
+    """McKean and Schrader's standard error of the median of sorted s."""
+    k, z = len(s), 2.5758
+    c = max(1, round((k + 1) / 2 - z * math.sqrt(k / 4)))
+    return (s[k - c] - s[c - 1]) / (2 * z)
+
+
 def interval(x, rule, within=None):
     k = len(x)
     sd = statistics.stdev(x)
@@ -132,6 +150,13 @@ def interval(x, rule, within=None):
     if q > 0:
         sigma = q
     half = t975(k - 1) * math.sqrt(math.pi / 2) * sigma / math.sqrt(k)
+    if rule == "ms" and k >= 5 and ms_se(s) > 0:
+        half = t975(k - 1) * ms_se(s)
+    if rule.startswith("dens") and k >= 5:
+        d = int(rule[4:]) / 100
+        w = quantile8(s, 0.5 + d) - quantile8(s, 0.5 - d)
+        if w > 0:
+            half = t975(k - 1) * w / (4 * d * math.sqrt(k))
     if rule == "within" and within and k < 2 * BATCHES:
         half = max(half, 1.96 * math.sqrt(math.pi / 2 * statistics.median(within) / k))
     if rule != "median":  # all but the plain median take the batches' factor
@@ -168,7 +193,7 @@ def median_vars(b, unit):
     return out
 
 
-RULES = ("mean", "median", "batches", "gated", "within", "qn", "qngated")
+RULES = ("mean", "median", "batches", "gated", "within", "qn", "qngated", "ms", "dens10", "dens15", "dens20", "dens25")
 
 
 def main():
