@@ -27,25 +27,9 @@ CONDITIONS=${CONDITIONS:-quiet stress}
 scripts/install-deps --bench >/dev/null
 cmake -S . -B "$BUILD" >/dev/null
 cmake --build "$BUILD" --target bench_ablation bench_gbench_ablation bench_workloads >/dev/null
-cpus=($("$BUILD/venv/bin/python" -c 'import os; print(*sorted(os.sched_getaffinity(0)))'))
-CPU=${CPU:-${cpus[-1]}}
-if [ -z "${STRESS_CPU:-}" ]; then
-    for c in "${cpus[@]}"; do
-        if [ "$c" != "$CPU" ]; then STRESS_CPU=$c; break; fi
-    done
-fi
-if [ -n "${OUT:-}" ]; then
-    out=$OUT
-    mkdir -p "$out"
-else
-    out=$(mktemp -d)
-fi
-stress_pid=
-cleanup() {
-    if [ -n "$stress_pid" ]; then kill "$stress_pid" 2>/dev/null || true; wait "$stress_pid" 2>/dev/null || true; fi
-    if [ -z "${OUT:-}" ]; then rm -rf "$out"; fi
-}
-trap cleanup EXIT
+. bench/conditions.sh
+bench_cpus "$BUILD/venv/bin/python"
+bench_out
 
 # name and --policy value of each variant: all defaults, then one rule off.
 variants=(
@@ -64,11 +48,7 @@ echo "$CPU" > "$out/cpu"
 echo "measuring on CPU $CPU; stress on CPU ${STRESS_CPU:-none}; --max-time $MAX_TIME; $RUNS processes each"
 
 for cond in $CONDITIONS; do
-    if [ "$cond" = stress ]; then
-        stress-ng --cpu 1 --taskset "$STRESS_CPU" --timeout 0 --quiet &
-        stress_pid=$!
-        sleep 1
-    fi
+    bench_condition "$cond"
     # The variants take turns within each round, so a change of the
     # machine's mood over minutes falls on all of them alike.
     for i in $(seq "$RUNS"); do
@@ -100,8 +80,6 @@ for cond in $CONDITIONS; do
         e=$(date +%s%N)
         echo $(( (e - s) / 1000 )) > "$out/$cond-three-$i.us"
     done
-    if [ -n "$stress_pid" ]; then
-        kill "$stress_pid"; wait "$stress_pid" 2>/dev/null || true; stress_pid=
-    fi
+    bench_quiet
 done
 "$BUILD/venv/bin/python" bench/ablation_report.py "$out" "$RUNS" $CONDITIONS

@@ -55,25 +55,9 @@ if [ -f "$BUILD/build.ninja" ]; then
     cmake --build "$BUILD" --target bench_coverage vernier >/dev/null
 fi
 PY=${PY:-build/venv/bin/python}
-cpus=($("$PY" -c 'import os; print(*sorted(os.sched_getaffinity(0)))'))
-CPU=${CPU:-${cpus[-1]}}
-if [ -z "${STRESS_CPU:-}" ]; then
-    for c in "${cpus[@]}"; do
-        if [ "$c" != "$CPU" ]; then STRESS_CPU=$c; break; fi
-    done
-fi
-if [ -n "${OUT:-}" ]; then
-    out=$OUT
-    mkdir -p "$out"
-else
-    out=$(mktemp -d)
-fi
-stress_pid=
-cleanup() {
-    if [ -n "$stress_pid" ]; then kill "$stress_pid" 2>/dev/null || true; wait "$stress_pid" 2>/dev/null || true; fi
-    if [ -z "${OUT:-}" ]; then rm -rf "$out"; fi
-}
-trap cleanup EXIT
+. bench/conditions.sh
+bench_cpus "$PY"
+bench_out
 prog="$BUILD/bench/bench_coverage"
 tool="$BUILD/vernier"
 echo "$CPU" > "$out/cpu"
@@ -92,11 +76,7 @@ run() {
 }
 
 for cond in $CONDITIONS; do
-    if [ "$cond" = stress ]; then
-        stress-ng --cpu 1 --taskset "$STRESS_CPU" --timeout 0 --quiet &
-        stress_pid=$!
-        sleep 1
-    fi
+    bench_condition "$cond"
     # The slowed runs take turns with the plain ones, so each pair of runs
     # compared was taken back to back.
     for i in $(seq "$RUNS"); do
@@ -125,10 +105,6 @@ for cond in $CONDITIONS; do
                 "$out/$cond+alt-base-$i.json" "$out/$cond+alt-base-$((i + 1)).json" >/dev/null 2>&1 || true
         fi
     done
-    if [ -n "$stress_pid" ]; then
-        kill "$stress_pid" 2>/dev/null || true
-        wait "$stress_pid" 2>/dev/null || true
-        stress_pid=
-    fi
+    bench_quiet
 done
 "$PY" bench/coverage_report.py "$out"

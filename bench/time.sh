@@ -22,14 +22,8 @@ if [ -f "$BUILD/build.ninja" ]; then
     cmake --build "$BUILD" --target bench_workloads >/dev/null
 fi
 PY=${PY:-build/venv/bin/python}
-cpus=($("$PY" -c 'import os; print(*sorted(os.sched_getaffinity(0)))'))
-CPU=${CPU:-${cpus[-1]}}
-STRESS_CPU=${STRESS_CPU:-${cpus[0]}}
-stress_pid=
-cleanup() {
-    if [ -n "$stress_pid" ]; then kill "$stress_pid" 2>/dev/null || true; wait "$stress_pid" 2>/dev/null || true; fi
-}
-trap cleanup EXIT
+. bench/conditions.sh
+bench_cpus "$PY"
 
 # One run's wall time in ms.
 ms() {
@@ -43,13 +37,9 @@ ms() {
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)] / 1000}'; }
 
 trio='x_plus_x|sleep_10ms|random_work'
-echo "CPU $CPU, stress on CPU $STRESS_CPU, $RUNS runs each; median wall seconds"
+echo "CPU $CPU, stress on CPU ${STRESS_CPU:-none}, $RUNS runs each; median wall seconds"
 for cond in $CONDITIONS; do
-    if [ "$cond" = stress ]; then
-        stress-ng --cpu 1 --taskset "$STRESS_CPU" --timeout 0 --quiet &
-        stress_pid=$!
-        sleep 1
-    fi
+    bench_condition "$cond"
     six_now=() six_before=() trio_now=() trio_before=() six_alt=() trio_alt=()
     for i in $(seq "$RUNS"); do
         six_now+=("$(ms "$BUILD/bench/bench_workloads")")
@@ -83,9 +73,5 @@ for cond in $CONDITIONS; do
             printf "%-6s with ALT, six: %.3f s (ratio %.2f)   trio: %.3f s (ratio %.2f)\n",
                    cond, e, e / a, f, f / b }'
     fi
-    if [ -n "$stress_pid" ]; then
-        kill "$stress_pid" 2>/dev/null || true
-        wait "$stress_pid" 2>/dev/null || true
-        stress_pid=
-    fi
+    bench_quiet
 done
