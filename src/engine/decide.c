@@ -114,9 +114,28 @@ static double rel_mad(double *x, size_t n)
  * sample by its own reference and taking the smallest quotient instead
  * would pick a sample whose reference happened to run slow, and read a
  * dependent add under one cycle. x is scratch room for n values. */
-static void in_cycles(const vn__row_view *r, vn__decision *d, double om, double *x,
+/* The interval of a median net of the empty loop, in a unit of which one
+ * is scale ns: the raw median's order-statistic interval [lo, hi] around
+ * raw, no narrower than the timer's rounding (q ns either side), and the
+ * empty loop's own interval e, both uncertainties in quadrature as two
+ * independent estimates' half-widths add. A NAN end stays NAN. */
+static void net_interval(double raw, double lo, double hi, double value, double q,
+                         const vn__empty_view *e, double scale, double *out_lo, double *out_hi)
+{
+    double elo = isfinite(e->olo) ? (e->om - e->olo) / scale : 0;
+    double ehi = isfinite(e->ohi) ? (e->ohi - e->om) / scale : 0;
+    double below = raw - lo, above = hi - raw;
+    q /= scale;
+    *out_lo = value - hypot(isnan(below) ? below : fmax(below, q), ehi);
+    *out_hi = value + hypot(isnan(above) ? above : fmax(above, q), elo);
+}
+
+/* The headline in reference cycles, net of the empty loop's median om (0
+ * for none) with its interval widened as the ns one is (e NULL: not). */
+static void in_cycles(const vn__row_view *r, vn__decision *d, const vn__empty_view *e, double *x,
                       const vn__policy *p)
 {
+    double om = e ? e->om : 0;
     size_t m = 0;
     double fastest = INFINITY;
     for (size_t i = 0; i < r->n; i++) {
@@ -147,9 +166,17 @@ static void in_cycles(const vn__row_view *r, vn__decision *d, double om, double 
         d->ns_steadier = which == -1;
         free(ns);
     }
-    double med;
-    if (vn_median_ci(x, m, &med, &d->cycles_lo, &d->cycles_hi) == 0)
+    double med, lo, hi;
+    if (vn_median_ci(x, m, &med, &lo, &hi) == 0) {
         d->cycles = med;
+        d->cycles_lo = lo;
+        d->cycles_hi = hi;
+        /* ns of the empty loop and of the rounding over the samples'
+         * reference: the fastest, as the bound's cycles take it. */
+        if (e && d->ref > 0 && isfinite(d->ref))
+            net_interval(med, lo, hi, med, VN__Z975 * sqrt(d->qvar), e, d->ref, &d->cycles_lo,
+                         &d->cycles_hi);
+    }
     d->rel_mad_cycles = rel_mad(x, m);
 }
 
@@ -236,12 +263,9 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
          * independent estimates do: their half-widths in quadrature. */
         d->head = VN__HEAD_MEDIAN;
         d->value = d->raw_median - e->om;
-        double elo = isfinite(e->olo) ? e->om - e->olo : 0, ehi = isfinite(e->ohi) ? e->ohi - e->om : 0;
         /* No narrower than the rounding; no interval stays none (NAN). */
-        double q = VN__Z975 * sqrt(qvar);
-        double below = d->raw_median - d->raw_lo, above = d->raw_hi - d->raw_median;
-        d->lo = d->value - hypot(isnan(below) ? below : fmax(below, q), ehi);
-        d->hi = d->value + hypot(isnan(above) ? above : fmax(above, q), elo);
+        net_interval(d->raw_median, d->raw_lo, d->raw_hi, d->value, VN__Z975 * sqrt(qvar), e, 1,
+                     &d->lo, &d->hi);
         double evar = isfinite(e->olo) && isfinite(e->ohi) ? vn__median_var(e->olo, e->ohi) : 0;
         d->var = raw_var + evar;
         double half = fmax(d->value - d->lo, d->hi - d->value);
@@ -262,7 +286,7 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
         d->probe = vn_percentile_sorted(x, np, 50);
     }
     if (d->used) {
-        in_cycles(r, d, d->head == VN__HEAD_MEDIAN ? e->om : 0, x, p);
+        in_cycles(r, d, d->head == VN__HEAD_MEDIAN ? e : NULL, x, p);
         blocks(r, d, d->head == VN__HEAD_MEDIAN ? e->om : 0, x);
     }
     free(x);

@@ -118,6 +118,13 @@ static void the_net_interval_carries_the_empty_loops_uncertainty(void **state)
     assert_true(fabs(h1 - hypot(h0, 0.2)) < 1e-9);
     assert_true(unsure.value - unsure.lo > 0.2);
     assert_false(unsure.precise);
+    /* And so does the interval in cycles, by the same in cycles (0.3 ns
+     * a cycle). */
+    double c0 = sure.cycles_hi - sure.cycles, c1 = unsure.cycles_hi - unsure.cycles;
+    assert_true(fabs(sure.cycles - 9 / 0.3) < 1e-9);
+    assert_true(fabs(c1 - hypot(c0, 0.2 / 0.3)) < 1e-9);
+    assert_true(fabs((unsure.cycles - unsure.cycles_lo) -
+                     hypot(sure.cycles - sure.cycles_lo, 0.2 / 0.3)) < 1e-9);
 }
 
 static void no_stop_before_the_minimum_samples(void **state)
@@ -532,6 +539,10 @@ static void a_body_that_reads_the_same_ticks_keeps_the_rounding(void **state)
     assert_true(fabs(d.var - qvar) < 1e-15);
     assert_true(fabs((d.hi - d.value) - 1.959963984540054 * sqrt(qvar)) < 1e-12);
     assert_true(fabs((d.value - d.lo) - 1.959963984540054 * sqrt(qvar)) < 1e-12);
+    /* In cycles (1 ns a cycle here) no narrower: a row of one process
+     * shows the interval in cycles, never one of no width. */
+    assert_true(fabs((d.cycles_hi - d.cycles) - 1.959963984540054 * sqrt(qvar)) < 1e-12);
+    assert_true(fabs((d.cycles - d.cycles_lo) - 1.959963984540054 * sqrt(qvar)) < 1e-12);
     /* Two processes that read it exactly alike: an interval with a width. */
     vn__decision proc[2] = {d, d};
     vn__row_state st = {1e6, 60, 1, 0, NAN};
