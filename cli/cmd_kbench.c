@@ -54,6 +54,7 @@ static void usage(FILE *f)
             "  --dst A.B.C.D        the first destination fib_lookup routes (--param dst=)\n"
             "  --dst-range N        how many destinations from it (--param dst_range=)\n"
             "  --hist               also draw each target's distribution\n"
+            "  --explain            say in full what each finding means and what to do\n"
             "  --json FILE          also write vernier.results/1 JSON to FILE; '-' writes\n"
             "                       only the JSON to standard output\n"
             "  --store URL          also keep the results in the store vernier history\n"
@@ -77,7 +78,7 @@ typedef struct kb_opts {
 #endif
     long loop_count, warmup, chunk_us;
     long long seed;
-    int irqs_off, hist, list;
+    int irqs_off, hist, list, explain;
     const char *param[MAX_PARAMS]; /* NAME=VALUE */
     size_t nparam;
 } kb_opts;
@@ -237,7 +238,9 @@ static int list(const kb_opts *o, char **names, size_t n)
 
 static int report(const kb_opts *o, vn_results *r)
 {
-    int status = vn_cli_report_results(CMD, r, o->json, o->hist, vn_cli_report_flags(stdout));
+    int status = vn_cli_report_results(CMD, r, o->json, o->hist,
+                                       vn_cli_report_flags(stdout) |
+                                           (o->explain ? VN_REPORT_EXPLAIN : 0));
 #ifndef VN_NO_COMPARE
     if (!status)
         status = vn_cli_store_results(CMD, &o->store, r, o->json);
@@ -342,7 +345,7 @@ static int measure(const kb_opts *o, char **run, size_t nrun, int show_empty)
 static int parse_opts(int argc, char **argv, kb_opts *o)
 {
     enum { O_LIST = 256, O_LOOP, O_WARMUP, O_IRQS, O_PARAM, O_DST, O_DST_RANGE, O_HIST, O_JSON,
-           O_CHUNK, O_CPUS, O_SEED };
+           O_CHUNK, O_CPUS, O_SEED, O_EXPLAIN };
     static const struct option longopts[] = {
         {"list", no_argument, NULL, O_LIST},
         {"loop-count", required_argument, NULL, O_LOOP},
@@ -355,6 +358,7 @@ static int parse_opts(int argc, char **argv, kb_opts *o)
         {"cpus", required_argument, NULL, O_CPUS},
         {"seed", required_argument, NULL, O_SEED},
         {"hist", no_argument, NULL, O_HIST},
+        {"explain", no_argument, NULL, O_EXPLAIN},
         {"json", required_argument, NULL, O_JSON},
 #ifndef VN_NO_COMPARE
         VN_CLI_STORE_OPTIONS,
@@ -424,6 +428,7 @@ static int parse_opts(int argc, char **argv, kb_opts *o)
             break;
         }
         case O_HIST: o->hist = 1; break;
+        case O_EXPLAIN: o->explain = 1; break;
         case O_JSON:
             if (vn_cli_check_path(CMD, "--json", optarg))
                 return VN_EXIT_USAGE;

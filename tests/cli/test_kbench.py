@@ -110,6 +110,18 @@ def test_named_targets_only_and_the_table(fake):
     assert max(len(l) for l in p.stdout.splitlines()) <= 120
 
 
+def test_the_explain_the_findings_point_to_is_there(fake):
+    p = kbench(fake)
+    assert p.returncode == 0, p.stderr
+    assert "more: --explain" in p.stdout, p.stdout
+    e = kbench(fake, "--explain")
+    assert e.returncode == 0, e.stderr
+    assert "--explain" not in e.stdout, e.stdout
+    # The long form says more than the short one, below the same table.
+    assert len(e.stdout) > len(p.stdout)
+    assert e.stdout.splitlines()[:4] == p.stdout.splitlines()[:4]
+
+
 def test_errors_say_what_to_do(fake, tmp_path):
     p = kbench(tmp_path / "absent")
     # The folder was named by VERNIER_KBENCH_DIR: the message names it and
