@@ -29,6 +29,8 @@ void vn_cli_run_help(FILE *f)
             "  --precision PCT         stop when the median's 95%% CI is within +-PCT%% (default 1)\n"
             "  --order alternate|random|blocks  A B A B (default), shuffled blocks, or\n"
             "                          all runs of A, then all of B (drift falls on one)\n"
+            "  --seed N                the seed of --order random's shuffle (the same N, the\n"
+            "                          same order)\n"
             "  --cpu N                 pin vernier and every command to CPU N\n"
             "  --dma-latency US|auto|off  keep CPUs out of idle states slower to wake than US\n"
             "                          microseconds while the runs last (root only; 'auto',\n"

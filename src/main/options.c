@@ -39,7 +39,7 @@ static const struct {
     {{"min-sample-time", required_argument, 0, O_MINSAMPLETIME}, "SEC", "a sample lasts at least SEC (default 0.00025), and 1000 times the timer's cost"},
     {{"cpu", required_argument, 0, O_CPU}, "N", "pin the benchmark thread to CPU N"},
     {{"timer", required_argument, 0, O_TIMER}, "NAME", "time with this clock (see 'vernier clocks')"},
-    {{"threads", required_argument, 0, O_THREADS}, "N", "run N threads at once, started together (not with --cpu, --cold, --interleave or a CPU-time --timer)"},
+    {{"threads", required_argument, 0, O_THREADS}, "N", "run N threads at once, started together (not with --cpu, --cold, --interleave, --processes above 1 or a CPU-time --timer)"},
     {{"cold", no_argument, 0, O_COLD}, NULL, "evict the caches before each sample (one iteration per sample)"},
     {{"interleave", no_argument, 0, O_INTERLEAVE}, NULL, "the benchmarks take turns, so that those compared meet the same machine (the default): each process runs them one after another in an order of its own; in one process, a sample each"},
     {{"no-interleave", no_argument, 0, O_NO_INTERLEAVE}, NULL, "run each benchmark to its end before the next begins, in the same order in every process"},
