@@ -13,6 +13,7 @@
 #include "arch.h"
 #include "internal.h"
 #include "clock/probe.h"
+#include "stats/int.h"
 #include "stats/internal.h"
 
 /* ---- The delta distribution (pure) ----------------------------------------- */
@@ -231,6 +232,7 @@ int vn_probe_clock(vn_clock_id id, const vn_probe_opts *opts, vn_clock_probe *ou
     memset(out, 0, sizeof *out);
     out->id = id;
     out->latency_ns = out->resolution_ns = out->resolution_median_ns = out->getres_ns = NAN;
+    out->unit_ns = NAN;
     out->available = vn_clock_available(id);
     if (!out->available)
         return VN_ENOTSUP;
@@ -279,6 +281,9 @@ int vn_probe_clock(vn_clock_id id, const vn_probe_opts *opts, vn_clock_probe *ou
     out->reads = d.pairs + 1;
     out->backwards = d.backwards;
     int rc = bins_from_deltas(deltas, nd, &d);
+    uint64_t unit;
+    if (rc == 0 && vn__iunit(deltas, nd, &unit) == 0)
+        out->unit_ns = vn_clock_delta_ns(id, unit);
     free(deltas);
     if (rc)
         return rc;
@@ -287,6 +292,7 @@ int vn_probe_clock(vn_clock_id id, const vn_probe_opts *opts, vn_clock_probe *ou
         out->resolution_ns = vn_clock_delta_ns(id, mn);
         out->resolution_median_ns = vn_clock_delta_ns(id, med);
     }
+
     vn_delta_dist_free(&d);
     return 0;
 }

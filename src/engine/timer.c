@@ -90,10 +90,15 @@ int vn__timer_choose(const char *name, vn_clock_id *id, char *reason, size_t rea
     *cost_ns = p && isfinite(p->latency_ns) ? p->latency_ns : NAN;
     /* The resolution that matters is the clock's unit or its smallest
      * observed step, whichever is larger; with a fast clock the observed
-     * step is bounded by the read itself, which the cost already counts. */
+     * step is bounded by the read itself, which the cost already counts,
+     * unless every step was a multiple of one unit: a counter a hypervisor
+     * advances 26 ticks at a time rounds each read to 26 ticks, however
+     * fine its nominal tick (vn__delta_dist_unit). */
     double res = p ? p->getres_ns : NAN;
     if (p && isfinite(p->resolution_ns) && p->resolution_ns > p->latency_ns * 2)
         res = p->resolution_ns;
+    if (p && p->unit_ns > 0 && !(p->unit_ns <= res))
+        res = p->unit_ns;
     *resolution_ns = isfinite(res) ? res : 1.0;
     free(rep);
     return 0;

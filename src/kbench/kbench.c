@@ -10,6 +10,7 @@
 #include "engine/internal.h"
 #include "kbench.h"
 #include "base/format.h"
+#include "stats/int.h"
 #include "stats/levels.h"
 
 /* Parses the words "NAME NUMBER" of names[0..n) in order from *p, each
@@ -150,7 +151,8 @@ static int empty_of(const vn__kbench_row *r, double hz, vn__empty_view *e)
  * apart, an upper bound, the fastest call. The module has no stop rule (a
  * row is its loop_count calls): the decision's minimum and maximum are
  * that count. */
-static int row_of(const vn__kbench_row *k, double hz, const vn__empty_view *empty, vn_result *r)
+static int row_of(const vn__kbench_row *k, double hz, double res_ns, const vn__empty_view *empty,
+                  vn_result *r)
 {
     r->samples = calloc(k->n, sizeof *r->samples);
     double *net = malloc(k->n * sizeof *net);
@@ -174,7 +176,7 @@ static int row_of(const vn__kbench_row *k, double hz, const vn__empty_view *empt
     p.min_samples = p.max_samples = k->n;
     p.budget_ns = INFINITY;
     vn__row_view rv = {.v = r->samples, .n = k->n, .empty = {*empty, *empty},
-                       .floor_ns = 1e9 / hz};
+                       .floor_ns = res_ns};
     vn__decision d;
     if (rc == 0)
         rc = vn__decide(&rv, &p, &d);
@@ -238,8 +240,15 @@ int vn__kbench_results(const vn__kbench_row *rows, size_t n, double hz, vn_resul
         if (!rows[i].samples || rows[i].n == 0)
             return VN_EINVAL;
     vn__empty_view none = {0, 0, 0, 0}, empty = none;
+    /* What a call's count is rounded by: a tick, or the unit every count
+     * of the empty target is a multiple of (a counter a hypervisor
+     * advances 26 ticks at a time), as vernier clocks finds it. */
+    double res_ns = 1e9 / hz;
     for (size_t i = 0; i < n; i++)
         if (!strcmp(rows[i].name, "empty")) {
+            vn__u64 unit;
+            if (vn__iunit(rows[i].samples, rows[i].n, &unit) == 0)
+                res_ns = (double)unit * 1e9 / hz;
             int rc = empty_of(&rows[i], hz, &empty);
             if (rc)
                 return rc;
@@ -252,7 +261,8 @@ int vn__kbench_results(const vn__kbench_row *rows, size_t n, double hz, vn_resul
     if (!r.bench)
         return VN_ENOMEM;
     for (size_t i = 0; i < n; i++) {
-        int rc = row_of(&rows[i], hz, strcmp(rows[i].name, "empty") ? &empty : &none, &r.bench[i]);
+        int rc = row_of(&rows[i], hz, res_ns, strcmp(rows[i].name, "empty") ? &empty : &none,
+                        &r.bench[i]);
         r.nbench = i + 1;
         if (rc) {
             vn__results_clear(&r);
@@ -264,7 +274,7 @@ int vn__kbench_results(const vn__kbench_row *rows, size_t n, double hz, vn_resul
              "the kernel module's ordered counter reads around each call, at the rate "
              "calibrated in user space");
     r.timer_cost_ns = NAN;
-    r.timer_resolution_ns = 1e9 / hz;
+    r.timer_resolution_ns = res_ns;
     r.counter_hz = hz;
     r.optimized = 1;
     vn_config_init(&r.config);

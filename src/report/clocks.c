@@ -78,6 +78,7 @@ int vn_report_clocks_json(const vn_clocks_report *r, vn_buf *out)
         vn__json_num(&j, "latency_ns", p->latency_ns);
         vn__json_num(&j, "resolution_ns", p->resolution_ns);
         vn__json_num(&j, "resolution_median_ns", p->resolution_median_ns);
+        vn__json_num(&j, "unit_ns", p->unit_ns > 0 ? p->unit_ns : NAN);
         vn__json_num(&j, "getres_ns", p->getres_ns);
         if (p->available)
             vn__json_uint(&j, "backwards", p->backwards);
@@ -155,7 +156,8 @@ static const char *yes_no(int v, const char *yes, const char *no)
  * the clock: the true resolution may be finer than what two reads can show. */
 static int read_bound(const vn_clock_probe *p)
 {
-    return isfinite(p->resolution_ns) && isfinite(p->latency_ns) &&
+    /* Every step a multiple of one unit: the clock ticks no finer. */
+    return !(p->unit_ns > 0) && isfinite(p->resolution_ns) && isfinite(p->latency_ns) &&
            p->resolution_ns < 2.0 * p->latency_ns &&
            (!isfinite(p->getres_ns) || p->getres_ns < p->resolution_ns / 2.0);
 }
@@ -210,7 +212,11 @@ int vn_report_clocks_text(const vn_clocks_report *r, unsigned flags, vn_buf *o)
         int bound = read_bound(p);
         any_bound |= bound;
         char res[40];
-        snprintf(res, sizeof res, "%s%s", vn__fmt_ns(b, sizeof b, p->resolution_ns), bound ? "*" : " ");
+        /* Every step a multiple of one unit: that is the clock's
+         * granularity, however dear a read. */
+        snprintf(res, sizeof res, "%s%s",
+                 vn__fmt_ns(b, sizeof b, p->unit_ns > 0 ? p->unit_ns : p->resolution_ns),
+                 bound ? "*" : " ");
         rc |= vn_buf_printf(o, "%-18s %10s %11s %12s %12s %9llu%s%s\n", vn_clock_name(p->id),
                             vn__fmt_ns(a, sizeof a, p->latency_ns), res,
                             vn__fmt_ns(c, sizeof c, p->resolution_median_ns),

@@ -179,3 +179,29 @@ int vn__iformat_line(vn__u64 v, unsigned width, char *buf, size_t len)
     buf[at] = '\n';
     return (int)at + 1;
 }
+
+int vn__iunit(const vn__u64 *x, size_t n, vn__u64 *unit)
+{
+    vn__u64 g = 0, a = 0, b = 0;
+    int sizes = 0;
+    for (size_t i = 0; i < n; i++) {
+        vn__u64 u = x[i], v = g;
+        while (v) {
+            vn__u64 t = u % v;
+            u = v;
+            v = t;
+        }
+        g = u;
+        if (sizes == 0 || (sizes == 1 && x[i] != a) || (sizes == 2 && x[i] != a && x[i] != b)) {
+            if (sizes == 0)
+                a = x[i];
+            else if (sizes == 1)
+                b = x[i];
+            sizes++;
+        }
+    }
+    if (n < 64 || sizes < 3 || g < 2)
+        return -1;
+    *unit = g;
+    return 0;
+}

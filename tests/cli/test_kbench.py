@@ -110,6 +110,30 @@ def test_named_targets_only_and_the_table(fake):
     assert max(len(l) for l in p.stdout.splitlines()) <= 120
 
 
+def test_a_counter_that_moves_in_units_rounds_by_the_unit(tmp_path):
+    # Every count a multiple of 26 ticks, as a counter a hypervisor
+    # advances 26 at a time reads: the rounding is 26 ticks, not one, and
+    # a row that reads the same count every time still has an interval.
+    rng = random.Random(3)
+    root = fake_module(tmp_path / "vernier", {
+        "empty": [26 * rng.choice((3, 4, 4, 5)) for _ in range(200)],
+        "ktime_get": [26 * 12] * 200,
+        "fib_lookup": [26 * rng.choice((30, 31, 33)) for _ in range(200)],
+    })
+    d = json.loads(kbench(root, "--json", "-").stdout)
+    hz = d["clock"]["counter_hz"]
+    assert abs(d["clock"]["resolution_ns"] - 26e9 / hz) < 1e-9 * d["clock"]["resolution_ns"]
+    row = {b["name"]: b for b in d["benchmarks"]}["ktime_get"]
+    lo, hi = row["headline"]["ci"]
+    assert lo < row["headline"]["value"] < hi
+    # A fine counter (counts 1 tick apart) rounds by one tick.
+    d = json.loads(kbench(fake_module(tmp_path / "fine", {
+        "empty": [100 + rng.randrange(5) for _ in range(200)],
+        "ktime_get": [300 + rng.randrange(20) for _ in range(200)],
+        "fib_lookup": [900 + rng.randrange(50) for _ in range(200)]}), "--json", "-").stdout)
+    assert abs(d["clock"]["resolution_ns"] - 1e9 / d["clock"]["counter_hz"]) < 1e-12
+
+
 def test_the_explain_the_findings_point_to_is_there(fake):
     p = kbench(fake)
     assert p.returncode == 0, p.stderr

@@ -181,6 +181,41 @@ static void formats(void **state)
     assert_int_equal(vn__ihist_format(v, 0, 4, h, sizeof h), -1);
 }
 
+/* x[0..count) from steps[i % n]. */
+static void fill(vn__u64 *x, const vn__u64 *steps, size_t n, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        x[i] = steps[i % n];
+}
+
+static void a_counter_that_moves_in_units_shows_them(void **state)
+{
+    (void)state;
+    vn__u64 x[100], unit = 0;
+    /* A counter moved 26 ticks at a time: counts of 26, 52, 78 and one
+     * across an interrupt, 4888. */
+    const vn__u64 coarse[] = {26, 52, 26, 26, 78, 52, 4888, 26};
+    fill(x, coarse, 8, 100);
+    assert_int_equal(vn__iunit(x, 100, &unit), 0);
+    assert_int_equal(unit, 26);
+    /* A fine one read every 25 or 26 ticks: no unit over 1. */
+    const vn__u64 fine[] = {26, 26, 52, 4888, 25};
+    fill(x, fine, 5, 100);
+    assert_int_equal(vn__iunit(x, 100, &unit), -1);
+    /* One count repeated, or two sizes: a loop as regular as the reads,
+     * not a unit; and too few counts to tell. */
+    const vn__u64 one[] = {40}, two[] = {40, 80};
+    fill(x, one, 1, 100);
+    assert_int_equal(vn__iunit(x, 100, &unit), -1);
+    fill(x, two, 2, 100);
+    assert_int_equal(vn__iunit(x, 100, &unit), -1);
+    fill(x, coarse, 8, 63);
+    assert_int_equal(vn__iunit(x, 63, &unit), -1);
+    fill(x, coarse, 8, 64);
+    assert_int_equal(vn__iunit(x, 64, &unit), 0);
+    assert_int_equal(unit, 26);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +224,7 @@ int main(void)
         cmocka_unit_test(random_data),
         cmocka_unit_test(radix_sort_agrees_with_qsort),
         cmocka_unit_test(formats),
+        cmocka_unit_test(a_counter_that_moves_in_units_shows_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
