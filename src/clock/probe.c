@@ -282,7 +282,8 @@ int vn_probe_clock(vn_clock_id id, const vn_probe_opts *opts, vn_clock_probe *ou
     out->backwards = d.backwards;
     int rc = bins_from_deltas(deltas, nd, &d);
     uint64_t unit;
-    if (rc == 0 && vn__iunit(deltas, nd, &unit) == 0)
+    /* bins_from_deltas sorted them. */
+    if (rc == 0 && vn__iunit_sorted(deltas, nd, &unit) == 0)
         out->unit_ns = vn_clock_delta_ns(id, unit);
     free(deltas);
     if (rc)

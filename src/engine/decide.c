@@ -236,14 +236,18 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
         d->agree += x[i] <= d->fastest * (1 + p->precision);
     double raw_var;
     median_and_var(x, d->used, &raw_var);
-    /* A sample is a count of timer ticks over its iterations: each of its
-     * two reads rounds by up to a tick, so its value by up to floor_ns, a
-     * variance of floor_ns^2 / 6 (two uniform roundings). A body so steady
-     * that most samples read the same count has a MAD of 0, and processes
-     * that each read it would agree exactly and print an interval of no
-     * width; the rounding is the least they are uncertain by. */
-    double qvar = r->floor_ns > 0 && d->used ? VN__MEDIAN_VAR * r->floor_ns * r->floor_ns / 6 /
-                                                   (double)d->used : 0;
+    /* A sample is a count of timer ticks over its iterations: it lies on
+     * a grid of step floor_ns (the timer's resolution over them). A body
+     * so steady that most samples read the same count has a MAD of 0, and
+     * processes that each read it would agree exactly and print an
+     * interval of no width. Yet a steady time between two grid points
+     * reads as the nearer one in most samples, however many: the median
+     * of the counts lies up to half a step from that of the times, and
+     * more samples do not average it away (the mean would, the median
+     * does not). So the interval is no narrower than half a step either
+     * side, as a variance: (floor_ns / 2 / z)^2. */
+    double qvar = r->floor_ns > 0 && d->used ? (r->floor_ns / 2 / VN__Z975) *
+                                                   (r->floor_ns / 2 / VN__Z975) : 0;
     if (isfinite(raw_var))
         raw_var = fmax(raw_var, qvar);
     if (d->used)

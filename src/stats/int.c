@@ -180,27 +180,39 @@ int vn__iformat_line(vn__u64 v, unsigned width, char *buf, size_t len)
     return (int)at + 1;
 }
 
-int vn__iunit(const vn__u64 *x, size_t n, vn__u64 *unit)
+int vn__iunit_sorted(const vn__u64 *sorted, size_t n, vn__u64 *unit)
 {
-    vn__u64 g = 0, a = 0, b = 0;
-    int sizes = 0;
-    for (size_t i = 0; i < n; i++) {
-        vn__u64 u = x[i], v = g;
+    /* The divisor of the sizes seen in 1% of the counts or more. */
+    vn__u64 g = 0;
+    int common = 0;
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && sorted[j] == sorted[i]; j++)
+            ;
+        if (100 * (vn__u64)(j - i) < n)
+            continue;
+        vn__u64 u = sorted[i], v = g;
         while (v) {
             vn__u64 t = u % v;
             u = v;
             v = t;
         }
         g = u;
-        if (sizes == 0 || (sizes == 1 && x[i] != a) || (sizes == 2 && x[i] != a && x[i] != b)) {
-            if (sizes == 0)
-                a = x[i];
-            else if (sizes == 1)
-                b = x[i];
+        common++;
+    }
+    if (n < 64 || common < 2 || g < 2)
+        return -1;
+    /* Held by all but 1% of them, in 3 sizes or more. */
+    vn__u64 on = 0;
+    int sizes = 0;
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && sorted[j] == sorted[i]; j++)
+            ;
+        if (sorted[i] % g == 0) {
+            on += j - i;
             sizes++;
         }
     }
-    if (n < 64 || sizes < 3 || g < 2)
+    if (sizes < 3 || 100 * on < 99 * (vn__u64)n)
         return -1;
     *unit = g;
     return 0;

@@ -25,18 +25,21 @@ typedef struct vn__istats {
     vn__u64 min, max, count, p50, p90, p95, p99, mad;
 } vn__istats;
 
-/* The unit every one of x[0..n) is a multiple of, their greatest common
- * divisor, into *unit when it is 2 or more, they take 3 sizes or more and
- * n is 64 or more: returns 0; else -1. A clock that moves g of its ticks
- * at a time shows only multiples of g between two reads (a counter a
- * hypervisor advances 26 at a time: 26, 52, 78 and, across an interrupt,
- * 4888, never 25 or 4891), and so does every count of such ticks; one
- * that ticks finer shows counts of any size once reads drift against its
- * ticks or an interrupt falls between two, and their divisor is 1. The
- * read's own cost cannot hide the unit, as it hides the smallest step.
- * Three sizes at least, so that one count repeated (a loop of exactly as
- * many ticks each time) is not taken for a unit. */
-int vn__iunit(const vn__u64 *x, size_t n, vn__u64 *unit);
+/* The unit the counts sorted[0..n) (ascending) are multiples of: the
+ * greatest common divisor g of the sizes seen in 1% of them or more (two
+ * such sizes at least), into *unit when g is 2 or more, 99% of the counts
+ * are multiples of g in 3 sizes or more, and n is 64 or more: returns 0;
+ * else -1. A clock that moves
+ * g of its ticks at a time shows multiples of g between two reads (a
+ * counter a hypervisor advances 26 at a time: 26, 52, 78 and, across an
+ * interrupt, 4888), and so does every count of such ticks, but for a few
+ * a tick short (7 of 3000 under emulation), which the 1% allows; one
+ * that ticks finer shows counts of many sizes once reads drift against
+ * its ticks, and their divisor is 1. The read's own cost cannot hide the
+ * unit, as it hides the smallest step. Three sizes at least, so that one
+ * count repeated (a loop of exactly as many ticks each time) is not taken
+ * for a unit. */
+int vn__iunit_sorted(const vn__u64 *sorted, size_t n, vn__u64 *unit);
 
 /* Sorts x[0..n) ascending in place, with tmp[0..n) as room (overwritten):
  * a radix sort, linear in n, no recursion, no allocation. n < 2^32. */

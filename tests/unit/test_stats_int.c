@@ -181,38 +181,56 @@ static void formats(void **state)
     assert_int_equal(vn__ihist_format(v, 0, 4, h, sizeof h), -1);
 }
 
-/* x[0..count) from steps[i % n]. */
+/* x[0..count) from steps[i % n], sorted. */
 static void fill(vn__u64 *x, const vn__u64 *steps, size_t n, size_t count)
 {
+    vn__u64 tmp[400];
     for (size_t i = 0; i < count; i++)
         x[i] = steps[i % n];
+    vn__isort(x, count, tmp);
 }
 
 static void a_counter_that_moves_in_units_shows_them(void **state)
 {
     (void)state;
-    vn__u64 x[100], unit = 0;
+    vn__u64 x[400], unit = 0;
     /* A counter moved 26 ticks at a time: counts of 26, 52, 78 and one
      * across an interrupt, 4888. */
     const vn__u64 coarse[] = {26, 52, 26, 26, 78, 52, 4888, 26};
     fill(x, coarse, 8, 100);
-    assert_int_equal(vn__iunit(x, 100, &unit), 0);
+    assert_int_equal(vn__iunit_sorted(x, 100, &unit), 0);
     assert_int_equal(unit, 26);
+    /* A few a tick short, as under emulation (2 of 400): still 26. Many
+     * (1 in 8): no unit. */
+    fill(x, coarse, 8, 400);
+    x[10] = 25;
+    x[300] = 77;
+    vn__u64 tmp[400];
+    vn__isort(x, 400, tmp);
+    assert_int_equal(vn__iunit_sorted(x, 400, &unit), 0);
+    assert_int_equal(unit, 26);
+    const vn__u64 off[] = {26, 52, 26, 26, 78, 52, 4888, 25};
+    fill(x, off, 8, 400);
+    assert_int_equal(vn__iunit_sorted(x, 400, &unit), -1);
     /* A fine one read every 25 or 26 ticks: no unit over 1. */
     const vn__u64 fine[] = {26, 26, 52, 4888, 25};
     fill(x, fine, 5, 100);
-    assert_int_equal(vn__iunit(x, 100, &unit), -1);
+    assert_int_equal(vn__iunit_sorted(x, 100, &unit), -1);
+    /* Counts of many sizes, none 1% of them: nothing to go on. */
+    for (size_t i = 0; i < 400; i++)
+        x[i] = 26 * (i + 1);
+    assert_int_equal(vn__iunit_sorted(x, 400, &unit), -1);
     /* One count repeated, or two sizes: a loop as regular as the reads,
      * not a unit; and too few counts to tell. */
     const vn__u64 one[] = {40}, two[] = {40, 80};
     fill(x, one, 1, 100);
-    assert_int_equal(vn__iunit(x, 100, &unit), -1);
+    assert_int_equal(vn__iunit_sorted(x, 100, &unit), -1);
     fill(x, two, 2, 100);
-    assert_int_equal(vn__iunit(x, 100, &unit), -1);
+    assert_int_equal(vn__iunit_sorted(x, 100, &unit), -1);
     fill(x, coarse, 8, 63);
-    assert_int_equal(vn__iunit(x, 63, &unit), -1);
+    assert_int_equal(vn__iunit_sorted(x, 63, &unit), -1);
     fill(x, coarse, 8, 64);
-    assert_int_equal(vn__iunit(x, 64, &unit), 0);
+    assert_int_equal(vn__iunit_sorted(x, 64, &unit), 0);
     assert_int_equal(unit, 26);
 }
 
