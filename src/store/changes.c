@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/internal.h"
 #include "stats/levels.h"
 #include "store/changes.h"
 #include "vernier/base.h"
@@ -240,11 +241,18 @@ int vn__store_between(const double *x, const double *se, size_t n, size_t least,
     *m = k;
     if (k < least)
         return VN_ENOENT;
-    /* How far one result is from the next: the median of the distances
-     * between neighbours' logs, as a standard deviation of one result
-     * (median |d| / (0.6745 x sqrt 2) for normal d = x2 - x1). A step of
-     * the level too recent for a change point moves one distance, not
-     * the median; slow drift moves them all. */
+    /* How far one result is from the next, as a standard deviation of
+     * one result: from 20 results on, the 95th percentile q of the
+     * distances between neighbours' logs, as a next run falls that far
+     * from this one 95% of the time, whatever their law (q / (1.96 x
+     * sqrt 2), so that the interval for the next run is q); with fewer,
+     * too few for that percentile, their median as normal distances
+     * would give it (median |d| / (0.6745 x sqrt 2) for d = x2 - x1).
+     * Runs of a memory-bound body on a shared host mostly agree, but now
+     * and then a whole run meets a neighbour's use of the cache: the
+     * median of the distances does not see such jumps, the percentile
+     * does (bench/RESULTS.md, 2026-12-01). A step of the level too recent
+     * for a change point moves one distance; slow drift moves them all. */
     double *d = malloc(k * sizeof *d);
     if (!d)
         return VN_ENOMEM;
@@ -258,7 +266,8 @@ int vn__store_between(const double *x, const double *se, size_t n, size_t least,
             d[i - from - 1] = fabs(log(x[i]) - log(x[i - 1]));
     }
     qsort(d, k - 1, sizeof *d, by_value);
-    double sd = median_sorted(d, k - 1) / (0.6744897501960817 * M_SQRT2);
+    double sd = k - 1 >= 19 ? vn_percentile_sorted(d, k - 1, 95) / (VN__Z975 * M_SQRT2)
+                            : median_sorted(d, k - 1) / (0.6744897501960817 * M_SQRT2);
     free(d);
     *var = sd * sd;
     return 0;

@@ -16,6 +16,12 @@
 #include "store/store.h"
 #include "main/all.h"
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 static double normal(vn_rng *r)
 {
     double u = 1 - vn_rng_double(r), v = vn_rng_double(r);
@@ -70,6 +76,32 @@ static void what_moves_a_headline_from_run_to_run(void **state)
     }
 }
 
+/* Runs that mostly agree (1% apart) but of which one in ten met a state
+ * that made the whole run 40% slower: the next run lands that far from
+ * this one about one time in five, and the interval for it says so; the
+ * median of the distances would not have seen the jumps. */
+static void rare_jumps_of_whole_runs_are_seen(void **state)
+{
+    (void)state;
+    vn_rng g;
+    vn_rng_seed(&g, 9);
+    double x[30];
+    for (int i = 0; i < 30; i++)
+        x[i] = 100 * exp(0.01 * normal(&g)) * (i % 10 == 4 ? 1.4 : 1);
+    double var;
+    size_t m;
+    assert_int_equal(vn__store_between(x, NULL, 30, 5, 30, &var, &m), 0);
+    double half = 1.959963984540054 * sqrt(2 * var);
+    print_message("half-width for the next run: %.3f (a jump: %.3f)\n", half, log(1.4));
+    assert_true(half > 0.8 * log(1.4));
+    /* Their median alone: about 1.96 x 1.4%. */
+    double d[29];
+    for (int i = 1; i < 30; i++)
+        d[i - 1] = fabs(log(x[i]) - log(x[i - 1]));
+    qsort(d, 29, sizeof *d, by_value);
+    assert_true(1.959963984540054 * d[14] / 0.6744897501960817 < 0.1);
+}
+
 /* A series whose code got 10% slower at its 20th result: the variation
  * between runs comes from the results after the change, so the step is
  * not taken for drift. */
@@ -115,14 +147,17 @@ static void a_new_interval_widens_by_what_the_series_saw(void **state)
     assert_true(half > 3 && half < 12);
     assert_float_equal(lo + hi, 200, 1e-9);
     /* Runs that step 3% apart every time: the next run lies one step
-     * away, and the interval for it is 1.96 x sqrt(2) x the standard
-     * deviation of one run, median |d| / (0.6745 sqrt 2), that is
-     * 1.96 x ln(1.03) / 0.6745 = 8.59% (1.96 x that of one run, the
-     * estimate's interval, would be 6.07%). */
+     * away. From 20 results the interval for it is the 95th percentile of
+     * the steps, ln(1.03) = 2.96%; under 20, 1.96 x sqrt(2) x the standard
+     * deviation of one run as normal steps would give it, median |d| /
+     * (0.6745 sqrt 2), that is 1.96 x ln(1.03) / 0.6745 = 8.59%. */
     for (int i = 0; i < 20; i++)
         p[i].value = i % 2 ? 103 : 100;
     lo = 99, hi = 101;
     assert_int_equal(vn__store_widen(p, 20, 3000, 100, &lo, &hi, 5, 30, 0), 20);
+    assert_float_equal((hi - lo) / 2, 100 * log(1.03), 1e-9);
+    lo = 99, hi = 101;
+    assert_int_equal(vn__store_widen(p, 19, 3000, 100, &lo, &hi, 5, 30, 0), 19);
     assert_float_equal((hi - lo) / 2, 100 * 1.959963984540054 * log(1.03) / 0.6744897501960817, 1e-9);
     /* An own interval wider than that stays as it is. */
     lo = 80, hi = 120;
@@ -169,6 +204,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(what_moves_a_headline_from_run_to_run),
         cmocka_unit_test(a_change_of_the_code_is_not_drift),
+        cmocka_unit_test(rare_jumps_of_whole_runs_are_seen),
         cmocka_unit_test(a_new_interval_widens_by_what_the_series_saw),
         cmocka_unit_test(a_step_is_found_and_noise_is_not),
     };
