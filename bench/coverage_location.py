@@ -36,6 +36,12 @@ reported:
           sqrt(k / 4) rounded (at least 1), in place of sqrt(pi / 2)
           sigma / sqrt(k): it reads how densely the values lie about the
           median, not the normal's shape (from 5 processes; below, median);
+  mj:     batches, with the median's standard error Maritz and Jarrett's
+          (1978): the exact bootstrap variance of the median, the order
+          statistics weighted by how often each would be the median of k
+          values drawn again from them (Beta(m, k - m + 1) increments, m =
+          k/2 rounded), so a few far values count by the chance they
+          become the median, not by where they lie (needs scipy);
   densNN: batches, with the median's standard error from the density at
           it read off the quantiles NN% either side (Hyndman and Fan's
           definition 8): (q(0.5 + d) - q(0.5 - d)) / (4 d sqrt(k)), as
@@ -137,6 +143,18 @@ def ms_se(s):
     return (s[k - c] - s[c - 1]) / (2 * z)
 
 
+def mj_se(s):
+    """Maritz and Jarrett's standard error of the median of sorted s."""
+    from scipy import stats  # pylint: disable=import-outside-toplevel
+    k = len(s)
+    m = int(k / 2 + 0.5)
+    w = [stats.beta.cdf(i / k, m, k - m + 1) - stats.beta.cdf((i - 1) / k, m, k - m + 1)
+         for i in range(1, k + 1)]
+    c1 = sum(a * b for a, b in zip(w, s))
+    c2 = sum(a * b * b for a, b in zip(w, s))
+    return math.sqrt(max(c2 - c1 * c1, 0))
+
+
 def interval(x, rule, within=None):
     k = len(x)
     sd = statistics.stdev(x)
@@ -152,6 +170,8 @@ def interval(x, rule, within=None):
     half = t975(k - 1) * math.sqrt(math.pi / 2) * sigma / math.sqrt(k)
     if rule == "ms" and k >= 5 and ms_se(s) > 0:
         half = t975(k - 1) * ms_se(s)
+    if rule == "mj" and k >= 5 and mj_se(s) > 0:
+        half = t975(k - 1) * mj_se(s)
     if rule.startswith("dens") and k >= 5:
         d = int(rule[4:]) / 100
         w = quantile8(s, 0.5 + d) - quantile8(s, 0.5 - d)
@@ -193,7 +213,7 @@ def median_vars(b, unit):
     return out
 
 
-RULES = ("mean", "median", "batches", "gated", "within", "qn", "qngated", "ms", "dens10", "dens15", "dens20", "dens25")
+RULES = ("mean", "median", "batches", "gated", "within", "qn", "qngated", "ms", "dens10", "dens15", "dens20", "dens25", "mj")
 
 
 def main():
