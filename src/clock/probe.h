@@ -48,7 +48,7 @@ typedef struct vn_clock_probe {
     double latency_ns;           /* cost of one read, from batched reads; NAN unknown */
     double resolution_ns;        /* smallest non-zero step; NAN if it never moved */
     double resolution_median_ns; /* median non-zero step */
-    double unit_ns;              /* every step a multiple of it (vn__delta_dist_unit), NAN when
+    double unit_ns;              /* every step a multiple of it (vn__iunit_sorted), NAN when
                                     none over one of the clock's units shows */
     double getres_ns;            /* clock_getres, or one tick for counters; NAN unknown */
     uint64_t backwards;          /* consecutive reads that went backwards */

@@ -107,13 +107,6 @@ static double rel_mad(double *x, size_t n)
     return n >= 2 && m != 0 ? sqrt(var * (double)n / VN__MEDIAN_VAR) / fabs(m) : NAN;
 }
 
-/* The numbers in reference cycles of the used samples (net of om): their
- * median and its interval, and for a bound the fastest sample over the
- * fastest reference. Both minima are what the machine did at its fastest,
- * when the loop and the reference ran at the same clock; dividing each
- * sample by its own reference and taking the smallest quotient instead
- * would pick a sample whose reference happened to run slow, and read a
- * dependent add under one cycle. x is scratch room for n values. */
 /* The interval of a median net of the empty loop, in a unit of which one
  * is scale ns: the raw median's order-statistic interval [lo, hi] around
  * raw, no narrower than the timer's rounding (q ns either side), and the
@@ -130,8 +123,14 @@ static void net_interval(double raw, double lo, double hi, double value, double 
     *out_hi = value + hypot(isnan(above) ? above : fmax(above, q), elo);
 }
 
-/* The headline in reference cycles, net of the empty loop's median om (0
- * for none) with its interval widened as the ns one is (e NULL: not). */
+/* The numbers in reference cycles of the used samples, net of the empty
+ * loop's median (e NULL: of none): their median and its interval, widened
+ * as the ns one is, and for a bound the fastest sample over the fastest
+ * reference. Both minima are what the machine did at its fastest, when
+ * the loop and the reference ran at the same clock; dividing each sample
+ * by its own reference and taking the smallest quotient instead would
+ * pick a sample whose reference happened to run slow, and read a
+ * dependent add under one cycle. x is scratch room for n values. */
 static void in_cycles(const vn__row_view *r, vn__decision *d, const vn__empty_view *e, double *x,
                       const vn__policy *p)
 {
@@ -244,12 +243,18 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
      * reads as the nearer one in most samples, however many: the median
      * of the counts lies up to half a step from that of the times, and
      * more samples do not average it away (the mean would, the median
-     * does not). So the interval is no narrower than half a step either
-     * side, as a variance: (floor_ns / 2 / z)^2. */
+     * does not). So the interval of one process is no narrower than half
+     * a step either side, as a variance: (floor_ns / 2 / z)^2 (over
+     * processes, below 8 of them, it is the least their spread is taken
+     * to be, vn__levels_compute). */
     double qvar = r->floor_ns > 0 && d->used ? (r->floor_ns / 2 / VN__Z975) *
                                                    (r->floor_ns / 2 / VN__Z975) : 0;
-    if (isfinite(raw_var))
-        raw_var = fmax(raw_var, qvar);
+    /* The variance the plan of the next process's samples and the split
+     * of the variation read (as var x used a sample) keeps the floor that
+     * shrinks with the samples, each sample's rounding of floor_ns^2 / 6:
+     * the half step bounds the interval, not what a sample varies by. */
+    if (isfinite(raw_var) && r->floor_ns > 0 && d->used)
+        raw_var = fmax(raw_var, VN__MEDIAN_VAR * r->floor_ns * r->floor_ns / 6 / (double)d->used);
     if (d->used)
         d->qvar = qvar;
 

@@ -70,8 +70,10 @@ typedef struct vn__decision {
     double half_pct;         /* the median's interval half-width in percent of it; NAN unknown */
     double var;              /* the variance of value from these samples (of the median,
                                 from their MAD, and of the empty loop's median); NAN unknown */
-    double qvar;             /* the part of it the timer's rounding alone gives (its least):
-                                (pi / 2) floor_ns^2 / 6 / used; NAN unknown */
+    double qvar;             /* the least the timer's rounding leaves it uncertain by, as a
+                                variance: half a step, (floor_ns / 2 / z)^2, which more samples
+                                do not shrink (var keeps the shrinking (pi / 2) floor_ns^2 / 6 /
+                                used as its floor); NAN unknown */
     double cycles;           /* value in reference cycles; NAN without references */
     double cycles_lo, cycles_hi; /* its interval (a median's); NAN for a bound */
     double rel_mad_ns, rel_mad_cycles; /* the used samples' spread (net), MAD / |median| */

@@ -93,7 +93,7 @@ int vn__timer_choose(const char *name, vn_clock_id *id, char *reason, size_t rea
      * step is bounded by the read itself, which the cost already counts,
      * unless every step was a multiple of one unit: a counter a hypervisor
      * advances 26 ticks at a time rounds each read to 26 ticks, however
-     * fine its nominal tick (vn__delta_dist_unit). */
+     * fine its nominal tick (vn__iunit_sorted). */
     double res = p ? p->getres_ns : NAN;
     if (p && isfinite(p->resolution_ns) && p->resolution_ns > p->latency_ns * 2)
         res = p->resolution_ns;

@@ -412,7 +412,8 @@ int vn__results_processes_line(const vn_results *r, int full, vn_buf *b)
         return vn_buf_printf(b, "%s", full
             ? "processes: measured in this one process, so the intervals hold for its samples, "
               "not for another run's: a new process has another memory layout and meets the "
-              "machine at another moment. --processes auto measures in several.\n"
+              "machine at another moment. A benchmark program measures in several by default "
+              "(--processes).\n"
             : "; one process\n");
     char wall[32];
     snprintf(wall, sizeof wall, "%.2g s", r->processes_wall);

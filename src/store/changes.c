@@ -243,16 +243,18 @@ int vn__store_between(const double *x, const double *se, size_t n, size_t least,
         return VN_ENOENT;
     /* How far one result is from the next, as a standard deviation of
      * one result: from 20 results on, the 95th percentile q of the
-     * distances between neighbours' logs, as a next run falls that far
-     * from this one 95% of the time, whatever their law (q / (1.96 x
-     * sqrt 2), so that the interval for the next run is q); with fewer,
+     * distances between neighbours' logs, whatever their law (q / (1.96 x
+     * sqrt 2), so that the interval for the next run is q: it falls
+     * within that far of this one 95% of the time); with fewer,
      * too few for that percentile, their median as normal distances
      * would give it (median |d| / (0.6745 x sqrt 2) for d = x2 - x1).
      * Runs of a memory-bound body on a shared host mostly agree, but now
      * and then a whole run meets a neighbour's use of the cache: the
      * median of the distances does not see such jumps, the percentile
      * does (bench/RESULTS.md, 2026-12-01). A step of the level too recent
-     * for a change point moves one distance; slow drift moves them all. */
+     * for a change point moves one distance, which the median leaves out
+     * and the percentile takes in a little (as the largest of 20 to 30);
+     * slow drift moves them all. */
     double *d = malloc(k * sizeof *d);
     if (!d)
         return VN_ENOMEM;

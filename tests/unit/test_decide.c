@@ -538,7 +538,10 @@ static void a_body_that_reads_the_same_ticks_keeps_the_rounding(void **state)
     /* Half a step either side, however many samples: a steady time
      * between two counts reads as the nearer in most of them. */
     double qvar = (0.01 / 2 / 1.959963984540054) * (0.01 / 2 / 1.959963984540054);
-    assert_true(fabs(d.var - qvar) < 1e-15);
+    assert_true(fabs(d.qvar - qvar) < 1e-18);
+    /* What a sample varies by still shrinks with them (the plan reads
+     * var x used as a sample's). */
+    assert_true(fabs(d.var - (M_PI / 2) * 0.01 * 0.01 / 6 / 30) < 1e-15);
     assert_true(fabs((d.hi - d.value) - 0.005) < 1e-12);
     assert_true(fabs((d.value - d.lo) - 0.005) < 1e-12);
     add(270, 100, 0, 0, 1);

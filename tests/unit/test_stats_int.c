@@ -212,6 +212,19 @@ static void a_counter_that_moves_in_units_shows_them(void **state)
     const vn__u64 off[] = {26, 52, 26, 26, 78, 52, 4888, 25};
     fill(x, off, 8, 400);
     assert_int_equal(vn__iunit_sorted(x, 400, &unit), -1);
+    /* Off the grid in many sizes, each under 1% of the counts but 2% of
+     * them together: no unit; 3 of 400 are allowed. */
+    fill(x, coarse, 8, 400);
+    for (size_t i = 0; i < 8; i++)
+        x[50 * i] = 1001 + 26 * i;
+    vn__isort(x, 400, tmp);
+    assert_int_equal(vn__iunit_sorted(x, 400, &unit), -1);
+    fill(x, coarse, 8, 400);
+    for (size_t i = 0; i < 3; i++)
+        x[50 * i] = 1001 + 26 * i;
+    vn__isort(x, 400, tmp);
+    assert_int_equal(vn__iunit_sorted(x, 400, &unit), 0);
+    assert_int_equal(unit, 26);
     /* A fine one read every 25 or 26 ticks: no unit over 1. */
     const vn__u64 fine[] = {26, 26, 52, 4888, 25};
     fill(x, fine, 5, 100);
