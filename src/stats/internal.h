@@ -15,6 +15,16 @@
  * memory runs out. The caller's array is never reordered. */
 double *vn__sorted_copy(const double *x, size_t n);
 
+/* The p-th percentile (0..100) of sorted values as a bound on the next
+ * value drawn from the same law: the order statistic at rank p (n + 1)
+ * (interpolated, clamped to the smallest and largest), which a new
+ * exchangeable value falls under with probability p on average whatever
+ * the law (Weibull's plotting position, Hyndman and Fan's type 6). The
+ * linear rule of vn_percentile_sorted, rank 1 + p (n - 1), holds it with
+ * probability (2p - 1) / (n + 1) less: at n = 19 its 95th percentile holds
+ * the next value 90.5% of the time. NAN for n == 0. */
+double vn__percentile_next_sorted(const double *sorted, size_t n, double p);
+
 /* A value and where it was, so ranks can be taken back to their sample. */
 typedef struct vn__ranked {
     double v;

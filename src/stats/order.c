@@ -3,6 +3,7 @@
  * below both, so neither has to call the other for it. */
 #include <math.h>
 
+#include "stats/internal.h"
 #include "stats/stats_api.h"
 
 double vn_percentile_sorted(const double *sorted, size_t n, double p)
@@ -19,4 +20,18 @@ double vn_percentile_sorted(const double *sorted, size_t n, double p)
         return sorted[n - 1];
     double g = h - fl, a = sorted[i], b = sorted[i + 1], d = b - a;
     return g >= 0.5 ? b - d * (1.0 - g) : a + d * g;
+}
+
+double vn__percentile_next_sorted(const double *sorted, size_t n, double p)
+{
+    if (!sorted || n == 0 || !(p >= 0 && p <= 100))
+        return NAN;
+    double r = (double)(n + 1) * (p / 100.0); /* 1-based rank */
+    if (r <= 1)
+        return sorted[0];
+    if (r >= (double)n)
+        return sorted[n - 1];
+    size_t i = (size_t)floor(r) - 1;
+    double g = r - floor(r);
+    return sorted[i] + (sorted[i + 1] - sorted[i]) * g;
 }

@@ -243,9 +243,11 @@ int vn__store_between(const double *x, const double *se, size_t n, size_t least,
         return VN_ENOENT;
     /* How far one result is from the next, as a standard deviation of
      * one result: from 20 results on, the 95th percentile q of the
-     * distances between neighbours' logs, whatever their law (q / (1.96 x
-     * sqrt 2), so that the interval for the next run is q: it falls
-     * within that far of this one 95% of the time); with fewer,
+     * distances between neighbours' logs taken as a bound on the next
+     * distance (rank 0.95 (m + 1) of m, which the next falls under 95% of
+     * the time whatever their law; the linear percentile's rank held it
+     * 90% of the time at 19 distances), as q / (1.96 x sqrt 2), so that
+     * the interval for the next run is q; with fewer,
      * too few for that percentile, their median as normal distances
      * would give it (median |d| / (0.6745 x sqrt 2) for d = x2 - x1).
      * Runs of a memory-bound body on a shared host mostly agree, but now
@@ -253,7 +255,8 @@ int vn__store_between(const double *x, const double *se, size_t n, size_t least,
      * median of the distances does not see such jumps, the percentile
      * does (bench/RESULTS.md, 2026-12-01). A step of the level too recent
      * for a change point moves one distance, which the median leaves out
-     * and the percentile takes in a little (as the largest of 20 to 30);
+     * and the percentile takes in (at 19 distances it is their largest,
+     * at 29 half of it): the next run is then held wider, not narrower;
      * slow drift moves them all. */
     double *d = malloc(k * sizeof *d);
     if (!d)
@@ -268,7 +271,7 @@ int vn__store_between(const double *x, const double *se, size_t n, size_t least,
             d[i - from - 1] = fabs(log(x[i]) - log(x[i - 1]));
     }
     qsort(d, k - 1, sizeof *d, by_value);
-    double sd = k - 1 >= 19 ? vn_percentile_sorted(d, k - 1, 95) / (VN__Z975 * M_SQRT2)
+    double sd = k - 1 >= 19 ? vn__percentile_next_sorted(d, k - 1, 95) / (VN__Z975 * M_SQRT2)
                             : median_sorted(d, k - 1) / (0.6744897501960817 * M_SQRT2);
     free(d);
     *var = sd * sd;

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "stats/internal.h"
 #include "store/changes.h"
 #include "store/store.h"
 #include "main/all.h"
@@ -30,8 +31,12 @@ static double normal(vn_rng *r)
 
 /* Results whose level moves between runs by tau (relative) and whose own
  * estimate errs by se (relative): how far one headline falls from the
- * next is both, tau^2 + se^2, averaged over many series; a step of the
- * level in the last result, too recent to be a change point, hardly counts. */
+ * next is both, tau^2 + se^2. What is learned is a bound on that distance
+ * (the interval for the next run, 1.96 x sqrt(2 var)), which the next
+ * result falls within about 95% of the time, so var reads a little over
+ * tau^2 + se^2 (the bound's own spread, as a t quantile over a z one);
+ * a step of the level in the last result, too recent to be a change
+ * point, hardly counts. */
 static void what_moves_a_headline_from_run_to_run(void **state)
 {
     (void)state;
@@ -40,11 +45,11 @@ static void what_moves_a_headline_from_run_to_run(void **state)
     const double taus[] = {0, 0.01, 0.03}, se = 0.01;
     for (size_t t = 0; t < 3; t++) {
         double sum = 0;
-        const int reps = 400;
-        int used = 0;
+        const int reps = 2000;
+        int used = 0, held = 0;
         for (int r = 0; r < reps; r++) {
-            double x[30], e[30];
-            for (int i = 0; i < 30; i++) {
+            double x[31], e[31];
+            for (int i = 0; i < 31; i++) {
                 x[i] = 100 * exp(taus[t] * normal(&g) + se * normal(&g));
                 e[i] = se * x[i];
             }
@@ -57,14 +62,18 @@ static void what_moves_a_headline_from_run_to_run(void **state)
             if (rc == 0) {
                 sum += var;
                 used++;
+                held += fabs(log(x[30] / x[29])) <= 1.959963984540054 * sqrt(2 * var);
             }
         }
-        assert_true(used >= reps - 4);
+        assert_true(used >= reps - 20);
         double mean = sum / used;
         double want = taus[t] * taus[t] + se * se;
-        print_message("tau %.0f%%: sd found %.4f, sqrt(tau^2 + se^2) %.4f\n", 100 * taus[t],
-                      sqrt(mean), sqrt(want));
-        assert_true(fabs(mean - want) <= 0.2 * want);
+        print_message("tau %.0f%%: sd found %.4f, sqrt(tau^2 + se^2) %.4f, next held %.3f\n",
+                      100 * taus[t], sqrt(mean), sqrt(want), (double)held / used);
+        assert_true(mean >= 0.9 * want && mean <= 1.4 * want);
+        /* (the linear percentile's rank, 1 + 0.95 x 28 of 29, held it
+         * about 92% of the time) */
+        assert_true(fabs((double)held / used - 0.95) <= 0.02);
         /* The same with its last result 10% slower. */
         double x[30];
         for (int i = 0; i < 30; i++)
@@ -100,6 +109,46 @@ static void rare_jumps_of_whole_runs_are_seen(void **state)
         d[i - 1] = fabs(log(x[i]) - log(x[i - 1]));
     qsort(d, 29, sizeof *d, by_value);
     assert_true(1.959963984540054 * d[14] / 0.6744897501960817 < 0.1);
+}
+
+/* The percentile that bounds the next distance: rank p (n + 1) of n. Of
+ * 1..19 the 95th is the largest (rank 19), the 50th the 10th, the 5th the
+ * smallest; of 1..29, rank 28.5. Over series of 20 normal results the
+ * next run's distance from the last falls under it 95% of the time, where
+ * the linear percentile's rank 1 + 0.95 x 18 = 18.1 holds it about 90.5%. */
+static void the_percentile_bounds_the_next_distance(void **state)
+{
+    (void)state;
+    double s[29];
+    for (int i = 0; i < 29; i++)
+        s[i] = i + 1;
+    assert_float_equal(vn__percentile_next_sorted(s, 19, 95), 19, 0);
+    assert_float_equal(vn__percentile_next_sorted(s, 19, 50), 10, 1e-12);
+    assert_float_equal(vn__percentile_next_sorted(s, 19, 5), 1, 0);
+    assert_float_equal(vn__percentile_next_sorted(s, 19, 0), 1, 0);
+    assert_float_equal(vn__percentile_next_sorted(s, 29, 95), 28.5, 1e-12);
+    assert_float_equal(vn__percentile_next_sorted(s, 1, 95), 1, 0);
+    assert_true(isnan(vn__percentile_next_sorted(s, 0, 95)));
+    assert_true(isnan(vn__percentile_next_sorted(s, 19, 101)));
+    vn_rng g;
+    vn_rng_seed(&g, 21);
+    const int reps = 20000;
+    int held = 0, held_linear = 0;
+    for (int r = 0; r < reps; r++) {
+        double x[21], d[19];
+        for (int i = 0; i < 21; i++)
+            x[i] = normal(&g);
+        for (int i = 1; i < 20; i++)
+            d[i - 1] = fabs(x[i] - x[i - 1]);
+        qsort(d, 19, sizeof *d, by_value);
+        double next = fabs(x[20] - x[19]);
+        held += next <= vn__percentile_next_sorted(d, 19, 95);
+        held_linear += next <= vn_percentile_sorted(d, 19, 95);
+    }
+    print_message("next distance held: %.3f (linear rank %.3f)\n", (double)held / reps,
+                  (double)held_linear / reps);
+    assert_true(fabs((double)held / reps - 0.95) < 0.01);
+    assert_true(fabs((double)held_linear / reps - 0.905) < 0.01);
 }
 
 /* A series whose code got 10% slower at its 20th result: the variation
@@ -205,6 +254,7 @@ int main(void)
         cmocka_unit_test(what_moves_a_headline_from_run_to_run),
         cmocka_unit_test(a_change_of_the_code_is_not_drift),
         cmocka_unit_test(rare_jumps_of_whole_runs_are_seen),
+        cmocka_unit_test(the_percentile_bounds_the_next_distance),
         cmocka_unit_test(a_new_interval_widens_by_what_the_series_saw),
         cmocka_unit_test(a_step_is_found_and_noise_is_not),
     };
