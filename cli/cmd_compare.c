@@ -272,9 +272,10 @@ static int learn(const char *url, vn__cmp_side *base)
         if (nv) {
             struct timespec now;
             clock_gettime(CLOCK_REALTIME, &now);
-            b->hist_runs = vn__store_series_between(&v[0], (double)now.tv_sec, VN__STORE_LEARN_LEAST,
-                                                    VN__STORE_LEARN_MOST, VN__STORE_LEARN_AGE,
-                                                    &b->hist_var);
+            for (int c = 0; c < 2; c++)
+                b->hist_runs[c] = vn__store_series_between(&v[0], (double)now.tv_sec,
+                                                           VN__STORE_LEARN_LEAST, VN__STORE_LEARN_MOST,
+                                                           VN__STORE_LEARN_AGE, c, &b->hist_var[c]);
         }
         vn__store_series_free(v, nv);
     }

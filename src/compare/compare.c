@@ -295,18 +295,22 @@ static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__
  * drift over hours. How far a headline moves from one run to the next
  * (hist_var, each run's own error included) is on both sides: the log
  * ratio's half-width becomes the wider of its own and that of two runs'
- * difference, as vn__store_widen does for one result. */
+ * difference, as vn__store_widen does for one result. In the unit the row
+ * is compared in: a chain of adds whose runs' cycles agree within 0.5%
+ * moved 2.5% in ns with the core's clock (bench/RESULTS.md, 2026-12-01),
+ * and a ratio of cycles widened by that would miss a 3% slowdown. */
 static void widen_by_history(const vn__cmp_bench *b, vn__cmp_row *row)
 {
-    if (!b->hist_runs || !(b->hist_var >= 0) || !(row->ratio > 0) || isnan(row->lo))
+    int c = row->cycles != 0;
+    if (!b->hist_runs[c] || !(b->hist_var[c] >= 0) || !(row->ratio > 0) || isnan(row->lo))
         return;
     double own = fmax(log(row->hi / row->ratio), log(row->ratio / row->lo));
     if (!isfinite(own))
         own = 0;
-    double half = fmax(own, vn__levels_next_half(b->hist_var));
+    double half = fmax(own, vn__levels_next_half(b->hist_var[c]));
     row->lo = row->ratio * exp(-half);
     row->hi = row->ratio * exp(half);
-    row->learned_from = b->hist_runs;
+    row->learned_from = b->hist_runs[c];
 }
 
 /* Why one side of a benchmark gives nothing to compare; NULL when it does. */

@@ -89,8 +89,8 @@ typedef struct vn__cmp_bench {
     /* What the store's earlier runs of it on this machine say (vernier
      * compare --store): the variance of a run's log headline between runs
      * beyond its own interval, from hist_runs results (0: none). */
-    double hist_var;
-    size_t hist_runs;
+    double hist_var[2];    /* [1]: in reference cycles, for a row compared in them */
+    size_t hist_runs[2];
 } vn__cmp_bench;
 
 typedef struct vn__cmp_side {

@@ -87,6 +87,7 @@ typedef struct vn__store_point {
                              for the next run (NAN ends with fewer than 2 units) */
     double est_lo, est_hi; /* the mean's own 95% interval, as stored */
     double sd;            /* the units' standard deviation (NAN with fewer than 2) */
+    double cycles;        /* the headline in reference cycles (NAN: not every unit had them) */
     size_t nunits;
     /* The interval widened by the variation between the earlier results
      * of its series (vn__store_learn): NAN when fewer than the least
@@ -133,9 +134,12 @@ void vn__store_series_free(vn__store_series *v, size_t n);
 void vn__store_learn(vn__store_series *v, size_t from, size_t least, size_t most, double max_age);
 /* The variation between the results of v (its variance on the log
  * scale) as a result made at `now` would learn it, into *var: the number
- * of results it rests on, 0 when too few. */
+ * of results it rests on, 0 when too few. In reference cycles when
+ * in_cycles (the results that kept them; a comparison in cycles learns
+ * how far cycles move from run to run, not ns, which move with the
+ * core's clock as well), else in ns. */
 size_t vn__store_series_between(const vn__store_series *v, double now, size_t least, size_t most,
-                                double max_age, double *var);
+                                double max_age, int in_cycles, double *var);
 /* The same for one new result (value, lo, hi, on nunits) after the n
  * results before[0..n) of its series: its widened interval, and how many
  * results it learned from (0: too few, and lo, hi as they were). */

@@ -61,7 +61,7 @@ static double dnum(const char *s) { return s ? strtod(s, NULL) : NAN; }
 static int point_row(void *ctx, size_t ncols, const char *const *vals)
 {
     collect *c = ctx;
-    if (ncols < 12)
+    if (ncols < 13)
         return 0;
     vn__store_series *last = c->n ? &c->v[c->n - 1] : NULL;
     if (!last || strcmp(last->name, c->name) || strcmp(last->machine, vals[5] ? vals[5] : "")) {
@@ -103,6 +103,7 @@ static int point_row(void *ctx, size_t ncols, const char *const *vals)
     vn__levels_next_run(p->value, &p->lo, &p->hi);
     p->sd = dnum(vals[10]);
     p->nunits = vals[11] ? (size_t)strtoull(vals[11], NULL, 10) : 0;
+    p->cycles = vals[12] ? dnum(vals[12]) : NAN;
     return 0;
 }
 
@@ -129,7 +130,7 @@ int vn__store_series_of(vn__store *s, const vn__store_query *q, vn__store_series
                            q && q->branch ? q->branch : NULL};
         rc = s->ops->exec(s,
                           "SELECT r.id, r.time, r.commit_id, r.branch, r.dirty, m.fingerprint, s.unit, "
-                          "s.value, s.lo, s.hi, s.sd, s.nunits FROM results s "
+                          "s.value, s.lo, s.hi, s.sd, s.nunits, s.cycles FROM results s "
                           "JOIN runs r ON s.run = r.id JOIN machines m ON r.machine = m.id "
                           "WHERE s.name = $1 AND r.time >= $2 AND "
                           "(CAST($3 AS TEXT) IS NULL OR m.fingerprint = $3) AND "
@@ -152,7 +153,7 @@ int vn__store_series_of(vn__store *s, const vn__store_query *q, vn__store_series
 
 /* The between-run variance of before[0..n) as of now: the results used. */
 static size_t between_of(const vn__store_point *before, size_t n, double now, size_t least,
-                         size_t most, double max_age, double *var)
+                         size_t most, double max_age, int in_cycles, double *var)
 {
     *var = 0;
     /* Twice the most it uses: enough to find a change point before them,
@@ -167,9 +168,11 @@ static size_t between_of(const vn__store_point *before, size_t n, double now, si
     if (!x)
         return 0;
     size_t m = 0;
-    for (size_t i = from; i < n; i++)
-        if (before[i].value > 0 && isfinite(before[i].value))
-            x[m++] = before[i].value;
+    for (size_t i = from; i < n; i++) {
+        double v = in_cycles ? before[i].cycles : before[i].value;
+        if (v > 0 && isfinite(v))
+            x[m++] = v;
+    }
     size_t used;
     int rc = vn__store_between(x, NULL, m, least, most, var, &used);
     free(x);
@@ -177,9 +180,9 @@ static size_t between_of(const vn__store_point *before, size_t n, double now, si
 }
 
 size_t vn__store_series_between(const vn__store_series *v, double now, size_t least, size_t most,
-                                double max_age, double *var)
+                                double max_age, int in_cycles, double *var)
 {
-    return between_of(v->pt, v->n, now, least, most, max_age, var);
+    return between_of(v->pt, v->n, now, least, most, max_age, in_cycles, var);
 }
 
 size_t vn__store_widen(const vn__store_point *before, size_t n, double now, double value,
@@ -188,7 +191,7 @@ size_t vn__store_widen(const vn__store_point *before, size_t n, double now, doub
     if (!(value > 0))
         return 0;
     double var;
-    size_t used = between_of(before, n, now, least, most, max_age, &var);
+    size_t used = between_of(before, n, now, least, most, max_age, 0, &var);
     if (!used)
         return 0;
     /* The wider of the result's own interval (for the next run) and the

@@ -877,8 +877,15 @@ def test_compare_learns_from_the_store(tmp_path, small_file):
         f.write_text(json.dumps(doc))
         add(store, "--commit", f"h{i}", "--time", str(now - 3600 * (len(factors) - i)), files=[str(f)],
             nbench=1)
-    plain = json.loads(run("compare", "--json", "-", small_file, small_file, check=0).stdout)
-    learned = json.loads(run("compare", "--json", "-", "--store", store, small_file, small_file,
+    # The file compared, as tight as each result (a measured one may hold
+    # an outlier whose own interval is wider than history's).
+    doc = json.loads(json.dumps(template))
+    for s, v in zip(doc["benchmarks"][0]["samples"], [0.99, 1.0, 1.01, 1.0, 1.005]):
+        s["value"] = 1e6 * v
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(doc))
+    plain = json.loads(run("compare", "--json", "-", str(one), str(one), check=0).stdout)
+    learned = json.loads(run("compare", "--json", "-", "--store", store, str(one), str(one),
                              check=0).stdout)
     validate(learned, "compare-1.json")
     (a,), (b,) = plain["benchmarks"], learned["benchmarks"]
@@ -886,6 +893,62 @@ def test_compare_learns_from_the_store(tmp_path, small_file):
     assert b["learned_from"] == len(factors)
     assert b["ratio"] == a["ratio"]
     assert b["ci"][0] < a["ci"][0] and b["ci"][1] > a["ci"][1], (a["ci"], b["ci"])
+
+
+def clock_moved_doc(ns_level, cycles_level, unit, rng):
+    """A vernier file of one benchmark over 6 processes whose reference
+    cycles sit within 0.2% of cycles_level and whose ns sit at ns_level,
+    the headline in unit, its interval for the next run 0.3% either side."""
+    doc = json.loads((FIXTURES / "vernier-code.json").read_text())
+    b = doc["benchmarks"][0]
+    doc["benchmarks"] = [b]
+    procs = []
+    for _ in range(6):
+        e = math.exp(rng.normal(0, 0.002))
+        procs.append({"value": ns_level * e, "cycles": cycles_level * e, "probe": 1.0, "samples": 5,
+                      "used": 5, "upper_bound": False, "left_out": False})
+    b["processes"] = procs
+    ns, cyc = (float(np.median([q[k] for q in procs])) for k in ("value", "cycles"))
+    units = {k: {"value": v, "ci": [v * 0.997, v * 1.003]} for k, v in (("ns", ns), ("cycles", cyc))}
+    b["headline"] = {"unit": unit, "value": units[unit]["value"], "ci": units[unit]["ci"], "units": units}
+    return doc
+
+
+@pytest.mark.parametrize("unit", ["cycles", "ns"])
+def test_compare_learns_in_the_unit_it_compares_in(tmp_path, unit):
+    """Runs whose ns moved 6% with the core's clock while their cycles kept
+    within 0.2%: a comparison in cycles learns how far cycles move and
+    finds a 3% slowdown; one in ns learns how far ns move and does not
+    call it. Each result kept its cycles beside its ns."""
+    rng = np.random.default_rng(5)
+    store = str(tmp_path / "s.db")
+    now = time.time()
+    clock = [1.0, 1.06, 0.95, 1.05, 0.94, 1.06, 0.95, 1.04]
+    for i, k in enumerate(clock):
+        f = tmp_path / f"h{i}.json"
+        f.write_text(json.dumps(clock_moved_doc(1000 * k, 3000 * math.exp(rng.normal(0, 0.002)), unit, rng)))
+        add(store, "--commit", f"h{i}", "--time", str(now - 600 * (len(clock) - i)), files=[str(f)],
+            nbench=1)
+    (r,) = by_name(history(store))["two_loops"]["results"][-1:]
+    base, new = tmp_path / "base.json", tmp_path / "new.json"
+    base.write_text(json.dumps(clock_moved_doc(1000, 3000, unit, rng)))
+    new.write_text(json.dumps(clock_moved_doc(1030, 3090, unit, rng)))
+    plain = json.loads(run("compare", "--json", "-", str(base), str(new), check=0).stdout)
+    learned = json.loads(run("compare", "--json", "-", "--store", store, str(base), str(new),
+                             check=0).stdout)
+    (a,), (b,) = plain["benchmarks"], learned["benchmarks"]
+    assert a["verdict"] == "slower", a
+    assert b["learned_from"] == len(clock)
+    assert b["ratio"] == a["ratio"] == pytest.approx(1.03, rel=0.005)
+    half = math.log(b["ci"][1] / b["ratio"])
+    if unit == "cycles":
+        # The cycles' own spread between runs: about 1.96 sqrt(2) 0.3%.
+        assert half < 0.02, b
+        assert b["verdict"] == "slower", b
+    else:
+        # The ns' 6% steps from run to run.
+        assert half > 0.05, b
+        assert b["verdict"] != "slower", b
 
 
 # ---- 8. usage errors -------------------------------------------------------------------
