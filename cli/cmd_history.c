@@ -27,15 +27,16 @@ static void usage(FILE *f)
             "on, oldest first: when, the commit, the headline with its 95%% interval and\n"
             "the units it rests on, and the interval widened by the variation between\n"
             "the results before it (history: from 5 of them, of the last 30 days, after\n"
-            "their last change point). NAME is a benchmark's name or a pattern with * and ?\n"
-            "(default: every benchmark). Results are stored with --store, $VERNIER_STORE\n"
-            "or vernier store add.\n"
+            "their last change point). A series of code on the CPU whose files compared\n"
+            "in reference cycles is read in them (marked c), else in ns. NAME is a\n"
+            "benchmark's name or a pattern with * and ? (default: every benchmark).\n"
+            "Results are stored with --store, $VERNIER_STORE or vernier store add.\n"
             "\n"
             "check finds the change points of each series: E-Divisive on the means with\n"
-            "a permutation test (as Apache Otava does), on the units of each result, so\n"
-            "that a noisy series does not make change points of its noise. Each is\n"
-            "printed with the commits between which it happened, the shift with its 95%%\n"
-            "interval and its p-value.\n"
+            "a permutation test (as Apache Otava does), on the logs of the headlines, a\n"
+            "result far off its neighbours replaced by their median so that one outlier\n"
+            "makes no change point. Each is printed with the commits between which it\n"
+            "happened, the shift with its 95%% interval and its p-value.\n"
             "\n"
             "Options:\n"
             "  --store URL        the store: a file, sqlite:FILE or postgresql://...\n"
@@ -163,13 +164,15 @@ static int parse(int argc, char **argv, opts *o)
     return 0;
 }
 
-/* A headline in ns (the store keeps every series in ns), marked 'c' when
- * its file compared in cycles (code on the CPU, whose clock moves). */
-static void fmt_value(char *s, size_t n, const char *unit, double v)
+/* A headline in the series' unit: reference cycles, marked c, for a
+ * series of code on the CPU whose files compared in them (as vernier
+ * compare marks them); else ns. */
+static void fmt_value(char *s, size_t n, int in_cycles, double v)
 {
-    vn__fmt_ns(s, n - 2, v);
-    if (!strcmp(unit, "cycles"))
-        strcat(s, " c");
+    if (in_cycles)
+        snprintf(s, n, v < 99999.5 ? "%.1fc" : "%.4gc", v);
+    else
+        vn__fmt_ns(s, n, v);
 }
 
 static void fmt_when(char *s, size_t n, double t)
@@ -203,7 +206,8 @@ static int machine_ok(const opts *o, const char *fp)
 static void print_series(const opts *o, const vn__store_series *v, const vn__store_changes *ch)
 {
     size_t from = o->last && v->n > o->last ? v->n - o->last : 0;
-    printf("%s: %zu result%s", v->name, v->n, v->n == 1 ? "" : "s");
+    printf("%s: %zu result%s%s", v->name, v->n, v->n == 1 ? "" : "s",
+           v->in_cycles ? " in reference cycles" : "");
     if (from)
         printf(" (the last %zu; --last 0 for all)", v->n - from);
     printf("\n  on %s\n  %-16s  %-11s %-12s %10s %9s %9s\n", v->machine, "when", "commit", "branch",
@@ -213,7 +217,7 @@ static void print_series(const opts *o, const vn__store_series *v, const vn__sto
         char when[32], commit[16], val[32], half[16], learned[16];
         fmt_when(when, sizeof when, p->time);
         fmt_commit(commit, sizeof commit, p);
-        fmt_value(val, sizeof val, p->unit, p->value);
+        fmt_value(val, sizeof val, v->in_cycles, p->value);
         fmt_half(half, sizeof half, p->value, p->lo, p->hi);
         fmt_half(learned, sizeof learned, p->value, p->lo_h, p->hi_h);
         const char *mark = "";
@@ -255,6 +259,7 @@ static void json_series(vn__json *j, const vn__store_series *v, const vn__store_
     vn__json_obj_begin(j, NULL);
     vn__json_str(j, "name", v->name);
     vn__json_str(j, "machine", v->machine);
+    vn__json_str(j, "unit", v->in_cycles ? "cycles" : "ns");
     vn__json_uint(j, "skipped", from);
     vn__json_arr_begin(j, "results");
     for (size_t i = from; i < v->n; i++) {
@@ -267,6 +272,8 @@ static void json_series(vn__json *j, const vn__store_series *v, const vn__store_
         vn__json_bool(j, "dirty", p->dirty);
         vn__json_str(j, "unit", p->unit);
         vn__json_num(j, "value", p->value);
+        vn__json_num(j, "ns", p->ns);
+        vn__json_num(j, "cycles", p->cycles);
         json_pair(j, "ci", p->lo, p->hi);
         json_pair(j, "est_ci", p->est_lo, p->est_hi);
         vn__json_uint(j, "units", p->nunits);

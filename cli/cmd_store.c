@@ -149,7 +149,7 @@ static void print_learned(FILE *f, const char *cmd, vn__store *s, const vn__cmp_
             double lo = p->lo, hi = p->hi, own = fmax(p->hi - p->value, p->value - p->lo);
             size_t m = vn__store_widen(v[0].pt, k, p->time, p->value, &lo, &hi,
                                        VN__STORE_LEARN_LEAST, VN__STORE_LEARN_MOST,
-                                       VN__STORE_LEARN_AGE);
+                                       VN__STORE_LEARN_AGE, v[0].in_cycles);
             double half = fmax(hi - p->value, p->value - lo);
             if (!m || !(half > 1.1 * own))
                 break;

@@ -54,8 +54,9 @@ static int plot_script(vn_buf *b, const vn__store_series *v, const vn__store_cha
     if (!rc)
         rc = gp_str(b, v->name);
     if (!rc)
-        rc = vn_buf_puts(b, "\nset ylabel \"ns per iteration\"\nset grid ytics\nset key top left "
-                            "opaque\nset xtics rotate by -45 nomirror (");
+        rc = vn_buf_printf(b, "\nset ylabel \"%s per iteration\"\nset grid ytics\nset key top "
+                              "left opaque\nset xtics rotate by -45 nomirror (",
+                           v->in_cycles ? "reference cycles" : "ns");
     /* At most about 30 labels along the axis. */
     size_t step = v->n > 30 ? (v->n + 29) / 30 : 1;
     for (size_t i = 0; !rc && i < v->n; i += step) {

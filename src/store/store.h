@@ -83,11 +83,13 @@ typedef struct vn__store_point {
     char branch[64];
     int dirty;
     char unit[8];         /* the unit its file compared in: "ns" or "cycles" */
-    double value, lo, hi; /* the headline in ns: the units' mean and its 95% interval
-                             for the next run (NAN ends with fewer than 2 units) */
-    double est_lo, est_hi; /* the mean's own 95% interval, as stored */
-    double sd;            /* the units' standard deviation (NAN with fewer than 2) */
-    double cycles;        /* the headline in reference cycles (NAN: not every unit had them) */
+    double value, lo, hi; /* the headline in the series' unit (in_cycles): the units'
+                             median and its 95% interval for the next run (NAN ends
+                             with fewer than 2 units) */
+    double est_lo, est_hi; /* the median's own 95% interval, as stored */
+    double ns, cycles;    /* the headline in ns, and in reference cycles (NAN: not
+                             every unit had them) */
+    double cycles_est_lo, cycles_est_hi; /* the cycles' own interval, as stored */
     size_t nunits;
     /* The interval widened by the variation between the earlier results
      * of its series (vn__store_learn): NAN when fewer than the least
@@ -102,6 +104,11 @@ typedef struct vn__store_series {
     char *machine;        /* the fingerprint */
     vn__store_point *pt;
     size_t n;
+    /* Its values are in reference cycles: every result kept them and most
+     * of its files compared in them (code on the CPU, whose cycles move
+     * less from run to run than its ns when the core's clock moves). Else
+     * in ns. */
+    int in_cycles;
 } vn__store_series;
 
 /* The filter of vn__store_series_of. */
@@ -141,10 +148,12 @@ void vn__store_learn(vn__store_series *v, size_t from, size_t least, size_t most
 size_t vn__store_series_between(const vn__store_series *v, double now, size_t least, size_t most,
                                 double max_age, int in_cycles, double *var);
 /* The same for one new result (value, lo, hi, on nunits) after the n
- * results before[0..n) of its series: its widened interval, and how many
- * results it learned from (0: too few, and lo, hi as they were). */
+ * results before[0..n) of its series, in cycles when in_cycles (the
+ * series' unit): its widened interval, and how many results it learned
+ * from (0: too few, and lo, hi as they were). */
 size_t vn__store_widen(const vn__store_point *before, size_t n, double now, double value,
-                       double *lo, double *hi, size_t least, size_t most, double max_age);
+                       double *lo, double *hi, size_t least, size_t most, double max_age,
+                       int in_cycles);
 
 /* The headline of units as the store keeps it: their median and its 95%
  * interval (vn__levels), as a run over processes reports

@@ -61,7 +61,7 @@ static double dnum(const char *s) { return s ? strtod(s, NULL) : NAN; }
 static int point_row(void *ctx, size_t ncols, const char *const *vals)
 {
     collect *c = ctx;
-    if (ncols < 13)
+    if (ncols < 14)
         return 0;
     vn__store_series *last = c->n ? &c->v[c->n - 1] : NULL;
     if (!last || strcmp(last->name, c->name) || strcmp(last->machine, vals[5] ? vals[5] : "")) {
@@ -93,18 +93,40 @@ static int point_row(void *ctx, size_t ncols, const char *const *vals)
     snprintf(p->branch, sizeof p->branch, "%s", vals[3] ? vals[3] : "");
     p->dirty = vals[4] ? atoi(vals[4]) : -1;
     snprintf(p->unit, sizeof p->unit, "%s", vals[6] ? vals[6] : "ns");
-    p->value = dnum(vals[7]);
-    p->lo = dnum(vals[8]);
-    p->hi = dnum(vals[9]);
-    /* The store keeps the estimate's interval over the units; shown, as
-     * every headline's, is the one for the next run. */
-    p->est_lo = p->lo;
-    p->est_hi = p->hi;
-    vn__levels_next_run(p->value, &p->lo, &p->hi);
-    p->sd = dnum(vals[10]);
-    p->nunits = vals[11] ? (size_t)strtoull(vals[11], NULL, 10) : 0;
-    p->cycles = vals[12] ? dnum(vals[12]) : NAN;
+    p->ns = p->value = dnum(vals[7]);
+    p->est_lo = dnum(vals[8]);
+    p->est_hi = dnum(vals[9]);
+    p->nunits = vals[10] ? (size_t)strtoull(vals[10], NULL, 10) : 0;
+    p->cycles = dnum(vals[11]);
+    p->cycles_est_lo = dnum(vals[12]);
+    p->cycles_est_hi = dnum(vals[13]);
     return 0;
+}
+
+/* A series in cycles when every result kept them and most of its files
+ * compared in them; each result's value and intervals in its unit. The
+ * store keeps the estimate's interval over the units; shown, as every
+ * headline's, is the one for the next run. */
+static void settle_unit(vn__store_series *v)
+{
+    size_t in = 0, all = 1;
+    for (size_t i = 0; i < v->n; i++) {
+        const vn__store_point *p = &v->pt[i];
+        all &= p->cycles > 0 && isfinite(p->cycles);
+        in += !strcmp(p->unit, "cycles");
+    }
+    v->in_cycles = v->n && all && 2 * in > v->n;
+    for (size_t i = 0; i < v->n; i++) {
+        vn__store_point *p = &v->pt[i];
+        if (v->in_cycles) {
+            p->value = p->cycles;
+            p->est_lo = p->cycles_est_lo;
+            p->est_hi = p->cycles_est_hi;
+        }
+        p->lo = p->est_lo;
+        p->hi = p->est_hi;
+        vn__levels_next_run(p->value, &p->lo, &p->hi);
+    }
 }
 
 static int by_text(const void *a, const void *b)
@@ -130,7 +152,8 @@ int vn__store_series_of(vn__store *s, const vn__store_query *q, vn__store_series
                            q && q->branch ? q->branch : NULL};
         rc = s->ops->exec(s,
                           "SELECT r.id, r.time, r.commit_id, r.branch, r.dirty, m.fingerprint, s.unit, "
-                          "s.value, s.lo, s.hi, s.sd, s.nunits, s.cycles FROM results s "
+                          "s.value, s.lo, s.hi, s.nunits, s.cycles, s.cycles_lo, s.cycles_hi "
+                          "FROM results s "
                           "JOIN runs r ON s.run = r.id JOIN machines m ON r.machine = m.id "
                           "WHERE s.name = $1 AND r.time >= $2 AND "
                           "(CAST($3 AS TEXT) IS NULL OR m.fingerprint = $3) AND "
@@ -146,6 +169,8 @@ int vn__store_series_of(vn__store *s, const vn__store_query *q, vn__store_series
         vn__store_series_free(c.v, c.n);
         return rc;
     }
+    for (size_t i = 0; i < c.n; i++)
+        settle_unit(&c.v[i]);
     *out = c.v;
     *nout = c.n;
     return 0;
@@ -169,7 +194,7 @@ static size_t between_of(const vn__store_point *before, size_t n, double now, si
         return 0;
     size_t m = 0;
     for (size_t i = from; i < n; i++) {
-        double v = in_cycles ? before[i].cycles : before[i].value;
+        double v = in_cycles ? before[i].cycles : before[i].ns;
         if (v > 0 && isfinite(v))
             x[m++] = v;
     }
@@ -186,12 +211,13 @@ size_t vn__store_series_between(const vn__store_series *v, double now, size_t le
 }
 
 size_t vn__store_widen(const vn__store_point *before, size_t n, double now, double value,
-                       double *lo, double *hi, size_t least, size_t most, double max_age)
+                       double *lo, double *hi, size_t least, size_t most, double max_age,
+                       int in_cycles)
 {
     if (!(value > 0))
         return 0;
     double var;
-    size_t used = between_of(before, n, now, least, most, max_age, 0, &var);
+    size_t used = between_of(before, n, now, least, most, max_age, in_cycles, &var);
     if (!used)
         return 0;
     /* The wider of the result's own interval (for the next run) and the
@@ -218,7 +244,7 @@ void vn__store_learn(vn__store_series *v, size_t from, size_t least, size_t most
         p->lo_h = p->lo;
         p->hi_h = p->hi;
         p->learned_from = vn__store_widen(v->pt, i, p->time, p->value, &p->lo_h, &p->hi_h, least,
-                                          most, max_age);
+                                          most, max_age, v->in_cycles);
         if (!p->learned_from)
             p->lo_h = p->hi_h = NAN;
     }

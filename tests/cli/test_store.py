@@ -919,7 +919,8 @@ def test_compare_learns_in_the_unit_it_compares_in(tmp_path, unit):
     """Runs whose ns moved 6% with the core's clock while their cycles kept
     within 0.2%: a comparison in cycles learns how far cycles move and
     finds a 3% slowdown; one in ns learns how far ns move and does not
-    call it. Each result kept its cycles beside its ns."""
+    call it. Each result kept its cycles beside its ns, and the history
+    shows the series in its files' unit."""
     rng = np.random.default_rng(5)
     store = str(tmp_path / "s.db")
     now = time.time()
@@ -929,7 +930,17 @@ def test_compare_learns_in_the_unit_it_compares_in(tmp_path, unit):
         f.write_text(json.dumps(clock_moved_doc(1000 * k, 3000 * math.exp(rng.normal(0, 0.002)), unit, rng)))
         add(store, "--commit", f"h{i}", "--time", str(now - 600 * (len(clock) - i)), files=[str(f)],
             nbench=1)
-    (r,) = by_name(history(store))["two_loops"]["results"][-1:]
+    # The history reads the series in the unit its files compared in.
+    series = by_name(history(store))["two_loops"]
+    assert series["unit"] == unit
+    last = series["results"][-1]
+    assert last["value"] == last[unit] and last["ns"] == pytest.approx(1000 * clock[-1], rel=0.01)
+    assert last["cycles"] == pytest.approx(3000, rel=0.01)
+    hist_half = math.log(last["ci_history"][1] / last["value"])
+    assert hist_half < 0.02 if unit == "cycles" else hist_half > 0.05, last
+    p = run("history", "--store", store, check=0)
+    assert ("in reference cycles" in p.stdout) == (unit == "cycles"), p.stdout
+    assert re.search(r" 3\d\d\d\.\dc +\+-", p.stdout) if unit == "cycles" else " us " in p.stdout, p.stdout
     base, new = tmp_path / "base.json", tmp_path / "new.json"
     base.write_text(json.dumps(clock_moved_doc(1000, 3000, unit, rng)))
     new.write_text(json.dumps(clock_moved_doc(1030, 3090, unit, rng)))

@@ -184,40 +184,46 @@ static void a_new_interval_widens_by_what_the_series_saw(void **state)
     memset(p, 0, sizeof p);
     for (int i = 0; i < 20; i++) {
         p[i].time = 1000 + 60 * i;
-        p[i].value = 100 * exp(0.03 * normal(&g));
+        p[i].ns = p[i].value = 100 * exp(0.03 * normal(&g));
+        p[i].cycles = 300 * exp(0.001 * normal(&g)); /* the clock moved, the cycles did not */
         p[i].lo = p[i].hi = p[i].value; /* no error of their own */
         p[i].nunits = 10;
     }
     double lo = 99, hi = 101;
-    size_t m = vn__store_widen(p, 20, 3000, 100, &lo, &hi, 5, 30, 0);
+    size_t m = vn__store_widen(p, 20, 3000, 100, &lo, &hi, 5, 30, 0, 0);
     assert_int_equal(m, 20);
     double half = (hi - lo) / 2;
     print_message("half-width with history: %.2f (own 1.00)\n", half);
     assert_true(half > 3 && half < 12);
     assert_float_equal(lo + hi, 200, 1e-9);
+    /* In cycles (a series compared in them): they kept within 0.1%. */
+    lo = 299, hi = 301;
+    assert_int_equal(vn__store_widen(p, 20, 3000, 300, &lo, &hi, 5, 30, 0, 1), 20);
+    print_message("in cycles: %.2f\n", (hi - lo) / 2);
+    assert_true((hi - lo) / 2 < 1.5 && lo == 299);
     /* Runs that step 3% apart every time: the next run lies one step
      * away. From 20 results the interval for it is the 95th percentile of
      * the steps, ln(1.03) = 2.96%; under 20, 1.96 x sqrt(2) x the standard
      * deviation of one run as normal steps would give it, median |d| /
      * (0.6745 sqrt 2), that is 1.96 x ln(1.03) / 0.6745 = 8.59%. */
     for (int i = 0; i < 20; i++)
-        p[i].value = i % 2 ? 103 : 100;
+        p[i].ns = p[i].value = i % 2 ? 103 : 100;
     lo = 99, hi = 101;
-    assert_int_equal(vn__store_widen(p, 20, 3000, 100, &lo, &hi, 5, 30, 0), 20);
+    assert_int_equal(vn__store_widen(p, 20, 3000, 100, &lo, &hi, 5, 30, 0, 0), 20);
     assert_float_equal((hi - lo) / 2, 100 * log(1.03), 1e-9);
     lo = 99, hi = 101;
-    assert_int_equal(vn__store_widen(p, 19, 3000, 100, &lo, &hi, 5, 30, 0), 19);
+    assert_int_equal(vn__store_widen(p, 19, 3000, 100, &lo, &hi, 5, 30, 0, 0), 19);
     assert_float_equal((hi - lo) / 2, 100 * 1.959963984540054 * log(1.03) / 0.6744897501960817, 1e-9);
     /* An own interval wider than that stays as it is. */
     lo = 80, hi = 120;
-    vn__store_widen(p, 20, 3000, 100, &lo, &hi, 5, 30, 0);
+    vn__store_widen(p, 20, 3000, 100, &lo, &hi, 5, 30, 0, 0);
     assert_float_equal(lo, 80, 1e-12);
     assert_float_equal(hi, 120, 1e-12);
     lo = 99, hi = 101;
-    assert_int_equal(vn__store_widen(p, 4, 3000, 100, &lo, &hi, 5, 30, 0), 0);
+    assert_int_equal(vn__store_widen(p, 4, 3000, 100, &lo, &hi, 5, 30, 0, 0), 0);
     assert_float_equal(lo, 99, 0);
     /* All but the last 3 are older than an hour before 5000 s. */
-    assert_int_equal(vn__store_widen(p, 20, 1000 + 60 * 19 + 100, 100, &lo, &hi, 5, 30, 150), 0);
+    assert_int_equal(vn__store_widen(p, 20, 1000 + 60 * 19 + 100, 100, &lo, &hi, 5, 30, 150, 0), 0);
 }
 
 /* E-Divisive on ranks: a 10% step in 2% noise found where it is, with
