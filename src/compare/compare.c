@@ -302,6 +302,9 @@ static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__
 static void widen_by_history(const vn__cmp_bench *b, vn__cmp_row *row)
 {
     int c = row->cycles != 0;
+    /* Earlier results that kept no cycles: their ns, which move further. */
+    if (c && !b->hist_runs[1])
+        c = 0;
     if (!b->hist_runs[c] || !(b->hist_var[c] >= 0) || !(row->ratio > 0) || isnan(row->lo))
         return;
     double own = fmax(log(row->hi / row->ratio), log(row->ratio / row->lo));

@@ -244,8 +244,10 @@ int vn__store_between(const double *x, const double *se, size_t n, size_t least,
     /* How far one result is from the next, as a standard deviation of
      * one result: from 20 results on, the 95th percentile q of the
      * distances between neighbours' logs taken as a bound on the next
-     * distance (rank 0.95 (m + 1) of m, which the next falls under 95% of
-     * the time whatever their law; the linear percentile's rank held it
+     * distance (rank 0.95 (m + 1) of m, which the next falls under about
+     * 95% of the time whatever their law: exactly so for exchangeable
+     * distances, which neighbours sharing a result are nearly; simulated
+     * in tests/unit/test_store_learn.c; the linear percentile's rank held it
      * 90% of the time at 19 distances), as q / (1.96 x sqrt 2), so that
      * the interval for the next run is q; with fewer,
      * too few for that percentile, their median as normal distances

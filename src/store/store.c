@@ -470,9 +470,9 @@ static int add_in_transaction(vn__store *s, const vn__cmp_side *side, const vn__
         int aggs = !k && b->agg_n && b->agg_mean > 0 && isfinite(b->agg_mean);
         if (!k && !aggs)
             continue; /* a failed row, or a bound: nothing to keep */
-        /* In ns always, so that a series keeps one unit when a run's
-         * headline was in cycles; the cycles beside, when every unit has
-         * them. */
+        /* In ns always, and in reference cycles beside when every unit
+         * has them: a series is read in cycles when every result kept
+         * them and most of its files compared in them (store_series.c). */
         double value, lo, hi, sd, cm = NAN, clo = NAN, chi = NAN, csd;
         if (aggs)
             from_aggregates(b, &value, &lo, &hi, &sd);

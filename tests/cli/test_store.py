@@ -962,6 +962,44 @@ def test_compare_learns_in_the_unit_it_compares_in(tmp_path, unit):
         assert b["verdict"] != "slower", b
 
 
+def test_the_unit_of_a_series_and_of_what_compare_learns(tmp_path):
+    """A series is in cycles only when every result kept them and most of
+    its files compared in them: one result without cycles, or files mostly
+    in ns, keep it in ns. A row compared in cycles whose earlier results
+    kept none learns from their ns, which moved 6%."""
+    rng = np.random.default_rng(8)
+    now = time.time()
+    clock = [1.0, 1.06, 0.95, 1.05, 0.94, 1.06, 0.95, 1.04]
+
+    def store_of(name, unit_of, drop_cycles):
+        store = str(tmp_path / f"{name}.db")
+        for i, k in enumerate(clock):
+            doc = clock_moved_doc(1000 * k, 3000, unit_of(i), rng)
+            if drop_cycles(i):
+                for q in doc["benchmarks"][0]["processes"]:
+                    del q["cycles"]
+            f = tmp_path / f"{name}{i}.json"
+            f.write_text(json.dumps(doc))
+            add(store, "--time", str(now - 600 * (len(clock) - i)), files=[str(f)], nbench=1)
+        return store
+
+    one_without = store_of("one", lambda i: "cycles", lambda i: i == 2)
+    few_in_cycles = store_of("few", lambda i: "cycles" if i < 3 else "ns", lambda i: False)
+    none_kept = store_of("none", lambda i: "cycles", lambda i: True)
+    for store, unit in ((one_without, "ns"), (few_in_cycles, "ns"), (none_kept, "ns")):
+        assert by_name(history(store))["two_loops"]["unit"] == unit
+    base, new = tmp_path / "base.json", tmp_path / "new.json"
+    base.write_text(json.dumps(clock_moved_doc(1000, 3000, "cycles", rng)))
+    new.write_text(json.dumps(clock_moved_doc(1030, 3090, "cycles", rng)))
+    for store, hist in ((one_without, "cycles"), (none_kept, "ns")):
+        (b,) = json.loads(run("compare", "--json", "-", "--store", store, str(base), str(new),
+                              check=0).stdout)["benchmarks"]
+        half = math.log(b["ci"][1] / b["ratio"])
+        # Cycles from the 7 results that kept them; else the 8 results' ns.
+        assert b["learned_from"] == (7 if hist == "cycles" else 8), b
+        assert half < 0.02 if hist == "cycles" else half > 0.05, b
+
+
 # ---- 8. usage errors -------------------------------------------------------------------
 
 
