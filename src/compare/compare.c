@@ -291,20 +291,15 @@ static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__
     return 0;
 }
 
-/* A run sees the machine for seconds; earlier runs in the store saw it
- * drift over hours. How far a headline moves from one run to the next
- * (hist_var, each run's own error included) is on both sides: the log
- * ratio's half-width becomes the wider of its own and that of two runs'
- * difference, as vn__store_widen does for one result. In the unit the row
- * is compared in: a chain of adds whose runs' cycles agree within 0.5%
- * moved 2.5% in ns with the core's clock (bench/RESULTS.md, 2026-12-01),
- * and a ratio of cycles widened by that would miss a 3% slowdown. */
+/* A run sees the machine for seconds; the store's earlier runs saw it
+ * over hours. How far a headline moves from one run to the next (each
+ * run's own error included) is on both sides: the log ratio's half-width
+ * becomes the wider of its own and two runs' difference. In the row's
+ * unit (a chain of adds whose cycles kept within 0.5% moved 2.5% in ns
+ * with the clock, bench/RESULTS.md), else in ns, which move further. */
 static void widen_by_history(const vn__cmp_bench *b, vn__cmp_row *row)
 {
-    int c = row->cycles != 0;
-    /* Earlier results that kept no cycles: their ns, which move further. */
-    if (c && !b->hist_runs[1])
-        c = 0;
+    int c = row->cycles != 0 && b->hist_runs[1];
     if (!b->hist_runs[c] || !(b->hist_var[c] >= 0) || !(row->ratio > 0) || isnan(row->lo))
         return;
     double own = fmax(log(row->hi / row->ratio), log(row->ratio / row->lo));
