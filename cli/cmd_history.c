@@ -165,17 +165,6 @@ static int parse(int argc, char **argv, opts *o)
     return 0;
 }
 
-/* A headline in the series' unit: reference cycles, marked c, for a
- * series of code on the CPU whose files compared in them (as vernier
- * compare marks them); else ns. */
-static void fmt_value(char *s, size_t n, int in_cycles, double v)
-{
-    if (in_cycles)
-        snprintf(s, n, v < 99999.5 ? "%.1fc" : "%.4gc", v);
-    else
-        vn__fmt_ns(s, n, v);
-}
-
 static void fmt_when(char *s, size_t n, double t)
 {
     time_t tt = (time_t)t;
@@ -218,7 +207,7 @@ static void print_series(const opts *o, const vn__store_series *v, const vn__sto
         char when[32], commit[16], val[32], half[16], learned[16];
         fmt_when(when, sizeof when, p->time);
         fmt_commit(commit, sizeof commit, p);
-        fmt_value(val, sizeof val, v->in_cycles, p->value);
+        vn__fmt_headline(val, sizeof val, p->value, v->in_cycles);
         fmt_half(half, sizeof half, p->value, p->lo, p->hi);
         fmt_half(learned, sizeof learned, p->value, p->lo_h, p->hi_h);
         const char *mark = "";

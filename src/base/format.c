@@ -113,6 +113,14 @@ char *vn__fmt_rate(char *s, size_t n, double per_sec, const char *unit)
     return s;
 }
 
+char *vn__fmt_headline(char *s, size_t n, double v, int cycles)
+{
+    if (!cycles)
+        return vn__fmt_ns(s, n, v);
+    snprintf(s, n, v < 99999.5 ? "%.1fc" : "%.4gc", v);
+    return s;
+}
+
 char *vn__fmt_count(char *s, size_t n, double v)
 {
     static const char *const prefix[] = {"", "k", "M", "G", "T", "P", "E"};

@@ -10,6 +10,11 @@
  * "4.26 us", "4.00 ms", "1.50 s"; "-" for NaN. Returns s. */
 char *vn__fmt_ns(char *s, size_t n, double ns);
 
+/* A headline: a duration as vn__fmt_ns gives it, or, when cycles, in
+ * reference cycles marked c ("8416.1c", "1.235e+05c"), as vernier compare
+ * and vernier history show code on the CPU. Returns s. */
+char *vn__fmt_headline(char *s, size_t n, double v, int cycles);
+
 /* An upper bound on a duration: 2 significant digits, rounded up so the
  * printed number is still a bound ("0.31 ns", "13 ns", "1.3 us"); "-" for
  * NaN or a value that is not positive. Returns s. */

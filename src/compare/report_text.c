@@ -68,15 +68,6 @@ static size_t clip(char *dst, size_t n, const char *name, size_t cols)
     return vn__text_width(dst);
 }
 
-/* A side's headline: ns, or reference cycles when the row compares those. */
-static char *fmt_side(char *s, size_t n, double v, int cycles)
-{
-    if (!cycles)
-        return vn__fmt_ns(s, n, v);
-    snprintf(s, n, v < 99999.5 ? "%.1fc" : "%.4gc", v);
-    return s;
-}
-
 static int any_insn(const vn__cmp_result *r)
 {
     for (size_t i = 0; i < r->nrows; i++)
@@ -290,8 +281,8 @@ int vn__cmp_report_text(const vn__cmp_result *r, const vn__cmp_files *f, unsigne
             off = "\033[0m";
         }
         out("%s%*s %9s %9s %8s %15s %7s  %s%-*s%s", nm, (int)(namew - cols), "",
-            fmt_side(a, sizeof a, w->base_median, w->cycles),
-            fmt_side(b, sizeof b, w->new_median, w->cycles),
+            vn__fmt_headline(a, sizeof a, w->base_median, w->cycles),
+            vn__fmt_headline(b, sizeof b, w->new_median, w->cycles),
             fmt_ratio(ra, sizeof ra, w->ratio), fmt_ci(ci, sizeof ci, w->lo, w->hi),
             fmt_p(p, sizeof p, w->p), on, insn ? 11 : 0, vn__cmp_verdict_name(w->verdict), off);
         if (insn)
@@ -344,8 +335,8 @@ int vn__cmp_report_markdown(const vn__cmp_result *r, const vn__cmp_files *f, vn_
         out("| ");
         md_cell(o, &err, w->name);
         out(" | %s | %s | %s%s%s | %s | %s | %s%s%s |",
-            fmt_side(a, sizeof a, w->base_median, w->cycles),
-            fmt_side(b, sizeof b, w->new_median, w->cycles), em, fmt_ratio(ra, sizeof ra, w->ratio), em,
+            vn__fmt_headline(a, sizeof a, w->base_median, w->cycles),
+            vn__fmt_headline(b, sizeof b, w->new_median, w->cycles), em, fmt_ratio(ra, sizeof ra, w->ratio), em,
             fmt_ci(ci, sizeof ci, w->lo, w->hi), fmt_p(p, sizeof p, w->p), em,
             vn__cmp_verdict_name(w->verdict), em);
         if (insn)

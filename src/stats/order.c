@@ -6,14 +6,13 @@
 #include "stats/internal.h"
 #include "stats/stats_api.h"
 
-double vn_percentile_sorted(const double *sorted, size_t n, double p)
+/* The value at 0-based rank h between two order statistics, clamped to
+ * the smallest and largest, and its lerp, which starts from the nearer of
+ * the two so the result is exact at both ends and never leaves the pair. */
+static double at_rank(const double *sorted, size_t n, double h)
 {
-    if (!sorted || n == 0 || !(p >= 0 && p <= 100))
-        return NAN;
-    /* numpy's "linear" method: the virtual index (n - 1) q between two order
-     * statistics, and its lerp, which starts from the nearer of the two so
-     * the result is exact at both ends and never leaves the pair. */
-    double h = (double)(n - 1) * (p / 100.0);
+    if (!(h > 0))
+        return sorted[0];
     double fl = floor(h);
     size_t i = (size_t)fl;
     if (i >= n - 1)
@@ -22,16 +21,18 @@ double vn_percentile_sorted(const double *sorted, size_t n, double p)
     return g >= 0.5 ? b - d * (1.0 - g) : a + d * g;
 }
 
+double vn_percentile_sorted(const double *sorted, size_t n, double p)
+{
+    if (!sorted || n == 0 || !(p >= 0 && p <= 100))
+        return NAN;
+    /* numpy's "linear" method: the virtual index (n - 1) q. */
+    return at_rank(sorted, n, (double)(n - 1) * (p / 100.0));
+}
+
 double vn__percentile_next_sorted(const double *sorted, size_t n, double p)
 {
     if (!sorted || n == 0 || !(p >= 0 && p <= 100))
         return NAN;
-    double r = (double)(n + 1) * (p / 100.0); /* 1-based rank */
-    if (r <= 1)
-        return sorted[0];
-    if (r >= (double)n)
-        return sorted[n - 1];
-    size_t i = (size_t)floor(r) - 1;
-    double g = r - floor(r);
-    return sorted[i] + (sorted[i + 1] - sorted[i]) * g;
+    /* 1-based rank (n + 1) q, 0-based one less. */
+    return at_rank(sorted, n, (double)(n + 1) * (p / 100.0) - 1);
 }
