@@ -404,6 +404,34 @@ static int timer_line(const vn_results *r, vn_buf *b, int with_reason)
 
 int vn__results_timer_brief(const vn_results *r, vn_buf *b) { return timer_line(r, b, 0); }
 
+/* For --explain: how each row's variation split between its processes,
+ * the two halves of a process's samples, and the samples within them (the
+ * shares the JSON keeps as headline.variation), the first 8 rows. */
+static int variation_shares(const vn_results *r, vn_buf *b)
+{
+    int err = 0, any = 0;
+    size_t n = vn_results_count(r), shown = 0;
+    for (size_t i = 0; i < n && !err; i++) {
+        const vn_result *x = vn_results_at(r, i);
+        if (!isfinite(x->share_processes) || !isfinite(x->share_blocks) ||
+            !isfinite(x->share_samples))
+            continue;
+        if (shown == 8) {
+            err = vn_buf_puts(b, ", ...");
+            break;
+        }
+        err = vn_buf_printf(b, "%s%s %.0f/%.0f/%.0f%%",
+                            any ? ", " : " Of each row's variation, the share between processes, "
+                                         "between halves of a process's samples, and within: ",
+                            x->name, 100 * x->share_processes, 100 * x->share_blocks,
+                            100 * x->share_samples);
+        any = 1, shown++;
+    }
+    if (!err && any)
+        err = vn_buf_puts(b, ".");
+    return err ? err : vn_buf_puts(b, "\n");
+}
+
 int vn__results_processes_line(const vn_results *r, int full, vn_buf *b)
 {
     if (!vn_results_count(r))
@@ -414,20 +442,26 @@ int vn__results_processes_line(const vn_results *r, int full, vn_buf *b)
               "not for another run's: a new process has another memory layout and meets the "
               "machine at another moment. A benchmark program measures in several by default "
               "(--processes).\n"
-            : "; one process\n");
+            : "variation between runs not measured: one process\n");
     char wall[32];
     snprintf(wall, sizeof wall, "%.2g s", r->processes_wall);
-    if (full)
-        return vn_buf_printf(b, "processes: %zu, one after another within %s, each a fresh "
-                             "memory layout, environment size and stack offset; each interval "
-                             "is taken across a row's processes, so it holds what varied within "
-                             "those %s. Slower changes of the machine (its clock, its neighbours "
-                             "over minutes) are not in it: compare runs made close together, give "
-                             "a longer --max-time, or keep runs with --store: vernier history and "
-                             "compare --store widen intervals by how far results moved from run to "
-                             "run here.\n",
-                             r->processes, wall, wall);
-    return vn_buf_printf(b, "; %zu processes, %s\n", r->processes, wall);
+    if (full) {
+        int err = vn_buf_printf(
+            b, "processes: %zu, one after another within %s, each a fresh memory layout, "
+               "environment size and stack offset; each interval is taken across a row's "
+               "processes, so it holds what varied within those %s. Slower changes of the "
+               "machine (its clock, its neighbours over minutes) are not in it: compare runs "
+               "made close together, give a longer --max-time, or keep runs with --store: "
+               "vernier history and compare --store widen intervals by how far results moved "
+               "from run to run here.",
+            r->processes, wall, wall);
+        return err ? err : variation_shares(r, b);
+    }
+    /* One run sees the seconds it lasted, never the machine's states
+     * between runs, however long it ran: said on a line of its own, with
+     * what it did see. */
+    return vn_buf_printf(b, "variation between runs not measured: %zu processes within %s\n",
+                         r->processes, wall);
 }
 
 int vn__results_timer_note(const vn_results *r, vn_buf *b) { return timer_line(r, b, 1); }

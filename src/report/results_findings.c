@@ -394,11 +394,9 @@ int vn__results_findings(const vn_results *r, const vn_run_results *runs, const 
         cut = note_line(&t, r->note);
     if (!t.err && (flags & VN__FINDINGS_TIMER))
         t.err = vn__results_timer_brief(r, b);
-    /* The processes on the timer's line: how many, within how long. */
-    if (!t.err && !runs && (flags & VN__FINDINGS_TIMER) && b->len && b->data[b->len - 1] == '\n') {
-        b->data[--b->len] = '\0';
+    /* How many processes, within how long: what the intervals saw. */
+    if (!t.err && !runs && (flags & VN__FINDINGS_TIMER))
         t.err = vn__results_processes_line(r, 0, b);
-    }
     /* Where the long explanations are, once, on the last line, and only
      * when there is something to explain: beside what is there when it
      * fits, else on a line of its own, unless that line says it. */

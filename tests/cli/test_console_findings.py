@@ -116,7 +116,11 @@ def test_without_explain_a_warning_says_where_more_is(tmp_path):
     d, console = run(tmp_path, "--filter", "^x_plus_x$")
     has = any(b["warnings"] for b in d["benchmarks"]) or d["env"]["warnings"]
     last = below_table(d, console)[-1]
-    assert last.startswith("timer: ")
+    assert below_table(d, console)[-2].startswith("timer: ")
+    # The run's own span, and that it cannot see the variation between runs.
+    assert re.fullmatch(r"variation between runs not measured: \d+ processes within [0-9.e+-]+ s"
+                        r"(; more: --explain)?", last), last
+    assert f" {d['processes']['count']} processes " in last
     assert last.endswith("; more: --explain") == bool(has or (d["counters"] or {}).get("missing"))
 
 
