@@ -244,7 +244,7 @@ static int ratio_line(vn_results *out, const vn_result *x, const vn_result *base
     double v = faster ? 1 / x->ratio : x->ratio;
     vn__fmt_ratio(r, sizeof r, v);
     if (isnan(x->ratio_ci[0])) {
-        snprintf(brief, sizeof brief, "%s is %s %s than %s (no interval: too few samples)",
+        snprintf(brief, sizeof brief, "%s is %s %s than %s (no interval: too few samples; --min-samples)",
                  x->name, r, faster ? "faster" : "slower", base->name);
     } else if (same) {
         vn__fmt_ratio(r, sizeof r, x->ratio);
@@ -289,6 +289,35 @@ static int ratio_line(vn_results *out, const vn_result *x, const vn_result *base
     return vn_results_add_finding(out, "baseline", brief, why);
 }
 
+/* The line for row x against a baseline that is an upper bound (its body
+ * no slower than its empty loop): x's median over the bound is a bound on
+ * the ratio, from below; two bounds bound nothing. */
+static int bound_line(vn_results *out, const vn_result *x, const vn_result *base)
+{
+    char brief[1024], why[1024], r[24], b[32], a[32];
+    if (x->error[0])
+        return 0; /* its row says why it has no time */
+    vn__fmt_ns_bound(b, sizeof b, base->bound_ns);
+    if (!has_median(x) || !(base->bound_ns > 0)) {
+        snprintf(brief, sizeof brief, "%s vs %s: both upper bounds (< %s, < %s): no ratio",
+                 x->name, base->name, vn__fmt_ns_bound(a, sizeof a, x->bound_ns), b);
+        snprintf(why, sizeof why, "neither %s nor %s can be told apart from its empty loop, so "
+                 "no ratio of them is known: give each iteration more work (a loop inside the "
+                 "body) and divide, or compare with a baseline that takes measurable time.",
+                 x->name, base->name);
+        return vn_results_add_finding(out, "baseline", brief, why);
+    }
+    /* base < bound, so x / base > x / bound. */
+    double rb = x->stats.median / base->bound_ns;
+    vn__fmt_ratio(r, sizeof r, rb < 1 ? 1 / rb : rb);
+    snprintf(brief, sizeof brief, "%s is %s %s %s than %s (the baseline is an upper bound: < %s)",
+             x->name, rb < 1 ? "at most" : "at least", r, rb < 1 ? "faster" : "slower",
+             base->name, b);
+    snprintf(why, sizeof why, "%s, the baseline, cannot be told apart from its empty loop, so "
+             "only its bound compares: the median of %s over %s.", base->name, x->name, b);
+    return vn_results_add_finding(out, "baseline", brief, why);
+}
+
 /* The comparisons: ratios for every row with a baseline that ran, and a
  * line for each row but the baseline itself. */
 static int compare(vn_results *out)
@@ -307,8 +336,8 @@ static int compare(vn_results *out)
         if (rc)
             return rc;
     }
-    /* A baseline that is a bound, or failed, gives no ratio to any row:
-     * said once, not once per row. */
+    /* A baseline that failed gives no ratio to any row: said once, not
+     * once per row. One that is a bound bounds each row's ratio. */
     for (size_t i = 0; i < out->nbench; i++) {
         const vn_result *x = &out->bench[i];
         if (!x->baseline[0] || !strcmp(x->baseline, x->name))
@@ -318,15 +347,13 @@ static int compare(vn_results *out)
         for (size_t k = 0; k < i && !said; k++)
             said = !strcmp(out->bench[k].baseline, x->baseline) && strcmp(out->bench[k].name, x->baseline);
         int rc = 0;
-        if (!has_median(base)) {
-            char brief[512], bound[32];
-            if (!said && !base->error[0])
-                snprintf(brief, sizeof brief, "%s, the baseline, is an upper bound (< %s): no ratios",
-                         base->name, vn__fmt_ns_bound(bound, sizeof bound, base->bound_ns));
-            else if (!said)
-                snprintf(brief, sizeof brief, "%s, the baseline, has no time: no ratios", base->name);
+        if (base->error[0] || (!base->upper_bound && !has_median(base))) {
+            char brief[512];
+            snprintf(brief, sizeof brief, "%s, the baseline, has no time: no ratios", base->name);
             if (!said)
                 rc = vn_results_add_finding(out, "baseline", brief, NULL);
+        } else if (!has_median(base)) {
+            rc = bound_line(out, x, base);
         } else {
             rc = ratio_line(out, x, base);
         }

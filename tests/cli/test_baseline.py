@@ -275,3 +275,51 @@ def test_help_and_list_still_work_with_a_wrong_baseline():
     assert "--baseline" in run_ex("sum_arrays", "--help", check=0).stdout.split()
     p = run_sweep("--baseline", "nope", "--list")
     assert "grow/n=64" in p.stdout.split()
+
+
+BOUND = r"""
+#include <vernier.h>
+static void nothing(vn_state *st) { while (vn_next(st)) vn_keep(0); }
+static void also_nothing(vn_state *st) { while (vn_next(st)) vn_keep(1); }
+static void chain(vn_state *st)
+{
+    unsigned x = 1;
+    while (vn_next(st)) {
+        for (int i = 0; i < 200; i++) {
+            x = x * 3 + 1;
+            vn_keep(x);
+        }
+    }
+}
+VN_BENCH(nothing);
+VN_BENCH(also_nothing);
+VN_BENCH(chain);
+int main(int argc, char **argv) { return vn_main(argc, argv); }
+"""
+
+
+def test_a_baseline_that_is_a_bound_bounds_each_ratio(tmp_path):
+    """A baseline no slower than its empty loop has only a bound (< b): each
+    row still gets its line, the least its ratio can be; a row that is a
+    bound too gets one that says nothing can be known, and why."""
+    exe = compile_program(tmp_path, BOUND)
+    p = subprocess.run([str(exe), *QUICK, "--baseline", "nothing", "--json", "-"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    rows = {b["name"]: b for b in d["benchmarks"]}
+    if not rows["nothing"]["upper_bound"]:
+        pytest.skip("the empty body read slower than its empty loop on this run")
+    lines = [f["brief"] for f in d["findings"] if f["id"] == "baseline"]
+    (line,) = [ln for ln in lines if ln.startswith("chain ")]
+    m = re.fullmatch(r"chain is at least " + X + r" slower than nothing \(the baseline is an "
+                     r"upper bound: < ([\d.]+) ns\)", line)
+    assert m, line
+    # The bound on the ratio is chain's median over the baseline's bound.
+    bound_ns = rows["nothing"]["bound_ns"]
+    assert math.isclose(float(m.group(1)), rows["chain"]["stats"]["median"] / bound_ns, rel_tol=0.01)
+    if rows["also_nothing"]["upper_bound"]:
+        (other,) = [ln for ln in lines if ln.startswith("also_nothing ")]
+        assert "both upper bounds" in other and "no ratio" in other, other
+    # Every row but the baseline has its line: none is left without an answer.
+    assert len(lines) == 2, lines
