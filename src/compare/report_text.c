@@ -216,8 +216,8 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
         out("%snote: aggregates without a stddev, or of one repetition, give no interval and no "
             "verdict\n", prefix);
     if (r->one_process)
-        out("%swarning: %zu compared on samples: a side ran in one process, so the interval "
-            "cannot see variation between runs (--processes auto)\n", prefix, r->one_process);
+        out("%swarning: %zu compared on samples of one process, blind to variation between runs "
+            "(--processes auto)\n", prefix, r->one_process);
     size_t learned = 0, least = SIZE_MAX, most = 0;
     for (size_t i = 0; i < r->nrows; i++)
         if (r->rows[i].learned_from) {

@@ -13,9 +13,10 @@
  * which is the one thing a new process is for. Each worker measures every
  * row that still needs it, one after another in an order of its own (the
  * processes are the turns: rows that take turns a sample at a time fill
- * the caches for each other), and sends the raw samples back; what does not depend on the process (the
- * machine's snapshot, the timer's cost, the counter's rate) is measured
- * here once and handed over. After each process every row is decided
+ * the caches for each other), and sends the raw samples back; what does
+ * not depend on the process is measured here once: the machine's snapshot
+ * (kept here; a worker reads the caches' sizes only under --cold), the
+ * timer's cost and the counter's rate (handed over). After each process every row is decided
  * again over all its processes (vn__decide_row): it stops once its
  * interval across them is within the precision, or its budget is spent;
  * else the next process's samples and time are planned from how the

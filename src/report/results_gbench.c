@@ -11,7 +11,7 @@
  * own comparison does; for vernier run each run is one, its wall time net
  * of the shell's start-up. After them come the aggregates Google Benchmark
  * writes with --benchmark_repetitions: mean, median, stddev and cv, of the
- * same values (the mean is the headline the console shows).
+ * same values (the console's headline is their median).
  * An upper bound's repetitions are each process's fastest sample, with a
  * label that says so. A row with nothing to give (failed, skipped) is one
  * entry with error_occurred, as Google Benchmark writes an error.
