@@ -471,7 +471,9 @@ static int one_process(job **jobs, size_t n, const vn_config *cfg, const vn__lau
         }
         int interrupted = cfg->stop_flag && *cfg->stop_flag;
         /* The run's probes, every process of every row: where they fall in
-         * two groups, the upper ran on a shared core. */
+         * two groups, the upper ran on a shared core. A row already done
+         * keeps the limit its last look had, so that its headline at the
+         * end is the decision that stopped it, not another one. */
         for (size_t i = 0; rc == 0 && i < ntodo; i++)
             if (got[i])
                 rc = vn__push_double(probes, part_probe(&todo[i]->parts[todo[i]->nparts - 1]));
@@ -483,7 +485,8 @@ static int one_process(job **jobs, size_t n, const vn_config *cfg, const vn__lau
             double limit = vn__probe_limit(tmp, probes->n, &jobs[0]->pol);
             free(tmp);
             for (size_t i = 0; i < n; i++)
-                jobs[i]->rstate.probe_limit = limit;
+                if (!jobs[i]->done)
+                    jobs[i]->rstate.probe_limit = limit;
         }
         for (size_t i = 0; rc == 0 && i < ntodo; i++)
             rc = look(todo[i], got[i], why[0] && !interrupted ? why : NULL);

@@ -226,9 +226,8 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
     if (r->stop == VN_STOP_PROCESSES_VARY) {
         /* The processes the headline rests on (those on a shared core
          * left out when others had a core of their own, and those with no
-         * value). The count the precision would take is that of the look
-         * that stopped the row; a look again at the end with every
-         * process's core state may find none (it is then not given). */
+         * value), and the count the precision would take, from the look
+         * that stopped the row (not given when it found none). */
         size_t k = rd->kept;
         char a[32], b[32], need[64] = "";
         vn__fmt_pct(a, sizeof a, rd->half_pct);
