@@ -84,8 +84,8 @@ static void run_warnings(vn_run_result *res, const row *r, const vn_run_config *
 }
 
 /* Turns a row into a result; shell start-up subtracted from the stats. */
-int vn__fill_result(vn_run_result *res, row *r, const vn_run_config *c, double shell_wall,
-                       double shell_user, double shell_sys)
+int vn__fill_result(vn_run_result *res, row *r, const vn_run_config *c,
+                    const vn__shell_time *sh)
 {
     memset(res, 0, sizeof *res);
     res->size = sizeof *res;
@@ -95,8 +95,10 @@ int vn__fill_result(vn_run_result *res, row *r, const vn_run_config *c, double s
         return VN_ENOMEM;
     snprintf(res->name, sizeof res->name, "%s", r->label ? r->label : r->text);
     res->named = r->label != NULL;
+    static const vn__shell_time none = {0};
     if (!r->shell)
-        shell_wall = shell_user = shell_sys = 0;
+        sh = &none;
+    double shell_wall = sh->wall;
     res->samples = calloc(r->n ? r->n : 1, sizeof *res->samples);
     res->proc = calloc(r->n ? r->n : 1, sizeof *res->proc);
     double *net = malloc((r->n ? r->n : 1) * sizeof *net);
@@ -118,8 +120,8 @@ int vn__fill_result(vn_run_result *res, row *r, const vn_run_config *c, double s
      * mean from mean: per run, a tick-split time less a mean would go below
      * 0 as often as not. */
     res->shell_ns = shell_wall;
-    res->shell_user_ns = shell_user;
-    res->shell_sys_ns = shell_sys;
+    res->shell_user_ns = sh->user;
+    res->shell_sys_ns = sh->sys;
     int rc = r->n ? vn_stats_compute(net, r->n, &res->stats) : 0;
     /* The headline is the decision's, as every engine's: a command that
      * cannot be told apart from an empty shell is an upper bound, the
@@ -130,15 +132,18 @@ int vn__fill_result(vn_run_result *res, row *r, const vn_run_config *c, double s
     if (v) {
         vn__row_view rv;
         vn__decision d;
-        vn__runs_view(r, shell_wall, v, &rv);
+        vn__runs_view(r, sh, v, &rv);
         rv.streak = 0;
         if ((rc = vn__decide(&rv, &p, &d)) == 0 && d.head == VN__HEAD_FASTEST) {
             res->upper_bound = 1;
             res->bound_ns = d.value;
         } else if (rc == 0 && d.head == VN__HEAD_MEDIAN) {
-            /* Its interval carries no uncertainty of the shell's start-up:
-             * that was measured apart, over many runs. */
+            /* Its interval carries both uncertainties, the runs' median's
+             * and the shell's start-up's, as the engine's net of its empty
+             * loop does. */
             res->stats.median = d.value;
+            if (isfinite(d.lo) && isfinite(d.hi))
+                res->stats.median_ci[0] = d.lo, res->stats.median_ci[1] = d.hi;
         }
         free(v);
     } else if (rc == 0 && r->n) {

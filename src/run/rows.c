@@ -104,12 +104,12 @@ void vn__run_policy(const vn_run_config *c, vn__policy *p)
     p->indistinct_share = 0;
 }
 
-int vn__runs_view(const row *r, double shell_ns, vn_sample *v, vn__row_view *rv)
+int vn__runs_view(const row *r, const vn__shell_time *sh, vn_sample *v, vn__row_view *rv)
 {
     for (size_t i = 0; i < r->n; i++)
         v[i] = (vn_sample){.value = r->wall[i], .iters = 1, .ref_ns = NAN, .branch_cycles = NAN,
                            .cpu_ns = NAN};
-    vn__empty_view e = {shell_ns, shell_ns, shell_ns, 1};
+    vn__empty_view e = {sh->wall, sh->lo, sh->hi, sh->wall > 0 ? SHELL_RUNS : 1};
     /* The time budget holds the --prepare commands too, as hyperfine's
      * does: a slow prepare takes fewer runs, not a longer wait. */
     *rv = (vn__row_view){.v = v, .n = r->n, .empty = {e, e},
@@ -122,7 +122,7 @@ int vn__runs_view(const row *r, double shell_ns, vn_sample *v, vn__row_view *rv)
  * shell's start-up, known to the precision asked for at two looks in a
  * row, or --max-time spent; never more than --max-samples. r->stop says
  * which. */
-int vn__check_done(const vn_run_config *c, row *r, double shell_ns)
+int vn__check_done(const vn_run_config *c, row *r, const vn__shell_time *sh)
 {
     vn__policy p;
     vn__run_policy(c, &p);
@@ -130,7 +130,7 @@ int vn__check_done(const vn_run_config *c, row *r, double shell_ns)
     if (!v)
         return VN_ENOMEM;
     vn__row_view rv;
-    vn__runs_view(r, shell_ns, v, &rv);
+    vn__runs_view(r, sh, v, &rv);
     vn__decision d;
     int rc = vn__decide(&rv, &p, &d);
     free(v);

@@ -92,15 +92,22 @@ int vn__grow(row *r);
 /* The decision's thresholds for the runs of commands (vn__policy), and a
  * row's runs as the decision's view of them (v: room for r->n samples). */
 void vn__run_policy(const vn_run_config *c, vn__policy *p);
-int vn__runs_view(const row *r, double shell_ns, vn_sample *v, vn__row_view *rv);
-int vn__check_done(const vn_run_config *c, row *r, double shell_ns);
+/* The shell's own start-up, taken off the runs of a row run through it:
+ * the median wall time of SHELL_RUNS empty commands with its 95% interval
+ * (order statistics), and the means of user and system time. All 0 for a
+ * row run without a shell. */
+typedef struct vn__shell_time {
+    double wall, lo, hi, user, sys;
+} vn__shell_time;
+int vn__runs_view(const row *r, const vn__shell_time *sh, vn_sample *v, vn__row_view *rv);
+int vn__check_done(const vn_run_config *c, row *r, const vn__shell_time *sh);
 size_t vn__round_order(row *rows, size_t n, const vn_run_config *c, vn_rng *rng, size_t *order);
 void vn__progress(runctx *x, const row *rows, size_t nrows, const row *cur);
 int vn__build_rows(const vn_run_config *c, row **out, size_t *nout, char *err, size_t errlen);
 
 /* run/result.c: each row's result, and the comparison of the rows. */
-int vn__fill_result(vn_run_result *res, row *r, const vn_run_config *c, double shell_wall,
-                       double shell_user, double shell_sys);
+int vn__fill_result(vn_run_result *res, row *r, const vn_run_config *c,
+                    const vn__shell_time *sh);
 int vn__run_counters_finish(vn_run_result *res, const vn_counters *c, double *counts);
 int vn__compare(const vn_run_results *res, vn_run_compare **out, size_t *nout);
 
@@ -112,8 +119,7 @@ void vn__describe_failure(const row *r, const char *where, int rc, const vn_proc
                              const vn_run_config *c, char *out, size_t outlen);
 void vn__drop_counts(runctx *x);
 int vn__hook(runctx *x, const char *what, const char *cmd, vn_run_failure *fail);
-int vn__measure_shell(runctx *x, double *wall, double *user, double *sys, char *err,
-                         size_t errlen);
+int vn__measure_shell(runctx *x, vn__shell_time *sh, char *err, size_t errlen);
 int vn__o_counting(const runctx *x);
 int vn__run_once(runctx *x, char *const *argv, const char *path, int show, double *wall,
                     vn_proc_usage *u, char *err, size_t errlen);

@@ -226,7 +226,7 @@ int vn_run_commands(const vn_run_config *given, vn_run_results *results, vn_run_
                      why);
     }
 
-    double sh_wall = 0, sh_user = 0, sh_sys = 0;
+    vn__shell_time shell = {0}, none = {0};
     int stop = 0;
     if (c->input && !c->executor && vn__input_once(c->input)) {
         rc = vn__run_input_copy(c->input, c->timeout, c->stop_flag, &x.input, err, errlen);
@@ -235,7 +235,7 @@ int vn_run_commands(const vn_run_config *given, vn_run_results *results, vn_run_
         stop = rc == 1; /* interrupted before any run: reported with none */
         rc = 0;
     }
-    if (!stop && any_shell && (rc = vn__measure_shell(&x, &sh_wall, &sh_user, &sh_sys, err, errlen)) != 0) {
+    if (!stop && any_shell && (rc = vn__measure_shell(&x, &shell, err, errlen)) != 0) {
         if (c->stop_flag && *c->stop_flag) {
             /* Interrupted before any command ran: report that, with no runs. */
             rc = 0;
@@ -336,7 +336,7 @@ int vn_run_commands(const vn_run_config *given, vn_run_results *results, vn_run_
                     break;
                 }
             }
-            if ((rc = vn__check_done(c, r, r->shell ? sh_wall : 0)) != 0)
+            if ((rc = vn__check_done(c, r, r->shell ? &shell : &none)) != 0)
                 goto out_order;
             vn__progress(&x, rows, nrows, r);
             if (r->finished && !r->cleaned) {
@@ -369,7 +369,7 @@ int vn_run_commands(const vn_run_config *given, vn_run_results *results, vn_run_
         goto out_order;
     }
     for (size_t i = 0; i < nrows && rc == 0; i++) {
-        rc = vn__fill_result(&results->commands[i], &rows[i], c, sh_wall, sh_user, sh_sys);
+        rc = vn__fill_result(&results->commands[i], &rows[i], c, rows[i].shell ? &shell : &none);
         results->ncommands++;
         vn_run_result *res = &results->commands[i];
         if (rc == 0 && c->nparams) {

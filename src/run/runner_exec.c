@@ -270,9 +270,8 @@ int vn__warm(runctx *x, row *r, const vn_run_config *c, vn_run_failure *fail)
     return 0;
 }
 
-/* The shell's own start-up: `SHELL -c ''` run SHELL_RUNS times, medians. */
-int vn__measure_shell(runctx *x, double *wall, double *user, double *sys, char *err,
-                         size_t errlen)
+/* The shell's own start-up: `SHELL -c ''` run SHELL_RUNS times. */
+int vn__measure_shell(runctx *x, vn__shell_time *sh, char *err, size_t errlen)
 {
     char **argv = vn__shell_argv(x->c, "");
     if (!argv)
@@ -298,16 +297,17 @@ int vn__measure_shell(runctx *x, double *wall, double *user, double *sys, char *
             sy[i - 3] = u.sys_ns;
         }
     }
-    /* The wall time's median, like the headline it is taken from; user
-     * and system time as means, like the summary they are taken from (the
-     * kernel splits short runs' CPU time between the two by ticks). */
+    /* The wall time's median and its interval, like the headline it is
+     * taken from, whose interval then carries both (the decision's net
+     * interval); user and system time as means, like the summary they are
+     * taken from (the kernel splits short runs' CPU time between the two
+     * by ticks). */
     vn__words_free(argv);
-    qsort(w, SHELL_RUNS, sizeof *w, vn__cmp_double);
-    *wall = vn_percentile_sorted(w, SHELL_RUNS, 50);
+    int rc = vn_median_ci(w, SHELL_RUNS, &sh->wall, &sh->lo, &sh->hi);
     double su = 0, ss = 0;
     for (int i = 0; i < SHELL_RUNS; i++)
         su += us[i], ss += sy[i];
-    *user = su / SHELL_RUNS;
-    *sys = ss / SHELL_RUNS;
-    return 0;
+    sh->user = su / SHELL_RUNS;
+    sh->sys = ss / SHELL_RUNS;
+    return rc;
 }

@@ -12,7 +12,7 @@
 # it has no samples to decide on while it traces.
 set -eu
 root=${1:?usage: one_decision.sh ROOT}
-found=$(grep -rnE '(=|return)[^=;]*VN_STOP_(PRECISION|MAX_TIME|MAX_SAMPLES|MAX_PROCESSES)' \
+found=$(grep -rnE '(=|return)[^=;]*VN_STOP_(PRECISION|MAX_TIME|MAX_SAMPLES|MAX_PROCESSES|PROCESSES_VARY)' \
             "$root/src" "$root/cli" --include='*.c' --include='*.h' |
         grep -v '^[^:]*src/engine/decide\.c:' |
         grep -v '^[^:]*src/trace/trace_view\.c:' |

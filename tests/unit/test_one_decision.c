@@ -105,6 +105,54 @@ static void the_runs_of_a_command_ask_it(void **state)
     vn_run_results_free(&r);
 }
 
+/* The shell's empty command takes 0.5 to 1.5 ms (a different time each
+ * call); the command itself exactly 3 ms. */
+static int shaky_shell(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err,
+                       size_t errlen, void *ctx)
+{
+    (void)err, (void)errlen;
+    unsigned *calls = ctx;
+    memset(u, 0, sizeof *u);
+    u->tree_peak_kib = -1;
+    int empty = o->argv[1] && o->argv[2] && !o->argv[2][0];
+    *wall_ns = empty ? 0.5e6 + 1e6 * (double)((*calls)++ * 7 % 11) / 10 : 3e6;
+    return VN_EXEC_OK;
+}
+
+static void the_runs_net_of_the_shell_carry_its_uncertainty(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {"true"};
+    unsigned calls = 0;
+    vn_run_config c;
+    vn_run_config_init(&c);
+    c.commands = cmds;
+    c.ncommands = 1;
+    c.shell = 1;
+    c.runs = 20;
+    c.tree_memory = 0;
+    c.dma_latency_us = -1;
+    c.executor = shaky_shell;
+    c.executor_ctx = &calls;
+    vn_run_results r;
+    vn_run_results_init(&r);
+    vn_run_compare *cmp = NULL;
+    size_t ncmp = 0;
+    vn_run_failure fail;
+    char err[256];
+    assert_int_equal(vn_run_commands(&c, &r, &cmp, &ncmp, &fail, err, sizeof err), 0);
+    const vn_run_result *x = &r.commands[0];
+    /* Every run took 3 ms: the runs alone know the median exactly, so the
+     * whole width is the shell's, whose median of 30 calls spread over a
+     * millisecond is known to no better than about +-0.1 ms. */
+    double lo = x->stats.median_ci[0], hi = x->stats.median_ci[1];
+    assert_true(fabs(x->stats.median - (3e6 - x->shell_ns)) < 1);
+    assert_true(lo < x->stats.median - 0.05e6 && hi > x->stats.median + 0.05e6);
+    assert_true(lo > x->stats.median - 0.6e6 && hi < x->stats.median + 0.6e6);
+    free(cmp);
+    vn_run_results_free(&r);
+}
+
 static void a_kernel_modules_calls_ask_it(void **state)
 {
     (void)state;
@@ -134,6 +182,7 @@ int main(void)
         cmocka_unit_test(a_row_in_one_process_asks_it),
         cmocka_unit_test(threads_started_together_ask_it),
         cmocka_unit_test(the_runs_of_a_command_ask_it),
+        cmocka_unit_test(the_runs_net_of_the_shell_carry_its_uncertainty),
         cmocka_unit_test(a_kernel_modules_calls_ask_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
