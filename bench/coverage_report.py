@@ -137,7 +137,10 @@ def main(d):
         names = list(runs[0].keys())
         covs, scovs, wide, low, missed = [], [], [], [], []
         for name in names:
-            unit = headline(runs[0][name])[0]
+            # The unit most runs' headlines were in (a row's unit can differ
+            # from run to run, and the first run's is no better a choice).
+            units = [headline(r[name])[0] for r in runs if name in r]
+            unit = max(dict.fromkeys(units), key=units.count)
             vals, halves, bounds, procs = [], [], 0, []
             for r in runs:
                 if name not in r:

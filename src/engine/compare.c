@@ -295,10 +295,15 @@ static int ratio_line(vn_results *out, const vn_result *x, const vn_result *base
 static int bound_line(vn_results *out, const vn_result *x, const vn_result *base)
 {
     char brief[1024], why[1024], r[24], b[32], a[32];
-    if (x->error[0])
+    if (x->error[0] || (!x->upper_bound && !has_median(x)))
         return 0; /* its row says why it has no time */
     vn__fmt_ns_bound(b, sizeof b, base->bound_ns);
-    if (!has_median(x) || !(base->bound_ns > 0)) {
+    if (!x->upper_bound && !(x->stats.median > 0 && base->bound_ns > 0)) {
+        snprintf(brief, sizeof brief, "%s: no ratio to %s (no median above 0)", x->name,
+                 base->name);
+        return vn_results_add_finding(out, "baseline", brief, NULL);
+    }
+    if (x->upper_bound) {
         snprintf(brief, sizeof brief, "%s vs %s: both upper bounds (< %s, < %s): no ratio",
                  x->name, base->name, vn__fmt_ns_bound(a, sizeof a, x->bound_ns), b);
         snprintf(why, sizeof why, "neither %s nor %s can be told apart from its empty loop, so "
@@ -310,9 +315,8 @@ static int bound_line(vn_results *out, const vn_result *x, const vn_result *base
     /* base < bound, so x / base > x / bound. */
     double rb = x->stats.median / base->bound_ns;
     vn__fmt_ratio(r, sizeof r, rb < 1 ? 1 / rb : rb);
-    snprintf(brief, sizeof brief, "%s is %s %s %s than %s (the baseline is an upper bound: < %s)",
-             x->name, rb < 1 ? "at most" : "at least", r, rb < 1 ? "faster" : "slower",
-             base->name, b);
+    snprintf(brief, sizeof brief, "%s is %s %s %s than %s (< %s, a bound)", x->name,
+             rb < 1 ? "at most" : "at least", r, rb < 1 ? "faster" : "slower", base->name, b);
     snprintf(why, sizeof why, "%s, the baseline, cannot be told apart from its empty loop, so "
              "only its bound compares: the median of %s over %s.", base->name, x->name, b);
     return vn_results_add_finding(out, "baseline", brief, why);

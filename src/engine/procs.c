@@ -471,9 +471,7 @@ static int one_process(job **jobs, size_t n, const vn_config *cfg, const vn__lau
         }
         int interrupted = cfg->stop_flag && *cfg->stop_flag;
         /* The run's probes, every process of every row: where they fall in
-         * two groups, the upper ran on a shared core. A row already done
-         * keeps the limit its last look had, so that its headline at the
-         * end is the decision that stopped it, not another one. */
+         * two groups, the upper ran on a shared core. */
         for (size_t i = 0; rc == 0 && i < ntodo; i++)
             if (got[i])
                 rc = vn__push_double(probes, part_probe(&todo[i]->parts[todo[i]->nparts - 1]));
@@ -484,6 +482,9 @@ static int one_process(job **jobs, size_t n, const vn_config *cfg, const vn__lau
             memcpy(tmp, probes->v, probes->n * sizeof *tmp);
             double limit = vn__probe_limit(tmp, probes->n, &jobs[0]->pol);
             free(tmp);
+            /* A row already done keeps the limit its last look had, so
+             * that its headline at the end is the decision that stopped
+             * it, not another one. */
             for (size_t i = 0; i < n; i++)
                 if (!jobs[i]->done)
                     jobs[i]->rstate.probe_limit = limit;

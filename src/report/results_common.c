@@ -417,7 +417,7 @@ static int variation_shares(const vn_results *r, vn_buf *b)
             !isfinite(x->share_samples))
             continue;
         if (shown == 8) {
-            err = vn_buf_puts(b, ", ...");
+            err = vn_buf_printf(b, ", and %zu more", n - i);
             break;
         }
         err = vn_buf_printf(b, "%s%s %.0f/%.0f/%.0f%%",
@@ -460,8 +460,8 @@ int vn__results_processes_line(const vn_results *r, int full, vn_buf *b)
     /* One run sees the seconds it lasted, never the machine's states
      * between runs, however long it ran: said on a line of its own, with
      * what it did see. */
-    return vn_buf_printf(b, "variation between runs not measured: %zu processes within %s\n",
-                         r->processes, wall);
+    return vn_buf_printf(b, "variation between runs not measured: %zu process%s within %s\n",
+                         r->processes, r->processes == 1 ? "" : "es", wall);
 }
 
 int vn__results_timer_note(const vn_results *r, vn_buf *b) { return timer_line(r, b, 1); }

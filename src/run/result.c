@@ -25,7 +25,8 @@ static vn_bench_warning *run_warn(vn_run_result *res, const char *id, const char
 /* The warnings of one command's runs (pure, from the numbers). Each brief
  * puts its numbers first and what every command would share after them,
  * so that the console names the commands with their numbers on one line. */
-static void run_warnings(vn_run_result *res, const row *r, const vn_run_config *c)
+static void run_warnings(vn_run_result *res, const row *r, const vn_run_config *c,
+                         const vn__shell_time *sh)
 {
     const vn_stats *s = &res->stats;
     if (!s->n)
@@ -70,10 +71,22 @@ static void run_warnings(vn_run_result *res, const row *r, const vn_run_config *
         vn__fmt_pct(got, sizeof got, 100 * half / fabs(s->median));
         vn__fmt_pct(asked, sizeof asked, c->precision);
         vn__fmt_exact(secs, sizeof secs, c->min_time);
-        vn__warning_brief(run_warn(res, "max_time",
-             "%s s of runs did not make the median's 95%% CI +-%s (it is +-%s); more runs "
-             "with --max-time or --max-samples", secs, asked, got),
-             "est. +-%s, +-%s asked; %s s of runs spent", got, asked, secs);
+        /* Where the shell's start-up alone is known to no better than
+         * asked, more runs of the command cannot reach it. */
+        double sh_half = fmax(sh->wall - sh->lo, sh->hi - sh->wall);
+        if (sh->n && sh_half >= c->precision / 100 * fabs(s->median))
+            vn__warning_brief(run_warn(res, "max_time",
+                 "%s s of runs did not make the median's 95%% CI +-%s (it is +-%s): the shell's "
+                 "start-up, taken off every run, is known to +-%.3g us over %zu runs; run the "
+                 "command without a shell (-N) or give it more work", secs, asked, got,
+                 sh_half / 1e3, sh->n),
+                 "est. +-%s, +-%s asked; the shell's start-up +-%.3g us (-N)", got, asked,
+                 sh_half / 1e3);
+        else
+            vn__warning_brief(run_warn(res, "max_time",
+                 "%s s of runs did not make the median's 95%% CI +-%s (it is +-%s); more runs "
+                 "with --max-time or --max-samples", secs, asked, got),
+                 "est. +-%s, +-%s asked; %s s of runs spent", got, asked, secs);
     }
     if (r->failed_runs && c->ignore_failure)
         vn__warning_brief(run_warn(res, "failed_runs",
@@ -142,8 +155,12 @@ int vn__fill_result(vn_run_result *res, row *r, const vn_run_config *c,
              * and the shell's start-up's, as the engine's net of its empty
              * loop does. */
             res->stats.median = d.value;
-            if (isfinite(d.lo) && isfinite(d.hi))
+            if (isfinite(d.lo) && isfinite(d.hi) && sh->n) {
+                /* Two independent 95% intervals' half-widths added in
+                 * quadrature: about 95%, whatever the runs' own had. */
                 res->stats.median_ci[0] = d.lo, res->stats.median_ci[1] = d.hi;
+                res->stats.median_ci_level = 0.95;
+            }
         }
         free(v);
     } else if (rc == 0 && r->n) {
@@ -152,7 +169,7 @@ int vn__fill_result(vn_run_result *res, row *r, const vn_run_config *c,
     free(net);
     if (r->error[0])
         memcpy(res->error, r->error, sizeof res->error);
-    run_warnings(res, r, c);
+    run_warnings(res, r, c, sh);
     return rc;
 }
 
@@ -203,7 +220,9 @@ int vn__compare(const vn_run_results *res, vn_run_compare **out, size_t *nout)
         cmp->other = i;
         cmp->ratio = o->stats.median / f->stats.median;
         /* Relative half-widths of the two medians' intervals, combined in
-         * quadrature: the ratio's interval, if the two are independent. */
+         * quadrature: the ratio's interval, if the two are independent.
+         * Two commands run through the shell share its start-up's error,
+         * counted here in each: wider than it is, never narrower. */
         double ro = fmax(o->stats.median - o->stats.median_ci[0], o->stats.median_ci[1] - o->stats.median) /
                     o->stats.median;
         double rf = fmax(f->stats.median - f->stats.median_ci[0], f->stats.median_ci[1] - f->stats.median) /

@@ -109,7 +109,7 @@ int vn__runs_view(const row *r, const vn__shell_time *sh, vn_sample *v, vn__row_
     for (size_t i = 0; i < r->n; i++)
         v[i] = (vn_sample){.value = r->wall[i], .iters = 1, .ref_ns = NAN, .branch_cycles = NAN,
                            .cpu_ns = NAN};
-    vn__empty_view e = {sh->wall, sh->lo, sh->hi, sh->wall > 0 ? SHELL_RUNS : 1};
+    vn__empty_view e = {sh->wall, sh->lo, sh->hi, sh->n ? sh->n : 1};
     /* The time budget holds the --prepare commands too, as hyperfine's
      * does: a slow prepare takes fewer runs, not a longer wait. */
     *rv = (vn__row_view){.v = v, .n = r->n, .empty = {e, e},

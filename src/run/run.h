@@ -14,7 +14,8 @@
 #include "run/runner.h"
 
 #define MAX_ROWS 10000
-#define SHELL_RUNS 30
+#define SHELL_RUNS 30      /* the shell's empty command: at least this many runs */
+#define SHELL_RUNS_MAX 300 /* and at most this many */
 
 /* A pipe whose far end a thread reads and throws away: a command whose
  * output goes to a pipe may behave as it does in a shell pipeline, unlike
@@ -93,11 +94,12 @@ int vn__grow(row *r);
  * row's runs as the decision's view of them (v: room for r->n samples). */
 void vn__run_policy(const vn_run_config *c, vn__policy *p);
 /* The shell's own start-up, taken off the runs of a row run through it:
- * the median wall time of SHELL_RUNS empty commands with its 95% interval
- * (order statistics), and the means of user and system time. All 0 for a
- * row run without a shell. */
+ * the median wall time of n empty commands (SHELL_RUNS to SHELL_RUNS_MAX)
+ * with its 95% interval (order statistics), and the means of user and
+ * system time. All 0 for a row run without a shell. */
 typedef struct vn__shell_time {
     double wall, lo, hi, user, sys;
+    size_t n;
 } vn__shell_time;
 int vn__runs_view(const row *r, const vn__shell_time *sh, vn_sample *v, vn__row_view *rv);
 int vn__check_done(const vn_run_config *c, row *r, const vn__shell_time *sh);

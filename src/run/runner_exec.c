@@ -270,17 +270,26 @@ int vn__warm(runctx *x, row *r, const vn_run_config *c, vn_run_failure *fail)
     return 0;
 }
 
-/* The shell's own start-up: `SHELL -c ''` run SHELL_RUNS times. */
+/* The shell's own start-up: `SHELL -c ''` run SHELL_RUNS times, then more,
+ * SHELL_RUNS at a time up to SHELL_RUNS_MAX, until its median is known to
+ * half the precision asked: its interval is part of every interval net of
+ * it, and more runs of a command cannot narrow that part. */
 int vn__measure_shell(runctx *x, vn__shell_time *sh, char *err, size_t errlen)
 {
     char **argv = vn__shell_argv(x->c, "");
-    if (!argv)
+    double *w = malloc(3 * SHELL_RUNS_MAX * sizeof *w);
+    if (!argv || !w) {
+        vn__words_free(argv);
+        free(w);
         return VN_ENOMEM;
-    double w[SHELL_RUNS], us[SHELL_RUNS], sy[SHELL_RUNS];
-    for (int i = 0; i < SHELL_RUNS + 3; i++) {
+    }
+    double *us = w + SHELL_RUNS_MAX, *sy = us + SHELL_RUNS_MAX;
+    int rc = 0;
+    size_t n = 0;
+    for (int i = 0; rc == 0 && n < SHELL_RUNS_MAX; i++) {
         vn_proc_usage u;
         double t;
-        int rc = vn__run_once(x, argv, x->shell_path, 0, &t, &u, err, errlen);
+        rc = vn__run_once(x, argv, x->shell_path, 0, &t, &u, err, errlen);
         vn__drop_counts(x);
         if (rc == VN_EXEC_OK && (u.exit_status || u.signal)) {
             snprintf(err, errlen, "the shell '%s' fails to run an empty command; give another",
@@ -288,26 +297,31 @@ int vn__measure_shell(runctx *x, vn__shell_time *sh, char *err, size_t errlen)
             rc = VN_EINVAL;
         }
         if (rc != VN_EXEC_OK) {
-            vn__words_free(argv);
-            return rc < 0 ? rc : VN_EINVAL;
+            rc = rc < 0 ? rc : VN_EINVAL;
+            break;
         }
-        if (i >= 3) { /* the first runs warm the caches */
-            w[i - 3] = t;
-            us[i - 3] = u.user_ns;
-            sy[i - 3] = u.sys_ns;
-        }
+        if (i < 3) /* the first runs warm the caches */
+            continue;
+        w[n] = t, us[n] = u.user_ns, sy[n] = u.sys_ns;
+        if (++n % SHELL_RUNS)
+            continue;
+        /* The wall time's median and its interval, like the headline it is
+         * taken from, whose interval then carries both (the decision's net
+         * interval). */
+        if ((rc = vn_median_ci(w, n, &sh->wall, &sh->lo, &sh->hi)) != 0)
+            break;
+        if (fmax(sh->wall - sh->lo, sh->hi - sh->wall) <= x->c->precision / 200 * sh->wall)
+            break;
     }
-    /* The wall time's median and its interval, like the headline it is
-     * taken from, whose interval then carries both (the decision's net
-     * interval); user and system time as means, like the summary they are
-     * taken from (the kernel splits short runs' CPU time between the two
-     * by ticks). */
-    vn__words_free(argv);
-    int rc = vn_median_ci(w, SHELL_RUNS, &sh->wall, &sh->lo, &sh->hi);
+    /* User and system time as means, like the summary they are taken from
+     * (the kernel splits short runs' CPU time between the two by ticks). */
     double su = 0, ss = 0;
-    for (int i = 0; i < SHELL_RUNS; i++)
+    for (size_t i = 0; i < n; i++)
         su += us[i], ss += sy[i];
-    sh->user = su / SHELL_RUNS;
-    sh->sys = ss / SHELL_RUNS;
+    sh->n = n;
+    sh->user = n ? su / (double)n : 0;
+    sh->sys = n ? ss / (double)n : 0;
+    vn__words_free(argv);
+    free(w);
     return rc;
 }

@@ -105,17 +105,24 @@ static void the_runs_of_a_command_ask_it(void **state)
     vn_run_results_free(&r);
 }
 
-/* The shell's empty command takes 0.5 to 1.5 ms (a different time each
- * call); the command itself exactly 3 ms. */
+/* The shell's empty command takes 0.5 to 1.5 ms, one of 11 steps, a
+ * different one each call; the command itself 3 to 3.2 ms, one of 7. */
+typedef struct shaky {
+    unsigned shell_calls, runs;
+} shaky;
+
+static double shell_step(unsigned k) { return 0.5e6 + 1e6 * (double)(k * 7 % 11) / 10; }
+
 static int shaky_shell(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, char *err,
                        size_t errlen, void *ctx)
 {
     (void)err, (void)errlen;
-    unsigned *calls = ctx;
+    shaky *s = ctx;
     memset(u, 0, sizeof *u);
     u->tree_peak_kib = -1;
     int empty = o->argv[1] && o->argv[2] && !o->argv[2][0];
-    *wall_ns = empty ? 0.5e6 + 1e6 * (double)((*calls)++ * 7 % 11) / 10 : 3e6;
+    *wall_ns = empty ? shell_step(s->shell_calls++)
+                     : 3e6 + 0.2e6 * (double)(s->runs++ * 5 % 7) / 6;
     return VN_EXEC_OK;
 }
 
@@ -123,7 +130,7 @@ static void the_runs_net_of_the_shell_carry_its_uncertainty(void **state)
 {
     (void)state;
     static const char *const cmds[] = {"true"};
-    unsigned calls = 0;
+    shaky s = {0, 0};
     vn_run_config c;
     vn_run_config_init(&c);
     c.commands = cmds;
@@ -133,7 +140,7 @@ static void the_runs_net_of_the_shell_carry_its_uncertainty(void **state)
     c.tree_memory = 0;
     c.dma_latency_us = -1;
     c.executor = shaky_shell;
-    c.executor_ctx = &calls;
+    c.executor_ctx = &s;
     vn_run_results r;
     vn_run_results_init(&r);
     vn_run_compare *cmp = NULL;
@@ -142,13 +149,28 @@ static void the_runs_net_of_the_shell_carry_its_uncertainty(void **state)
     char err[256];
     assert_int_equal(vn_run_commands(&c, &r, &cmp, &ncmp, &fail, err, sizeof err), 0);
     const vn_run_result *x = &r.commands[0];
-    /* Every run took 3 ms: the runs alone know the median exactly, so the
-     * whole width is the shell's, whose median of 30 calls spread over a
-     * millisecond is known to no better than about +-0.1 ms. */
-    double lo = x->stats.median_ci[0], hi = x->stats.median_ci[1];
-    assert_true(fabs(x->stats.median - (3e6 - x->shell_ns)) < 1);
-    assert_true(lo < x->stats.median - 0.05e6 && hi > x->stats.median + 0.05e6);
-    assert_true(lo > x->stats.median - 0.6e6 && hi < x->stats.median + 0.6e6);
+    /* The shell's steps a tenth of a millisecond apart never pin its
+     * median to half the precision: it ran the most times, after 3 to warm
+     * up, and its interval is that of those runs. */
+    assert_int_equal(s.shell_calls, 3 + 300);
+    double sh[300], shm, shlo, shhi;
+    for (unsigned k = 0; k < 300; k++)
+        sh[k] = shell_step(k + 3);
+    assert_int_equal(vn_median_ci(sh, 300, &shm, &shlo, &shhi), 0);
+    assert_true(shhi - shlo > 0.1e6);
+    assert_true(fabs(x->shell_ns - shm) < 1e-6);
+    /* The runs' own interval, net of the shell's median. */
+    double net[20], m, lo, hi;
+    assert_int_equal(x->nsamples, 20);
+    for (size_t i = 0; i < 20; i++)
+        net[i] = x->samples[i].value - shm;
+    assert_int_equal(vn_median_ci(net, 20, &m, &lo, &hi), 0);
+    assert_true(hi - lo > 0);
+    /* Both uncertainties, each side's half-widths in quadrature. */
+    assert_true(fabs(x->stats.median - m) < 1e-6);
+    assert_true(fabs((m - x->stats.median_ci[0]) - hypot(m - lo, shhi - shm)) < 1e-6);
+    assert_true(fabs((x->stats.median_ci[1] - m) - hypot(hi - m, shm - shlo)) < 1e-6);
+    assert_true(fabs(x->stats.median_ci_level - 0.95) < 1e-12);
     free(cmp);
     vn_run_results_free(&r);
 }
