@@ -76,32 +76,43 @@ static int fake_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, c
     return VN_EXEC_OK;
 }
 
-static void the_runs_of_a_command_ask_it(void **state)
+/* vernier run of `true` through ex (ctx its context), with a shell or
+ * not, runs times (0: adaptive); r is the caller's to free. */
+static void run_true(vn_run_config *c, vn_executor ex, void *ctx, int shell, size_t runs,
+                     vn_run_results *r)
 {
-    (void)state;
     static const char *const cmds[] = {"true"};
-    vn_run_config c;
-    vn_run_config_init(&c);
-    c.commands = cmds;
-    c.ncommands = 1;
-    c.tree_memory = 0;
-    c.dma_latency_us = -1;
-    c.executor = fake_exec;
-    vn_run_results r;
-    vn_run_results_init(&r);
+    vn_run_config_init(c);
+    c->commands = cmds;
+    c->ncommands = 1;
+    c->shell = shell;
+    c->runs = runs;
+    c->tree_memory = 0;
+    c->dma_latency_us = -1;
+    c->executor = ex;
+    c->executor_ctx = ctx;
+    vn_run_results_init(r);
     vn_run_compare *cmp = NULL;
     size_t ncmp = 0;
     vn_run_failure fail;
     char err[256];
+    assert_int_equal(vn_run_commands(c, r, &cmp, &ncmp, &fail, err, sizeof err), 0);
+    free(cmp);
+}
+
+static void the_runs_of_a_command_ask_it(void **state)
+{
+    (void)state;
+    vn_run_config c;
+    vn_run_results r;
     size_t before = vn__decisions();
-    assert_int_equal(vn_run_commands(&c, &r, &cmp, &ncmp, &fail, err, sizeof err), 0);
+    run_true(&c, fake_exec, NULL, 0, 0, &r);
     /* Runs of exactly 1 ms: the median's interval is within the precision
      * at the first look from the fewest runs on, and again at the next. */
     size_t asked = vn__decisions() - before;
     assert_true(asked >= 2);
     assert_int_equal(r.commands[0].stop, VN_STOP_PRECISION);
     assert_int_equal(r.commands[0].nsamples, c.min_runs + 1);
-    free(cmp);
     vn_run_results_free(&r);
 }
 
@@ -129,25 +140,10 @@ static int shaky_shell(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u,
 static void the_runs_net_of_the_shell_carry_its_uncertainty(void **state)
 {
     (void)state;
-    static const char *const cmds[] = {"true"};
     shaky s = {0, 0};
     vn_run_config c;
-    vn_run_config_init(&c);
-    c.commands = cmds;
-    c.ncommands = 1;
-    c.shell = 1;
-    c.runs = 20;
-    c.tree_memory = 0;
-    c.dma_latency_us = -1;
-    c.executor = shaky_shell;
-    c.executor_ctx = &s;
     vn_run_results r;
-    vn_run_results_init(&r);
-    vn_run_compare *cmp = NULL;
-    size_t ncmp = 0;
-    vn_run_failure fail;
-    char err[256];
-    assert_int_equal(vn_run_commands(&c, &r, &cmp, &ncmp, &fail, err, sizeof err), 0);
+    run_true(&c, shaky_shell, &s, 1, 20, &r);
     const vn_run_result *x = &r.commands[0];
     /* The shell's steps a tenth of a millisecond apart never pin its
      * median to half the precision: it ran the most times, after 3 to warm
@@ -171,7 +167,6 @@ static void the_runs_net_of_the_shell_carry_its_uncertainty(void **state)
     assert_true(fabs((m - x->stats.median_ci[0]) - hypot(m - lo, shhi - shm)) < 1e-6);
     assert_true(fabs((x->stats.median_ci[1] - m) - hypot(hi - m, shm - shlo)) < 1e-6);
     assert_true(fabs(x->stats.median_ci_level - 0.95) < 1e-12);
-    free(cmp);
     vn_run_results_free(&r);
 }
 
