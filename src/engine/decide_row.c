@@ -243,7 +243,8 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
             on_cpu &= vn__on_cpu(proc[i].on_cpu);
         }
         vn__levels ln, lc = {0};
-        int rc = vn__levels_compute(x, xv, k, &ln);
+        vn__levels_opts lo = {p->spread_qn != 0, p->batch_gate};
+        int rc = vn__levels_compute_with(x, xv, k, &lo, &ln);
         if (rc) {
             free(x);
             free(with);
@@ -256,7 +257,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
          * at its own cycles per ns, in place. */
         for (size_t i = 0; have_cycles && i < k; i++)
             xv[i] *= (c[i] / x[i]) * (c[i] / x[i]);
-        if (have_cycles && vn__levels_compute(c, xv, k, &lc) == 0) {
+        if (have_cycles && vn__levels_compute_with(c, xv, k, &lo, &lc) == 0) {
             out->cycles = head_of(&lc, p);
             /* The clock moved between processes when they vary less in
              * cycles than in ns, beyond chance. */

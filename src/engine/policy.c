@@ -44,6 +44,8 @@ static const struct field {
     {"settle", offsetof(vn__policy, settle), REAL},
     {"sample_turns", offsetof(vn__policy, sample_turns), COUNT},
     {"head_mean", offsetof(vn__policy, head_mean), COUNT},
+    {"spread_qn", offsetof(vn__policy, spread_qn), COUNT},
+    {"batch_gate", offsetof(vn__policy, batch_gate), REAL},
     {"futile_after", offsetof(vn__policy, futile_after), COUNT},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
@@ -208,6 +210,7 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * tries, over the 5% a gate may (bench/RESULTS.md, 2026-11-30
      * evening). */
     p->futile_after = 12;
+    p->batch_gate = 1;
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)
         return VN_EINVAL;

@@ -94,6 +94,13 @@ typedef struct vn__policy {
      * interval (stats/levels.h), which a few processes in another state of
      * the machine move less (bench/RESULTS.md, 2026-11-29). */
     size_t head_mean;
+    /* 1: over processes the median's interval takes their spread as Qn
+     * (stats/levels.h); 0 (the default): as their interquartile range. */
+    size_t spread_qn;
+    /* The batch factor widens the median's interval only where the
+     * processes' ranks differ between its 4 batches with p below this; 1
+     * (the default): always. */
+    double batch_gate;
     /* Processes: from this many on, a row whose interval across them,
      * narrowed as more processes would narrow it (the root of the count,
      * and Student's t), would still be wider than the precision at the

@@ -57,14 +57,38 @@ static double quantile8(const double *s, size_t n, double p)
     return s[i - 1] + (h - (double)i) * (s[i] - s[i - 1]);
 }
 
+double vn__qn(const double *x, size_t k)
+{
+    if (!x || k < 2)
+        return NAN;
+    size_t np = k * (k - 1) / 2, h = k / 2 + 1, n = 0;
+    double *d = malloc(np * sizeof *d);
+    if (!d)
+        return NAN;
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = i + 1; j < k; j++)
+            d[n++] = fabs(x[i] - x[j]);
+    qsort(d, np, sizeof *d, vn__cmp_double);
+    double q = d[h * (h - 1) / 2 - 1];
+    free(d);
+    /* Croux and Rousseeuw's factors that make it unbiased at few values. */
+    static const double small[] = {0, 0, 0.399, 0.994, 0.512, 0.844, 0.611, 0.857, 0.669, 0.872};
+    double c = k < 10 ? small[k] : (double)k / ((double)k + (k % 2 ? 1.4 : 3.8));
+    return 2.2219 * q * c;
+}
+
 /* The half-width of the median's interval (vn__levels.median_lo) with no
  * serial correlation, no narrower than floor gives (below). */
-static double median_half(const double *sorted, size_t k, double sd, double floor)
+static double median_half(const double *value, const double *sorted, size_t k, double sd,
+                          double floor, int qn)
 {
     double sigma = sd;
     if (k >= 5) {
         double iqr = quantile8(sorted, k, 0.75) - quantile8(sorted, k, 0.25);
-        if (iqr > 0)
+        double q = qn ? vn__qn(value, k) : NAN;
+        if (q > 0)
+            sigma = q;
+        else if (iqr > 0)
             sigma = iqr / 1.349;
     }
     return fmax(vn_t975((double)(k - 1)) * sigma, VN__Z975 * floor) * sqrt(VN__MEDIAN_VAR / (double)k);
@@ -105,13 +129,48 @@ double vn__levels_batch_factor(const double *x, size_t k, double half)
     return fmin(fmax(f, 1), 9);
 }
 
+/* P of a one-way analysis of variance of the ranks of x[0..k) (ties
+ * their mean rank) between the 4 batches vn__levels_batch_factor cuts:
+ * whether the batches differ beyond chance. 1 for fewer than 8 values. */
+static double batches_differ_p(const double *x, size_t k)
+{
+    if (k < 2 * BATCHES)
+        return 1;
+    double *r = malloc(k * sizeof *r);
+    if (!r)
+        return 1;
+    for (size_t i = 0; i < k; i++) {
+        double below = 0, same = 0;
+        for (size_t j = 0; j < k; j++)
+            below += x[j] < x[i], same += x[j] == x[i];
+        r[i] = below + (same + 1) / 2;
+    }
+    double grand = ((double)k + 1) / 2, ssb = 0, ssw = 0;
+    for (size_t b = 0; b < BATCHES; b++) {
+        size_t from = b * k / BATCHES, to = (b + 1) * k / BATCHES;
+        double m = 0;
+        for (size_t i = from; i < to; i++)
+            m += r[i] / (double)(to - from);
+        ssb += (double)(to - from) * (m - grand) * (m - grand);
+        for (size_t i = from; i < to; i++)
+            ssw += (r[i] - m) * (r[i] - m);
+    }
+    free(r);
+    double d1 = BATCHES - 1, d2 = (double)k - BATCHES;
+    if (!(ssw > 0))
+        return ssb > 0 ? 0 : 1;
+    double f = (ssb / d1) / (ssw / d2);
+    return vn__ibeta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f), d1 * f / (d2 + d1 * f));
+}
+
 /* The factor on the variance of an estimate over x[0..k) in the order the
  * values were taken, whose half-width with no correlation is half: runs of
- * like values (lag 1) or states that last a few values (batches), the
- * larger. */
-static double serial_factor(const double *x, size_t k, double half)
+ * like values (lag 1) or states that last a few values (batches, where
+ * they differ with p below gate), the larger. */
+static double serial_factor(const double *x, size_t k, double half, double gate)
 {
-    return fmax(vn__levels_serial(x, k), vn__levels_batch_factor(x, k, half));
+    double b = gate >= 1 || batches_differ_p(x, k) < gate ? vn__levels_batch_factor(x, k, half) : 1;
+    return fmax(vn__levels_serial(x, k), b);
 }
 
 /* The root of the median of the finite variances var[0..k); 0 for none. */
@@ -123,7 +182,14 @@ static double within_floor(const double *var, size_t k)
 
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out)
 {
-    if (!value || !out || k == 0)
+    static const vn__levels_opts defaults = {0, 1};
+    return vn__levels_compute_with(value, var, k, &defaults, out);
+}
+
+int vn__levels_compute_with(const double *value, const double *var, size_t k,
+                            const vn__levels_opts *o, vn__levels *out)
+{
+    if (!value || !out || !o || k == 0)
         return VN_EINVAL;
     double sum = 0, vsum = 0;
     size_t nv = 0;
@@ -164,11 +230,11 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
          * medians take over. */
         double floor = k < 2 * BATCHES ? within_floor(var, k) : 0;
         double half = fmax(vn_t975((double)(k - 1)) * l.sd, VN__Z975 * floor) / sqrt((double)k);
-        half *= sqrt(serial_factor(value, k, half));
+        half *= sqrt(serial_factor(value, k, half, o->gate));
         l.lo = l.mean - half;
         l.hi = l.mean + half;
-        double mhalf = median_half(sorted, k, l.sd, floor);
-        l.serial = serial_factor(value, k, mhalf);
+        double mhalf = median_half(value, sorted, k, l.sd, floor, o->qn);
+        l.serial = serial_factor(value, k, mhalf, o->gate);
         mhalf *= sqrt(l.serial);
         l.median_lo = l.median - mhalf;
         l.median_hi = l.median + mhalf;
@@ -278,7 +344,7 @@ static int log_moments(const double *x, size_t n, double *mean, double *var)
     if (l) {
         for (size_t i = 0; i < n; i++)
             l[i] = log(x[i]);
-        *var *= serial_factor(l, n, vn_t975((double)(n - 1)) * sqrt(*var / (double)n));
+        *var *= serial_factor(l, n, vn_t975((double)(n - 1)) * sqrt(*var / (double)n), 1);
         free(l);
     }
     return 0;

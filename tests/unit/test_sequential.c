@@ -420,6 +420,47 @@ static void batch_medians_see_a_state_that_lag_one_misses(void **state)
     assert_float_equal(vn__levels_batch_factor(far, 8, 1), 9, 0);
 }
 
+/* Qn (Rousseeuw and Croux) and the batch factor's gate, the median's
+ * interval's other readings for experiments (policy spread_qn,
+ * batch_gate): Qn of 1..10 is the 15th smallest pairwise distance, 2,
+ * times 2.2219 and 10 / 13.8; a tail of far values moves it little; the
+ * batch factor is kept where the batches differ and dropped where they
+ * take turns. */
+static void qn_and_the_gated_batch_factor(void **state)
+{
+    (void)state;
+    double x[10], tail[10];
+    for (int i = 0; i < 10; i++)
+        x[i] = i + 1, tail[i] = i < 7 ? 100 + i : 1000 * i;
+    assert_float_equal(vn__qn(x, 10), 2.2219 * 2 * 10 / 13.8, 1e-12);
+    assert_true(isnan(vn__qn(x, 1)));
+    assert_true(vn__qn(tail, 10) < 20);
+    double step[20], turns[20];
+    for (int i = 0; i < 20; i++) {
+        step[i] = (i < 10 ? 100 : 110) + (i % 2 ? 3 : -3);
+        turns[i] = (i % 2 ? 110 : 100) + (i % 4 < 2 ? 3 : -3);
+    }
+    vn__levels a, gated, b, bg, q;
+    const vn__levels_opts always = {0, 1}, gate = {0, 0.2}, qn = {1, 1};
+    assert_int_equal(vn__levels_compute_with(step, NULL, 20, &always, &a), 0);
+    assert_int_equal(vn__levels_compute_with(step, NULL, 20, &gate, &gated), 0);
+    assert_true(a.serial > 2);
+    assert_float_equal(gated.serial, a.serial, 1e-12);
+    assert_int_equal(vn__levels_compute_with(turns, NULL, 20, &always, &b), 0);
+    assert_int_equal(vn__levels_compute_with(turns, NULL, 20, &gate, &bg), 0);
+    assert_float_equal(bg.serial, 1, 0);
+    assert_true(b.serial >= bg.serial);
+    /* The defaults are vn__levels_compute's. */
+    vn__levels d;
+    assert_int_equal(vn__levels_compute(step, NULL, 20, &d), 0);
+    assert_float_equal(d.median_hi, a.median_hi, 0);
+    /* Qn in place of the quartiles: the median's half-width is t x
+     * sqrt(pi / 2) x Qn x sqrt(serial / k). */
+    assert_int_equal(vn__levels_compute_with(x, NULL, 10, &qn, &q), 0);
+    assert_float_equal(q.median_hi - q.median,
+                       vn_t975(9) * sqrt(M_PI / 2) * vn__qn(x, 10) * sqrt(q.serial / 10), 1e-9);
+}
+
 /* Processes that vary independently: the serial factor is an estimate
  * too, and one that only ever widens. Taken as the ratio of the batch
  * medians' variance to the plain one, it seldom reaches 2 and widens the
@@ -558,6 +599,7 @@ int main(void)
         cmocka_unit_test(intervals_hold_over_layouts_and_lasting_states),
         cmocka_unit_test(runs_of_like_values_widen_the_interval),
         cmocka_unit_test(next_run_interval_is_sqrt2_wider),
+        cmocka_unit_test(qn_and_the_gated_batch_factor),
         cmocka_unit_test(one_slow_process_moves_the_median_little),
         cmocka_unit_test(a_ratio_over_processes_is_their_median),
     };
