@@ -409,25 +409,27 @@ int vn__results_timer_brief(const vn_results *r, vn_buf *b) { return timer_line(
  * shares the JSON keeps as headline.variation), the first 8 rows. */
 static int variation_shares(const vn_results *r, vn_buf *b)
 {
-    int err = 0, any = 0;
-    size_t n = vn_results_count(r), shown = 0;
-    for (size_t i = 0; i < n && !err; i++) {
+    int err = 0;
+    size_t shown = 0, more = 0;
+    for (size_t i = 0; i < vn_results_count(r) && !err; i++) {
         const vn_result *x = vn_results_at(r, i);
         if (!isfinite(x->share_processes) || !isfinite(x->share_blocks) ||
             !isfinite(x->share_samples))
             continue;
         if (shown == 8) {
-            err = vn_buf_printf(b, ", and %zu more", n - i);
-            break;
+            more++;
+            continue;
         }
         err = vn_buf_printf(b, "%s%s %.0f/%.0f/%.0f%%",
-                            any ? ", " : " Of each row's variation, the share between processes, "
-                                         "between halves of a process's samples, and within: ",
+                            shown ? ", " : " Of each row's variation, the share between processes, "
+                                           "between halves of a process's samples, and within: ",
                             x->name, 100 * x->share_processes, 100 * x->share_blocks,
                             100 * x->share_samples);
-        any = 1, shown++;
+        shown++;
     }
-    if (!err && any)
+    if (!err && more)
+        err = vn_buf_printf(b, ", and %zu more", more);
+    if (!err && shown)
         err = vn_buf_puts(b, ".");
     return err ? err : vn_buf_puts(b, "\n");
 }

@@ -72,21 +72,22 @@ static void run_warnings(vn_run_result *res, const row *r, const vn_run_config *
         vn__fmt_pct(asked, sizeof asked, c->precision);
         vn__fmt_exact(secs, sizeof secs, c->min_time);
         /* Where the shell's start-up alone is known to no better than
-         * asked, more runs of the command cannot reach it. */
+         * asked, more runs of the command cannot reach it: say so. */
         double sh_half = fmax(sh->wall - sh->lo, sh->hi - sh->wall);
-        if (sh->n && sh_half >= c->precision / 100 * fabs(s->median))
-            vn__warning_brief(run_warn(res, "max_time",
-                 "%s s of runs did not make the median's 95%% CI +-%s (it is +-%s): the shell's "
-                 "start-up, taken off every run, is known to +-%.3g us over %zu runs; run the "
-                 "command without a shell (-N) or give it more work", secs, asked, got,
-                 sh_half / 1e3, sh->n),
-                 "est. +-%s, +-%s asked; the shell's start-up +-%.3g us (-N)", got, asked,
-                 sh_half / 1e3);
-        else
-            vn__warning_brief(run_warn(res, "max_time",
-                 "%s s of runs did not make the median's 95%% CI +-%s (it is +-%s); more runs "
-                 "with --max-time or --max-samples", secs, asked, got),
-                 "est. +-%s, +-%s asked; %s s of runs spent", got, asked, secs);
+        char todo[256], tail[96];
+        if (sh->n && sh_half >= c->precision / 100 * fabs(s->median)) {
+            snprintf(todo, sizeof todo, ": the shell's start-up, taken off every run, is known "
+                     "to +-%.3g us over %zu runs; run the command without a shell (-N) or give "
+                     "it more work", sh_half / 1e3, sh->n);
+            snprintf(tail, sizeof tail, "the shell's start-up +-%.3g us (-N)", sh_half / 1e3);
+        } else {
+            snprintf(todo, sizeof todo, "; more runs with --max-time or --max-samples");
+            snprintf(tail, sizeof tail, "%s s of runs spent", secs);
+        }
+        vn__warning_brief(run_warn(res, "max_time",
+             "%s s of runs did not make the median's 95%% CI +-%s (it is +-%s)%s", secs, asked,
+             got, todo),
+             "est. +-%s, +-%s asked; %s", got, asked, tail);
     }
     if (r->failed_runs && c->ignore_failure)
         vn__warning_brief(run_warn(res, "failed_runs",
@@ -96,7 +97,8 @@ static void run_warnings(vn_run_result *res, const row *r, const vn_run_config *
              (size_t)res->nsamples);
 }
 
-/* Turns a row into a result; shell start-up subtracted from the stats. */
+/* Turns a row into a result; shell start-up subtracted from the stats (sh:
+ * all 0 for a row run without a shell). */
 int vn__fill_result(vn_run_result *res, row *r, const vn_run_config *c,
                     const vn__shell_time *sh)
 {
@@ -108,10 +110,6 @@ int vn__fill_result(vn_run_result *res, row *r, const vn_run_config *c,
         return VN_ENOMEM;
     snprintf(res->name, sizeof res->name, "%s", r->label ? r->label : r->text);
     res->named = r->label != NULL;
-    static const vn__shell_time none = {0};
-    if (!r->shell)
-        sh = &none;
-    double shell_wall = sh->wall;
     res->samples = calloc(r->n ? r->n : 1, sizeof *res->samples);
     res->proc = calloc(r->n ? r->n : 1, sizeof *res->proc);
     double *net = malloc((r->n ? r->n : 1) * sizeof *net);
@@ -126,13 +124,13 @@ int vn__fill_result(vn_run_result *res, row *r, const vn_run_config *c,
         res->samples[i].branch_cycles = NAN;
         res->samples[i].cpu_ns = NAN;
         res->proc[i] = r->use[i];
-        net[i] = r->wall[i] - shell_wall;
+        net[i] = r->wall[i] - sh->wall;
     }
     res->nsamples = r->n;
     /* The shell's own share of user and system time goes from the summary,
      * mean from mean: per run, a tick-split time less a mean would go below
      * 0 as often as not. */
-    res->shell_ns = shell_wall;
+    res->shell_ns = sh->wall;
     res->shell_user_ns = sh->user;
     res->shell_sys_ns = sh->sys;
     int rc = r->n ? vn_stats_compute(net, r->n, &res->stats) : 0;

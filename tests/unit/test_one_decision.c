@@ -77,9 +77,10 @@ static int fake_exec(const vn_exec_opts *o, double *wall_ns, vn_proc_usage *u, c
 }
 
 /* vernier run of `true` through ex (ctx its context), with a shell or
- * not, runs times (0: adaptive); r is the caller's to free. */
+ * not, runs times (0: adaptive, for at most max_time s of runs; 0: the
+ * default); r is the caller's to free. */
 static void run_true(vn_run_config *c, vn_executor ex, void *ctx, int shell, size_t runs,
-                     vn_run_results *r)
+                     double max_time, vn_run_results *r)
 {
     static const char *const cmds[] = {"true"};
     vn_run_config_init(c);
@@ -87,6 +88,8 @@ static void run_true(vn_run_config *c, vn_executor ex, void *ctx, int shell, siz
     c->ncommands = 1;
     c->shell = shell;
     c->runs = runs;
+    if (max_time > 0)
+        c->min_time = max_time;
     c->tree_memory = 0;
     c->dma_latency_us = -1;
     c->executor = ex;
@@ -106,7 +109,7 @@ static void the_runs_of_a_command_ask_it(void **state)
     vn_run_config c;
     vn_run_results r;
     size_t before = vn__decisions();
-    run_true(&c, fake_exec, NULL, 0, 0, &r);
+    run_true(&c, fake_exec, NULL, 0, 0, 0, &r);
     /* Runs of exactly 1 ms: the median's interval is within the precision
      * at the first look from the fewest runs on, and again at the next. */
     size_t asked = vn__decisions() - before;
@@ -143,7 +146,7 @@ static void the_runs_net_of_the_shell_carry_its_uncertainty(void **state)
     shaky s = {0, 0};
     vn_run_config c;
     vn_run_results r;
-    run_true(&c, shaky_shell, &s, 1, 20, &r);
+    run_true(&c, shaky_shell, &s, 1, 20, 0, &r);
     const vn_run_result *x = &r.commands[0];
     /* The shell's steps a tenth of a millisecond apart never pin its
      * median to half the precision: it ran the most times, after 3 to warm
@@ -167,6 +170,29 @@ static void the_runs_net_of_the_shell_carry_its_uncertainty(void **state)
     assert_true(fabs((m - x->stats.median_ci[0]) - hypot(m - lo, shhi - shm)) < 1e-6);
     assert_true(fabs((x->stats.median_ci[1] - m) - hypot(hi - m, shm - shlo)) < 1e-6);
     assert_true(fabs(x->stats.median_ci_level - 0.95) < 1e-12);
+    vn_run_results_free(&r);
+}
+
+/* The same shell, its median known to no better than 0.1 ms, and runs
+ * left to adapt: more runs of the command cannot bring the median's
+ * interval within 1% of its 2 ms, so they run for the budget, and the
+ * warning says the shell's start-up is why, and what to do. */
+static void a_shell_known_too_roughly_is_named(void **state)
+{
+    (void)state;
+    shaky s = {0, 0};
+    vn_run_config c;
+    vn_run_results r;
+    run_true(&c, shaky_shell, &s, 1, 0, 0.2, &r);
+    const vn_run_result *x = &r.commands[0];
+    assert_int_equal(x->stop, VN_STOP_MAX_TIME);
+    const char *why = NULL;
+    for (int i = 0; i < x->nwarnings; i++)
+        if (!strcmp(x->warnings[i].id, "max_time"))
+            why = x->warnings[i].message;
+    assert_non_null(why);
+    assert_non_null(strstr(why, "the shell's start-up"));
+    assert_non_null(strstr(why, "(-N)"));
     vn_run_results_free(&r);
 }
 
@@ -200,6 +226,7 @@ int main(void)
         cmocka_unit_test(threads_started_together_ask_it),
         cmocka_unit_test(the_runs_of_a_command_ask_it),
         cmocka_unit_test(the_runs_net_of_the_shell_carry_its_uncertainty),
+        cmocka_unit_test(a_shell_known_too_roughly_is_named),
         cmocka_unit_test(a_kernel_modules_calls_ask_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
