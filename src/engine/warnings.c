@@ -81,7 +81,8 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
         snprintf(what, sizeof what, "most processes (%zu)", p->max_processes);
     /* got: how far it got; brief: the same in fewer words, its numbers first
      * and what all rows share (the precision asked) after them. */
-    char got[120], brief[96], a[32], b[32];
+    char got[200], brief[160], a[32], b[32];
+    int counted = 0; /* the processes the precision would take are given */
     vn__fmt_pct(b, sizeof b, cfg->precision);
     if (d->head == VN__HEAD_FASTEST) {
         snprintf(got, sizeof got, "%zu of %zu samples within +-%s of the fastest", d->agree,
@@ -95,6 +96,18 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
         snprintf(got, sizeof got, "%zu sample%s left, too few for a 95%% CI", d->used,
                  d->used == 1 ? "" : "s");
         snprintf(brief, sizeof brief, "%zu left, too few for a CI", d->used);
+    } else if (rd->k > 1 && r->stop == VN_STOP_MAX_PROCESSES && isfinite(d->half_pct) &&
+               isfinite(rd->need)) {
+        /* All processes run: how many more the precision would take, at
+         * their spread (the count from the root of k, as for the stop for
+         * futility that is off by default). */
+        unsigned long need = rd->need < 1e9 ? (unsigned long)rd->need : 999999999UL;
+        vn__fmt_pct(a, sizeof a, d->half_pct);
+        snprintf(got, sizeof got, "the estimate's CI over %zu of them +-%s; +-%s would take ~%lu",
+                 rd->kept, a, b, need);
+        snprintf(brief, sizeof brief, "est. +-%s over %zu processes; +-%s would take ~%lu", a,
+                 rd->kept, b, need);
+        counted = 1;
     } else if (isfinite(d->half_pct)) {
         /* The estimate's interval, which the precision is asked of; the
          * table's ci95 is the next run's, sqrt(2) wider. */
@@ -114,6 +127,10 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
         vn__warning_brief(vn__result_warn(r, id, "%s spent waiting for quiet moments; %s", what,
                                           got),
                           "%s; %s waiting for quiet moments", brief, spent);
+    else if (counted)
+        vn__warning_brief(vn__result_warn(r, id, "%s run before the precision was reached; %s",
+                                          what, got),
+                          "%s", brief); /* "over 20 processes" says they all ran */
     else
         vn__warning_brief(vn__result_warn(r, id, "%s spent before the precision was reached; %s",
                                           what, got),

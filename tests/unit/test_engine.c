@@ -1476,6 +1476,37 @@ static void a_headline_precise_at_a_limit_stopped_for_precision(void **state)
     }
 }
 
+/* A row that ran the most processes before its interval was within the
+ * precision says how far it got and how many processes the precision
+ * would take at their spread, in one short line; with no count known it
+ * says only how far it got. */
+static void the_most_processes_say_how_many_would_do(void **state)
+{
+    (void)state;
+    vn_config c = quick_config();
+    vn__policy pol;
+    assert_int_equal(vn__policy_init(&pol, &c), 0);
+    for (int known = 0; known <= 1; known++) {
+        vn_result r;
+        memset(&r, 0, sizeof r);
+        assert_int_equal(vn_stats_compute((const double[]){10, 11, 12, 10, 11, 12}, 6, &r.stats), 0);
+        r.stop = VN_STOP_MAX_PROCESSES;
+        vn__row_decision rd = {.k = 20, .kept = 19, .half_pct = 3.9, .need = known ? 289 : NAN,
+                               .ns = {10, 9.6, 10.4}};
+        vn__decision d;
+        memset(&d, 0, sizeof d);
+        vn__result_warnings(&r, &c, &pol, 1, &d, &rd);
+        const vn_bench_warning *w = warning_of(&r, "max_processes");
+        assert_non_null(w);
+        if (known) {
+            assert_string_equal(w->brief, "est. +-3.9% over 19 processes; +-1% would take ~289");
+            assert_non_null(strstr(w->message, "most processes (20) run before the precision"));
+        } else {
+            assert_string_equal(w->brief, "est. +-3.9%, +-1% asked; most processes run first");
+        }
+    }
+}
+
 /* A row stopped on its precision over four processes of value 10, their
  * probes as given and nothing else set: r's processes are q. */
 static void four_processes(vn_result *r, vn_process_result q[4], const double probe[4])
@@ -2442,6 +2473,7 @@ int main(void)
         cmocka_unit_test(a_core_shared_through_the_run_is_named),
         cmocka_unit_test(a_warning_too_long_is_cut_at_a_word),
         cmocka_unit_test(a_headline_precise_at_a_limit_stopped_for_precision),
+        cmocka_unit_test(the_most_processes_say_how_many_would_do),
         cmocka_unit_test(too_few_headline_samples_for_an_interval_say_so),
         cmocka_unit_test(no_empty_loop_sample_kept_leaves_the_overhead_unknown),
         cmocka_unit_test(the_probe_after_a_sample_is_the_next_one_whichever_row_takes_it),
