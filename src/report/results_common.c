@@ -92,12 +92,16 @@ static const struct {
      "The interval across the processes says how much; --processes 20 samples more of them."},
     {'X', "max_processes",
      "the row ran in the most processes allowed (20, or --processes N) before its interval "
-     "across them was within the precision asked for: its processes differ more than that. "
-     "Ask less with --precision, or quiet the machine."},
+     "across them was within the precision asked for: its processes differ more than that, "
+     "and the finding says how many, at their spread, the precision would take. One run sees "
+     "only the states of the machine it met: where the next run lands is known better from "
+     "earlier ones (--store keeps them; vernier history widens the interval by how far they "
+     "moved). Ask less with --precision, or quiet the machine."},
     {'W', "processes_vary",
      "the row's processes varied so much that even the most allowed (20 by default) would not "
-     "bring the interval across them within the precision asked, so it stopped early (from 12 "
-     "processes on by default, --policy futile_after) with the interval they give. One run "
+     "bring the interval across them within the precision asked, so it stopped early (from K "
+     "processes on, with --policy futile_after=K; off by default) with the interval they "
+     "give. One run "
      "sees only the states of the machine it met: where the next run lands is known better "
      "from earlier ones (--store keeps them; vernier history widens the interval by how far "
      "they moved). Ask less with --precision, quiet the machine, or give "

@@ -645,14 +645,15 @@ static void processes_far_apart_say_so_and_go_on(void **state)
 }
 
 /* Processes that vary so much that the most of them (20) would not bring
- * the interval within the precision stop once futile_after of them ran;
- * those that would get there go on. */
+ * the interval within the precision stop once futile_after of them ran,
+ * when it is set (off by default: they run to the most); those that would
+ * get there go on. */
 static void processes_beyond_reach_stop_early(void **state)
 {
     (void)state;
-    enum { K = 12 }; /* the default futile_after */
-    vn__policy p = policy();
-    assert_int_equal(p.futile_after, K);
+    enum { K = 12 };
+    assert_int_equal(policy().futile_after, SIZE_MAX);
+    vn__policy p = policy_of("futile_after=12");
     vn__decision wide[K], near[K];
     for (int i = 0; i < K; i++) {
         wide[i] = proc_of(i % 2 ? 104 : 100, 0.01, 3);
@@ -673,11 +674,11 @@ static void processes_beyond_reach_stop_early(void **state)
     assert_false(rd.precise);
     assert_true(rd.half_pct > 1 && rd.half_pct < 1.5);
     assert_int_equal(rd.verdict, VN__GO_ON);
-    /* Switched off, below the fewest processes asked for, or a count
-     * given, the row runs on. */
-    vn__policy off = policy_of("futile_after=inf");
+    /* Switched off (the default), below the fewest processes asked for,
+     * or a count given, the row runs on. */
+    vn__policy off = policy();
     assert_int_equal(decide_row(wide, K, &off, 0, 1e6).verdict, VN__GO_ON);
-    off = policy_of("min_processes=16"); /* over K */
+    off = policy_of("futile_after=12,min_processes=16"); /* over K */
     assert_int_equal(decide_row(wide, K, &off, 0, 1e6).verdict, VN__GO_ON);
     /* Out of budget it stops there, as any row does. */
     vn__row_state st = {0.9e9, 80, 0, 0.2e9, NAN};
