@@ -98,9 +98,9 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
         snprintf(brief, sizeof brief, "%zu left, too few for a CI", d->used);
     } else if (rd->k > 1 && r->stop == VN_STOP_MAX_PROCESSES && isfinite(d->half_pct) &&
                isfinite(rd->need)) {
-        /* All processes run: how many more the precision would take, at
-         * their spread (the count from the root of k, as for the stop for
-         * futility that is off by default). */
+        /* All processes run: how many the precision would take at their
+         * spread (k times the square of the half-width over the precision,
+         * as the stop for futility, off by default, counts it). */
         unsigned long need = rd->need < 1e9 ? (unsigned long)rd->need : 999999999UL;
         vn__fmt_pct(a, sizeof a, d->half_pct);
         snprintf(got, sizeof got, "the estimate's CI over %zu of them +-%s; +-%s would take ~%lu",
