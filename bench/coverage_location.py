@@ -51,6 +51,10 @@ reported:
           the processes' own medians' variances gives with the normal
           quantile (each from its samples' MAD: pi / 2 x sigma^2 / n), the
           engine's --policy within_floor=1;
+  rankserial, signserial: batches, with the lag-1 factor taken of the
+          values' ranks, or of the side of the median each lies on (the
+          dependence the median's variance feels, by its Bahadur
+          representation), not of the values themselves;
 all widened by sqrt(2) on the log scale for the next run, as the engine
 does. Printed per workload: how often run i's interval held run i+1's
 headline (and the reverse), the mean half-width, and the half-range of the
@@ -84,6 +88,22 @@ def serial(x):
     lag = sum((x[i] - m) * (x[i + 1] - m) for i in range(k - 1))
     rho = min(max(lag / ss if ss > 0 else 0, 0), 0.8)
     return min((1 + rho) / (1 - rho), 9)
+
+
+def ranks(x):
+    """The ranks of x, ties their mean rank."""
+    return [sum(b < a for b in x) + (sum(b == a for b in x) + 1) / 2 for a in x]
+
+
+def robust_serial(x, rule):
+    """serial() of the values' ranks (rankserial), or of which side of
+    the median each lies on (signserial): the dependence the median's
+    variance feels, by its Bahadur representation, is that of the
+    indicator, not of how far out the values lie."""
+    if rule == "rankserial":
+        return serial(ranks(x))
+    m = statistics.median(x)
+    return serial([(a > m) - (a < m) for a in x])
 
 
 def quantile8(s, p):
@@ -158,7 +178,7 @@ def mj_se(s):
 def interval(x, rule, within=None):
     k = len(x)
     sd = statistics.stdev(x)
-    f = serial(x)
+    f = robust_serial(x, rule) if rule in ("rankserial", "signserial") else serial(x)
     if rule == "mean":
         return next_run(sum(x) / k, t975(k - 1) * sd * math.sqrt(f / k))
     s = sorted(x)
@@ -213,7 +233,8 @@ def median_vars(b, unit):
     return out
 
 
-RULES = ("mean", "median", "batches", "gated", "within", "qn", "qngated", "ms", "dens10", "dens15", "dens20", "dens25", "mj")
+RULES = ("mean", "median", "batches", "gated", "within", "qn", "qngated", "ms", "dens10", "dens15", "dens20", "dens25", "mj",
+         "rankserial", "signserial")
 
 
 def main():
