@@ -46,10 +46,12 @@ typedef struct group {
     char (*brief)[128];
 } group;
 
-/* Whether the word at s is a unit a number is shown with ("12.5 ms"). */
+/* Whether the word at s is a unit a number is shown with ("12.5 ms",
+ * "42.03 cycles"), or what it counts ("~306 processes"). */
 static int is_unit(const char *s)
 {
-    static const char *const units[] = {"ns", "us", "µs", "ms", "s", "KiB", "MiB", "GiB"};
+    static const char *const units[] = {"ns", "us", "µs", "ms", "s", "KiB", "MiB", "GiB",
+                                        "cycles", "processes"};
     size_t n = strcspn(s, " ,;:)");
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         if (strlen(units[i]) == n && !strncmp(s, units[i], n))

@@ -876,7 +876,8 @@ static void table_fits_the_width(void **state)
 
 /* What the rows of one warning id share is said once, after what differs;
  * it never starts inside a number ("1.5%" ends "11.5%") nor takes a
- * number's unit from it ("12.5 ms" stays whole). */
+ * number's unit from it ("12.5 ms", "42.03 cycles", "~80 processes" stay
+ * whole). */
 static void findings_keep_numbers_whole(void **state)
 {
     (void)state;
@@ -888,6 +889,10 @@ static void findings_keep_numbers_whole(void **state)
     warn(&r.bench[1], "high_variance", "1.5% spread, scaled MAD / median", "m");
     warn(&r.bench[0], "too_short", "12.5 ms per run; starting a process is much of that", "m");
     warn(&r.bench[1], "too_short", "2.5 ms per run; starting a process is much of that", "m");
+    warn(&r.bench[0], "max_processes", "est. +-3.9%, needs ~306 processes; +-1% asked", "m");
+    warn(&r.bench[1], "max_processes", "est. +-2%, needs ~80 processes; +-1% asked", "m");
+    warn(&r.bench[0], "processes_disagree", "9.688 cycles to 42.03 cycles over 20 processes", "m");
+    warn(&r.bench[1], "processes_disagree", "9.7 cycles to 12 cycles over 20 processes", "m");
     vn_buf b;
     render(&r, text_plain, &b);
     /* Each row with its whole number, then the rest of the briefs, the
@@ -908,6 +913,13 @@ static void findings_keep_numbers_whole(void **state)
         assert_int_equal(strncmp(open + 1, shared, strlen(shared)), 0);
         assert_string_equal(open + 1 + strlen(shared), ")");
     }
+    /* A count keeps what it counts: the rows too long to show whole, what
+     * they share is "+-1% asked", not "processes; +-1% asked" after "~306". */
+    char line[512];
+    finding(b.data, 'X', "max_processes", line, sizeof line);
+    assert_string_equal(line, "X max_processes: sum/n=1024, empty (+-1% asked)");
+    finding(b.data, 'L', "processes_disagree", line, sizeof line);
+    assert_string_equal(line, "L processes_disagree: sum/n=1024, empty (over 20 processes)");
     vn_buf_free(&b);
     fixture_free(&r);
 }
