@@ -245,15 +245,18 @@ int vn__cmp_read_vernier(vn__cmp_side *s, const cJSON *root, vn__cmp_error *err)
     /* The precision the run was asked for, in percent: compare's
      * threshold when both sides say. Only a run that stopped a row on it
      * (reached, out of its processes' reach, or not reached by the most
-     * processes) aimed at it: a fixed count
-     * of runs (vernier run --runs N), a trace or a kernel benchmark carries
-     * the default without having sought it. */
+     * processes the engine would choose to run) aimed at it: a fixed
+     * count of runs (vernier run --runs N) or of processes (--processes
+     * N, whose rows stop at N short of it), a trace or a kernel benchmark
+     * carries the default without having sought it. */
     const cJSON *prec = vn__cmp_num(cJSON_GetObjectItemCaseSensitive(root, "config"), "precision");
     int sought = 0;
+    const char *procs = vn__cmp_str(cJSON_GetObjectItemCaseSensitive(root, "config"), "processes");
+    int chosen = procs && !strcmp(procs, "auto");
     cJSON_ArrayForEach(r, list) {
         const char *stop = vn__cmp_str(r, "stop");
         sought |= stop && (!strcmp(stop, "precision") || !strcmp(stop, "processes_vary") ||
-                           !strcmp(stop, "max_processes"));
+                           (chosen && !strcmp(stop, "max_processes")));
     }
     if (sought && prec && prec->valuedouble > 0 && prec->valuedouble < 100)
         s->precision = prec->valuedouble / 100;

@@ -251,9 +251,9 @@ def test_aggregates_without_a_deviation_say_why_there_is_no_interval(tmp_path):
 
 def test_threshold_is_the_precision_the_files_asked(tmp_path, run_file):
     """Between vernier's files whose runs sought a precision (a row stopped
-    on it, or short of it at the most processes) the threshold is that precision (the looser side's); a run of
-    fixed count, or another tool's file on a side, keeps 2%; --threshold
-    wins."""
+    on it, or short of it at the most processes the engine chose) the
+    threshold is that precision (the looser side's); a run of fixed count,
+    or another tool's file on a side, keeps 2%; --threshold wins."""
     a = np.linspace(1000, 1030, 40)
     def side(name, values, precision, stop="precision"):
         doc = commands_doc(run_file, {"f": values})
@@ -271,12 +271,17 @@ def test_threshold_is_the_precision_the_files_asked(tmp_path, run_file):
     doc = compare("--threshold", "3", base, new)
     assert doc["method"]["threshold"] == 0.03
     assert rows(doc)["f"]["verdict"] == "no_change"
-    # A row that ran the most processes short of it, or stopped for
-    # futility, sought it too.
+    # A row that ran the most processes the engine chose short of it, or
+    # stopped for futility, sought it too; one that ran a count of
+    # processes asked for did not.
     for stop in ("max_processes", "processes_vary"):
         doc = compare(side("most.json", a, 1, stop=stop), loose)
         assert doc["method"]["threshold"] == 0.03
         assert compare(side("most.json", a, 1, stop=stop), new)["method"]["threshold"] == 0.01
+    doc = commands_doc(run_file, {"f": a})
+    doc["config"].update(precision=1, processes=6)
+    doc["benchmarks"][0]["stop"] = "max_processes"
+    assert compare(write(tmp_path / "six.json", doc), new)["method"]["threshold"] == 0.02
     # Runs of a fixed count did not seek the precision they carry.
     fixed = side("fixed.json", a, 1, stop="max_samples")
     assert compare(fixed, new)["method"]["threshold"] == 0.02
