@@ -131,10 +131,11 @@ static int cycles_unit(const vn__policy *p, int on_cpu, int cycles_steadier, int
 }
 
 /* How many processes an interval of half% over k of them would take to
- * come within the precision, and whether the most allowed would not: its
- * half-width shrinks with the root of the count and with Student's t. (A
- * row at the most processes, or with a count asked for, is settled before
- * this is asked: vn__decide_row's order.) */
+ * come within the precision (*need, asked at every look: the finding of a
+ * row that ran the most gives it), and whether the most allowed would
+ * not: its half-width shrinks with the root of the count and with
+ * Student's t. (Whether that stops the row matters only below the most
+ * processes and with no count asked for: vn__decide_row's order.) */
 static int futile(double half_pct, size_t k, const vn__policy *p, double *need)
 {
     double want = 100 * p->precision;

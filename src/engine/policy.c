@@ -200,13 +200,13 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
     /* Off: a row whose processes vary more than the precision allows runs
      * to the most processes (20) rather than stop at 12 for futility. At
      * 12 the demo's two loops and an 8 MiB pointer chase carried intervals
-     * wider than their runs' medians spread plus the precision in 5 of 6
-     * set-conditions of three A/B sets of 41 runs; run to 20, in 2 of 6,
-     * and every goal of coverage, width and false alarms held in 4 of 6
-     * against 0 of 6; the mean coverage the same (92% against 91%), the
-     * chase's lower in one noisy hour (69% against 85%); the six default
-     * rows and the trio took the same time (bench/RESULTS.md, 2026-12-01
-     * fifth session). futile_after=12 stops them as before. */
+     * wider than their runs' medians spread plus the precision in 7 of 8
+     * set-conditions of four A/B sets of 41 runs; run to 20, in 3 of 8,
+     * and every goal of coverage, width and false alarms held in 5 of 8
+     * against 0 of 8; the mean coverage the same (91%), the chase's 4
+     * points lower (83% against 87%); the six default rows and the trio
+     * took the same time (bench/RESULTS.md, 2026-12-01 fifth session).
+     * futile_after=12 stops them as before. */
     p->futile_after = SIZE_MAX;
     p->batch_gate = 1;
     p->stop_on_precision = 1;

@@ -52,6 +52,16 @@ void vn__warning_brief(vn_bench_warning *w, const char *fmt, ...)
     va_end(ap);
 }
 
+/* How many processes a precision would take, "~306", as a person reads
+ * it: past a million, only that. */
+static void processes_for(char *out, size_t n, double need)
+{
+    if (need < 1e6)
+        snprintf(out, n, "~%.0f", need);
+    else
+        snprintf(out, n, "over a million");
+}
+
 /* Why sampling stopped at the budget, the most samples or the most
  * processes, and how far it got, from the decision that stopped it (the
  * row's over its processes, rd; d is one process's). The decision is
@@ -59,6 +69,22 @@ void vn__warning_brief(vn_bench_warning *w, const char *fmt, ...)
 static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__policy *p,
                                const vn__decision *d0, const vn__row_decision *rd)
 {
+    if (rd->k > 1 && r->stop == VN_STOP_MAX_PROCESSES && !rd->bound && isfinite(rd->half_pct) &&
+        rd->need > (double)rd->kept) {
+        /* All processes ran: how many the precision would take at their
+         * spread (vn__decide_row's count, k times the square of the
+         * half-width over the precision). */
+        char a[32], b[32], n[32];
+        vn__fmt_pct(a, sizeof a, rd->half_pct);
+        vn__fmt_pct(b, sizeof b, cfg->precision);
+        processes_for(n, sizeof n, rd->need);
+        vn__warning_brief(vn__result_warn(r, "max_processes",
+             "all %zu processes ran%s before the precision was reached: the estimate's CI over "
+             "%zu of them is +-%s; +-%s would take %s processes",
+             rd->k, r->waited ? " (waiting for quiet moments)" : "", rd->kept, a, b, n),
+             "est. +-%s, needs %s processes; +-%s asked", a, n, b);
+        return;
+    }
     const char *id = r->stop == VN_STOP_MAX_TIME      ? "max_time"
                      : r->stop == VN_STOP_MAX_SAMPLES ? "max_samples"
                                                       : "max_processes";
@@ -81,8 +107,7 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
         snprintf(what, sizeof what, "most processes (%zu)", p->max_processes);
     /* got: how far it got; brief: the same in fewer words, its numbers first
      * and what all rows share (the precision asked) after them. */
-    char got[200], brief[160], a[32], b[32];
-    int counted = 0; /* the processes the precision would take are given */
+    char got[120], brief[96], a[32], b[32];
     vn__fmt_pct(b, sizeof b, cfg->precision);
     if (d->head == VN__HEAD_FASTEST) {
         snprintf(got, sizeof got, "%zu of %zu samples within +-%s of the fastest", d->agree,
@@ -96,18 +121,6 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
         snprintf(got, sizeof got, "%zu sample%s left, too few for a 95%% CI", d->used,
                  d->used == 1 ? "" : "s");
         snprintf(brief, sizeof brief, "%zu left, too few for a CI", d->used);
-    } else if (rd->k > 1 && r->stop == VN_STOP_MAX_PROCESSES && isfinite(d->half_pct) &&
-               isfinite(rd->need)) {
-        /* All processes run: how many the precision would take at their
-         * spread (k times the square of the half-width over the precision,
-         * as the stop for futility, off by default, counts it). */
-        unsigned long need = rd->need < 1e9 ? (unsigned long)rd->need : 999999999UL;
-        vn__fmt_pct(a, sizeof a, d->half_pct);
-        snprintf(got, sizeof got, "the estimate's CI over %zu of them +-%s; +-%s would take ~%lu",
-                 rd->kept, a, b, need);
-        snprintf(brief, sizeof brief, "est. +-%s over %zu processes; +-%s would take ~%lu", a,
-                 rd->kept, b, need);
-        counted = 1;
     } else if (isfinite(d->half_pct)) {
         /* The estimate's interval, which the precision is asked of; the
          * table's ci95 is the next run's, sqrt(2) wider. */
@@ -127,10 +140,6 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
         vn__warning_brief(vn__result_warn(r, id, "%s spent waiting for quiet moments; %s", what,
                                           got),
                           "%s; %s waiting for quiet moments", brief, spent);
-    else if (counted)
-        vn__warning_brief(vn__result_warn(r, id, "%s run before the precision was reached; %s",
-                                          what, got),
-                          "%s", brief); /* "over 20 processes" says they all ran */
     else
         vn__warning_brief(vn__result_warn(r, id, "%s spent before the precision was reached; %s",
                                           what, got),
@@ -246,11 +255,12 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
          * value), and the count the precision would take, from the look
          * that stopped the row (not given when it found none). */
         size_t k = rd->kept;
-        char a[32], b[32], need[64] = "";
+        char a[32], b[32], n[32], need[96] = "";
         vn__fmt_pct(a, sizeof a, rd->half_pct);
         vn__fmt_pct(b, sizeof b, r->precision);
+        processes_for(n, sizeof n, rd->need);
         if (isfinite(rd->need))
-            snprintf(need, sizeof need, "; +-%s would take ~%.0f", b, rd->need);
+            snprintf(need, sizeof need, "; +-%s would take %s", b, n);
         vn__warning_brief(vn__result_warn(r, "processes_vary",
              "the processes vary more than the precision allows (+-%s asked, at most %zu "
              "processes): the estimate's CI over %zu of them is +-%s%s", b, p->max_processes, k,

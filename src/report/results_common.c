@@ -89,14 +89,16 @@ static const struct {
      "the row's processes gave values further apart than their own samples allow, and further "
      "than the precision asked: a memory layout (where the code, the heap and the stack sit) "
      "or a state of the machine that some processes met and others did not moves this body. "
-     "The interval across the processes says how much; --processes 20 samples more of them."},
+     "The interval across the processes says how much; --processes N, over 20, samples more "
+     "of them."},
     {'X', "max_processes",
      "the row ran in the most processes allowed (20, or --processes N) before its interval "
      "across them was within the precision asked for: its processes differ more than that, "
      "and the finding says how many, at their spread, the precision would take. One run sees "
      "only the states of the machine it met: where the next run lands is known better from "
      "earlier ones (--store keeps them; vernier history widens the interval by how far they "
-     "moved). Ask less with --precision, or quiet the machine."},
+     "moved). Ask less with --precision, quiet the machine, or give --processes N (up to "
+     "1000) to run the count it gives."},
     {'W', "processes_vary",
      "the row's processes varied so much that even the most allowed (20 by default) would not "
      "bring the interval across them within the precision asked, so it stopped early (from K "

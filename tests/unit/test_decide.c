@@ -678,6 +678,15 @@ static void processes_beyond_reach_stop_early(void **state)
      * or a count given, the row runs on. */
     vn__policy off = policy();
     assert_int_equal(decide_row(wide, K, &off, 0, 1e6).verdict, VN__GO_ON);
+    /* ... to the most, and stops there with the count the precision
+     * would take at their spread, for the finding to give. */
+    vn__decision most[20];
+    for (int i = 0; i < 20; i++)
+        most[i] = proc_of(i % 2 ? 104 : 100, 0.01, 3);
+    rd = decide_row(most, 20, &off, 0, 1e6);
+    assert_int_equal(rd.verdict, VN__STOP_MAX_PROCESSES);
+    assert_true(rd.half_pct > 1.5 && rd.need > 20);
+    assert_true(fabs(rd.need - ceil(20 * rd.half_pct * rd.half_pct)) < 1e-9);
     off = policy_of("futile_after=12,min_processes=16"); /* over K */
     assert_int_equal(decide_row(wide, K, &off, 0, 1e6).verdict, VN__GO_ON);
     /* Out of budget it stops there, as any row does. */

@@ -1478,31 +1478,43 @@ static void a_headline_precise_at_a_limit_stopped_for_precision(void **state)
 
 /* A row that ran the most processes before its interval was within the
  * precision says how far it got and how many processes the precision
- * would take at their spread, in one short line; with no count known it
- * says only how far it got. */
+ * would take at their spread, in one short line, its numbers first; with
+ * no count known, or one no more than the processes it had (a row held
+ * back by its fewest samples), it says only how far it got. */
 static void the_most_processes_say_how_many_would_do(void **state)
 {
     (void)state;
     vn_config c = quick_config();
     vn__policy pol;
     assert_int_equal(vn__policy_init(&pol, &c), 0);
-    for (int known = 0; known <= 1; known++) {
-        vn_result r;
-        memset(&r, 0, sizeof r);
-        assert_int_equal(vn_stats_compute((const double[]){10, 11, 12, 10, 11, 12}, 6, &r.stats), 0);
-        r.stop = VN_STOP_MAX_PROCESSES;
-        vn__row_decision rd = {.k = 20, .kept = 19, .half_pct = 3.9, .need = known ? 289 : NAN,
-                               .ns = {10, 9.6, 10.4}};
-        vn__decision d;
-        memset(&d, 0, sizeof d);
-        vn__result_warnings(&r, &c, &pol, 1, &d, &rd);
-        const vn_bench_warning *w = warning_of(&r, "max_processes");
-        assert_non_null(w);
-        if (known) {
-            assert_string_equal(w->brief, "est. +-3.9% over 19 processes; +-1% would take ~289");
-            assert_non_null(strstr(w->message, "most processes (20) run before the precision"));
-        } else {
-            assert_string_equal(w->brief, "est. +-3.9%, +-1% asked; most processes run first");
+    const double needs[] = {289, 4e7, NAN, 19};
+    const char *briefs[] = {"est. +-3.9%, needs ~289 processes; +-1% asked",
+                            "est. +-3.9%, needs over a million processes; +-1% asked",
+                            "est. +-3.9%, +-1% asked; most processes run first",
+                            "est. +-3.9%, +-1% asked; most processes run first"};
+    for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++) {
+        for (int waited = 0; waited <= 1; waited++) {
+            vn_result r;
+            memset(&r, 0, sizeof r);
+            assert_int_equal(vn_stats_compute((const double[]){10, 11, 12, 10, 11, 12}, 6, &r.stats), 0);
+            r.stop = VN_STOP_MAX_PROCESSES;
+            r.waited = waited;
+            vn__row_decision rd = {.k = 20, .kept = 19, .half_pct = 3.9, .need = needs[i],
+                                   .ns = {10, 9.6, 10.4}};
+            vn__decision d;
+            memset(&d, 0, sizeof d);
+            vn__result_warnings(&r, &c, &pol, 1, &d, &rd);
+            const vn_bench_warning *w = warning_of(&r, "max_processes");
+            assert_non_null(w);
+            assert_int_equal(warnings_of(&r, "max_processes"), 1);
+            if (i < 2) {
+                assert_string_equal(w->brief, briefs[i]);
+                assert_non_null(strstr(w->message, waited ? "all 20 processes ran (waiting for "
+                                                          : "all 20 processes ran before the"));
+                assert_non_null(strstr(w->message, "CI over 19 of them is +-3.9%"));
+            } else if (!waited) {
+                assert_string_equal(w->brief, briefs[i]);
+            }
         }
     }
 }
