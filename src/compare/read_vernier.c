@@ -249,10 +249,10 @@ int vn__cmp_read_vernier(vn__cmp_side *s, const cJSON *root, vn__cmp_error *err)
      * count of runs (vernier run --runs N) or of processes (--processes
      * N, whose rows stop at N short of it), a trace or a kernel benchmark
      * carries the default without having sought it. */
-    const cJSON *prec = vn__cmp_num(cJSON_GetObjectItemCaseSensitive(root, "config"), "precision");
-    int sought = 0;
-    const char *procs = vn__cmp_str(cJSON_GetObjectItemCaseSensitive(root, "config"), "processes");
-    int chosen = procs && !strcmp(procs, "auto");
+    const cJSON *config = cJSON_GetObjectItemCaseSensitive(root, "config");
+    const cJSON *prec = vn__cmp_num(config, "precision");
+    const char *procs = vn__cmp_str(config, "processes");
+    int sought = 0, chosen = procs && !strcmp(procs, "auto");
     cJSON_ArrayForEach(r, list) {
         const char *stop = vn__cmp_str(r, "stop");
         sought |= stop && (!strcmp(stop, "precision") || !strcmp(stop, "processes_vary") ||

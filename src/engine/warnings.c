@@ -258,9 +258,10 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
         char a[32], b[32], n[32], need[96] = "";
         vn__fmt_pct(a, sizeof a, rd->half_pct);
         vn__fmt_pct(b, sizeof b, r->precision);
-        processes_for(n, sizeof n, rd->need);
-        if (isfinite(rd->need))
+        if (isfinite(rd->need)) {
+            processes_for(n, sizeof n, rd->need);
             snprintf(need, sizeof need, "; +-%s would take %s", b, n);
+        }
         vn__warning_brief(vn__result_warn(r, "processes_vary",
              "the processes vary more than the precision allows (+-%s asked, at most %zu "
              "processes): the estimate's CI over %zu of them is +-%s%s", b, p->max_processes, k,

@@ -74,19 +74,20 @@ static void run_warnings(vn_run_result *res, const row *r, const vn_run_config *
         /* Where the shell's start-up alone is known to no better than
          * asked, more runs of the command cannot reach it: say so. */
         double sh_half = fmax(sh->wall - sh->lo, sh->hi - sh->wall);
-        char todo[256], tail[96];
+        char advice[256], tail[96];
         if (sh->n && sh_half >= c->precision / 100 * fabs(s->median)) {
-            snprintf(todo, sizeof todo, ": the shell's start-up, taken off every run, is known "
-                     "to +-%.3g us over %zu runs; run the command without a shell (-N) or give "
-                     "it more work", sh_half / 1e3, sh->n);
+            snprintf(advice, sizeof advice,
+                     ": the shell's start-up, taken off every run, is known to +-%.3g us over "
+                     "%zu runs; run the command without a shell (-N) or give it more work",
+                     sh_half / 1e3, sh->n);
             snprintf(tail, sizeof tail, "the shell's start-up +-%.3g us (-N)", sh_half / 1e3);
         } else {
-            snprintf(todo, sizeof todo, "; more runs with --max-time or --max-samples");
+            snprintf(advice, sizeof advice, "; more runs with --max-time or --max-samples");
             snprintf(tail, sizeof tail, "%s s of runs spent", secs);
         }
         vn__warning_brief(run_warn(res, "max_time",
              "%s s of runs did not make the median's 95%% CI +-%s (it is +-%s)%s", secs, asked,
-             got, todo),
+             got, advice),
              "est. +-%s, +-%s asked; %s", got, asked, tail);
     }
     if (r->failed_runs && c->ignore_failure)
