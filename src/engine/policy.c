@@ -200,11 +200,11 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
     /* Off: a row whose processes vary more than the precision allows runs
      * to the most processes (20) rather than stop at 12 for futility. At
      * 12 the demo's two loops and an 8 MiB pointer chase carried intervals
-     * wider than their runs' medians spread plus the precision in 7 of 8
-     * set-conditions of four A/B sets of 41 runs; run to 20, in 3 of 8,
-     * and every goal of coverage, width and false alarms held in 5 of 8
-     * against 0 of 8; the mean coverage the same (91%), the chase's 4
-     * points lower (83% against 87%); the six default rows and the trio
+     * wider than their runs' medians spread plus the precision in 8 of 10
+     * set-conditions of five A/B sets of 41 runs; run to 20, in 4 of 10,
+     * and every goal of coverage, width and false alarms held in 6 of 10
+     * against 1 of 10; the mean coverage the same (91%), the chase's 5
+     * points lower (82% against 87%); the six default rows and the trio
      * took the same time (bench/RESULTS.md, 2026-12-01 fifth session).
      * futile_after=12 stops them as before. */
     p->futile_after = SIZE_MAX;
