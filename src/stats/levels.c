@@ -122,7 +122,10 @@ double vn__levels_batch_factor(const double *x, size_t k, double half)
      * average; as variances, over 2 in 4-5%, widening by 5-8%. Replayed
      * on 38 set-conditions of bench/coverage.sh (bench/RESULTS.md,
      * 2026-11-30): as many under the coverage goal, 28 workload-conditions
-     * wider than the runs' half-range plus the precision against 35. */
+     * wider than the runs' half-range plus the precision against 35. At
+     * 20 processes it costs width (9 against 3 of 96 recomputed), but run
+     * both ways in a noisy hour (2026-12-01) the chase compared with
+     * itself failed 5 and 3 times in 40 without it, once with it. */
     double bse = sqrt(ss / (BATCHES - 1) / BATCHES);
     double se = half / vn_t975((double)(k - 1));
     double f = (bse / se) * (bse / se);
