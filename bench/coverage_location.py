@@ -51,6 +51,14 @@ reported:
           the processes' own medians' variances gives with the normal
           quantile (each from its samples' MAD: pi / 2 x sigma^2 / n), the
           engine's --policy within_floor=1;
+  signs:  the median's interval with the serial factor the larger of the
+          lag-1 one and the batches' factor read through the signs about
+          the median (the engine's --policy batch_signs=1): the variance
+          of the 4 batches' shares above the median over p (1 - p) /
+          (k / 4), as the median moves with that share (Bahadur);
+  signsmj: signs, with Maritz and Jarrett's standard error (the engine's
+          --policy median_mj=1,batch_signs=1);
+  RULE-lag1: RULE with the lag-1 factor alone, no batches' factor;
   rankserial, signserial: batches, with the lag-1 factor taken of the
           values' ranks, or of the side of the median each lies on (the
           dependence the median's variance feels, by its Bahadur
@@ -175,7 +183,25 @@ def mj_se(s):
     return math.sqrt(max(c2 - c1 * c1, 0))
 
 
+def sign_batch_factor(x):
+    """The batches' factor read through the signs about the median (the
+    engine's batch_signs): the variance of the 4 batches' shares above the
+    median over the binomial p (1 - p) / (k / 4), in [1, 9]."""
+    k = len(x)
+    if k < 2 * BATCHES:
+        return 1.0
+    m = statistics.median(x)
+    b = [statistics.mean(1.0 if v > m else 0.5 if v == m else 0.0 for v in g) for g in batches(x)]
+    p = statistics.mean(1.0 if v > m else 0.5 if v == m else 0.0 for v in x)
+    base = p * (1 - p) / (k / BATCHES)
+    return min(max(statistics.variance(b) / base, 1.0), 9.0) if base > 0 else 1.0
+
+
 def interval(x, rule, within=None):
+    """The next run's interval by rule; RULE-lag1 is RULE with the lag-1
+    factor alone (no batches' factor)."""
+    lag1 = rule.endswith("-lag1")
+    rule = rule[:-len("-lag1")] if lag1 else rule
     k = len(x)
     sd = statistics.stdev(x)
     f = robust_serial(x, rule) if rule in ("rankserial", "signserial") else serial(x)
@@ -190,7 +216,7 @@ def interval(x, rule, within=None):
     half = t975(k - 1) * math.sqrt(math.pi / 2) * sigma / math.sqrt(k)
     if rule == "ms" and k >= 5 and ms_se(s) > 0:
         half = t975(k - 1) * ms_se(s)
-    if rule == "mj" and k >= 5 and mj_se(s) > 0:
+    if rule in ("mj", "signsmj") and k >= 5 and mj_se(s) > 0:
         half = t975(k - 1) * mj_se(s)
     if rule.startswith("dens") and k >= 5:
         d = int(rule[4:]) / 100
@@ -199,7 +225,9 @@ def interval(x, rule, within=None):
             half = t975(k - 1) * w / (4 * d * math.sqrt(k))
     if rule == "within" and within and k < 2 * BATCHES:
         half = max(half, 1.96 * math.sqrt(math.pi / 2 * statistics.median(within) / k))
-    if rule != "median":  # all but the plain median take the batches' factor
+    if rule.startswith("signs"):
+        f = min(max(f, sign_batch_factor(x)), 9)
+    elif rule != "median" and not lag1:  # the others take the batches' factor
         f = min(max(f, batch_factor(x, half, rule.endswith("gated"))), 9)
     return next_run(statistics.median(x), half * math.sqrt(f))
 
@@ -234,7 +262,8 @@ def median_vars(b, unit):
 
 
 RULES = ("mean", "median", "batches", "gated", "within", "qn", "qngated", "ms", "dens10", "dens15", "dens20", "dens25", "mj",
-         "rankserial", "signserial")
+         "rankserial", "signserial", "signs", "signsmj",
+         "qn-lag1", "ms-lag1", "dens20-lag1", "mj-lag1")
 
 
 def main():

@@ -244,7 +244,8 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
             on_cpu &= vn__on_cpu(proc[i].on_cpu);
         }
         vn__levels ln, lc = {0};
-        vn__levels_opts lo = {p->spread_qn != 0, p->batch_gate};
+        vn__levels_opts lo = {p->spread_qn != 0, p->batch_gate, p->median_mj != 0,
+                              p->batch_signs != 0};
         int rc = vn__levels_compute_with(x, xv, k, &lo, &ln);
         if (rc) {
             free(x);

@@ -46,6 +46,8 @@ static const struct field {
     {"head_mean", offsetof(vn__policy, head_mean), COUNT},
     {"spread_qn", offsetof(vn__policy, spread_qn), COUNT},
     {"batch_gate", offsetof(vn__policy, batch_gate), REAL},
+    {"median_mj", offsetof(vn__policy, median_mj), COUNT},
+    {"batch_signs", offsetof(vn__policy, batch_signs), COUNT},
     {"futile_after", offsetof(vn__policy, futile_after), COUNT},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])

@@ -101,6 +101,12 @@ typedef struct vn__policy {
      * processes' ranks differ between its 4 batches with p below this; 1
      * (the default): always. */
     double batch_gate;
+    /* 1: from 5 processes the median's standard error is Maritz and
+     * Jarrett's (stats/levels.h); 0 (the default): the spread's. */
+    size_t median_mj;
+    /* 1: the median's batch factor reads the signs about it
+     * (stats/levels.h); 0 (the default): the batches' medians. */
+    size_t batch_signs;
     /* Processes: from this many on, a row whose interval across them,
      * narrowed as more processes would narrow it (the root of the count,
      * and Student's t), would still be wider than the precision at the

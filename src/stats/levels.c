@@ -132,6 +132,45 @@ double vn__levels_batch_factor(const double *x, size_t k, double half)
     return fmin(fmax(f, 1), 9);
 }
 
+double vn__levels_sign_batch_factor(const double *x, size_t k, double median)
+{
+    if (!x || k < 2 * BATCHES || !isfinite(median))
+        return 1;
+    double b[BATCHES], all = 0, mean = 0, ss = 0;
+    for (size_t j = 0; j < BATCHES; j++) {
+        size_t from = j * k / BATCHES, to = (j + 1) * k / BATCHES;
+        double up = 0;
+        for (size_t i = from; i < to; i++)
+            up += x[i] > median ? 1 : x[i] == median ? 0.5 : 0;
+        all += up;
+        b[j] = up / (double)(to - from);
+        mean += b[j] / BATCHES;
+    }
+    for (size_t j = 0; j < BATCHES; j++)
+        ss += (b[j] - mean) * (b[j] - mean);
+    double p = all / (double)k, base = p * (1 - p) / ((double)k / BATCHES);
+    if (!(base > 0))
+        return 1;
+    return fmin(fmax(ss / (BATCHES - 1) / base, 1), 9);
+}
+
+double vn__levels_mj_se(const double *s, size_t k)
+{
+    if (!s || k < 2)
+        return NAN;
+    double a = (double)((k + 1) / 2), b = (double)k - a + 1, prev = 0, c1 = 0, c2 = 0;
+    /* About the middle value, so that the two moments do not cancel. */
+    double mid = s[k / 2];
+    for (size_t i = 1; i <= k; i++) {
+        double cdf = vn__ibeta(a, b, (double)i / (double)k, (double)(k - i) / (double)k);
+        double w = cdf - prev, d = s[i - 1] - mid;
+        prev = cdf;
+        c1 += w * d;
+        c2 += w * d * d;
+    }
+    return sqrt(fmax(c2 - c1 * c1, 0));
+}
+
 /* P of a one-way analysis of variance of the ranks of x[0..k) (ties
  * their mean rank) between the 4 batches vn__levels_batch_factor cuts:
  * whether the batches differ beyond chance. 1 for fewer than 8 values. */
@@ -176,6 +215,14 @@ static double serial_factor(const double *x, size_t k, double half, double gate)
     return fmax(vn__levels_serial(x, k), b);
 }
 
+/* The same with the batches read through the signs about the median. */
+static double sign_factor(const double *x, size_t k, double median, double gate)
+{
+    int on = gate >= 1 || batches_differ_p(x, k) < gate;
+    double b = on ? vn__levels_sign_batch_factor(x, k, median) : 1;
+    return fmax(vn__levels_serial(x, k), b);
+}
+
 /* The root of the median of the finite variances var[0..k); 0 for none. */
 static double within_floor(const double *var, size_t k)
 {
@@ -185,7 +232,7 @@ static double within_floor(const double *var, size_t k)
 
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out)
 {
-    static const vn__levels_opts defaults = {0, 1};
+    static const vn__levels_opts defaults = {0, 1, 0, 0};
     return vn__levels_compute_with(value, var, k, &defaults, out);
 }
 
@@ -237,7 +284,12 @@ int vn__levels_compute_with(const double *value, const double *var, size_t k,
         l.lo = l.mean - half;
         l.hi = l.mean + half;
         double mhalf = median_half(value, sorted, k, l.sd, floor, o->qn);
-        l.serial = serial_factor(value, k, mhalf, o->gate);
+        double se = o->mj && k >= 5 ? vn__levels_mj_se(sorted, k) : NAN;
+        if (se > 0)
+            mhalf = fmax(vn_t975((double)(k - 1)) * se,
+                         VN__Z975 * floor * sqrt(VN__MEDIAN_VAR / (double)k));
+        l.serial = o->signs ? sign_factor(value, k, l.median, o->gate)
+                            : serial_factor(value, k, mhalf, o->gate);
         mhalf *= sqrt(l.serial);
         l.median_lo = l.median - mhalf;
         l.median_hi = l.median + mhalf;

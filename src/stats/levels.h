@@ -64,15 +64,24 @@ double vn__levels_serial(const double *x, size_t k);
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out);
 
 /* How the median's interval reads the values, for experiments on the
- * engine (its policy's spread_qn and batch_gate): qn 1 takes their spread
+ * engine (its policy's spread_qn, batch_gate, median_mj and batch_signs):
+ * qn 1 takes their spread
  * as Rousseeuw and Croux's Qn (82% efficient at the normal, against the
  * quartiles' 37%, and its breakdown 50% against 25%) in place of the
  * interquartile range, from 5 values; gate below 1 applies the batch
  * factor only where the values' ranks differ between the 4 batches by a
- * one-way analysis of variance with p below gate. {0, 1}: the default. */
+ * one-way analysis of variance with p below gate. {0, 1, 0, 0}: the
+ * default. */
 typedef struct vn__levels_opts {
     int qn;
     double gate;
+    /* 1: from 5 values the median's standard error is Maritz and Jarrett's,
+     * the exact bootstrap variance of the median (in place of sigma x
+     * sqrt(VN__MEDIAN_VAR / k)); 0: the spread's normal-theory one. */
+    int mj;
+    /* 1: the median's batch factor is that of the signs about the median
+     * (vn__levels_sign_batch_factor); 0: that of the batches' medians. */
+    int signs;
 } vn__levels_opts;
 int vn__levels_compute_with(const double *value, const double *var, size_t k,
                             const vn__levels_opts *o, vn__levels *out);
@@ -93,6 +102,23 @@ double vn__qn(const double *x, size_t k);
  * variances, in [1, 9]; 1 for fewer than 8 values.
  * (Batch means: Law and Kelton, "Simulation Modeling and Analysis".) */
 double vn__levels_batch_factor(const double *x, size_t k, double half);
+
+/* The same for the median read through its signs: by Bahadur's
+ * representation the median moves as the share of values below it does,
+ * so the factor is the variance of that share's 4 batch means (each value
+ * 1 above the median, 0 below, 1/2 at it) over the binomial p(1 - p) /
+ * (k/4) independent values would give, in [1, 9]; 1 for fewer than 8
+ * values. A slow few that come together move a batch median far, and the
+ * median of all of them no further than the share they change. */
+double vn__levels_sign_batch_factor(const double *x, size_t k, double median);
+
+/* Maritz and Jarrett's (1978) standard error of the median of sorted
+ * s[0..k): the exact bootstrap variance of its m-th order statistic (m =
+ * (k + 1) / 2), each value weighted by the chance that it is the median of
+ * k values drawn again from them, I_{i/k}(m, k - m + 1) less I_{(i-1)/k}.
+ * A few values far off count by how often they would become the median,
+ * not by how far off they are. NAN for k < 2. */
+double vn__levels_mj_se(const double *s, size_t k);
 
 /* The interval of the next run's estimate, from the interval [*lo, *hi]
  * of this run's around value, both runs of the same design: the next

@@ -644,6 +644,33 @@ static void processes_far_apart_say_so_and_go_on(void **state)
     assert_int_equal(rd.verdict, VN__GO_ON);
 }
 
+/* The median's other readings (policy median_mj, batch_signs) are off by
+ * default and reach the row's interval when set: a core of 16 processes
+ * and a slow four that ran together, whose batch medians call the row
+ * serial and whose signs do not. */
+static void the_median_readings_reach_the_row(void **state)
+{
+    (void)state;
+    vn__decision proc[20];
+    for (int i = 0; i < 20; i++)
+        proc[i] = proc_of(i >= 5 && i < 10 && i != 7 ? 130 + i : 100 + 0.02 * ((i * 9) % 20), 0.01,
+                          3);
+    vn__policy p = policy();
+    assert_int_equal(p.median_mj, 0);
+    assert_int_equal(p.batch_signs, 0);
+    vn__row_decision base = decide_row(proc, 20, &p, 0, 1e6);
+    vn__policy q = policy_of("batch_signs=1");
+    vn__row_decision signs = decide_row(proc, 20, &q, 0, 1e6);
+    assert_true(base.serial > signs.serial);
+    assert_true(signs.ns.hi - signs.ns.lo < base.ns.hi - base.ns.lo);
+    assert_true(fabs(signs.ns.value - base.ns.value) < 1e-12);
+    /* The bootstrap's error reads the slow four by how often they would be
+     * the median: another width again. */
+    q = policy_of("batch_signs=1,median_mj=1");
+    vn__row_decision mj = decide_row(proc, 20, &q, 0, 1e6);
+    assert_true(fabs((mj.ns.hi - mj.ns.lo) - (signs.ns.hi - signs.ns.lo)) > 1e-9);
+}
+
 /* Processes that vary so much that the most of them (20) would not bring
  * the interval within the precision stop once futile_after of them ran,
  * when it is set (off by default: they run to the most); those that would
@@ -980,6 +1007,7 @@ int main(void)
         cmocka_unit_test_setup(min_untagged_inf_keeps_every_tagged_sample, setup),
         cmocka_unit_test_setup(processes_that_agree_stop_at_the_second_precise_look, setup),
         cmocka_unit_test_setup(processes_far_apart_say_so_and_go_on, setup),
+        cmocka_unit_test_setup(the_median_readings_reach_the_row, setup),
         cmocka_unit_test_setup(processes_beyond_reach_stop_early, setup),
         cmocka_unit_test_setup(a_clock_that_moved_makes_cycles_the_headline, setup),
         cmocka_unit_test_setup(one_process_bound_makes_the_row_a_bound, setup),

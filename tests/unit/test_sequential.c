@@ -441,7 +441,7 @@ static void qn_and_the_gated_batch_factor(void **state)
         turns[i] = (i % 2 ? 110 : 100) + (i % 4 < 2 ? 3 : -3);
     }
     vn__levels a, gated, b, bg, q;
-    const vn__levels_opts always = {0, 1}, gate = {0, 0.2}, qn = {1, 1};
+    const vn__levels_opts always = {0, 1, 0, 0}, gate = {0, 0.2, 0, 0}, qn = {1, 1, 0, 0};
     assert_int_equal(vn__levels_compute_with(step, NULL, 20, &always, &a), 0);
     assert_int_equal(vn__levels_compute_with(step, NULL, 20, &gate, &gated), 0);
     assert_true(a.serial > 2);
@@ -459,6 +459,50 @@ static void qn_and_the_gated_batch_factor(void **state)
     assert_int_equal(vn__levels_compute_with(x, NULL, 10, &qn, &q), 0);
     assert_float_equal(q.median_hi - q.median,
                        vn_t975(9) * sqrt(M_PI / 2) * vn__qn(x, 10) * sqrt(q.serial / 10), 1e-9);
+}
+
+/* The median read through its signs and its bootstrap (policy
+ * batch_signs, median_mj). Maritz and Jarrett's standard error of 1..10 is
+ * 1.46607 (scipy's beta weights); of a tight core of 14 and six far
+ * values, 1.68. The signs' batch factor of 0..19 in order is 20/3 (the
+ * share above the median 0, 0, 1, 1 by batch against 1/2 each); where a
+ * slow few come together in one batch among a core, the batch medians
+ * call the values serial and the signs do not (the lag-1 factor of the
+ * values stays), and the median's interval narrows by the root of the
+ * two factors' ratio. */
+static void the_median_read_through_its_signs_and_its_bootstrap(void **state)
+{
+    (void)state;
+    double x[10], ramp[20], core[20], few[20];
+    for (int i = 0; i < 10; i++)
+        x[i] = i + 1;
+    assert_float_equal(vn__levels_mj_se(x, 10), 1.4660725, 1e-6);
+    assert_true(isnan(vn__levels_mj_se(x, 1)));
+    for (int i = 0; i < 20; i++) {
+        ramp[i] = i;
+        core[i] = i < 14 ? 100 + 0.1 * i : 110 + 10 * (i - 14);
+        /* The core's values in turn, a slow four in the second batch. */
+        few[i] = i >= 5 && i < 10 && i != 7 ? 130 + 10 * i : 100 + 0.02 * ((i * 9) % 20);
+    }
+    assert_float_equal(vn__levels_mj_se(core, 20), 1.6832769, 1e-6);
+    assert_float_equal(vn__levels_sign_batch_factor(ramp, 20, 9.5), 20.0 / 3, 1e-12);
+    assert_float_equal(vn__levels_sign_batch_factor(ramp, 7, 3), 1, 0);
+    vn__levels d, s, m;
+    const vn__levels_opts signs = {0, 1, 0, 1}, mj = {0, 1, 1, 0};
+    assert_int_equal(vn__levels_compute(few, NULL, 20, &d), 0);
+    assert_int_equal(vn__levels_compute_with(few, NULL, 20, &signs, &s), 0);
+    assert_float_equal(vn__levels_sign_batch_factor(few, 20, d.median), 1, 0);
+    assert_float_equal(s.serial, vn__levels_serial(few, 20), 0);
+    assert_true(d.serial > 2 * s.serial);
+    assert_float_equal(s.median, d.median, 0);
+    /* As doubles: the macro casts its first term, not the difference. */
+    double sh = s.median_hi - s.median, dh = d.median_hi - d.median;
+    assert_float_equal(sh, dh * sqrt(s.serial / d.serial), 1e-6);
+    /* The bootstrap's standard error in place of the spread's: the
+     * median's half-width is t x that x sqrt(serial). */
+    assert_int_equal(vn__levels_compute_with(x, NULL, 10, &mj, &m), 0);
+    double mh = m.median_hi - m.median;
+    assert_float_equal(mh, vn_t975(9) * 1.4660725 * sqrt(m.serial), 1e-5);
 }
 
 /* Processes that vary independently: the serial factor is an estimate
@@ -600,6 +644,7 @@ int main(void)
         cmocka_unit_test(runs_of_like_values_widen_the_interval),
         cmocka_unit_test(next_run_interval_is_sqrt2_wider),
         cmocka_unit_test(qn_and_the_gated_batch_factor),
+        cmocka_unit_test(the_median_read_through_its_signs_and_its_bootstrap),
         cmocka_unit_test(one_slow_process_moves_the_median_little),
         cmocka_unit_test(a_ratio_over_processes_is_their_median),
     };
