@@ -225,9 +225,11 @@ def interval(x, rule, within=None):
             half = t975(k - 1) * w / (4 * d * math.sqrt(k))
     if rule == "within" and within and k < 2 * BATCHES:
         half = max(half, 1.96 * math.sqrt(math.pi / 2 * statistics.median(within) / k))
-    if rule.startswith("signs"):
+    if lag1 or rule == "median":
+        pass
+    elif rule in ("signs", "signsmj"):
         f = min(max(f, sign_batch_factor(x)), 9)
-    elif rule != "median" and not lag1:  # the others take the batches' factor
+    else:  # the others take the batches' factor
         f = min(max(f, batch_factor(x, half, rule.endswith("gated"))), 9)
     return next_run(statistics.median(x), half * math.sqrt(f))
 
@@ -287,7 +289,7 @@ def main():
                     for r in runs:
                         b = r.get(name)
                         x = values(b, unit) if b and not b["headline"].get("bound") else []
-                        w = median_vars(b, unit) if x and rule == "within" else None
+                        w = median_vars(b, unit) if x and rule.startswith("within") else None
                         iv.append(interval(x, rule, w) if len(x) >= 2 else None)
                     got = [v for v in iv if v]
                     if len(got) < 2:

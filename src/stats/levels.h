@@ -104,7 +104,7 @@ double vn__qn(const double *x, size_t k);
 double vn__levels_batch_factor(const double *x, size_t k, double half);
 
 /* The same for the median read through its signs: by Bahadur's
- * representation the median moves as the share of values below it does,
+ * representation the median moves as the share of values above it does,
  * so the factor is the variance of that share's 4 batch means (each value
  * 1 above the median, 0 below, 1/2 at it) over the binomial p(1 - p) /
  * (k/4) independent values would give, in [1, 9]; 1 for fewer than 8

@@ -664,11 +664,13 @@ static void the_median_readings_reach_the_row(void **state)
     assert_true(base.serial > signs.serial);
     assert_true(signs.ns.hi - signs.ns.lo < base.ns.hi - base.ns.lo);
     assert_true(fabs(signs.ns.value - base.ns.value) < 1e-12);
-    /* The bootstrap's error reads the slow four by how often they would be
-     * the median: another width again. */
+    /* The bootstrap's error counts the slow four, 30% off, by how often
+     * they would be the median, and that far out even a few times widens
+     * it past the quartiles' reading of the core. */
     q = policy_of("batch_signs=1,median_mj=1");
     vn__row_decision mj = decide_row(proc, 20, &q, 0, 1e6);
-    assert_true(fabs((mj.ns.hi - mj.ns.lo) - (signs.ns.hi - signs.ns.lo)) > 1e-9);
+    assert_true(mj.ns.hi - mj.ns.lo > 2 * (signs.ns.hi - signs.ns.lo));
+    assert_true(fabs(mj.ns.value - base.ns.value) < 1e-12);
 }
 
 /* Processes that vary so much that the most of them (20) would not bring
