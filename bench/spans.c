@@ -20,17 +20,14 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "now_ns.h"
+
 #define SHORT 2000 /* spans of 1000 adds a window */
 #define LONG 40    /* spans of 500000 adds a window */
 #define PROBES 64  /* probes a window */
 #define WINDOWS 256
 
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC_RAW, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
+static double now_ns(void) { return now_ns_of(CLOCK_MONOTONIC_RAW); }
 
 /* The time of n blocks of 100 dependent adds, in ns. */
 static double chain(long n)

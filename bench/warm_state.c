@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "now_ns.h"
 #include "table_walk.h"
 
 #define SAMPLES 8
@@ -26,12 +27,7 @@
 static uint32_t *table;
 static volatile uint32_t sink;
 
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
+static double now_ns(void) { return now_ns_of(CLOCK_MONOTONIC); }
 
 static uint32_t walk(long iters)
 {
