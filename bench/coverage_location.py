@@ -191,8 +191,9 @@ def sign_batch_factor(x):
     if k < 2 * BATCHES:
         return 1.0
     m = statistics.median(x)
-    b = [statistics.mean(1.0 if v > m else 0.5 if v == m else 0.0 for v in g) for g in batches(x)]
-    p = statistics.mean(1.0 if v > m else 0.5 if v == m else 0.0 for v in x)
+    up = [1.0 if v > m else 0.5 if v == m else 0.0 for v in x]
+    b = [statistics.mean(g) for g in batches(up)]
+    p = statistics.mean(up)
     base = p * (1 - p) / (k / BATCHES)
     return min(max(statistics.variance(b) / base, 1.0), 9.0) if base > 0 else 1.0
 

@@ -58,35 +58,26 @@ def probe(bench):
     return statistics.median(ps) if ps else None
 
 
-def run_state(bench):
-    """(clock, on-CPU share) of one run of a workload: the medians over its
-    samples of the reference probe's ns per cycle and of CPU time over wall
-    time; None where the samples lack them."""
+def on_cpu(bench):
+    """The median over one run's samples of CPU time over wall time; None
+    where the samples lack it."""
     ss = bench.get("samples") or []
-    ref = [x["ref_ns"] for x in ss if x.get("ref_ns")]
     cpu = [x["cpu_ns"] / x["value"] for x in ss if x.get("cpu_ns") and x.get("value")]
-    return (statistics.median(ref) if ref else None, statistics.median(cpu) if cpu else None)
+    return statistics.median(cpu) if cpu else None
 
 
-def unseen(runs, name, unit):
-    """The runs (numbered from 1) whose headline in unit reads 3% or more
-    over the runs' median at an on-CPU share within 1% of the runs' own
-    median (and, in ns, a reference clock within 2% of theirs): a
+def unseen(runs, name):
+    """The runs (numbered from 1) whose headline in cycles reads 3% or more
+    over the runs' median at an on-CPU share within 1% of theirs: a
     slowdown that the probe, and so cycles, did not see, nor the on-CPU
     time."""
-    rows = []
-    for i, r in enumerate(runs, 1):
-        b = r.get(name)
-        if b:
-            clock, cpu = run_state(b)
-            rows.append((i, headline(b, unit)[1], clock, cpu))
-    rows = [x for x in rows if x[1] and x[2] and x[3]]
+    rows = [(i, headline(r[name], "cycles")[1], on_cpu(r[name]))
+            for i, r in enumerate(runs, 1) if name in r]
+    rows = [x for x in rows if x[1] and x[2]]
     if len(rows) < 3:
         return []
-    v, c, o = (statistics.median(x[k] for x in rows) for k in (1, 2, 3))
-    return [i for i, val, clock, cpu in rows
-            if val >= 1.03 * v and abs(cpu / o - 1) <= 0.01
-            and (unit == "cycles" or abs(clock / c - 1) <= 0.02)]
+    v, o = (statistics.median(x[k] for x in rows) for k in (1, 2))
+    return [i for i, val, cpu in rows if val >= 1.03 * v and abs(cpu / o - 1) <= 0.01]
 
 
 def same_state(a, b):
@@ -248,7 +239,7 @@ def main(d):
             spread = max(vals) / min(vals) if vals and min(vals) > 0 else float("nan")
             if chain and unit == "cycles" and spread > 1.03:
                 line = f"  {name} spread {spread:.3f} > 1.03 in cycles"
-                hid = unseen(runs, name, unit)
+                hid = unseen(runs, name)
                 if hid:
                     line += ("; 3%+ slower in cycles, same on-CPU share: run"
                              + ("s" if len(hid) > 1 else "") + " #" + ", #".join(map(str, hid)))

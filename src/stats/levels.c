@@ -78,20 +78,26 @@ double vn__qn(const double *x, size_t k)
 }
 
 /* The half-width of the median's interval (vn__levels.median_lo) with no
- * serial correlation, no narrower than floor gives (below). */
+ * serial correlation, no narrower than floor gives (below): t times the
+ * median's standard error, Maritz and Jarrett's where o asks for it, else
+ * sqrt(VN__MEDIAN_VAR / k) times a sigma of the values. */
 static double median_half(const double *value, const double *sorted, size_t k, double sd,
-                          double floor, int qn)
+                          double floor, const vn__levels_opts *o)
 {
+    double t = vn_t975((double)(k - 1)), root = sqrt(VN__MEDIAN_VAR / (double)k);
+    double se = o->mj && k >= 5 ? vn__levels_mj_se(sorted, k) : NAN;
+    if (se > 0)
+        return fmax(t * se, VN__Z975 * floor * root);
     double sigma = sd;
     if (k >= 5) {
         double iqr = quantile8(sorted, k, 0.75) - quantile8(sorted, k, 0.25);
-        double q = qn ? vn__qn(value, k) : NAN;
+        double q = o->qn ? vn__qn(value, k) : NAN;
         if (q > 0)
             sigma = q;
         else if (iqr > 0)
             sigma = iqr / 1.349;
     }
-    return fmax(vn_t975((double)(k - 1)) * sigma, VN__Z975 * floor) * sqrt(VN__MEDIAN_VAR / (double)k);
+    return fmax(t * sigma, VN__Z975 * floor) * root;
 }
 
 #define BATCHES 4
@@ -206,21 +212,13 @@ static double batches_differ_p(const double *x, size_t k)
 }
 
 /* The factor on the variance of an estimate over x[0..k) in the order the
- * values were taken, whose half-width with no correlation is half: runs of
- * like values (lag 1) or states that last a few values (batches, where
- * they differ with p below gate), the larger. */
-static double serial_factor(const double *x, size_t k, double half, double gate)
-{
-    double b = gate >= 1 || batches_differ_p(x, k) < gate ? vn__levels_batch_factor(x, k, half) : 1;
-    return fmax(vn__levels_serial(x, k), b);
-}
-
-/* The same with the batches read through the signs about the median. */
-static double sign_factor(const double *x, size_t k, double median, double gate)
+ * values were taken: runs of like values (lag 1) or states that last a few
+ * values (batches, the estimate's batch factor, where the batches differ
+ * with p below gate), the larger. */
+static double serial_factor(const double *x, size_t k, double gate, double batches)
 {
     int on = gate >= 1 || batches_differ_p(x, k) < gate;
-    double b = on ? vn__levels_sign_batch_factor(x, k, median) : 1;
-    return fmax(vn__levels_serial(x, k), b);
+    return fmax(vn__levels_serial(x, k), on ? batches : 1);
 }
 
 /* The root of the median of the finite variances var[0..k); 0 for none. */
@@ -280,16 +278,13 @@ int vn__levels_compute_with(const double *value, const double *var, size_t k,
          * medians take over. */
         double floor = k < 2 * BATCHES ? within_floor(var, k) : 0;
         double half = fmax(vn_t975((double)(k - 1)) * l.sd, VN__Z975 * floor) / sqrt((double)k);
-        half *= sqrt(serial_factor(value, k, half, o->gate));
+        half *= sqrt(serial_factor(value, k, o->gate, vn__levels_batch_factor(value, k, half)));
         l.lo = l.mean - half;
         l.hi = l.mean + half;
-        double mhalf = median_half(value, sorted, k, l.sd, floor, o->qn);
-        double se = o->mj && k >= 5 ? vn__levels_mj_se(sorted, k) : NAN;
-        if (se > 0)
-            mhalf = fmax(vn_t975((double)(k - 1)) * se,
-                         VN__Z975 * floor * sqrt(VN__MEDIAN_VAR / (double)k));
-        l.serial = o->signs ? sign_factor(value, k, l.median, o->gate)
-                            : serial_factor(value, k, mhalf, o->gate);
+        double mhalf = median_half(value, sorted, k, l.sd, floor, o);
+        l.serial = serial_factor(value, k, o->gate,
+                                 o->signs ? vn__levels_sign_batch_factor(value, k, l.median)
+                                          : vn__levels_batch_factor(value, k, mhalf));
         mhalf *= sqrt(l.serial);
         l.median_lo = l.median - mhalf;
         l.median_hi = l.median + mhalf;
@@ -399,7 +394,8 @@ static int log_moments(const double *x, size_t n, double *mean, double *var)
     if (l) {
         for (size_t i = 0; i < n; i++)
             l[i] = log(x[i]);
-        *var *= serial_factor(l, n, vn_t975((double)(n - 1)) * sqrt(*var / (double)n), 1);
+        double half = vn_t975((double)(n - 1)) * sqrt(*var / (double)n);
+        *var *= serial_factor(l, n, 1, vn__levels_batch_factor(l, n, half));
         free(l);
     }
     return 0;

@@ -65,13 +65,12 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
 
 /* How the median's interval reads the values, for experiments on the
  * engine (its policy's spread_qn, batch_gate, median_mj and batch_signs):
- * qn 1 takes their spread
- * as Rousseeuw and Croux's Qn (82% efficient at the normal, against the
- * quartiles' 37%, and its breakdown 50% against 25%) in place of the
- * interquartile range, from 5 values; gate below 1 applies the batch
- * factor only where the values' ranks differ between the 4 batches by a
- * one-way analysis of variance with p below gate. {0, 1, 0, 0}: the
- * default. */
+ * qn 1 takes their spread as Rousseeuw and Croux's Qn (82% efficient at
+ * the normal, against the quartiles' 37%, and its breakdown 50% against
+ * 25%) in place of the interquartile range, from 5 values; gate below 1
+ * applies the batch factor only where the values' ranks differ between
+ * the 4 batches by a one-way analysis of variance with p below gate.
+ * {0, 1, 0, 0}: the default. */
 typedef struct vn__levels_opts {
     int qn;
     double gate;
