@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store/store_internal.h"
@@ -12,7 +13,9 @@
 
 #define BUSY_MS 60000
 
-static int fail(sqlite3 *db, const char *what, char *why, size_t n)
+/* What went wrong, in one line; waited_ms is how long a locked store was
+ * waited for (SQLite's own busy timeout, or the retries in exec). */
+static int fail_after(sqlite3 *db, const char *what, long waited_ms, char *why, size_t n)
 {
     int code = sqlite3_extended_errcode(db);
     const char *msg = sqlite3_errmsg(db);
@@ -22,10 +25,38 @@ static int fail(sqlite3 *db, const char *what, char *why, size_t n)
              (code & 0xff) == SQLITE_PERM)
         snprintf(why, n, "cannot write it (%s): check its permissions and its folder's", msg);
     else if ((code & 0xff) == SQLITE_BUSY)
-        snprintf(why, n, "still locked by another writer after %d s (%s)", BUSY_MS / 1000, msg);
+        snprintf(why, n, "still locked by another writer after %.1f s (%s): try again later",
+                 (double)waited_ms / 1000, msg);
     else
         snprintf(why, n, "%s: %s", what, msg);
     return VN_EIO;
+}
+
+static int fail(sqlite3 *db, const char *what, char *why, size_t n)
+{
+    return fail_after(db, what, BUSY_MS, why, n);
+}
+
+static long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* SQLite answers BUSY without calling its busy handler where waiting could
+ * deadlock: a read lock being upgraded, as when two connections switch a
+ * new file to WAL at once. Outside a transaction, before any row has come,
+ * the statement is retried until the same minute has passed; inside one,
+ * the caller's BEGIN IMMEDIATE already waited for the only write lock. */
+static int retry_busy(sqlite3 *db, sqlite3_stmt *st, long start)
+{
+    if (!sqlite3_get_autocommit(db) || now_ms() - start >= BUSY_MS)
+        return 0;
+    sqlite3_reset(st);
+    struct timespec pause = {0, 5 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    return 1;
 }
 
 static int exec(vn__store *s, const char *sql, const char *const *params, size_t np,
@@ -42,14 +73,19 @@ static int exec(vn__store *s, const char *sql, const char *const *params, size_t
         if (b != SQLITE_OK)
             rc = fail(db, "cannot bind a value", why, n);
     }
+    long start = now_ms();
+    int rows = 0;
     while (!rc) {
         int step = sqlite3_step(st);
         if (step == SQLITE_DONE)
             break;
+        if ((step & 0xff) == SQLITE_BUSY && !rows && retry_busy(db, st, start))
+            continue;
         if (step != SQLITE_ROW) {
-            rc = fail(db, "a statement failed", why, n);
+            rc = fail_after(db, "a statement failed", now_ms() - start, why, n);
             break;
         }
+        rows++;
         if (!row)
             continue;
         int k = sqlite3_column_count(st);

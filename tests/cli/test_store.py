@@ -1114,3 +1114,29 @@ def test_every_sample_when_asked(tmp_path, run_files):
         for name, values in want.items():
             got = [ns for r, n, _, ns in rows if r == run_id and n == name]
             assert got == pytest.approx(values, rel=1e-12), name
+
+
+def test_a_writer_waits_for_one_holding_the_lock_of_a_rollback_store(tmp_path, small_file):
+    """A store still in rollback-journal mode, its write lock held by another
+    connection for a second: the switch to WAL, which SQLite refuses at once
+    rather than wait (a read lock cannot wait to be upgraded), is retried,
+    and the result kept once the lock is let go."""
+    store = str(tmp_path / "rollback.db")
+    add(store, files=[small_file], nbench=1)
+    c = sqlite3.connect(store)
+    assert c.execute("PRAGMA journal_mode = DELETE").fetchall() == [("delete",)]
+    c.close()
+    holder = sqlite3.connect(store, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+    held = threading.Timer(1.0, holder.execute, ["COMMIT"])
+    held.start()
+    t = time.monotonic()
+    try:
+        add(store, files=[small_file], nbench=1)
+    finally:
+        held.join()
+        holder.close()
+    assert time.monotonic() - t >= 0.9  # it waited for the lock
+    with db(store) as c:
+        assert c.execute("PRAGMA journal_mode").fetchall() == [("wal",)]
+        assert c.execute("SELECT count(*) FROM runs").fetchall() == [(2,)]
