@@ -205,15 +205,23 @@ def test_interrupted_run_ends_with_its_peers():
     threads end with it, and it leaves no child process behind."""
     p = subprocess.Popen([VERNIER, "suite", "ipc", "ctxsw", "--quiet", "--json", "-"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
-    # Interrupted once its peer threads run (or it ended first).
+    # Interrupted once its peer threads run (or it ended first). The count is
+    # the one seen by the wait: a row joins its peers before the next starts
+    # them, so a second look may fall between two rows.
+    seen = [0]
     def peers():
         try:
-            return len(os.listdir(f"/proc/{p.pid}/task")) >= 2
+            seen[0] = len(os.listdir(f"/proc/{p.pid}/task"))
         except FileNotFoundError:
+            seen[0] = 0
             return True
+        return seen[0] >= 2
     wait_until(lambda: p.poll() is not None or peers(), what="the peer threads")
-    threads = len(os.listdir(f"/proc/{p.pid}/task")) if p.poll() is None else 0
-    children = [c for c in open(f"/proc/{p.pid}/task/{p.pid}/children").read().split()] if p.poll() is None else []
+    threads = seen[0] if p.poll() is None else 0
+    try:
+        children = open(f"/proc/{p.pid}/task/{p.pid}/children").read().split()
+    except FileNotFoundError:  # it ended meanwhile
+        children = []
     p.send_signal(signal.SIGTERM)
     out, err = p.communicate(timeout=60)
     assert children == []
