@@ -63,12 +63,24 @@ reported:
           values' ranks, or of the side of the median each lies on (the
           dependence the median's variance feels, by its Bahadur
           representation), not of the values themselves;
+  lowNN:  the NN% quantile of the processes in place of their median,
+          its standard error Maritz and Jarrett's for that quantile, and
+          the batches' factor of the batches' quantiles: noise that only
+          adds time (a neighbour, a slower state of the host) moves a low
+          quantile less than the median (Chen and Revels, "Robust
+          benchmarking in noisy environments", 2016, take the minimum);
 all widened by sqrt(2) on the log scale for the next run, as the engine
 does. Printed per workload: how often run i's interval held run i+1's
 headline (and the reverse), the mean half-width, and the half-range of the
-headlines plus the precision (1%), the most the interval may be wide.
+headlines plus the precision (1%), the most the interval may be wide; and
+per set-condition, how often run i+1 would be called slower than run i by
+the two estimates' own intervals combined (half-widths in quadrature on
+the log scale: not the arithmetic of vernier compare, the same test for
+every rule). --summary prints one line a rule over all the sets: the
+set-conditions where coverage and width held, the cells over the width
+limit, the mean coverage, and those false alarms.
 
-    bench/coverage_location.py DIR [DIR...]
+    bench/coverage_location.py [--summary] DIR [DIR...]
 """
 import math
 import os
@@ -198,9 +210,37 @@ def sign_batch_factor(x):
     return min(max(statistics.variance(b) / base, 1.0), 9.0) if base > 0 else 1.0
 
 
+def low_interval(x, rule):
+    """lowNN: the NN% quantile of the processes (Hyndman and Fan's
+    definition 8), its standard error Maritz and Jarrett's for that
+    quantile (the order statistics weighted by Beta(m, k - m + 1), m = pk
+    rounded up); the batches' factor of the 4 batches' quantiles. Noise that
+    only ever adds time moves a low quantile less than the median (Chen
+    and Revels 2016 take the minimum)."""
+    from scipy import stats  # pylint: disable=import-outside-toplevel
+    p = int(rule[3:]) / 100
+    k, s = len(x), sorted(x)
+    c = quantile8(s, p)
+    if k < 5:
+        return next_run(c, t975(k - 1) * math.sqrt(math.pi / 2) * statistics.stdev(x) / math.sqrt(k))
+    m = max(1, min(k, math.ceil(p * k + 0.5)))
+    w = [stats.beta.cdf(i / k, m, k - m + 1) - stats.beta.cdf((i - 1) / k, m, k - m + 1)
+         for i in range(1, k + 1)]
+    c1 = sum(a * b for a, b in zip(w, s))
+    se = math.sqrt(max(sum(a * b * b for a, b in zip(w, s)) - c1 * c1, 0))
+    half = t975(k - 1) * se
+    f = serial(x)
+    if k >= 2 * BATCHES and half > 0:
+        q = [quantile8(sorted(b), p) for b in batches(x)]
+        f = max(f, (t975(k - 1) * statistics.stdev(q) / math.sqrt(BATCHES) / half) ** 2)
+    return next_run(c, half * math.sqrt(min(f, 9)))
+
+
 def interval(x, rule, within=None):
     """The next run's interval by rule; RULE-lag1 is RULE with the lag-1
     factor alone (no batches' factor)."""
+    if rule.startswith("low"):
+        return low_interval(x, rule)
     lag1 = rule.endswith("-lag1")
     rule = rule[:-len("-lag1")] if lag1 else rule
     k = len(x)
@@ -266,50 +306,87 @@ def median_vars(b, unit):
 
 RULES = ("mean", "median", "batches", "gated", "within", "qn", "qngated", "ms", "dens10", "dens15", "dens20", "dens25", "mj",
          "rankserial", "signserial", "signs", "signsmj",
-         "qn-lag1", "ms-lag1", "dens20-lag1", "mj-lag1")
+         "qn-lag1", "ms-lag1", "dens20-lag1", "mj-lag1", "low25", "low10")
+
+
+def slower(a, b):
+    """Would run b be called slower than run a: the log ratio of their
+    headlines past 1.96 times their estimates' half-widths in quadrature
+    (each next-run interval narrowed back by sqrt(2))."""
+    ha = (math.log(a[2]) - math.log(a[0])) / math.sqrt(2)
+    hb = (math.log(b[2]) - math.log(b[0])) / math.sqrt(2)
+    return math.log(b[0] / a[0]) > 1.96 * math.hypot(ha, hb)
+
+
+def replay(d, cond, runs, rule):
+    """One rule on one set-condition: (per-workload coverage, cells over
+    the width limit, cells, false alarms, tries, the printed cells)."""
+    names = [n for n in runs[0] if not (runs[0][n].get("headline") or {}).get("bound")]
+    covs, cells, over, alarms, pairs = [], [], 0, 0, 0
+    for name in names:
+        units = [r[name]["headline"]["unit"] for r in runs if name in r and r[name].get("headline")]
+        if not units:
+            continue
+        unit = max(set(units), key=units.count)
+        iv = []
+        for r in runs:
+            b = r.get(name)
+            x = values(b, unit) if b and not b["headline"].get("bound") else []
+            w = median_vars(b, unit) if x and rule.startswith("within") else None
+            iv.append(interval(x, rule, w) if len(x) >= 2 else None)
+        got = [v for v in iv if v]
+        if len(got) < 2:
+            continue
+        heads = [v[0] for v in got]
+        limit = 100 * ((max(heads) - min(heads)) / 2 / statistics.median(heads) + PRECISION)
+        half = 100 * statistics.mean(max(v[0] - v[1], v[2] - v[0]) / v[0] for v in got)
+        hit = tries = 0
+        for a, b in zip(iv, iv[1:]):
+            if a and b:
+                pairs += 1
+                alarms += a[0] > 0 and slower(a, b)
+                for p, q in ((a, b), (b, a)):
+                    tries += 1
+                    hit += p[1] <= q[0] <= p[2]
+        if not tries:
+            continue
+        covs.append(hit / tries)
+        over += half > limit
+        cells.append(f"{name} {100 * hit / tries:.0f}% {half:.2f}/{limit:.2f}%")
+    return covs, over, alarms, pairs, cells
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    summary = bool(args) and args[0] == "--summary"
+    dirs = args[1:] if summary else args
+    if not dirs:
         sys.exit(__doc__)
-    for d in sys.argv[1:]:
+    total = {rule: [0, 0, 0, 0, [], 0, 0] for rule in RULES}
+    for d in dirs:
         for cond in ("quiet", "stress"):
             runs = base_runs(d, os.listdir(d), cond)
             if len(runs) < 2:
                 continue
-            names = [n for n in runs[0] if not (runs[0][n].get("headline") or {}).get("bound")]
             for rule in RULES:
-                covs, cells = [], []
-                for name in names:
-                    units = [r[name]["headline"]["unit"] for r in runs
-                             if name in r and r[name].get("headline")]
-                    if not units:
-                        continue
-                    unit = max(set(units), key=units.count)
-                    iv = []
-                    for r in runs:
-                        b = r.get(name)
-                        x = values(b, unit) if b and not b["headline"].get("bound") else []
-                        w = median_vars(b, unit) if x and rule.startswith("within") else None
-                        iv.append(interval(x, rule, w) if len(x) >= 2 else None)
-                    got = [v for v in iv if v]
-                    if len(got) < 2:
-                        continue
-                    heads = [v[0] for v in got]
-                    limit = 100 * ((max(heads) - min(heads)) / 2 / statistics.median(heads) + PRECISION)
-                    half = 100 * statistics.mean(max(v[0] - v[1], v[2] - v[0]) / v[0] for v in got)
-                    hit = tries = 0
-                    for a, b in zip(iv, iv[1:]):
-                        if a and b:
-                            for p, q in ((a, b), (b, a)):
-                                tries += 1
-                                hit += p[1] <= q[0] <= p[2]
-                    if not tries:
-                        continue
-                    covs.append(hit / tries)
-                    cells.append(f"{name} {100 * hit / tries:.0f}% {half:.2f}/{limit:.2f}%")
-                if covs:
-                    print(f"{d} {cond} {rule}: mean {100 * statistics.mean(covs):.0f}%; " + ", ".join(cells))
+                covs, over, alarms, pairs, cells = replay(d, cond, runs, rule)
+                if not covs:
+                    continue
+                t = total[rule]
+                t[0] += 1
+                t[1] += statistics.mean(covs) >= 0.8 and min(covs) >= 0.65 and not over
+                t[2] += over
+                t[3] += len(covs)
+                t[4].append(statistics.mean(covs))
+                t[5] += alarms
+                t[6] += pairs
+                if not summary:
+                    print(f"{d} {cond} {rule}: mean {100 * statistics.mean(covs):.0f}%; "
+                          + ", ".join(cells) + f"; slower {alarms}/{pairs}")
+    for rule, (n, held, over, cells, means, alarms, pairs) in total.items():
+        if summary and n:
+            print(f"{rule:12} held {held}/{n}, over the limit {over}/{cells}, mean coverage "
+                  f"{100 * statistics.mean(means):.1f}%, called slower {alarms}/{pairs}")
 
 
 if __name__ == "__main__":
