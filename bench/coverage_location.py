@@ -214,7 +214,7 @@ def low_interval(x, rule):
     """lowNN: the NN% quantile of the processes (Hyndman and Fan's
     definition 8), its standard error Maritz and Jarrett's for that
     quantile (the order statistics weighted by Beta(m, k - m + 1), m = pk
-    rounded up); the batches' factor of the 4 batches' quantiles. Noise that
+    rounded to the nearest, as Wilcox does); the batches' factor of the 4 batches' quantiles. Noise that
     only ever adds time moves a low quantile less than the median (Chen
     and Revels 2016 take the minimum)."""
     from scipy import stats  # pylint: disable=import-outside-toplevel
@@ -223,7 +223,7 @@ def low_interval(x, rule):
     c = quantile8(s, p)
     if k < 5:
         return next_run(c, t975(k - 1) * math.sqrt(math.pi / 2) * statistics.stdev(x) / math.sqrt(k))
-    m = max(1, min(k, math.ceil(p * k + 0.5)))
+    m = max(1, min(k, math.floor(p * k + 0.5)))
     w = [stats.beta.cdf(i / k, m, k - m + 1) - stats.beta.cdf((i - 1) / k, m, k - m + 1)
          for i in range(1, k + 1)]
     c1 = sum(a * b for a, b in zip(w, s))
