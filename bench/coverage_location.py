@@ -221,8 +221,9 @@ def low_interval(x, rule):
     p = int(rule[3:]) / 100
     k, s = len(x), sorted(x)
     c = quantile8(s, p)
-    if k < 5:
-        return next_run(c, t975(k - 1) * math.sqrt(math.pi / 2) * statistics.stdev(x) / math.sqrt(k))
+    if k < 5:  # the normal theory on the standard deviation, as the engine's
+        qvar = p * (1 - p) / stats.norm.pdf(stats.norm.ppf(p)) ** 2
+        return next_run(c, t975(k - 1) * math.sqrt(qvar / k) * statistics.stdev(x))
     m = max(1, min(k, math.floor(p * k + 0.5)))
     w = [stats.beta.cdf(i / k, m, k - m + 1) - stats.beta.cdf((i - 1) / k, m, k - m + 1)
          for i in range(1, k + 1)]

@@ -228,10 +228,12 @@ static int interval(work *w, const double *sb, size_t nb, const double *sn, size
 }
 
 /* The median of x[0..n), unsorted; NAN when out of memory. */
-static double median_copy(const double *x, size_t n)
+/* The headline of units x[0..n): their median, or their low quantile
+ * (low in (0, 0.5), vn__levels_quantile) when the runs' headlines were. */
+static double headline_copy(const double *x, size_t n, double low)
 {
     double *s = vn__sorted_copy(x, n);
-    double m = s ? median_of(s, n) : NAN;
+    double m = !s ? NAN : low > 0 ? vn__levels_quantile(s, n, low) : median_of(s, n);
     free(s);
     return m;
 }
@@ -240,22 +242,24 @@ static double median_copy(const double *x, size_t n)
  * headline, in the unit compared (u its units in that unit): the one its
  * run printed, or for several files pooled (no one run's), the one the
  * same arithmetic gives all their processes (vn__levels). */
-static int within_next_run(const vn__cmp_bench *x, int cyc, const double *u, double v)
+static int within_next_run(const vn__cmp_bench *x, int cyc, const double *u, double v, double low)
 {
     double lo = x->next_lo[cyc], hi = x->next_hi[cyc];
     if (x->next_files != 1 || !(lo <= hi)) {
         vn__levels l;
-        if (x->nunits < 2 || vn__levels_compute(u, NULL, x->nunits, &l))
+        const vn__levels_opts o = {0, 1, 0, 0, low};
+        if (x->nunits < 2 || vn__levels_compute_with(u, NULL, x->nunits, &o, &l))
             return 0;
-        lo = l.median_lo, hi = l.median_hi;
-        vn__levels_next_run(l.median, &lo, &hi);
+        lo = low > 0 ? l.low_lo : l.median_lo, hi = low > 0 ? l.low_hi : l.median_hi;
+        vn__levels_next_run(low > 0 ? l.low : l.median, &lo, &hi);
     }
     return lo <= v && v <= hi;
 }
 
 /* Both sides measured in two processes or more: the processes are the
  * units (Kalibera and Jones, ISMM 2013). The ratio is that of the
- * headlines, the medians of the processes' values, as each run reported
+ * headlines, the medians of the processes' values (or the low quantile
+ * both runs' headlines were, policy head_low), as each run reported
  * them; its interval Welch's t-interval of the difference of the mean
  * logs, two independent sets of processes with variances of their own,
  * centred on that ratio. In
@@ -270,8 +274,9 @@ static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__
         cyc = isfinite(n->units_cycles[i]) && n->units_cycles[i] > 0;
     const double *ub = cyc ? b->units_cycles : b->units, *un = cyc ? n->units_cycles : n->units;
     row->cycles = cyc;
-    row->base_median = median_copy(ub, b->nunits);
-    row->new_median = median_copy(un, n->nunits);
+    double low = b->low == n->low ? b->low : 0;
+    row->base_median = headline_copy(ub, b->nunits, low);
+    row->new_median = headline_copy(un, n->nunits, low);
     if (isnan(row->base_median) || isnan(row->new_median))
         return VN_ENOMEM;
     double g, lo, hi;
@@ -283,8 +288,8 @@ static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__
     row->ratio = row->new_median / row->base_median;
     row->lo = row->ratio * lo / g;
     row->hi = row->ratio * hi / g;
-    row->within_next_run = within_next_run(b, cyc, ub, row->new_median) ||
-                           within_next_run(n, cyc, un, row->base_median);
+    row->within_next_run = within_next_run(b, cyc, ub, row->new_median, low) ||
+                           within_next_run(n, cyc, un, row->base_median, low);
     double u;
     if (vn_mann_whitney(ub, b->nunits, un, n->nunits, &u, &row->p) != 0)
         row->p = NAN;
@@ -338,7 +343,7 @@ static int add_skip(vn__cmp_result *r, const vn__cmp_bench *b, const vn__cmp_ben
 
 static double insn_median(const vn__cmp_bench *b)
 {
-    return b->ninsn ? median_copy(b->insn, b->ninsn) : NAN;
+    return b->ninsn ? headline_copy(b->insn, b->ninsn, 0) : NAN;
 }
 
 /* A side as a summary: Google Benchmark's aggregates when it has nothing
@@ -360,7 +365,7 @@ static int summary_of(const vn__cmp_bench *x, double *m, double *sd, size_t *k, 
         ss += (v[i] - *m) * (v[i] - *m);
     *sd = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
     *k = n;
-    *med = median_copy(v, n);
+    *med = headline_copy(v, n, 0);
     return isnan(*med) ? VN_ENOMEM : 0;
 }
 

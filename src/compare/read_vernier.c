@@ -176,8 +176,12 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
     const char *unit = vn__cmp_str(head, "unit");
     if (unit && !strcmp(unit, "cycles"))
         b->cycles_headline = 1;
-    if (code && head)
+    if (code && head) {
+        const cJSON *q = vn__cmp_num(head, "quantile");
+        double low = q && q->valuedouble > 0 && q->valuedouble < 0.5 ? q->valuedouble : 0;
+        b->low = b->next_files == 0 || b->low == low ? low : 0;
         next_run(b, cJSON_GetObjectItemCaseSensitive(head, "units"));
+    }
     const cJSON *insn = cJSON_GetObjectItemCaseSensitive(r, "counters");
     insn = vn__cmp_num(cJSON_GetObjectItemCaseSensitive(insn, "instructions"), "value");
     if (insn && vn__cmp_push_insn(b, insn->valuedouble))

@@ -71,6 +71,10 @@ typedef struct vn__cmp_bench {
      * (from two on, the side's is not one run's). */
     double next_lo[2], next_hi[2];
     size_t next_files;
+    /* Below 0.5: the quantile of the processes every file's headline was
+     * (policy head_low), which the comparison then takes of the units; 0:
+     * their median, or files that differ. */
+    double low;
     /* units_probe: each process's taken-branch probe (reference cycles a
      * branch, NAN unknown): about 1 on a core of its own, more while a
      * second hardware thread shared it. Processes a file marks as shared

@@ -14,10 +14,12 @@
 
 static void unit_nan(vn__unit_view *u) { u->value = u->lo = u->hi = NAN; }
 
-/* The headline over processes: their median with its interval, or their
- * mean with Student's t (policy head_mean). */
+/* The headline over processes: their median with its interval, their
+ * mean with Student's t (policy head_mean), or a low quantile (head_low). */
 static vn__unit_view head_of(const vn__levels *l, const vn__policy *p)
 {
+    if (vn__policy_low(p) > 0)
+        return (vn__unit_view){l->low, l->low_lo, l->low_hi};
     return p->head_mean ? (vn__unit_view){l->mean, l->lo, l->hi}
                         : (vn__unit_view){l->median, l->median_lo, l->median_hi};
 }
@@ -245,7 +247,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         }
         vn__levels ln, lc = {0};
         vn__levels_opts lo = {p->spread_qn != 0, p->batch_gate, p->median_mj != 0,
-                              p->batch_signs != 0};
+                              p->batch_signs != 0, vn__policy_low(p)};
         int rc = vn__levels_compute_with(x, xv, k, &lo, &ln);
         if (rc) {
             free(x);

@@ -48,6 +48,7 @@ static const struct field {
     {"batch_gate", offsetof(vn__policy, batch_gate), REAL},
     {"median_mj", offsetof(vn__policy, median_mj), COUNT},
     {"batch_signs", offsetof(vn__policy, batch_signs), COUNT},
+    {"head_low", offsetof(vn__policy, head_low), COUNT},
     {"futile_after", offsetof(vn__policy, futile_after), COUNT},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])

@@ -107,6 +107,13 @@ typedef struct vn__policy {
     /* 1: the median's batch factor reads the signs about it
      * (stats/levels.h); 0 (the default): the batches' medians. */
     size_t batch_signs;
+    /* 1 to 49: over processes the headline is their head_low% quantile
+     * with its interval (stats/levels.h, vn__levels low), for experiments:
+     * a neighbour or a slower state of the host only adds time, and moves
+     * a low quantile less than the median (bench/RESULTS.md, 2026-12-01,
+     * seventh session); vernier compare then compares that quantile. 0
+     * (the default), or 50 and more: their median. */
+    size_t head_low;
     /* Processes: from this many on, a row whose interval across them,
      * narrowed as more processes would narrow it (the root of the count,
      * and Student's t), would still be wider than the precision at the
@@ -121,6 +128,13 @@ typedef struct vn__policy {
      * together decide that). */
     int stop_on_precision;
 } vn__policy;
+
+/* The quantile of the processes the headline is by policy head_low, in
+ * (0, 0.5); 0 for their median (or mean). */
+static inline double vn__policy_low(const vn__policy *p)
+{
+    return !p->head_mean && p->head_low > 0 && p->head_low < 50 ? (double)p->head_low / 100 : 0;
+}
 
 /* The defaults, with the run's precision (percent), sample limits and
  * budget (seconds) from cfg, and then cfg->policy's overrides. 0, or

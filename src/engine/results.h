@@ -164,6 +164,10 @@ typedef struct vn_result {
      * uncertainty and the precision asked (code layout, or the machine's
      * state), or some gave an upper bound and some a median. */
     int processes_disagree;
+    /* Which quantile of the processes' values the headline is: 0.5 their
+     * median, lower by policy head_low; NAN for their mean (head_mean) or
+     * a row measured in one process. */
+    double head_quantile;
     /* When the run's processes fell in two groups by their taken-branch
      * probes (a core of their own, or one shared with another hardware
      * thread): the row's processes on a shared core, left out of the

@@ -44,9 +44,7 @@ double vn__levels_serial(const double *x, size_t k)
     return fmin((1 + rho) / (1 - rho), 9);
 }
 
-/* The p-quantile of n sorted values by Hyndman and Fan's definition 8:
- * position (n + 1/3) p + 1/3, linear between order statistics. */
-static double quantile8(const double *s, size_t n, double p)
+double vn__levels_quantile(const double *s, size_t n, double p)
 {
     double h = ((double)n + 1.0 / 3) * p + 1.0 / 3;
     if (h <= 1)
@@ -90,7 +88,7 @@ static double median_half(const double *value, const double *sorted, size_t k, d
         return fmax(t * se, VN__Z975 * floor * root);
     double sigma = sd;
     if (k >= 5) {
-        double iqr = quantile8(sorted, k, 0.75) - quantile8(sorted, k, 0.25);
+        double iqr = vn__levels_quantile(sorted, k, 0.75) - vn__levels_quantile(sorted, k, 0.25);
         double q = o->qn ? vn__qn(value, k) : NAN;
         if (q > 0)
             sigma = q;
@@ -104,6 +102,11 @@ static double median_half(const double *value, const double *sorted, size_t k, d
 
 double vn__levels_batch_factor(const double *x, size_t k, double half)
 {
+    return vn__levels_batch_factor_at(x, k, half, 0);
+}
+
+double vn__levels_batch_factor_at(const double *x, size_t k, double half, double p)
+{
     if (!x || k < 2 * BATCHES || !(half > 0))
         return 1;
     double m[BATCHES], mean = 0, ss = 0;
@@ -112,7 +115,7 @@ double vn__levels_batch_factor(const double *x, size_t k, double half)
         double *s = vn__sorted_copy(x + from, to - from);
         if (!s)
             return 1;
-        m[b] = vn_percentile_sorted(s, to - from, 50);
+        m[b] = p > 0 ? vn__levels_quantile(s, to - from, p) : vn_percentile_sorted(s, to - from, 50);
         free(s);
         mean += m[b] / BATCHES;
     }
@@ -160,13 +163,15 @@ double vn__levels_sign_batch_factor(const double *x, size_t k, double median)
     return fmin(fmax(ss / (BATCHES - 1) / base, 1), 9);
 }
 
-double vn__levels_mj_se(const double *s, size_t k)
+double vn__levels_mj_se(const double *s, size_t k) { return vn__levels_mj_se_at(s, k, (k + 1) / 2); }
+
+double vn__levels_mj_se_at(const double *s, size_t k, size_t m)
 {
-    if (!s || k < 2)
+    if (!s || k < 2 || m < 1 || m > k)
         return NAN;
-    double a = (double)((k + 1) / 2), b = (double)k - a + 1, prev = 0, c1 = 0, c2 = 0;
-    /* About the middle value, so that the two moments do not cancel. */
-    double mid = s[k / 2];
+    double a = (double)m, b = (double)k - a + 1, prev = 0, c1 = 0, c2 = 0;
+    /* About the m-th value, so that the two moments do not cancel. */
+    double mid = s[m - 1];
     for (size_t i = 1; i <= k; i++) {
         double cdf = vn__ibeta(a, b, (double)i / (double)k, (double)(k - i) / (double)k);
         double w = cdf - prev, d = s[i - 1] - mid;
@@ -228,9 +233,44 @@ static double within_floor(const double *var, size_t k)
     return m > 0 ? sqrt(m) : 0;
 }
 
+double vn__levels_quantile_var(double p)
+{
+    if (!(p > 0 && p < 1))
+        return NAN;
+    double z = 0; /* the normal's p-quantile, by Newton's method from 0 */
+    for (int i = 0; i < 50; i++) {
+        double f = 0.5 * erfc(-z / M_SQRT2) - p, d = exp(-z * z / 2) / sqrt(2 * M_PI);
+        z -= f / d;
+        if (fabs(f) < 1e-15)
+            break;
+    }
+    double d = exp(-z * z / 2) / sqrt(2 * M_PI);
+    return p * (1 - p) / (d * d);
+}
+
+/* The values' o->low quantile and its interval into l (stats/levels.h):
+ * Maritz and Jarrett's standard error at order statistic m = pk rounded
+ * (as Wilcox takes it) from 5 values, the normal-theory one on sd below;
+ * no narrower than the floor gives; widened by the serial factor with the
+ * batches' own quantiles. */
+static void low_of(const double *value, const double *sorted, size_t k, double sd, double least,
+                   const vn__levels_opts *o, vn__levels *l)
+{
+    double t = vn_t975((double)(k - 1)), root = sqrt(vn__levels_quantile_var(o->low) / (double)k);
+    double m = floor(o->low * (double)k + 0.5);
+    double se = k >= 5 ? vn__levels_mj_se_at(sorted, k, (size_t)fmin(fmax(m, 1), (double)k)) : NAN;
+    double half = se > 0 ? t * se : t * sd * root;
+    half = fmax(half, VN__Z975 * least * root);
+    l->low = vn__levels_quantile(sorted, k, o->low);
+    l->serial = serial_factor(value, k, o->gate, vn__levels_batch_factor_at(value, k, half, o->low));
+    half *= sqrt(l->serial);
+    l->low_lo = l->low - half;
+    l->low_hi = l->low + half;
+}
+
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out)
 {
-    static const vn__levels_opts defaults = {0, 1, 0, 0};
+    static const vn__levels_opts defaults = {0, 1, 0, 0, 0};
     return vn__levels_compute_with(value, var, k, &defaults, out);
 }
 
@@ -256,6 +296,7 @@ int vn__levels_compute_with(const double *value, const double *var, size_t k,
     vn__levels l = {.k = k, .mean = sum / (double)k, .lo = NAN, .hi = NAN, .sd = NAN,
                     .within = nv ? vsum / (double)nv : NAN, .between = NAN, .share = NAN,
                     .serial = 1, .median_lo = NAN, .median_hi = NAN,
+                    .low = NAN, .low_lo = NAN, .low_hi = NAN,
                     .median = vn_percentile_sorted(sorted, k, 50)};
     if (k >= 2) {
         double ss = 0;
@@ -288,6 +329,8 @@ int vn__levels_compute_with(const double *value, const double *var, size_t k,
         mhalf *= sqrt(l.serial);
         l.median_lo = l.median - mhalf;
         l.median_hi = l.median + mhalf;
+        if (o->low > 0 && o->low < 0.5)
+            low_of(value, sorted, k, l.sd, floor, o, &l);
         if (isfinite(l.within)) {
             l.between = fmax(0, l.sd * l.sd - l.within);
             double all = l.between + l.within;

@@ -36,6 +36,12 @@ typedef struct vn__levels {
                           whose sigma is nearly unbiased at these few values), so that a
                           tail of slow processes widens it no more than it moves the
                           median; sd for fewer values, or where the quartiles meet */
+    double low;        /* with vn__levels_opts low: that quantile of the values
+                          (vn__levels_quantile), else NAN; serial is then its own */
+    double low_lo, low_hi; /* its 95% interval: t(k - 1) x Maritz and Jarrett's standard
+                          error (vn__levels_mj_se_at, m = low x k rounded) x sqrt(serial)
+                          from 5 values, t(k - 1) x sd x sqrt(vn__levels_quantile_var(low)
+                          x serial / k) below; NAN for k < 2 */
 } vn__levels;
 
 /* The variance of the median of normal values over that of their mean:
@@ -70,7 +76,7 @@ int vn__levels_compute(const double *value, const double *var, size_t k, vn__lev
  * 25%) in place of the interquartile range, from 5 values; gate below 1
  * applies the batch factor only where the values' ranks differ between
  * the 4 batches by a one-way analysis of variance with p below gate.
- * {0, 1, 0, 0}: the default. */
+ * {0, 1, 0, 0, 0}: the default. */
 typedef struct vn__levels_opts {
     int qn;
     double gate;
@@ -81,6 +87,12 @@ typedef struct vn__levels_opts {
     /* 1: the median's batch factor is that of the signs about the median
      * (vn__levels_sign_batch_factor); 0: that of the batches' medians. */
     int signs;
+    /* In (0, 0.5): also the values' low-th quantile with its interval
+     * (vn__levels low): noise that only adds time, a neighbour or a
+     * slower state of the host, moves a low quantile of the processes less
+     * than their median (Chen and Revels, "Robust benchmarking in noisy
+     * environments", 2016, take the minimum). 0: none. */
+    double low;
 } vn__levels_opts;
 int vn__levels_compute_with(const double *value, const double *var, size_t k,
                             const vn__levels_opts *o, vn__levels *out);
@@ -110,6 +122,24 @@ double vn__levels_batch_factor(const double *x, size_t k, double half);
  * values. A slow few that come together move a batch median far, and the
  * median of all of them no further than the share they change. */
 double vn__levels_sign_batch_factor(const double *x, size_t k, double median);
+
+/* The p-quantile of n sorted values s by Hyndman and Fan's definition 8:
+ * position (n + 1/3) p + 1/3, linear between order statistics. */
+double vn__levels_quantile(const double *s, size_t n, double p);
+
+/* The variance of the p-quantile of normal values over that of their
+ * mean, p (1 - p) / phi(z_p)^2: pi / 2 at the median, 1.857 at the
+ * quartile; NAN outside (0, 1). */
+double vn__levels_quantile_var(double p);
+
+/* vn__levels_batch_factor with the batches' p-quantiles (p in (0, 1),
+ * vn__levels_quantile) in place of their medians; p = 0: their medians. */
+double vn__levels_batch_factor_at(const double *x, size_t k, double half, double p);
+
+/* Maritz and Jarrett's standard error of the m-th order statistic of
+ * sorted s[0..k) (1 <= m <= k), as vn__levels_mj_se below at m; NAN
+ * for k < 2 or m out of range. */
+double vn__levels_mj_se_at(const double *s, size_t k, size_t m);
 
 /* Maritz and Jarrett's (1978) standard error of the median of sorted
  * s[0..k): the exact bootstrap variance of its m-th order statistic (m =

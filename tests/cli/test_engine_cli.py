@@ -20,6 +20,7 @@ import pytest
 
 from conftest import (stderr_on_a_terminal, BUILD, SOURCE, catches, cmake_cache, one_line, sanitized,
                       next_run, table_row, validate, wait_until)
+from conftest import run as run_vernier
 
 EX = BUILD / "examples"
 QUICK = ["--quiet", "--max-time", "0.2", "--warmup", "0.005"]
@@ -243,6 +244,48 @@ def test_a_later_worker_warms_up_until_its_samples_settle(tmp_path):
     # The default: the first timed sample of a later process is cheaper.
     off = firsts()
     assert len(off) == 3 and min(off) < 0.6, off
+
+
+def quantile8(values, p):
+    """Hyndman and Fan's definition 8 of the p-quantile, as the engine's."""
+    s = sorted(values)
+    h = (len(s) + 1 / 3) * p + 1 / 3
+    if h <= 1:
+        return s[0]
+    if h >= len(s):
+        return s[-1]
+    i = int(h)
+    return s[i - 1] + (h - i) * (s[i] - s[i - 1])
+
+
+def test_a_low_quantile_of_the_processes_is_the_headline(tmp_path):
+    """--policy head_low=25: each row's headline is the 25% quantile of its
+    processes' values in the headline's unit, its interval about it, and
+    the JSON says which quantile (0.5 by default); vernier compare of such
+    a file takes the same quantile of the processes."""
+    runs = {}
+    for policy, q in (("head_low=25", 0.25), (None, 0.5)):
+        args = ["--processes", "6"] + (["--policy", policy] if policy else [])
+        d, _ = results("sum_arrays", *args)
+        path = tmp_path / f"{q}.json"
+        path.write_text(json.dumps(d))
+        runs[q] = (d, path)
+        for b in d["benchmarks"]:
+            h = b["headline"]
+            assert h["quantile"] == q
+            key = "cycles" if h["unit"] == "cycles" else "value"
+            values = [p[key] for p in b["processes"] if not p["left_out"]]
+            assert len(values) >= 2
+            assert h["value"] == pytest.approx(quantile8(values, q), rel=1e-9)
+            assert h["ci"][0] <= h["value"] <= h["ci"][1]
+    d, path = runs[0.25]
+    p = run_vernier("compare", str(path), str(path), "--json", "-")
+    c = json.loads(p.stdout)
+    for row in c["benchmarks"]:
+        b = next(b for b in d["benchmarks"] if b["name"] == row["name"])
+        assert row["method"] == "processes" and row["ratio"] == 1
+        side = row["base"]["cycles"] if row["unit"] == "cycles" else row["base"]["median_ns"]
+        assert side == pytest.approx(b["headline"]["value"], rel=1e-9)
 
 
 def test_progress_bar_on_a_terminal_only():

@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include "engine/decide.h"
+#include "stats/internal.h"
+#include "stats/levels.h"
 #include "main/all.h"
 
 #define MAXN 400
@@ -673,6 +675,40 @@ static void the_median_readings_reach_the_row(void **state)
     assert_true(fabs(mj.ns.value - base.ns.value) < 1e-12);
 }
 
+/* policy head_low makes a low quantile of the processes the headline,
+ * with its interval, in ns and in cycles; 50 or more (or head_mean) keeps
+ * the median. Five processes of twenty 30% slow move the median and its
+ * interval, and the quartile little. */
+static void a_low_quantile_reaches_the_row(void **state)
+{
+    (void)state;
+    vn__decision proc[20];
+    double v[20];
+    for (int i = 0; i < 20; i++) {
+        v[i] = i % 4 == 1 ? 130 + i : 100 + 0.05 * ((i * 7) % 20);
+        proc[i] = proc_of(v[i], 0.01, 3);
+    }
+    assert_int_equal(policy().head_low, 0);
+    vn__policy p = policy();
+    vn__row_decision base = decide_row(proc, 20, &p, 0, 1e6);
+    vn__policy q = policy_of("head_low=25");
+    vn__row_decision low = decide_row(proc, 20, &q, 0, 1e6);
+    double *s = vn__sorted_copy(v, 20);
+    assert_non_null(s);
+    assert_float_equal(low.ns.value, vn__levels_quantile(s, 20, 0.25), 1e-12);
+    free(s);
+    assert_true(low.ns.value < base.ns.value);
+    assert_true(low.ns.lo < low.ns.value && low.ns.value < low.ns.hi);
+    assert_true(low.ns.hi - low.ns.lo < base.ns.hi - base.ns.lo);
+    assert_true(low.cycles.value < base.cycles.value);
+    q = policy_of("head_low=50");
+    vn__row_decision half = decide_row(proc, 20, &q, 0, 1e6);
+    assert_float_equal(half.ns.value, base.ns.value, 0);
+    q = policy_of("head_low=25,head_mean=1");
+    vn__row_decision mean = decide_row(proc, 20, &q, 0, 1e6);
+    assert_true(mean.ns.value > base.ns.value);
+}
+
 /* Processes that vary so much that the most of them (20) would not bring
  * the interval within the precision stop once futile_after of them ran,
  * when it is set (off by default: they run to the most); those that would
@@ -1010,6 +1046,7 @@ int main(void)
         cmocka_unit_test_setup(processes_that_agree_stop_at_the_second_precise_look, setup),
         cmocka_unit_test_setup(processes_far_apart_say_so_and_go_on, setup),
         cmocka_unit_test_setup(the_median_readings_reach_the_row, setup),
+        cmocka_unit_test_setup(a_low_quantile_reaches_the_row, setup),
         cmocka_unit_test_setup(processes_beyond_reach_stop_early, setup),
         cmocka_unit_test_setup(a_clock_that_moved_makes_cycles_the_headline, setup),
         cmocka_unit_test_setup(one_process_bound_makes_the_row_a_bound, setup),

@@ -441,7 +441,7 @@ static void qn_and_the_gated_batch_factor(void **state)
         turns[i] = (i % 2 ? 110 : 100) + (i % 4 < 2 ? 3 : -3);
     }
     vn__levels a, gated, b, bg, q;
-    const vn__levels_opts always = {0, 1, 0, 0}, gate = {0, 0.2, 0, 0}, qn = {1, 1, 0, 0};
+    const vn__levels_opts always = {0, 1, 0, 0, 0}, gate = {0, 0.2, 0, 0, 0}, qn = {1, 1, 0, 0, 0};
     assert_int_equal(vn__levels_compute_with(step, NULL, 20, &always, &a), 0);
     assert_int_equal(vn__levels_compute_with(step, NULL, 20, &gate, &gated), 0);
     assert_true(a.serial > 2);
@@ -488,7 +488,7 @@ static void the_median_read_through_its_signs_and_its_bootstrap(void **state)
     assert_float_equal(vn__levels_sign_batch_factor(ramp, 20, 9.5), 20.0 / 3, 1e-12);
     assert_float_equal(vn__levels_sign_batch_factor(ramp, 7, 3), 1, 0);
     vn__levels d, s, m;
-    const vn__levels_opts signs = {0, 1, 0, 1}, mj = {0, 1, 1, 0};
+    const vn__levels_opts signs = {0, 1, 0, 1, 0}, mj = {0, 1, 1, 0, 0};
     assert_int_equal(vn__levels_compute(few, NULL, 20, &d), 0);
     assert_int_equal(vn__levels_compute_with(few, NULL, 20, &signs, &s), 0);
     assert_float_equal(vn__levels_sign_batch_factor(few, 20, d.median), 1, 0);
@@ -503,6 +503,45 @@ static void the_median_read_through_its_signs_and_its_bootstrap(void **state)
     assert_int_equal(vn__levels_compute_with(x, NULL, 10, &mj, &m), 0);
     double mh = m.median_hi - m.median;
     assert_float_equal(mh, vn_t975(9) * 1.4660725 * sqrt(m.serial), 1e-5);
+}
+
+/* A low quantile of the processes (policy head_low): the normal's
+ * variance factor of the quartile is 1.856767 (scipy: 0.1875 /
+ * phi(z_0.25)^2) and of the median pi / 2; Maritz and Jarrett's error of
+ * the 3rd of 1..10 is 1.3194217 and of the 5th the median's; of a tight
+ * core of 14 under six far values, at the 5th, 0.1855745, a tenth of the
+ * median's 1.68: the quantile reads the dense part. The median's own
+ * interval stays what it was. */
+static void a_low_quantile_of_the_processes(void **state)
+{
+    (void)state;
+    double x[10], core[20], three[3] = {1, 2, 10};
+    for (int i = 0; i < 10; i++)
+        x[i] = i + 1;
+    for (int i = 0; i < 20; i++)
+        core[i] = i < 14 ? 100 + 0.1 * i : 110 + 10 * (i - 14);
+    assert_float_equal(vn__levels_quantile_var(0.25), 1.8567675, 1e-6);
+    assert_float_equal(vn__levels_quantile_var(0.5), M_PI / 2, 1e-9);
+    assert_true(isnan(vn__levels_quantile_var(0)) && isnan(vn__levels_quantile_var(1)));
+    assert_float_equal(vn__levels_quantile(x, 10, 0.25), 2 + 11.0 / 12, 1e-12);
+    assert_float_equal(vn__levels_mj_se_at(x, 10, 3), 1.3194217, 1e-6);
+    assert_float_equal(vn__levels_mj_se_at(x, 10, 5), vn__levels_mj_se(x, 10), 1e-12);
+    assert_true(isnan(vn__levels_mj_se_at(x, 10, 0)) && isnan(vn__levels_mj_se_at(x, 10, 11)));
+    assert_float_equal(vn__levels_mj_se_at(core, 20, 5), 0.1855745, 1e-6);
+    const vn__levels_opts low = {0, 1, 0, 0, 0.25};
+    vn__levels d, l, s;
+    assert_int_equal(vn__levels_compute(x, NULL, 10, &d), 0);
+    assert_true(isnan(d.low) && isnan(d.low_hi));
+    assert_int_equal(vn__levels_compute_with(x, NULL, 10, &low, &l), 0);
+    assert_float_equal(l.low, 2 + 11.0 / 12, 1e-12);
+    double lh = l.low_hi - l.low, ll = l.low - l.low_lo;
+    assert_float_equal(lh, vn_t975(9) * 1.3194217 * sqrt(l.serial), 1e-5);
+    assert_float_equal(ll, lh, 1e-12);
+    assert_float_equal(l.median_hi, d.median_hi, 0);
+    /* Below 5 values, the normal theory on their standard deviation. */
+    assert_int_equal(vn__levels_compute_with(three, NULL, 3, &low, &s), 0);
+    double sh = s.low_hi - s.low;
+    assert_float_equal(sh, vn_t975(2) * s.sd * sqrt(1.8567675 / 3), 1e-6);
 }
 
 /* Processes that vary independently: the serial factor is an estimate
@@ -645,6 +684,7 @@ int main(void)
         cmocka_unit_test(next_run_interval_is_sqrt2_wider),
         cmocka_unit_test(qn_and_the_gated_batch_factor),
         cmocka_unit_test(the_median_read_through_its_signs_and_its_bootstrap),
+        cmocka_unit_test(a_low_quantile_of_the_processes),
         cmocka_unit_test(one_slow_process_moves_the_median_little),
         cmocka_unit_test(a_ratio_over_processes_is_their_median),
     };
