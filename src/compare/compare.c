@@ -227,9 +227,9 @@ static int interval(work *w, const double *sb, size_t nb, const double *sn, size
     return 0;
 }
 
-/* The median of x[0..n), unsorted; NAN when out of memory. */
-/* The headline of units x[0..n): their median, or their low quantile
- * (low in (0, 0.5), vn__levels_quantile) when the runs' headlines were. */
+/* The headline of units x[0..n), unsorted: their median, or their low
+ * quantile (low in (0, 0.5), vn__levels_quantile) when the runs'
+ * headlines were; NAN when out of memory. */
 static double headline_copy(const double *x, size_t n, double low)
 {
     double *s = vn__sorted_copy(x, n);

@@ -222,7 +222,9 @@ static void headline(vn__json *j, const vn_result *r)
     vn__json_num(j, "samples", r->share_samples);
     vn__json_obj_end(j);
     vn__json_num(j, "serial", r->serial >= 1 ? r->serial : NAN); /* NAN: not across processes */
-    vn__json_num(j, "quantile", r->head_quantile);
+    /* null where no quantile of processes is (one process, their mean,
+     * or a result the engine did not summarize). */
+    vn__json_num(j, "quantile", r->head_quantile > 0 ? r->head_quantile : NAN);
     vn__json_bool(j, "processes_disagree", r->processes_disagree != 0);
     vn__json_uint(j, "processes_left_out", r->processes_left_out);
     /* The core's state the headline rests on, as the run's probes tell
