@@ -1,7 +1,6 @@
-/* The comparison of two sides, pure arithmetic: per benchmark the ratio of
- * the medians with its interval (Welch's t over processes, a bootstrap
- * over runs or samples), the Mann-Whitney p-value and a verdict; over them
- * all the geometric mean of the ratios. */
+/* The comparison of two sides, pure arithmetic: per benchmark the ratio of the headlines
+ * with its interval (Welch's t over processes, a bootstrap over runs or samples), the
+ * Mann-Whitney p-value and a verdict; over them all the geometric mean of the ratios. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,9 +226,8 @@ static int interval(work *w, const double *sb, size_t nb, const double *sn, size
     return 0;
 }
 
-/* The headline of units x[0..n), unsorted: their median, or their low
- * quantile (low in (0, 0.5), vn__levels_quantile) when the runs'
- * headlines were; NAN when out of memory. */
+/* Units x[0..n), unsorted, as a headline: their median, or their low quantile when the
+ * runs' headlines were (policy head_low); NAN when out of memory. */
 static double headline_copy(const double *x, size_t n, double low)
 {
     double *s = vn__sorted_copy(x, n);
@@ -257,12 +255,11 @@ static int within_next_run(const vn__cmp_bench *x, int cyc, const double *u, dou
 }
 
 /* Both sides measured in two processes or more: the processes are the
- * units (Kalibera and Jones, ISMM 2013). The ratio is that of the
- * headlines, the medians of the processes' values (or the low quantile
- * both runs' headlines were, policy head_low), as each run reported
- * them; its interval Welch's t-interval of the difference of the mean
- * logs, two independent sets of processes with variances of their own,
- * centred on that ratio. In
+ * units (Kalibera and Jones, ISMM 2013). The ratio is that of the headlines, the
+ * medians of the processes' values (or the low quantile both runs' headlines were), as
+ * each run reported them; its interval Welch's t-interval of the difference of the mean
+ * logs, two independent sets of processes with variances of their own, centred on
+ * that ratio. In
  * reference cycles when either side's headline was (a body on the CPU) and
  * both have them. */
 static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__cmp_row *row)
