@@ -153,8 +153,9 @@ def batches(x):
     return [x[i * k // BATCHES:(i + 1) * k // BATCHES] for i in range(BATCHES)]
 
 
-def batch_factor(x, half, gated):
-    """The serial factor of the batch medians, 1 where it does not apply."""
+def batch_factor(x, half, gated, p=None):
+    """The serial factor of the batch medians (or p-quantiles), 1 where it
+    does not apply."""
     if len(x) < 2 * BATCHES or half <= 0:
         return 1.0
     if gated:
@@ -162,7 +163,7 @@ def batch_factor(x, half, gated):
         r = list(stats.rankdata(x))
         if not stats.f_oneway(*batches(r)).pvalue < 0.2:
             return 1.0
-    m = [statistics.median(b) for b in batches(x)]
+    m = [statistics.median(b) if p is None else quantile8(sorted(b), p) for b in batches(x)]
     return (t975(len(x) - 1) * statistics.stdev(m) / math.sqrt(BATCHES) / half) ** 2
 
 
@@ -183,11 +184,12 @@ def ms_se(s):
     return (s[k - c] - s[c - 1]) / (2 * z)
 
 
-def mj_se(s):
-    """Maritz and Jarrett's standard error of the median of sorted s."""
+def mj_se(s, m=None):
+    """Maritz and Jarrett's standard error of the median of sorted s, or of
+    its m-th order statistic (1-based)."""
     from scipy import stats  # pylint: disable=import-outside-toplevel
     k = len(s)
-    m = int(k / 2 + 0.5)
+    m = m or int(k / 2 + 0.5)
     w = [stats.beta.cdf(i / k, m, k - m + 1) - stats.beta.cdf((i - 1) / k, m, k - m + 1)
          for i in range(1, k + 1)]
     c1 = sum(a * b for a, b in zip(w, s))
@@ -214,9 +216,9 @@ def low_interval(x, rule):
     """lowNN: the NN% quantile of the processes (Hyndman and Fan's
     definition 8), its standard error Maritz and Jarrett's for that
     quantile (the order statistics weighted by Beta(m, k - m + 1), m = pk
-    rounded to the nearest, as Wilcox does); the batches' factor of the 4 batches' quantiles. Noise that
-    only ever adds time moves a low quantile less than the median (Chen
-    and Revels 2016 take the minimum)."""
+    rounded to the nearest, as Wilcox does); the batches' factor of the 4
+    batches' quantiles. Noise that only ever adds time moves a low quantile
+    less than the median (Chen and Revels 2016 take the minimum)."""
     from scipy import stats  # pylint: disable=import-outside-toplevel
     p = int(rule[3:]) / 100
     k, s = len(x), sorted(x)
@@ -224,17 +226,9 @@ def low_interval(x, rule):
     if k < 5:  # the normal theory on the standard deviation, as the engine's
         qvar = p * (1 - p) / stats.norm.pdf(stats.norm.ppf(p)) ** 2
         return next_run(c, t975(k - 1) * math.sqrt(qvar / k) * statistics.stdev(x))
-    m = max(1, min(k, math.floor(p * k + 0.5)))
-    w = [stats.beta.cdf(i / k, m, k - m + 1) - stats.beta.cdf((i - 1) / k, m, k - m + 1)
-         for i in range(1, k + 1)]
-    c1 = sum(a * b for a, b in zip(w, s))
-    se = math.sqrt(max(sum(a * b * b for a, b in zip(w, s)) - c1 * c1, 0))
-    half = t975(k - 1) * se
-    f = serial(x)
-    if k >= 2 * BATCHES and half > 0:
-        q = [quantile8(sorted(b), p) for b in batches(x)]
-        f = max(f, (t975(k - 1) * statistics.stdev(q) / math.sqrt(BATCHES) / half) ** 2)
-    return next_run(c, half * math.sqrt(min(f, 9)))
+    half = t975(k - 1) * mj_se(s, max(1, min(k, math.floor(p * k + 0.5))))
+    f = min(max(serial(x), batch_factor(x, half, False, p)), 9)
+    return next_run(c, half * math.sqrt(f))
 
 
 def interval(x, rule, within=None):

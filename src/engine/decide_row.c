@@ -18,7 +18,7 @@ static void unit_nan(vn__unit_view *u) { u->value = u->lo = u->hi = NAN; }
  * mean with Student's t (policy head_mean), or a low quantile (head_low). */
 static vn__unit_view head_of(const vn__levels *l, const vn__policy *p)
 {
-    if (vn__policy_low(p) > 0)
+    if (vn__policy_quantile(p) < 0.5)
         return (vn__unit_view){l->low, l->low_lo, l->low_hi};
     return p->head_mean ? (vn__unit_view){l->mean, l->lo, l->hi}
                         : (vn__unit_view){l->median, l->median_lo, l->median_hi};
@@ -246,8 +246,9 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
             on_cpu &= vn__on_cpu(proc[i].on_cpu);
         }
         vn__levels ln, lc = {0};
+        double q = vn__policy_quantile(p);
         vn__levels_opts lo = {p->spread_qn != 0, p->batch_gate, p->median_mj != 0,
-                              p->batch_signs != 0, vn__policy_low(p)};
+                              p->batch_signs != 0, q < 0.5 ? q : 0};
         int rc = vn__levels_compute_with(x, xv, k, &lo, &ln);
         if (rc) {
             free(x);

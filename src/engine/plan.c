@@ -101,10 +101,10 @@ void vn__plan_next(const vn__part *parts, size_t k, const vn__decision *proc,
      * share of what is left among them. */
     const vn__unit_view *h = rd->cycles_headline ? &rd->cycles : &rd->ns;
     double var = between + (isfinite(within) ? within / (double)r : 0);
-    /* The headline is the median of the processes (or a low quantile),
-     * dearer than their mean. */
+    /* The headline is a quantile of the processes (their median, or a
+     * low one), dearer than their mean. */
     if (!p->head_mean)
-        var *= vn__policy_low(p) > 0 ? vn__levels_quantile_var(vn__policy_low(p)) : VN__MEDIAN_VAR;
+        var *= vn__levels_quantile_var(vn__policy_quantile(p));
     size_t need = vn__levels_needed(var, p->precision * fabs(h->value), k + 1, p->max_processes);
     size_t to_go = counted ? counted_to_go : need > k ? need - k : 1;
     double share = left / (double)to_go;

@@ -3,6 +3,7 @@
 #ifndef VN_ENGINE_POLICY_H
 #define VN_ENGINE_POLICY_H
 
+#include <math.h>
 #include <stddef.h>
 
 #include "vernier/config.h"
@@ -129,11 +130,13 @@ typedef struct vn__policy {
     int stop_on_precision;
 } vn__policy;
 
-/* The quantile of the processes the headline is by policy head_low, in
- * (0, 0.5); 0 for their median (or mean). */
-static inline double vn__policy_low(const vn__policy *p)
+/* Which quantile of the processes the headline is: 0.5 their median,
+ * below by head_low; NAN for their mean (head_mean). */
+static inline double vn__policy_quantile(const vn__policy *p)
 {
-    return !p->head_mean && p->head_low > 0 && p->head_low < 50 ? (double)p->head_low / 100 : 0;
+    if (p->head_mean)
+        return NAN;
+    return p->head_low > 0 && p->head_low < 50 ? (double)p->head_low / 100 : 0.5;
 }
 
 /* The defaults, with the run's precision (percent), sample limits and

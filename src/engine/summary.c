@@ -313,8 +313,7 @@ int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *p
     res->share_blocks = rd->share_blocks;
     res->share_samples = rd->share_samples;
     res->processes_disagree = rd->disagree;
-    res->head_quantile = k < 2 || pol->head_mean ? NAN
-                         : vn__policy_low(pol) > 0 ? vn__policy_low(pol) : 0.5;
+    res->head_quantile = k < 2 ? NAN : vn__policy_quantile(pol);
     res->serial = rd->serial;
     double per = res->upper_bound || !res->stats.n ? NAN : res->stats.median * 1e-9;
     res->bytes_per_sec = res->bytes_per_iter > 0 ? res->bytes_per_iter / per : NAN;

@@ -115,7 +115,8 @@ double vn__levels_batch_factor_at(const double *x, size_t k, double half, double
         double *s = vn__sorted_copy(x + from, to - from);
         if (!s)
             return 1;
-        m[b] = p > 0 ? vn__levels_quantile(s, to - from, p) : vn_percentile_sorted(s, to - from, 50);
+        size_t n = to - from;
+        m[b] = p > 0 ? vn__levels_quantile(s, n, p) : vn_percentile_sorted(s, n, 50);
         free(s);
         mean += m[b] / BATCHES;
     }
@@ -163,7 +164,10 @@ double vn__levels_sign_batch_factor(const double *x, size_t k, double median)
     return fmin(fmax(ss / (BATCHES - 1) / base, 1), 9);
 }
 
-double vn__levels_mj_se(const double *s, size_t k) { return vn__levels_mj_se_at(s, k, (k + 1) / 2); }
+double vn__levels_mj_se(const double *s, size_t k)
+{
+    return vn__levels_mj_se_at(s, k, (k + 1) / 2);
+}
 
 double vn__levels_mj_se_at(const double *s, size_t k, size_t m)
 {
@@ -262,7 +266,8 @@ static void low_of(const double *value, const double *sorted, size_t k, double s
     double half = se > 0 ? t * se : t * sd * root;
     half = fmax(half, VN__Z975 * least * root);
     l->low = vn__levels_quantile(sorted, k, o->low);
-    l->serial = serial_factor(value, k, o->gate, vn__levels_batch_factor_at(value, k, half, o->low));
+    double batches = vn__levels_batch_factor_at(value, k, half, o->low);
+    l->serial = serial_factor(value, k, o->gate, batches);
     half *= sqrt(l->serial);
     l->low_lo = l->low - half;
     l->low_hi = l->low + half;

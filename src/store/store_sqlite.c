@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock/internal.h"
 #include "store/store_internal.h"
 #include "vernier/base.h"
 
@@ -37,12 +38,7 @@ static int fail(sqlite3 *db, const char *what, char *why, size_t n)
     return fail_after(db, what, BUSY_MS, why, n);
 }
 
-static long now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
+static long now_ms(void) { return (long)(vn__posix_read(CLOCK_MONOTONIC) / 1000000); }
 
 /* SQLite answers BUSY without calling its busy handler where waiting could
  * deadlock: a read lock being upgraded, as when two connections switch a
