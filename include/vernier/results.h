@@ -81,7 +81,9 @@ const vn_result *vn_results_at(const vn_results *r, size_t i);
  * has none: no samples summarized, as for a failed row, no interval, no
  * cycles). The values after VN_PROCESSES were added in 0.8. */
 typedef enum vn_figure {
-    VN_MEDIAN,          /* the headline: the median net of the empty loop (the processes' mean) */
+    VN_MEDIAN,          /* the headline, in ns: one process's median net of the empty loop;
+                           across processes, the lower quartile of those (their median with
+                           --policy head_low=50), as the table's time column */
     VN_CI_LO,           /* its 95% interval for the next run's headline: where another
                            invocation's answer falls (the estimate's own is sqrt(2) narrower) */
     VN_CI_HI,

@@ -255,8 +255,8 @@ static int within_next_run(const vn__cmp_bench *x, int cyc, const double *u, dou
 }
 
 /* Both sides measured in two processes or more: the processes are the
- * units (Kalibera and Jones, ISMM 2013). The ratio is that of the headlines, the
- * medians of the processes' values (or the low quantile both runs' headlines were), as
+ * units (Kalibera and Jones, ISMM 2013). The ratio is that of the headlines, the quantile
+ * of the processes' values both runs' headlines were (else their median), as
  * each run reported them; its interval Welch's t-interval of the difference of the mean
  * logs, two independent sets of processes with variances of their own, centred on
  * that ratio. In

@@ -102,9 +102,10 @@ int vn__cmp_report_json(const vn__cmp_result *r, const vn__cmp_files *f, vn_buf 
     side(&j, "base", f->base, f->nbase, r->base_formats, r->base_facts);
     side(&j, "new", f->new_, f->nnew, r->new_formats, r->new_facts);
     vn__json_obj_begin(&j, "method");
-    vn__json_str(&j, "ratio", "headline(NEW) / headline(BASE): the medians of their processes' "
-                 "values (or the low quantile both runs' headlines were, --policy head_low), or "
-                 "of their runs or samples; the means of aggregates");
+    vn__json_str(&j, "ratio", "headline(NEW) / headline(BASE): the quantile of their "
+                 "processes' values both runs' headlines were (the lower quartile by default; "
+                 "else their median), the medians of their runs or samples; the means of "
+                 "aggregates");
     vn__json_str(&j, "interval", "processes: Welch's t-interval of the mean logs of the "
                  "processes' values; runs and samples: bootstrap percentile, each side resampled "
                  "on its own; aggregates: Welch's t-interval of the log ratio of the means, "

@@ -91,7 +91,7 @@ typedef struct vn__policy {
      * before it. */
     size_t sample_turns;
     /* 1: over processes the headline is their mean, with Student's
-     * t-interval; 0 (the default): their median, with the median's
+     * t-interval; 0 (the default): the quantile head_low says, with its
      * interval (stats/levels.h), which a few processes in another state of
      * the machine move less (bench/RESULTS.md, 2026-11-29). */
     size_t head_mean;
@@ -109,11 +109,11 @@ typedef struct vn__policy {
      * (stats/levels.h); 0 (the default): the batches' medians. */
     size_t batch_signs;
     /* 1 to 49: over processes the headline is their head_low% quantile
-     * with its interval (stats/levels.h, vn__levels low), for experiments:
-     * a neighbour or a slower state of the host only adds time, and moves
-     * a low quantile less than the median (bench/RESULTS.md, 2026-12-01,
-     * seventh session); vernier compare then compares that quantile. 0
-     * (the default), or 50 and more: their median. */
+     * with its interval (stats/levels.h, vn__levels low): a neighbour or a
+     * slower state of the host only adds time, and moves a low quantile
+     * less than the median (bench/RESULTS.md, 2026-12-01). 25 (the
+     * default): their lower quartile; 0, or 50 and more: their median.
+     * vernier compare compares the quantile both sides' headlines were. */
     size_t head_low;
     /* Processes: from this many on, a row whose interval across them,
      * narrowed as more processes would narrow it (the root of the count,

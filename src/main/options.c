@@ -30,7 +30,7 @@ static const struct {
     {{"report", required_argument, 0, O_REPORT}, "FILE", "at the end, an HTML page of the results with plots, made by 'vernier report' (the tool next to this program or on PATH, and gnuplot)"},
     {{"store", required_argument, 0, O_STORE}, "URL", "at the end, keep the results in the store vernier history reads (a file, sqlite:FILE or postgresql://...; also $VERNIER_STORE), by 'vernier store add'"},
     {{"explain", no_argument, 0, O_EXPLAIN}, NULL, "after the table, what each warning means and what to do, in full"},
-    {{"precision", required_argument, 0, O_PRECISION}, "PCT", "stop when the estimate's 95% CI is within +-PCT% (default 1; the ci95 printed, where the next run's median will fall, is sqrt(2) wider)"},
+    {{"precision", required_argument, 0, O_PRECISION}, "PCT", "stop when the estimate's 95% CI is within +-PCT% (default 1; the ci95 printed, where the next run's time will fall, is sqrt(2) wider)"},
     {{"max-time", required_argument, 0, O_MAXTIME}, "SEC", "time budget per benchmark, all its processes together (default 1)"},
     {{"processes", required_argument, 0, O_PROCESSES}, "N|auto", "measure each benchmark in N fresh processes of this program, one after another, its interval taken across them; 1: in this process only; auto (the default): 2 to 20, as many as their variation asks for"},
     {{"min-samples", required_argument, 0, O_MINSAMPLES}, "N", "take at least N samples (default 10)"},
@@ -75,7 +75,7 @@ void vn__main_help(const char *prog)
 {
     printf("usage: %s [OPTIONS]\n\n"
            "Runs the benchmarks of this program with vernier: calibrated batches, warmup,\n"
-           "adaptive sampling until the median is known to +-1%% (95%%), the empty loop subtracted.\n\n"
+           "adaptive sampling until each time is known to +-1%% (95%%), the empty loop subtracted.\n\n"
            "Options:\n",
            prog);
     vn__main_options_help(stdout, NULL);

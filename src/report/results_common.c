@@ -17,7 +17,7 @@ _Static_assert(sizeof ((vn_result *)0)->name <= VN__CELL, "a name must fit in a 
 
 const vn__col vn__results_cols[VN__NCOLS] = {
     [VN__COL_NAME] = {"benchmark", 0, 0, 0, NULL},
-    [VN__COL_MEDIAN] = {"median", 1, 0, 0, NULL},
+    [VN__COL_MEDIAN] = {"time", 1, 0, 0, NULL},
     [VN__COL_CI] = {"ci95", 0, 0, 0, NULL},
     [VN__COL_REL] = {"relative", 1, 1, 0, NULL},
     [VN__COL_CPU] = {"cpu", 1, 1, 0, NULL},
@@ -64,7 +64,7 @@ static const struct {
      "competes for the CPUs: stop it, pin the benchmark with --cpu, or give it an isolated "
      "core."},
     {'T', "max_time",
-     "sampling stopped at the time budget before the median's 95% CI was within the precision "
+     "sampling stopped at the time budget before the time's 95% CI was within the precision "
      "asked for; the row says how far it got. Waiting for quiet moments means other work "
      "kept interfering. Give it more time with --max-time, ask less with --precision, or "
      "quiet the machine."},
@@ -440,6 +440,26 @@ static int variation_shares(const vn_results *r, vn_buf *b)
     return err ? err : vn_buf_puts(b, "\n");
 }
 
+/* What a row's time is across its processes, said once for the run: the
+ * quantile the rows measured in several processes share (the policy's),
+ * or nothing for none (or their mean, an experiment's). */
+static int headline_sentence(const vn_results *r, vn_buf *b)
+{
+    double q = NAN;
+    for (size_t i = 0; i < vn_results_count(r); i++) {
+        const vn_result *x = vn_results_at(r, i);
+        if (x->head_quantile > 0)
+            q = x->head_quantile;
+    }
+    if (q > 0 && q < 0.5)
+        return vn_buf_printf(b, " A row's time is the %.0f%% quantile of its processes' values "
+                                "(each its samples' median net of the empty loop): the machine's "
+                                "neighbours and slower states only add time, so the faster "
+                                "processes move less from run to run; --policy head_low=50 "
+                                "gives their median.", 100 * q);
+    return q == 0.5 ? vn_buf_puts(b, " A row's time is the median of its processes' values.") : 0;
+}
+
 int vn__results_processes_line(const vn_results *r, int full, vn_buf *b)
 {
     if (!vn_results_count(r))
@@ -463,6 +483,7 @@ int vn__results_processes_line(const vn_results *r, int full, vn_buf *b)
                "vernier history and compare --store widen intervals by how far results moved "
                "from run to run here.",
             r->processes, wall, wall);
+        err = err ? err : headline_sentence(r, b);
         return err ? err : variation_shares(r, b);
     }
     /* One run sees the seconds it lasted, never the machine's states

@@ -69,7 +69,7 @@ def test_x_plus_x_runs_and_reports():
     # It declared no bytes or items per iteration: null, not a measured 0.
     assert set(b["throughput"].values()) == {None}
     # The console table went to stderr, since stdout carries the JSON.
-    assert "x_plus_x" in p.stderr and "median" in p.stderr
+    assert "x_plus_x" in p.stderr and " time " in p.stderr
 
 
 @pytest.mark.skipif(sanitized(), reason="the sanitizers keep the count in memory and check its shadow "
@@ -259,12 +259,12 @@ def quantile8(values, p):
 
 
 def test_a_low_quantile_of_the_processes_is_the_headline(tmp_path):
-    """--policy head_low=25: each row's headline is the 25% quantile of its
-    processes' values in the headline's unit, its interval about it, and
-    the JSON says which quantile (0.5 by default); vernier compare of such
-    a file takes the same quantile of the processes."""
+    """By default each row's headline is the 25% quantile of its processes'
+    values in the headline's unit, its interval about it, and the JSON says
+    which quantile (0.5 with --policy head_low=50, their median); vernier
+    compare of such a file takes the same quantile of the processes."""
     runs = {}
-    for policy, q in (("head_low=25", 0.25), (None, 0.5)):
+    for policy, q in ((None, 0.25), ("head_low=50", 0.5)):
         args = ["--processes", "6"] + (["--policy", policy] if policy else [])
         d, _ = results("sum_arrays", *args)
         path = tmp_path / f"{q}.json"
@@ -286,6 +286,19 @@ def test_a_low_quantile_of_the_processes_is_the_headline(tmp_path):
         assert row["method"] == "processes" and row["ratio"] == 1
         side = row["base"]["cycles"] if row["unit"] == "cycles" else row["base"]["median_ns"]
         assert side == pytest.approx(b["headline"]["value"], rel=1e-9)
+
+
+def test_explain_says_what_the_time_of_processes_is():
+    # --explain says once which quantile of its processes a row's time is,
+    # as the run took it.
+    for policy, said in ((None, "A row's time is the 25% quantile of its processes' values"),
+                         ("head_low=50", "A row's time is the median of its processes' values.")):
+        args = ["--processes", "3", "--explain"] + (["--policy", policy] if policy else [])
+        p = run_ex("sum_arrays", *QUICK, *args, check=0)
+        text = " ".join(p.stdout.split())
+        assert said in text, p.stdout
+    p = run_ex("sum_arrays", *QUICK, "--processes", "1", "--explain", check=0)
+    assert "A row's time is" not in " ".join(p.stdout.split())
 
 
 def test_progress_bar_on_a_terminal_only():
@@ -322,11 +335,12 @@ def test_cpu_time_follows_the_wall_time_of_code_that_computes():
     # preempted samples are left out of both).
     assert 0.5 < b["cpu_ns"] / b["stats"]["median"] < 1.2
     # The headline rests on the samples of its kept processes (those on a
-    # core of their own) that carry no tag it leaves out.
-    shared = {i for i, p in enumerate(b["processes"]) if p["shared"]}
+    # core of their own, or all of them when fewer than two had one) that
+    # carry no tag it leaves out.
+    out = {i for i, p in enumerate(b["processes"]) if p["left_out"]}
     assert b["headline_samples"] == sum(1 for s in b["samples"]
                                         if not set(s["tags"]) & set(b["left_out"])
-                                        and s["process"] not in shared)
+                                        and s["process"] not in out)
 
 
 def test_dma_latency_is_held_and_recorded():

@@ -600,7 +600,7 @@ static vn__row_decision decide_row(const vn__decision *proc, size_t k, const vn_
 static void processes_that_agree_stop_at_the_second_precise_look(void **state)
 {
     (void)state;
-    vn__policy p = policy();
+    vn__policy p = policy_of("head_low=50");
     vn__decision proc[3] = {proc_of(100, 0.01, 3), proc_of(100.05, 0.01, 3),
                             proc_of(99.95, 0.01, 3)};
     /* Two processes: precise, but the look before had no interval. */
@@ -657,11 +657,11 @@ static void the_median_readings_reach_the_row(void **state)
     for (int i = 0; i < 20; i++)
         proc[i] = proc_of(i >= 5 && i < 10 && i != 7 ? 130 + i : 100 + 0.02 * ((i * 9) % 20), 0.01,
                           3);
-    vn__policy p = policy();
+    vn__policy p = policy_of("head_low=50");
     assert_int_equal(p.median_mj, 0);
     assert_int_equal(p.batch_signs, 0);
     vn__row_decision base = decide_row(proc, 20, &p, 0, 1e6);
-    vn__policy q = policy_of("batch_signs=1");
+    vn__policy q = policy_of("head_low=50,batch_signs=1");
     vn__row_decision signs = decide_row(proc, 20, &q, 0, 1e6);
     assert_true(base.serial > signs.serial);
     assert_true(signs.ns.hi - signs.ns.lo < base.ns.hi - base.ns.lo);
@@ -669,16 +669,17 @@ static void the_median_readings_reach_the_row(void **state)
     /* The bootstrap's error counts the slow four, 30% off, by how often
      * they would be the median, and that far out even a few times widens
      * it past the quartiles' reading of the core. */
-    q = policy_of("batch_signs=1,median_mj=1");
+    q = policy_of("head_low=50,batch_signs=1,median_mj=1");
     vn__row_decision mj = decide_row(proc, 20, &q, 0, 1e6);
     assert_true(mj.ns.hi - mj.ns.lo > 2 * (signs.ns.hi - signs.ns.lo));
     assert_true(fabs(mj.ns.value - base.ns.value) < 1e-12);
 }
 
 /* policy head_low makes a low quantile of the processes the headline,
- * with its interval, in ns and in cycles; 50 or more (or head_mean) keeps
- * the median. Five processes of twenty 30% slow move the median and its
- * interval, and the quartile little. */
+ * with its interval, in ns and in cycles: the lower quartile by default;
+ * 50 or more (or head_mean) the median (the mean). Five processes of
+ * twenty 30% slow move the median and its interval, and the quartile
+ * little. */
 static void a_low_quantile_reaches_the_row(void **state)
 {
     (void)state;
@@ -688,10 +689,10 @@ static void a_low_quantile_reaches_the_row(void **state)
         v[i] = i % 4 == 1 ? 130 + i : 100 + 0.05 * ((i * 7) % 20);
         proc[i] = proc_of(v[i], 0.01, 3);
     }
-    assert_int_equal(policy().head_low, 0);
-    vn__policy p = policy();
+    assert_int_equal(policy().head_low, 25);
+    vn__policy p = policy_of("head_low=50");
     vn__row_decision base = decide_row(proc, 20, &p, 0, 1e6);
-    vn__policy q = policy_of("head_low=25");
+    vn__policy q = policy();
     vn__row_decision low = decide_row(proc, 20, &q, 0, 1e6);
     double *s = vn__sorted_copy(v, 20);
     assert_non_null(s);
@@ -701,7 +702,7 @@ static void a_low_quantile_reaches_the_row(void **state)
     assert_true(low.ns.lo < low.ns.value && low.ns.value < low.ns.hi);
     assert_true(low.ns.hi - low.ns.lo < base.ns.hi - base.ns.lo);
     assert_true(low.cycles.value < base.cycles.value);
-    q = policy_of("head_low=50");
+    q = policy_of("head_low=0");
     vn__row_decision half = decide_row(proc, 20, &q, 0, 1e6);
     assert_float_equal(half.ns.value, base.ns.value, 0);
     q = policy_of("head_low=25,head_mean=1");
@@ -718,7 +719,7 @@ static void processes_beyond_reach_stop_early(void **state)
     (void)state;
     enum { K = 12 };
     assert_int_equal(policy().futile_after, SIZE_MAX);
-    vn__policy p = policy_of("futile_after=12");
+    vn__policy p = policy_of("futile_after=12,head_low=50");
     vn__decision wide[K], near[K];
     for (int i = 0; i < K; i++) {
         wide[i] = proc_of(i % 2 ? 104 : 100, 0.01, 3);
@@ -741,7 +742,7 @@ static void processes_beyond_reach_stop_early(void **state)
     assert_int_equal(rd.verdict, VN__GO_ON);
     /* Switched off (the default), below the fewest processes asked for,
      * or a count given, the row runs on. */
-    vn__policy off = policy();
+    vn__policy off = policy_of("head_low=50");
     assert_int_equal(decide_row(wide, K, &off, 0, 1e6).verdict, VN__GO_ON);
     /* ... to the most, and stops there with the count the precision
      * would take at their spread, for the finding to give. */
@@ -752,7 +753,7 @@ static void processes_beyond_reach_stop_early(void **state)
     assert_int_equal(rd.verdict, VN__STOP_MAX_PROCESSES);
     assert_true(rd.half_pct > 1.5 && rd.need > 20);
     assert_true(fabs(rd.need - ceil(20 * rd.half_pct * rd.half_pct)) < 1e-9);
-    off = policy_of("futile_after=12,min_processes=16"); /* over K */
+    off = policy_of("futile_after=12,min_processes=16,head_low=50"); /* over K */
     assert_int_equal(decide_row(wide, K, &off, 0, 1e6).verdict, VN__GO_ON);
     /* Out of budget it stops there, as any row does. */
     vn__row_state st = {0.9e9, 80, 0, 0.2e9, NAN};

@@ -584,7 +584,7 @@ static void text_table(void **state)
     /* Every column of a row ends where its header does, however long the
      * longest name is. */
     assert_true(find_line(b.data, "benchmark ", header, sizeof header));
-    static const char *right[] = {"median", "mean", "MAD", "min", "p99", "cycles",
+    static const char *right[] = {"time", "mean", "MAD", "min", "p99", "cycles",
                                   "throughput", "samples", "overhead"};
     static const char *rows[] = {"sum/n=1024 ", "empty ", "contended/threads=4 ", "noisy ",
                                  "parse,"};
@@ -848,7 +848,7 @@ static void table_fits_the_width(void **state)
             else
                 assert_true(gone);
         }
-        for (const char *const *h = (const char *const[]){"benchmark", "median", "ci95", "relative",
+        for (const char *const *h = (const char *const[]){"benchmark", "time", "ci95", "relative",
                                                           "warn", NULL};
              *h; h++)
             assert_non_null(strstr(narrow[0], *h));
