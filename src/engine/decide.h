@@ -125,8 +125,9 @@ typedef struct vn__row_state {
                                 fall in no two groups, and none is judged so */
 } vn__row_state;
 
-/* The headline in one unit: the median of the processes' values with its
- * interval (one process: that process's median and interval). */
+/* The headline in one unit: the policy's quantile of the processes' values
+ * (vn__policy_quantile) with its interval (one process: that process's
+ * median and interval). */
 typedef struct vn__unit_view {
     double value, lo, hi;
 } vn__unit_view;

@@ -138,8 +138,8 @@ typedef struct vn_result {
      * them, owned. stats.median and stats.median_ci are the headline in ns:
      * with one process, its median net of the empty loop, with an interval
      * that carries the empty loop's uncertainty too; with several, the
-     * median of their medians, with the median's interval across them
-     * (vn__levels).
+     * quantile head_quantile of their medians (the lower quartile by
+     * default), with its interval across them (vn__levels).
      * median_ci is that interval made one for the next run's headline
      * (vn__levels_next_run): where another invocation's answer falls, the
      * promise a person acts on; est_ci is the estimate's own, which the
@@ -164,9 +164,9 @@ typedef struct vn_result {
      * uncertainty and the precision asked (code layout, or the machine's
      * state), or some gave an upper bound and some a median. */
     int processes_disagree;
-    /* Which quantile of the processes' values the headline is: 0.5 their
-     * median, lower by policy head_low; NAN for their mean (head_mean) or
-     * a row measured in one process. */
+    /* Which quantile of the processes' values the headline is: 0.25 their
+     * lower quartile (policy head_low's default), 0.5 their median; NAN
+     * for their mean (head_mean) or a row measured in one process. */
     double head_quantile;
     /* When the run's processes fell in two groups by their taken-branch
      * probes (a core of their own, or one shared with another hardware

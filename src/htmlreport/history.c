@@ -153,8 +153,8 @@ int vn__rep_history(const vn__store_series *v, size_t nv, const vn__store_change
     if (!rc)
         rc = vn__rep_esc(out, store);
     if (!rc)
-        rc = vn_buf_printf(out, ": %zu series. Each point is a result: its headline (the median of "
-                                "its processes, runs or repetitions) with its 95%% interval for the "
+        rc = vn_buf_printf(out, ": %zu series. Each point is a result: the median of its "
+                                "processes, runs or repetitions, with its 95%% interval for the "
                                 "next run, and in grey that interval widened by the variation "
                                 "between the results before it. Dashed lines are change "
                                 "points.</p>\n",

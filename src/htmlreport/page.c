@@ -66,8 +66,8 @@ static int comparison(vn_buf *b, const vn__rep_model *m, const vn__rep_plot *plo
     if (!rc)
         rc = figure(b, plots, svg, n, VN__REP_RATIOS, 0, NULL);
     if (!rc && c->nrows)
-        rc = vn_buf_puts(b, "<table class=\"list compare\"><tr><th>benchmark</th><th>base median</th>"
-                            "<th>new median</th><th>ratio</th><th>95% interval</th><th>p</th>"
+        rc = vn_buf_puts(b, "<table class=\"list compare\"><tr><th>benchmark</th><th>base time</th>"
+                            "<th>new time</th><th>ratio</th><th>95% interval</th><th>p</th>"
                             "<th>verdict</th></tr>\n");
     for (size_t i = 0; i < c->nrows && !rc; i++) {
         const vn__cmp_row *r = &c->rows[i];
