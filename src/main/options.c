@@ -32,7 +32,7 @@ static const struct {
     {{"explain", no_argument, 0, O_EXPLAIN}, NULL, "after the table, what each warning means and what to do, in full"},
     {{"precision", required_argument, 0, O_PRECISION}, "PCT", "stop when the estimate's 95% CI is within +-PCT% (default 1; the ci95 printed, where the next run's time will fall, is sqrt(2) wider)"},
     {{"max-time", required_argument, 0, O_MAXTIME}, "SEC", "time budget per benchmark, all its processes together (default 1)"},
-    {{"processes", required_argument, 0, O_PROCESSES}, "N|auto", "measure each benchmark in N fresh processes of this program, one after another, its interval taken across them; 1: in this process only; auto (the default): 2 to 20, as many as their variation asks for"},
+    {{"processes", required_argument, 0, O_PROCESSES}, "N|auto", "measure each benchmark in N fresh processes of this program, one after another, its time the lower quartile of theirs, with its interval across them; 1: in this process only; auto (the default): 2 to 20, as many as their variation asks for"},
     {{"min-samples", required_argument, 0, O_MINSAMPLES}, "N", "take at least N samples (default 10)"},
     {{"max-samples", required_argument, 0, O_MAXSAMPLES}, "N", "take at most N samples (default 10000)"},
     {{"warmup", required_argument, 0, O_WARMUP}, "SEC", "untimed warmup per benchmark (default 0.02)"},
