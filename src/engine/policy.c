@@ -215,10 +215,12 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * states only add time, and in the runs that met them most processes
      * sat 5-60% above a floor a few still read. Run both ways, 41 runs a
      * set, the quartile held every goal of coverage, width and false
-     * alarms in 3 of 8 set-conditions against the median's none of 6,
-     * with as few false alarms or fewer in each and half the memory-bound
-     * rows' widths; replayed on 32 more, 26 against 17 (bench/RESULTS.md,
-     * 2026-12-01). head_low=50 reads their median. */
+     * alarms in 5 of 12 set-conditions, the median in 1 of the 8 run in
+     * the same hours, with as few false alarms or fewer in each and half
+     * the memory-bound rows' widths; replayed on 32 more, 26 against 17
+     * (bench/RESULTS.md, 2026-12-01). Where a few layouts run much faster
+     * than the rest its interval is wide (a copy of 512 bytes, the same
+     * record): head_low=50 reads their median. */
     p->head_low = 25;
     p->batch_gate = 1;
     p->stop_on_precision = 1;
