@@ -118,7 +118,8 @@ vn_stop vn__stop_of(vn__verdict v);
 typedef struct vn__row_state {
     double spent_ns;         /* the row's own time in all of them */
     size_t samples;          /* its samples in all of them */
-    size_t streak;           /* earlier looks (one after each process) at which the precision held */
+    size_t streak;           /* earlier looks (one after each process) at which the precision
+                                held */
     double next_cost_ns;     /* the least another process would cost the row */
     double probe_limit;      /* a process whose median probe is over this ran on a shared
                                 core (vn__probe_limit); INFINITY or NAN: the run's probes
@@ -143,6 +144,8 @@ typedef struct vn__row_decision {
     int cycles_headline;     /* the unit that compares across runs is cycles */
     int clock_moved;         /* cycles agree better than ns beyond chance: the clock moved */
     double half_pct;         /* the headline's half-width, percent of it; NAN unknown */
+    double median_half_pct;  /* with a low quantile the headline: the processes' median's
+                                half-width in the same unit, percent of it; NAN otherwise */
     double need;             /* processes the precision would take at this spread (NAN
                                 unknown) */
     size_t kept;             /* processes the headline rests on (with a value, and of the

@@ -156,9 +156,10 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
                    vn__row_decision *out)
 {
     *out = (vn__row_decision){.k = k, .verdict = VN__GO_ON, .bound_value = NAN,
-                              .bound_cycles = NAN, .half_pct = NAN, .need = NAN,
-                              .share_processes = NAN, .share_blocks = NAN, .share_samples = NAN, .sd_processes = NAN,
-                              .within = NAN, .serial = 1};
+                              .bound_cycles = NAN, .half_pct = NAN, .median_half_pct = NAN,
+                              .need = NAN, .share_processes = NAN, .share_blocks = NAN,
+                              .share_samples = NAN, .sd_processes = NAN, .within = NAN,
+                              .serial = 1};
     unit_nan(&out->ns);
     unit_nan(&out->cycles);
     if (!proc || k == 0)
@@ -181,7 +182,8 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
      * one read the probe at p->alone_probe or more, which a core of its own
      * never reaches, the core was shared through the run: on a shared
      * core, all of them. */
-    double limit = st && p->max_processes > 1 && isfinite(st->probe_limit) ? st->probe_limit : INFINITY;
+    double limit =
+        st && p->max_processes > 1 && isfinite(st->probe_limit) ? st->probe_limit : INFINITY;
     size_t own = 0, probed = 0, slow = 0;
     for (size_t i = 0; i < k; i++) {
         if (proc[i].head == VN__HEAD_NONE)
@@ -277,11 +279,19 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
             out->sd_processes = lc.sd;
             out->serial = lc.serial;
         }
+        /* The median's interval beside a low quantile's: a few layouts
+         * much faster than the rest put the quantile next to them, and
+         * then the median reads the row more steadily (stop findings). */
+        const vn__levels *lh = out->cycles_headline ? &lc : &ln;
+        if (q < 0.5 && lh->median > 0 && isfinite(lh->median_lo))
+            out->median_half_pct =
+                100 * fmax(lh->median - lh->median_lo, lh->median_hi - lh->median) / lh->median;
         /* Values far apart beyond what their samples allow, and beyond the
          * precision asked: a layout, or a state of the machine, that one
          * process met and another did not. */
         const vn__unit_view *h = out->cycles_headline ? &out->cycles : &out->ns;
-        out->disagree = out->share_processes > 0.9 && out->sd_processes > 2 * p->precision * fabs(h->value);
+        out->disagree =
+            out->share_processes > 0.9 && out->sd_processes > 2 * p->precision * fabs(h->value);
     }
     free(x);
     free(with);

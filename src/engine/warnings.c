@@ -74,15 +74,22 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
         /* All processes ran: how many the precision would take at their
          * spread (vn__decide_row's count, k times the square of the
          * half-width over the precision). */
-        char a[32], b[32], n[32];
+        char a[32], b[32], n[32], m[32], med[96] = "", medb[48] = "";
         vn__fmt_pct(a, sizeof a, rd->half_pct);
         vn__fmt_pct(b, sizeof b, cfg->precision);
         processes_for(n, sizeof n, rd->need);
+        /* A low quantile next to a few much faster processes (layouts)
+         * is unsteady where their median is not: said, with the switch. */
+        if (rd->median_half_pct > 0 && rd->median_half_pct < rd->half_pct / 2) {
+            vn__fmt_pct(m, sizeof m, rd->median_half_pct);
+            snprintf(med, sizeof med, "; their median's is +-%s (--policy head_low=50)", m);
+            snprintf(medb, sizeof medb, "; median +-%s", m);
+        }
         vn__warning_brief(vn__result_warn(r, "max_processes",
              "all %zu processes ran%s before the precision was reached: the estimate's CI over "
-             "%zu of them is +-%s; +-%s would take %s processes",
-             rd->k, r->waited ? " (waiting for quiet moments)" : "", rd->kept, a, b, n),
-             "est. +-%s, needs %s processes; +-%s asked", a, n, b);
+             "%zu of them is +-%s; +-%s would take %s processes%s",
+             rd->k, r->waited ? " (waiting for quiet moments)" : "", rd->kept, a, b, n, med),
+             "est. +-%s, needs %s processes; +-%s asked%s", a, n, b, medb);
         return;
     }
     const char *id = r->stop == VN_STOP_MAX_TIME      ? "max_time"

@@ -97,8 +97,10 @@ static const struct {
      "and the finding says how many, at their spread, the precision would take. One run sees "
      "only the states of the machine it met: where the next run lands is known better from "
      "earlier ones (--store keeps them; vernier history widens the interval by how far they "
-     "moved). Ask less with --precision, quiet the machine, or give --processes N (up to "
-     "1000) to run the count it gives."},
+     "moved). Where a few processes ran far faster than the rest (a layout), the lower "
+     "quartile sits next to them and their median is steadier: the finding then gives the "
+     "median's interval, which --policy head_low=50 takes. Ask less with --precision, quiet "
+     "the machine, or give --processes N (up to 1000) to run the count it gives."},
     {'W', "processes_vary",
      "the row's processes varied so much that even the most allowed (20 by default) would not "
      "bring the interval across them within the precision asked, so it stopped early (from K "

@@ -710,6 +710,27 @@ static void a_low_quantile_reaches_the_row(void **state)
     assert_true(mean.ns.value > base.ns.value);
 }
 
+/* A few layouts far faster than the rest (3 processes of 20 at 9.7, the
+ * others about 15.5, as a copy of 512 bytes read): the quartile sits next
+ * to them and its interval takes them in, the median's does not; the row
+ * carries the median's half-width for the stop findings. The median as
+ * the headline carries none. */
+static void a_fast_few_leave_the_median_steadier(void **state)
+{
+    (void)state;
+    vn__decision proc[20];
+    for (int i = 0; i < 20; i++)
+        proc[i] = proc_of(i % 7 == 3 ? 9.7 : 15.4 + 0.02 * ((i * 7) % 20), 0.0001, 3);
+    vn__policy p = policy();
+    vn__row_decision rd = decide_row(proc, 20, &p, 0, 1e6);
+    assert_true(rd.median_half_pct > 0 && rd.median_half_pct < rd.half_pct / 2);
+    vn__policy m = policy_of("head_low=50");
+    vn__row_decision med = decide_row(proc, 20, &m, 0, 1e6);
+    assert_true(isnan(med.median_half_pct));
+    /* The same half-width as the median's own row gives. */
+    assert_float_equal(rd.median_half_pct, med.half_pct, 1e-9);
+}
+
 /* Processes that vary so much that the most of them (20) would not bring
  * the interval within the precision stop once futile_after of them ran,
  * when it is set (off by default: they run to the most); those that would
@@ -1048,6 +1069,7 @@ int main(void)
         cmocka_unit_test_setup(processes_far_apart_say_so_and_go_on, setup),
         cmocka_unit_test_setup(the_median_readings_reach_the_row, setup),
         cmocka_unit_test_setup(a_low_quantile_reaches_the_row, setup),
+        cmocka_unit_test_setup(a_fast_few_leave_the_median_steadier, setup),
         cmocka_unit_test_setup(processes_beyond_reach_stop_early, setup),
         cmocka_unit_test_setup(a_clock_that_moved_makes_cycles_the_headline, setup),
         cmocka_unit_test_setup(one_process_bound_makes_the_row_a_bound, setup),

@@ -1517,6 +1517,31 @@ static void the_most_processes_say_how_many_would_do(void **state)
             }
         }
     }
+    /* A low quantile whose interval is over twice the median's: the
+     * median's is given, with the switch; at half or more, it is not. */
+    const double medians[] = {1.2, 2};
+    for (size_t i = 0; i < 2; i++) {
+        vn_result r;
+        memset(&r, 0, sizeof r);
+        assert_int_equal(vn_stats_compute((const double[]){10, 11, 12, 10, 11, 12}, 6, &r.stats), 0);
+        r.stop = VN_STOP_MAX_PROCESSES;
+        vn__row_decision rd = {.k = 20, .kept = 20, .half_pct = 3.9, .need = 289,
+                               .median_half_pct = medians[i], .ns = {10, 9.6, 10.4}};
+        vn__decision d;
+        memset(&d, 0, sizeof d);
+        vn__result_warnings(&r, &c, &pol, 1, &d, &rd);
+        const vn_bench_warning *w = warning_of(&r, "max_processes");
+        assert_non_null(w);
+        if (i == 0) {
+            assert_string_equal(w->brief, "est. +-3.9%, needs ~289 processes; +-1% asked; "
+                                          "median +-1.2%");
+            assert_non_null(strstr(w->message, "~289 processes; their median's is +-1.2% "
+                                               "(--policy head_low=50)"));
+        } else {
+            assert_string_equal(w->brief, briefs[0]);
+            assert_null(strstr(w->message, "median"));
+        }
+    }
 }
 
 /* A row stopped on its precision over four processes of value 10, their
