@@ -11,7 +11,8 @@
  * own comparison does; for vernier run each run is one, its wall time net
  * of the shell's start-up. After them come the aggregates Google Benchmark
  * writes with --benchmark_repetitions: mean, median, stddev and cv, of the
- * same values (the console's headline is their median).
+ * same values (the console's headline is their lower quartile, or with
+ * --policy head_low=50 their median).
  * An upper bound's repetitions are each process's fastest sample, with a
  * label that says so. A row with nothing to give (failed, skipped) is one
  * entry with error_occurred, as Google Benchmark writes an error.
