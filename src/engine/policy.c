@@ -215,7 +215,7 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * states only add time, and in the runs that met them most processes
      * sat 5-60% above a floor a few still read. Run both ways, 41 runs a
      * set, the quartile held every goal of coverage, width and false
-     * alarms in 5 of 12 set-conditions, the median in 1 of the 8 run in
+     * alarms in 5 of 14 set-conditions, the median in 1 of the 10 run in
      * the same hours, with as few false alarms or fewer in each and half
      * the memory-bound rows' widths; replayed on 32 more, 26 against 17
      * (bench/RESULTS.md, 2026-12-01). Where a few layouts run much faster
