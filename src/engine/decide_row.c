@@ -14,6 +14,13 @@
 
 static void unit_nan(vn__unit_view *u) { u->value = u->lo = u->hi = NAN; }
 
+/* An interval's wider half, in percent of its value above 0; NAN without
+ * one. */
+static double half_pct(double value, double lo, double hi)
+{
+    return value > 0 && isfinite(lo) ? 100 * fmax(value - lo, hi - value) / value : NAN;
+}
+
 /* The headline over processes: their median with its interval, their
  * mean with Student's t (policy head_mean), or a low quantile (head_low). */
 static vn__unit_view head_of(const vn__levels *l, const vn__policy *p)
@@ -283,9 +290,8 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
          * much faster than the rest put the quantile next to them, and
          * then the median reads the row more steadily (stop findings). */
         const vn__levels *lh = out->cycles_headline ? &lc : &ln;
-        if (q < 0.5 && lh->median > 0 && isfinite(lh->median_lo))
-            out->median_half_pct =
-                100 * fmax(lh->median - lh->median_lo, lh->median_hi - lh->median) / lh->median;
+        if (q < 0.5)
+            out->median_half_pct = half_pct(lh->median, lh->median_lo, lh->median_hi);
         /* Values far apart beyond what their samples allow, and beyond the
          * precision asked: a layout, or a state of the machine, that one
          * process met and another did not. */
@@ -298,10 +304,9 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
     k = all;
     const vn__unit_view *h = out->cycles_headline ? &out->cycles : &out->ns;
     if (!out->bound && isfinite(h->value) && h->value > 0 && isfinite(h->lo)) {
-        double half = fmax(h->value - h->lo, h->hi - h->value);
-        out->half_pct = 100 * half / h->value;
+        out->half_pct = half_pct(h->value, h->lo, h->hi);
         if (heads >= 2)
-            out->precise = half <= p->precision * h->value;
+            out->precise = out->half_pct <= 100 * p->precision;
     }
     out->kept = heads;
     if (p->max_processes <= 1) {
