@@ -1,5 +1,5 @@
 /* The comparison of two sides, pure arithmetic: per benchmark the ratio of the headlines
- * with its interval (Welch's t over processes, a bootstrap over runs or samples), the
+ * with its interval (the headlines' own over processes, a bootstrap over runs or samples), the
  * Mann-Whitney p-value and a verdict; over them all the geometric mean of the ratios. */
 #include <math.h>
 #include <stdio.h>
@@ -255,13 +255,13 @@ static int within_next_run(const vn__cmp_bench *x, int cyc, const double *u, dou
 }
 
 /* Both sides measured in two processes or more: the processes are the
- * units (Kalibera and Jones, ISMM 2013). The ratio is that of the headlines, the quantile
- * of the processes' values both runs' headlines were (else their median), as
- * each run reported them; its interval Welch's t-interval of the difference of the mean
- * logs, two independent sets of processes with variances of their own, centred on
- * that ratio. In
- * reference cycles when either side's headline was (a body on the CPU) and
- * both have them. */
+ * units (Kalibera and Jones, ISMM 2013). The ratio is that of the
+ * headlines, the quantile of the processes' values both runs' headlines
+ * were (else their median), as each run reported them; its interval joins
+ * the two headlines' own intervals (vn__levels_ratio_headlines), so that
+ * it speaks of the figures compared, not of the mean logs a few slow
+ * processes widen (docs/compare.md). In reference cycles when either
+ * side's headline was (a body on the CPU) and both have them. */
 static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__cmp_row *row)
 {
     int cyc = b->cycles_headline || n->cycles_headline;
@@ -277,7 +277,7 @@ static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__
     if (isnan(row->base_median) || isnan(row->new_median))
         return VN_ENOMEM;
     double g, lo, hi;
-    int rc = vn__levels_ratio_unpaired(ub, b->nunits, un, n->nunits, &g, &lo, &hi);
+    int rc = vn__levels_ratio_headlines(ub, b->nunits, un, n->nunits, low, &g, &lo, &hi);
     if (rc == VN_ERANGE)
         return 1;
     if (rc)

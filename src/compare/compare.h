@@ -58,7 +58,7 @@ typedef struct vn__cmp_row {
     double ratio;              /* new_median / base_median: below 1 is faster */
     double lo, hi;             /* its 95% interval; NaN without one */
     /* What was resampled: "processes" (vernier's code results, two or more
-     * processes a side: Welch's t-interval of their logs), "runs" (runs of
+     * processes a side: the headlines' own intervals joined), "runs" (runs of
      * commands or repetitions: the bootstrap of the medians), "samples"
      * (code results with one process on a side: the bootstrap of the
      * samples, which cannot see what varies between runs), "aggregates"

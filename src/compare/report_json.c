@@ -106,10 +106,11 @@ int vn__cmp_report_json(const vn__cmp_result *r, const vn__cmp_files *f, vn_buf 
                  "processes' values both runs' headlines were (the lower quartile by default; "
                  "else their median), the medians of their runs or samples; the means of "
                  "aggregates");
-    vn__json_str(&j, "interval", "processes: Welch's t-interval of the mean logs of the "
-                 "processes' values; runs and samples: bootstrap percentile, each side resampled "
-                 "on its own; aggregates: Welch's t-interval of the log ratio of the means, "
-                 "each log mean's variance (sd / mean)^2 / n");
+    vn__json_str(&j, "interval", "processes: the two headlines' own intervals (Maritz and "
+                 "Jarrett's error, widened where the processes ran in streaks), their log "
+                 "half-widths added in quadrature; runs and samples: bootstrap percentile, "
+                 "each side resampled on its own; aggregates: Welch's t-interval of the log "
+                 "ratio of the means, each log mean's variance (sd / mean)^2 / n");
     vn__json_num(&j, "level", 0.95);
     vn__json_uint(&j, "resamples", r->opt.resamples);
     vn__json_uint(&j, "seed", r->opt.seed);

@@ -226,11 +226,11 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
             most = r->rows[i].learned_from > most ? r->rows[i].learned_from : most;
         }
     if (learned && least == most)
-        out("%snote: %zu interval%s widened by the variation between %zu earlier runs in the "
-            "store\n", prefix, learned, learned == 1 ? "" : "s", least);
+        out("%snote: %zu interval%s no narrower than the variation between %zu earlier runs in "
+            "the store\n", prefix, learned, learned == 1 ? "" : "s", least);
     else if (learned)
-        out("%snote: %zu intervals widened by the variation between %zu to %zu earlier runs in "
-            "the store\n", prefix, learned, least, most);
+        out("%snote: %zu intervals no narrower than the variation between %zu to %zu earlier "
+            "runs in the store\n", prefix, learned, least, most);
     if (within)
         out("%snote: %zu called no change: a headline lies within the interval the other run "
             "printed\n", prefix, within);

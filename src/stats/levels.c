@@ -478,6 +478,46 @@ int vn__levels_ratio_unpaired(const double *a, size_t na, const double *b, size_
     return 0;
 }
 
+/* A headline of x[0..k) and its interval's half-width on the log scale:
+ * the wider of its two sides. */
+static int headline_log(const double *x, size_t k, double low, double *value, double *half)
+{
+    for (size_t i = 0; i < k; i++)
+        if (!(x[i] > 0))
+            return VN_ERANGE;
+    const vn__levels_opts o = {0, 1, 0, 0, low > 0 && low < 0.5 ? low : 0};
+    vn__levels l;
+    int rc = vn__levels_compute_with(x, NULL, k, &o, &l);
+    if (rc)
+        return rc;
+    int q = o.low > 0;
+    double v = q ? l.low : l.median, lo = q ? l.low_lo : l.median_lo;
+    double hi = q ? l.low_hi : l.median_hi;
+    *value = v;
+    *half = NAN;
+    if (k >= 2 && v > 0 && hi >= v && lo <= v)
+        *half = fmax(log(hi / v), lo > 0 ? log(v / lo) : (v - lo) / v);
+    return 0;
+}
+
+int vn__levels_ratio_headlines(const double *a, size_t na, const double *b, size_t nb, double low,
+                               double *ratio, double *lo, double *hi)
+{
+    if (!a || !b || na == 0 || nb == 0 || !ratio || !lo || !hi)
+        return VN_EINVAL;
+    double va, ha, vb, hb;
+    int rc = headline_log(a, na, low, &va, &ha);
+    if (!rc)
+        rc = headline_log(b, nb, low, &vb, &hb);
+    if (rc)
+        return rc;
+    *ratio = vb / va;
+    double half = hypot(ha, hb);
+    *lo = isnan(half) ? NAN : *ratio * exp(-half);
+    *hi = isnan(half) ? NAN : *ratio * exp(half);
+    return 0;
+}
+
 int vn__levels_ratio_summary(double ma, double sa, size_t na, double mb, double sb, size_t nb,
                              double *ratio, double *lo, double *hi, double *p)
 {

@@ -189,6 +189,17 @@ int vn__levels_ratio(const double *num, const double *den, size_t k, double *rat
 int vn__levels_ratio_unpaired(const double *a, size_t na, const double *b, size_t nb, double *ratio,
                               double *lo, double *hi);
 
+/* The ratio of two independent sets' headlines (two runs' processes):
+ * each set's low quantile (low in (0, 0.5)), else its median, b's over
+ * a's; its interval from the interval each headline has on its own
+ * (vn__levels_compute_with: Maritz and Jarrett's error, the serial
+ * factor), their half-widths on the log scale added in quadrature. A
+ * headline whose interval reaches 0 has the lower half-width the delta
+ * method gives, its half-width over the value. NAN ends when either side
+ * has fewer than 2; VN_ERANGE when a value is not above 0. */
+int vn__levels_ratio_headlines(const double *a, size_t na, const double *b, size_t nb, double low,
+                               double *ratio, double *lo, double *hi);
+
 /* The same from summaries alone, each side's mean, standard deviation and
  * count (Google Benchmark's aggregates): the ratio mb / ma, with Welch's
  * t-interval of the difference of the log means, each log mean's variance

@@ -326,7 +326,9 @@ static void a_headline_the_other_run_promised_is_no_change(void **state)
     const double tight[8] = {100, 101, 99, 100.5, 99.5, 100, 100.2, 100.1};
     const double spread[8] = {90, 110, 95, 105, 100, 85, 115, 100};
     const double near[8] = {130, 130.5, 129.5, 130, 130.2, 129.8, 130, 130.1};
-    const double mid[8] = {115, 115.5, 114.5, 115, 115.2, 114.8, 115, 115.1};
+    /* Past the spread's own median interval (100 +-12.3%), within the one
+     * it gives the next run ([83.1, 117.8]). */
+    const double mid[8] = {117, 117.5, 116.5, 117, 117.2, 116.8, 117, 117.1};
     const double far[8] = {160, 160.5, 159.5, 160, 160.2, 159.8, 160, 160.1};
     const struct {
         const double *base, *new_;
@@ -340,7 +342,7 @@ static void a_headline_the_other_run_promised_is_no_change(void **state)
         {tight, near, 99, 101, 129, 131, 0, VN__CMP_SLOWER}, /* each run sure of itself */
         /* None printed: the one the processes give, narrow, then wide */
         {tight, near, NAN, NAN, 129, 131, 0, VN__CMP_SLOWER},
-        {spread, mid, NAN, NAN, 114, 116, 0, VN__CMP_SAME},
+        {spread, mid, NAN, NAN, 116, 118, 0, VN__CMP_SAME},
         /* Two files pooled: no one run's promise; the processes' own */
         {tight, near, 95, 135, 129, 131, 1, VN__CMP_SLOWER},
         /* A file that gave no headline, then one run's: that run's */

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Two builds of `vernier compare` on the same kept runs: which finds more
+and cries wolf less. For every set bench/coverage.sh kept (OUT=DIR) and
+condition, each tool compares
+  - run i against run i+1 (false alarms: both are the same binary),
+  - run i against the chains' planted 3% and 10% slowdowns run after it,
+  - run i against run i+1 with every workload's values scaled by 1.03,
+    1.05 and 1.10 (processes, samples and headline alike): a slowdown of
+    known size planted in the memory-bound workloads too, on the
+    machine's own spread,
+and the script prints, per workload, how often each tool said slower, and
+per tool the set-conditions where a workload's false alarms passed 2 of
+40 (the goal of bench/coverage.sh).
+
+    bench/compare_replay.py OLD_VERNIER NEW_VERNIER DIR [DIR...]
+"""
+import collections
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+SCALES = (1.03, 1.05, 1.10)
+
+
+def scaled(src, dst, f):
+    """src's results with every value in ns or cycles times f."""
+    def times(v):
+        return [x * f if isinstance(x, (int, float)) else x for x in v]
+
+    with open(src, encoding="utf-8") as fh:
+        d = json.load(fh)
+    for b in d["benchmarks"]:
+        for s in b.get("samples") or []:
+            if isinstance(s.get("value"), (int, float)):
+                s["value"] *= f
+        for p in b.get("processes") or []:
+            for k in ("value", "cycles"):
+                if isinstance(p.get(k), (int, float)):
+                    p[k] *= f
+        h = b.get("headline") or {}
+        if isinstance(h.get("value"), (int, float)):
+            h["value"] *= f
+        for k in ("ci", "est_ci"):
+            if h.get(k):
+                h[k] = times(h[k])
+        for u in (h.get("units") or {}).values():
+            if u and isinstance(u.get("value"), (int, float)):
+                u["value"] *= f
+            if u and u.get("ci"):
+                u["ci"] = times(u["ci"])
+        if isinstance(b.get("cycles"), (int, float)):
+            b["cycles"] *= f
+        if isinstance((b.get("stats") or {}).get("median"), (int, float)):
+            b["stats"]["median"] *= f
+    with open(dst, "w", encoding="utf-8") as fh:
+        json.dump(d, fh)
+
+
+def pairs(d, tmp):
+    """(kind, set-condition, base file, new file) of one kept set."""
+    out = []
+    for cond in ("quiet", "stress"):
+        i = 1
+        while os.path.exists(f"{d}/{cond}-base-{i + 1}.json"):
+            base, nxt = f"{d}/{cond}-base-{i}.json", f"{d}/{cond}-base-{i + 1}.json"
+            where = f"{os.path.basename(d)} {cond}"
+            out.append(("same", where, base, nxt))
+            for k in ("slow3", "slow10"):
+                if os.path.exists(f"{d}/{cond}-{k}-{i}.json"):
+                    out.append((k, where, base, f"{d}/{cond}-{k}-{i}.json"))
+            for f in SCALES:
+                dst = os.path.join(tmp, f"{os.path.basename(d)}-{cond}-{i}-x{f:.2f}.json")
+                scaled(nxt, dst, f)
+                out.append((f"x{f:.2f}", where, base, dst))
+            i += 1
+    return out
+
+
+def slower(tool, base, new):
+    """The workloads tool calls slower in new than in base, and all it compared."""
+    r = subprocess.run([tool, "compare", "--json", "-", base, new], capture_output=True,
+                       text=True, check=False)
+    try:
+        rows = json.loads(r.stdout)["benchmarks"]
+    except (ValueError, KeyError):
+        return None
+    return {w["name"]: w["verdict"] == "slower" for w in rows}
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.exit(__doc__)
+    tools, dirs = argv[:2], argv[2:]
+    with tempfile.TemporaryDirectory() as tmp:
+        work = [p for d in dirs for p in pairs(d, tmp)]
+        count = {t: collections.defaultdict(lambda: [0, 0]) for t in tools}
+        alarms = {t: collections.Counter() for t in tools}
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+            for t in tools:
+                for (kind, where, _, _), got in zip(work, ex.map(lambda p, t=t: slower(t, p[2], p[3]),
+                                                                  work)):
+                    for name, s in (got or {}).items():
+                        if kind.startswith("slow") and "chain" not in name:
+                            continue
+                        count[t][(kind, name)][0] += s
+                        count[t][(kind, name)][1] += 1
+                        if kind == "same":
+                            alarms[t][(where, name)] += s
+    print(f"{'kind':6} {'workload':16} " + "  ".join(f"{'tool ' + str(i + 1):>10}"
+                                                  for i in range(len(tools))) + "   compared")
+    for kind, name in sorted(count[tools[0]]):
+        cells = [count[t][(kind, name)] for t in tools]
+        print(f"{kind:6} {name:16} " + "  ".join(f"{c[0] / c[1] if c[1] else 0:10.3f}"
+                                                for c in cells) + f"   {cells[0][1]}")
+    for i, t in enumerate(tools):
+        over = sorted(f"{w} {n} {v}" for (w, n), v in alarms[t].items() if v > 2)
+        print(f"tool {i + 1} ({t}): {len(over)} set-condition workloads with more than 2 "
+              f"false alarms: {', '.join(over) or 'none'}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
