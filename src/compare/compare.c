@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bootstrap.h"
 #include "compare.h"
 #include "stats/internal.h"
 #include "stats/levels.h"
@@ -13,10 +14,6 @@
 
 /* Two sides' probes this far apart ran on cores shared differently. */
 #define VN__CMP_PROBE_APART 1.1
-
-/* The interval's level: the 2.5th and 97.5th percentiles of the resamples. */
-#define LO_PCT 2.5
-#define HI_PCT 97.5
 
 const char *vn__cmp_verdict_name(vn__cmp_verdict v)
 {
@@ -34,197 +31,12 @@ void vn__cmp_options_init(vn__cmp_options *o)
     o->nmaps = 0;
 }
 
-/* splitmix64: small, fast, and the same sequence on every machine. */
-static uint64_t next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n): draws past the last whole multiple of n are redrawn,
- * so no index is favoured. */
-static size_t below(uint64_t *s, size_t n)
-{
-    uint64_t limit = UINT64_MAX - UINT64_MAX % n, r;
-    do
-        r = next(s);
-    while (r >= limit);
-    return (size_t)(r % n);
-}
-
-/* Each benchmark draws from its own stream, seeded by its name, so its
- * interval does not depend on which other benchmarks the files hold. */
-static uint64_t stream(uint64_t seed, const char *name)
-{
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-        h = (h ^ *p) * 0x100000001b3ull;
-    return seed ^ h;
-}
-
-/* The median of n values drawn with replacement from sorted[0..n): the
- * draws are counted per index (cnt, n zeroed entries) instead of sorted,
- * since the order of the indices is the order of the values. */
-static double resample_median(const double *sorted, size_t n, size_t *cnt, uint64_t *rng)
-{
-    memset(cnt, 0, n * sizeof *cnt);
-    for (size_t i = 0; i < n; i++)
-        cnt[below(rng, n)]++;
-    size_t want_lo = (n - 1) / 2, want_hi = n / 2, seen = 0;
-    double lo = NAN;
-    for (size_t j = 0; j < n; j++) {
-        seen += cnt[j];
-        if (isnan(lo) && seen > want_lo)
-            lo = sorted[j];
-        if (seen > want_hi)
-            return (lo + sorted[j]) / 2;
-    }
-    return lo;
-}
-
 static double median_of(const double *sorted, size_t n) { return vn_percentile_sorted(sorted, n, 50); }
-
-/* A side this large draws each resample's median from its distribution
- * over ranks instead of drawing n values: the same bootstrap in
- * O(n + B log n) rather than O(B n), so that millions of runs compare in
- * seconds. Below it, the draws are made one by one. */
-#define FAST_N 2000
-
-/* The distribution over ranks of one order statistic of a resample of n
- * sorted values (position k, from 0): it is at or below the value of rank
- * j when at least k + 1 of the n draws are, a Binomial(n, (j + 1) / n)
- * count, so P = I_p(k + 1, n - k), the regularized incomplete beta. Only
- * the ranks where that moves off 0 and 1 are kept: from first, cdf[0..m). */
-typedef struct rank_cdf {
-    size_t first, m;
-    double *cdf;
-} rank_cdf;
-
-static int rank_cdf_make(size_t n, size_t k, rank_cdf *r)
-{
-    /* The order statistic's rank spreads about sqrt(n) / 2: 12 of those on
-     * either side hold all but 1e-30 of it. */
-    size_t half = (size_t)(6 * sqrt((double)n)) + 16;
-    size_t lo = k > half ? k - half : 0, hi = k + half < n ? k + half : n - 1;
-    r->first = lo;
-    r->m = hi - lo + 1;
-    r->cdf = malloc(r->m * sizeof *r->cdf);
-    if (!r->cdf)
-        return VN_ENOMEM;
-    double a = (double)(k + 1), b = (double)(n - k);
-    for (size_t j = lo; j <= hi; j++) {
-        double p = (double)(j + 1) / (double)n;
-        r->cdf[j - lo] = j + 1 == n ? 1 : vn__ibeta(a, b, p, 1 - p);
-    }
-    r->cdf[r->m - 1] = 1;
-    return 0;
-}
-
-/* The rank whose cumulative probability first reaches u. */
-static size_t rank_draw(const rank_cdf *r, double u)
-{
-    size_t lo = 0, hi = r->m - 1;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (r->cdf[mid] >= u)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return r->first + lo;
-}
-
-/* The median of a resample of a large side: its two middle order
- * statistics, each from its own exact distribution, drawn with one
- * uniform number (for an odd n they are one). */
-typedef struct fast_side {
-    rank_cdf lo, hi;
-    int odd;
-} fast_side;
-
-static int fast_make(size_t n, fast_side *f)
-{
-    memset(f, 0, sizeof *f);
-    f->odd = n % 2 == 1;
-    int rc = rank_cdf_make(n, (n - 1) / 2, &f->lo);
-    if (!rc && !f->odd)
-        rc = rank_cdf_make(n, n / 2, &f->hi);
-    return rc;
-}
-
-static void fast_free(fast_side *f)
-{
-    free(f->lo.cdf);
-    free(f->hi.cdf);
-}
-
-static double fast_median(const double *sorted, const fast_side *f, uint64_t *rng)
-{
-    double u = ((double)(next(rng) >> 11) + 0.5) / 9007199254740992.0;
-    double a = sorted[rank_draw(&f->lo, u)];
-    return f->odd ? a : (a + sorted[rank_draw(&f->hi, u)]) / 2;
-}
-
-static double ratio_of(double num, double den)
-{
-    if (den <= 0)
-        return num > 0 ? INFINITY : NAN;
-    return num / den;
-}
 
 typedef struct work {
     const vn__cmp_options *o;
-    double *boot;    /* resamples of one benchmark's ratio */
-    size_t *cnt;
-    size_t cntcap;
+    vn__cmp_boot boot;
 } work;
-
-/* The bootstrap interval of new/base: each side resampled on its own (the
- * two are independent runs), the ratio of the resamples' medians taken,
- * and the percentile interval of those ratios. */
-static int interval(work *w, const double *sb, size_t nb, const double *sn, size_t nn,
-                    const char *name, vn__cmp_row *row)
-{
-    size_t need = nb > nn ? nb : nn, B = w->o->resamples;
-    if (need > w->cntcap) {
-        size_t *c = realloc(w->cnt, need * sizeof *c);
-        if (!c)
-            return VN_ENOMEM;
-        w->cnt = c;
-        w->cntcap = need;
-    }
-    uint64_t rng = stream(w->o->seed, name);
-    fast_side fb, fn;
-    int fast_b = nb >= FAST_N, fast_n = nn >= FAST_N, rc = 0;
-    memset(&fb, 0, sizeof fb);
-    memset(&fn, 0, sizeof fn);
-    if (fast_b)
-        rc = fast_make(nb, &fb);
-    if (!rc && fast_n)
-        rc = fast_make(nn, &fn);
-    for (size_t b = 0; !rc && b < B; b++) {
-        double mb = fast_b ? fast_median(sb, &fb, &rng) : resample_median(sb, nb, w->cnt, &rng);
-        double mn = fast_n ? fast_median(sn, &fn, &rng) : resample_median(sn, nn, w->cnt, &rng);
-        double r = ratio_of(mn, mb);
-        w->boot[b] = isnan(r) ? INFINITY : r;
-    }
-    fast_free(&fb);
-    fast_free(&fn);
-    if (rc)
-        return rc;
-    qsort(w->boot, B, sizeof *w->boot, vn__cmp_double);
-    row->lo = vn_percentile_sorted(w->boot, B, LO_PCT);
-    row->hi = vn_percentile_sorted(w->boot, B, HI_PCT);
-    /* Resamples with a median of 0 on BASE have no finite ratio: an end
-     * between two of them is unbounded, not unknown. */
-    if (isnan(row->hi))
-        row->hi = INFINITY;
-    if (isnan(row->lo))
-        row->lo = INFINITY;
-    return 0;
-}
 
 /* Units x[0..n), unsorted, as a headline: their median, or their low quantile when the
  * runs' headlines were (policy head_low); NAN when out of memory. */
@@ -463,7 +275,7 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
         double u;
         rc = vn_mann_whitney(vb, nb, vn, nn, &u, &row.p);
         if (!rc && nb >= 2 && nn >= 2)
-            rc = interval(w, sb, nb, sn, nn, b->name, &row);
+            rc = vn__cmp_bootstrap(&w->boot, sb, nb, sn, nn, b->name, &row.lo, &row.hi);
     }
     if (rc)
         goto done;
@@ -533,7 +345,7 @@ int vn__cmp_compare(const vn__cmp_side *base, const vn__cmp_side *new_, const vn
     if (o->threshold_from_files && base->precision > 0 && new_->precision > 0)
         r.opt.threshold = fmax(base->precision, new_->precision);
     size_t nb = base->nbench ? base->nbench : 1, nn = new_->nbench ? new_->nbench : 1;
-    work w = {.o = &r.opt};
+    work w = {.o = &r.opt, .boot = {.resamples = o->resamples, .seed = o->seed}};
     vn__cmp_pairs pairs;
     int prc = vn__cmp_pair(base, new_, o->maps, o->nmaps, &pairs);
     if (prc)
@@ -542,8 +354,8 @@ int vn__cmp_compare(const vn__cmp_side *base, const vn__cmp_side *new_, const vn
     r.skipped = calloc(nb, sizeof *r.skipped);
     r.only_base = calloc(nb, sizeof *r.only_base);
     r.only_new = calloc(nn, sizeof *r.only_new);
-    w.boot = malloc((o->resamples ? o->resamples : 1) * sizeof *w.boot);
-    int rc = r.rows && r.skipped && r.only_base && r.only_new && w.boot && o->resamples
+    w.boot.boot = malloc((o->resamples ? o->resamples : 1) * sizeof *w.boot.boot);
+    int rc = r.rows && r.skipped && r.only_base && r.only_new && w.boot.boot && o->resamples
                  ? 0
                  : o->resamples ? VN_ENOMEM : VN_EINVAL;
     for (size_t i = 0; !rc && i < base->nbench; i++) {
@@ -576,8 +388,8 @@ int vn__cmp_compare(const vn__cmp_side *base, const vn__cmp_side *new_, const vn
         if (base->facts[f] && new_->facts[f] && strcmp(base->facts[f], new_->facts[f]))
             r.differ |= 1u << f;
     }
-    free(w.boot);
-    free(w.cnt);
+    free(w.boot.boot);
+    free(w.boot.cnt);
     if (rc) {
         vn__cmp_result_free(&r);
         return rc;
