@@ -99,6 +99,12 @@ static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__
     row->hi = row->ratio * hi / g;
     row->within_next_run = within_next_run(b, cyc, ub, row->new_median, low) ||
                            within_next_run(n, cyc, un, row->base_median, low);
+    if (!(low > 0 && low <= VN__CMP_FAST_END)) {
+        rc = vn__levels_ratio_headlines(ub, b->nunits, un, n->nunits, VN__CMP_FAST_END,
+                                        &row->fast_ratio, &row->fast_lo, &row->fast_hi);
+        if (rc)
+            return rc;
+    }
     double u;
     if (vn_mann_whitney(ub, b->nunits, un, n->nunits, &u, &row->p) != 0)
         row->p = NAN;
@@ -202,7 +208,8 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
 {
     if (!b->n || !n->n) {
         vn__cmp_row row = {.name = b->name, .base = b, .new_ = n, .lo = NAN, .hi = NAN, .p = NAN,
-                           .insn_base = NAN, .insn_new = NAN, .insn_ratio = NAN};
+                           .insn_base = NAN, .insn_new = NAN, .insn_ratio = NAN,
+                           .fast_ratio = NAN, .fast_lo = NAN, .fast_hi = NAN};
         int rc = aggregate_row(&row, b, n);
         if (rc == 1)
             return add_skip(r, b, n, b->n ? NAN : b->agg_mean, n->n ? NAN : n->agg_mean);
@@ -245,7 +252,8 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
     double *sb = vn__sorted_copy(vb, nb), *sn = vn__sorted_copy(vn, nn);
     int rc = sb && sn ? 0 : VN_ENOMEM;
     vn__cmp_row row = {.name = b->name, .base = b, .new_ = n, .lo = NAN, .hi = NAN,
-                       .method = "runs", .units_base = nb, .units_new = nn};
+                       .method = "runs", .units_base = nb, .units_new = nn,
+                       .fast_ratio = NAN, .fast_lo = NAN, .fast_hi = NAN};
     if (!rc && procs && b->nunits >= 2 && n->nunits >= 2) {
         row.method = "processes";
         row.units_base = b->nunits;
@@ -294,6 +302,16 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
         row.verdict = VN__CMP_SAME;
     else
         row.within_next_run = 0;
+    /* Code that runs slower is slower in its fastest processes too; a
+     * state of the machine that slowed some processes (a neighbour in the
+     * shared cache) leaves the fastest where they were. A verdict stands
+     * only where the fast ends moved past the threshold the same way. */
+    if ((row.verdict == VN__CMP_SLOWER && !(row.fast_lo > 1 + t)) ||
+        (row.verdict == VN__CMP_FASTER && !(row.fast_hi < 1 - t))) {
+        row.fast_end_still = !isnan(row.fast_ratio);
+        if (row.fast_end_still)
+            row.verdict = VN__CMP_SAME;
+    }
     row.insn_base = insn_median(b);
     row.insn_new = insn_median(n);
     row.insn_ratio = row.insn_base > 0 && row.insn_new >= 0 ? row.insn_new / row.insn_base : NAN;

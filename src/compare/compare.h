@@ -48,6 +48,11 @@ typedef struct vn__cmp_options {
  * fixed seed. */
 void vn__cmp_options_init(vn__cmp_options *o);
 
+/* The quantile of the processes that stands for their fast end: a
+ * slowdown of the code moves it with the headline, a state of the
+ * machine that slowed some processes does not (docs/compare.md). */
+#define VN__CMP_FAST_END 0.10
+
 /* A benchmark on both sides with values to compare. */
 typedef struct vn__cmp_row {
     const char *name;          /* the base side's */
@@ -76,6 +81,12 @@ typedef struct vn__cmp_row {
     int within_next_run;       /* processes a side, the interval on one side of 1: either
                                   side's headline lies within the interval the other run
                                   printed for its next run, so no change (compare.c) */
+    /* Processes a side: the ratio of their fast ends (the lowest tenth,
+     * VN__CMP_FAST_END) with its interval; NaN otherwise, or when the
+     * headline is that low itself. */
+    double fast_ratio, fast_lo, fast_hi;
+    int fast_end_still;        /* the headlines' interval lay past the threshold and the fast
+                                  ends' did not: a state of the machine, so no change */
 } vn__cmp_row;
 
 /* A benchmark on both sides that cannot be compared. */

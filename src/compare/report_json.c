@@ -80,6 +80,16 @@ static void row(vn__json *j, const vn__cmp_row *w)
     vn__json_str(j, "verdict", verdict_ids[w->verdict]);
     vn__json_uint(j, "learned_from", w->learned_from);
     vn__json_bool(j, "within_next_run", w->within_next_run != 0);
+    if (isnan(w->fast_ratio)) {
+        vn__json_null(j, "fast_end");
+    } else {
+        vn__json_obj_begin(j, "fast_end");
+        vn__json_num(j, "quantile", VN__CMP_FAST_END);
+        vn__json_num(j, "ratio", w->fast_ratio);
+        interval(j, "ci", w->fast_lo, w->fast_hi);
+        vn__json_obj_end(j);
+    }
+    vn__json_bool(j, "fast_end_still", w->fast_end_still != 0);
     vn__json_num(j, "instructions_ratio", w->insn_ratio);
     vn__json_obj_end(j);
 }

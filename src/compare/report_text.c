@@ -201,10 +201,11 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
         out("\n");
     } else
         nothing(o, &err, r, prefix);
-    size_t cycles = 0, aggs = 0, within = 0, aggs_bare = 0;
+    size_t cycles = 0, aggs = 0, within = 0, aggs_bare = 0, still = 0;
     for (size_t i = 0; i < r->nrows; i++) {
         int agg = !strcmp(r->rows[i].method, "aggregates");
         within += r->rows[i].within_next_run;
+        still += r->rows[i].fast_end_still;
         cycles += r->rows[i].cycles;
         aggs += agg;
         aggs_bare += agg && r->rows[i].verdict == VN__CMP_NO_INTERVAL;
@@ -234,6 +235,9 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
     if (within)
         out("%snote: %zu called no change: a headline lies within the interval the other run "
             "printed\n", prefix, within);
+    if (still)
+        out("%snote: %zu called no change: the fastest tenth of the processes did not move with "
+            "the headline\n", prefix, still);
     if (aggs)
         out("%snote: %zu compared by their means (a side had only Google Benchmark's aggregates): "
             "Welch's t\n", prefix, aggs);

@@ -428,6 +428,45 @@ def test_a_headline_the_other_run_promised_is_no_change(tmp_path):
     assert r["verdict"] == "slower" and r["within_next_run"] is False
 
 
+def quartile_run(values, lo, hi):
+    """A benchmark program's results as far as compare reads them: one row
+    whose processes read values (ns), its headline their lower quartile,
+    with the interval it printed for the next run."""
+    return {"schema": "vernier.results/1", "kind": "code", "benchmarks": [{
+        "name": "x", "overhead": {"ns": 0},
+        "samples": [{"value": v, "process": i} for i, v in enumerate(values)],
+        "processes": [{"value": v} for v in values],
+        "headline": {"unit": "ns", "quantile": 0.25, "units": {"ns": {"ci": [lo, hi]}}}}]}
+
+
+def test_a_state_that_slowed_some_processes_is_no_change(tmp_path):
+    """One run's 20 processes all fast; the next's 3 fast and 17 met a
+    slower state: the quartiles part beyond both intervals, the fast ends
+    (their lowest tenth, Hyndman and Fan's definition 8 as numpy's
+    median_unbiased) do not: no change, fast_end_still, a note, and the
+    gate passes. Every process 10% slower: slower, and the gate fails."""
+    tight = [100 + 0.1 * i for i in range(20)]
+    few = [125 + 0.8 * i if i % 7 else 100 + 0.1 * (i // 7) for i in range(20)]
+    base = write(tmp_path / "base.json", quartile_run(tight, 100.2, 100.9))
+    mixed = write(tmp_path / "mixed.json", quartile_run(few, 120, 132))
+    slower = write(tmp_path / "slower.json", quartile_run([1.1 * v for v in tight], 110.2, 111))
+    r = rows(compare(base, mixed))["x"]
+    assert r["method"] == "processes" and r["ci"][0] > 1.02, r
+    fast = r["fast_end"]
+    assert fast["quantile"] == 0.1
+    want = np.quantile(few, 0.1, method="median_unbiased") / np.quantile(tight, 0.1,
+                                                                         method="median_unbiased")
+    assert fast["ratio"] == pytest.approx(want, rel=1e-12)
+    assert fast["ci"][0] < 1.02 < fast["ci"][1]
+    assert r["verdict"] == "no_change" and r["fast_end_still"] is True
+    assert r["within_next_run"] is False
+    p = run("compare", "--fail-on-regression", base, mixed, check=0)
+    assert "the fastest tenth of the processes did not move" in p.stdout
+    r = rows(compare("--fail-on-regression", base, slower, check=3))["x"]
+    assert r["verdict"] == "slower" and r["fast_end_still"] is False
+    assert r["fast_end"]["ratio"] == pytest.approx(1.1, rel=1e-9)
+
+
 def test_vernier_run_and_suite_results(tmp_path):
     runs = tmp_path / "run.json"
     run("run", "--runs", "5", "--json", str(runs), "true", "sleep 0.001", check=0, timeout=120)

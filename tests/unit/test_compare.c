@@ -378,6 +378,82 @@ static void a_headline_the_other_run_promised_is_no_change(void **state)
     }
 }
 
+/* A run of n processes in ns whose headline was their lower quartile,
+ * with the interval it printed for the next run. */
+static void quartile_run(vn__cmp_side *s, const double *ns, int n, double lo, double hi)
+{
+    char doc[16384];
+    int at = snprintf(doc, sizeof doc,
+                      "{\"schema\":\"vernier.results/1\",\"kind\":\"code\",\"benchmarks\":[{"
+                      "\"name\":\"x\",\"overhead\":{\"ns\":0},\"samples\":[");
+    for (int i = 0; i < n; i++)
+        at += snprintf(doc + at, sizeof doc - (size_t)at, "%s{\"value\":%g,\"process\":%d}",
+                       i ? "," : "", ns[i], i);
+    at += snprintf(doc + at, sizeof doc - (size_t)at, "],\"processes\":[");
+    for (int i = 0; i < n; i++)
+        at += snprintf(doc + at, sizeof doc - (size_t)at, "%s{\"value\":%g}", i ? "," : "",
+                       ns[i]);
+    snprintf(doc + at, sizeof doc - (size_t)at,
+             "],\"headline\":{\"unit\":\"ns\",\"quantile\":0.25,"
+             "\"units\":{\"ns\":{\"ci\":[%g,%g]}}}}]}", lo, hi);
+    vn__cmp_error e;
+    assert_int_equal(read_text(s, doc, &e), 0);
+}
+
+/* Processes in two states of the machine (a buffer in the host's shared
+ * cache, or not). One run met only the fast one, near 100 ns; the next
+ * met it in 3 processes of 20 and the slow one, near 125-140, in the
+ * rest. Its quartile moves by a quarter, beyond both runs' intervals,
+ * while its fastest tenth stays: no change, said so; and the other way
+ * round, faster is no change too. Every process 10% slower, code that got
+ * slower, is slower. */
+static void a_state_that_slowed_some_processes_is_no_change(void **state)
+{
+    (void)state;
+    enum { K = 20 };
+    double tight[K], few[K], slower[K];
+    for (int i = 0; i < K; i++) {
+        tight[i] = 100 + 0.1 * i;
+        few[i] = i % 7 ? 125 + 0.8 * i : 100 + 0.1 * (i / 7);
+        slower[i] = 1.1 * tight[i];
+    }
+    const struct {
+        const double *base, *new_;
+        double base_ci[2], new_ci[2];
+        vn__cmp_verdict verdict;
+        int still;
+    } cases[] = {
+        {tight, few, {100.2, 100.9}, {120, 132}, VN__CMP_SAME, 1},
+        {few, tight, {120, 132}, {100.2, 100.9}, VN__CMP_SAME, 1},
+        {tight, slower, {100.2, 100.9}, {110.2, 111.0}, VN__CMP_SLOWER, 0},
+        {tight, tight, {100.2, 100.9}, {100.2, 100.9}, VN__CMP_SAME, 0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        vn__cmp_side sa, sb;
+        vn__cmp_side_init(&sa);
+        vn__cmp_side_init(&sb);
+        quartile_run(&sa, cases[c].base, K, cases[c].base_ci[0], cases[c].base_ci[1]);
+        quartile_run(&sb, cases[c].new_, K, cases[c].new_ci[0], cases[c].new_ci[1]);
+        vn__cmp_options o;
+        vn__cmp_options_init(&o);
+        vn__cmp_result r;
+        assert_int_equal(vn__cmp_compare(&sa, &sb, &o, &r), 0);
+        assert_int_equal(r.nrows, 1);
+        const vn__cmp_row *w = &r.rows[0];
+        assert_string_equal(w->method, "processes");
+        assert_int_equal(w->within_next_run, 0);
+        if (cases[c].still)
+            assert_true(w->lo > 1.02 || w->hi < 0.98); /* the headlines alone said apart */
+        assert_true(fabs(w->fast_ratio - (cases[c].new_ == slower ? 1.1 : 1)) < 0.01);
+        assert_true(w->fast_lo <= w->fast_ratio && w->fast_ratio <= w->fast_hi);
+        assert_int_equal(w->verdict, cases[c].verdict);
+        assert_int_equal(w->fast_end_still, cases[c].still);
+        vn__cmp_result_free(&r);
+        vn__cmp_side_free(&sa);
+        vn__cmp_side_free(&sb);
+    }
+}
+
 static void geomean_and_what_is_left_out(void **state)
 {
     (void)state;
@@ -426,6 +502,7 @@ int main(void)
         cmocka_unit_test(verdicts_follow_the_interval),
         cmocka_unit_test(threshold_is_the_precision_the_files_asked),
         cmocka_unit_test(a_headline_the_other_run_promised_is_no_change),
+        cmocka_unit_test(a_state_that_slowed_some_processes_is_no_change),
         cmocka_unit_test(geomean_and_what_is_left_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
