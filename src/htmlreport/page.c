@@ -86,11 +86,15 @@ static int comparison(vn_buf *b, const vn__rep_model *m, const vn__rep_plot *plo
             rc = vn_buf_puts(b, "<td class=\"num\">&ndash;</td>");
         else if (!rc)
             rc = vn_buf_printf(b, "<td class=\"num\">%.3f to %.3f</td>", r->lo, r->hi);
+        /* Why an interval past the threshold is still no change (compare.md). */
+        const char *why = r->within_next_run ? " (within the interval a run printed for the next)"
+                          : r->fast_end_still ? " (the fastest tenth of the processes did not move)"
+                                              : "";
         if (!rc)
             rc = vn_buf_printf(b, "<td class=\"num\">%.3g</td><td class=\"verdict\" style=\"color:%s\">"
-                                  "%s</td></tr>\n",
+                                  "%s%s</td></tr>\n",
                                r->p, vn__rep_verdict_color(r->verdict),
-                               vn__cmp_verdict_name(r->verdict));
+                               vn__cmp_verdict_name(r->verdict), why);
     }
     if (!rc && c->nrows)
         rc = vn_buf_puts(b, "</table>\n");

@@ -462,6 +462,10 @@ def test_a_state_that_slowed_some_processes_is_no_change(tmp_path):
     assert r["within_next_run"] is False
     p = run("compare", "--fail-on-regression", base, mixed, check=0)
     assert "the fastest tenth of the processes did not move" in p.stdout
+    # The HTML page says why its verdict is no change, as the console does.
+    page = tmp_path / "page.html"
+    run("report", base, "--", mixed, "-o", str(page), check=0)
+    assert "no change (the fastest tenth of the processes did not move)" in page.read_text()
     r = rows(compare("--fail-on-regression", base, slower, check=3))["x"]
     assert r["verdict"] == "slower" and r["fast_end_still"] is False
     assert r["fast_end"]["ratio"] == pytest.approx(1.1, rel=1e-9)
