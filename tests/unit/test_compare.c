@@ -296,25 +296,47 @@ static void verdicts_follow_the_interval(void **state)
 /* A side of code results from one run: eight processes at the given ns
  * (cycles three times that), its headline printed with next-run interval
  * [lo, hi] in ns (NAN: none printed). */
-static void run_of(vn__cmp_side *s, const double *ns, double lo, double hi)
+/* A run of n processes in ns (cycles three times as many), with the
+ * interval it printed for the next run (none for NaN); its headline their
+ * lower quartile when quartile, else their median. */
+static void run_doc(vn__cmp_side *s, const double *ns, int n, double lo, double hi, int quartile)
 {
-    char doc[8192], ci[128] = "";
+    char doc[16384], ci[128] = "";
     int at = snprintf(doc, sizeof doc,
                       "{\"schema\":\"vernier.results/1\",\"kind\":\"code\",\"benchmarks\":[{"
                       "\"name\":\"x\",\"overhead\":{\"ns\":0},\"samples\":[");
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < n; i++)
         at += snprintf(doc + at, sizeof doc - (size_t)at, "%s{\"value\":%g,\"process\":%d}",
                        i ? "," : "", ns[i], i);
     at += snprintf(doc + at, sizeof doc - (size_t)at, "],\"processes\":[");
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < n; i++)
         at += snprintf(doc + at, sizeof doc - (size_t)at, "%s{\"value\":%g,\"cycles\":%g}",
                        i ? "," : "", ns[i], 3 * ns[i]);
     if (!isnan(lo))
         snprintf(ci, sizeof ci, ",\"units\":{\"ns\":{\"ci\":[%g,%g]},\"cycles\":{\"ci\":[%g,%g]}}",
                  lo, hi, 3 * lo, 3 * hi);
-    snprintf(doc + at, sizeof doc - (size_t)at, "],\"headline\":{\"unit\":\"ns\"%s}}]}", ci);
+    snprintf(doc + at, sizeof doc - (size_t)at, "],\"headline\":{\"unit\":\"ns\"%s%s}}]}",
+             quartile ? ",\"quantile\":0.25" : "", ci);
     vn__cmp_error e;
     assert_int_equal(read_text(s, doc, &e), 0);
+}
+
+static void run_of(vn__cmp_side *s, const double *ns, double lo, double hi)
+{
+    run_doc(s, ns, 8, lo, hi, 0);
+}
+
+/* The one row of comparing sb with sa by default, compared over their
+ * processes; r to be freed. */
+static const vn__cmp_row *process_row(const vn__cmp_side *sa, const vn__cmp_side *sb,
+                                      vn__cmp_result *r)
+{
+    vn__cmp_options o;
+    vn__cmp_options_init(&o);
+    assert_int_equal(vn__cmp_compare(sa, sb, &o, r), 0);
+    assert_int_equal(r->nrows, 1);
+    assert_string_equal(r->rows[0].method, "processes");
+    return &r->rows[0];
 }
 
 /* Each run's printed interval is its promise about the next run: a
@@ -361,13 +383,8 @@ static void a_headline_the_other_run_promised_is_no_change(void **state)
         if (cases[c].pool_base == 1)
             run_of(&sa, cases[c].base, cases[c].base_lo, cases[c].base_hi);
         run_of(&sb, cases[c].new_, cases[c].new_lo, cases[c].new_hi);
-        vn__cmp_options o;
-        vn__cmp_options_init(&o);
         vn__cmp_result r;
-        assert_int_equal(vn__cmp_compare(&sa, &sb, &o, &r), 0);
-        assert_int_equal(r.nrows, 1);
-        const vn__cmp_row *w = &r.rows[0];
-        assert_string_equal(w->method, "processes");
+        const vn__cmp_row *w = process_row(&sa, &sb, &r);
         assert_true(w->lo > 1.02);
         assert_int_equal(w->verdict, cases[c].verdict);
         assert_int_equal(w->within_next_run, cases[c].verdict == VN__CMP_SAME);
@@ -376,28 +393,6 @@ static void a_headline_the_other_run_promised_is_no_change(void **state)
         vn__cmp_side_free(&sa);
         vn__cmp_side_free(&sb);
     }
-}
-
-/* A run of n processes in ns whose headline was their lower quartile,
- * with the interval it printed for the next run. */
-static void quartile_run(vn__cmp_side *s, const double *ns, int n, double lo, double hi)
-{
-    char doc[16384];
-    int at = snprintf(doc, sizeof doc,
-                      "{\"schema\":\"vernier.results/1\",\"kind\":\"code\",\"benchmarks\":[{"
-                      "\"name\":\"x\",\"overhead\":{\"ns\":0},\"samples\":[");
-    for (int i = 0; i < n; i++)
-        at += snprintf(doc + at, sizeof doc - (size_t)at, "%s{\"value\":%g,\"process\":%d}",
-                       i ? "," : "", ns[i], i);
-    at += snprintf(doc + at, sizeof doc - (size_t)at, "],\"processes\":[");
-    for (int i = 0; i < n; i++)
-        at += snprintf(doc + at, sizeof doc - (size_t)at, "%s{\"value\":%g}", i ? "," : "",
-                       ns[i]);
-    snprintf(doc + at, sizeof doc - (size_t)at,
-             "],\"headline\":{\"unit\":\"ns\",\"quantile\":0.25,"
-             "\"units\":{\"ns\":{\"ci\":[%g,%g]}}}}]}", lo, hi);
-    vn__cmp_error e;
-    assert_int_equal(read_text(s, doc, &e), 0);
 }
 
 /* Processes in two states of the machine (a buffer in the host's shared
@@ -432,15 +427,10 @@ static void a_state_that_slowed_some_processes_is_no_change(void **state)
         vn__cmp_side sa, sb;
         vn__cmp_side_init(&sa);
         vn__cmp_side_init(&sb);
-        quartile_run(&sa, cases[c].base, K, cases[c].base_ci[0], cases[c].base_ci[1]);
-        quartile_run(&sb, cases[c].new_, K, cases[c].new_ci[0], cases[c].new_ci[1]);
-        vn__cmp_options o;
-        vn__cmp_options_init(&o);
+        run_doc(&sa, cases[c].base, K, cases[c].base_ci[0], cases[c].base_ci[1], 1);
+        run_doc(&sb, cases[c].new_, K, cases[c].new_ci[0], cases[c].new_ci[1], 1);
         vn__cmp_result r;
-        assert_int_equal(vn__cmp_compare(&sa, &sb, &o, &r), 0);
-        assert_int_equal(r.nrows, 1);
-        const vn__cmp_row *w = &r.rows[0];
-        assert_string_equal(w->method, "processes");
+        const vn__cmp_row *w = process_row(&sa, &sb, &r);
         assert_int_equal(w->within_next_run, 0);
         if (cases[c].still)
             assert_true(w->lo > 1.02 || w->hi < 0.98); /* the headlines alone said apart */
