@@ -406,6 +406,10 @@ def loads_nothing_at_run_time(path):
 
 def next_run(value, lo, hi):
     """The interval for the next run from the estimate's own [lo, hi]: each
-    side widened by sqrt(2) on the log scale (src/stats/levels.c)."""
+    side widened by sqrt(2) on the log scale (src/stats/levels.c); one that
+    reaches 0 (an estimate's interval that said 0 for below it) on the
+    linear scale, its lower end 0."""
     w = 2 ** 0.5
-    return [value * (lo / value) ** w, value * (hi / value) ** w]
+    if lo > 0:
+        return [value * (lo / value) ** w, value * (hi / value) ** w]
+    return [0, value + w * (hi - value)]

@@ -10,6 +10,7 @@ import platform
 import re
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -146,7 +147,9 @@ def test_the_interval_is_for_the_next_run():
     h = b["headline"]
     assert h["processes"] == 3 and not h["bound"]
     v, (lo, hi), (elo, ehi) = h["value"], h["ci"], h["est_ci"]
-    assert lo < elo < v < ehi < hi
+    # Three processes far apart (a loaded machine, the sanitizers) can give
+    # an interval that reaches below 0: both then say 0.
+    assert (lo < elo or lo == elo == 0) and elo < v < ehi < hi
     assert [lo, hi] == pytest.approx(next_run(v, elo, ehi), rel=1e-6)
     ns = h["units"]["ns"]
     assert ns["ci"] == b["stats"]["median_ci"]
@@ -330,10 +333,15 @@ def test_progress_bar_on_a_terminal_only():
 def test_cpu_time_follows_the_wall_time_of_code_that_computes():
     d, _ = results("random_work")
     b = d["benchmarks"][0]
-    # On the CPU the whole sample: CPU time per iteration about the median
-    # (never much over it; under it only by what preemption took, and
-    # preempted samples are left out of both).
-    assert 0.5 < b["cpu_ns"] / b["stats"]["median"] < 1.2
+    # On the CPU the whole sample: CPU time per iteration (the median of
+    # the samples not left out, pooled over the processes) about the
+    # median wall time of the same samples (never much over it; under it
+    # only by what preemption took, and preempted samples are left out of
+    # both). Not the headline: that is a quantile of the processes' own
+    # medians, the lower quartile by default, which sits below the pooled
+    # median by as much as the processes differ (24% under the sanitizers).
+    wall = [s["value"] for s in b["samples"] if not set(s["tags"]) & set(b["left_out"])]
+    assert 0.5 < b["cpu_ns"] / statistics.median(wall) < 1.2
     # The headline rests on the samples of its kept processes (those on a
     # core of their own, or all of them when fewer than two had one) that
     # carry no tag it leaves out.
