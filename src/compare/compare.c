@@ -38,12 +38,11 @@ typedef struct work {
     vn__cmp_boot boot;
 } work;
 
-/* Units x[0..n), unsorted, as a headline: their median, or their low quantile when the
- * runs' headlines were (policy head_low); NAN when out of memory. */
-static double headline_copy(const double *x, size_t n, double low)
+/* The median of x[0..n), unsorted; NAN when out of memory. */
+static double median_copy(const double *x, size_t n)
 {
     double *s = vn__sorted_copy(x, n);
-    double m = !s ? NAN : low > 0 ? vn__levels_quantile(s, n, low) : median_of(s, n);
+    double m = s ? median_of(s, n) : NAN;
     free(s);
     return m;
 }
@@ -83,24 +82,19 @@ static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__
         cyc = isfinite(n->units_cycles[i]) && n->units_cycles[i] > 0;
     const double *ub = cyc ? b->units_cycles : b->units, *un = cyc ? n->units_cycles : n->units;
     row->cycles = cyc;
-    double low = b->low == n->low ? b->low : 0;
-    row->base_median = headline_copy(ub, b->nunits, low);
-    row->new_median = headline_copy(un, n->nunits, low);
-    if (isnan(row->base_median) || isnan(row->new_median))
-        return VN_ENOMEM;
-    double g, lo, hi;
-    int rc = vn__levels_ratio_headlines(ub, b->nunits, un, n->nunits, low, &g, &lo, &hi);
+    double low = b->low == n->low ? b->low : 0, head[2];
+    int rc = vn__levels_ratio_headlines(ub, b->nunits, un, n->nunits, low, head, &row->ratio,
+                                        &row->lo, &row->hi);
     if (rc == VN_ERANGE)
         return 1;
     if (rc)
         return rc;
-    row->ratio = row->new_median / row->base_median;
-    row->lo = row->ratio * lo / g;
-    row->hi = row->ratio * hi / g;
+    row->base_median = head[0];
+    row->new_median = head[1];
     row->within_next_run = within_next_run(b, cyc, ub, row->new_median, low) ||
                            within_next_run(n, cyc, un, row->base_median, low);
     if (!(low > 0 && low <= VN__CMP_FAST_END)) {
-        rc = vn__levels_ratio_headlines(ub, b->nunits, un, n->nunits, VN__CMP_FAST_END,
+        rc = vn__levels_ratio_headlines(ub, b->nunits, un, n->nunits, VN__CMP_FAST_END, NULL,
                                         &row->fast_ratio, &row->fast_lo, &row->fast_hi);
         if (rc)
             return rc;
@@ -158,7 +152,7 @@ static int add_skip(vn__cmp_result *r, const vn__cmp_bench *b, const vn__cmp_ben
 
 static double insn_median(const vn__cmp_bench *b)
 {
-    return b->ninsn ? headline_copy(b->insn, b->ninsn, 0) : NAN;
+    return b->ninsn ? median_copy(b->insn, b->ninsn) : NAN;
 }
 
 /* A side as a summary: Google Benchmark's aggregates when it has nothing
@@ -180,7 +174,7 @@ static int summary_of(const vn__cmp_bench *x, double *m, double *sd, size_t *k, 
         ss += (v[i] - *m) * (v[i] - *m);
     *sd = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
     *k = n;
-    *med = headline_copy(v, n, 0);
+    *med = median_copy(v, n);
     return isnan(*med) ? VN_ENOMEM : 0;
 }
 
@@ -204,22 +198,33 @@ static int aggregate_row(vn__cmp_row *row, const vn__cmp_bench *b, const vn__cmp
     return rc == VN_ERANGE ? 1 : rc;
 }
 
+/* The verdict an interval [lo, hi] of a ratio gives past the threshold t. */
+static vn__cmp_verdict verdict_of(double lo, double hi, double t)
+{
+    return isnan(lo) ? VN__CMP_NO_INTERVAL
+           : hi < 1 - t ? VN__CMP_FASTER
+           : lo > 1 + t ? VN__CMP_SLOWER
+                        : VN__CMP_SAME;
+}
+
+/* A row of b and n with nothing known yet. */
+static vn__cmp_row blank_row(const vn__cmp_bench *b, const vn__cmp_bench *n)
+{
+    return (vn__cmp_row){.name = b->name, .base = b, .new_ = n, .lo = NAN, .hi = NAN, .p = NAN,
+                         .insn_base = NAN, .insn_new = NAN, .insn_ratio = NAN,
+                         .fast_ratio = NAN, .fast_lo = NAN, .fast_hi = NAN};
+}
+
 static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__cmp_bench *n)
 {
     if (!b->n || !n->n) {
-        vn__cmp_row row = {.name = b->name, .base = b, .new_ = n, .lo = NAN, .hi = NAN, .p = NAN,
-                           .insn_base = NAN, .insn_new = NAN, .insn_ratio = NAN,
-                           .fast_ratio = NAN, .fast_lo = NAN, .fast_hi = NAN};
+        vn__cmp_row row = blank_row(b, n);
         int rc = aggregate_row(&row, b, n);
         if (rc == 1)
             return add_skip(r, b, n, b->n ? NAN : b->agg_mean, n->n ? NAN : n->agg_mean);
         if (rc)
             return rc;
-        double t = w->o->threshold;
-        row.verdict = isnan(row.lo) ? VN__CMP_NO_INTERVAL
-                      : row.hi < 1 - t ? VN__CMP_FASTER
-                      : row.lo > 1 + t ? VN__CMP_SLOWER
-                                       : VN__CMP_SAME;
+        row.verdict = verdict_of(row.lo, row.hi, w->o->threshold);
         r->count[row.verdict]++;
         r->rows[r->nrows++] = row;
         return 0;
@@ -251,9 +256,10 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
     size_t nb = !procs && b->nunits ? b->nunits : b->n, nn = !procs && n->nunits ? n->nunits : n->n;
     double *sb = vn__sorted_copy(vb, nb), *sn = vn__sorted_copy(vn, nn);
     int rc = sb && sn ? 0 : VN_ENOMEM;
-    vn__cmp_row row = {.name = b->name, .base = b, .new_ = n, .lo = NAN, .hi = NAN,
-                       .method = "runs", .units_base = nb, .units_new = nn,
-                       .fast_ratio = NAN, .fast_lo = NAN, .fast_hi = NAN};
+    vn__cmp_row row = blank_row(b, n);
+    row.method = "runs";
+    row.units_base = nb;
+    row.units_new = nn;
     if (!rc && procs && b->nunits >= 2 && n->nunits >= 2) {
         row.method = "processes";
         row.units_base = b->nunits;
@@ -288,11 +294,7 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
     if (rc)
         goto done;
     widen_by_history(b, &row);
-    double t = w->o->threshold;
-    row.verdict = isnan(row.lo) ? VN__CMP_NO_INTERVAL
-                  : row.hi < 1 - t ? VN__CMP_FASTER
-                  : row.lo > 1 + t ? VN__CMP_SLOWER
-                                   : VN__CMP_SAME;
+    row.verdict = verdict_of(row.lo, row.hi, w->o->threshold);
     /* A state of the machine that lasts a run moves all its processes
      * together, unseen by an interval taken across them; each run's printed
      * interval is its promise about the next run, and a headline the other
@@ -306,12 +308,11 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
      * state of the machine that slowed some processes (a neighbour in the
      * shared cache) leaves the fastest where they were. A verdict stands
      * only where the fast ends moved past the threshold the same way. */
-    if ((row.verdict == VN__CMP_SLOWER && !(row.fast_lo > 1 + t)) ||
-        (row.verdict == VN__CMP_FASTER && !(row.fast_hi < 1 - t))) {
-        row.fast_end_still = !isnan(row.fast_ratio);
-        if (row.fast_end_still)
-            row.verdict = VN__CMP_SAME;
-    }
+    row.fast_end_still = (row.verdict == VN__CMP_FASTER || row.verdict == VN__CMP_SLOWER) &&
+                         !isnan(row.fast_ratio) &&
+                         verdict_of(row.fast_lo, row.fast_hi, w->o->threshold) != row.verdict;
+    if (row.fast_end_still)
+        row.verdict = VN__CMP_SAME;
     row.insn_base = insn_median(b);
     row.insn_new = insn_median(n);
     row.insn_ratio = row.insn_base > 0 && row.insn_new >= 0 ? row.insn_new / row.insn_base : NAN;

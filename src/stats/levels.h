@@ -195,10 +195,11 @@ int vn__levels_ratio_unpaired(const double *a, size_t na, const double *b, size_
  * (vn__levels_compute_with: Maritz and Jarrett's error, the serial
  * factor), their half-widths on the log scale added in quadrature. A
  * headline whose interval reaches 0 has the lower half-width the delta
- * method gives, its half-width over the value. NAN ends when either side
- * has fewer than 2; VN_ERANGE when a value is not above 0. */
+ * method gives, its half-width over the value. The two headlines, a's
+ * then b's, into head unless it is NULL. NAN ends when either side has
+ * fewer than 2; VN_ERANGE when a value is not above 0. */
 int vn__levels_ratio_headlines(const double *a, size_t na, const double *b, size_t nb, double low,
-                               double *ratio, double *lo, double *hi);
+                               double head[2], double *ratio, double *lo, double *hi);
 
 /* The same from summaries alone, each side's mean, standard deviation and
  * count (Google Benchmark's aggregates): the ratio mb / ma, with Welch's

@@ -66,7 +66,7 @@ static int headline_log(const double *x, size_t k, double low, double *value, do
 }
 
 int vn__levels_ratio_headlines(const double *a, size_t na, const double *b, size_t nb, double low,
-                               double *ratio, double *lo, double *hi)
+                               double head[2], double *ratio, double *lo, double *hi)
 {
     if (!a || !b || na == 0 || nb == 0 || !ratio || !lo || !hi)
         return VN_EINVAL;
@@ -76,6 +76,10 @@ int vn__levels_ratio_headlines(const double *a, size_t na, const double *b, size
         rc = headline_log(b, nb, low, &vb, &hb);
     if (rc)
         return rc;
+    if (head) {
+        head[0] = va;
+        head[1] = vb;
+    }
     *ratio = vb / va;
     double half = hypot(ha, hb);
     *lo = isnan(half) ? NAN : *ratio * exp(-half);

@@ -715,7 +715,7 @@ static void two_runs_compare_by_their_headlines(void **state)
     (void)state;
     const double a[6] = {100, 101, 99, 180, 100.5, 99.5}, b[6] = {110, 111, 109, 110.5, 240, 109};
     double r, lo, hi;
-    assert_int_equal(vn__levels_ratio_headlines(a, 6, b, 6, 0.25, &r, &lo, &hi), 0);
+    assert_int_equal(vn__levels_ratio_headlines(a, 6, b, 6, 0.25, NULL, &r, &lo, &hi), 0);
     vn__levels la, lb;
     const vn__levels_opts o = {0, 1, 0, 0, 0.25};
     assert_int_equal(vn__levels_compute_with(a, NULL, 6, &o, &la), 0);
@@ -726,12 +726,12 @@ static void two_runs_compare_by_their_headlines(void **state)
     assert_true(fabs(log(hi / r) - hypot(ha, hb)) < 1e-12);
     assert_true(fabs(log(r / lo) - hypot(ha, hb)) < 1e-12);
     /* The median when no low quantile is asked; one value a side: no interval. */
-    assert_int_equal(vn__levels_ratio_headlines(a, 6, b, 6, 0, &r, &lo, &hi), 0);
+    assert_int_equal(vn__levels_ratio_headlines(a, 6, b, 6, 0, NULL, &r, &lo, &hi), 0);
     assert_true(fabs(r - 110.25 / 100.25) < 1e-12);
-    assert_int_equal(vn__levels_ratio_headlines(a, 1, b, 6, 0.25, &r, &lo, &hi), 0);
+    assert_int_equal(vn__levels_ratio_headlines(a, 1, b, 6, 0.25, NULL, &r, &lo, &hi), 0);
     assert_true(isnan(lo) && isnan(hi));
     const double bad[2] = {1, 0};
-    assert_int_equal(vn__levels_ratio_headlines(bad, 2, b, 6, 0.25, &r, &lo, &hi), VN_ERANGE);
+    assert_int_equal(vn__levels_ratio_headlines(bad, 2, b, 6, 0.25, NULL, &r, &lo, &hi), VN_ERANGE);
 
     vn_rng g;
     vn_rng_seed(&g, 7);
@@ -746,9 +746,9 @@ static void two_runs_compare_by_their_headlines(void **state)
                 if (vn_rng_double(&g) < 0.2)
                     sets[s][k] *= 1.3 + 0.7 * vn_rng_double(&g);
             }
-        assert_int_equal(vn__levels_ratio_headlines(x, K, y, K, 0.25, &r, &lo, &hi), 0);
+        assert_int_equal(vn__levels_ratio_headlines(x, K, y, K, 0.25, NULL, &r, &lo, &hi), 0);
         apart += lo > 1 || hi < 1;
-        assert_int_equal(vn__levels_ratio_headlines(x, K, z, K, 0.25, &r, &lo, &hi), 0);
+        assert_int_equal(vn__levels_ratio_headlines(x, K, z, K, 0.25, NULL, &r, &lo, &hi), 0);
         found += lo > 1;
     }
     print_message("headlines compared: one program apart %.3f, a 10%% shift found %.3f\n",
