@@ -80,14 +80,19 @@ def pairs(d, tmp):
 
 
 def slower(tool, base, new):
-    """The workloads tool calls slower in new than in base, and all it compared."""
+    """The workloads tool calls slower in new than in base (True), the others it
+    compared (False), and those it declined to compare (None)."""
     r = subprocess.run([tool, "compare", "--json", "-", base, new], capture_output=True,
                        text=True, check=False)
     try:
-        rows = json.loads(r.stdout)["benchmarks"]
+        doc = json.loads(r.stdout)
+        got = {w["name"]: w["verdict"] == "slower" for w in doc["benchmarks"]}
     except (ValueError, KeyError):
         return None
-    return {w["name"]: w["verdict"] == "slower" for w in rows}
+    for w in doc.get("not_comparable") or []:
+        if isinstance(w, dict) and w.get("name") not in got:
+            got[w.get("name")] = None
+    return got
 
 
 def main(argv):
@@ -96,7 +101,10 @@ def main(argv):
     tools, dirs = argv[:2], argv[2:]
     with tempfile.TemporaryDirectory() as tmp:
         work = [p for d in dirs for p in pairs(d, tmp)]
-        count = {t: collections.defaultdict(lambda: [0, 0]) for t in tools}
+        # (kind, workload) -> [said slower, tries, compared]: a pair a tool
+        # declined to compare (the core states apart) is a try that did
+        # not find the slowdown.
+        count = {t: collections.defaultdict(lambda: [0, 0, 0]) for t in tools}
         alarms = {t: collections.Counter() for t in tools}
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
             for t in tools:
@@ -105,16 +113,19 @@ def main(argv):
                     for name, s in (got or {}).items():
                         if kind.startswith("slow") and "chain" not in name:
                             continue
-                        count[t][(kind, name)][0] += s
+                        count[t][(kind, name)][0] += bool(s)
                         count[t][(kind, name)][1] += 1
+                        count[t][(kind, name)][2] += s is not None
                         if kind == "same":
-                            alarms[t][(where, name)] += s
+                            alarms[t][(where, name)] += bool(s)
     print(f"{'kind':6} {'workload':16} " + "  ".join(f"{'tool ' + str(i + 1):>10}"
-                                                  for i in range(len(tools))) + "   compared")
+                                                  for i in range(len(tools)))
+          + "   tries  compared by each")
     for kind, name in sorted(count[tools[0]]):
         cells = [count[t][(kind, name)] for t in tools]
         print(f"{kind:6} {name:16} " + "  ".join(f"{c[0] / c[1] if c[1] else 0:10.3f}"
-                                                for c in cells) + f"   {cells[0][1]}")
+                                                for c in cells)
+              + f"   {cells[0][1]:5}  " + " ".join(str(c[2]) for c in cells))
     for i, t in enumerate(tools):
         over = sorted(f"{w} {n} {v}" for (w, n), v in alarms[t].items() if v > 2)
         print(f"tool {i + 1} ({t}): {len(over)} set-condition workloads with more than 2 "

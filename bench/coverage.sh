@@ -21,7 +21,9 @@
 #     run i+1 (RUNS - 1 tries) that calls the workload slower,
 #   - power: the same comparison of run i against a run of the same binary
 #     with a planted slowdown of 3% and of 10% in the chains
-#     (VN_COVERAGE_SLOWER), the share that finds it,
+#     (VN_COVERAGE_SLOWER), the share that finds it (a pair compare
+#     declined because the core states differed is a try that found
+#     nothing, in false alarms and power alike),
 #   - a line for each condition with the goals (mean coverage at least 80%,
 #     each workload's at least 65%, no half-width over its limit; false
 #     alarms in at most 5% of the tries; on the chains, a planted 10% found

@@ -81,8 +81,16 @@ def unseen(runs, name):
 
 
 def same_state(a, b):
-    """Both runs' headlines rest on processes in one core state: their
-    probes within 1.1x, as vernier compare asks (unknown counts as same)."""
+    """Both runs' headlines rest on processes in one core state, as vernier
+    compare judges it: neither's headline says its core was shared through
+    the run while the other's does not, and where neither run told its
+    processes apart (headline core "own"), their probes within 1.1x
+    (unknown counts as same)."""
+    ca, cb = ((x.get("headline") or {}).get("core") for x in (a, b))
+    if (ca == "shared") != (cb == "shared"):
+        return False
+    if "own" in (ca, cb):
+        return True
     x, y = probe(a), probe(b)
     return x is None or y is None or max(x, y) / min(x, y) <= 1.1
 
@@ -117,11 +125,18 @@ def base_runs(d, files, cond):
 
 
 def verdicts(path):
+    """{name: verdict} of a comparison kept; "declined" for a row it did not
+    compare because the core states differed: a try that found nothing."""
     try:
         with open(path) as f:
-            return {b["name"]: b["verdict"] for b in json.load(f)["benchmarks"]}
+            doc = json.load(f)
+        got = {b["name"]: b["verdict"] for b in doc["benchmarks"]}
     except (OSError, ValueError, KeyError):
         return {}
+    for w in doc.get("not_comparable") or []:
+        if isinstance(w, dict) and "machines differed" in (w.get("reason") or ""):
+            got.setdefault(w.get("name"), "declined")
+    return got
 
 
 def wall(path):

@@ -215,6 +215,26 @@ static vn__cmp_row blank_row(const vn__cmp_bench *b, const vn__cmp_bench *n)
                          .fast_ratio = NAN, .fast_lo = NAN, .fast_hi = NAN};
 }
 
+/* Whether two sides' processes met different core states (pb, pn: their
+ * median taken-branch probes). A run that told its processes apart by
+ * their probes decided which had a core of their own, and its headline
+ * rests on those: the comparison takes that decision rather than making
+ * another, so a side is apart only when its headline said the core was
+ * shared through the run and the other's did not. Where neither run told
+ * processes apart, their probes tell the states (one on a core of its own,
+ * 1.6 to 1.9 shared); a tenth apart is well beyond how much it moves
+ * otherwise. Judging runs that had told processes apart again by the
+ * probes of those they kept set them apart for middle readings, and on a
+ * host whose neighbours came and went lost the chains' planted slowdowns
+ * a fifth of their finds (bench/RESULTS.md, 2026-12-02). */
+static int states_apart(const vn__cmp_bench *b, const vn__cmp_bench *n, double pb, double pn)
+{
+    if (b->core_shared != n->core_shared)
+        return 1;
+    return !b->core_own && !n->core_own && pb > 0 && pn > 0 &&
+           fmax(pb, pn) / fmin(pb, pn) > VN__CMP_PROBE_APART;
+}
+
 static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__cmp_bench *n)
 {
     if (!b->n || !n->n) {
@@ -232,15 +252,14 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
     int procs = b->nunits && n->nunits;
     /* A core shared with another hardware thread on one side and not on
      * the other: the two measured different machines, and no verdict on
-     * the code is honest. The taken-branch probe tells the two apart (one
-     * on a core of its own, 1.6 to 1.9 shared); a tenth apart is well
-     * beyond how much it moves otherwise. */
+     * the code is honest. */
     double pb = procs ? vn__cmp_probe(b) : NAN, pn = procs ? vn__cmp_probe(n) : NAN;
-    if (pb > 0 && pn > 0 && fmax(pb, pn) / fmin(pb, pn) > VN__CMP_PROBE_APART) {
+    if (procs && states_apart(b, n, pb, pn)) {
         char why[256];
         snprintf(why, sizeof why, "the core was shared with another hardware thread in %s "
                  "(branch probe %.2f against %.2f): the machines differed; run both again",
-                 pn > pb ? "NEW" : "BASE", fmax(pb, pn), fmin(pb, pn));
+                 (n->core_shared != b->core_shared ? n->core_shared : pn > pb) ? "NEW" : "BASE",
+                 fmax(pb, pn), fmin(pb, pn));
         vn__cmp_skip *s = &r->skipped[r->nskipped];
         s->name = b->name;
         if (!(s->why = strdup(why)))

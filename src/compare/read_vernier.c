@@ -176,6 +176,9 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
     const char *unit = vn__cmp_str(head, "unit");
     if (unit && !strcmp(unit, "cycles"))
         b->cycles_headline = 1;
+    const char *core = vn__cmp_str(head, "core");
+    b->core_shared |= core && !strcmp(core, "shared");
+    b->core_own |= core && !strcmp(core, "own");
     if (code && head) {
         const cJSON *q = vn__cmp_num(head, "quantile");
         double low = q && q->valuedouble > 0 && q->valuedouble < 0.5 ? q->valuedouble : 0;

@@ -65,6 +65,11 @@ typedef struct vn__cmp_bench {
     double *units, *units_cycles, *units_probe;
     size_t nunits, capunits;
     int cycles_headline;   /* some file's headline was in cycles: the clock moved */
+    /* The core state a file's headline rested on (its "core"): shared
+     * through the run (core_shared), or the processes with a core of their
+     * own, those that ran beside a second hardware thread left out
+     * (core_own); neither: the run told no processes apart. */
+    int core_shared, core_own;
     /* The interval a file's run printed for its next run's headline (the
      * headline's ci): [0] in ns, [1] in reference cycles, NAN where it gave
      * none; next_files counts the files that gave the benchmark a headline

@@ -471,6 +471,48 @@ def test_a_state_that_slowed_some_processes_is_no_change(tmp_path):
     assert r["fast_end"]["ratio"] == pytest.approx(1.1, rel=1e-9)
 
 
+def probed_run(values, probes, core, lo, hi, left_out=()):
+    """quartile_run's row with each process's taken-branch probe, those at
+    the indices left_out marked shared and left out, and the headline's
+    core state."""
+    doc = quartile_run(values, lo, hi)
+    b = doc["benchmarks"][0]
+    for i, (p, x) in enumerate(zip(b["processes"], probes)):
+        p.update(probe=x, shared=i in left_out, left_out=i in left_out)
+    b["headline"]["core"] = core
+    return doc
+
+
+def test_a_run_that_told_its_cores_apart_is_compared(tmp_path):
+    """A run whose processes the taken-branch probe told apart rests its
+    headline on those with a core of their own, whatever the probes of the
+    ones it kept read: compared with a run on its own core throughout, a
+    10% slowdown is found. Two runs that told none apart and whose probes
+    lie over a tenth apart, or one whose headline says its core was shared
+    through the run, are not compared: the machines differed, and a gate
+    with nothing compared fails (exit 4)."""
+    own = [100 + 0.1 * i for i in range(8)]
+    slow = [1.1 * v for v in own]
+    base = write(tmp_path / "base.json", probed_run(own, [1.01] * 8, None, 100.2, 100.9))
+    # Kept probes from 1.02 to 1.25, their median over a tenth above the
+    # base's; three more, left out, on a shared core.
+    told = write(tmp_path / "told.json",
+                 probed_run(slow, [1.02, 1.05, 1.7, 1.12, 1.7, 1.2, 1.25, 1.7], "own",
+                            110.2, 111, left_out=(2, 4, 7)))
+    doc = compare("--fail-on-regression", base, told, check=3)
+    assert rows(doc)["x"]["verdict"] == "slower" and doc["core_state_differs"] == 0
+    assert rows(doc)["x"]["ratio"] == pytest.approx(
+        np.quantile([slow[i] for i in (0, 1, 3, 5, 6)], 0.25, method="median_unbiased")
+        / np.quantile(own, 0.25, method="median_unbiased"), rel=1e-12)
+    untold = write(tmp_path / "untold.json", probed_run(slow, [1.2] * 8, None, 110.2, 111))
+    shared = write(tmp_path / "shared.json", probed_run(slow, [1.6] * 8, "shared", 110.2, 111))
+    for new in (untold, shared):
+        doc = compare("--fail-on-regression", base, new, check=4)
+        assert "x" not in rows(doc) and doc["core_state_differs"] == 1
+        why = doc["not_comparable"][0]
+        assert why["name"] == "x" and "in NEW" in why["reason"] and "run both again" in why["reason"]
+
+
 def test_vernier_run_and_suite_results(tmp_path):
     runs = tmp_path / "run.json"
     run("run", "--runs", "5", "--json", str(runs), "true", "sleep 0.001", check=0, timeout=120)
