@@ -226,7 +226,7 @@ static vn__cmp_row blank_row(const vn__cmp_bench *b, const vn__cmp_bench *n)
  * otherwise. Judging runs that had told processes apart again by the
  * probes of those they kept set them apart for middle readings, and on a
  * host whose neighbours came and went lost the chains' planted slowdowns
- * a fifth of their finds (bench/RESULTS.md, 2026-12-02). */
+ * a sixth of their finds (bench/RESULTS.md, 2026-12-02). */
 static int states_apart(const vn__cmp_bench *b, const vn__cmp_bench *n, double pb, double pn)
 {
     if (b->core_shared != n->core_shared)
