@@ -255,11 +255,14 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
      * the code is honest. */
     double pb = procs ? vn__cmp_probe(b) : NAN, pn = procs ? vn__cmp_probe(n) : NAN;
     if (procs && states_apart(b, n, pb, pn)) {
-        char why[256];
-        snprintf(why, sizeof why, "the core was shared with another hardware thread in %s "
-                 "(branch probe %.2f against %.2f): the machines differed; run both again",
+        char why[256], probes[64] = "";
+        if (pb > 0 && pn > 0)
+            snprintf(probes, sizeof probes, " (branch probe %.2f against %.2f)", fmax(pb, pn),
+                     fmin(pb, pn));
+        snprintf(why, sizeof why, "the core was shared with another hardware thread in %s%s: "
+                 "the machines differed; run both again",
                  (n->core_shared != b->core_shared ? n->core_shared : pn > pb) ? "NEW" : "BASE",
-                 fmax(pb, pn), fmin(pb, pn));
+                 probes);
         vn__cmp_skip *s = &r->skipped[r->nskipped];
         s->name = b->name;
         if (!(s->why = strdup(why)))

@@ -511,6 +511,15 @@ def test_a_run_that_told_its_cores_apart_is_compared(tmp_path):
         assert "x" not in rows(doc) and doc["core_state_differs"] == 1
         why = doc["not_comparable"][0]
         assert why["name"] == "x" and "in NEW" in why["reason"] and "run both again" in why["reason"]
+        assert "(branch probe 1." in why["reason"]
+    # A headline that says its core was shared, with no probes to quote:
+    # the reason says so without numbers.
+    bare = quartile_run(slow, 110.2, 111)
+    bare["benchmarks"][0]["headline"]["core"] = "shared"
+    doc = compare(base, write(tmp_path / "bare.json", bare), check=4)
+    reason = doc["not_comparable"][0]["reason"]
+    assert reason.startswith("the core was shared with another hardware thread in NEW: ")
+    assert "nan" not in reason
 
 
 def test_vernier_run_and_suite_results(tmp_path):
