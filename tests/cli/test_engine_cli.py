@@ -251,8 +251,17 @@ def test_a_later_worker_warms_up_until_its_samples_settle(tmp_path):
 
     # Most of them: two warmup samples can agree by chance while a
     # neighbour slows the machine (one of three read 0.40 on a loaded host).
-    on = firsts("--policy", "settle=2")
-    assert len(on) == 3 and sorted(on)[1] > 0.85, on
+    # And the two must agree within twice the first process's spread: a
+    # neighbour that spread its samples by 14% let two samples of the
+    # transient, a fifth apart, agree (two of three read 0.57 and 0.58,
+    # about one run in fifty on a host whose core was shared by turns).
+    # A run is tried again then, up to three: with the rule broken every
+    # later process reads the transient in every run.
+    tries = [firsts("--policy", "settle=2")]
+    while not (len(tries[-1]) == 3 and sorted(tries[-1])[1] > 0.85) and len(tries) < 3:
+        tries.append(firsts("--policy", "settle=2"))
+    on = tries[-1]
+    assert len(on) == 3 and sorted(on)[1] > 0.85, tries
     # The default: the first timed sample of a later process is cheaper.
     off = firsts()
     assert len(off) == 3 and min(off) < 0.6, off
