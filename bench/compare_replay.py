@@ -22,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 
+from coverage_report import verdicts_of
+
 SCALES = (1.03, 1.05, 1.10)
 
 
@@ -85,14 +87,10 @@ def slower(tool, base, new):
     r = subprocess.run([tool, "compare", "--json", "-", base, new], capture_output=True,
                        text=True, check=False)
     try:
-        doc = json.loads(r.stdout)
-        got = {w["name"]: w["verdict"] == "slower" for w in doc["benchmarks"]}
-    except (ValueError, KeyError):
+        got = verdicts_of(json.loads(r.stdout))
+    except (ValueError, KeyError, TypeError):
         return None
-    for w in doc.get("not_comparable") or []:
-        if isinstance(w, dict) and w.get("name") not in got:
-            got[w.get("name")] = None
-    return got
+    return {name: None if v == "declined" else v == "slower" for name, v in got.items()}
 
 
 def main(argv):

@@ -3,7 +3,8 @@
 recomputed on the runs bench/coverage.sh kept (OUT=DIR): run i against
 run i+1 (the same binary: a "slower" is a false alarm) and against the
 runs with a planted slowdown of 3% and 10% taken right after it (a
-"slower" finds it). Compare is seeded, so each threshold sees the same
+"slower" finds it; a pair it declined, the core states apart, is a try
+that found nothing). Compare is seeded, so each threshold sees the same
 intervals.
 
     bench/compare_threshold.py DIR PCT [PCT...]   (e.g. 2 1 0.5)
@@ -16,13 +17,15 @@ import os
 import subprocess
 import sys
 
+from coverage_report import verdicts_of
+
 
 def verdicts(tool, thr, a, b):
     p = subprocess.run([tool, "compare", "--threshold", thr, "--json", "-", a, b],
                        capture_output=True, text=True)
     try:
-        return {r["name"]: r["verdict"] for r in json.loads(p.stdout)["benchmarks"]}
-    except (ValueError, KeyError):
+        return verdicts_of(json.loads(p.stdout))
+    except (ValueError, KeyError, TypeError):
         return {}
 
 

@@ -124,19 +124,24 @@ def base_runs(d, files, cond):
     return [r for r in runs if r]
 
 
-def verdicts(path):
-    """{name: verdict} of a comparison kept; "declined" for a row it did not
-    compare because the core states differed: a try that found nothing."""
-    try:
-        with open(path) as f:
-            doc = json.load(f)
-        got = {b["name"]: b["verdict"] for b in doc["benchmarks"]}
-    except (OSError, ValueError, KeyError):
-        return {}
+def verdicts_of(doc):
+    """{name: verdict} of a `vernier compare --json` document; "declined" for
+    a row it did not compare because the core states differed: a try that
+    found nothing."""
+    got = {b["name"]: b["verdict"] for b in doc["benchmarks"]}
     for w in doc.get("not_comparable") or []:
         if isinstance(w, dict) and "machines differed" in (w.get("reason") or ""):
             got.setdefault(w.get("name"), "declined")
     return got
+
+
+def verdicts(path):
+    """verdicts_of a comparison kept in path; {} when it cannot be read."""
+    try:
+        with open(path) as f:
+            return verdicts_of(json.load(f))
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 def wall(path):

@@ -215,8 +215,9 @@ static vn__cmp_row blank_row(const vn__cmp_bench *b, const vn__cmp_bench *n)
                          .fast_ratio = NAN, .fast_lo = NAN, .fast_hi = NAN};
 }
 
-/* Whether two sides' processes met different core states (pb, pn: their
- * median taken-branch probes). A run that told its processes apart by
+/* The side ("BASE" or "NEW") whose processes met a core shared with
+ * another hardware thread while the other's did not, or NULL when they met
+ * one state (pb, pn: their median taken-branch probes). A run that told its processes apart by
  * their probes decided which had a core of their own, and its headline
  * rests on those: the comparison takes that decision rather than making
  * another, so a side is apart only when its headline said the core was
@@ -227,12 +228,15 @@ static vn__cmp_row blank_row(const vn__cmp_bench *b, const vn__cmp_bench *n)
  * probes of those they kept set them apart for middle readings, and on a
  * host whose neighbours came and went lost the chains' planted slowdowns
  * a sixth of their finds (bench/RESULTS.md, 2026-12-02). */
-static int states_apart(const vn__cmp_bench *b, const vn__cmp_bench *n, double pb, double pn)
+static const char *shared_side(const vn__cmp_bench *b, const vn__cmp_bench *n, double pb,
+                               double pn)
 {
     if (b->core_shared != n->core_shared)
-        return 1;
-    return !b->core_own && !n->core_own && pb > 0 && pn > 0 &&
-           fmax(pb, pn) / fmin(pb, pn) > VN__CMP_PROBE_APART;
+        return n->core_shared ? "NEW" : "BASE";
+    if (b->core_own || n->core_own || !(pb > 0 && pn > 0) ||
+        !(fmax(pb, pn) / fmin(pb, pn) > VN__CMP_PROBE_APART))
+        return NULL;
+    return pn > pb ? "NEW" : "BASE";
 }
 
 static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__cmp_bench *n)
@@ -254,15 +258,14 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
      * the other: the two measured different machines, and no verdict on
      * the code is honest. */
     double pb = procs ? vn__cmp_probe(b) : NAN, pn = procs ? vn__cmp_probe(n) : NAN;
-    if (procs && states_apart(b, n, pb, pn)) {
+    const char *side = procs ? shared_side(b, n, pb, pn) : NULL;
+    if (side) {
         char why[256], probes[64] = "";
         if (pb > 0 && pn > 0)
             snprintf(probes, sizeof probes, " (branch probe %.2f against %.2f)", fmax(pb, pn),
                      fmin(pb, pn));
         snprintf(why, sizeof why, "the core was shared with another hardware thread in %s%s: "
-                 "the machines differed; run both again",
-                 (n->core_shared != b->core_shared ? n->core_shared : pn > pb) ? "NEW" : "BASE",
-                 probes);
+                 "the machines differed; run both again", side, probes);
         vn__cmp_skip *s = &r->skipped[r->nskipped];
         s->name = b->name;
         if (!(s->why = strdup(why)))
