@@ -257,7 +257,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         vn__levels ln, lc = {0};
         double q = vn__policy_quantile(p);
         vn__levels_opts lo = {p->spread_qn != 0, p->batch_gate, p->median_mj != 0,
-                              p->batch_signs != 0, q < 0.5 ? q : 0};
+                              p->batch_signs != 0, q < 0.5 ? q : 0, p->head_ranks != 0};
         int rc = vn__levels_compute_with(x, xv, k, &lo, &ln);
         if (rc) {
             free(x);

@@ -115,6 +115,10 @@ typedef struct vn__policy {
      * default): their lower quartile; 0, or 50 and more: their median.
      * vernier compare compares the quantile both sides' headlines were. */
     size_t head_low;
+    /* 1 (the default): over processes the headline's interval is no
+     * narrower than its quantile's rank interval (stats/levels.h,
+     * vn__levels_opts ranks); 0: the standard error's alone. */
+    size_t head_ranks;
     /* Processes: from this many on, a row whose interval across them,
      * narrowed as more processes would narrow it (the root of the count,
      * and Student's t), would still be wider than the precision at the

@@ -164,6 +164,48 @@ double vn__levels_sign_batch_factor(const double *x, size_t k, double median)
     return fmin(fmax(ss / (BATCHES - 1) / base, 1), 9);
 }
 
+double vn__levels_share_factor(const double *x, size_t k, double q)
+{
+    if (!x || k < 4 || !isfinite(q))
+        return 1;
+    double *side = malloc(k * sizeof *side);
+    if (!side)
+        return 1;
+    for (size_t i = 0; i < k; i++)
+        side[i] = x[i] > q ? 1 : x[i] == q ? 0.5 : 0;
+    /* All on one side: no share varies, and the lag-1 factor of a
+     * constant series is 1. */
+    double f = vn__levels_serial(side, k);
+    free(side);
+    return fmax(f, vn__levels_sign_batch_factor(x, k, q));
+}
+
+int vn__levels_rank_interval(const double *x, const double *s, size_t k, double p, double *lo,
+                             double *hi)
+{
+    if (!x || !s || !lo || !hi || k < 2 || !(p > 0 && p < 1))
+        return VN_EINVAL;
+    double f = vn__levels_share_factor(x, k, vn__levels_quantile(s, k, p));
+    double at = (double)k * p, d = VN__Z975 * sqrt(at * (1 - p) * f);
+    /* Ranks from 1, outward to whole ones, within the values. */
+    double l = fmax(floor(at - d), 1), u = fmin(ceil(at + d), (double)k);
+    *lo = s[(size_t)l - 1];
+    *hi = s[(size_t)u - 1];
+    return 0;
+}
+
+/* [*lo, *hi] no narrower than the p-quantile's rank interval where o asks
+ * for it (vn__levels_opts ranks). */
+static void rank_widen(const double *x, const double *s, size_t k, double p,
+                       const vn__levels_opts *o, double *lo, double *hi)
+{
+    double rlo, rhi;
+    if (o->ranks && vn__levels_rank_interval(x, s, k, p, &rlo, &rhi) == 0) {
+        *lo = fmin(*lo, rlo);
+        *hi = fmax(*hi, rhi);
+    }
+}
+
 double vn__levels_mj_se(const double *s, size_t k)
 {
     return vn__levels_mj_se_at(s, k, (k + 1) / 2);
@@ -256,7 +298,8 @@ double vn__levels_quantile_var(double p)
  * Maritz and Jarrett's standard error at order statistic m = pk rounded
  * (as Wilcox takes it) from 5 values, the normal-theory one on sd below;
  * no narrower than the floor gives; widened by the serial factor with the
- * batches' own quantiles. */
+ * batches' own quantiles; no narrower than its rank interval where o asks
+ * for it. */
 static void low_of(const double *value, const double *sorted, size_t k, double sd, double least,
                    const vn__levels_opts *o, vn__levels *l)
 {
@@ -271,11 +314,12 @@ static void low_of(const double *value, const double *sorted, size_t k, double s
     half *= sqrt(l->serial);
     l->low_lo = l->low - half;
     l->low_hi = l->low + half;
+    rank_widen(value, sorted, k, o->low, o, &l->low_lo, &l->low_hi);
 }
 
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out)
 {
-    static const vn__levels_opts defaults = {0, 1, 0, 0, 0};
+    static const vn__levels_opts defaults = {.gate = 1};
     return vn__levels_compute_with(value, var, k, &defaults, out);
 }
 
@@ -334,6 +378,7 @@ int vn__levels_compute_with(const double *value, const double *var, size_t k,
         mhalf *= sqrt(l.serial);
         l.median_lo = l.median - mhalf;
         l.median_hi = l.median + mhalf;
+        rank_widen(value, sorted, k, 0.5, o, &l.median_lo, &l.median_hi);
         if (o->low > 0 && o->low < 0.5)
             low_of(value, sorted, k, l.sd, floor, o, &l);
         if (isfinite(l.within)) {

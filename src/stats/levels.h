@@ -35,13 +35,15 @@ typedef struct vn__levels {
                           1.349 for k >= 5 (quartiles by Hyndman and Fan's definition 8,
                           whose sigma is nearly unbiased at these few values), so that a
                           tail of slow processes widens it no more than it moves the
-                          median; sd for fewer values, or where the quartiles meet */
+                          median; sd for fewer values, or where the quartiles meet;
+                          no narrower than its rank interval with opts ranks */
     double low;        /* with vn__levels_opts low: that quantile of the values
                           (vn__levels_quantile), else NAN; serial is then its own */
     double low_lo, low_hi; /* its 95% interval: t(k - 1) x Maritz and Jarrett's standard
                           error (vn__levels_mj_se_at, m = low x k rounded) x sqrt(serial)
                           from 5 values, t(k - 1) x sd x sqrt(vn__levels_quantile_var(low)
-                          x serial / k) below; NAN for k < 2 */
+                          x serial / k) below; no narrower than its rank interval with
+                          opts ranks; NAN for k < 2 */
 } vn__levels;
 
 /* The variance of the median of normal values over that of their mean:
@@ -93,9 +95,39 @@ typedef struct vn__levels_opts {
      * than their median (Chen and Revels, "Robust benchmarking in noisy
      * environments", 2016, take the minimum). 0: none. */
     double low;
+    /* 1: the median's and the low quantile's intervals are each no
+     * narrower than the one their ranks give (vn__levels_rank_interval):
+     * where the processes fall in states far apart, the quantile can move
+     * to the other state, which an error read from the values next to it
+     * cannot see. 0: the standard error's alone. */
+    int ranks;
 } vn__levels_opts;
 int vn__levels_compute_with(const double *value, const double *var, size_t k,
                             const vn__levels_opts *o, vn__levels *out);
+
+/* The distribution-free 95% interval of the p-quantile (p in (0, 1)) of
+ * x[0..k), values in the order they were taken, s the same sorted: how
+ * many values lie at or below the quantile is binomial, k p on average
+ * with variance k p (1 - p) times the factor vn__levels_share_factor
+ * gives, so the interval runs between the order statistics of ranks
+ * k p -+ 1.96 times its root, rounded outward and held within 1..k
+ * (Conover's large-sample interval of a quantile, "Practical
+ * Nonparametric Statistics", 3.2, with the effective count of a
+ * correlated series). A state that lasts several processes changes how
+ * many fall below the quantile, and where the values sit in two groups
+ * far apart, that count decides in which group the quantile lies; one
+ * far value counts only by its rank. VN_EINVAL for k < 2 or p out of
+ * (0, 1). */
+int vn__levels_rank_interval(const double *x, const double *s, size_t k, double p, double *lo,
+                             double *hi);
+
+/* How much the order the values were taken in widens the variance of the
+ * share of x[0..k) at or below q: the larger of the lag-1 factor of
+ * vn__levels_serial and the batch factor of the 4 batches' shares
+ * (vn__levels_sign_batch_factor), both read from the 0/1 sequence, so
+ * that values far out, which the values' own autocorrelation weighs by
+ * their distance, count only by their side of q. In [1, 9]. */
+double vn__levels_share_factor(const double *x, size_t k, double q);
 
 /* Rousseeuw and Croux's Qn of x[0..k): the h(h - 1)/2-th smallest of the
  * distances between pairs, h = k/2 + 1, times 2.2219 and the small-sample
