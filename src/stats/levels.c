@@ -170,7 +170,7 @@ double vn__levels_share_factor(const double *x, size_t k, double q)
         return 1;
     double *side = malloc(k * sizeof *side);
     if (!side)
-        return 1;
+        return vn__levels_sign_batch_factor(x, k, q);
     for (size_t i = 0; i < k; i++)
         side[i] = x[i] > q ? 1 : x[i] == q ? 0.5 : 0;
     /* All on one side: no share varies, and the lag-1 factor of a

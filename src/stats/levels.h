@@ -72,13 +72,15 @@ double vn__levels_serial(const double *x, size_t k);
 int vn__levels_compute(const double *value, const double *var, size_t k, vn__levels *out);
 
 /* How the median's interval reads the values, for experiments on the
- * engine (its policy's spread_qn, batch_gate, median_mj and batch_signs):
+ * engine (its policy's spread_qn, batch_gate, median_mj, batch_signs,
+ * head_low and head_ranks):
  * qn 1 takes their spread as Rousseeuw and Croux's Qn (82% efficient at
  * the normal, against the quartiles' 37%, and its breakdown 50% against
  * 25%) in place of the interquartile range, from 5 values; gate below 1
  * applies the batch factor only where the values' ranks differ between
  * the 4 batches by a one-way analysis of variance with p below gate.
- * {0, 1, 0, 0, 0}: the default. */
+ * {.gate = 1}: vn__levels_compute's (the engine's headline adds low and
+ * ranks by its policy). */
 typedef struct vn__levels_opts {
     int qn;
     double gate;

@@ -717,11 +717,11 @@ def test_a_long_run_with_interrupts_off_is_safe(guest):
     # milliseconds when the host deschedules the guest), never the run.
     # The host can also deschedule the guest between two calls, which no
     # call's time holds: under a busy host (tests run two at a time) one
-    # stretch read 7.9 ms where the bound and the longest call were 7.6;
-    # 50 ms more for that, still a hundredth of the run and far under the
-    # lockup detectors' 2 and 3 s.
+    # stretch read 7.9 ms where the bound and the longest call were 7.6.
+    # A host that paused the guest that long inside a call can as well
+    # between two: the bound allows the longest call twice.
     hz = json.loads(guest["all.json"])["clock"]["counter_hz"]
-    assert longest <= 1000e-6 * hz * 1.05 + mx + 0.05 * hz, (longest, mx, hz)
+    assert longest <= 1000e-6 * hz * 1.05 + 2 * mx, (longest, mx, hz)
     # A chunk ends once it has lasted the bound, so it lasts at most that
     # and one call: the 10^6 calls, each at least the fastest, fill at
     # least this many (about 5000 at 5 us a call; fewer when a busy host

@@ -331,8 +331,9 @@ static void intervals_hold_over_layouts_and_lasting_states(void **state)
 }
 
 /* A machine whose second state makes the body 6 times slower (an 8 MiB
- * pointer chase whose cache a neighbour takes), kept from one process to
- * the next with probability 0.6 or 0.85: the quantile's interval from
+ * pointer chase whose cache a neighbour takes), its state drawn again at
+ * even odds before a process with probability 0.4 or 0.15 (machine's
+ * stay 0.6 or 0.85; printed as kept): the quantile's interval from
  * ranks (policy head_ranks, the default) holds the next run's headline
  * more often than the standard error's alone (0.907 and 0.817 against
  * 0.852 and 0.742, 20 processes a run). Its cost, where the processes
@@ -480,14 +481,16 @@ static void a_quantile_interval_from_ranks(void **state)
     assert_int_equal(vn__levels_rank_interval(ranked, ranked, 16, 1, &lo, &hi), VN_EINVAL);
 
     /* Twelve fast and eight slow: in runs, and taking turns (three fast
-     * and two slow in every batch of 5, the fastest five in four batches). */
+     * and two slow in every batch of 5, the fastest five in three of the
+     * batches, none two in a row). */
     static const double offs[12] = {0, 5, 10, 15, 1, 6, 11, 16, 2, 7, 12, 17};
     double runs[20], turns[20];
     for (int i = 0, j = 0; i < 20; i++) {
         runs[i] = (i < 12 ? 100 : 700) + 0.1 * i;
         turns[i] = i % 5 % 2 == 0 ? 100 + 0.1 * offs[j++] : 700 + 0.1 * i;
     }
-    const vn__levels_opts se = {.gate = 1, .low = 0.25}, ranks = {.gate = 1, .low = 0.25, .ranks = 1};
+    const vn__levels_opts se = {.gate = 1, .low = 0.25},
+                          ranks = {.gate = 1, .low = 0.25, .ranks = 1};
     vn__levels a, b, c;
     assert_int_equal(vn__levels_compute_with(runs, NULL, 20, &se, &a), 0);
     assert_int_equal(vn__levels_compute_with(runs, NULL, 20, &ranks, &b), 0);
