@@ -56,8 +56,7 @@ static int within_next_run(const vn__cmp_bench *x, int cyc, const double *u, dou
     double lo = x->next_lo[cyc], hi = x->next_hi[cyc];
     if (x->next_files != 1 || !(lo <= hi)) {
         vn__levels l;
-        /* As the engine prints it by default (policy head_ranks). */
-        const vn__levels_opts o = {.gate = 1, .low = low, .ranks = 1};
+        const vn__levels_opts o = {.gate = 1, .low = low, .ranks = VN__LEVELS_HEAD_RANKS};
         if (x->nunits < 2 || vn__levels_compute_with(u, NULL, x->nunits, &o, &l))
             return 0;
         lo = low > 0 ? l.low_lo : l.median_lo, hi = low > 0 ? l.low_hi : l.median_hi;

@@ -256,8 +256,9 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         }
         vn__levels ln, lc = {0};
         double q = vn__policy_quantile(p);
-        vn__levels_opts lo = {p->spread_qn != 0, p->batch_gate, p->median_mj != 0,
-                              p->batch_signs != 0, q < 0.5 ? q : 0, p->head_ranks != 0};
+        vn__levels_opts lo = {.qn = p->spread_qn != 0, .gate = p->batch_gate,
+                              .mj = p->median_mj != 0, .signs = p->batch_signs != 0,
+                              .low = q < 0.5 ? q : 0, .ranks = p->head_ranks != 0};
         int rc = vn__levels_compute_with(x, xv, k, &lo, &ln);
         if (rc) {
             free(x);

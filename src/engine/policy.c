@@ -12,6 +12,7 @@
 #include "base/abi.h"
 #include "internal.h"
 #include "policy.h"
+#include "stats/levels.h"
 #include "vernier/base.h"
 
 /* How a field's value is written: a ratio or share (a number >= 0, "inf"
@@ -228,7 +229,7 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * workload-conditions of 12 sets of 41 runs, from 83 to 87%, 1 under
      * 65% where there were 12, at the cost of width: 13 over their limit
      * against 6 (bench/RESULTS.md, 2026-12-02). */
-    p->head_ranks = 1;
+    p->head_ranks = VN__LEVELS_HEAD_RANKS;
     p->batch_gate = 1;
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)

@@ -104,6 +104,10 @@ typedef struct vn__levels_opts {
      * cannot see. 0: the standard error's alone. */
     int ranks;
 } vn__levels_opts;
+
+/* ranks as a run's headline has it by default (policy head_ranks): what
+ * vernier compare takes when it recomputes the interval a run printed. */
+#define VN__LEVELS_HEAD_RANKS 1
 int vn__levels_compute_with(const double *value, const double *var, size_t k,
                             const vn__levels_opts *o, vn__levels *out);
 

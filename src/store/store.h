@@ -157,9 +157,10 @@ size_t vn__store_widen(const vn__store_point *before, size_t n, double now, doub
 
 /* Units as the store keeps them: their median and its 95% interval
  * (vn__levels), as a run over processes with policy head_low=50 and
- * head_ranks=0 reports it, whichever quantile the run's own headline was (its lower quartile by
- * default), so that a series keeps one meaning across runs made before and
- * after that changed; and their standard deviation. */
+ * head_ranks=0 reports it, whichever quantile the run's own headline was
+ * (its lower quartile by default), so that a series keeps one meaning
+ * across runs made before and after that changed; and their standard
+ * deviation. */
 void vn__store_summary(const double *u, size_t n, double *value, double *lo, double *hi, double *sd);
 
 #endif
