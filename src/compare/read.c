@@ -104,6 +104,9 @@ static int join(vn__cmp_side *s, vn__cmp_side *f)
         for (size_t k = 0; k < from->nunits; k++)
             if (vn__cmp_push_unit(to, from->units[k], from->units_cycles[k], from->units_probe[k]))
                 return VN_ENOMEM;
+        for (size_t k = 0; k < from->nother; k++)
+            if (vn__cmp_push_other(to, from->other[k], from->other_cycles[k]))
+                return VN_ENOMEM;
         to->cycles_headline |= from->cycles_headline;
         if (!to->next_files)
             for (int u = 0; u < 2; u++)

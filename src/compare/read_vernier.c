@@ -148,16 +148,24 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
         return vn__cmp_set_why(b, "no samples");
     /* The units: each process's own value; a file from before there were
      * processes is one, its samples' median. */
-    const cJSON *p;
+    const cJSON *p, *head = cJSON_GetObjectItemCaseSensitive(r, "headline");
+    const char *core = vn__cmp_str(head, "core");
     size_t units = 0;
     cJSON_ArrayForEach(p, procs) {
         const cJSON *pv = vn__cmp_num(p, "value"), *pc = vn__cmp_num(p, "cycles");
         const cJSON *pp = vn__cmp_num(p, "probe");
-        /* The processes its headline left out (the other core state) are
-         * left out here too. */
         if (!pv || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "upper_bound")) ||
-            !(pv->valuedouble > 0) || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "left_out")))
+            !(pv->valuedouble > 0))
             continue;
+        /* The processes its headline left out (the other core state) are
+         * left out here too, and kept apart: what that state did to the body. */
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "left_out"))) {
+            if (core && !strcmp(core, "own") &&
+                cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "shared")) &&
+                vn__cmp_push_other(b, pv->valuedouble, pc ? pc->valuedouble : NAN))
+                return VN_ENOMEM;
+            continue;
+        }
         if (vn__cmp_push_unit(b, pv->valuedouble, pc ? pc->valuedouble : NAN,
                               pp ? pp->valuedouble : NAN))
             return VN_ENOMEM;
@@ -172,11 +180,9 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
         if (vn__cmp_push_unit(b, m, NAN, NAN))
             return VN_ENOMEM;
     }
-    const cJSON *head = cJSON_GetObjectItemCaseSensitive(r, "headline");
     const char *unit = vn__cmp_str(head, "unit");
     if (unit && !strcmp(unit, "cycles"))
         b->cycles_headline = 1;
-    const char *core = vn__cmp_str(head, "core");
     b->core_shared |= core && !strcmp(core, "shared");
     b->core_own |= core && !strcmp(core, "own");
     if (code && head) {

@@ -40,6 +40,8 @@ static void bench_free(vn__cmp_bench *b)
     free(b->units);
     free(b->units_cycles);
     free(b->units_probe);
+    free(b->other);
+    free(b->other_cycles);
     free(b->why);
 }
 
@@ -119,22 +121,35 @@ int vn__cmp_push_insn(vn__cmp_bench *b, double insn)
     return push(&b->insn, &b->ninsn, &b->capinsn, insn);
 }
 
-int vn__cmp_push_unit(vn__cmp_bench *b, double ns, double cycles, double probe)
+/* One value onto each of m arrays of one length n and capacity cap:
+ * each grows as the others. */
+static int push_rows(double **const *arr, const double *val, int m, size_t *n, size_t *cap)
 {
-    /* Three arrays of one length and capacity: each grows as the others. */
-    double **arr[] = {&b->units, &b->units_cycles, &b->units_probe};
-    double val[] = {ns, cycles, probe};
-    size_t n = b->nunits, cap = b->capunits;
-    for (int i = 0; i < 3; i++) {
-        n = b->nunits;
-        cap = b->capunits;
-        int rc = push(arr[i], &n, &cap, val[i]);
+    size_t nn = *n, cc = *cap;
+    for (int i = 0; i < m; i++) {
+        nn = *n;
+        cc = *cap;
+        int rc = push(arr[i], &nn, &cc, val[i]);
         if (rc)
             return rc;
     }
-    b->nunits = n;
-    b->capunits = cap;
+    *n = nn;
+    *cap = cc;
     return 0;
+}
+
+int vn__cmp_push_unit(vn__cmp_bench *b, double ns, double cycles, double probe)
+{
+    double **const arr[] = {&b->units, &b->units_cycles, &b->units_probe};
+    const double val[] = {ns, cycles, probe};
+    return push_rows(arr, val, 3, &b->nunits, &b->capunits);
+}
+
+int vn__cmp_push_other(vn__cmp_bench *b, double ns, double cycles)
+{
+    double **const arr[] = {&b->other, &b->other_cycles};
+    const double val[] = {ns, cycles};
+    return push_rows(arr, val, 2, &b->nother, &b->capother);
 }
 
 int vn__cmp_set_why(vn__cmp_bench *b, const char *fmt, ...)

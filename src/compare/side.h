@@ -70,6 +70,12 @@ typedef struct vn__cmp_bench {
      * own, those that ran beside a second hardware thread left out
      * (core_own); neither: the run told no processes apart. */
     int core_shared, core_own;
+    /* The processes a file's headline left out because they ran in the
+     * other core state (those of a file whose core was "own" that shared
+     * theirs), in ns and reference cycles: how far that state moved this
+     * body, read within one run beside the units it kept. */
+    double *other, *other_cycles;
+    size_t nother, capother;
     /* The interval a file's run printed for its next run's headline (the
      * headline's ci): [0] in ns, [1] in reference cycles, NAN where it gave
      * none; next_files counts the files that gave the benchmark a headline

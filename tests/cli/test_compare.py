@@ -522,6 +522,53 @@ def test_a_run_that_told_its_cores_apart_is_compared(tmp_path):
     assert "nan" not in reason
 
 
+def test_runs_in_two_core_states_compare_in_the_one_they_share(tmp_path):
+    """A run on a shared core throughout against one that told its
+    processes apart: compared through the processes the latter left out
+    because they shared their core too, both sides then in one state. Its
+    kept processes (a core of their own) read 100 ns, its shared ones 150:
+    the shared run's 10% slowdown (165) is found against those 150, not
+    called 1.65x against the 100. With one process left out there is no
+    interval to compare through: declined, as before. A run that told none
+    apart, whose processes read the probe as the shared run's, met that
+    state too; so did two runs that both said their core was shared."""
+    own = [100 + 0.1 * i for i in range(8)]
+    shared_vals = [150 + 0.2 * i for i in range(5)]
+    values = own[:4] + shared_vals + own[4:]
+    probes = [1.01] * 4 + [1.7] * 5 + [1.01] * 4
+    base = write(tmp_path / "base.json",
+                 probed_run(values, probes, "own", 100.2, 100.9, left_out=range(4, 9)))
+    slow = [1.1 * v for v in shared_vals]
+    new = write(tmp_path / "new.json", probed_run(slow, [1.72] * 5, "shared", 164, 167))
+    doc = compare("--fail-on-regression", base, new, check=3)
+    r = rows(doc)["x"]
+    assert doc["core_state_differs"] == 0 and doc["core_state_matched"] == 1
+    assert r["state_matched"] == "BASE" and r["base"]["units"] == 5 and r["verdict"] == "slower"
+    q = lambda v: np.quantile(v, 0.25, method="median_unbiased")
+    assert r["ratio"] == pytest.approx(q(slow) / q(shared_vals), rel=1e-12)
+    p = run("compare", base, new, check=0)
+    assert "1 compared through one side's processes that shared their core" in p.stdout
+    # The other way about: NEW told its processes apart, BASE was shared.
+    r = rows(compare(new, base))["x"]
+    assert r["state_matched"] == "NEW" and r["ratio"] == pytest.approx(q(shared_vals) / q(slow))
+    one = write(tmp_path / "one.json",
+                probed_run(own[:4] + [150] + own[4:], [1.01] * 4 + [1.7] + [1.01] * 4, "own",
+                           100.2, 100.9, left_out=(4,)))
+    doc = compare(one, new, check=4)
+    assert "x" not in rows(doc) and doc["core_state_differs"] == 1
+    assert doc["core_state_matched"] == 0
+    untold = write(tmp_path / "untold.json",
+                   probed_run(shared_vals, [1.65] * 5, None, 149, 151))
+    for a, b in ((untold, new), (new, new)):
+        doc = compare("--fail-on-regression", a, b, check=3 if a == untold else 0)
+        r = rows(doc)["x"]
+        assert doc["core_state_differs"] == 0 and r["state_matched"] is None, doc
+    # An untold run whose probes read a tenth or more below the shared
+    # run's was on a core of its own: declined.
+    low = write(tmp_path / "low.json", probed_run(shared_vals, [1.4] * 5, None, 149, 151))
+    assert compare(low, new, check=4)["core_state_differs"] == 1
+
+
 def test_vernier_run_and_suite_results(tmp_path):
     runs = tmp_path / "run.json"
     run("run", "--runs", "5", "--json", str(runs), "true", "sleep 0.001", check=0, timeout=120)
