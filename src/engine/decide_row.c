@@ -188,7 +188,10 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
      * headline rests on them all. And when none was told apart but every
      * one read the probe at p->alone_probe or more, which a core of its own
      * never reaches, the core was shared through the run: on a shared
-     * core, all of them. */
+     * core, all of them. So it was when fewer than the headline's quantile
+     * of them read under it (one middle reading among eight shared left
+     * `x += x` at 1.6 cycles with no word of the core, bench/RESULTS.md,
+     * 2026-12-02): the headline is then a shared core's. */
     double limit =
         st && p->max_processes > 1 && isfinite(st->probe_limit) ? st->probe_limit : INFINITY;
     size_t own = 0, probed = 0, slow = 0;
@@ -199,7 +202,10 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         probed += isfinite(proc[i].probe);
         slow += proc[i].probe >= p->alone_probe;
     }
-    int on_shared = heads > 0 && (own == 0 || (own == heads && probed && slow == probed));
+    double q = vn__policy_quantile(p);
+    size_t under = probed - slow;
+    int most = probed && (under == 0 || (q > 0 && (double)under < q * (double)probed));
+    int on_shared = heads > 0 && (own == 0 || (own == heads && most));
     int strat = own >= 2 && own < heads;
     out->on_shared = on_shared;
     size_t keep = !strat ? heads : on_shared ? heads - own : own;

@@ -154,12 +154,14 @@ static void stopped_at_a_limit(vn_result *r, const vn_config *cfg, const vn__pol
 }
 
 /* The finding of a row on a core shared through the run (on_shared with
- * none told apart, vn__decide_row), from the n processes with a probe,
- * read lo to hi: the core was shared for most of every process, so none
- * can stand for a core of its own, and code bound by the core's
- * throughput (x += x, a loop over two arrays) read slower than it runs
- * alone, while a chain of adds does not notice. */
-static void throughout(vn_result *r, const vn__policy *p, double lo, double hi, size_t n)
+ * none told apart, vn__decide_row), from the n of its probed processes
+ * with a probe that read it at alone_probe or more, lo to hi: the core was
+ * shared for most of each, so none can stand for a core of its own (or
+ * too few did for the headline to be theirs), and code bound by the
+ * core's throughput (x += x, a loop over two arrays) read slower than it
+ * runs alone, while a chain of adds does not notice. */
+static void throughout(vn_result *r, const vn__policy *p, double lo, double hi, size_t n,
+                       size_t probed)
 {
     char range[64], who[64];
     if (hi > lo * 1.005)
@@ -168,14 +170,18 @@ static void throughout(vn_result *r, const vn__policy *p, double lo, double hi, 
         snprintf(range, sizeof range, "%.2f", lo);
     if (n == r->nprocesses)
         snprintf(who, sizeof who, n == 1 ? "its process" : "all %zu of its processes", n);
-    else
+    else if (n == probed)
         snprintf(who, sizeof who, "all %zu of its %zu processes with a probe", n, r->nprocesses);
+    else
+        snprintf(who, sizeof who, "%zu of the %zu of its processes with a probe", n, probed);
+    const char *most = n < probed ? "most of " : "";
     vn__warning_brief(vn__result_warn(r, "shared_core",
          "%s read the taken-branch probe at %s cycles a branch (%g or more; a core of its own "
-         "takes one a cycle): a second hardware thread shared the core through the run, so code "
-         "bound by the core's throughput reads slower than it runs alone, and compares only with "
-         "runs in that state (--policy alone_probe=inf: off)", who, range, p->alone_probe),
-         "probe %.2f cycles a branch: core shared through the run", lo);
+         "takes one a cycle): a second hardware thread shared the core through %sthe run, so "
+         "code bound by the core's throughput reads slower than it runs alone, and compares only "
+         "with runs in that state (--policy alone_probe=inf: off)", who, range, p->alone_probe,
+         most),
+         "probe %.2f cycles a branch: core shared through %sthe run", lo, most);
 }
 
 void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p, int optimized,
@@ -301,13 +307,17 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
     int kept = r->nshared && !(r->left_out & VN_TAG_SHARED_CORE);
     int tags_speak = kept || (r->nsamples && r->nshared * 10 > r->nsamples);
     double lo = INFINITY, hi = -INFINITY;
-    size_t shared = 0, kept_shared = 0;
-    for (size_t i = 0; i < r->nprocesses; i++)
-        if ((r->processes[i].shared || r->on_shared) && isfinite(r->processes[i].probe)) {
-            lo = fmin(lo, r->processes[i].probe), hi = fmax(hi, r->processes[i].probe);
+    size_t shared = 0, kept_shared = 0, probed = 0;
+    for (size_t i = 0; i < r->nprocesses; i++) {
+        double pr = r->processes[i].probe;
+        probed += isfinite(pr);
+        if (isfinite(pr) &&
+            (r->processes[i].shared || (r->on_shared && pr >= p->alone_probe))) {
+            lo = fmin(lo, pr), hi = fmax(hi, pr);
             shared++;
             kept_shared += r->processes[i].shared && !r->processes[i].left_out;
         }
+    }
     /* Every process on a shared core is kept when all were, so kept ones
      * or left-out ones cover the three cases. */
     if (kept_shared || r->processes_left_out) {
@@ -330,7 +340,7 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
              what[how]),
              "%zu/%zu processes on a shared core%s", shared, r->nprocesses, brief[how]);
     } else if (r->on_shared && shared && !tags_speak) {
-        throughout(r, p, lo, hi, shared); /* else the samples' tags speak (below) */
+        throughout(r, p, lo, hi, shared, probed); /* else the samples' tags speak (below) */
     }
     /* Processes that disagree beyond their own samples: a layout, or a
      * state of the machine, that some met and others did not. */

@@ -870,6 +870,42 @@ static void a_core_shared_through_the_run_is_decided(void **state)
     assert_false(rd.on_shared);
 }
 
+/* Fewer than the headline's quantile of the processes under the level
+ * (one middle reading among eight shared): the headline is a shared
+ * core's, and the row says so; a quarter of them under it, or half for
+ * the median, is not. Nothing told apart, no number changes. */
+static void most_processes_shared_is_a_shared_core(void **state)
+{
+    (void)state;
+    struct {
+        const char *policy;
+        size_t under;
+        int shared;
+    } cases[] = {{"head_low=25", 0, 1}, {"head_low=25", 1, 1}, {"head_low=25", 2, 0},
+                 {"head_low=50", 3, 1}, {"head_low=50", 4, 0}, {"head_mean=1", 1, 0},
+                 {"head_mean=1", 0, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        vn__policy p = policy_of(cases[c].policy);
+        p.alone_probe = 1.3;
+        vn__decision proc[8];
+        for (size_t i = 0; i < 8; i++) {
+            proc[i] = proc_of(100 + i, 0.01, 3);
+            proc[i].probe = i < cases[c].under ? 1.21 : 1.6 + 0.01 * (double)i;
+        }
+        vn__row_state st = {1e6, 80, 0, 0, INFINITY};
+        vn__row_decision rd, off;
+        assert_int_equal(vn__decide_row(proc, 8, &p, &st, &rd), 0);
+        assert_int_equal(rd.on_shared, cases[c].shared);
+        assert_int_equal(rd.kept, 8);
+        assert_int_equal(rd.shared, 0);
+        p.alone_probe = INFINITY;
+        assert_int_equal(vn__decide_row(proc, 8, &p, &st, &off), 0);
+        assert_false(off.on_shared);
+        assert_true(rd.ns.value == off.ns.value && rd.ns.lo == off.ns.lo &&
+                    rd.ns.hi == off.ns.hi);
+    }
+}
+
 static void a_clock_that_moved_makes_cycles_the_headline(void **state)
 {
     (void)state;
@@ -1056,6 +1092,7 @@ int main(void)
         cmocka_unit_test_setup(without_probes_shared_tags_mean_nothing, setup),
         cmocka_unit_test(one_process_on_its_own_core_does_not_carry_the_headline),
         cmocka_unit_test(a_core_shared_through_the_run_is_decided),
+        cmocka_unit_test(most_processes_shared_is_a_shared_core),
         cmocka_unit_test_setup(no_sample_no_headline, setup),
         cmocka_unit_test_setup(overrides_are_parsed_by_name, setup),
         cmocka_unit_test_setup(the_alone_probe_follows_the_machine, setup),

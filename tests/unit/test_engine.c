@@ -1642,6 +1642,25 @@ static void a_core_shared_through_the_run_is_named(void **state)
             assert_string_equal(w->brief, "probe 1.80 cycles a branch: core shared through the run");
             assert_non_null(strstr(w->message, who[k]));
         }
+    /* One middle reading under the level, the rest over it (decided shared
+     * when under fewer than the headline's quantile, test_decide.c
+     * most_processes_shared_is_a_shared_core): the finding counts those
+     * over it and says most of the run. */
+    {
+        vn_result r;
+        vn_process_result q[4];
+        const double mixed[4] = {1.21, 1.8, 1.85, 1.9};
+        four_processes(&r, q, mixed);
+        pol.alone_probe = 1.3;
+        r.on_shared = 1;
+        const vn_bench_warning *w = warned(&r, &c, &pol, "shared_core");
+        assert_non_null(w);
+        assert_string_equal(w->brief,
+                            "probe 1.80 cycles a branch: core shared through most of the run");
+        assert_non_null(strstr(w->message, "3 of the 4 of its processes with a probe read the "
+                                           "taken-branch probe at 1.80 to 1.90 cycles"));
+        assert_non_null(strstr(w->message, "shared the core through most of the run"));
+    }
     /* The samples' tags: 20 of 100 left out speak; 5 of 100 left out do
      * not, and the row's finding does; 5 kept speak. */
     const size_t tagged[] = {20, 5, 5};
