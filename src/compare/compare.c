@@ -247,18 +247,20 @@ static const char *shared_side(const vn__cmp_bench *b, const vn__cmp_bench *n, d
 /* The core state differs between the sides (side shared its core). The
  * other side's run told its processes apart, and those its headline left
  * out shared their core as the whole of this side did: compared through
- * them, both sides are in one state. The view of the other side with
- * those as its units into alt, and that side's name; NULL when it left out
- * fewer than two (no interval), or one not above 0. On a host whose second
- * hardware thread came and went, a run of the chains alone was on a shared
- * core throughout in half the pairs with the longer run before it, which
- * had met both states; declining them all found half the planted
- * slowdowns (bench/RESULTS.md, 2026-12-02). */
+ * them, both sides are in one state. The view of the other side with those
+ * as its units into alt, and that side's name; NULL when either side has
+ * fewer than two (no interval), a left-out one is not above 0, or their
+ * probes read nearer to those their run kept (pb, pn: each side's) than to
+ * this side's. On a host whose second hardware thread came and went, a run
+ * of the chains alone was on a shared core throughout in half the pairs
+ * with the longer run before it, which had met both states; declining them
+ * all found half the planted slowdowns (bench/RESULTS.md, 2026-12-02). */
 static const char *match_state(const vn__cmp_bench *b, const vn__cmp_bench *n, const char *side,
-                               vn__cmp_bench *alt)
+                               double pb, double pn, vn__cmp_bench *alt)
 {
-    const vn__cmp_bench *own = !strcmp(side, "NEW") ? b : n;
-    if (own->nother < 2)
+    int new_shared = !strcmp(side, "NEW");
+    const vn__cmp_bench *own = new_shared ? b : n, *shared = new_shared ? n : b;
+    if (own->nother < 2 || shared->nunits < 2)
         return NULL;
     for (size_t i = 0; i < own->nother; i++)
         if (!(own->other[i] > 0))
@@ -266,9 +268,16 @@ static const char *match_state(const vn__cmp_bench *b, const vn__cmp_bench *n, c
     *alt = *own;
     alt->units = own->other;
     alt->units_cycles = own->other_cycles;
-    alt->units_probe = NULL;
+    alt->units_probe = own->other_probe;
     alt->nunits = own->nother;
     alt->next_files = 0; /* no run printed an interval for these */
+    /* Left out as the more shared of their run, yet nearer the probes of
+     * the processes their run kept than the shared side's: another state
+     * still. The shared state's own readings wander by more than a tenth
+     * (1.5 to 2.0 within one run), so nearness, not a tenth, decides. */
+    double po = vn__cmp_probe(alt), ps = new_shared ? pn : pb, pk = new_shared ? pb : pn;
+    if (po > 0 && ps > 0 && pk > 0 && !(fabs(log(po / ps)) < fabs(log(po / pk))))
+        return NULL;
     return own == b ? "BASE" : "NEW";
 }
 
@@ -289,13 +298,14 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
     int procs = b->nunits && n->nunits;
     /* A core shared with another hardware thread on one side and not on
      * the other: the two measured different machines, and no verdict on
-     * the code is honest. */
+     * the code is honest, unless the other run's processes that shared
+     * theirs too can stand for it (match_state). */
     double pb = procs ? vn__cmp_probe(b) : NAN, pn = procs ? vn__cmp_probe(n) : NAN;
     const char *side = procs ? shared_side(b, n, pb, pn) : NULL;
     vn__cmp_row row = blank_row(b, n);
     vn__cmp_bench alt;
     const vn__cmp_bench *cb = b, *cn = n; /* the processes compared */
-    if (side && (row.state_matched = match_state(b, n, side, &alt))) {
+    if (side && (row.state_matched = match_state(b, n, side, pb, pn, &alt))) {
         *(row.state_matched[0] == 'B' ? &cb : &cn) = &alt;
         r->state_matched++;
         side = NULL;

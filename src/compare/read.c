@@ -105,8 +105,13 @@ static int join(vn__cmp_side *s, vn__cmp_side *f)
             if (vn__cmp_push_unit(to, from->units[k], from->units_cycles[k], from->units_probe[k]))
                 return VN_ENOMEM;
         for (size_t k = 0; k < from->nother; k++)
-            if (vn__cmp_push_other(to, from->other[k], from->other_cycles[k]))
+            if (vn__cmp_push_other(to, from->other[k], from->other_cycles[k],
+                                   from->other_probe[k]))
                 return VN_ENOMEM;
+        /* A side is on a shared core throughout when every file was, and
+         * told its processes apart when any did (compare.c). */
+        to->core_shared &= from->core_shared;
+        to->core_own |= from->core_own;
         to->cycles_headline |= from->cycles_headline;
         if (!to->next_files)
             for (int u = 0; u < 2; u++)

@@ -24,8 +24,8 @@ int vn__cmp_push_insn(vn__cmp_bench *b, double insn);
 /* Appends one process's value (ns, and cycles and probe or NAN) to b's units. */
 int vn__cmp_push_unit(vn__cmp_bench *b, double ns, double cycles, double probe);
 /* Appends one process its file left out for the other core state (ns, and
- * cycles or NAN) to b's others. */
-int vn__cmp_push_other(vn__cmp_bench *b, double ns, double cycles);
+ * cycles and probe or NAN) to b's others. */
+int vn__cmp_push_other(vn__cmp_bench *b, double ns, double cycles, double probe);
 /* Sets why b has no values from some file (the first reason is kept). 0 or VN_ENOMEM. */
 int vn__cmp_set_why(vn__cmp_bench *b, const char *fmt, ...) VN_PRINTF(2, 3);
 /* Sets a fact of s (a copy of value; NULL leaves it unknown). 0 or VN_ENOMEM. */

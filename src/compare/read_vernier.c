@@ -162,7 +162,8 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "left_out"))) {
             if (core && !strcmp(core, "own") &&
                 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "shared")) &&
-                vn__cmp_push_other(b, pv->valuedouble, pc ? pc->valuedouble : NAN))
+                vn__cmp_push_other(b, pv->valuedouble, pc ? pc->valuedouble : NAN,
+                                   pp ? pp->valuedouble : NAN))
                 return VN_ENOMEM;
             continue;
         }

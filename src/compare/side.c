@@ -42,6 +42,7 @@ static void bench_free(vn__cmp_bench *b)
     free(b->units_probe);
     free(b->other);
     free(b->other_cycles);
+    free(b->other_probe);
     free(b->why);
 }
 
@@ -145,11 +146,11 @@ int vn__cmp_push_unit(vn__cmp_bench *b, double ns, double cycles, double probe)
     return push_rows(arr, val, 3, &b->nunits, &b->capunits);
 }
 
-int vn__cmp_push_other(vn__cmp_bench *b, double ns, double cycles)
+int vn__cmp_push_other(vn__cmp_bench *b, double ns, double cycles, double probe)
 {
-    double **const arr[] = {&b->other, &b->other_cycles};
-    const double val[] = {ns, cycles};
-    return push_rows(arr, val, 2, &b->nother, &b->capother);
+    double **const arr[] = {&b->other, &b->other_cycles, &b->other_probe};
+    const double val[] = {ns, cycles, probe};
+    return push_rows(arr, val, 3, &b->nother, &b->capother);
 }
 
 int vn__cmp_set_why(vn__cmp_bench *b, const char *fmt, ...)

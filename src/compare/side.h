@@ -68,13 +68,14 @@ typedef struct vn__cmp_bench {
     /* The core state a file's headline rested on (its "core"): shared
      * through the run (core_shared), or the processes with a core of their
      * own, those that ran beside a second hardware thread left out
-     * (core_own); neither: the run told no processes apart. */
+     * (core_own); neither: the run told no processes apart. Files pooled:
+     * shared when every file was, own when any was. */
     int core_shared, core_own;
     /* The processes a file's headline left out because they ran in the
      * other core state (those of a file whose core was "own" that shared
-     * theirs), in ns and reference cycles: how far that state moved this
-     * body, read within one run beside the units it kept. */
-    double *other, *other_cycles;
+     * theirs), in ns, reference cycles and taken-branch probe: those met
+     * the state a run on a shared core throughout met (compare.c). */
+    double *other, *other_cycles, *other_probe;
     size_t nother, capother;
     /* The interval a file's run printed for its next run's headline (the
      * headline's ci): [0] in ns, [1] in reference cycles, NAN where it gave

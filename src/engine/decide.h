@@ -164,9 +164,10 @@ typedef struct vn__row_decision {
     size_t used;             /* samples the headline rests on, over all processes */
     size_t shared;           /* processes on a shared core, left out of the headline for
                                 others with a core of their own */
-    int on_shared;           /* every process of the row ran on a core shared with another
-                                hardware thread (the run's others had one of their own, or
-                                every probe read p->alone_probe or more) */
+    int on_shared;           /* the row's headline is a shared core's: every process ran on
+                                a core shared with another hardware thread (the run's others
+                                had one of their own, or every probe read p->alone_probe or
+                                more), or all but fewer than the headline's quantile did */
 } vn__row_decision;
 
 /* Decides a row over its processes: proc[i] is process i's own decision

@@ -172,7 +172,8 @@ typedef struct vn_result {
      * probes (a core of their own, or one shared with another hardware
      * thread): the row's processes on a shared core, left out of the
      * headline because others had a core of their own; and on_shared, every
-     * process of the row ran on a shared core, so the headline did too. */
+     * process of the row ran on a shared core (or all but fewer than the
+     * headline's quantile of them), so the headline did too. */
     size_t processes_left_out;
     int on_shared;
     /* Ratio with a baseline over several processes: the median of the

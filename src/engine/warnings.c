@@ -309,10 +309,12 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
     double lo = INFINITY, hi = -INFINITY;
     size_t shared = 0, kept_shared = 0, probed = 0;
     for (size_t i = 0; i < r->nprocesses; i++) {
+        /* On a shared core through the run, as vn__decide_row counts:
+         * the processes with a value (none is left out for its state). */
         double pr = r->processes[i].probe;
-        probed += isfinite(pr);
-        if (isfinite(pr) &&
-            (r->processes[i].shared || (r->on_shared && pr >= p->alone_probe))) {
+        int counted = isfinite(pr) && !(r->on_shared && r->processes[i].left_out);
+        probed += counted;
+        if (counted && (r->processes[i].shared || (r->on_shared && pr >= p->alone_probe))) {
             lo = fmin(lo, pr), hi = fmax(hi, pr);
             shared++;
             kept_shared += r->processes[i].shared && !r->processes[i].left_out;

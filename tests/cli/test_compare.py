@@ -567,6 +567,40 @@ def test_runs_in_two_core_states_compare_in_the_one_they_share(tmp_path):
     # run's was on a core of its own: declined.
     low = write(tmp_path / "low.json", probed_run(shared_vals, [1.4] * 5, None, 149, 151))
     assert compare(low, new, check=4)["core_state_differs"] == 1
+    # Declined too: a shared side of one process (no interval to compare
+    # through), and left-out processes whose probes (1.2) read nearer those
+    # their run kept (1.01) than the shared side's (1.72).
+    lone = write(tmp_path / "lone.json", probed_run(slow[:1], [1.72], "shared", 164, 167))
+    mild = write(tmp_path / "mild.json",
+                 probed_run(values, [1.01] * 4 + [1.2] * 5 + [1.01] * 4, "own", 100.2, 100.9,
+                            left_out=range(4, 9)))
+    for args in ((base, lone), (mild, new)):
+        doc = compare(*args, check=4)
+        assert doc["core_state_differs"] == 1 and doc["core_state_matched"] == 0, args
+    # A side that pools a run on a shared core throughout with one that told
+    # its processes apart is not shared throughout: compared through the
+    # latter's left-out processes.
+    r = rows(compare(base, new, "--", new))["x"]
+    assert r["state_matched"] == "BASE" and r["ratio"] == pytest.approx(q(slow) / q(shared_vals))
+    # In reference cycles, as a run whose clock moved reports them: the
+    # left-out processes' cycles are compared, not their ns.
+    def cycled(doc, per_ns):
+        b = doc["benchmarks"][0]
+        b["headline"]["unit"] = "cycles"
+        for p in b["processes"]:
+            p["cycles"] = p["value"] * per_ns(p["value"])
+        return doc
+    # The base's shared processes ran at a slower clock: 2 cycles a ns
+    # against the new run's 3, so in ns the new run reads 10% slower but
+    # in cycles 65% slower.
+    cb = write(tmp_path / "cb.json", cycled(probed_run(values, probes, "own", 100.2, 100.9,
+                                                       left_out=range(4, 9)),
+                                            lambda v: 2 if v > 140 else 3))
+    cn = write(tmp_path / "cn.json", cycled(probed_run(slow, [1.72] * 5, "shared", 164, 167),
+                                            lambda v: 3))
+    r = rows(compare(cb, cn, check=0))["x"]
+    assert r["unit"] == "cycles" and r["state_matched"] == "BASE"
+    assert r["ratio"] == pytest.approx(1.65, rel=1e-9)
 
 
 def test_vernier_run_and_suite_results(tmp_path):
