@@ -244,27 +244,22 @@ static const char *shared_side(const vn__cmp_bench *b, const vn__cmp_bench *n, d
     return pn > pb ? "NEW" : "BASE";
 }
 
-/* The core state differs between the sides (side shared its core). The
- * other side's run told its processes apart, and those its headline left
- * out shared their core as the whole of this side did: compared through
- * them, both sides are in one state. The view of the other side with those
- * as its units into alt, and that side's name; NULL when either side has
- * fewer than two (no interval), a left-out one is not above 0, or their
- * probes read nearer to those their run kept (pb, pn: each side's) than to
- * this side's. On a host whose second hardware thread came and went, a run
- * of the chains alone was on a shared core throughout in half the pairs
- * with the longer run before it, which had met both states; declining them
- * all found half the planted slowdowns (bench/RESULTS.md, 2026-12-02). */
-static const char *match_state(const vn__cmp_bench *b, const vn__cmp_bench *n, const char *side,
-                               double pb, double pn, vn__cmp_bench *alt)
+/* The core state differs between the sides: shared's core was shared
+ * through its run, and own's run told its processes apart. Those own's
+ * headline left out shared their core as the whole of the other side did:
+ * compared through them, both sides are in one state. 1 with the view of
+ * own that has those as its units in alt; 0 when either side has fewer
+ * than two (no interval), or when their probes read nearer those own kept
+ * (pk) than shared's (ps). On a host whose second hardware thread came and
+ * went, a run of the chains alone was on a shared core throughout in half
+ * the pairs with the longer run before it, which had met both states;
+ * declining them all found half the planted slowdowns (bench/RESULTS.md,
+ * 2026-12-02). */
+static int match_state(const vn__cmp_bench *own, const vn__cmp_bench *shared, double pk,
+                       double ps, vn__cmp_bench *alt)
 {
-    int new_shared = !strcmp(side, "NEW");
-    const vn__cmp_bench *own = new_shared ? b : n, *shared = new_shared ? n : b;
     if (own->nother < 2 || shared->nunits < 2)
-        return NULL;
-    for (size_t i = 0; i < own->nother; i++)
-        if (!(own->other[i] > 0))
-            return NULL;
+        return 0;
     *alt = *own;
     alt->units = own->other;
     alt->units_cycles = own->other_cycles;
@@ -275,10 +270,10 @@ static const char *match_state(const vn__cmp_bench *b, const vn__cmp_bench *n, c
      * the processes their run kept than the shared side's: another state
      * still. The shared state's own readings wander by more than a tenth
      * (1.5 to 2.0 within one run), so nearness, not a tenth, decides. */
-    double po = vn__cmp_probe(alt), ps = new_shared ? pn : pb, pk = new_shared ? pb : pn;
+    double po = vn__cmp_probe(alt);
     if (po > 0 && ps > 0 && pk > 0 && !(fabs(log(po / ps)) < fabs(log(po / pk))))
-        return NULL;
-    return own == b ? "BASE" : "NEW";
+        return 0;
+    return 1;
 }
 
 static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__cmp_bench *n)
@@ -305,8 +300,11 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
     vn__cmp_row row = blank_row(b, n);
     vn__cmp_bench alt;
     const vn__cmp_bench *cb = b, *cn = n; /* the processes compared */
-    if (side && (row.state_matched = match_state(b, n, side, pb, pn, &alt))) {
-        *(row.state_matched[0] == 'B' ? &cb : &cn) = &alt;
+    int new_shared = side && !strcmp(side, "NEW");
+    if (side && match_state(new_shared ? b : n, new_shared ? n : b, new_shared ? pb : pn,
+                            new_shared ? pn : pb, &alt)) {
+        *(new_shared ? &cb : &cn) = &alt;
+        row.state_matched = new_shared ? "BASE" : "NEW";
         r->state_matched++;
         side = NULL;
     }

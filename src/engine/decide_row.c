@@ -203,8 +203,8 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         slow += proc[i].probe >= p->alone_probe;
     }
     double q = vn__policy_quantile(p);
-    size_t under = probed - slow;
-    int most = probed && (under == 0 || (q > 0 && (double)under < q * (double)probed));
+    size_t under = probed - slow; /* over a mean (q NAN), every one must be over */
+    int most = probed && (isnan(q) ? under == 0 : (double)under < q * (double)probed);
     int on_shared = heads > 0 && (own == 0 || (own == heads && most));
     int strat = own >= 2 && own < heads;
     out->on_shared = on_shared;
