@@ -21,7 +21,9 @@
 #     run i+1 (RUNS - 1 tries) that calls the workload slower,
 #   - power: the same comparison of run i against a run of the same binary
 #     with a planted slowdown of 3% and of 10% in the chains
-#     (VN_COVERAGE_SLOWER), the share that finds it (a pair compare
+#     (VN_COVERAGE_SLOWER), run as run i was (every workload, so it spans as
+#     much of the machine's time as the run it is compared with), the share
+#     that finds it (a pair compare
 #     declined because the core states differed is a try that found
 #     nothing, in false alarms and power alike),
 #   - a line for each condition with the goals (mean coverage at least 80%,
@@ -36,6 +38,10 @@
 # one), stress-ng to STRESS_CPU (default: the first other one).
 # BUILD=DIR takes the tool and bench_coverage from DIR (default build);
 # CONDITIONS="quiet stress" picks either; ARGS adds options to every run;
+# SLOW_ARGS adds options to the slowed runs only (`--filter chain` gives the
+# quicker runs of the sets before 2026-12-02: the chains alone, a tenth as
+# long as the run they are compared with, and so more often in one state of
+# the core throughout);
 # OUT=DIR keeps the JSON files (bench/coverage_report.py DIR prints again).
 # ALT="OPTIONS" also runs the workloads with OPTIONS after each plain run,
 # taking turns with it, and reports them as the condition "COND+alt" (no
@@ -51,6 +57,7 @@ CONDITIONS=${CONDITIONS:-quiet stress}
 ARGS=${ARGS:-}
 ALT=${ALT:-}
 ALT_BUILD=${ALT_BUILD:-}
+SLOW_ARGS=${SLOW_ARGS:-}
 alt_prog="${ALT_BUILD:-$BUILD}/bench/bench_coverage"
 scripts/install-deps --bench >/dev/null
 if [ -f "$BUILD/build.ninja" ]; then
@@ -88,8 +95,10 @@ for cond in $CONDITIONS; do
             run "$out/$cond+alt-base-$i" "$alt_prog" $ALT
         fi
         if [ "$i" -lt "$RUNS" ]; then
-            VN_COVERAGE_SLOWER=3 run "$out/$cond-slow3-$i" "$prog" --filter 'chain'
-            VN_COVERAGE_SLOWER=10 run "$out/$cond-slow10-$i" "$prog" --filter 'chain'
+            # shellcheck disable=SC2086
+            VN_COVERAGE_SLOWER=3 run "$out/$cond-slow3-$i" "$prog" $SLOW_ARGS
+            # shellcheck disable=SC2086
+            VN_COVERAGE_SLOWER=10 run "$out/$cond-slow10-$i" "$prog" $SLOW_ARGS
         fi
         printf '\r%s: %d of %d runs' "$cond" "$i" "$RUNS" >&2
     done
