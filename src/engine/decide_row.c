@@ -191,7 +191,11 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
      * core, all of them. So it was when fewer than the headline's quantile
      * of them read under it (one middle reading among eight shared left
      * `x += x` at 1.6 cycles with no word of the core, bench/RESULTS.md,
-     * 2026-12-02): the headline is then a shared core's. */
+     * 2026-12-02): the headline is then a shared core's. With
+     * p->shared_most (off by default) so it is when the run told them
+     * apart but fewer than that quantile of a row's had a core of their
+     * own: two of twenty gave an 8 MiB table walk an interval from 0 to
+     * 2.6 times its quartile. */
     double limit =
         st && p->max_processes > 1 && isfinite(st->probe_limit) ? st->probe_limit : INFINITY;
     size_t own = 0, probed = 0, slow = 0;
@@ -205,8 +209,10 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
     double q = vn__policy_quantile(p);
     size_t under = probed - slow; /* over a mean (q NAN), every one must be over */
     int most = probed && (isnan(q) ? under == 0 : (double)under < q * (double)probed);
-    int on_shared = heads > 0 && (own == 0 || (own == heads && most));
-    int strat = own >= 2 && own < heads;
+    int few = p->shared_most && !isnan(q) && own > 0 && heads - own >= 2 &&
+              (double)own < q * (double)heads;
+    int on_shared = heads > 0 && (own == 0 || (own == heads && most) || few);
+    int strat = (own >= 2 || few) && own < heads;
     out->on_shared = on_shared;
     size_t keep = !strat ? heads : on_shared ? heads - own : own;
     vn__decision *with = heads < k || strat ? malloc((heads ? heads : 1) * sizeof *with) : NULL;

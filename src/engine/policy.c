@@ -51,6 +51,7 @@ static const struct field {
     {"batch_signs", offsetof(vn__policy, batch_signs), COUNT},
     {"head_low", offsetof(vn__policy, head_low), COUNT},
     {"head_ranks", offsetof(vn__policy, head_ranks), COUNT},
+    {"shared_most", offsetof(vn__policy, shared_most), COUNT},
     {"futile_after", offsetof(vn__policy, futile_after), COUNT},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
@@ -191,6 +192,12 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
     p->process_shared_ratio = VN__SHARED_RATIO;
     /* From the machine, once it is known (engine/suite.c). */
     p->alone_probe = NAN;
+    /* Off: in an A/B set of 41 runs it narrowed the table walk's and the
+     * division chain's intervals, and the mean coverage fell from 85% to
+     * 82% quiet and from 79% to 70% stressed (the table walk's from 79% to
+     * 55%): a headline of the shared state misses a next run on a core of
+     * its own (bench/RESULTS.md, 2026-12-02 thirteenth session). */
+    p->shared_most = 0;
     p->cycles_gain = 0.5;
     /* The core's clock moves over seconds to minutes, between runs as
      * within them: a chain of adds spread 1.06 in ns from run to run and

@@ -66,6 +66,14 @@ typedef struct vn__policy {
      * says so, and changes no number. NAN: vn__alone_probe_for the
      * machine; inf: off. */
     double alone_probe;
+    /* 1: a run whose processes fell in two groups by their probes rests a
+     * row's headline on the shared ones when fewer than the headline's
+     * quantile of them (a quarter, for the lower quartile) had a core of
+     * their own: two or three processes give an interval of their quartile
+     * from nought to twice it, seventeen one of a few percent, of the
+     * state most of the run was in. 0 (the default): on those with a core
+     * of their own whenever there are two or more (policy.c says why). */
+    size_t shared_most;
     /* MiB: each worker process takes, touches and keeps a random amount
      * between half this and this before any benchmark code runs, so that
      * what the benchmarks allocate lands on other physical pages than in

@@ -806,7 +806,9 @@ static void one_process_on_its_own_core_does_not_carry_the_headline(void **state
     assert_int_equal(rd.shared, 6);
     assert_false(rd.on_shared);
     assert_true(rd.ns.value >= 50 && rd.ns.value <= 51);
-    /* One alone: not its samples' interval, but all eight's. */
+    /* One alone: not its samples' interval, but all eight's; with
+     * shared_most on (one is under a quarter of them), the seven shared
+     * ones', a shared core's. */
     proc[1] = proc_of(101, 0.01, 3);
     proc[1].probe = 1.8;
     assert_int_equal(vn__decide_row(proc, 8, &p, &st, &rd), 0);
@@ -816,11 +818,76 @@ static void one_process_on_its_own_core_does_not_carry_the_headline(void **state
     assert_true(rd.ns.value > 100 && rd.ns.value < 105);
     assert_true(rd.ns.lo < 100 && rd.ns.hi > rd.ns.value);
     assert_false(isnan(rd.share_processes));
+    p.shared_most = 1;
+    assert_int_equal(vn__decide_row(proc, 8, &p, &st, &rd), 0);
+    assert_int_equal(rd.kept, 7);
+    assert_int_equal(rd.shared, 1);
+    assert_true(rd.on_shared);
+    assert_true(rd.ns.value > 100 && rd.ns.value < 105);
+    p.shared_most = 0;
     /* None on a core of its own: all of them, on a shared core. */
     proc[0].probe = 1.8;
     assert_int_equal(vn__decide_row(proc, 8, &p, &st, &rd), 0);
     assert_int_equal(rd.kept, 8);
     assert_true(rd.on_shared);
+}
+
+/* With shared_most: processes told apart, too few of them on a core of
+ * their own for the headline's quantile (under a quarter, for the lower
+ * quartile): the headline is the shared ones', whose quartile and interval
+ * are those of them alone; a quarter or more, or shared_most off (the
+ * default), and it is the own ones'. Two of twenty gave an interval from 0
+ * to 2.6 times the quartile. */
+static void too_few_on_their_own_core_leave_it_to_the_shared(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    assert_int_equal(p.shared_most, 0);
+    p.shared_most = 1;
+    vn__decision proc[20];
+    double shared[18];
+    vn__row_state st = {1e6, 80, 0, 0, 1.3};
+    vn__row_decision rd, alone;
+    for (int own = 2; own <= 5; own += 3) {
+        for (int i = 0; i < 20; i++) {
+            double v = i < own ? 90 + 7 * i : 100 + 0.1 * i;
+            proc[i] = proc_of(v, 0.01, 3);
+            proc[i].probe = i < own ? 1.0 : 1.8;
+            if (i >= own)
+                shared[i - own] = v;
+        }
+        assert_int_equal(vn__decide_row(proc, 20, &p, &st, &rd), 0);
+        int few = own < 20 / 4;
+        assert_int_equal(rd.on_shared, few);
+        assert_int_equal(rd.kept, few ? 20 - own : own);
+        assert_int_equal(rd.shared, few ? own : 20 - own);
+        /* The shared ones' own decision, had they been all there was. */
+        vn__decision only[18];
+        for (int i = 0; i < 20 - own; i++) {
+            only[i] = proc_of(shared[i], 0.01, 3);
+            only[i].probe = 1.8;
+        }
+        assert_int_equal(vn__decide_row(only, (size_t)(20 - own), &p, &st, &alone), 0);
+        if (few) {
+            assert_true(fabs(rd.ns.value - alone.ns.value) < 1e-9);
+            assert_true(fabs(rd.ns.lo - alone.ns.lo) < 1e-9);
+            assert_true(fabs(rd.ns.hi - alone.ns.hi) < 1e-9);
+            assert_true(rd.ns.hi / rd.ns.lo < 1.05);
+        } else {
+            assert_true(rd.ns.value < 100);
+        }
+    }
+    /* Off: two of twenty carry it, and their interval is as wide as two
+     * processes leave it. */
+    p.shared_most = 0;
+    for (int i = 0; i < 20; i++) {
+        proc[i] = proc_of(i < 2 ? 90 + 7 * i : 100 + 0.1 * i, 0.01, 3);
+        proc[i].probe = i < 2 ? 1.0 : 1.8;
+    }
+    assert_int_equal(vn__decide_row(proc, 20, &p, &st, &rd), 0);
+    assert_false(rd.on_shared);
+    assert_int_equal(rd.kept, 2);
+    assert_true(rd.ns.hi / rd.ns.lo > 1.2);
 }
 
 /* No process told apart, every one with a probe over the level a core of
@@ -1091,6 +1158,7 @@ int main(void)
         cmocka_unit_test_setup(quiet_samples_slower_than_shared_ones_leave_nothing_out, setup),
         cmocka_unit_test_setup(without_probes_shared_tags_mean_nothing, setup),
         cmocka_unit_test(one_process_on_its_own_core_does_not_carry_the_headline),
+        cmocka_unit_test(too_few_on_their_own_core_leave_it_to_the_shared),
         cmocka_unit_test(a_core_shared_through_the_run_is_decided),
         cmocka_unit_test(most_processes_shared_is_a_shared_core),
         cmocka_unit_test_setup(no_sample_no_headline, setup),

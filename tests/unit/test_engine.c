@@ -1574,14 +1574,16 @@ static const vn_bench_warning *warned(vn_result *r, const vn_config *c, const vn
 
 /* Processes on a shared core and on a core of their own: left out when
  * two or more had their own, kept (and said so) when one alone had, the
- * headline when none had. */
+ * headline when none had, or when too few had for theirs (case 3: one of
+ * four left out, vn__decide_row's shared_most). */
 static void processes_on_a_shared_core_are_named(void **state)
 {
     (void)state;
     vn_config c = quick_config();
     vn__policy pol;
     assert_int_equal(vn__policy_init(&pol, &c), 0);
-    for (int own = 0; own <= 2; own++) {
+    for (int cs = 0; cs <= 3; cs++) {
+        int own = cs == 3 ? 1 : cs;
         vn_result r;
         vn_process_result q[4];
         double probes[4];
@@ -1590,18 +1592,19 @@ static void processes_on_a_shared_core_are_named(void **state)
         four_processes(&r, q, probes);
         for (int k = 0; k < 4; k++) {
             q[k].shared = k >= own;
-            q[k].left_out = own == 2 && k >= own;
+            q[k].left_out = (own == 2 && k >= own) || (cs == 3 && k < own);
         }
-        r.processes_left_out = own == 2 ? 2 : 0;
-        r.on_shared = own == 0;
+        r.processes_left_out = own == 2 ? 2 : cs == 3 ? 1 : 0;
+        r.on_shared = own == 0 || cs == 3;
         pol.alone_probe = 1.3; /* all four over it when none had a core of its own */
         const vn_bench_warning *w = warned(&r, &c, &pol, "shared_core");
         assert_non_null(w);
         assert_int_equal(warnings_of(&r, "shared_core"), 1); /* one finding, not two */
         const char *want[] = {"4/4 processes on a shared core: its headline",
                               "3/4 processes on a shared core, kept: one alone has no interval",
-                              "2/4 processes on a shared core, left out"};
-        assert_string_equal(w->brief, want[own]);
+                              "2/4 processes on a shared core, left out",
+                              "3/4 processes on a shared core: its headline, the others too few"};
+        assert_string_equal(w->brief, want[cs]);
     }
 }
 
