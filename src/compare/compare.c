@@ -244,36 +244,39 @@ static const char *shared_side(const vn__cmp_bench *b, const vn__cmp_bench *n, d
     return pn > pb ? "NEW" : "BASE";
 }
 
-/* The core state differs between the sides: shared's core was shared
- * through its run, and own's run told its processes apart. Those own's
- * headline left out shared their core as the whole of the other side did:
- * compared through them, both sides are in one state. 1 with the view of
- * own that has those as its units in alt; 0 when either side has fewer
- * than two (no interval), or when their probes read nearer those own kept
- * (pk) than shared's (ps). On a host whose second hardware thread came and
- * went, a run of the chains alone was on a shared core throughout in half
- * the pairs with the longer run before it, which had met both states;
- * declining them all found half the planted slowdowns (bench/RESULTS.md,
- * 2026-12-02). */
-static int match_state(const vn__cmp_bench *own, const vn__cmp_bench *shared, double pk,
-                       double ps, vn__cmp_bench *alt)
+/* The core state differs between the sides: one side's headline rested
+ * on processes in one state and the other's on the other. The processes
+ * a headline left out for the other state (from's others: those that
+ * shared their core in a run that rested on its own, or those that had
+ * their own in one that rested on the shared ones) met the state of the
+ * other side's headline (to's): compared through them, both sides are in
+ * one state. The fewer processes of its two sides compared: with alt the
+ * view of from that has those as its units; 0 when either side has fewer
+ * than two (no interval), or when their probes read nearer those from
+ * kept (pk) than to's (ps). On a host whose second hardware thread came
+ * and went, a run of the chains alone was on a shared core throughout in
+ * half the pairs with the longer run before it, which had met both
+ * states; declining them all found half the planted slowdowns
+ * (bench/RESULTS.md, 2026-12-02). */
+static size_t match_state(const vn__cmp_bench *from, const vn__cmp_bench *to, double pk,
+                          double ps, vn__cmp_bench *alt)
 {
-    if (own->nother < 2 || shared->nunits < 2)
+    if (from->nother < 2 || to->nunits < 2)
         return 0;
-    *alt = *own;
-    alt->units = own->other;
-    alt->units_cycles = own->other_cycles;
-    alt->units_probe = own->other_probe;
-    alt->nunits = own->nother;
+    *alt = *from;
+    alt->units = from->other;
+    alt->units_cycles = from->other_cycles;
+    alt->units_probe = from->other_probe;
+    alt->nunits = from->nother;
     alt->next_files = 0; /* no run printed an interval for these */
-    /* Left out as the more shared of their run, yet nearer the probes of
-     * the processes their run kept than the shared side's: another state
+    /* Left out for the other state, yet nearer the probes of the
+     * processes their run kept than the other side's: another state
      * still. The shared state's own readings wander by more than a tenth
      * (1.5 to 2.0 within one run), so nearness, not a tenth, decides. */
     double po = vn__cmp_probe(alt);
     if (po > 0 && ps > 0 && pk > 0 && !(fabs(log(po / ps)) < fabs(log(po / pk))))
         return 0;
-    return 1;
+    return from->nother < to->nunits ? from->nother : to->nunits;
 }
 
 static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__cmp_bench *n)
@@ -298,15 +301,18 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
     double pb = procs ? vn__cmp_probe(b) : NAN, pn = procs ? vn__cmp_probe(n) : NAN;
     const char *side = procs ? shared_side(b, n, pb, pn) : NULL;
     vn__cmp_row row = blank_row(b, n);
-    vn__cmp_bench alt;
+    vn__cmp_bench alt[2];
     const vn__cmp_bench *cb = b, *cn = n; /* the processes compared */
-    int new_shared = side && !strcmp(side, "NEW");
-    if (side && match_state(new_shared ? b : n, new_shared ? n : b, new_shared ? pb : pn,
-                            new_shared ? pn : pb, &alt)) {
-        *(new_shared ? &cb : &cn) = &alt;
-        row.state_matched = new_shared ? "BASE" : "NEW";
-        r->state_matched++;
-        side = NULL;
+    if (side) {
+        /* Through BASE's left-out processes or NEW's, whichever leaves
+         * more on the smaller side compared (BASE's when as many). */
+        size_t mb = match_state(b, n, pb, pn, &alt[0]), mn = match_state(n, b, pn, pb, &alt[1]);
+        if (mb || mn) {
+            *(mb >= mn ? &cb : &cn) = &alt[mb >= mn ? 0 : 1];
+            row.state_matched = mb >= mn ? "BASE" : "NEW";
+            r->state_matched++;
+            side = NULL;
+        }
     }
     if (side) {
         char why[256], probes[64] = "";

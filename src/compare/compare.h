@@ -87,10 +87,10 @@ typedef struct vn__cmp_row {
     double fast_ratio, fast_lo, fast_hi;
     int fast_end_still;        /* the headlines' interval lay past the threshold and the fast
                                   ends' did not: a state of the machine, so no change */
-    /* "BASE" or "NEW": the core was shared through the other side's run,
-     * and this side was compared through the processes its headline left
-     * out because they shared theirs too (compare.c match_state). NULL:
-     * each side's headline processes. */
+    /* "BASE" or "NEW": the sides' headlines rested on different core
+     * states, and this side was compared through the processes its
+     * headline left out because they met the other's (compare.c
+     * match_state). NULL: each side's headline processes. */
     const char *state_matched;
 } vn__cmp_row;
 
@@ -113,7 +113,7 @@ typedef struct vn__cmp_result {
     unsigned differ;                    /* bit i: vn__cmp_fact i differs between the sides */
     size_t one_process;                 /* rows compared on samples: a side had one process */
     size_t state_differs;               /* rows not compared: one side's core was shared */
-    size_t state_matched;               /* rows compared in the shared state all the same
+    size_t state_matched;               /* rows compared in one core state all the same
                                            (vn__cmp_row state_matched) */
     size_t paired[3];                   /* rows and skips per vn__cmp_rule */
     size_t nbase, nnew;                 /* benchmarks on each side */

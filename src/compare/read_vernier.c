@@ -150,7 +150,7 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
      * processes is one, its samples' median. */
     const cJSON *p, *head = cJSON_GetObjectItemCaseSensitive(r, "headline");
     const char *core = vn__cmp_str(head, "core");
-    int own = core && !strcmp(core, "own");
+    int own = core && !strcmp(core, "own"), on_shared = core && !strcmp(core, "shared");
     size_t units = 0;
     cJSON_ArrayForEach(p, procs) {
         const cJSON *pv = vn__cmp_num(p, "value"), *pc = vn__cmp_num(p, "cycles");
@@ -159,11 +159,12 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
             !(pv->valuedouble > 0))
             continue;
         /* The processes its headline left out (the other core state) are
-         * left out here too, and kept apart: a run on a shared core
-         * throughout compares with them (compare.c match_state). */
+         * left out here too, and kept apart: a run in that state compares
+         * with them (compare.c match_state). */
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "left_out"))) {
-            if (own &&
-                cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "shared")) &&
+            int shared = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "shared"));
+            b->other_own = on_shared;
+            if ((own ? shared : on_shared && !shared) &&
                 vn__cmp_push_other(b, pv->valuedouble, pc ? pc->valuedouble : NAN,
                                    pp ? pp->valuedouble : NAN))
                 return VN_ENOMEM;
@@ -186,7 +187,7 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
     const char *unit = vn__cmp_str(head, "unit");
     if (unit && !strcmp(unit, "cycles"))
         b->cycles_headline = 1;
-    b->core_shared |= core && !strcmp(core, "shared");
+    b->core_shared |= on_shared;
     b->core_own |= own;
     if (code && head) {
         const cJSON *q = vn__cmp_num(head, "quantile");

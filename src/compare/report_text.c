@@ -239,8 +239,8 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
         out("%snote: %zu called no change: the fastest tenth of the processes did not move with "
             "the headline\n", prefix, still);
     if (r->state_matched)
-        out("%snote: %zu compared through one side's processes that shared their core, as the "
-            "other's did\n", prefix, r->state_matched);
+        out("%snote: %zu compared through the processes one side left out for the core state "
+            "the other's rested on\n", prefix, r->state_matched);
     if (aggs)
         out("%snote: %zu compared by their means (a side had only Google Benchmark's aggregates): "
             "Welch's t\n", prefix, aggs);

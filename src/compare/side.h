@@ -73,10 +73,14 @@ typedef struct vn__cmp_bench {
     int core_shared, core_own;
     /* The processes a file's headline left out because they ran in the
      * other core state (those of a file whose core was "own" that shared
-     * theirs), in ns, reference cycles and taken-branch probe: those met
-     * the state a run on a shared core throughout met (compare.c). */
+     * theirs, or of one whose core was "shared" that had their own), in
+     * ns, reference cycles and taken-branch probe: those met the state a
+     * run in the other state met (compare.c); other_own says which.
+     * Files pooled whose others differ in kind, or are of the pooled
+     * side's own state, have none (other_mixed). */
     double *other, *other_cycles, *other_probe;
     size_t nother, capother;
+    int other_own, other_mixed;
     /* The interval a file's run printed for its next run's headline (the
      * headline's ci): [0] in ns, [1] in reference cycles, NAN where it gave
      * none; next_files counts the files that gave the benchmark a headline

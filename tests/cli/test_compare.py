@@ -533,6 +533,7 @@ def test_runs_in_two_core_states_compare_in_the_one_they_share(tmp_path):
     apart, whose processes read the probe as the shared run's, met that
     state too; so did two runs that both said their core was shared."""
     own = [100 + 0.1 * i for i in range(8)]
+    old_own = write(tmp_path / "old_own.json", probed_run(own, [1.01] * 8, "own", 100.2, 100.9))
     shared_vals = [150 + 0.2 * i for i in range(5)]
     values = own[:4] + shared_vals + own[4:]
     probes = [1.01] * 4 + [1.7] * 5 + [1.01] * 4
@@ -547,7 +548,7 @@ def test_runs_in_two_core_states_compare_in_the_one_they_share(tmp_path):
     q = lambda v: np.quantile(v, 0.25, method="median_unbiased")
     assert r["ratio"] == pytest.approx(q(slow) / q(shared_vals), rel=1e-12)
     p = run("compare", base, new, check=0)
-    assert "1 compared through one side's processes that shared their core" in p.stdout
+    assert "1 compared through the processes one side left out for the core state" in p.stdout
     # The other way about: NEW told its processes apart, BASE was shared.
     r = rows(compare(new, base))["x"]
     assert r["state_matched"] == "NEW" and r["ratio"] == pytest.approx(q(shared_vals) / q(slow))
@@ -601,6 +602,23 @@ def test_runs_in_two_core_states_compare_in_the_one_they_share(tmp_path):
     r = rows(compare(cb, cn, check=0))["x"]
     assert r["unit"] == "cycles" and r["state_matched"] == "BASE"
     assert r["ratio"] == pytest.approx(1.65, rel=1e-9)
+    # A run that rested its headline on the shared processes, too few of the
+    # others having had a core of their own, left those few out: a run on a
+    # core of its own throughout compares with them. Where either side's
+    # left-out processes would do, those that leave more on the smaller side.
+    left = [110 + 0.1 * i for i in range(3)]
+    mostly = probed_run(left + slow + [1.1 * v for v in shared_vals[:1]], [1.01] * 3 + [1.72] * 6,
+                        "shared", 164, 167, left_out=range(3))
+    for p in mostly["benchmarks"][0]["processes"]:
+        p["shared"] = p["probe"] > 1.5
+    mostly = write(tmp_path / "mostly.json", mostly)
+    r = rows(compare("--fail-on-regression", old_own, mostly, check=3))["x"]
+    assert r["state_matched"] == "NEW" and r["new"]["units"] == 3
+    assert r["ratio"] == pytest.approx(q(left) / q(own), rel=1e-12)
+    r = rows(compare(base, mostly))["x"]
+    kept = slow + [1.1 * v for v in shared_vals[:1]]
+    assert r["state_matched"] == "BASE" and r["base"]["units"] == 5
+    assert r["ratio"] == pytest.approx(q(kept) / q(shared_vals), rel=1e-12)
 
 
 def test_vernier_run_and_suite_results(tmp_path):
