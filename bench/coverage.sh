@@ -48,6 +48,8 @@
 # planted slowdowns): an A/B of a rule under one machine's changing state.
 # ALT_BUILD=DIR runs that arm with DIR's bench_coverage (a build of another
 # version, say), with ALT's options if any: an A/B of two builds.
+# ALT_SLOW=1 gives that arm its own planted slowdowns too (a set then takes
+# about twice as long): power, A/B.
 # Needs stress-ng: scripts/install-deps --bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,6 +59,7 @@ CONDITIONS=${CONDITIONS:-quiet stress}
 ARGS=${ARGS:-}
 ALT=${ALT:-}
 ALT_BUILD=${ALT_BUILD:-}
+ALT_SLOW=${ALT_SLOW:-}
 SLOW_ARGS=${SLOW_ARGS:-}
 alt_prog="${ALT_BUILD:-$BUILD}/bench/bench_coverage"
 scripts/install-deps --bench >/dev/null
@@ -99,6 +102,12 @@ for cond in $CONDITIONS; do
             VN_COVERAGE_SLOWER=3 run "$out/$cond-slow3-$i" "$prog" $SLOW_ARGS
             # shellcheck disable=SC2086
             VN_COVERAGE_SLOWER=10 run "$out/$cond-slow10-$i" "$prog" $SLOW_ARGS
+            if [ -n "$ALT_SLOW" ] && [ -n "$ALT$ALT_BUILD" ]; then
+                for pct in 3 10; do
+                    # shellcheck disable=SC2086
+                    VN_COVERAGE_SLOWER=$pct run "$out/$cond+alt-slow$pct-$i" "$alt_prog" $ALT $SLOW_ARGS
+                done
+            fi
         fi
         printf '\r%s: %d of %d runs' "$cond" "$i" "$RUNS" >&2
     done
@@ -112,8 +121,16 @@ for cond in $CONDITIONS; do
                 "$out/$cond-base-$i.json" "$new.json" >/dev/null 2>&1 || true
         done
         if [ -n "$ALT$ALT_BUILD" ]; then
-            "$tool" compare --fail-on-regression --json "$out/$cond+alt-cmp-base-$i.json" \
-                "$out/$cond+alt-base-$i.json" "$out/$cond+alt-base-$((i + 1)).json" >/dev/null 2>&1 || true
+            for kind in base slow3 slow10; do
+                if [ "$kind" = base ]; then
+                    new="$out/$cond+alt-base-$((i + 1))"
+                else
+                    new="$out/$cond+alt-$kind-$i"
+                    [ -f "$new.json" ] || continue
+                fi
+                "$tool" compare --fail-on-regression --json "$out/$cond+alt-cmp-$kind-$i.json" \
+                    "$out/$cond+alt-base-$i.json" "$new.json" >/dev/null 2>&1 || true
+            done
         fi
     done
     bench_quiet
