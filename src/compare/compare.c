@@ -250,10 +250,10 @@ static const char *shared_side(const vn__cmp_bench *b, const vn__cmp_bench *n, d
  * shared their core in a run that rested on its own, or those that had
  * their own in one that rested on the shared ones) met the state of the
  * other side's headline (to's): compared through them, both sides are in
- * one state. The fewer processes of its two sides compared: with alt the
- * view of from that has those as its units; 0 when either side has fewer
- * than two (no interval), or when their probes read nearer those from
- * kept (pk) than to's (ps). On a host whose second hardware thread came
+ * one state. Returns how many processes the smaller of the two sides
+ * compared would have, with alt the view of from that has those as its
+ * units; 0 when either side has fewer than two (no interval), or when
+ * their probes read nearer those from kept (pk) than to's (ps). On a host whose second hardware thread came
  * and went, a run of the chains alone was on a shared core throughout in
  * half the pairs with the longer run before it, which had met both
  * states; declining them all found half the planted slowdowns
@@ -308,8 +308,9 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
          * more on the smaller side compared (BASE's when as many). */
         size_t mb = match_state(b, n, pb, pn, &alt[0]), mn = match_state(n, b, pn, pb, &alt[1]);
         if (mb || mn) {
-            *(mb >= mn ? &cb : &cn) = &alt[mb >= mn ? 0 : 1];
-            row.state_matched = mb >= mn ? "BASE" : "NEW";
+            int via_base = mb >= mn;
+            *(via_base ? &cb : &cn) = &alt[!via_base];
+            row.state_matched = via_base ? "BASE" : "NEW";
             r->state_matched++;
             side = NULL;
         }

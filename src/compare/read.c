@@ -104,21 +104,19 @@ static int join(vn__cmp_side *s, vn__cmp_side *f)
         for (size_t k = 0; k < from->nunits; k++)
             if (vn__cmp_push_unit(to, from->units[k], from->units_cycles[k], from->units_probe[k]))
                 return VN_ENOMEM;
-        int kinds_differ = to->nother && from->nother && to->other_own != from->other_own;
-        if (from->nother)
-            to->other_own = from->other_own;
+        to->other_own |= from->other_own;
         for (size_t k = 0; k < from->nother; k++)
             if (vn__cmp_push_other(to, from->other[k], from->other_cycles[k],
                                    from->other_probe[k]))
                 return VN_ENOMEM;
         /* A side is on a shared core throughout when every file was, and
          * told its processes apart when any did (compare.c). Its others
-         * are of one kind, and of the state its headline did not rest on
-         * (a shared core's with own, and the reverse), or none. */
+         * stand for the state its headline did not rest on: own ones only
+         * where every file was shared, shared ones only where one was not
+         * (then some file's own ones make the two differ, for good, as
+         * both flags only ever move one way). */
         to->core_shared &= from->core_shared;
-        to->other_mixed |= from->other_mixed || kinds_differ ||
-                           (to->nother && to->other_own != to->core_shared);
-        if (to->other_mixed)
+        if (to->other_own != to->core_shared)
             to->nother = 0;
         to->core_own |= from->core_own;
         to->cycles_headline |= from->cycles_headline;

@@ -163,11 +163,12 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
          * with them (compare.c match_state). */
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "left_out"))) {
             int shared = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "shared"));
-            b->other_own = on_shared;
-            if ((own ? shared : on_shared && !shared) &&
-                vn__cmp_push_other(b, pv->valuedouble, pc ? pc->valuedouble : NAN,
-                                   pp ? pp->valuedouble : NAN))
-                return VN_ENOMEM;
+            if (own ? shared : on_shared && !shared) {
+                b->other_own = on_shared;
+                if (vn__cmp_push_other(b, pv->valuedouble, pc ? pc->valuedouble : NAN,
+                                       pp ? pp->valuedouble : NAN))
+                    return VN_ENOMEM;
+            }
             continue;
         }
         if (vn__cmp_push_unit(b, pv->valuedouble, pc ? pc->valuedouble : NAN,

@@ -75,12 +75,12 @@ typedef struct vn__cmp_bench {
      * other core state (those of a file whose core was "own" that shared
      * theirs, or of one whose core was "shared" that had their own), in
      * ns, reference cycles and taken-branch probe: those met the state a
-     * run in the other state met (compare.c); other_own says which.
-     * Files pooled whose others differ in kind, or are of the pooled
-     * side's own state, have none (other_mixed). */
+     * run in the other state met (compare.c); other_own: some file gave
+     * own ones. Files pooled whose others cannot all stand for the state
+     * the pooled headline did not rest on have none (read.c join). */
     double *other, *other_cycles, *other_probe;
     size_t nother, capother;
-    int other_own, other_mixed;
+    int other_own;
     /* The interval a file's run printed for its next run's headline (the
      * headline's ci): [0] in ns, [1] in reference cycles, NAN where it gave
      * none; next_files counts the files that gave the benchmark a headline

@@ -619,6 +619,10 @@ def test_runs_in_two_core_states_compare_in_the_one_they_share(tmp_path):
     kept = slow + [1.1 * v for v in shared_vals[:1]]
     assert r["state_matched"] == "BASE" and r["base"]["units"] == 5
     assert r["ratio"] == pytest.approx(q(kept) / q(shared_vals), rel=1e-12)
+    # Pooled, the two runs' left-out processes are of both states: none
+    # stands for the shared one, and the pair is declined.
+    doc = compare(base, mostly, "--", new, check=4)
+    assert "x" not in rows(doc) and doc["core_state_differs"] == 1
 
 
 def test_vernier_run_and_suite_results(tmp_path):
