@@ -302,10 +302,9 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
      * rests on those with a core of their own, when there are two or more
      * and, with shared_most, the headline's quantile of them (else on the
      * shared ones); one alone has no spread between processes to give an
-     * interval. Or
-     * the core was shared through the run (on_shared with none told
-     * apart), unless the samples' own tags say it (below: kept, or over a
-     * tenth of them left out). */
+     * interval. Or the core was shared through the run (on_shared with
+     * none told apart), unless the samples' own tags say it (below: kept,
+     * or over a tenth of them left out). */
     int kept = r->nshared && !(r->left_out & VN_TAG_SHARED_CORE);
     int tags_speak = kept || (r->nsamples && r->nshared * 10 > r->nsamples);
     double lo = INFINITY, hi = -INFINITY;
@@ -323,23 +322,24 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
         }
     }
     /* Every process on a shared core is kept when all were, so kept ones
-     * or left-out ones cover the three cases. */
+     * or left-out ones cover the four cases. */
     if (kept_shared || r->processes_left_out) {
-        /* What became of them: the headline, left out, or kept for want of
-         * a second process on a core of its own. */
-        int how = r->on_shared ? (r->processes_left_out ? 3 : 0) : r->processes_left_out ? 1 : 2;
+        /* What became of them, by whether the headline rests on them
+         * (on_shared) and whether some processes were left out: the
+         * headline; kept for want of a second process on a core of its
+         * own; the headline, the others too few (shared_most); left out. */
+        int how = 2 * (r->processes_left_out > 0) + !r->on_shared;
         static const char *const what[] = {
             ": the headline rests on them, a shared core, and a run on a core of its own may "
             "be faster",
-            ": they measured the core's neighbour as much as the body, and are left out of the "
-            "headline",
             ", and one alone had a core of its own: too few for an interval across processes, "
             "so the headline rests on all of them",
             ": the headline rests on them, a shared core, as too few of the others had one of "
-            "their own for an interval (--policy shared_most=0: on those)"};
-        static const char *const brief[] = {": its headline", ", left out",
-                                            ", kept: one alone has no interval",
-                                            ": its headline, the others too few"};
+            "their own for an interval (--policy shared_most=0: on those)",
+            ": they measured the core's neighbour as much as the body, and are left out of the "
+            "headline"};
+        static const char *const brief[] = {": its headline", ", kept: one alone has no interval",
+                                            ": its headline, the others too few", ", left out"};
         vn__warning_brief(vn__result_warn(r, "shared_core",
              "%zu of its %zu processes ran while a second hardware thread shared the core "
              "(the taken-branch probe read %.2f to %.2f cycles a branch, over %.2g times the "
