@@ -335,11 +335,15 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
             ", and one alone had a core of its own: too few for an interval across processes, "
             "so the headline rests on all of them",
             ": the headline rests on them, a shared core, as too few of the others had one of "
-            "their own for an interval (--policy shared_most=0: on those)",
+            "their own for an interval (--policy shared_most=0: on those); the interval, a "
+            "promise about the next run, reaches the others' reading, as that run may meet "
+            "their state throughout",
             ": they measured the core's neighbour as much as the body, and are left out of the "
-            "headline"};
+            "headline; its interval, a promise about the next run, reaches their reading, as "
+            "that run may meet a shared core throughout"};
         static const char *const brief[] = {": its headline", ", kept: one alone has no interval",
-                                            ": its headline, the others too few", ", left out"};
+                                            ": its headline; interval reaches the others",
+                                            ", left out; interval reaches them"};
         vn__warning_brief(vn__result_warn(r, "shared_core",
              "%zu of its %zu processes ran while a second hardware thread shared the core "
              "(the taken-branch probe read %.2f to %.2f cycles a branch, over %.2g times the "

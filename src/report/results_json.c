@@ -204,11 +204,13 @@ static void headline(vn__json *j, const vn_result *r)
     vn__json_obj_begin(j, "ns");
     vn__json_num(j, "value", ns_value);
     pair(j, "ci", ns);
+    pair(j, "est_ci", bound ? nan2 : r->est_ci);
     vn__json_obj_end(j);
     if (isfinite(cycles)) {
         vn__json_obj_begin(j, "cycles");
         vn__json_num(j, "value", cycles);
         pair(j, "ci", cy);
+        pair(j, "est_ci", bound ? nan2 : r->cycles_est_ci);
         vn__json_obj_end(j);
     }
     vn__json_obj_end(j);

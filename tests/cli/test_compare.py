@@ -401,15 +401,22 @@ def test_a_headline_the_other_run_promised_is_no_change(tmp_path):
                    check=True, capture_output=True, timeout=120)
     res = json.loads(path.read_text())
 
-    def with_values(values, lo, hi):
+    def with_values(values, lo, hi, est=None):
+        """The run with those processes, printing [lo, hi]; est: the
+        estimate's own interval in its state (None: a file from before
+        units carried it)."""
         doc = copy.deepcopy(res)
         for b in doc["benchmarks"]:
             for p, v in zip(b["processes"], values):
                 p.update(value=v, cycles=3 * v, left_out=False, upper_bound=False)
             units = b["headline"]["units"]
-            units["ns"]["ci"] = [lo, hi]
-            if "cycles" in units:
-                units["cycles"]["ci"] = [3 * lo, 3 * hi]
+            for unit, f in (("ns", 1), ("cycles", 3)):
+                if unit not in units:
+                    continue
+                units[unit]["ci"] = [f * lo, f * hi]
+                units[unit].pop("est_ci", None)
+                if est:
+                    units[unit]["est_ci"] = [f * est[0], f * est[1]]
         return doc
 
     # BASE: processes near 100, one at 140; its run printed [90, 150].
@@ -425,6 +432,14 @@ def test_a_headline_the_other_run_promised_is_no_change(tmp_path):
     p = run("compare", "--fail-on-regression", base, near, check=0)
     assert "lies within the interval the other run printed" in p.stdout + p.stderr
     r = rows(compare("--fail-on-regression", base, far, check=3))["two_loops"]
+    assert r["verdict"] == "slower" and r["within_next_run"] is False
+    # A run that met both core states prints an interval reaching the
+    # processes it left out for the other one; within one state, compare
+    # holds it to its estimate's own interval widened for the next run
+    # (99-101 -> about 98.6-101.4), which 130 is beyond.
+    reach = write(tmp_path / "reach.json",
+                  with_values([100, 101, 99, 140, 100.5, 99.5, 100, 100.2], 90, 150, est=(99, 101)))
+    r = rows(compare("--fail-on-regression", reach, near, check=3))["two_loops"]
     assert r["verdict"] == "slower" and r["within_next_run"] is False
 
 

@@ -1602,10 +1602,57 @@ static void processes_on_a_shared_core_are_named(void **state)
         assert_int_equal(warnings_of(&r, "shared_core"), 1); /* one finding, not two */
         const char *want[] = {"4/4 processes on a shared core: its headline",
                               "3/4 processes on a shared core, kept: one alone has no interval",
-                              "2/4 processes on a shared core, left out",
-                              "3/4 processes on a shared core: its headline, the others too few"};
+                              "2/4 processes on a shared core, left out; interval reaches them",
+                              "3/4 processes on a shared core: its headline; interval reaches the others"};
         assert_string_equal(w->brief, want[cs]);
     }
+}
+
+/* A run that met both core states promises its next run's headline in
+ * either: the interval reaches the headline's quartile of the processes
+ * left out for the other state, in ns and in cycles, whichever state the
+ * headline rests on; kept processes, processes with no headline of their
+ * own, and a run with none left out leave it as it was. */
+static void the_interval_reaches_the_other_state(void **state)
+{
+    (void)state;
+    const double ns[6] = {100, 100, 100, 150, 160, 170}, cyc[6] = {200, 200, 200, 300, 320, 340};
+    for (int on_shared = 0; on_shared < 2; on_shared++)
+        for (int none = 0; none < 2; none++) {
+            vn_result r;
+            vn_process_result q[6];
+            vn__decision d[6];
+            memset(&r, 0, sizeof r);
+            memset(q, 0, sizeof q);
+            memset(d, 0, sizeof d);
+            for (int k = 0; k < 6; k++) {
+                /* The headline's state first: own at 100, shared at 150+. */
+                int other = k >= 3;
+                q[k].value = on_shared ? 250 - ns[k] : ns[k];
+                q[k].cycles = on_shared ? 500 - cyc[k] : cyc[k];
+                q[k].shared = on_shared ? !other : other;
+                q[k].left_out = other && !none;
+                d[k].head = VN__HEAD_MEDIAN;
+            }
+            d[5].head = VN__HEAD_NONE; /* left out with no value of its own */
+            r.processes = q;
+            r.nprocesses = 6;
+            r.on_shared = on_shared;
+            double h = on_shared ? 150 : 100, hc = on_shared ? 300 : 200;
+            r.stats.median_ci[0] = h - 1, r.stats.median_ci[1] = h + 1;
+            r.cycles_ci[0] = hc - 2, r.cycles_ci[1] = hc + 2;
+            vn__reach_other_state(&r, d, 0.25);
+            if (none) {
+                assert_true(r.stats.median_ci[0] == h - 1 && r.stats.median_ci[1] == h + 1);
+                assert_true(r.cycles_ci[0] == hc - 2 && r.cycles_ci[1] == hc + 2);
+            } else if (!on_shared) { /* the quartile of 150 and 160: 152.5 */
+                assert_true(r.stats.median_ci[0] == 99 && fabs(r.stats.median_ci[1] - 152.5) < 1e-9);
+                assert_true(r.cycles_ci[0] == 198 && fabs(r.cycles_ci[1] - 305) < 1e-9);
+            } else { /* own ones at 100 and 90 below a shared headline: 92.5 */
+                assert_true(fabs(r.stats.median_ci[0] - 92.5) < 1e-9 && r.stats.median_ci[1] == 151);
+                assert_true(fabs(r.cycles_ci[0] - 185) < 1e-9 && r.cycles_ci[1] == 302);
+            }
+        }
 }
 
 /* A row every process of which read the probe over the level a core of
@@ -2539,6 +2586,7 @@ int main(void)
         cmocka_unit_test(precise_at_the_most_samples_says_nothing),
         cmocka_unit_test(a_loop_that_does_not_run_fails),
         cmocka_unit_test(processes_on_a_shared_core_are_named),
+        cmocka_unit_test(the_interval_reaches_the_other_state),
         cmocka_unit_test(a_core_shared_through_the_run_is_named),
         cmocka_unit_test(a_warning_too_long_is_cut_at_a_word),
         cmocka_unit_test(a_headline_precise_at_a_limit_stopped_for_precision),
