@@ -51,8 +51,9 @@ def scaled(src, dst, f):
         for u in (h.get("units") or {}).values():
             if u and isinstance(u.get("value"), (int, float)):
                 u["value"] *= f
-            if u and u.get("ci"):
-                u["ci"] = times(u["ci"])
+            for k in ("ci", "est_ci"):
+                if u and u.get(k):
+                    u[k] = times(u[k])
         if isinstance(b.get("cycles"), (int, float)):
             b["cycles"] *= f
         if isinstance((b.get("stats") or {}).get("median"), (int, float)):
