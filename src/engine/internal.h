@@ -211,9 +211,9 @@ void vn__result_warnings(vn_result *res, const vn_config *cfg, const struct vn__
                          const struct vn__row_decision *rd);
 /* The interval of res's headline (ns and cycles), a promise about the next
  * run, widened to reach the headline's quantile q of the processes left
- * out for the other core state (proc: their decisions, one a process;
- * engine/summary.c, pure). */
-void vn__reach_other_state(vn_result *res, const struct vn__decision *proc, double q);
+ * out for the other core state (engine/summary.c, pure). 0, or
+ * VN_ENOMEM. */
+int vn__reach_other_state(vn_result *res, double q);
 /* vn_suite_add_registered(), and on an error the name of the benchmark that
  * could not be added in *bad (when bad is not NULL). */
 int vn__suite_add_registered(vn_suite *s, const char **bad);

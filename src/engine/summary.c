@@ -265,6 +265,17 @@ static int processes_of(vn_result *res, const vn__part *parts, size_t k, const v
     return 0;
 }
 
+/* ci widened to reach the quantile q of x[0..m) (unsorted; m may be 0). */
+static void reach(double ci[2], double *x, size_t m, double q)
+{
+    if (!m || !(ci[0] <= ci[1]))
+        return;
+    qsort(x, m, sizeof *x, vn__cmp_double);
+    double at = vn_percentile_sorted(x, m, 100 * q);
+    ci[0] = fmin(ci[0], at);
+    ci[1] = fmax(ci[1], at);
+}
+
 /* The interval printed is a promise about the next run's headline. A run
  * whose processes met both core states (some on a core of their own, some
  * sharing it with another hardware thread) rests its headline on one state,
@@ -274,30 +285,28 @@ static int processes_of(vn_result *res, const vn__part *parts, size_t k, const v
  * (est_ci) stays that of the state the headline rests on. Over four kept
  * sets of bench/coverage.sh this held the next run's headline in 79-91% of
  * pairs on average, against 75-88% (bench/RESULTS.md, 2026-12-02). */
-void vn__reach_other_state(vn_result *res, const vn__decision *proc, double q)
+int vn__reach_other_state(vn_result *res, double q)
 {
-    size_t k = res->nprocesses, m[2] = {0, 0};
-    double *v = malloc(2 * (k ? k : 1) * sizeof *v), *c = v ? v + k : NULL;
-    for (size_t i = 0; v && i < k; i++) {
+    size_t k = res->nprocesses, m = 0, mc = 0;
+    double *v = malloc(2 * (k ? k : 1) * sizeof *v);
+    if (!v)
+        return VN_ENOMEM;
+    double *c = v + k;
+    for (size_t i = 0; i < k; i++) {
+        /* Left out for its state; one left out with no value of its own
+         * has NAN for it, and an upper bound is no value to reach. */
         const vn_process_result *p = &res->processes[i];
-        if (!p->left_out || proc[i].head != VN__HEAD_MEDIAN || p->shared == res->on_shared)
+        if (!p->left_out || p->upper_bound || p->shared == res->on_shared)
             continue;
         if (isfinite(p->value) && p->value > 0)
-            v[m[0]++] = p->value;
+            v[m++] = p->value;
         if (isfinite(p->cycles) && p->cycles > 0)
-            c[m[1]++] = p->cycles;
+            c[mc++] = p->cycles;
     }
-    double *const arr[] = {v, c};
-    double *const ci[] = {res->stats.median_ci, res->cycles_ci};
-    for (int u = 0; v && u < 2; u++) {
-        if (!m[u] || !(ci[u][0] <= ci[u][1]))
-            continue;
-        qsort(arr[u], m[u], sizeof *v, vn__cmp_double);
-        double at = vn_percentile_sorted(arr[u], m[u], 100 * q);
-        ci[u][0] = fmin(ci[u][0], at);
-        ci[u][1] = fmax(ci[u][1], at);
-    }
+    reach(res->stats.median_ci, v, m, q);
+    reach(res->cycles_ci, c, mc, q);
     free(v);
+    return 0;
 }
 
 int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *pol,
@@ -358,8 +367,9 @@ int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *p
         goto out;
     res->processes_left_out = rd->shared;
     res->on_shared = rd->on_shared;
-    if (rd->shared && !rd->bound && res->stats.n)
-        vn__reach_other_state(res, proc, vn__policy_quantile(pol));
+    if (rd->shared && !rd->bound && res->stats.n &&
+        (rc = vn__reach_other_state(res, vn__policy_quantile(pol))) != 0)
+        goto out;
     if (c && nctr)
         rc = counters_of(res, parts, k, c, nctr, used);
     /* A row that failed keeps its samples, and says nothing of them. */

@@ -1612,7 +1612,8 @@ static void processes_on_a_shared_core_are_named(void **state)
  * either: the interval reaches the headline's quartile of the processes
  * left out for the other state, in ns and in cycles, whichever state the
  * headline rests on; kept processes, processes with no headline of their
- * own, and a run with none left out leave it as it was. */
+ * own (NAN, as the engine gives them), upper bounds, and a run with none
+ * left out leave it as it was. */
 static void the_interval_reaches_the_other_state(void **state)
 {
     (void)state;
@@ -1620,11 +1621,9 @@ static void the_interval_reaches_the_other_state(void **state)
     for (int on_shared = 0; on_shared < 2; on_shared++)
         for (int none = 0; none < 2; none++) {
             vn_result r;
-            vn_process_result q[6];
-            vn__decision d[6];
+            vn_process_result q[7];
             memset(&r, 0, sizeof r);
             memset(q, 0, sizeof q);
-            memset(d, 0, sizeof d);
             for (int k = 0; k < 6; k++) {
                 /* The headline's state first: own at 100, shared at 150+. */
                 int other = k >= 3;
@@ -1632,16 +1631,17 @@ static void the_interval_reaches_the_other_state(void **state)
                 q[k].cycles = on_shared ? 500 - cyc[k] : cyc[k];
                 q[k].shared = on_shared ? !other : other;
                 q[k].left_out = other && !none;
-                d[k].head = VN__HEAD_MEDIAN;
             }
-            d[5].head = VN__HEAD_NONE; /* left out with no value of its own */
+            q[5].value = q[5].cycles = NAN; /* left out with no value of its own */
+            q[6] = q[4];                    /* an upper bound, far off */
+            q[6].value *= 0.01, q[6].cycles *= 0.01, q[6].upper_bound = 1;
             r.processes = q;
-            r.nprocesses = 6;
+            r.nprocesses = 7;
             r.on_shared = on_shared;
             double h = on_shared ? 150 : 100, hc = on_shared ? 300 : 200;
             r.stats.median_ci[0] = h - 1, r.stats.median_ci[1] = h + 1;
             r.cycles_ci[0] = hc - 2, r.cycles_ci[1] = hc + 2;
-            vn__reach_other_state(&r, d, 0.25);
+            assert_int_equal(vn__reach_other_state(&r, 0.25), 0);
             if (none) {
                 assert_true(r.stats.median_ci[0] == h - 1 && r.stats.median_ci[1] == h + 1);
                 assert_true(r.cycles_ci[0] == hc - 2 && r.cycles_ci[1] == hc + 2);
