@@ -59,6 +59,17 @@ static int params(vn__cmp_bench *b, const cJSON *obj)
     return 0;
 }
 
+/* The two numbers of arr, lo <= hi, into lo and hi; 0 when it is not such a pair. */
+static int pair_of(const cJSON *arr, double *lo, double *hi)
+{
+    const cJSON *l = cJSON_GetArrayItem(arr, 0), *h = cJSON_GetArrayItem(arr, 1);
+    if (cJSON_GetArraySize(arr) != 2 || !cJSON_IsNumber(l) || !cJSON_IsNumber(h) ||
+        !(l->valuedouble <= h->valuedouble))
+        return 0;
+    *lo = l->valuedouble, *hi = h->valuedouble;
+    return 1;
+}
+
 /* The interval for the next run's headline in the core state the
  * headline rests on, in ns and in reference cycles, from the headline's
  * units: the estimate's own (est_ci) widened for the next run's error, as
@@ -67,24 +78,20 @@ static int params(vn__cmp_bench *b, const cJSON *obj)
  * that state throughout; compare matches the states itself, and with that
  * reach a loop over two arrays planted 10% slower was called slower in
  * 21% of tries instead of 61% (bench/RESULTS.md, 2026-12-02, fourteenth
- * session). Files written before est_ci: ci. */
+ * session). Where est_ci is absent or null: ci. */
 static void next_run(vn__cmp_bench *b, const cJSON *units)
 {
     static const char *const name[2] = {"ns", "cycles"};
     b->next_files++;
     for (int u = 0; u < 2; u++) {
         const cJSON *o = cJSON_GetObjectItemCaseSensitive(units, name[u]);
-        const cJSON *est = cJSON_GetObjectItemCaseSensitive(o, "est_ci");
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "value");
-        int from_est = cJSON_GetArraySize(est) == 2 && cJSON_IsNumber(v) && v->valuedouble > 0;
-        const cJSON *ci = from_est ? est : cJSON_GetObjectItemCaseSensitive(o, "ci");
-        const cJSON *lo = cJSON_GetArrayItem(ci, 0), *hi = cJSON_GetArrayItem(ci, 1);
-        int ok = cJSON_GetArraySize(ci) == 2 && cJSON_IsNumber(lo) && cJSON_IsNumber(hi) &&
-                 lo->valuedouble <= hi->valuedouble;
-        b->next_lo[u] = ok ? lo->valuedouble : NAN;
-        b->next_hi[u] = ok ? hi->valuedouble : NAN;
-        if (ok && from_est)
-            vn__levels_next_run(v->valuedouble, &b->next_lo[u], &b->next_hi[u]);
+        double *lo = &b->next_lo[u], *hi = &b->next_hi[u];
+        if (cJSON_IsNumber(v) && v->valuedouble > 0 &&
+            pair_of(cJSON_GetObjectItemCaseSensitive(o, "est_ci"), lo, hi))
+            vn__levels_next_run(v->valuedouble, lo, hi);
+        else if (!pair_of(cJSON_GetObjectItemCaseSensitive(o, "ci"), lo, hi))
+            *lo = *hi = NAN;
     }
 }
 

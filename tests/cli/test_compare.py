@@ -416,7 +416,7 @@ def test_a_headline_the_other_run_promised_is_no_change(tmp_path):
                 units[unit]["ci"] = [f * lo, f * hi]
                 units[unit].pop("est_ci", None)
                 if est:
-                    units[unit]["est_ci"] = [f * est[0], f * est[1]]
+                    units[unit]["est_ci"] = [None if x is None else f * x for x in est]
         return doc
 
     # BASE: processes near 100, one at 140; its run printed [90, 150].
@@ -441,6 +441,13 @@ def test_a_headline_the_other_run_promised_is_no_change(tmp_path):
                   with_values([100, 101, 99, 140, 100.5, 99.5, 100, 100.2], 90, 150, est=(99, 101)))
     r = rows(compare("--fail-on-regression", reach, near, check=3))["two_loops"]
     assert r["verdict"] == "slower" and r["within_next_run"] is False
+    # A row with no estimate of its own (est_ci null) is held to what it
+    # printed, as a file from before est_ci.
+    nulls = write(tmp_path / "nulls.json",
+                  with_values([100, 101, 99, 140, 100.5, 99.5, 100, 100.2], 90, 150,
+                              est=(None, None)))
+    r = rows(compare(nulls, near))["two_loops"]
+    assert r["verdict"] == "no_change" and r["within_next_run"] is True
 
 
 def quartile_run(values, lo, hi):
