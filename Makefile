@@ -5,6 +5,8 @@ ASAN     ?= build-asan
 CMAKE    ?= cmake
 PREFIX   ?= /usr/local
 BUILDTYPE ?= RelWithDebInfo
+# Tests at once: the ones that measure run alone (tests/CMakeLists.txt).
+JOBS     ?= $(shell nproc)
 
 .PHONY: all deps test-deps build demo check install clean
 
@@ -57,11 +59,11 @@ check: test-deps $(BUILD)/build.ninja $(ASAN)/build.ninja
 	@$(call reconfigure,$(BUILD))
 	@$(call werror,$(BUILD))
 	$(CMAKE) --build $(BUILD)
-	cd $(BUILD) && VN_STRICT_DEPS=1 ctest --output-on-failure
+	cd $(BUILD) && VN_STRICT_DEPS=1 ctest --output-on-failure -j$(JOBS)
 	@$(call reconfigure,$(ASAN))
 	@$(call werror,$(ASAN))
 	$(CMAKE) --build $(ASAN)
-	cd $(ASAN) && VN_STRICT_DEPS=1 ctest --output-on-failure
+	cd $(ASAN) && VN_STRICT_DEPS=1 ctest --output-on-failure -j$(JOBS)
 
 # PREFIX is honoured here too, not only when build/ is first configured
 # (the tool finds its helper relative to itself, so any prefix works).
