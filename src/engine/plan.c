@@ -1,6 +1,7 @@
 /* What a row asks of its next process: how many samples, and what share
  * of its remaining budget (engine/plan.h). Pure. */
 #include <math.h>
+#include <string.h>
 
 #include "plan.h"
 #include "stats/levels.h"
@@ -110,4 +111,67 @@ void vn__plan_next(const vn__part *parts, size_t k, const vn__decision *proc,
     double share = left / (double)to_go;
     double least = isfinite(per) ? fixed + (double)r * per : share;
     out->share_ns = st->samples < p->min_samples ? fmax(share, least) : fmin(left, fmax(share, least));
+}
+
+void vn__plan_together(job **jobs, size_t n)
+{
+    for (int again = 1; again;) {
+        again = 0;
+        for (size_t i = 0; i < n; i++) {
+            const char *base = jobs[i]->res->baseline;
+            for (size_t b = 0; base[0] && b < n; b++) {
+                if (b == i || strcmp(jobs[b]->res->name, base))
+                    continue;
+                for (int side = 0; side < 2; side++) {
+                    job *x = side ? jobs[b] : jobs[i], *y = side ? jobs[i] : jobs[b];
+                    if (x->done && !y->done &&
+                        (x->res->stop == VN_STOP_PRECISION ||
+                         x->res->stop == VN_STOP_PROCESSES_VARY)) {
+                        x->done = 0;
+                        again = 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* The processes of a row that reached its precision early all ran within
+ * a stretch of the run, and agree in the state the machine had then (its
+ * clock, its neighbours, a core shared or not); the rows that went on met
+ * later ones. A next run meets yet another, and the row's interval promises
+ * where its headline falls. One more process at the end shows whether the
+ * row still reads as it did: if so the interval holds, if not it widens
+ * and the row goes on as its decision says. A count given (--processes N)
+ * already spans the run. An upper bound (a body no slower than the empty
+ * loop) promises only that no run reads it slower, and another process
+ * would only look for a lower floor. */
+/* The row's processes all came in the first half of the run's time, or
+ * of its processes (the first, which warms every row up, may take most of
+ * the time of a short run). */
+static int early(const job *j, uint64_t t0, uint64_t now, size_t processes)
+{
+    int in_time = j->seen_ns >= t0 && 2 * (j->seen_ns - t0) < now - t0;
+    return in_time || 2 * (j->parts[j->nparts - 1].run_process + 1) < processes;
+}
+
+size_t vn__plan_late(job **jobs, size_t n, uint64_t t0, uint64_t now, size_t processes)
+{
+    size_t back = 0;
+    for (size_t i = 0; i < n; i++) {
+        job *j = jobs[i];
+        const vn__policy *p = &j->pol;
+        if (!p->late_look || j->looked_late || !j->done || !j->nparts ||
+            j->res->stop != VN_STOP_PRECISION || j->rdec.bound ||
+            p->min_processes == p->max_processes ||
+            !early(j, t0, now, processes) ||
+            !(j->rstate.spent_ns + j->rstate.next_cost_ns < p->budget_ns))
+            continue;
+        j->looked_late = 1;
+        j->done = 0;
+        back++;
+    }
+    if (back)
+        vn__plan_together(jobs, n);
+    return back;
 }

@@ -24,4 +24,18 @@ void vn__plan_next(const vn__part *parts, size_t k, const vn__decision *proc,
                    const vn__row_decision *rd, const vn__policy *p, const vn__row_state *st,
                    vn__plan *out);
 
+/* Rows compared with each other (a baseline) go on together while either
+ * needs another process and the other's budget holds it: their ratio is
+ * taken process by process. Rows that stopped are taken up again. */
+void vn__plan_together(job **jobs, size_t n);
+
+/* The run's late look (policy late_look), when every row of jobs[0..n) is
+ * done at now (CLOCK_MONOTONIC ns; the run began at t0) after processes
+ * processes: a row that stopped for its precision in the first half of
+ * that time or of those processes, not an upper bound, with budget
+ * left for another process, is taken up again, once, for a process at the
+ * end of the run, and decided again over all its processes. Returns how
+ * many were. The caller asks once a run. */
+size_t vn__plan_late(job **jobs, size_t n, uint64_t t0, uint64_t now, size_t processes);
+
 #endif

@@ -343,32 +343,6 @@ static int look(job *j, int got, const char *lost)
     return rc;
 }
 
-/* Rows compared with each other (a baseline) go on together while either
- * needs another process and the other's budget holds it: their ratio is
- * taken process by process. */
-static void together(job **jobs, size_t n)
-{
-    for (int again = 1; again;) {
-        again = 0;
-        for (size_t i = 0; i < n; i++) {
-            const char *base = jobs[i]->res->baseline;
-            for (size_t b = 0; base[0] && b < n; b++) {
-                if (b == i || strcmp(jobs[b]->res->name, base))
-                    continue;
-                for (int side = 0; side < 2; side++) {
-                    job *x = side ? jobs[b] : jobs[i], *y = side ? jobs[i] : jobs[b];
-                    if (x->done && !y->done &&
-                        (x->res->stop == VN_STOP_PRECISION ||
-                         x->res->stop == VN_STOP_PROCESSES_VARY)) {
-                        x->done = 0;
-                        again = 1;
-                    }
-                }
-            }
-        }
-    }
-}
-
 /* How well two warmup samples in a row must agree before a later worker
  * takes a row's samples (policy settle): twice the spread of the first
  * process's samples (first, its decision: scaled MAD over the median),
@@ -489,8 +463,13 @@ static int one_process(job **jobs, size_t n, const vn_config *cfg, const vn__lau
                 if (!jobs[i]->done)
                     jobs[i]->rstate.probe_limit = limit;
         }
-        for (size_t i = 0; rc == 0 && i < ntodo; i++)
+        uint64_t now = vn__posix_read(CLOCK_MONOTONIC);
+        for (size_t i = 0; rc == 0 && i < ntodo; i++) {
+            todo[i]->seen_ns = now;
+            if (got[i])
+                todo[i]->parts[todo[i]->nparts - 1].run_process = p.process;
             rc = look(todo[i], got[i], why[0] && !interrupted ? why : NULL);
+        }
     }
     free(p.rows);
     free(todo);
@@ -514,11 +493,15 @@ int vn__run_processes(job **jobs, size_t n, const vn_config *cfg, const vn__laun
                           .counter_error_ppm = cal ? cal->error_ppm : NAN};
     int rc = 0, start_rc = 0;
     size_t process = 0;
+    int late = 0;
     dbuf probes = {0};
     for (;; process++) {
         size_t done = 0;
         for (size_t i = 0; i < n; i++)
             done += jobs[i]->done;
+        /* Once a run: the rows its late look took up end it. */
+        if (done == n && !late++ && !(cfg->stop_flag && *cfg->stop_flag))
+            done -= vn__plan_late(jobs, n, t0, vn__posix_read(CLOCK_MONOTONIC), process);
         if (done == n || (cfg->stop_flag && *cfg->stop_flag) || !argv)
             break;
         progress(cfg, process, done, n, t0);
@@ -528,7 +511,7 @@ int vn__run_processes(job **jobs, size_t n, const vn_config *cfg, const vn__laun
             break;
         if (rc)
             break;
-        together(jobs, n);
+        vn__plan_together(jobs, n);
     }
     argv_free(argv);
     free(probes.v);

@@ -37,6 +37,7 @@ typedef struct vn_process_result {
     double overhead_ns;        /* its empty loop per iteration */
     size_t samples;            /* samples it took of the row */
     size_t used;               /* of which the headline rests on */
+    size_t run_process;        /* which of the run's processes it was, 0 the first */
     double elapsed;            /* seconds of the row's own time in it */
     int upper_bound;           /* it could not tell the body from the empty loop */
     /* The median of its samples' taken-branch probes, in reference cycles

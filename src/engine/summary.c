@@ -256,6 +256,7 @@ static int processes_of(vn_result *res, const vn__part *parts, size_t k, const v
         p->overhead_ns = es[i].om;
         p->samples = parts[i].S.n;
         p->used = proc[i].used;
+        p->run_process = parts[i].run_process;
         p->elapsed = parts[i].elapsed_ns / 1e9;
         p->upper_bound = proc[i].head == VN__HEAD_FASTEST;
         p->probe = proc[i].probe;

@@ -253,6 +253,7 @@ static void processes(vn__json *j, const vn_result *r)
         vn__json_num(j, "overhead_ns", p->overhead_ns);
         vn__json_uint(j, "samples", p->samples);
         vn__json_uint(j, "used", p->used);
+        vn__json_uint(j, "run_process", p->run_process);
         vn__json_num(j, "elapsed_s", p->elapsed);
         vn__json_bool(j, "upper_bound", p->upper_bound != 0);
         vn__json_num(j, "probe", p->probe);

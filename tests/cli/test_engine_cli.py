@@ -279,6 +279,35 @@ def quantile8(values, p):
     return s[i - 1] + (h - i) * (s[i] - s[i - 1])
 
 
+def test_a_row_that_stopped_early_comes_back_at_the_end_of_the_run():
+    """A row that reached its precision while another went on takes one
+    more process at the end of the run (the late look), and the JSON says
+    which of the run's processes each of its processes was; with --policy
+    late_look=0 it stops where it first stopped."""
+    prog = BUILD / "tests" / "programs" / "two_paces"
+    for policy, late in (("late_look=1", True), ("late_look=0", False)):
+        p = subprocess.run([str(prog), "--quiet", "--max-time", "0.5", "--precision", "5",
+                            "--policy", policy, "--json", "-"],
+                           capture_output=True, text=True, timeout=120, check=True)
+        d = json.loads(p.stdout)
+        validate(d, "results-1.json")
+        count = d["processes"]["count"]
+        rows = {b["name"]: b for b in d["benchmarks"]}
+        varies = [q["run_process"] for q in rows["varies"]["processes"]]
+        assert varies == list(range(len(varies))), varies
+        assert rows["steady"]["stop"] == "precision"
+        steady = [q["run_process"] for q in rows["steady"]["processes"]]
+        assert steady == sorted(steady) and max(steady) < count, (steady, count)
+        gaps = [b - a for a, b in zip(steady, steady[1:]) if b - a > 1]
+        if late:
+            # It came back after every other row was done: the run's last
+            # processes are its own.
+            assert len(gaps) == 1 and max(steady) == count - 1, (steady, varies, count)
+            assert steady[-1] > max(varies)
+        else:
+            assert not gaps and max(steady) < max(varies), (steady, varies)
+
+
 def test_a_low_quantile_of_the_processes_is_the_headline(tmp_path):
     """By default each row's headline is the 25% quantile of its processes'
     values in the headline's unit, its interval about it, and the JSON says

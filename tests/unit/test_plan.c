@@ -1,6 +1,7 @@
 /* How a row's budget is split over its processes (engine/plan.c), driven
  * with synthetic processes: no clock, no machine. */
 #include <math.h>
+#include <stdio.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -137,6 +138,88 @@ static void a_count_asked_for_splits_what_is_left_evenly(void **state)
     assert_true(fabs(plan.share_ns - (p.budget_ns - 20e6) / 2) < 1);
 }
 
+/* A row of a run that began at 0: its result, policy (processes as given)
+ * and how it stands, stopped for its precision after its last process
+ * (the run's last-th) ended at seen ms, having spent spent ms of its
+ * budget. */
+typedef struct late_row {
+    job j;
+    vn_result res;
+    vn__part part;
+} late_row;
+
+static void late_row_init(late_row *r, const char *name, const char *baseline, int processes,
+                          size_t last, double seen, double spent)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->res.name, sizeof r->res.name, "%s", name);
+    snprintf(r->res.baseline, sizeof r->res.baseline, "%s", baseline);
+    r->res.stop = VN_STOP_PRECISION;
+    r->j.res = &r->res;
+    r->j.pol = policy(processes);
+    r->j.parts = &r->part;
+    r->j.nparts = 1;
+    r->part.run_process = last;
+    r->j.done = 1;
+    r->j.seen_ns = (uint64_t)(seen * 1e6);
+    r->j.rstate.spent_ns = spent * 1e6;
+    r->j.rstate.next_cost_ns = 10e6;
+}
+
+static void a_row_that_stopped_early_comes_back_once_at_the_end(void **state)
+{
+    (void)state;
+    late_row early, late, budget, timed_out, counted, off, bound, few;
+    late_row_init(&early, "early", "", 0, 2, 300, 100);
+    late_row_init(&late, "late", "", 0, 15, 800, 100);
+    late_row_init(&budget, "budget", "", 0, 2, 300, 995);
+    late_row_init(&timed_out, "timed_out", "", 0, 2, 300, 100);
+    timed_out.res.stop = VN_STOP_MAX_TIME;
+    late_row_init(&counted, "counted", "", 5, 2, 300, 100);
+    late_row_init(&off, "off", "", 0, 2, 300, 100);
+    assert_int_equal(vn__policy_parse(&off.j.pol, "late_look=0", NULL, 0), 0);
+    late_row_init(&bound, "bound", "", 0, 2, 300, 100);
+    bound.j.rdec.bound = 1;
+    job *jobs[] = {&early.j, &late.j, &budget.j, &timed_out.j, &counted.j, &off.j, &bound.j};
+    /* The run is 1000 ms and 20 processes old: only the row that stopped
+     * in the first half of them, with budget left for another process,
+     * comes back. */
+    assert_int_equal(vn__plan_late(jobs, 7, 0, (uint64_t)1000e6, 20), 1);
+    assert_false(early.j.done);
+    assert_true(early.j.looked_late);
+    for (size_t i = 1; i < 7; i++)
+        assert_true(jobs[i]->done);
+    /* Decided again and stopped early once more: it has had its look. */
+    early.j.done = 1;
+    assert_int_equal(vn__plan_late(jobs, 7, 0, (uint64_t)1000e6, 20), 0);
+    assert_true(early.j.done);
+    /* Half the run exactly, in time and in processes, is not early. */
+    late_row_init(&early, "early", "", 0, 9, 500, 100);
+    assert_int_equal(vn__plan_late(jobs, 1, 0, (uint64_t)1000e6, 20), 0);
+    /* A first process that took most of a short run: the fifth of twenty
+     * ended at 80% of its time, and it comes back all the same. */
+    late_row_init(&few, "few", "", 0, 4, 800, 100);
+    job *one[] = {&few.j};
+    assert_int_equal(vn__plan_late(one, 1, 0, (uint64_t)1000e6, 20), 1);
+    /* Early in time though late in processes (a long last process of its
+     * own): it comes back too. */
+    late_row_init(&few, "few", "", 0, 15, 300, 100);
+    assert_int_equal(vn__plan_late(one, 1, 0, (uint64_t)1000e6, 20), 1);
+}
+
+static void a_baseline_comes_back_with_the_row_compared_with_it(void **state)
+{
+    (void)state;
+    late_row base, row;
+    late_row_init(&base, "two_loops", "", 0, 19, 900, 100);
+    late_row_init(&row, "merged_loop", "two_loops", 0, 3, 200, 100);
+    job *jobs[] = {&base.j, &row.j};
+    assert_int_equal(vn__plan_late(jobs, 2, 0, (uint64_t)1000e6, 20), 1);
+    assert_false(row.j.done);
+    assert_false(base.j.done); /* their ratio is taken process by process */
+    assert_false(base.j.looked_late);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +227,8 @@ int main(void)
         cmocka_unit_test(the_split_follows_where_the_variation_is),
         cmocka_unit_test(a_count_asked_for_splits_what_is_left_evenly),
         cmocka_unit_test(a_later_process_does_not_pay_the_first_ones_warmup),
+        cmocka_unit_test(a_row_that_stopped_early_comes_back_once_at_the_end),
+        cmocka_unit_test(a_baseline_comes_back_with_the_row_compared_with_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -146,6 +146,7 @@ static void fixture(vn_results *r)
         q->cycles = 3206.5 + 0.5 * k;
         q->overhead_ns = OVERHEAD;
         q->samples = q->used = 6;
+        q->run_process = k < 3 ? (size_t)k : 7; /* the last came back for the late look */
         q->elapsed = 0.06;
         q->probe = k == 3 ? 1.72 : 1.01;
         q->shared = k == 3;
