@@ -48,6 +48,7 @@ typedef struct empties {
 typedef struct vn__part {
     int process;                 /* 0, 1, ...: the row's */
     size_t run_process;          /* the run's process it came from, 0 the first */
+    uint64_t end_ns;             /* CLOCK_MONOTONIC when that process's answer was read */
     int state;                   /* ROW_DONE, ROW_FAILED */
     vn_stop stop;                /* why the row stopped in that process */
     int skipped;                 /* failed as a skip (vn_state_skip) */
@@ -98,7 +99,6 @@ typedef struct job {
     size_t nparts, capparts;
     vn__row_state rstate;
     int done;                    /* no more processes: rstate's last look decided */
-    uint64_t seen_ns;            /* CLOCK_MONOTONIC at the end of its last process */
     int looked_late;             /* taken up again for the run's late look (plan.c) */
     uint64_t fixed_iters;        /* a worker's iterations per sample from the plan; 0: calibrate */
     int worker;                  /* a worker's row: its part is sent, not summarized */

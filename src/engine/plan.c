@@ -136,6 +136,16 @@ void vn__plan_together(job **jobs, size_t n)
     }
 }
 
+/* The row's processes all came in the first half of the run's time, or
+ * of its processes (the first, which warms every row up, may take most of
+ * the time of a short run). */
+static int early(const job *j, uint64_t t0, uint64_t now, size_t processes)
+{
+    const vn__part *last = &j->parts[j->nparts - 1];
+    int in_time = last->end_ns >= t0 && 2 * (last->end_ns - t0) < now - t0;
+    return in_time || 2 * (last->run_process + 1) < processes;
+}
+
 /* The processes of a row that reached its precision early all ran within
  * a stretch of the run, and agree in the state the machine had then (its
  * clock, its neighbours, a core shared or not); the rows that went on met
@@ -145,18 +155,13 @@ void vn__plan_together(job **jobs, size_t n)
  * and the row goes on as its decision says. A count given (--processes N)
  * already spans the run. An upper bound (a body no slower than the empty
  * loop) promises only that no run reads it slower, and another process
- * would only look for a lower floor. */
-/* The row's processes all came in the first half of the run's time, or
- * of its processes (the first, which warms every row up, may take most of
- * the time of a short run). */
-static int early(const job *j, uint64_t t0, uint64_t now, size_t processes)
-{
-    int in_time = j->seen_ns >= t0 && 2 * (j->seen_ns - t0) < now - t0;
-    return in_time || 2 * (j->parts[j->nparts - 1].run_process + 1) < processes;
-}
-
+ * would only look for a lower floor. A run looks once: the rows taken up
+ * end it, and rows early against that later end do not come back. */
 size_t vn__plan_late(job **jobs, size_t n, uint64_t t0, uint64_t now, size_t processes)
 {
+    for (size_t i = 0; i < n; i++)
+        if (jobs[i]->looked_late)
+            return 0;
     size_t back = 0;
     for (size_t i = 0; i < n; i++) {
         job *j = jobs[i];

@@ -35,7 +35,7 @@ void vn__plan_together(job **jobs, size_t n);
  * that time or of those processes, not an upper bound, with budget
  * left for another process, is taken up again, once, for a process at the
  * end of the run, and decided again over all its processes. Returns how
- * many were. The caller asks once a run. */
+ * many were; 0 once any row of the run was. */
 size_t vn__plan_late(job **jobs, size_t n, uint64_t t0, uint64_t now, size_t processes);
 
 #endif

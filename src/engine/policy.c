@@ -244,7 +244,7 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * against 2), the chains' planted 10% were found in 90% of tries
      * against 85%, the mean coverage alike (81%); more intervals over
      * their width limit (10 against 3), and the six default rows took
-     * 1.2-1.3 times as long, half the time of the version before
+     * 1.0-1.35 times as long, half the time of the version before
      * processes (bench/RESULTS.md, 2026-12-02 fifteenth session). */
     p->late_look = 1;
     p->batch_gate = 1;

@@ -75,8 +75,8 @@ typedef struct vn__policy {
      * of their own whenever there are two or more (policy.c says why). */
     size_t shared_most;
     /* 1 (the default): a row that reached its precision in the first half
-     * of a run's time takes one more process at its end (vn__plan_late);
-     * 0: it stops there. */
+     * of a run's time or of its processes, not an upper bound, takes one
+     * more process at its end (vn__plan_late); 0: it stops there. */
     size_t late_look;
     /* MiB: each worker process takes, touches and keeps a random amount
      * between half this and this before any benchmark code runs, so that

@@ -465,9 +465,11 @@ static int one_process(job **jobs, size_t n, const vn_config *cfg, const vn__lau
         }
         uint64_t now = vn__posix_read(CLOCK_MONOTONIC);
         for (size_t i = 0; rc == 0 && i < ntodo; i++) {
-            todo[i]->seen_ns = now;
-            if (got[i])
-                todo[i]->parts[todo[i]->nparts - 1].run_process = p.process;
+            if (got[i]) {
+                vn__part *q = &todo[i]->parts[todo[i]->nparts - 1];
+                q->run_process = p.process;
+                q->end_ns = now;
+            }
             rc = look(todo[i], got[i], why[0] && !interrupted ? why : NULL);
         }
     }
@@ -493,14 +495,12 @@ int vn__run_processes(job **jobs, size_t n, const vn_config *cfg, const vn__laun
                           .counter_error_ppm = cal ? cal->error_ppm : NAN};
     int rc = 0, start_rc = 0;
     size_t process = 0;
-    int late = 0;
     dbuf probes = {0};
     for (;; process++) {
         size_t done = 0;
         for (size_t i = 0; i < n; i++)
             done += jobs[i]->done;
-        /* Once a run: the rows its late look took up end it. */
-        if (done == n && !late++ && !(cfg->stop_flag && *cfg->stop_flag))
+        if (done == n && !(cfg->stop_flag && *cfg->stop_flag))
             done -= vn__plan_late(jobs, n, t0, vn__posix_read(CLOCK_MONOTONIC), process);
         if (done == n || (cfg->stop_flag && *cfg->stop_flag) || !argv)
             break;

@@ -161,7 +161,7 @@ static void late_row_init(late_row *r, const char *name, const char *baseline, i
     r->j.nparts = 1;
     r->part.run_process = last;
     r->j.done = 1;
-    r->j.seen_ns = (uint64_t)(seen * 1e6);
+    r->part.end_ns = (uint64_t)(seen * 1e6);
     r->j.rstate.spent_ns = spent * 1e6;
     r->j.rstate.next_cost_ns = 10e6;
 }
