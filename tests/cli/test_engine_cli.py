@@ -154,7 +154,18 @@ def test_the_interval_is_for_the_next_run():
     # Three processes far apart (a loaded machine, the sanitizers) can give
     # an interval that reaches below 0: both then say 0.
     assert (lo < elo or lo == elo == 0) and elo < v < ehi < hi
-    assert [lo, hi] == pytest.approx(next_run(v, elo, ehi), rel=1e-6)
+    # A process left out for its core state (a neighbour on the core's
+    # other hardware thread) is one the next run may meet throughout: the
+    # interval reaches the headline's quantile of those (numpy's linear one,
+    # engine/summary.c).
+    key = "cycles" if h["unit"] == "cycles" else "value"
+    other = [q[key] for q in b["processes"] if q["left_out"] and not q["upper_bound"]
+             and q["shared"] != (h["core"] == "shared") and q[key]]
+    want = next_run(v, elo, ehi)
+    if other:
+        at = float(np.percentile(other, 100 * (h["quantile"] or 0.5)))
+        want = [min(want[0], at), max(want[1], at)]
+    assert [lo, hi] == pytest.approx(want, rel=1e-6)
     ns = h["units"]["ns"]
     assert ns["ci"] == b["stats"]["median_ci"]
     if h["unit"] == "ns":
