@@ -228,10 +228,14 @@ static vn__cmp_row blank_row(const vn__cmp_bench *b, const vn__cmp_bench *n)
  * otherwise. Judging runs that had told processes apart again by the
  * probes of those they kept set them apart for middle readings, and on a
  * host whose neighbours came and went lost the chains' planted slowdowns
- * a sixth of their finds (bench/RESULTS.md, 2026-12-02). */
+ * a sixth of their finds (bench/RESULTS.md, 2026-12-02). A run whose
+ * processes met both states and read the body alike in them ("both")
+ * showed the state does not move this body: it compares with either. */
 static const char *shared_side(const vn__cmp_bench *b, const vn__cmp_bench *n, double pb,
                                double pn)
 {
+    if (b->core_both || n->core_both)
+        return NULL;
     int known = pb > 0 && pn > 0;
     int apart = known && fmax(pb, pn) / fmin(pb, pn) > VN__CMP_PROBE_APART;
     /* A run whose headline's processes read the probe as the shared one's

@@ -119,6 +119,7 @@ static int join(vn__cmp_side *s, vn__cmp_side *f)
         if (to->other_own != to->core_shared)
             to->nother = 0;
         to->core_own |= from->core_own;
+        to->core_both &= from->core_both;
         to->cycles_headline |= from->cycles_headline;
         if (!to->next_files)
             for (int u = 0; u < 2; u++)

@@ -210,6 +210,7 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
         b->cycles_headline = 1;
     b->core_shared |= on_shared;
     b->core_own |= own;
+    b->core_both |= core && !strcmp(core, "both");
     if (code && head) {
         const cJSON *q = vn__cmp_num(head, "quantile");
         double low = q && q->valuedouble > 0 && q->valuedouble < 0.5 ? q->valuedouble : 0;

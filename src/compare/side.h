@@ -71,6 +71,10 @@ typedef struct vn__cmp_bench {
      * (core_own); neither: the run told no processes apart. Files pooled:
      * shared when every file was, own when any was. */
     int core_shared, core_own;
+    /* Its headline rested on processes in both core states, which read
+     * the body alike ("both"): it compares with a run in either. Files
+     * pooled: when every file did. */
+    int core_both;
     /* The processes a file's headline left out because they ran in the
      * other core state (those of a file whose core was "own" that shared
      * theirs, or of one whose core was "shared" that had their own), in

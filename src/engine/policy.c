@@ -54,6 +54,7 @@ static const struct field {
     {"shared_most", offsetof(vn__policy, shared_most), COUNT},
     {"futile_after", offsetof(vn__policy, futile_after), COUNT},
     {"late_look", offsetof(vn__policy, late_look), COUNT},
+    {"states_alike", offsetof(vn__policy, states_alike), COUNT},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -247,6 +248,7 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * 1.0-1.35 times as long, half the time of the version before
      * processes (bench/RESULTS.md, 2026-12-02 fifteenth session). */
     p->late_look = 1;
+    p->states_alike = 1;
     p->batch_gate = 1;
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)

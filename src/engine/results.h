@@ -177,6 +177,10 @@ typedef struct vn_result {
      * headline's quantile of them), so the headline did too. */
     size_t processes_left_out;
     int on_shared;
+    /* The run's processes fell in two groups, and the row's read the body
+     * alike in both (their medians within the precision): the headline
+     * rests on all of them, and a run in either state compares with it. */
+    int states_alike;
     /* Ratio with a baseline over several processes: the median of the
      * per-process ratios, with the median's interval (ratio_n processes),
      * and the least and the most of those ratios. */

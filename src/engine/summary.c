@@ -368,6 +368,7 @@ int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *p
         goto out;
     res->processes_left_out = rd->shared;
     res->on_shared = rd->on_shared;
+    res->states_alike = rd->alike;
     if (rd->shared && !rd->bound && res->stats.n &&
         (rc = vn__reach_other_state(res, vn__policy_quantile(pol))) != 0)
         goto out;

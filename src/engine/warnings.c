@@ -327,8 +327,9 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
         /* What became of them, by whether the headline rests on them
          * (on_shared) and whether some processes were left out: the
          * headline; kept for want of a second process on a core of its
-         * own; the headline, the others too few (shared_most); left out. */
-        int how = 2 * (r->processes_left_out > 0) + !r->on_shared;
+         * own; the headline, the others too few (shared_most); left out;
+         * kept, as they read the body alike (states_alike). */
+        int how = r->states_alike ? 4 : 2 * (r->processes_left_out > 0) + !r->on_shared;
         static const char *const what[] = {
             ": the headline rests on them, a shared core, and a run on a core of its own may "
             "be faster",
@@ -340,10 +341,14 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
             "their state throughout",
             ": they measured the core's neighbour as much as the body, and are left out of the "
             "headline; its interval, a promise about the next run, reaches their reading, as "
-            "that run may meet a shared core throughout"};
+            "that run may meet a shared core throughout",
+            ", and read the body as those with a core of their own did (the two groups' "
+            "medians within the precision): the headline rests on all of them "
+            "(--policy states_alike=0: on those with a core of their own)"};
         static const char *const brief[] = {": its headline", ", kept: one alone has no interval",
                                             ": its headline; interval reaches the others",
-                                            ", left out; interval reaches them"};
+                                            ", left out; interval reaches them",
+                                            ", read alike: headline on all"};
         vn__warning_brief(vn__result_warn(r, "shared_core",
              "%zu of its %zu processes ran while a second hardware thread shared the core "
              "(the taken-branch probe read %.2f to %.2f cycles a branch, over %.2g times the "

@@ -230,12 +230,16 @@ static void headline(vn__json *j, const vn_result *r)
     vn__json_bool(j, "processes_disagree", r->processes_disagree != 0);
     vn__json_uint(j, "processes_left_out", r->processes_left_out);
     /* The core's state the headline rests on, as the run's probes tell
-     * it: "shared" or "own" when they fell in two groups, null when they
-     * did not and no process could be told from another. */
+     * it: "shared" or "own" when they fell in two groups ("both" when the
+     * row read alike in the two and rests on all), null when they did not
+     * and no process could be told from another. */
     int split = 0;
     for (size_t i = 0; r->processes && i < r->nprocesses; i++)
         split |= r->processes[i].shared;
-    vn__json_str(j, "core", r->on_shared ? "shared" : split ? "own" : NULL);
+    vn__json_str(j, "core", r->on_shared      ? "shared"
+                            : r->states_alike ? "both"
+                            : split           ? "own"
+                                              : NULL);
     vn__json_obj_end(j);
 }
 

@@ -647,6 +647,30 @@ def test_runs_in_two_core_states_compare_in_the_one_they_share(tmp_path):
     assert "x" not in rows(doc) and doc["core_state_differs"] == 1
 
 
+def test_a_run_alike_in_both_core_states_compares_with_either(tmp_path):
+    """A run whose processes met both core states and read the body alike
+    in them rests its headline on all of them ("both"): the state does not
+    move this body, so it compares with a run on a shared core throughout
+    (which a run resting on a core of its own would not, with nothing left
+    out to compare through), and a planted 10% is found. Pooled with a
+    file that was not alike, the side is no longer: declined again."""
+    vals = [100 + 0.1 * i for i in range(8)]
+    probes = [1.01] * 5 + [1.7] * 3
+    both = write(tmp_path / "both.json", probed_run(vals, probes, "both", 100.2, 100.9))
+    own = write(tmp_path / "own.json", probed_run(vals, [1.01] * 8, "own", 100.2, 100.9))
+    slow = [1.1 * v for v in vals]
+    shared = write(tmp_path / "shared.json", probed_run(slow, [1.72] * 8, "shared", 110, 111))
+    doc = compare("--fail-on-regression", both, shared, check=3)
+    r = rows(doc)["x"]
+    assert doc["core_state_differs"] == 0 and r["state_matched"] is None
+    assert r["verdict"] == "slower" and r["base"]["units"] == 8
+    assert r["ratio"] == pytest.approx(1.1, rel=1e-9)
+    assert rows(compare(shared, both))["x"]["verdict"] == "faster"
+    for args in ((own, shared), (both, own, "--", shared)):
+        doc = compare(*args, check=4)
+        assert "x" not in rows(doc) and doc["core_state_differs"] == 1, args
+
+
 def test_vernier_run_and_suite_results(tmp_path):
     runs = tmp_path / "run.json"
     run("run", "--runs", "5", "--json", str(runs), "true", "sleep 0.001", check=0, timeout=120)

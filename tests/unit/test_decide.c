@@ -832,6 +832,54 @@ static void one_process_on_its_own_core_does_not_carry_the_headline(void **state
     assert_true(rd.on_shared);
 }
 
+/* Processes told apart by their probes whose two groups read the body
+ * alike (their medians, in cycles, within the precision) all carry the
+ * headline: none is left out, and the decision says they were alike. A
+ * group a few precisions apart is left out as before; so with the rule
+ * off. The unit is cycles: a shared group whose ns moved with the clock
+ * but whose cycles did not reads alike. */
+static void two_core_states_that_read_alike_carry_the_headline_together(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    assert_int_equal(p.states_alike, 1);
+    vn__decision proc[8];
+    vn__row_state st = {1e6, 80, 0, 0, 1.3};
+    vn__row_decision rd;
+    for (int apart = 0; apart <= 1; apart++) {
+        for (int i = 0; i < 8; i++) {
+            int shared = i >= 5;
+            /* The shared ones at a slower clock (2.5 cycles a ns against
+             * 3): in ns 20% slower; in cycles alike, or 5 precisions off. */
+            double cyc = 300 + 0.1 * i + (shared && apart ? 5 * 300 * p.precision : 0);
+            double ghz = shared ? 2.5 : 3;
+            proc[i] = proc_of(cyc / ghz, 0.01, ghz);
+            proc[i].probe = shared ? 1.8 : 1.0;
+        }
+        assert_int_equal(vn__decide_row(proc, 8, &p, &st, &rd), 0);
+        assert_int_equal(rd.alike, !apart);
+        assert_int_equal(rd.kept, apart ? 5 : 8);
+        assert_int_equal(rd.shared, apart ? 3 : 0);
+        assert_false(rd.on_shared);
+    }
+    /* Alike, but the rule off: those with a core of their own. */
+    for (int i = 5; i < 8; i++)
+        proc[i].cycles = 300 + 0.1 * i; /* back to alike in cycles */
+    p.states_alike = 0;
+    assert_int_equal(vn__decide_row(proc, 8, &p, &st, &rd), 0);
+    assert_false(rd.alike);
+    assert_int_equal(rd.kept, 5);
+    p.states_alike = 1;
+    assert_int_equal(vn__decide_row(proc, 8, &p, &st, &rd), 0);
+    assert_true(rd.alike);
+    /* Without cycles, the ns decide: 20% apart, not alike. */
+    for (int i = 0; i < 8; i++)
+        proc[i].cycles = NAN;
+    assert_int_equal(vn__decide_row(proc, 8, &p, &st, &rd), 0);
+    assert_false(rd.alike);
+    assert_int_equal(rd.kept, 5);
+}
+
 /* With shared_most: processes told apart, too few of them on a core of
  * their own for the headline's quantile (under a quarter, for the lower
  * quartile): the headline is the shared ones', whose quartile and interval
@@ -1138,6 +1186,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(a_steady_body_is_a_precise_median_net_of_the_loop, setup),
+        cmocka_unit_test_setup(two_core_states_that_read_alike_carry_the_headline_together, setup),
         cmocka_unit_test_setup(a_body_on_the_cpu_compares_in_cycles, setup),
         cmocka_unit_test_setup(the_precision_must_hold_at_two_looks_in_a_row, setup),
         cmocka_unit_test_setup(the_net_interval_carries_the_empty_loops_uncertainty, setup),
