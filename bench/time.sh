@@ -9,6 +9,12 @@
 # so both meet the same machine, and the ratio of the medians is printed.
 # With ALT="OPTIONS" (a policy to try, say), this build run with OPTIONS
 # takes turns with it too, and its ratio to the plain run is printed.
+# The trio is timed the same way, in the same turns, as Google Benchmark's
+# users would write it (bench/gbench_workloads.cc, built where
+# libbenchmark-dev is installed) and, with NANOBENCH_H=PATH/nanobench.h
+# (nanobench is one header, not packaged by Debian), as nanobench's
+# (bench/nanobench_workloads.cc); each at its defaults, with its ratio to
+# vernier's trio.
 # BUILD=DIR takes this version from DIR (default build); CONDITIONS picks
 # "quiet", "stress" or both. Needs stress-ng: scripts/install-deps --bench.
 set -euo pipefail
@@ -20,16 +26,27 @@ ALT=${ALT:-}
 scripts/install-deps --bench >/dev/null
 if [ -f "$BUILD/build.ninja" ]; then
     cmake --build "$BUILD" --target bench_workloads >/dev/null
+    cmake --build "$BUILD" --target bench_gbench >/dev/null 2>&1 || true
 fi
 PY=${PY:-build/venv/bin/python}
 . bench/conditions.sh
 bench_cpus "$PY"
+bench_out
+gbench=$BUILD/bench/bench_gbench
+[ -x "$gbench" ] || gbench=
+nanobench=
+if [ -n "${NANOBENCH_H:-}" ]; then
+    nanobench=$out/nanobench_trio
+    c++ -O2 -std=c++17 -I "$(dirname "$NANOBENCH_H")" bench/nanobench_workloads.cc \
+        -o "$nanobench"
+fi
 
-# One run's wall time in ms.
+# One run's wall time in ms (vernier's programs quiet; RAW=1: as given).
 ms() {
-    local s e
+    local s e quiet=--quiet
+    [ -n "${RAW:-}" ] && quiet=
     s=$(date +%s%N)
-    taskset -c "$CPU" "$@" --quiet >/dev/null 2>&1 || true
+    taskset -c "$CPU" "$@" $quiet >/dev/null 2>&1 || true
     e=$(date +%s%N)
     echo $(( (e - s) / 1000000 ))
 }
@@ -41,6 +58,7 @@ echo "CPU $CPU, stress on CPU ${STRESS_CPU:-none}, $RUNS runs each; median wall 
 for cond in $CONDITIONS; do
     bench_condition "$cond"
     six_now=() six_before=() trio_now=() trio_before=() six_alt=() trio_alt=()
+    trio_gb=() trio_nb=()
     for i in $(seq "$RUNS"); do
         six_now+=("$(ms "$BUILD/bench/bench_workloads")")
         trio_now+=("$(ms "$BUILD/bench/bench_workloads" --filter "$trio")")
@@ -54,6 +72,8 @@ for cond in $CONDITIONS; do
             # shellcheck disable=SC2086
             trio_alt+=("$(ms "$BUILD/bench/bench_workloads" --filter "$trio" $ALT)")
         fi
+        [ -z "$gbench" ] || trio_gb+=("$(RAW=1 ms "$gbench")")
+        [ -z "$nanobench" ] || trio_nb+=("$(RAW=1 ms "$nanobench")")
     done
     a=$(printf '%s\n' "${six_now[@]}" | median)
     b=$(printf '%s\n' "${trio_now[@]}" | median)
@@ -73,5 +93,12 @@ for cond in $CONDITIONS; do
             printf "%-6s with ALT, six: %.3f s (ratio %.2f)   trio: %.3f s (ratio %.2f)\n",
                    cond, e, e / a, f, f / b }'
     fi
+    for tool in "Google Benchmark" nanobench; do
+        if [ "$tool" = nanobench ]; then t=("${trio_nb[@]}"); else t=("${trio_gb[@]}"); fi
+        [ "${#t[@]}" -gt 0 ] || continue
+        g=$(printf '%s\n' "${t[@]}" | median)
+        awk -v cond="$cond" -v tool="$tool" -v b="$b" -v g="$g" 'BEGIN {
+            printf "%-6s trio in %s: %.3f s (vernier %.2fx it)\n", cond, tool, g, b / g }'
+    done
     bench_quiet
 done
