@@ -808,7 +808,11 @@ def test_trace_counts_every_call_exactly(traced, kind, func, probes):
     (b,) = d["benchmarks"]
     assert b["name"] == func
     assert len(b["samples"]) == CALLS and b["stats"]["n"] == CALLS
-    assert all(s["iters"] == 1 and s["value"] > 0 for s in b["samples"])
+    # Each call's time is a difference of two reads of the kernel's clock:
+    # never below 0, nor near a second; a call can fall between two ticks
+    # of an emulated guest's clock and read 0, but not the typical one.
+    assert all(s["iters"] == 1 and 0 <= s["value"] < 1e9 for s in b["samples"])
+    assert sorted(s["value"] for s in b["samples"])[CALLS // 2] > 0
     findings = {f["id"]: f for f in d["findings"]}
     # The finding of the calls: the function, the kind of probes, the count.
     trace = findings["trace"]["brief"]
