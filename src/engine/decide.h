@@ -169,7 +169,9 @@ typedef struct vn__row_decision {
                                 had one of their own, or every probe read p->alone_probe or
                                 more), or all but fewer than the headline's quantile did */
     int alike;               /* the run's processes fell in two core states and the row's
-                                read the body alike in both: the headline rests on all */
+                                read the body alike in both (1), or too few or too scattered
+                                in one state to tell them apart (2): the headline rests on
+                                all */
 } vn__row_decision;
 
 /* Decides a row over its processes: proc[i] is process i's own decision

@@ -162,8 +162,15 @@ static int futile(double half_pct, size_t k, const vn__policy *p, double *need)
 /* Whether the row's processes in the two core states read the body
  * alike: the medians of the two groups (in cycles when every process has
  * them, the unit a moving clock leaves steady; else ns) within the
- * precision of each other. -1 when memory runs out. */
-static int states_alike(const vn__decision *proc, size_t k, double limit, double precision)
+ * precision of each other; or, with p->states_alike 2, either group's
+ * median within the interval of the other's median: two or three
+ * processes in one state, as many as a loaded machine often leaves a row
+ * (two of twenty), give an interval too wide to tell the states apart,
+ * and a headline on them alone one as wide (a chain of adds at 1002
+ * cycles, 142 to 2208), or a comparison through them (a division chain's
+ * planted 10%, 0.26 to 4.6). A group of one has no interval. 1 alike, 2
+ * not told apart, 0 apart, -1 when memory runs out. */
+static int states_alike(const vn__decision *proc, size_t k, double limit, const vn__policy *p)
 {
     double *own = malloc(2 * k * sizeof *own), *shared = own + k;
     if (!own)
@@ -182,8 +189,21 @@ static int states_alike(const vn__decision *proc, size_t k, double limit, double
             own[no++] = v;
     }
     double mo = vn__median_of(own, no), ms = vn__median_of(shared, ns);
+    int alike = mo > 0 && ms > 0 && fabs(ms / mo - 1) <= p->precision;
+    const vn__levels_opts o = {.qn = p->spread_qn != 0, .gate = p->batch_gate,
+                               .mj = p->median_mj != 0, .signs = p->batch_signs != 0,
+                               .ranks = p->head_ranks != 0};
+    for (int g = 0; !alike && p->states_alike >= 2 && mo > 0 && ms > 0 && g < 2; g++) {
+        vn__levels l;
+        int rc = vn__levels_compute_with(g ? shared : own, NULL, g ? ns : no, &o, &l);
+        double other = g ? mo : ms;
+        if (rc == VN_ENOMEM)
+            alike = -1;
+        else if (rc == 0)
+            alike = l.median_lo <= other && other <= l.median_hi ? 2 : 0;
+    }
     free(own);
-    return mo > 0 && ms > 0 && fabs(ms / mo - 1) <= precision;
+    return alike;
 }
 
 int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, const vn__row_state *st,
@@ -245,11 +265,11 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
      * shared ones only left its headline on two or three processes, an
      * interval of its ratio to another run such as 0.83 to 1.44. */
     if (strat && p->states_alike) {
-        int alike = states_alike(proc, k, limit, p->precision);
+        int alike = states_alike(proc, k, limit, p);
         if (alike < 0)
             return VN_ENOMEM;
         if (alike)
-            strat = on_shared = 0, out->alike = 1;
+            strat = on_shared = 0, out->alike = alike;
     }
     out->on_shared = on_shared;
     size_t keep = !strat ? heads : on_shared ? heads - own : own;

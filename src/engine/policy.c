@@ -254,7 +254,7 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * core state against 32; the mean coverage 82% either way, 7
      * intervals over their width limit against 5 (bench/RESULTS.md,
      * 2026-12-02 sixteenth session). */
-    p->states_alike = 1;
+    p->states_alike = 2;
     p->batch_gate = 1;
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)

@@ -178,7 +178,8 @@ typedef struct vn_result {
     size_t processes_left_out;
     int on_shared;
     /* The run's processes fell in two groups, and the row's read the body
-     * alike in both (their medians within the precision): the headline
+     * alike in both (their medians within the precision: 1), or too few
+     * or too scattered in one state to tell them apart (2): the headline
      * rests on all of them, and a run in either state compares with it. */
     int states_alike;
     /* Ratio with a baseline over several processes: the median of the

@@ -328,8 +328,10 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
          * (on_shared) and whether some processes were left out: the
          * headline; kept for want of a second process on a core of its
          * own; the headline, the others too few (shared_most); left out;
-         * kept, as they read the body alike (states_alike). */
-        int how = r->states_alike ? 4 : 2 * (r->processes_left_out > 0) + !r->on_shared;
+         * kept, as they read the body alike, or as too few in either
+         * state told them apart (states_alike 1 or 2). */
+        int how = r->states_alike ? 3 + r->states_alike
+                                  : 2 * (r->processes_left_out > 0) + !r->on_shared;
         static const char *const what[] = {
             ": the headline rests on them, a shared core, and a run on a core of its own may "
             "be faster",
@@ -344,11 +346,16 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
             "that run may meet a shared core throughout",
             ", and read the body as those with a core of their own did (the two groups' "
             "medians within the precision): the headline rests on all of them "
-            "(--policy states_alike=0: on those with a core of their own)"};
+            "(--policy states_alike=0: on those with a core of their own)",
+            ", and the two states could not be told apart (either group's median within the "
+            "interval of the other's: too few processes, or too scattered, in one of them): "
+            "the headline rests on all of them, and may mix the states "
+            "(--policy states_alike=1: only where they read alike)"};
         static const char *const brief[] = {": its headline", ", kept: one alone has no interval",
                                             ": its headline; interval reaches the others",
                                             ", left out; interval reaches them",
-                                            ", read alike: headline on all"};
+                                            ", read alike: headline on all",
+                                            ", not told apart: headline on all"};
         vn__warning_brief(vn__result_warn(r, "shared_core",
              "%zu of its %zu processes ran while a second hardware thread shared the core "
              "(the taken-branch probe read %.2f to %.2f cycles a branch, over %.2g times the "

@@ -842,7 +842,7 @@ static void two_core_states_that_read_alike_carry_the_headline_together(void **s
 {
     (void)state;
     vn__policy p = policy();
-    assert_int_equal(p.states_alike, 1);
+    assert_int_equal(p.states_alike, 2);
     vn__decision proc[8];
     vn__row_state st = {1e6, 80, 0, 0, 1.3};
     vn__row_decision rd;
@@ -880,6 +880,63 @@ static void two_core_states_that_read_alike_carry_the_headline_together(void **s
     assert_int_equal(rd.kept, 5);
 }
 
+/* Two processes on a core of their own 9% apart, eighteen shared ones
+ * between them: the shared ones' median lies within the interval of the
+ * own ones' (states_alike 2, the default: either group's within the
+ * other's), which cannot tell the states apart, and the headline rests on all twenty, its interval a few
+ * percent where the two alone gave one many times as wide (states_alike
+ * 1). Two own ones that agree, the shared ones twice as slow (x += x on a
+ * shared core): apart, the headline the own ones'. */
+static void too_few_on_their_own_core_to_tell_the_states_apart(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    vn__decision proc[20];
+    vn__row_state st = {1e6, 80, 0, 0, 1.3};
+    vn__row_decision rd, two;
+    for (int i = 0; i < 20; i++) {
+        double v = i == 0 ? 1088 : i == 1 ? 1001 : 1000 + 0.3 * i;
+        proc[i] = proc_of(v / 3, 0.01, 3);
+        proc[i].probe = i < 2 ? 1.0 : 1.8;
+    }
+    assert_int_equal(vn__decide_row(proc, 20, &p, &st, &rd), 0);
+    assert_int_equal(rd.alike, 2);
+    assert_int_equal(rd.kept, 20);
+    assert_int_equal(rd.shared, 0);
+    assert_true(rd.half_pct < 2);
+    p.states_alike = 1;
+    assert_int_equal(vn__decide_row(proc, 20, &p, &st, &two), 0);
+    assert_false(two.alike);
+    assert_int_equal(two.kept, 2);
+    assert_true(two.half_pct > 10 * rd.half_pct);
+    p.states_alike = 2;
+    proc[0] = proc_of(1.00 / 3, 0.01, 3);
+    proc[1] = proc_of(1.01 / 3, 0.01, 3);
+    proc[0].probe = proc[1].probe = 1.0;
+    for (int i = 2; i < 20; i++) {
+        proc[i] = proc_of((2 + 0.01 * i) / 3, 0.01, 3);
+        proc[i].probe = 1.8;
+    }
+    assert_int_equal(vn__decide_row(proc, 20, &p, &st, &rd), 0);
+    assert_false(rd.alike);
+    assert_int_equal(rd.kept, 2);
+    assert_true(rd.ns.value < 0.34);
+    /* The other way about: five on a core of their own that agree, two
+     * shared ones 9% apart around them (a comparison through those two
+     * gave a planted 10% an interval from 0.26 to 4.6): alike. Two shared
+     * ones that agree 10% away from them: apart. */
+    for (int apart = 0; apart <= 1; apart++) {
+        for (int i = 0; i < 7; i++) {
+            double v = i < 5 ? 1760 + i : apart ? 1930 + i : i == 5 ? 1752 : 1906;
+            proc[i] = proc_of(v / 3, 0.01, 3);
+            proc[i].probe = i < 5 ? 1.0 : 1.8;
+        }
+        assert_int_equal(vn__decide_row(proc, 7, &p, &st, &rd), 0);
+        assert_int_equal(rd.alike, apart ? 0 : 2);
+        assert_int_equal(rd.kept, apart ? 5 : 7);
+    }
+}
+
 /* With shared_most: processes told apart, too few of them on a core of
  * their own for the headline's quantile (under a quarter, for the lower
  * quartile): the headline is the shared ones', whose quartile and interval
@@ -892,6 +949,7 @@ static void too_few_on_their_own_core_leave_it_to_the_shared(void **state)
     vn__policy p = policy();
     assert_int_equal(p.shared_most, 0);
     p.shared_most = 1;
+    p.states_alike = 1; /* two own ones 7 apart could not tell the states apart */
     vn__decision proc[20];
     double shared[18];
     vn__row_state st = {1e6, 80, 0, 0, 1.3};
@@ -1207,6 +1265,7 @@ int main(void)
         cmocka_unit_test_setup(quiet_samples_slower_than_shared_ones_leave_nothing_out, setup),
         cmocka_unit_test_setup(without_probes_shared_tags_mean_nothing, setup),
         cmocka_unit_test(one_process_on_its_own_core_does_not_carry_the_headline),
+        cmocka_unit_test(too_few_on_their_own_core_to_tell_the_states_apart),
         cmocka_unit_test(too_few_on_their_own_core_leave_it_to_the_shared),
         cmocka_unit_test(a_core_shared_through_the_run_is_decided),
         cmocka_unit_test(most_processes_shared_is_a_shared_core),

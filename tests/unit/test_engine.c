@@ -1476,6 +1476,44 @@ static void a_headline_precise_at_a_limit_stopped_for_precision(void **state)
     }
 }
 
+/* Two processes of five on a shared core, kept as the two groups read
+ * the body alike (states_alike 1) or could not be told apart (2): the
+ * shared_core finding says which, in its brief and its message. */
+static void processes_kept_on_a_shared_core_say_why(void **state)
+{
+    (void)state;
+    vn_config c = quick_config();
+    vn__policy pol;
+    assert_int_equal(vn__policy_init(&pol, &c), 0);
+    const char *briefs[] = {"2/5 processes on a shared core, read alike: headline on all",
+                            "2/5 processes on a shared core, not told apart: headline on all"};
+    const char *says[] = {"medians within the precision", "could not be told apart"};
+    for (int how = 1; how <= 2; how++) {
+        vn_process_result pr[5];
+        memset(pr, 0, sizeof pr);
+        for (int i = 0; i < 5; i++) {
+            pr[i].probe = i < 2 ? 1.8 : 1.0;
+            pr[i].shared = i < 2;
+        }
+        vn_result r;
+        memset(&r, 0, sizeof r);
+        assert_int_equal(vn_stats_compute((const double[]){10, 11, 12, 10, 11}, 5, &r.stats), 0);
+        r.processes = pr;
+        r.nprocesses = 5;
+        r.states_alike = how;
+        r.stop = VN_STOP_PRECISION;
+        vn__row_decision rd = {.k = 5, .kept = 5, .half_pct = 0.5, .ns = {10, 9.95, 10.05}};
+        vn__decision d;
+        memset(&d, 0, sizeof d);
+        vn__result_warnings(&r, &c, &pol, 1, &d, &rd);
+        const vn_bench_warning *w = warning_of(&r, "shared_core");
+        assert_non_null(w);
+        assert_string_equal(w->brief, briefs[how - 1]);
+        assert_non_null(strstr(w->message, says[how - 1]));
+        assert_null(strstr(w->message, says[2 - how]));
+    }
+}
+
 /* A row that ran the most processes before its interval was within the
  * precision says how far it got and how many processes the precision
  * would take at their spread, in one short line, its numbers first; with
@@ -2590,6 +2628,7 @@ int main(void)
         cmocka_unit_test(a_core_shared_through_the_run_is_named),
         cmocka_unit_test(a_warning_too_long_is_cut_at_a_word),
         cmocka_unit_test(a_headline_precise_at_a_limit_stopped_for_precision),
+        cmocka_unit_test(processes_kept_on_a_shared_core_say_why),
         cmocka_unit_test(the_most_processes_say_how_many_would_do),
         cmocka_unit_test(too_few_headline_samples_for_an_interval_say_so),
         cmocka_unit_test(no_empty_loop_sample_kept_leaves_the_overhead_unknown),
