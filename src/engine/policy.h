@@ -78,11 +78,11 @@ typedef struct vn__policy {
      * of a run's time or of its processes, not an upper bound, takes one
      * more process at its end (vn__plan_late); 0: it stops there. */
     size_t late_look;
-    /* 1: a row whose processes in the two core states read the body
-     * alike (their medians within the precision) rests its headline on
-     * all of them, none left out (vn__decide_row); 2 (the default): so
-     * too when either group's median lies within the interval of the
-     * other's median; 0: on those with a core of their own all the same. */
+    /* 1 (the default): a row whose processes in the two core states read
+     * the body alike (their medians within the precision) rests its
+     * headline on all of them, none left out (vn__decide_row); 2: so too
+     * when either group's median lies within the interval of the other's
+     * median; 0: on those with a core of their own all the same. */
     size_t states_alike;
     /* MiB: each worker process takes, touches and keeps a random amount
      * between half this and this before any benchmark code runs, so that

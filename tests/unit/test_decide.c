@@ -842,7 +842,7 @@ static void two_core_states_that_read_alike_carry_the_headline_together(void **s
 {
     (void)state;
     vn__policy p = policy();
-    assert_int_equal(p.states_alike, 2);
+    assert_int_equal(p.states_alike, 1);
     vn__decision proc[8];
     vn__row_state st = {1e6, 80, 0, 0, 1.3};
     vn__row_decision rd;
@@ -882,7 +882,7 @@ static void two_core_states_that_read_alike_carry_the_headline_together(void **s
 
 /* Two processes on a core of their own 9% apart, eighteen shared ones
  * between them: the shared ones' median lies within the interval of the
- * own ones' (states_alike 2, the default: either group's within the
+ * own ones' (states_alike 2, off by default: either group's within the
  * other's), which cannot tell the states apart, and the headline rests on all twenty, its interval a few
  * percent where the two alone gave one many times as wide (states_alike
  * 1). Two own ones that agree, the shared ones twice as slow (x += x on a
@@ -891,6 +891,7 @@ static void too_few_on_their_own_core_to_tell_the_states_apart(void **state)
 {
     (void)state;
     vn__policy p = policy();
+    p.states_alike = 2;
     vn__decision proc[20];
     vn__row_state st = {1e6, 80, 0, 0, 1.3};
     vn__row_decision rd, two;
