@@ -159,6 +159,27 @@ static int futile(double half_pct, size_t k, const vn__policy *p, double *need)
     return at_most > want;
 }
 
+/* The options of the headline's levels over processes, as the policy
+ * sets them (low: its quantile under the median, else 0). */
+static vn__levels_opts levels_opts(const vn__policy *p, double low)
+{
+    return (vn__levels_opts){.qn = p->spread_qn != 0, .gate = p->batch_gate,
+                             .mj = p->median_mj != 0, .signs = p->batch_signs != 0,
+                             .low = low, .ranks = p->head_ranks != 0};
+}
+
+/* Whether v lies within the interval of the median of x[0..n): 1 or 0
+ * (0 too for fewer than two values, which have none); -1 when memory
+ * runs out. */
+static int median_holds(const double *x, size_t n, double v, const vn__levels_opts *o)
+{
+    vn__levels l;
+    int rc = vn__levels_compute_with(x, NULL, n, o, &l);
+    if (rc == VN_ENOMEM)
+        return -1;
+    return rc == 0 && l.median_lo <= v && v <= l.median_hi;
+}
+
 /* Whether the row's processes in the two core states read the body
  * alike: the medians of the two groups (in cycles when every process has
  * them, the unit a moving clock leaves steady; else ns) within the
@@ -189,18 +210,16 @@ static int states_alike(const vn__decision *proc, size_t k, double limit, const 
             own[no++] = v;
     }
     double mo = vn__median_of(own, no), ms = vn__median_of(shared, ns);
-    int alike = mo > 0 && ms > 0 && fabs(ms / mo - 1) <= p->precision;
-    const vn__levels_opts o = {.qn = p->spread_qn != 0, .gate = p->batch_gate,
-                               .mj = p->median_mj != 0, .signs = p->batch_signs != 0,
-                               .ranks = p->head_ranks != 0};
-    for (int g = 0; !alike && p->states_alike >= 2 && mo > 0 && ms > 0 && g < 2; g++) {
-        vn__levels l;
-        int rc = vn__levels_compute_with(g ? shared : own, NULL, g ? ns : no, &o, &l);
-        double other = g ? mo : ms;
-        if (rc == VN_ENOMEM)
-            alike = -1;
-        else if (rc == 0)
-            alike = l.median_lo <= other && other <= l.median_hi ? 2 : 0;
+    int alike = 0;
+    if (mo > 0 && ms > 0) {
+        alike = fabs(ms / mo - 1) <= p->precision;
+        if (!alike && p->states_alike >= 2) {
+            const vn__levels_opts o = levels_opts(p, 0);
+            alike = median_holds(own, no, ms, &o);
+            if (alike == 0)
+                alike = median_holds(shared, ns, mo, &o);
+            alike = alike > 0 ? 2 : alike;
+        }
     }
     free(own);
     return alike;
@@ -326,9 +345,7 @@ int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, cons
         }
         vn__levels ln, lc = {0};
         double q = vn__policy_quantile(p);
-        vn__levels_opts lo = {.qn = p->spread_qn != 0, .gate = p->batch_gate,
-                              .mj = p->median_mj != 0, .signs = p->batch_signs != 0,
-                              .low = q < 0.5 ? q : 0, .ranks = p->head_ranks != 0};
+        vn__levels_opts lo = levels_opts(p, q < 0.5 ? q : 0);
         int rc = vn__levels_compute_with(x, xv, k, &lo, &ln);
         if (rc) {
             free(x);

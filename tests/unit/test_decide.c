@@ -883,10 +883,11 @@ static void two_core_states_that_read_alike_carry_the_headline_together(void **s
 /* Two processes on a core of their own 9% apart, eighteen shared ones
  * between them: the shared ones' median lies within the interval of the
  * own ones' (states_alike 2, off by default: either group's within the
- * other's), which cannot tell the states apart, and the headline rests on all twenty, its interval a few
- * percent where the two alone gave one many times as wide (states_alike
- * 1). Two own ones that agree, the shared ones twice as slow (x += x on a
- * shared core): apart, the headline the own ones'. */
+ * other's), which cannot tell the states apart, and the headline rests
+ * on all twenty, its interval a few percent where the two alone gave one
+ * many times as wide (states_alike 1). Two own ones that agree, the
+ * shared ones twice as slow (x += x on a shared core): apart, the
+ * headline the own ones'. */
 static void too_few_on_their_own_core_to_tell_the_states_apart(void **state)
 {
     (void)state;
@@ -950,7 +951,6 @@ static void too_few_on_their_own_core_leave_it_to_the_shared(void **state)
     vn__policy p = policy();
     assert_int_equal(p.shared_most, 0);
     p.shared_most = 1;
-    p.states_alike = 1; /* two own ones 7 apart could not tell the states apart */
     vn__decision proc[20];
     double shared[18];
     vn__row_state st = {1e6, 80, 0, 0, 1.3};
