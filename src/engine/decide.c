@@ -212,7 +212,7 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
                         .cycles = NAN, .cycles_lo = NAN, .cycles_hi = NAN,
                         .rel_mad_ns = NAN, .rel_mad_cycles = NAN,
                         .block = {NAN, NAN}, .block_var = {NAN, NAN}, .probe = NAN,
-                        .on_cpu = r->on_cpu};
+                        .ref_mid = NAN, .on_cpu = r->on_cpu};
     double *x = malloc((r->n ? r->n : 1) * sizeof *x);
     if (!x)
         return VN_ENOMEM;
@@ -294,6 +294,11 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
         qsort(x, np, sizeof *x, vn__cmp_double);
         d->probe = vn_percentile_sorted(x, np, 50);
     }
+    size_t nr = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (isfinite(r->v[i].ref_ns) && r->v[i].ref_ns > 0)
+            x[nr++] = r->v[i].ref_ns;
+    d->ref_mid = vn__median_of(x, nr);
     if (d->used) {
         in_cycles(r, d, d->head == VN__HEAD_MEDIAN ? e : NULL, x, p);
         blocks(r, d, d->head == VN__HEAD_MEDIAN ? e->om : 0, x);

@@ -86,6 +86,10 @@ typedef struct vn__decision {
                                       used samples, and its variance; NAN with too few */
     double probe;            /* the median taken-branch probe of the samples, reference
                                 cycles a branch; NAN without probes */
+    double ref_mid;          /* the median reference of all the samples, ns a cycle; NAN
+                                without references */
+    int ref_off;             /* the reference read slow while the body did not
+                                (vn__ref_off): this process leaves the row's headline */
 } vn__decision;
 
 /* Which tags keep a sample out of the headline, from the samples of r
@@ -104,6 +108,14 @@ int vn__decide(const vn__row_view *row, const vn__policy *p, vn__decision *d);
  * else INFINITY: processes that only spread, with no gap, tell nothing
  * of a shared core. Pure. */
 double vn__probe_limit(double *probes, size_t n, const vn__policy *p);
+
+/* Marks proc[i].ref_off, of a row's k processes, where p->ref_off is on:
+ * a process with a median (not a bound) whose reference reads p->ref_off
+ * or more over ref_mid (the run's, NAN unknown) while its value in ns
+ * stays under the geometric middle of the two, against the median value of
+ * the row's processes with one. None is marked unless two or more
+ * others remain. Returns how many are marked. Pure. */
+size_t vn__ref_off(vn__decision *proc, size_t k, double ref_mid, const vn__policy *p);
 
 /* How many times vn__decide() ran in this process (for tests). */
 size_t vn__decisions(void);
@@ -124,6 +136,8 @@ typedef struct vn__row_state {
     double probe_limit;      /* a process whose median probe is over this ran on a shared
                                 core (vn__probe_limit); INFINITY or NAN: the run's probes
                                 fall in no two groups, and none is judged so */
+    double ref_mid;          /* the median of the run's processes' references (of every
+                                row, ns a cycle); NAN or 0 unknown */
 } vn__row_state;
 
 /* The headline in one unit: the policy's quantile of the processes' values
@@ -172,6 +186,8 @@ typedef struct vn__row_decision {
                                 read the body alike in both (1), or too few or too scattered
                                 in one state to tell them apart (2): the headline rests on
                                 all */
+    size_t ref_off;          /* processes left out of the headline for a reference that read
+                                slow while the body did not (vn__ref_off) */
 } vn__row_decision;
 
 /* Decides a row over its processes: proc[i] is process i's own decision

@@ -4,6 +4,7 @@
  * compares across runs, and whether another process is needed. Pure. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "decide.h"
 #include "internal.h"
@@ -225,8 +226,64 @@ static int states_alike(const vn__decision *proc, size_t k, double limit, const 
     return alike;
 }
 
+size_t vn__ref_off(vn__decision *proc, size_t k, double ref_mid, const vn__policy *p)
+{
+    for (size_t i = 0; i < k; i++)
+        proc[i].ref_off = 0;
+    if (!(p->ref_off > 0) || !(ref_mid > 0) || !isfinite(ref_mid) || k < 3)
+        return 0;
+    double *v = malloc(k * sizeof *v);
+    if (!v)
+        return 0; /* memory short: none is left out, as with the rule off */
+    size_t m = 0, heads = 0, off = 0;
+    for (size_t i = 0; i < k; i++) {
+        heads += proc[i].head != VN__HEAD_NONE;
+        if (proc[i].head == VN__HEAD_MEDIAN && proc[i].value > 0)
+            v[m++] = proc[i].value;
+    }
+    double mv = vn__median_of(v, m);
+    free(v);
+    for (size_t i = 0; mv > 0 && i < k; i++) {
+        double r = proc[i].ref_mid / ref_mid;
+        if (proc[i].head == VN__HEAD_MEDIAN && r >= 1 + p->ref_off && proc[i].value < mv * sqrt(r))
+            proc[i].ref_off = 1, off++;
+    }
+    if (heads < off + 2) {
+        for (size_t i = 0; i < k; i++)
+            proc[i].ref_off = 0;
+        off = 0;
+    }
+    return off;
+}
+
+static int decide_row(const vn__decision *proc, size_t k, const vn__policy *p,
+                      const vn__row_state *st, vn__row_decision *out);
+
+/* A process left out for its reference (vn__ref_off) counts as one with
+ * no value: a copy of the row says so to the rest of the decision. */
 int vn__decide_row(const vn__decision *proc, size_t k, const vn__policy *p, const vn__row_state *st,
                    vn__row_decision *out)
+{
+    size_t off = 0;
+    for (size_t i = 0; proc && i < k; i++)
+        off += proc[i].ref_off != 0;
+    if (!off)
+        return decide_row(proc, k, p, st, out);
+    vn__decision *c = malloc(k * sizeof *c);
+    if (!c)
+        return VN_ENOMEM;
+    memcpy(c, proc, k * sizeof *c);
+    for (size_t i = 0; i < k; i++)
+        if (c[i].ref_off)
+            c[i].head = VN__HEAD_NONE;
+    int rc = decide_row(c, k, p, st, out);
+    out->ref_off = off;
+    free(c);
+    return rc;
+}
+
+static int decide_row(const vn__decision *proc, size_t k, const vn__policy *p,
+                      const vn__row_state *st, vn__row_decision *out)
 {
     *out = (vn__row_decision){.k = k, .verdict = VN__GO_ON, .bound_value = NAN,
                               .bound_cycles = NAN, .half_pct = NAN, .median_half_pct = NAN,

@@ -55,6 +55,7 @@ static const struct field {
     {"futile_after", offsetof(vn__policy, futile_after), COUNT},
     {"late_look", offsetof(vn__policy, late_look), COUNT},
     {"states_alike", offsetof(vn__policy, states_alike), COUNT},
+    {"ref_off", offsetof(vn__policy, ref_off), REAL},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 

@@ -84,6 +84,17 @@ typedef struct vn__policy {
      * when either group's median lies within the interval of the other's
      * median; 0: on those with a core of their own all the same. */
     size_t states_alike;
+    /* A process whose reference (the median ns a cycle of a row's samples
+     * there) reads this fraction or more over the run's (the median of
+     * every process's, every row), while the row's value there in ns does
+     * not follow it (under the geometric middle of the two, against the
+     * row's processes' median), measured its reference on a slowed core
+     * and not the body: its cycles read low, and its probe (a ratio to
+     * the same reference) may read a core of its own where the core was
+     * shared. It leaves the row's headline while two or more others
+     * remain (vn__decide_row). A clock that fell moves the body's ns with
+     * the reference, and such a process stays. 0 (the default): off. */
+    double ref_off;
     /* MiB: each worker process takes, touches and keeps a random amount
      * between half this and this before any benchmark code runs, so that
      * what the benchmarks allocate lands on other physical pages than in

@@ -291,12 +291,14 @@ static int merge(const vn_buf *ans, job **todo, size_t ntodo, int *got, int *rc)
 }
 
 /* The median taken-branch probe of a part's samples; NAN without any. */
-static double part_probe(const vn__part *q)
+static double part_median(const vn__part *q, int ref)
 {
     dbuf d = {0};
-    for (size_t i = 0; i < q->S.n; i++)
-        if (isfinite(q->S.v[i].branch_cycles) && vn__push_double(&d, q->S.v[i].branch_cycles))
+    for (size_t i = 0; i < q->S.n; i++) {
+        double x = ref ? q->S.v[i].ref_ns : q->S.v[i].branch_cycles;
+        if (isfinite(x) && x > 0 && vn__push_double(&d, x))
             break;
+    }
     double m = vn__median_of(d.v, d.n);
     free(d.v);
     return m;
@@ -408,7 +410,7 @@ static void progress(const vn_config *cfg, size_t process, size_t done, size_t n
  * could not start at all. */
 static int one_process(job **jobs, size_t n, const vn_config *cfg, const vn__launch *l,
                        char **argv, const vn__wire_plan *base, uint64_t *seed, int *start_rc,
-                       dbuf *probes)
+                       dbuf *probes, dbuf *refs)
 {
     job **todo = malloc((n ? n : 1) * sizeof *todo);
     int *got = calloc(n ? n : 1, sizeof *got);
@@ -445,10 +447,16 @@ static int one_process(job **jobs, size_t n, const vn_config *cfg, const vn__lau
         }
         int interrupted = cfg->stop_flag && *cfg->stop_flag;
         /* The run's probes, every process of every row: where they fall in
-         * two groups, the upper ran on a shared core. */
+         * two groups, the upper ran on a shared core. And its references,
+         * the median of which a process's is judged against (vn__ref_off). */
         for (size_t i = 0; rc == 0 && i < ntodo; i++)
-            if (got[i])
-                rc = vn__push_double(probes, part_probe(&todo[i]->parts[todo[i]->nparts - 1]));
+            if (got[i]) {
+                const vn__part *q = &todo[i]->parts[todo[i]->nparts - 1];
+                rc = vn__push_double(probes, part_median(q, 0));
+                if (rc == 0)
+                    rc = vn__push_double(refs, part_median(q, 1));
+            }
+        double ref_mid = rc == 0 ? vn__median_of(refs->v, refs->n) : NAN;
         double *tmp = rc == 0 ? malloc((probes->n ? probes->n : 1) * sizeof *tmp) : NULL;
         if (rc == 0 && !tmp)
             rc = VN_ENOMEM;
@@ -460,8 +468,10 @@ static int one_process(job **jobs, size_t n, const vn_config *cfg, const vn__lau
              * that its headline at the end is the decision that stopped
              * it, not another one. */
             for (size_t i = 0; i < n; i++)
-                if (!jobs[i]->done)
+                if (!jobs[i]->done) {
                     jobs[i]->rstate.probe_limit = limit;
+                    jobs[i]->rstate.ref_mid = ref_mid;
+                }
         }
         uint64_t now = vn__posix_read(CLOCK_MONOTONIC);
         for (size_t i = 0; rc == 0 && i < ntodo; i++) {
@@ -495,7 +505,7 @@ int vn__run_processes(job **jobs, size_t n, const vn_config *cfg, const vn__laun
                           .counter_error_ppm = cal ? cal->error_ppm : NAN};
     int rc = 0, start_rc = 0;
     size_t process = 0;
-    dbuf probes = {0};
+    dbuf probes = {0}, refs = {0};
     for (;; process++) {
         size_t done = 0;
         for (size_t i = 0; i < n; i++)
@@ -506,7 +516,7 @@ int vn__run_processes(job **jobs, size_t n, const vn_config *cfg, const vn__laun
             break;
         progress(cfg, process, done, n, t0);
         base.process = (uint32_t)process;
-        rc = one_process(jobs, n, cfg, l, argv, &base, &seed, &start_rc, &probes);
+        rc = one_process(jobs, n, cfg, l, argv, &base, &seed, &start_rc, &probes, &refs);
         if (rc == 1)
             break;
         if (rc)
@@ -515,6 +525,7 @@ int vn__run_processes(job **jobs, size_t n, const vn_config *cfg, const vn__laun
     }
     argv_free(argv);
     free(probes.v);
+    free(refs.v);
     out->processes = process;
     out->processes_wall = (double)(vn__posix_read(CLOCK_MONOTONIC) - t0) / 1e9;
     if (cfg->stop_flag && *cfg->stop_flag)

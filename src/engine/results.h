@@ -48,7 +48,10 @@ typedef struct vn_process_result {
     double probe;
     int shared;
     int left_out;              /* not in the headline: it ran on a shared core while others
-                                  had one of their own, or every sample of it was left out */
+                                  had one of their own, its reference read slow while the
+                                  body did not (ref_off), or every sample of it was left out */
+    int ref_off;               /* its reference read slow while the body did not (policy
+                                  ref_off): its cycles are not the body's */
 } vn_process_result;
 
 typedef struct vn_result {
@@ -182,6 +185,9 @@ typedef struct vn_result {
      * or too scattered in one state to tell them apart (2): the headline
      * rests on all of them, and a run in either state compares with it. */
     int states_alike;
+    /* Processes left out of the headline for a reference that read slow
+     * while the body did not (policy ref_off). */
+    size_t processes_ref_off;
     /* Ratio with a baseline over several processes: the median of the
      * per-process ratios, with the median's interval (ratio_n processes),
      * and the least and the most of those ratios. */

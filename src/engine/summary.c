@@ -83,6 +83,8 @@ int vn__decide_parts(const vn__part *parts, size_t k, const vn__policy *pol, con
         rv.streak = k == 1 ? st->streak : 0;
         rc = vn__decide(&rv, pol, &proc[i]);
     }
+    if (rc == 0)
+        vn__ref_off(proc, k, st->ref_mid, pol);
     return rc ? rc : vn__decide_row(proc, k, pol, st, row);
 }
 
@@ -261,7 +263,9 @@ static int processes_of(vn_result *res, const vn__part *parts, size_t k, const v
         p->upper_bound = proc[i].head == VN__HEAD_FASTEST;
         p->probe = proc[i].probe;
         p->shared = proc[i].probe > limit;
-        p->left_out = proc[i].head == VN__HEAD_NONE || (rd->shared && p->shared != rd->on_shared);
+        p->ref_off = proc[i].ref_off;
+        p->left_out = proc[i].head == VN__HEAD_NONE || p->ref_off ||
+                      (rd->shared && p->shared != rd->on_shared);
     }
     return 0;
 }
@@ -297,7 +301,7 @@ int vn__reach_other_state(vn_result *res, double q)
         /* Left out for its state; one left out with no value of its own
          * has NAN for it, and an upper bound is no value to reach. */
         const vn_process_result *p = &res->processes[i];
-        if (!p->left_out || p->upper_bound || p->shared == res->on_shared)
+        if (!p->left_out || p->upper_bound || p->ref_off || p->shared == res->on_shared)
             continue;
         if (isfinite(p->value) && p->value > 0)
             v[m++] = p->value;
@@ -367,6 +371,7 @@ int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *p
     if ((rc = processes_of(res, parts, k, proc, es, limit, rd)) != 0)
         goto out;
     res->processes_left_out = rd->shared;
+    res->processes_ref_off = rd->ref_off;
     res->on_shared = rd->on_shared;
     res->states_alike = rd->alike;
     if (rd->shared && !rd->bound && res->stats.n &&

@@ -251,7 +251,7 @@ int vn__measure_threads(job *j)
     vn__throughput_of(j, res);
     j->parts = NULL;
     j->nparts = 0;
-    vn__row_state st = {q.elapsed_ns, q.S.n, sh.streak ? sh.streak - 1 : 0, 0, NAN};
+    vn__row_state st = {q.elapsed_ns, q.S.n, sh.streak ? sh.streak - 1 : 0, 0, NAN, NAN};
     vn_stop stop = res->stop;
     char error[sizeof res->error];
     memcpy(error, res->error, sizeof error);

@@ -229,6 +229,7 @@ static void headline(vn__json *j, const vn_result *r)
     vn__json_num(j, "quantile", r->head_quantile > 0 ? r->head_quantile : NAN);
     vn__json_bool(j, "processes_disagree", r->processes_disagree != 0);
     vn__json_uint(j, "processes_left_out", r->processes_left_out);
+    vn__json_uint(j, "processes_ref_off", r->processes_ref_off);
     /* The core's state the headline rests on, as the run's probes tell
      * it: "shared" or "own" when they fell in two groups ("both" when the
      * row read alike in the two and rests on all), null when they did not
@@ -263,6 +264,7 @@ static void processes(vn__json *j, const vn_result *r)
         vn__json_num(j, "probe", p->probe);
         vn__json_bool(j, "shared", p->shared != 0);
         vn__json_bool(j, "left_out", p->left_out != 0);
+        vn__json_bool(j, "ref_off", p->ref_off != 0);
         vn__json_obj_end(j);
         j->pretty = pretty;
     }

@@ -556,7 +556,7 @@ static void a_body_that_reads_the_same_ticks_keeps_the_rounding(void **state)
     assert_true(fabs((d.cycles - d.cycles_lo) - 0.005) < 1e-12);
     /* Two processes that read it exactly alike: an interval with a width. */
     vn__decision proc[2] = {d, d};
-    vn__row_state st = {1e6, 60, 1, 0, NAN};
+    vn__row_state st = {1e6, 60, 1, 0, NAN, NAN};
     vn__row_decision rd;
     assert_int_equal(vn__decide_row(proc, 2, &p, &st, &rd), 0);
     assert_true(rd.ns.hi > rd.ns.value && rd.ns.lo < rd.ns.value);
@@ -591,7 +591,7 @@ static vn__decision proc_of(double ns, double var, double c)
 static vn__row_decision decide_row(const vn__decision *proc, size_t k, const vn__policy *p,
                                    size_t streak, double spent)
 {
-    vn__row_state st = {spent, 10 * k, streak, 0, NAN};
+    vn__row_state st = {spent, 10 * k, streak, 0, NAN, NAN};
     vn__row_decision rd;
     assert_int_equal(vn__decide_row(proc, k, p, &st, &rd), 0);
     return rd;
@@ -632,7 +632,7 @@ static void processes_far_apart_say_so_and_go_on(void **state)
     assert_true(rd.share_processes > 0.9);
     assert_true(rd.disagree);
     /* The budget, with another process's least cost, ends it. */
-    vn__row_state st = {0.9e9, 40, 0, 0.2e9, NAN};
+    vn__row_state st = {0.9e9, 40, 0, 0.2e9, NAN, NAN};
     assert_int_equal(vn__decide_row(proc, 4, &p, &st, &rd), 0);
     assert_int_equal(rd.verdict, VN__STOP_MAX_TIME);
     /* As do the most processes. */
@@ -777,7 +777,7 @@ static void processes_beyond_reach_stop_early(void **state)
     off = policy_of("futile_after=12,min_processes=16,head_low=50"); /* over K */
     assert_int_equal(decide_row(wide, K, &off, 0, 1e6).verdict, VN__GO_ON);
     /* Out of budget it stops there, as any row does. */
-    vn__row_state st = {0.9e9, 80, 0, 0.2e9, NAN};
+    vn__row_state st = {0.9e9, 80, 0, 0.2e9, NAN, NAN};
     assert_int_equal(vn__decide_row(wide, K, &p, &st, &rd), 0);
     assert_int_equal(rd.verdict, VN__STOP_MAX_TIME);
     assert_int_equal(rd.kept, K);
@@ -798,7 +798,7 @@ static void one_process_on_its_own_core_does_not_carry_the_headline(void **state
         proc[i] = proc_of(i < 2 ? 50 + i : 100 + i, 0.01, 3);
         proc[i].probe = i < 2 ? 1.0 : 1.8;
     }
-    vn__row_state st = {1e6, 80, 0, 0, 1.3};
+    vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
     vn__row_decision rd;
     /* Two on a core of their own: the headline is theirs. */
     assert_int_equal(vn__decide_row(proc, 8, &p, &st, &rd), 0);
@@ -844,7 +844,7 @@ static void two_core_states_that_read_alike_carry_the_headline_together(void **s
     vn__policy p = policy();
     assert_int_equal(p.states_alike, 1);
     vn__decision proc[8];
-    vn__row_state st = {1e6, 80, 0, 0, 1.3};
+    vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
     vn__row_decision rd;
     for (int apart = 0; apart <= 1; apart++) {
         for (int i = 0; i < 8; i++) {
@@ -894,7 +894,7 @@ static void too_few_on_their_own_core_to_tell_the_states_apart(void **state)
     vn__policy p = policy();
     p.states_alike = 2;
     vn__decision proc[20];
-    vn__row_state st = {1e6, 80, 0, 0, 1.3};
+    vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
     vn__row_decision rd, two;
     for (int i = 0; i < 20; i++) {
         double v = i == 0 ? 1088 : i == 1 ? 1001 : 1000 + 0.3 * i;
@@ -953,7 +953,7 @@ static void too_few_on_their_own_core_leave_it_to_the_shared(void **state)
     p.shared_most = 1;
     vn__decision proc[20];
     double shared[18];
-    vn__row_state st = {1e6, 80, 0, 0, 1.3};
+    vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
     vn__row_decision rd, alone;
     for (int own = 2; own <= 5; own += 3) {
         for (int i = 0; i < 20; i++) {
@@ -1019,7 +1019,7 @@ static void a_core_shared_through_the_run_is_decided(void **state)
                 proc[i] = proc_of(100 + i, 0.01, 3);
                 proc[i].probe = probes[k][i];
             }
-            vn__row_state st = {1e6, 80, 0, 0, INFINITY};
+            vn__row_state st = {1e6, 80, 0, 0, INFINITY, NAN};
             vn__row_decision rd, off;
             assert_int_equal(vn__decide_row(proc, 4, &p, &st, &rd), 0);
             assert_int_equal(rd.on_shared, l == 0 && shared[k]);
@@ -1038,7 +1038,7 @@ static void a_core_shared_through_the_run_is_decided(void **state)
         proc[i] = proc_of(100 + i, 0.01, 3);
         proc[i].probe = i == 0 ? 2.1 : 1.5;
     }
-    vn__row_state st = {1e6, 80, 0, 0, 1.8};
+    vn__row_state st = {1e6, 80, 0, 0, 1.8, NAN};
     vn__row_decision rd;
     assert_int_equal(vn__decide_row(proc, 4, &p, &st, &rd), 0);
     assert_false(rd.on_shared);
@@ -1066,7 +1066,7 @@ static void most_processes_shared_is_a_shared_core(void **state)
             proc[i] = proc_of(100 + i, 0.01, 3);
             proc[i].probe = i < cases[c].under ? 1.21 : 1.6 + 0.01 * (double)i;
         }
-        vn__row_state st = {1e6, 80, 0, 0, INFINITY};
+        vn__row_state st = {1e6, 80, 0, 0, INFINITY, NAN};
         vn__row_decision rd, off;
         assert_int_equal(vn__decide_row(proc, 8, &p, &st, &rd), 0);
         assert_int_equal(rd.on_shared, cases[c].shared);
@@ -1229,6 +1229,59 @@ static void a_count_asked_for_runs_that_many(void **state)
     assert_int_equal(decide_row(proc, 1, &p, 0, 1e6).verdict, VN__STOP_MAX_TIME);
 }
 
+/* With ref_off: three of ten processes whose reference read half again
+ * as slow as the run's while the body's ns stayed put read the body's
+ * cycles a third low; they leave the headline, whose lower quartile
+ * then is the others' (300 cycles, not 200). A clock that fell moves the
+ * ns with the reference: such processes stay. None leaves when fewer than
+ * two others would remain, nor with the rule off (the default). */
+static void a_reference_slow_while_the_body_is_not_leaves_the_headline(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    assert_true(p.ref_off == 0);
+    vn__decision proc[10];
+    double ref = 1.0 / 3;
+    for (int clock = 0; clock <= 1; clock++) {
+        for (int i = 0; i < 10; i++) {
+            int slow = i < 3;
+            double ns = (slow && clock ? 150 : 100) + 0.1 * i;
+            proc[i] = proc_of(ns, 0.01, slow ? 2 : 3);
+            proc[i].ref_mid = slow ? 1.5 * ref : ref;
+            proc[i].probe = 1.0;
+        }
+        if (clock) {
+            for (int i = 0; i < 3; i++)
+                proc[i].cycles = proc[i].value / proc[i].ref_mid;
+        }
+        assert_int_equal(vn__ref_off(proc, 10, ref, &p), 0);
+        vn__row_decision all = decide_row(proc, 10, &p, 1, 1e6);
+        assert_int_equal(all.ref_off, 0);
+        p.ref_off = 0.05;
+        assert_int_equal(vn__ref_off(proc, 10, ref, &p), clock ? 0 : 3);
+        vn__row_decision rd = decide_row(proc, 10, &p, 1, 1e6);
+        assert_int_equal(rd.ref_off, clock ? 0 : 3);
+        assert_int_equal(rd.kept, clock ? 10 : 7);
+        if (!clock) {
+            assert_true(all.cycles.value < 250);
+            assert_true(fabs(rd.cycles.value - 300) < 3);
+        } else {
+            assert_true(fabs(rd.cycles.value - 300) < 3);
+        }
+        p.ref_off = 0;
+    }
+    /* Three processes, two of them slow: one would remain, so none leaves. */
+    p.ref_off = 0.05;
+    for (int i = 0; i < 3; i++) {
+        proc[i] = proc_of(100, 0.01, i < 2 ? 2 : 3);
+        proc[i].ref_mid = i < 2 ? 1.5 * ref : ref;
+    }
+    assert_int_equal(vn__ref_off(proc, 3, ref, &p), 0);
+    assert_false(proc[0].ref_off || proc[1].ref_off);
+    /* The run's reference unknown: none. */
+    assert_int_equal(vn__ref_off(proc, 3, NAN, &p), 0);
+}
+
 static void a_process_with_no_value_is_left_out(void **state)
 {
     (void)state;
@@ -1290,6 +1343,7 @@ int main(void)
         cmocka_unit_test_setup(a_bound_settles_when_no_lower_floor_turns_up, setup),
         cmocka_unit_test_setup(a_count_asked_for_runs_that_many, setup),
         cmocka_unit_test_setup(a_process_with_no_value_is_left_out, setup),
+        cmocka_unit_test_setup(a_reference_slow_while_the_body_is_not_leaves_the_headline, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

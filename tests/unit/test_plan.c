@@ -53,7 +53,7 @@ static void the_first_process_takes_half_the_fewest_samples(void **state)
 {
     (void)state;
     vn__policy p = policy(0);
-    vn__row_state st = {0, 0, 0, 0, NAN};
+    vn__row_state st = {0, 0, 0, 0, NAN, NAN};
     vn__plan plan;
     vn__plan_next(NULL, 0, NULL, NULL, &p, &st, &plan);
     assert_int_equal(plan.samples, p.min_samples / 2 > p.process_samples ? p.min_samples / 2
@@ -80,7 +80,7 @@ static void the_split_follows_where_the_variation_is(void **state)
     vn__decision proc[2];
     process(&parts[0], &proc[0], 5, 20, 10, 100, 0.04);
     process(&parts[1], &proc[1], 10, 12, 2, 100, 0.04);
-    vn__row_state st = {32e6, 15, 0, 0, NAN};
+    vn__row_state st = {32e6, 15, 0, 0, NAN, NAN};
     vn__plan agree, apart;
     vn__row_decision rd = row_of(100, 0.0, 0.04);
     vn__plan_next(parts, 2, proc, &rd, &p, &st, &agree);
@@ -105,7 +105,7 @@ static void a_later_process_does_not_pay_the_first_ones_warmup(void **state)
     vn__decision proc;
     /* 5 samples of 1 ms after 20 ms of calibration and warmup. */
     process(&part, &proc, 5, 25, 20, 100, 0.04);
-    vn__row_state st = {25e6, 5, 0, 0, NAN};
+    vn__row_state st = {25e6, 5, 0, 0, NAN, NAN};
     vn__row_decision rd = row_of(100, NAN, 0.04);
     vn__plan plan;
     vn__plan_next(&part, 1, &proc, &rd, &p, &st, &plan);
@@ -129,7 +129,7 @@ static void a_count_asked_for_splits_what_is_left_evenly(void **state)
     vn__part parts[1];
     vn__decision proc[1];
     process(&parts[0], &proc[0], 5, 20, 10, 100, 4);
-    vn__row_state st = {20e6, 5, 0, 0, NAN};
+    vn__row_state st = {20e6, 5, 0, 0, NAN, NAN};
     vn__row_decision rd = row_of(100, NAN, 4);
     vn__plan plan;
     vn__plan_next(parts, 1, proc, &rd, &p, &st, &plan);

@@ -162,7 +162,7 @@ static run_out run_on(vn_rng *g, vn_sample *v, const vn__policy *p, machine *mc,
                       double tau, double sd, size_t r)
 {
     vn__decision proc[32];
-    vn__row_state st = {0, 0, 0, 0, NAN};
+    vn__row_state st = {0, 0, 0, 0, NAN, NAN};
     vn__policy in = *p;
     in.stop_on_precision = 0;
     in.min_samples = in.max_samples = r;
