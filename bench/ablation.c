@@ -20,18 +20,18 @@ VN_BENCH(x_plus_x);
 
 static void chain_100(vn_state *st)
 {
-    uint64_t x = 0;
+    uint64_t x = 0, one = bench_one();
     while (vn_next(st))
-        ABL_ADDS(x, 100);
+        BENCH_ADDS(x, one, 100);
     vn_keep(x);
 }
 VN_BENCH(chain_100);
 
 static void chain_1000(vn_state *st)
 {
-    uint64_t x = 0;
+    uint64_t x = 0, one = bench_one();
     while (vn_next(st))
-        ABL_ADDS(x, 1000);
+        BENCH_ADDS(x, one, 1000);
     vn_keep(x);
 }
 VN_BENCH(chain_1000);

@@ -11,11 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(__x86_64__)
-#define ABL_ADDS(x, n) __asm__ __volatile__(".rept " #n "\n\tadd $1, %0\n\t.endr" : "+r"(x))
-#elif defined(__aarch64__)
-#define ABL_ADDS(x, n) __asm__ __volatile__(".rept " #n "\n\tadd %0, %0, #1\n\t.endr" : "+r"(x))
-#endif
+#include "add_chain.h"
 
 #define ABL_SORT_N 1000
 #define ABL_CHASE_SLOTS (256 * 1024 / sizeof(void *))

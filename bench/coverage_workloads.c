@@ -15,14 +15,10 @@
 #include <time.h>
 
 #include "vernier.h"
+#include "add_chain.h"
 #include "ring.h"
 #include "table_walk.h"
 
-#if defined(__x86_64__)
-#define ADDS(x, n) __asm__ __volatile__(".rept " #n "\n\tadd $1, %0\n\t.endr" : "+r"(x))
-#elif defined(__aarch64__)
-#define ADDS(x, n) __asm__ __volatile__(".rept " #n "\n\tadd %0, %0, #1\n\t.endr" : "+r"(x))
-#endif
 
 static int slower(void)
 {
@@ -32,17 +28,17 @@ static int slower(void)
 
 static void chain_1000(vn_state *st)
 {
-    uint64_t x = 0;
+    uint64_t x = 0, one = bench_one();
     int p = slower();
     if (p == 10)
         while (vn_next(st))
-            ADDS(x, 1100);
+            BENCH_ADDS(x, one, 1100);
     else if (p == 3)
         while (vn_next(st))
-            ADDS(x, 1030);
+            BENCH_ADDS(x, one, 1030);
     else
         while (vn_next(st))
-            ADDS(x, 1000);
+            BENCH_ADDS(x, one, 1000);
     vn_keep(x);
 }
 VN_BENCH(chain_1000);

@@ -16,18 +16,18 @@ BENCHMARK(x_plus_x);
 
 static void chain_100(benchmark::State &st)
 {
-    uint64_t x = 0;
+    uint64_t x = 0, one = bench_one();
     for (auto _ : st)
-        ABL_ADDS(x, 100);
+        BENCH_ADDS(x, one, 100);
     benchmark::DoNotOptimize(x);
 }
 BENCHMARK(chain_100);
 
 static void chain_1000(benchmark::State &st)
 {
-    uint64_t x = 0;
+    uint64_t x = 0, one = bench_one();
     for (auto _ : st)
-        ABL_ADDS(x, 1000);
+        BENCH_ADDS(x, one, 1000);
     benchmark::DoNotOptimize(x);
 }
 BENCHMARK(chain_1000);

@@ -9,36 +9,32 @@
 #include <time.h>
 
 #include "vernier.h"
+#include "add_chain.h"
 
-#if defined(__x86_64__)
-#define ADDS(n) __asm__ __volatile__(".rept " #n "\n\tadd $1, %0\n\t.endr" : "+r"(x))
-#elif defined(__aarch64__)
-#define ADDS(n) __asm__ __volatile__(".rept " #n "\n\tadd %0, %0, #1\n\t.endr" : "+r"(x))
-#endif
 
 static void chain100(vn_state *st)
 {
-    uint64_t x = 0;
+    uint64_t x = 0, one = bench_one();
     while (vn_next(st))
-        ADDS(100);
+        BENCH_ADDS(x, one, 100);
     vn_keep(x);
 }
 VN_BENCH(chain100);
 
 static void chain1000(vn_state *st)
 {
-    uint64_t x = 0;
+    uint64_t x = 0, one = bench_one();
     while (vn_next(st))
-        ADDS(1000);
+        BENCH_ADDS(x, one, 1000);
     vn_keep(x);
 }
 VN_BENCH(chain1000);
 
 static void chain10000(vn_state *st)
 {
-    uint64_t x = 0;
+    uint64_t x = 0, one = bench_one();
     while (vn_next(st))
-        ADDS(10000);
+        BENCH_ADDS(x, one, 10000);
     vn_keep(x);
 }
 VN_BENCH(chain10000);

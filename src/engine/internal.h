@@ -114,8 +114,10 @@ int vn__timer_choose(const char *name, vn_clock_id *id, char *reason, size_t rea
  * ref_blocks to 0. */
 void vn__ref_setup(struct vn__run *r, double resolution_ns);
 
-/* ns per cycle of a dependent chain of adds, one cycle each on every
- * out-of-order core since the 1990s; NAN where there is no reference. */
+/* ns per cycle of a dependent chain of register adds, one cycle each on
+ * every out-of-order core since the 1990s (adds of a constant some cores
+ * fold, several a cycle: time_add_blocks); NAN where there is no
+ * reference. */
 double vn__ref_ns_per_cycle(const struct vn__run *r);
 
 /* Reference cycles per iteration of a loop that is nothing but a taken

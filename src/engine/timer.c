@@ -111,19 +111,28 @@ int vn__timer_choose(const char *name, vn_clock_id *id, char *reason, size_t rea
 #define REF_SETUP_TRIES 11 /* odd: a median */
 
 #if defined(__x86_64__) || defined(__aarch64__)
+/* A value no core knows before it is loaded (time_add_blocks). */
+static volatile uint64_t ref_one = 1;
+
 /* The time of nblocks blocks of 100 dependent adds, with what the two
  * timer reads around them add. */
 static double time_add_blocks(const struct vn__run *r, int nblocks)
 {
-    uint64_t x = 0;
+    uint64_t x = 0, one = ref_one;
     uint64_t t0 = vn__timer_read(r);
     for (int i = 0; i < nblocks; i++) {
         /* A chain of dependent adds: each waits for the one before, so the
-         * block takes 100 core cycles whatever the core's width. */
+         * block takes 100 core cycles whatever the core's width. Adds of
+         * a register, not of a constant: some cores fold a chain of adds
+         * of a constant at rename, several a cycle and as many as the
+         * other work on the core leaves room for (0.07-0.10 ns an add
+         * against 0.35 for adds of a register, and for a multiply's three
+         * cycles over three, on an Intel Xeon guest: bench/RESULTS.md,
+         * 2026-12-03); a value loaded, not known, cannot be folded. */
 #if defined(__x86_64__)
-        __asm__ __volatile__(".rept 100\n\tadd $1, %0\n\t.endr" : "+r"(x));
+        __asm__ __volatile__(".rept 100\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(one));
 #else
-        __asm__ __volatile__(".rept 100\n\tadd %0, %0, #1\n\t.endr" : "+r"(x));
+        __asm__ __volatile__(".rept 100\n\tadd %0, %0, %1\n\t.endr" : "+r"(x) : "r"(one));
 #endif
     }
     uint64_t t1 = vn__timer_read(r);
