@@ -298,6 +298,9 @@ def test_instructions_and_machines(tmp_path, run_file):
                                                           "unit": "count", "overhead": 0.0}}
     new["benchmarks"][0]["counters"] = {"instructions": {"value": 400.0, "scaled": False,
                                                          "unit": "count", "overhead": 0.0}}
+    # Short names, so the line has room for both values whatever this
+    # machine's own names are.
+    base["env"]["cpu"]["model"], base["env"]["kernel"] = "Some-CPU", "6.1.0"
     new["env"]["cpu"]["model"] = "Another-CPU"
     new["env"]["kernel"] = "9.9.9"
     b, n = write(tmp_path / "b.json", base), write(tmp_path / "n.json", new)
@@ -313,6 +316,13 @@ def test_instructions_and_machines(tmp_path, run_file):
     warn = [line for line in p.stdout.splitlines() if "9.9.9" in line]
     assert len(warn) == 1 and names_in(warn[0], "Another-CPU", base["env"]["cpu"]["model"],
                                        base["env"]["kernel"]), warn
+    # Names too long for one line: the line names the facts, not the values.
+    new["env"]["cpu"]["model"] = "A much longer processor name, with a frequency @ 2.60GHz"
+    n = write(tmp_path / "n.json", new)
+    lines = run("compare", b, n, check=0).stdout.splitlines()
+    warn = [line for line in lines if "machines differ" in line]
+    assert len(warn) == 1 and "CPU model, kernel" in warn[0] and "9.9.9" not in warn[0], warn
+    assert len(warn[0]) <= 100, warn
 
 
 def test_not_comparable_rows_are_listed(tmp_path, run_file):
