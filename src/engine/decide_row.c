@@ -184,7 +184,8 @@ static int median_holds(const double *x, size_t n, double v, const vn__levels_op
 /* Whether the row's processes in the two core states read the body
  * alike: the medians of the two groups (in cycles when every process has
  * them, the unit a moving clock leaves steady; else ns) within the
- * precision of each other; or, with p->states_alike 2, either group's
+ * precision of each other, or the shared one's the lower
+ * (p->states_one_sided); or, with p->states_alike 2, either group's
  * median within the interval of the other's median: two or three
  * processes in one state, as many as a loaded machine often leaves a row
  * (two of twenty), give an interval too wide to tell the states apart,
@@ -213,7 +214,12 @@ static int states_alike(const vn__decision *proc, size_t k, double limit, const 
     double mo = vn__median_of(own, no), ms = vn__median_of(shared, ns);
     int alike = 0;
     if (mo > 0 && ms > 0) {
-        alike = fabs(ms / mo - 1) <= p->precision;
+        /* A sibling thread only slows the body: a shared group that
+         * reads faster than the own one did not measure the neighbour
+         * (p->states_one_sided), as a shared sample is left out only
+         * when slower (vn__decide). */
+        double d = ms / mo - 1;
+        alike = (p->states_one_sided ? d : fabs(d)) <= p->precision;
         if (!alike && p->states_alike >= 2) {
             const vn__levels_opts o = levels_opts(p, 0);
             alike = median_holds(own, no, ms, &o);

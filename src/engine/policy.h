@@ -84,6 +84,11 @@ typedef struct vn__policy {
      * when either group's median lies within the interval of the other's
      * median; 0: on those with a core of their own all the same. */
     size_t states_alike;
+    /* 1: the shared group reads alike also when it reads faster than the
+     * own one by more than the precision, as a sibling thread only slows
+     * the body; 0 (the default): alike only within the precision either
+     * way. */
+    size_t states_one_sided;
     /* A process whose reference (the median ns a cycle of a row's samples
      * there) reads this fraction or more over the run's (the median of
      * every process's, every row), while the row's value there in ns does

@@ -893,6 +893,7 @@ static void too_few_on_their_own_core_to_tell_the_states_apart(void **state)
     (void)state;
     vn__policy p = policy();
     p.states_alike = 2;
+    p.states_one_sided = 0; /* the shared ones read faster: alike by that rule alone */
     vn__decision proc[20];
     vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
     vn__row_decision rd, two;
@@ -939,6 +940,43 @@ static void too_few_on_their_own_core_to_tell_the_states_apart(void **state)
     }
 }
 
+/* The shared group reading faster than the own one, which a sibling
+ * thread cannot make it (two own processes at 1088 and 1001 cycles,
+ * eighteen shared at 1000 to 1006): alike with states_one_sided (off by
+ * default), the headline on all twenty and its interval within a few
+ * percent, where the two alone gave one over ten times as wide. A fifth
+ * slower (15% over the own ones' median), apart either way: the own ones
+ * carry it. */
+static void a_shared_group_that_reads_faster_reads_alike(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    assert_int_equal(p.states_alike, 1);
+    assert_int_equal(p.states_one_sided, 0);
+    vn__decision proc[20];
+    vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
+    vn__row_decision rd, two;
+    for (int slower = 0; slower <= 1; slower++) {
+        for (int i = 0; i < 20; i++) {
+            double v = i == 0 ? 1088 : i == 1 ? 1001 : 1000 + 0.3 * i;
+            v *= i >= 2 && slower ? 1.2 : 1;
+            proc[i] = proc_of(v / 3, 0.01, 3);
+            proc[i].probe = i < 2 ? 1.0 : 1.8;
+        }
+        p.states_one_sided = 1;
+        assert_int_equal(vn__decide_row(proc, 20, &p, &st, &rd), 0);
+        p.states_one_sided = 0;
+        assert_int_equal(vn__decide_row(proc, 20, &p, &st, &two), 0);
+        assert_false(two.alike);
+        assert_int_equal(two.kept, 2);
+        assert_int_equal(rd.alike, !slower);
+        assert_int_equal(rd.kept, slower ? 2 : 20);
+        assert_int_equal(rd.shared, slower ? 18 : 0);
+        if (!slower)
+            assert_true(two.half_pct > 10 * rd.half_pct);
+    }
+}
+
 /* With shared_most: processes told apart, too few of them on a core of
  * their own for the headline's quantile (under a quarter, for the lower
  * quartile): the headline is the shared ones', whose quartile and interval
@@ -951,6 +989,7 @@ static void too_few_on_their_own_core_leave_it_to_the_shared(void **state)
     vn__policy p = policy();
     assert_int_equal(p.shared_most, 0);
     p.shared_most = 1;
+    p.states_one_sided = 0; /* the shared ones read faster: alike by that rule alone */
     vn__decision proc[20];
     double shared[18];
     vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
@@ -1320,6 +1359,7 @@ int main(void)
         cmocka_unit_test_setup(without_probes_shared_tags_mean_nothing, setup),
         cmocka_unit_test(one_process_on_its_own_core_does_not_carry_the_headline),
         cmocka_unit_test(too_few_on_their_own_core_to_tell_the_states_apart),
+        cmocka_unit_test(a_shared_group_that_reads_faster_reads_alike),
         cmocka_unit_test(too_few_on_their_own_core_leave_it_to_the_shared),
         cmocka_unit_test(a_core_shared_through_the_run_is_decided),
         cmocka_unit_test(most_processes_shared_is_a_shared_core),
