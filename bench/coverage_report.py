@@ -236,14 +236,11 @@ def main(d):
             counts = {"slow3": (0, 0), "slow10": (0, 0)}
             declined = {}
             for kind in ("base", "slow3", "slow10") if chain else ("base",):
-                got = tot = 0
-                for k in range(1, n):
-                    v = verdicts(os.path.join(d, f"{cond}-cmp-{kind}-{k}.json")).get(name)
-                    if v is not None:
-                        tot += 1
-                        got += v == "slower"
-                        declined[kind] = declined.get(kind, 0) + (v == "declined")
-                counts[kind] = got, tot
+                got = [verdicts(os.path.join(d, f"{cond}-cmp-{kind}-{k}.json")).get(name)
+                       for k in range(1, n)]
+                got = [v for v in got if v is not None]
+                counts[kind] = got.count("slower"), len(got)
+                declined[kind] = got.count("declined")
 
             def share(kind):
                 got, tot = counts[kind]
@@ -259,7 +256,7 @@ def main(d):
             for kind, least in (("slow10", 0.95), ("slow3", 0.5)):
                 got, tot = counts[kind]
                 if tot and got < least * tot:
-                    off = declined.get(kind, 0)
+                    off = declined.get(kind)
                     why = f" ({off} declined: core states differed)" if off else ""
                     missed.append(f"  {name} {kind[4:]}% found {got}/{tot} < "
                                   f"{100 * least:.0f}%{why}")

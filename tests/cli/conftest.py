@@ -32,6 +32,12 @@ def sanitized():
     return cmake_cache("VN_SANITIZE") == "ON"
 
 
+# A test that builds the tool it runs (static, for a guest or another
+# architecture) tests no part of the build under test: the sanitizer pass
+# would run the same thing the plain pass runs.
+BUILT_BY_THE_TEST = "runs a tool this test builds itself, not this build: the plain pass runs it"
+
+
 def run(*args, check=None, timeout=60, env=None, **kw):
     """Runs vernier with args; returns the CompletedProcess (text mode)."""
     e = dict(os.environ)

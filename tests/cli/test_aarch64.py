@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import SOURCE, sanitized, static_tool_sources, validate
+from conftest import BUILT_BY_THE_TEST, SOURCE, sanitized, static_tool_sources, validate
 
 CC = shutil.which("aarch64-linux-gnu-gcc")
 QEMU = shutil.which("qemu-aarch64") or shutil.which("qemu-aarch64-static")
@@ -16,10 +16,7 @@ QEMU = shutil.which("qemu-aarch64") or shutil.which("qemu-aarch64-static")
 pytestmark = [
     pytest.mark.skipif(not (CC and QEMU),
                        reason="needs aarch64-linux-gnu-gcc and qemu-aarch64 (scripts/install-deps)"),
-    # The tool cross-compiled here is not the build tested: the same in
-    # the sanitizer pass as in the plain one, which runs it.
-    pytest.mark.skipif(sanitized(), reason="the aarch64 tool is built by this test, alike in the "
-                       "plain pass"),
+    pytest.mark.skipif(sanitized(), reason=BUILT_BY_THE_TEST),
 ]
 
 

@@ -31,8 +31,8 @@ from pathlib import Path
 import pytest
 
 import vm
-from conftest import (SOURCE, one_line_error, quantities, run, sanitized, static_tool_sources,
-                      static_trace, validate)
+from conftest import (BUILT_BY_THE_TEST, SOURCE, one_line_error, quantities, run, sanitized,
+                      static_tool_sources, static_trace, validate)
 
 TARGETS = ["delay", "empty", "fib_lookup", "get_random_u32", "kmalloc_64", "ktime_get",
            "recurse", "shared_counter", "spin_lock"]
@@ -584,10 +584,8 @@ def trace_build():
 
 @pytest.fixture(scope="module")
 def guest(tmp_path_factory, trace_build):
-    # The guest runs a tool and module built here, not the build tested:
-    # the same in the sanitizer pass as in the plain one, which runs them.
     if sanitized():
-        pytest.skip("the guest's tool and module are built by this test, alike in the plain pass")
+        pytest.skip(BUILT_BY_THE_TEST)
     for missing, reason in vm.needs():
         if missing:
             pytest.skip(reason)

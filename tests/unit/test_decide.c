@@ -893,7 +893,6 @@ static void too_few_on_their_own_core_to_tell_the_states_apart(void **state)
     (void)state;
     vn__policy p = policy();
     p.states_alike = 2;
-    p.states_one_sided = 0; /* the shared ones read faster: alike by that rule alone */
     vn__decision proc[20];
     vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
     vn__row_decision rd, two;
@@ -989,7 +988,6 @@ static void too_few_on_their_own_core_leave_it_to_the_shared(void **state)
     vn__policy p = policy();
     assert_int_equal(p.shared_most, 0);
     p.shared_most = 1;
-    p.states_one_sided = 0; /* the shared ones read faster: alike by that rule alone */
     vn__decision proc[20];
     double shared[18];
     vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
