@@ -667,7 +667,8 @@ def test_a_run_alike_in_both_core_states_compares_with_either(tmp_path):
     move this body, so it compares with a run on a shared core throughout
     (which a run resting on a core of its own would not, with nothing left
     out to compare through), and a planted 10% is found. Pooled with a
-    file that was not alike, the side is no longer: declined again."""
+    file that read the states unlike, the side is no longer: declined
+    again."""
     vals = [100 + 0.1 * i for i in range(8)]
     probes = [1.01] * 5 + [1.7] * 3
     both = write(tmp_path / "both.json", probed_run(vals, probes, "both", 100.2, 100.9))
@@ -680,9 +681,49 @@ def test_a_run_alike_in_both_core_states_compares_with_either(tmp_path):
     assert r["verdict"] == "slower" and r["base"]["units"] == 8
     assert r["ratio"] == pytest.approx(1.1, rel=1e-9)
     assert rows(compare(shared, both))["x"]["verdict"] == "faster"
-    for args in ((own, shared), (both, own, "--", shared)):
-        doc = compare(*args, check=4)
-        assert "x" not in rows(doc) and doc["core_state_differs"] == 1, args
+    doc = compare(own, shared, check=4)
+    assert "x" not in rows(doc) and doc["core_state_differs"] == 1
+    # Pooled with a run on its own core, the side still met both states
+    # and read them alike; pooled with a run that read the shared state half
+    # as slow again, it no longer does: declined.
+    assert rows(compare(both, own, "--", shared, check=0))["x"]["verdict"] == "slower"
+    spread = [1.01, 1.02, 1.08, 1.15, 1.22, 1.35, 1.6, 1.8]
+    unlike = write(tmp_path / "unlike.json",
+                   probed_run([v * (1.5 if p >= 1.3 else 1) for v, p in zip(vals, spread)],
+                              spread, None, 100.2, 100.9))
+    doc = compare(both, unlike, "--", shared, check=4)
+    assert "x" not in rows(doc) and doc["core_state_differs"] == 1
+
+
+def test_a_run_untold_yet_alike_in_both_core_states_compares_with_either(tmp_path):
+    """A run whose probes fill the range between the two core states (a
+    sibling's load that came and went) tells no processes apart, yet some
+    of them read the probe of a core of their own and two or more that of
+    a shared one: when those two groups read the body alike, the
+    state does not move it, and the run compares with one on a shared core
+    throughout, as a run that said "both" does. So too with one alone on
+    a core of its own, on which such a run rests all its processes. Where
+    the groups read the body differently, or the middle readings leave one
+    shared process, the pair is declined as before."""
+    vals = [100 + 0.1 * i for i in range(8)]
+    slow = [1.1 * v for v in vals]
+    shared = write(tmp_path / "shared.json", probed_run(slow, [1.72] * 8, "shared", 110, 111))
+    spread = [1.01, 1.02, 1.08, 1.15, 1.22, 1.35, 1.6, 1.8]
+    untold = write(tmp_path / "untold.json", probed_run(vals, spread, None, 100.2, 100.9))
+    one = write(tmp_path / "one.json", probed_run(vals, [1.01] + [1.7] * 7, "own", 100.2, 100.9))
+    for base in (untold, one):
+        doc = compare("--fail-on-regression", base, shared, check=3)
+        r = rows(doc)["x"]
+        assert doc["core_state_differs"] == 0 and r["verdict"] == "slower", base
+        assert r["ratio"] == pytest.approx(1.1, rel=1e-9)
+        assert rows(compare(shared, base))["x"]["verdict"] == "faster"
+    # Read differently: the shared processes 1.5 times the others.
+    unlike = [v * (1.5 if p >= 1.3 else 1) for v, p in zip(vals, spread)]
+    middle = [1.01, 1.02, 1.12, 1.15, 1.2, 1.22, 1.25, 1.6]
+    for name, v, probes in (("unlike", unlike, spread), ("middle", vals, middle)):
+        f = write(tmp_path / f"{name}.json", probed_run(v, probes, None, 100.2, 100.9))
+        doc = compare(f, shared, check=4)
+        assert "x" not in rows(doc) and doc["core_state_differs"] == 1, name
 
 
 def test_vernier_run_and_suite_results(tmp_path):
