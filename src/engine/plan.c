@@ -180,3 +180,24 @@ size_t vn__plan_late(job **jobs, size_t n, uint64_t t0, uint64_t now, size_t pro
         vn__plan_together(jobs, n);
     return back;
 }
+
+size_t vn__plan_wait_own(job **jobs, size_t n)
+{
+    size_t going = 0, back = 0;
+    for (size_t i = 0; i < n; i++)
+        going += !jobs[i]->done;
+    for (size_t i = 0; going && i < n; i++) {
+        job *j = jobs[i];
+        const vn__policy *p = &j->pol;
+        if (!p->wait_own || !j->done || !j->nparts || j->res->stop != VN_STOP_PRECISION ||
+            !j->rdec.on_shared || j->rdec.bound || p->min_processes == p->max_processes ||
+            j->nparts >= p->max_processes ||
+            !(j->rstate.spent_ns + j->rstate.next_cost_ns < p->budget_ns))
+            continue;
+        j->done = 0;
+        back++;
+    }
+    if (back)
+        vn__plan_together(jobs, n);
+    return back;
+}

@@ -38,4 +38,11 @@ void vn__plan_together(job **jobs, size_t n);
  * many were; 0 once any row of the run was. */
 size_t vn__plan_late(job **jobs, size_t n, uint64_t t0, uint64_t now, size_t processes);
 
+/* A row that stopped for its precision with its headline on a shared
+ * core (every process beside a busy sibling thread, policy wait_own),
+ * not an upper bound, with budget and processes left, is taken up again
+ * while another row of jobs[0..n) still goes on: the run may yet meet a
+ * core of its own. Returns how many were. */
+size_t vn__plan_wait_own(job **jobs, size_t n);
+
 #endif

@@ -54,6 +54,7 @@ static const struct field {
     {"shared_most", offsetof(vn__policy, shared_most), COUNT},
     {"futile_after", offsetof(vn__policy, futile_after), COUNT},
     {"late_look", offsetof(vn__policy, late_look), COUNT},
+    {"wait_own", offsetof(vn__policy, wait_own), COUNT},
     {"states_alike", offsetof(vn__policy, states_alike), COUNT},
     {"states_one_sided", offsetof(vn__policy, states_one_sided), COUNT},
     {"ref_off", offsetof(vn__policy, ref_off), REAL},
@@ -250,6 +251,14 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * 1.0-1.35 times as long, half the time of the version before
      * processes (bench/RESULTS.md, 2026-12-02 fifteenth session). */
     p->late_look = 1;
+    /* A row on a shared core through its processes, when the run later
+     * met a core of its own, was compared with a run in that state only
+     * to be declined ("the machines differed"). Run both ways in two A/B
+     * sets of 41 runs, quiet and stressed: 31 of 640 comparisons of the
+     * chains with a planted slowdown declined against 43, their 10% found
+     * in 295 of 320 tries against 289, the mean coverage 79% against 74%,
+     * the runs 3-5% longer (bench/RESULTS.md, 2026-12-04). */
+    p->wait_own = 1;
     /* Run both ways in two A/B sets of 41 runs, quiet and stressed, the
      * chains' planted 10% were found in 285 of 320 tries against 278,
      * their 3% in 250 against 230, 12 of their pairs declined for the

@@ -78,6 +78,11 @@ typedef struct vn__policy {
      * of a run's time or of its processes, not an upper bound, takes one
      * more process at its end (vn__plan_late); 0: it stops there. */
     size_t late_look;
+    /* 1 (the default): a row that reached its precision with every process
+     * on a core shared with a busy sibling thread goes on while another row
+     * of the run does (vn__plan_wait_own), until it meets a core of its own;
+     * 0: it stops there. */
+    size_t wait_own;
     /* 1 (the default): a row whose processes in the two core states read
      * the body alike (their medians within the precision) rests its
      * headline on all of them, none left out (vn__decide_row); 2: so too

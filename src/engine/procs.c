@@ -522,6 +522,7 @@ int vn__run_processes(job **jobs, size_t n, const vn_config *cfg, const vn__laun
         if (rc)
             break;
         vn__plan_together(jobs, n);
+        vn__plan_wait_own(jobs, n);
     }
     argv_free(argv);
     free(probes.v);

@@ -220,6 +220,47 @@ static void a_baseline_comes_back_with_the_row_compared_with_it(void **state)
     assert_false(base.j.looked_late);
 }
 
+static void a_row_on_a_shared_core_waits_while_the_run_goes_on(void **state)
+{
+    (void)state;
+    late_row shared, own, going, bound, spent, most, off;
+    late_row_init(&shared, "shared", "", 0, 3, 300, 100);
+    shared.j.rdec.on_shared = 1;
+    late_row_init(&own, "own", "", 0, 3, 300, 100);
+    late_row_init(&going, "going", "", 0, 3, 300, 100);
+    going.j.done = 0;
+    late_row_init(&bound, "bound", "", 0, 3, 300, 100);
+    bound.j.rdec.on_shared = bound.j.rdec.bound = 1;
+    late_row_init(&spent, "spent", "", 0, 3, 300, 995);
+    spent.j.rdec.on_shared = 1;
+    late_row_init(&most, "most", "", 0, 3, 300, 100);
+    most.j.rdec.on_shared = 1;
+    most.j.nparts = most.j.pol.max_processes;
+    late_row_init(&off, "off", "", 0, 3, 300, 100);
+    off.j.rdec.on_shared = 1;
+    assert_int_equal(vn__policy_parse(&off.j.pol, "wait_own=0", NULL, 0), 0);
+    job *jobs[] = {&shared.j, &own.j, &going.j, &bound.j, &spent.j, &most.j, &off.j};
+    /* Another row still goes on: of the rows that stopped, only the one on
+     * a shared core, a time and not a bound, with budget and processes
+     * left and the rule on, goes on with it. */
+    assert_int_equal(vn__plan_wait_own(jobs, 7), 1);
+    assert_false(shared.j.done);
+    for (size_t i = 1; i < 7; i++)
+        assert_int_equal(jobs[i]->done, i != 2);
+    /* Nothing else goes on: it stops where its precision stopped it. */
+    shared.j.done = 1;
+    going.j.done = 1;
+    assert_int_equal(vn__plan_wait_own(jobs, 7), 0);
+    assert_true(shared.j.done);
+    /* A count asked for is run whole, no more. */
+    late_row counted;
+    late_row_init(&counted, "counted", "", 5, 3, 300, 100);
+    counted.j.rdec.on_shared = 1;
+    going.j.done = 0;
+    job *two[] = {&counted.j, &going.j};
+    assert_int_equal(vn__plan_wait_own(two, 2), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,6 +270,7 @@ int main(void)
         cmocka_unit_test(a_later_process_does_not_pay_the_first_ones_warmup),
         cmocka_unit_test(a_row_that_stopped_early_comes_back_once_at_the_end),
         cmocka_unit_test(a_baseline_comes_back_with_the_row_compared_with_it),
+        cmocka_unit_test(a_row_on_a_shared_core_waits_while_the_run_goes_on),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
