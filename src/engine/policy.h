@@ -94,6 +94,11 @@ typedef struct vn__policy {
      * the body; 0 (the default): alike only within the precision either
      * way. */
     size_t states_one_sided;
+    /* 1 (the default): the two groups read alike also when their values
+     * at the headline's quantile lie within the precision of each other,
+     * in ns or in cycles; 0: only their medians, in cycles where every
+     * process has them. */
+    size_t alike_low;
     /* A process whose reference (the median ns a cycle of a row's samples
      * there) reads this fraction or more over the run's (the median of
      * every process's, every row), while the row's value there in ns does

@@ -893,6 +893,7 @@ static void too_few_on_their_own_core_to_tell_the_states_apart(void **state)
     (void)state;
     vn__policy p = policy();
     p.states_alike = 2;
+    p.alike_low = 0; /* the medians, which the interval of either is about */
     vn__decision proc[20];
     vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
     vn__row_decision rd, two;
@@ -952,6 +953,7 @@ static void a_shared_group_that_reads_faster_reads_alike(void **state)
     vn__policy p = policy();
     assert_int_equal(p.states_alike, 1);
     assert_int_equal(p.states_one_sided, 0);
+    p.alike_low = 0; /* the medians alone, as the rule reads them */
     vn__decision proc[20];
     vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
     vn__row_decision rd, two;
@@ -973,6 +975,39 @@ static void a_shared_group_that_reads_faster_reads_alike(void **state)
         assert_int_equal(rd.shared, slower ? 18 : 0);
         if (!slower)
             assert_true(two.half_pct > 10 * rd.half_pct);
+    }
+}
+
+/* The groups at the headline's quantile (alike_low, the default): a
+ * division chain whose two processes on a core of their own read 459 and
+ * 479 ns (one met a slower moment) and whose eighteen shared ones read 460
+ * to 462 ns, their cycles 3% fewer (a reference the sibling slowed): the
+ * medians part the groups in both units, the lower quartiles agree in ns,
+ * and the headline rests on all twenty. Where the shared ones read 20%
+ * slower in both units the groups stay apart. */
+static void groups_alike_at_the_headline_quantile_read_alike(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    assert_int_equal(p.alike_low, 1);
+    vn__decision proc[20];
+    vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
+    vn__row_decision low, med;
+    for (int slower = 0; slower <= 1; slower++) {
+        for (int i = 0; i < 20; i++) {
+            double ns = i == 0 ? 459 : i == 1 ? 479 : (460 + 0.1 * i) * (slower ? 1.2 : 1);
+            proc[i] = proc_of(ns, 0.01, i < 2 ? 3.57 : 3.46);
+            proc[i].probe = i < 2 ? 1.0 : 1.8;
+        }
+        p.alike_low = 1;
+        assert_int_equal(vn__decide_row(proc, 20, &p, &st, &low), 0);
+        p.alike_low = 0;
+        assert_int_equal(vn__decide_row(proc, 20, &p, &st, &med), 0);
+        assert_false(med.alike);
+        assert_int_equal(med.kept, 2);
+        assert_int_equal(low.alike, !slower);
+        assert_int_equal(low.kept, slower ? 2 : 20);
+        assert_int_equal(low.shared, slower ? 18 : 0);
     }
 }
 
@@ -1358,6 +1393,7 @@ int main(void)
         cmocka_unit_test(one_process_on_its_own_core_does_not_carry_the_headline),
         cmocka_unit_test(too_few_on_their_own_core_to_tell_the_states_apart),
         cmocka_unit_test(a_shared_group_that_reads_faster_reads_alike),
+        cmocka_unit_test(groups_alike_at_the_headline_quantile_read_alike),
         cmocka_unit_test(too_few_on_their_own_core_leave_it_to_the_shared),
         cmocka_unit_test(a_core_shared_through_the_run_is_decided),
         cmocka_unit_test(most_processes_shared_is_a_shared_core),
