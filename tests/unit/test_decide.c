@@ -940,6 +940,25 @@ static void too_few_on_their_own_core_to_tell_the_states_apart(void **state)
     }
 }
 
+/* Two processes on a core of their own and eighteen shared, proc[0..20),
+ * decided with a rule on (*flag 1: into *on) and off (0: *off): off, the
+ * headline rests on the two alone; on, on all twenty, unless the shared
+ * ones read slower. */
+static void alike_only_with(const vn__decision *proc, vn__policy *p, size_t *flag, int slower,
+                            vn__row_decision *on, vn__row_decision *off)
+{
+    vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
+    *flag = 1;
+    assert_int_equal(vn__decide_row(proc, 20, p, &st, on), 0);
+    *flag = 0;
+    assert_int_equal(vn__decide_row(proc, 20, p, &st, off), 0);
+    assert_false(off->alike);
+    assert_int_equal(off->kept, 2);
+    assert_int_equal(on->alike, !slower);
+    assert_int_equal(on->kept, slower ? 2 : 20);
+    assert_int_equal(on->shared, slower ? 18 : 0);
+}
+
 /* The shared group reading faster than the own one, which a sibling
  * thread cannot make it (two own processes at 1088 and 1001 cycles,
  * eighteen shared at 1000 to 1006): alike with states_one_sided (off by
@@ -955,7 +974,6 @@ static void a_shared_group_that_reads_faster_reads_alike(void **state)
     assert_int_equal(p.states_one_sided, 0);
     p.alike_low = 0; /* the medians alone, as the rule reads them */
     vn__decision proc[20];
-    vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
     vn__row_decision rd, two;
     for (int slower = 0; slower <= 1; slower++) {
         for (int i = 0; i < 20; i++) {
@@ -964,15 +982,7 @@ static void a_shared_group_that_reads_faster_reads_alike(void **state)
             proc[i] = proc_of(v / 3, 0.01, 3);
             proc[i].probe = i < 2 ? 1.0 : 1.8;
         }
-        p.states_one_sided = 1;
-        assert_int_equal(vn__decide_row(proc, 20, &p, &st, &rd), 0);
-        p.states_one_sided = 0;
-        assert_int_equal(vn__decide_row(proc, 20, &p, &st, &two), 0);
-        assert_false(two.alike);
-        assert_int_equal(two.kept, 2);
-        assert_int_equal(rd.alike, !slower);
-        assert_int_equal(rd.kept, slower ? 2 : 20);
-        assert_int_equal(rd.shared, slower ? 18 : 0);
+        alike_only_with(proc, &p, &p.states_one_sided, slower, &rd, &two);
         if (!slower)
             assert_true(two.half_pct > 10 * rd.half_pct);
     }
@@ -991,7 +1001,6 @@ static void groups_alike_at_the_headline_quantile_read_alike(void **state)
     vn__policy p = policy();
     assert_int_equal(p.alike_low, 1);
     vn__decision proc[20];
-    vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
     vn__row_decision low, med;
     for (int slower = 0; slower <= 1; slower++) {
         for (int i = 0; i < 20; i++) {
@@ -999,15 +1008,7 @@ static void groups_alike_at_the_headline_quantile_read_alike(void **state)
             proc[i] = proc_of(ns, 0.01, i < 2 ? 3.57 : 3.46);
             proc[i].probe = i < 2 ? 1.0 : 1.8;
         }
-        p.alike_low = 1;
-        assert_int_equal(vn__decide_row(proc, 20, &p, &st, &low), 0);
-        p.alike_low = 0;
-        assert_int_equal(vn__decide_row(proc, 20, &p, &st, &med), 0);
-        assert_false(med.alike);
-        assert_int_equal(med.kept, 2);
-        assert_int_equal(low.alike, !slower);
-        assert_int_equal(low.kept, slower ? 2 : 20);
-        assert_int_equal(low.shared, slower ? 18 : 0);
+        alike_only_with(proc, &p, &p.alike_low, slower, &low, &med);
     }
 }
 
