@@ -77,9 +77,10 @@ static int within_next_run(const vn__cmp_bench *x, int cyc, const double *u, dou
  * it speaks of the figures compared, not of the mean logs a few slow
  * processes widen (docs/compare.md). In reference cycles when either
  * side's headline was (a body on the CPU) and both have them. */
-static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__cmp_row *row)
+static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__cmp_row *row,
+                            int unit)
 {
-    int cyc = b->cycles_headline || n->cycles_headline;
+    int cyc = unit ? unit == 2 : b->cycles_headline || n->cycles_headline;
     for (size_t i = 0; cyc && i < b->nunits; i++)
         cyc = isfinite(b->units_cycles[i]) && b->units_cycles[i] > 0;
     for (size_t i = 0; cyc && i < n->nunits; i++)
@@ -219,23 +220,23 @@ static vn__cmp_row blank_row(const vn__cmp_bench *b, const vn__cmp_bench *n)
                          .fast_ratio = NAN, .fast_lo = NAN, .fast_hi = NAN};
 }
 
-/* Whether a side whose run told no processes apart (its probes fill the
- * range between the two states when the sibling's load comes and goes:
- * 1.05, 1.1, ... 1.4 in one run, no gap) or rested on them all with one
- * alone on a core of its own met both states all the same and read the
- * body alike in them, as a run that told them apart says with "both":
- * one process or more on a core of its own (probe within
- * VN__CMP_PROBE_APART of one), two or more beside a busy sibling (at
- * VN__CMP_PROBE_SHARED or more), and the medians of the two groups, in
- * cycles where every process has them, within t of each other. A run
- * that left processes out for their state (core_own with others) found
- * the states unlike. Replayed on three kept sets of bench/coverage.sh,
- * the chains' planted 10% were found in 94% and 92% of 240 tries
- * against 90% and 88%, with as many false alarms (bench/RESULTS.md,
- * 2026-12-04). */
-static int spans_alike(const vn__cmp_bench *b, double t)
+/* The units in which a side met both core states and read the body
+ * alike in them: bit 1 ns, bit 2 reference cycles (where every process
+ * has them); 0 where it did not, or cannot tell. Its processes on a core
+ * of their own (probe within VN__CMP_PROBE_APART of one), one or more,
+ * against two or more beside a busy sibling (VN__CMP_PROBE_SHARED or
+ * more): their values at the quantile q of each group (the headline's)
+ * within t of each other. A run whose probes fill the range between the
+ * states (1.05, 1.1, ... 1.4 when the sibling's load comes and goes)
+ * tells no processes apart, yet met both; so did one that rested on all
+ * its processes with one alone on a core of its own. A run that left
+ * processes out for their state (core_own with others) found them
+ * unlike. A busy sibling slows the reference's chain of adds 4 to 13%
+ * and not a chain of divisions, which then reads alike in ns alone
+ * (bench/RESULTS.md, 2026-12-04). */
+static int alike_units(const vn__cmp_bench *b, double q, double t)
 {
-    if ((b->core_own && b->nother) || b->core_both || b->nunits < 3)
+    if ((b->core_own && b->nother) || b->nunits < 3)
         return 0;
     int cycles = 1;
     for (size_t i = 0; i < b->nunits; i++)
@@ -243,23 +244,26 @@ static int spans_alike(const vn__cmp_bench *b, double t)
     double *own = malloc(2 * b->nunits * sizeof *own), *shared = own + b->nunits;
     if (!own)
         return 0; /* memory short: the states stay apart, as before */
-    size_t no = 0, ns = 0;
-    for (size_t i = 0; i < b->nunits; i++) {
-        double v = cycles ? b->units_cycles[i] : b->units[i], p = b->units_probe[i];
-        if (p <= VN__CMP_PROBE_APART)
-            own[no++] = v;
-        else if (p >= VN__CMP_PROBE_SHARED)
-            shared[ns++] = v;
-    }
-    int alike = 0;
-    if (no >= 1 && ns >= 2) {
+    int mask = 0;
+    for (int u = 0; u <= cycles; u++) {
+        size_t no = 0, ns = 0;
+        for (size_t i = 0; i < b->nunits; i++) {
+            double v = u ? b->units_cycles[i] : b->units[i], p = b->units_probe[i];
+            if (p <= VN__CMP_PROBE_APART)
+                own[no++] = v;
+            else if (p >= VN__CMP_PROBE_SHARED)
+                shared[ns++] = v;
+        }
+        if (no < 1 || ns < 2)
+            break;
         qsort(own, no, sizeof *own, vn__cmp_double);
         qsort(shared, ns, sizeof *shared, vn__cmp_double);
-        double mo = median_of(own, no), ms = median_of(shared, ns);
-        alike = mo > 0 && ms > 0 && fabs(ms / mo - 1) <= t;
+        double qo = vn__levels_quantile(own, no, q), qs = vn__levels_quantile(shared, ns, q);
+        if (qo > 0 && qs > 0 && fabs(qs / qo - 1) <= t)
+            mask |= 1 << u;
     }
     free(own);
-    return alike;
+    return mask;
 }
 
 /* The side ("BASE" or "NEW") whose processes met a core shared with
@@ -279,9 +283,9 @@ static int spans_alike(const vn__cmp_bench *b, double t)
  * processes met both states and read the body alike in them ("both")
  * showed the state does not move this body: it compares with either. */
 static const char *shared_side(const vn__cmp_bench *b, const vn__cmp_bench *n, double pb,
-                               double pn, double t)
+                               double pn, int alike)
 {
-    if (b->core_both || n->core_both || spans_alike(b, t) || spans_alike(n, t))
+    if (b->core_both || n->core_both || alike)
         return NULL;
     int known = pb > 0 && pn > 0;
     int apart = known && fmax(pb, pn) / fmin(pb, pn) > VN__CMP_PROBE_APART;
@@ -350,7 +354,11 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
      * the code is honest, unless the other run's processes that shared
      * theirs too can stand for it (match_state). */
     double pb = procs ? vn__cmp_probe(b) : NAN, pn = procs ? vn__cmp_probe(n) : NAN;
-    const char *side = procs ? shared_side(b, n, pb, pn, w->o->threshold) : NULL;
+    /* The units each side read alike in both states, if it met both. */
+    double q = b->low > 0 && b->low == n->low ? b->low : 0.5;
+    int ab = procs ? alike_units(b, q, w->o->threshold) : 0;
+    int an = procs ? alike_units(n, q, w->o->threshold) : 0;
+    const char *side = procs ? shared_side(b, n, pb, pn, ab || an) : NULL;
     vn__cmp_row row = blank_row(b, n);
     vn__cmp_bench alt[2];
     const vn__cmp_bench *cb = b, *cn = n; /* the processes compared */
@@ -395,7 +403,11 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
         row.method = "processes";
         row.units_base = cb->nunits;
         row.units_new = cn->nunits;
-        rc = process_interval(cb, cn, &row);
+        /* In the unit a side read alike in both states and not the
+         * other, where the sides do not say otherwise: the one that
+         * compares across them. */
+        int only = (ab | an) == 1 ? 1 : (ab | an) == 2 ? 2 : 0;
+        rc = process_interval(cb, cn, &row, only);
         if (rc == 1) { /* a process at or below 0: the samples decide */
             rc = 0;
             procs = 1;
