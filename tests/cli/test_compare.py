@@ -519,6 +519,16 @@ def probed_run(values, probes, core, lo, hi, left_out=()):
     return doc
 
 
+def cycled(doc, per_ns, by="value"):
+    """doc with its headline in reference cycles and each process's cycles
+    its ns times per_ns of its value (or of its probe, by="probe")."""
+    b = doc["benchmarks"][0]
+    b["headline"]["unit"] = "cycles"
+    for p in b["processes"]:
+        p["cycles"] = p["value"] * per_ns(p[by])
+    return doc
+
+
 def test_a_run_that_told_its_cores_apart_is_compared(tmp_path):
     """A run whose processes the taken-branch probe told apart rests its
     headline on those with a core of their own, whatever the probes of the
@@ -621,12 +631,6 @@ def test_runs_in_two_core_states_compare_in_the_one_they_share(tmp_path):
     assert r["state_matched"] == "BASE" and r["ratio"] == pytest.approx(q(slow) / q(shared_vals))
     # In reference cycles, as a run whose clock moved reports them: the
     # left-out processes' cycles are compared, not their ns.
-    def cycled(doc, per_ns):
-        b = doc["benchmarks"][0]
-        b["headline"]["unit"] = "cycles"
-        for p in b["processes"]:
-            p["cycles"] = p["value"] * per_ns(p["value"])
-        return doc
     # The base's shared processes ran at a slower clock: 2 cycles a ns
     # against the new run's 3, so in ns the new run reads 10% slower but
     # in cycles 65% slower.
@@ -714,16 +718,11 @@ def test_a_run_untold_yet_alike_in_both_core_states_compares_with_either(tmp_pat
     # alike in ns and 6% fewer cycles. The side read alike in ns alone, so
     # the pair compares in ns, where the same code reads no change against
     # a run on a shared core throughout, whose cycles read low too.
-    def cycled(doc, per_ns):
-        b = doc["benchmarks"][0]
-        b["headline"]["unit"] = "cycles"
-        for p in b["processes"]:
-            p["cycles"] = p["value"] * per_ns(p["probe"])
-        return doc
     clock = lambda p: 3.0 if p < 1.3 else 2.82
-    ref = write(tmp_path / "ref.json", cycled(probed_run(vals, spread, None, 100.2, 100.9), clock))
+    ref = write(tmp_path / "ref.json",
+                cycled(probed_run(vals, spread, None, 100.2, 100.9), clock, "probe"))
     same = write(tmp_path / "same.json",
-                 cycled(probed_run(vals, [1.72] * 8, "shared", 100.2, 100.9), clock))
+                 cycled(probed_run(vals, [1.72] * 8, "shared", 100.2, 100.9), clock, "probe"))
     r = rows(compare("--fail-on-regression", ref, same, check=0))["x"]
     assert r["unit"] == "ns" and r["verdict"] == "no_change"
     assert r["ratio"] == pytest.approx(1, rel=1e-9)
