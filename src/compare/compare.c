@@ -254,13 +254,9 @@ static int alike_units(const vn__cmp_bench *b, double q, double t)
             else if (p >= VN__CMP_PROBE_SHARED)
                 shared[ns++] = v;
         }
-        if (no < 1 || ns < 2)
+        if (ns < 2)
             break;
-        qsort(own, no, sizeof *own, vn__cmp_double);
-        qsort(shared, ns, sizeof *shared, vn__cmp_double);
-        double qo = vn__levels_quantile(own, no, q), qs = vn__levels_quantile(shared, ns, q);
-        if (qo > 0 && qs > 0 && fabs(qs / qo - 1) <= t)
-            mask |= 1 << u;
+        mask |= vn__levels_alike_at(own, no, shared, ns, q, t, 0) << u;
     }
     free(own);
     return mask;

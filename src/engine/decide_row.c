@@ -181,18 +181,6 @@ static int median_holds(const double *x, size_t n, double v, const vn__levels_op
     return rc == 0 && l.median_lo <= v && v <= l.median_hi;
 }
 
-/* Whether the row's processes in the two core states read the body
- * alike: the medians of the two groups (in cycles when every process has
- * them, the unit a moving clock leaves steady; else ns) within the
- * precision of each other, or the shared one's the lower
- * (p->states_one_sided); or, with p->states_alike 2, either group's
- * median within the interval of the other's median: two or three
- * processes in one state, as many as a loaded machine often leaves a row
- * (two of twenty), give an interval too wide to tell the states apart,
- * and a headline on them alone one as wide (a chain of adds at 1002
- * cycles, 142 to 2208), or a comparison through them (a division chain's
- * planted 10%, 0.26 to 4.6). A group of one has no interval. 1 alike, 2
- * not told apart, 0 apart, -1 when memory runs out. */
 /* The values of the row's processes with one (in cycles, or in ns), in
  * two groups: own[0..*no) those whose probe is at most limit, the others
  * shared[0..*ns). */
@@ -211,40 +199,43 @@ static void groups_of(const vn__decision *proc, size_t k, double limit, int cycl
     }
 }
 
-/* Whether the two groups (as states_alike parts them) read alike at the
- * headline's quantile of each (their median over a mean), in ns or, where
- * every process has them, in cycles: what the headline would rest on in
- * either state. A busy sibling slows the reference's chain of adds by 4
- * to 13% on this project's test machine and not a chain of divisions,
- * whose processes read 417 to 419 ns in both states while their cycles
- * read 1300 in one and 1490 in the other; and a group's median moves
- * with its one or two processes that met a slower moment, which its
- * low quantile does not (bench/RESULTS.md, 2026-12-04). 1 alike, 0 not,
- * -1 when memory runs out. */
+/* Whether the two groups (as states_alike parts them, into its buffers
+ * own and shared of k values each) read alike at the headline's quantile
+ * of each (their median over a mean), in ns or, where every process has
+ * them (cycles), in cycles: what the headline would rest on in either
+ * state. A busy sibling slows the reference's chain of adds by 4 to 13%
+ * on this project's test machine and not a chain of divisions, whose
+ * processes read 417 to 419 ns in both states while their cycles read
+ * 1300 in one and 1490 in the other; and a group's median moves with its
+ * one or two processes that met a slower moment, which its low quantile
+ * does not (bench/RESULTS.md, 2026-12-04). */
 static int alike_at_quantile(const vn__decision *proc, size_t k, double limit, int cycles,
-                             const vn__policy *p)
+                             const vn__policy *p, double *own, double *shared)
 {
-    double *own = malloc(2 * k * sizeof *own), *shared = own + k;
-    if (!own)
-        return -1;
     double q = vn__policy_quantile(p);
     q = q > 0 && q < 1 ? q : 0.5;
     int alike = 0;
     for (int unit = 0; unit <= cycles && !alike; unit++) {
         size_t no, ns;
         groups_of(proc, k, limit, unit, own, &no, shared, &ns);
-        if (!no || !ns)
-            break;
-        qsort(own, no, sizeof *own, vn__cmp_double);
-        qsort(shared, ns, sizeof *shared, vn__cmp_double);
-        double qo = vn__levels_quantile(own, no, q), qs = vn__levels_quantile(shared, ns, q);
-        double d = qs / qo - 1;
-        alike = qo > 0 && qs > 0 && (p->states_one_sided ? d : fabs(d)) <= p->precision;
+        alike = vn__levels_alike_at(own, no, shared, ns, q, p->precision, p->states_one_sided != 0);
     }
-    free(own);
     return alike;
 }
 
+/* Whether the row's processes in the two core states read the body
+ * alike: the medians of the two groups (in cycles when every process has
+ * them, the unit a moving clock leaves steady; else ns) within the
+ * precision of each other, or the shared one's the lower
+ * (p->states_one_sided); or, with p->states_alike 2, either group's
+ * median within the interval of the other's median: two or three
+ * processes in one state, as many as a loaded machine often leaves a row
+ * (two of twenty), give an interval too wide to tell the states apart,
+ * and a headline on them alone one as wide (a chain of adds at 1002
+ * cycles, 142 to 2208), or a comparison through them (a division chain's
+ * planted 10%, 0.26 to 4.6). A group of one has no interval. Else, with
+ * p->alike_low, the groups at the headline's quantile (alike_at_quantile).
+ * 1 alike, 2 not told apart, 0 apart, -1 when memory runs out. */
 static int states_alike(const vn__decision *proc, size_t k, double limit, const vn__policy *p)
 {
     double *own = malloc(2 * k * sizeof *own), *shared = own + k;
@@ -264,12 +255,6 @@ static int states_alike(const vn__decision *proc, size_t k, double limit, const 
          * when slower (vn__decide). */
         double d = ms / mo - 1;
         alike = (p->states_one_sided ? d : fabs(d)) <= p->precision;
-        if (!alike && p->alike_low)
-            alike = alike_at_quantile(proc, k, limit, cycles, p);
-        if (alike < 0) {
-            free(own);
-            return -1;
-        }
         if (!alike && p->states_alike >= 2) {
             const vn__levels_opts o = levels_opts(p, 0);
             alike = median_holds(own, no, ms, &o);
@@ -277,6 +262,8 @@ static int states_alike(const vn__decision *proc, size_t k, double limit, const 
                 alike = median_holds(shared, ns, mo, &o);
             alike = alike > 0 ? 2 : alike;
         }
+        if (!alike && p->alike_low)
+            alike = alike_at_quantile(proc, k, limit, cycles, p, own, shared);
     }
     free(own);
     return alike;

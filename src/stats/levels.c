@@ -55,6 +55,18 @@ double vn__levels_quantile(const double *s, size_t n, double p)
     return s[i - 1] + (h - (double)i) * (s[i] - s[i - 1]);
 }
 
+int vn__levels_alike_at(double *a, size_t na, double *b, size_t nb, double p, double t,
+                        int one_sided)
+{
+    if (!na || !nb)
+        return 0;
+    qsort(a, na, sizeof *a, vn__cmp_double);
+    qsort(b, nb, sizeof *b, vn__cmp_double);
+    double qa = vn__levels_quantile(a, na, p), qb = vn__levels_quantile(b, nb, p);
+    double d = qb / qa - 1;
+    return qa > 0 && qb > 0 && (one_sided ? d : fabs(d)) <= t;
+}
+
 double vn__qn(const double *x, size_t k)
 {
     if (!x || k < 2)

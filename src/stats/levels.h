@@ -165,6 +165,13 @@ double vn__levels_sign_batch_factor(const double *x, size_t k, double median);
  * position (n + 1/3) p + 1/3, linear between order statistics. */
 double vn__levels_quantile(const double *s, size_t n, double p);
 
+/* Whether two groups of values, a[0..na) and b[0..nb) (sorted here, in
+ * place), read alike at their p-quantiles: b's within t of a's, or, with
+ * one_sided, b's lower by any amount. 0 when either group is empty or a
+ * quantile is not above 0. */
+int vn__levels_alike_at(double *a, size_t na, double *b, size_t nb, double p, double t,
+                        int one_sided);
+
 /* The variance of the p-quantile of normal values over that of their
  * mean, p (1 - p) / phi(z_p)^2: pi / 2 at the median, 1.857 at the
  * quartile; NAN outside (0, 1). */

@@ -859,9 +859,30 @@ static void two_runs_compare_by_their_headlines(void **state)
     assert_true((double)found / RUNS >= 0.80);
 }
 
+/* Two groups alike at a quantile: their lower quartiles (HF8: 100.08 of
+ * four values from 100, and 100.57 of five from 100.5) within 1% of each
+ * other, whatever the two slow values of the first do to its median; a
+ * second group 2% lower is alike one-sided only; an empty group is
+ * never alike. The groups come back sorted. */
+static void groups_alike_at_a_quantile(void **state)
+{
+    (void)state;
+    double a[] = {130, 100, 100.2, 125}, b[] = {101, 100.5, 100.7, 100.9, 100.6};
+    assert_true(vn__levels_alike_at(a, 4, b, 5, 0.25, 0.01, 0));
+    assert_float_equal(a[0], 100, 0);
+    assert_float_equal(a[3], 130, 0);
+    assert_false(vn__levels_alike_at(a, 4, b, 5, 0.5, 0.01, 0));
+    double low[] = {98, 98.1, 98.2};
+    assert_false(vn__levels_alike_at(a, 4, low, 3, 0.25, 0.01, 0));
+    assert_true(vn__levels_alike_at(a, 4, low, 3, 0.25, 0.01, 1));
+    assert_false(vn__levels_alike_at(a, 0, b, 5, 0.25, 0.01, 0));
+    assert_false(vn__levels_alike_at(a, 4, b, 0, 0.25, 0.01, 1));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(groups_alike_at_a_quantile),
         cmocka_unit_test(batch_medians_see_a_state_that_lag_one_misses),
         cmocka_unit_test(independent_processes_are_seldom_called_serial),
         cmocka_unit_test(processes_vary_at_least_as_their_samples_do),
