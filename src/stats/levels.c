@@ -551,33 +551,50 @@ static int one_way(double vu, double vv, double cuv, size_t n, double gain, int 
     return t > vn_t975((double)(n - 2));
 }
 
+int vn__levels_which_steadier_in(const double *a, const double *b, const size_t *len,
+                                 size_t groups, double gain)
+{
+    size_t n = 0;
+    for (size_t g = 0; len && g < groups; g++)
+        n += len[g];
+    if (!a || !b || !groups || n < groups + 3)
+        return 0;
+    /* With u = ln a and v = ln b, each less its group's mean, cov(u + v,
+     * u - v) = var u - var v: the variances are equal exactly when the sum
+     * and the difference are uncorrelated, which Pearson's t-test with
+     * n - groups - 1 degrees of freedom tests, either way round from the
+     * same sums. */
+    double vu = 0, vv = 0, cuv = 0;
+    int a_varies = 0, b_varies = 0;
+    for (size_t g = 0, at = 0; g < groups; at += len[g++]) {
+        double su = 0, sv = 0, alo = INFINITY, ahi = 0, blo = INFINITY, bhi = 0;
+        for (size_t i = at; i < at + len[g]; i++) {
+            if (!(a[i] > 0) || !(b[i] > 0) || !isfinite(a[i]) || !isfinite(b[i]))
+                return 0;
+            su += log(a[i]);
+            sv += log(b[i]);
+            alo = fmin(alo, a[i]);
+            ahi = fmax(ahi, a[i]);
+            blo = fmin(blo, b[i]);
+            bhi = fmax(bhi, b[i]);
+        }
+        double mu = len[g] ? su / (double)len[g] : 0, mv = len[g] ? sv / (double)len[g] : 0;
+        for (size_t i = at; i < at + len[g]; i++) {
+            double u = log(a[i]) - mu, v = log(b[i]) - mv;
+            vu += u * u;
+            vv += v * v;
+            cuv += u * v;
+        }
+        a_varies |= ahi - alo > 1e-9 * ahi;
+        b_varies |= bhi - blo > 1e-9 * bhi;
+    }
+    size_t m = n - groups + 1; /* one_way's n - 2 */
+    if (one_way(vu, vv, cuv, m, gain, a_varies))
+        return 1;
+    return one_way(vv, vu, cuv, m, gain, b_varies) ? -1 : 0;
+}
+
 int vn__levels_which_steadier(const double *a, const double *b, size_t n, double gain)
 {
-    if (!a || !b || n < 4)
-        return 0;
-    /* With u = ln a and v = ln b, cov(u + v, u - v) = var u - var v: the
-     * variances are equal exactly when the sum and the difference are
-     * uncorrelated, which Pearson's t-test with n - 2 degrees of freedom
-     * tests, either way round from the same sums. */
-    double su = 0, sv = 0, alo = INFINITY, ahi = 0, blo = INFINITY, bhi = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!(a[i] > 0) || !(b[i] > 0) || !isfinite(a[i]) || !isfinite(b[i]))
-            return 0;
-        su += log(a[i]);
-        sv += log(b[i]);
-        alo = fmin(alo, a[i]);
-        ahi = fmax(ahi, a[i]);
-        blo = fmin(blo, b[i]);
-        bhi = fmax(bhi, b[i]);
-    }
-    double mu = su / (double)n, mv = sv / (double)n, vu = 0, vv = 0, cuv = 0;
-    for (size_t i = 0; i < n; i++) {
-        double u = log(a[i]) - mu, v = log(b[i]) - mv;
-        vu += u * u;
-        vv += v * v;
-        cuv += u * v;
-    }
-    if (one_way(vu, vv, cuv, n, gain, ahi - alo > 1e-9 * ahi))
-        return 1;
-    return one_way(vv, vu, cuv, n, gain, bhi - blo > 1e-9 * bhi) ? -1 : 0;
+    return vn__levels_which_steadier_in(a, b, &n, 1, gain);
 }

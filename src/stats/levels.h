@@ -279,4 +279,10 @@ size_t vn__levels_needed(double var, double half, size_t k_from, size_t k_max);
  * above 0. */
 int vn__levels_which_steadier(const double *a, const double *b, size_t n, double gain);
 
+/* The same over pairs in groups (len[g] pairs each, one after another in
+ * a and b: the processes of two runs, say), each group about its own
+ * means: what varies inside the groups, a shift between them left out. */
+int vn__levels_which_steadier_in(const double *a, const double *b, const size_t *len,
+                                 size_t groups, double gain);
+
 #endif

@@ -879,10 +879,55 @@ static void groups_alike_at_a_quantile(void **state)
     assert_false(vn__levels_alike_at(a, 4, b, 0, 0.25, 0.01, 1));
 }
 
+/* The steadier unit over two groups (two runs' processes), each about
+ * its own means. A body whose ns hold (0.1%) while a sibling slows the
+ * reference 0 to 14% from one process to the next, so that its cycles
+ * scatter, reads steadier in ns, though a clock 10% slower in the second
+ * group moved its ns there (and not its cycles): the shift between the
+ * groups is left out, where the test over all of them at once sees it.
+ * A body that follows the reference holds its cycles instead. Equal
+ * variances in both units call one steadier in about 5% of draws (2.5%
+ * each way); fewer pairs than groups + 3 tell nothing. */
+static void the_steadier_unit_within_groups(void **state)
+{
+    (void)state;
+    double ref[] = {1, 1, 1.04, 1.08, 1.12, 1, 1.14, 1.06}, ns[16], cy[16], add_ns[16], add_cy[16];
+    for (size_t i = 0; i < 16; i++) {
+        double clock = i < 8 ? 1 : 1.1, r = ref[i % 8] * clock, own = 1 + 0.001 * (double)(i % 3);
+        ns[i] = 100 * clock * own;
+        cy[i] = ns[i] * 3 / r;
+        add_cy[i] = 300 * own;
+        add_ns[i] = add_cy[i] * r / 3;
+    }
+    size_t len[] = {8, 8};
+    assert_int_equal(vn__levels_which_steadier_in(ns, cy, len, 2, 0.5), -1);
+    assert_int_equal(vn__levels_which_steadier(ns, cy, 16, 0.5), 0);
+    assert_int_equal(vn__levels_which_steadier_in(add_ns, add_cy, len, 2, 0.5), 1);
+    assert_int_equal(vn__levels_which_steadier(ns, cy, 8, 0.5),
+                     vn__levels_which_steadier_in(ns, cy, len, 1, 0.5));
+    size_t few[] = {2, 2};
+    assert_int_equal(vn__levels_which_steadier_in(ns, cy, few, 2, 0.5), 0);
+    vn_rng g;
+    vn_rng_seed(&g, 11);
+    int called = 0;
+    const int draws = 4000;
+    for (int d = 0; d < draws; d++) {
+        for (size_t i = 0; i < 16; i++) {
+            double shift = i < 8 ? 1 : 1.05, common = 1 + 0.01 * normal(&g);
+            ns[i] = 100 * shift * common * (1 + 0.01 * normal(&g));
+            cy[i] = 300 * shift * common * (1 + 0.01 * normal(&g));
+        }
+        called += vn__levels_which_steadier_in(ns, cy, len, 2, 1) != 0;
+    }
+    assert_true(called < 0.065 * draws);
+    assert_true(called > 0.02 * draws);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(groups_alike_at_a_quantile),
+        cmocka_unit_test(the_steadier_unit_within_groups),
         cmocka_unit_test(batch_medians_see_a_state_that_lag_one_misses),
         cmocka_unit_test(independent_processes_are_seldom_called_serial),
         cmocka_unit_test(processes_vary_at_least_as_their_samples_do),
