@@ -401,9 +401,13 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
         row.units_new = cn->nunits;
         /* In the unit a side read alike in both states and not the
          * other, where the sides do not say otherwise: the one that
-         * compares across them. */
+         * compares across them; else in the one both sides' processes
+         * hold steadier (vn__cmp_steadier_unit). */
         int only = (ab | an) == 1 ? 1 : (ab | an) == 2 ? 2 : 0;
-        rc = process_interval(cb, cn, &row, only);
+        if (!only && (only = vn__cmp_steadier_unit(b, n)) < 0)
+            rc = VN_ENOMEM;
+        if (!rc)
+            rc = process_interval(cb, cn, &row, only);
         if (rc == 1) { /* a process at or below 0: the samples decide */
             rc = 0;
             procs = 1;

@@ -8,6 +8,7 @@
 
 #include "read_internal.h"
 #include "stats/internal.h"
+#include "stats/levels.h"
 #include "stats/stats_api.h"
 
 const char *const vn__cmp_fact_names[VN__CMP_NFACTS] = {
@@ -224,4 +225,40 @@ double vn__cmp_probe(const vn__cmp_bench *b)
     }
     free(v);
     return med;
+}
+
+/* The steadier's variance at most this share of the other's, as the
+ * engine's unit of a row over processes (policy cycles_gain). */
+#define VN__CMP_UNIT_GAIN 0.5
+
+/* A busy sibling thread slows the reference's chain of adds by 0 to 20%
+ * from one process to the next, and a body follows it or not: a chain of
+ * adds reads steady in cycles and moves in ns, a chain of divisions the
+ * other way round (its processes at 417 to 419 ns and 1300 to 1520
+ * cycles in one run). A clock that moves moves every body on the CPU in
+ * ns alike. Where the two sides' references differ, the two units give
+ * different ratios, and the one the processes themselves hold steady is
+ * the one that speaks of the code (bench/RESULTS.md, 2026-12-04). */
+int vn__cmp_steadier_unit(const vn__cmp_bench *b, const vn__cmp_bench *n)
+{
+    const vn__cmp_bench *side[2] = {b, n};
+    size_t len[2], all = 0;
+    for (int s = 0; s < 2; s++)
+        all += len[s] = side[s]->nunits + side[s]->nother;
+    double *ns = malloc(2 * (all ? all : 1) * sizeof *ns);
+    if (!ns)
+        return -1;
+    double *cy = ns + all;
+    size_t m = 0;
+    for (int s = 0; s < 2; s++) {
+        const vn__cmp_bench *x = side[s];
+        for (size_t i = 0; i < x->nunits + x->nother; i++, m++) {
+            int own = i < x->nunits;
+            ns[m] = own ? x->units[i] : x->other[i - x->nunits];
+            cy[m] = own ? x->units_cycles[i] : x->other_cycles[i - x->nunits];
+        }
+    }
+    int which = vn__levels_which_steadier_in(ns, cy, len, 2, VN__CMP_UNIT_GAIN);
+    free(ns);
+    return which == 1 ? 2 : which == -1 ? 1 : 0;
 }

@@ -150,4 +150,10 @@ int vn__cmp_read(vn__cmp_side *s, const char *text, size_t len, vn__cmp_error *e
  * the core state they met; NAN without probes. */
 double vn__cmp_probe(const vn__cmp_bench *b);
 
+/* The unit in which the processes of both sides (those each headline kept
+ * and those it left out), each side about its own values, vary less
+ * beyond chance: 1 ns, 2 reference cycles, 0 neither or a process without
+ * cycles; -1 out of memory. */
+int vn__cmp_steadier_unit(const vn__cmp_bench *b, const vn__cmp_bench *n);
+
 #endif

@@ -735,6 +735,43 @@ def test_a_run_untold_yet_alike_in_both_core_states_compares_with_either(tmp_pat
         assert "x" not in rows(doc) and doc["core_state_differs"] == 1, name
 
 
+def test_the_unit_the_processes_hold_steady_compares(tmp_path):
+    """A sibling thread slows the reference's chain of adds by a different
+    amount from one process to the next. A body the reference's slowdown
+    does not move (a chain of divisions) holds its ns and scatters in
+    cycles: two runs on a shared core throughout, the second's reference
+    5% slow in every process, compare in ns (no change; a planted 10%
+    slower). A body that follows the reference (a chain of adds) holds its
+    cycles and compares in them, whatever each headline's unit."""
+    refs = [0.28, 0.28, 0.29, 0.30, 0.31, 0.28, 0.32, 0.295]
+    slow_refs = [1.05 * r for r in refs[::-1]]
+
+    def side(name, ns, ref, unit="cycles"):
+        doc = probed_run(ns, [1.7] * len(ns), "shared", min(ns) * 0.99, max(ns) * 1.01)
+        b = doc["benchmarks"][0]
+        b["headline"]["unit"] = unit
+        for p, r in zip(b["processes"], ref):
+            p["cycles"] = p["value"] / r
+        return write(tmp_path / f"{name}.json", doc)
+
+    divs = [417 + 0.05 * i for i in range(8)]
+    a = side("a", divs, refs)
+    b = side("b", divs, slow_refs, unit="ns")
+    r = rows(compare("--fail-on-regression", a, b, check=0))["x"]
+    assert r["unit"] == "ns" and r["verdict"] == "no_change", r
+    assert r["ratio"] == pytest.approx(1, abs=1e-3)
+    r = rows(compare("--fail-on-regression", a, side("c", [1.1 * v for v in divs], slow_refs),
+                     check=3))["x"]
+    assert r["unit"] == "ns" and r["verdict"] == "slower"
+    assert r["ratio"] == pytest.approx(1.1, rel=1e-3)
+    adds = [1000 + 0.1 * i for i in range(8)]
+    a = side("adds_a", [c * x for c, x in zip(adds, refs)], refs, unit="ns")
+    b = side("adds_b", [c * x for c, x in zip(adds, slow_refs)], slow_refs, unit="ns")
+    r = rows(compare("--fail-on-regression", a, b, check=0))["x"]
+    assert r["unit"] == "cycles" and r["verdict"] == "no_change", r
+    assert r["ratio"] == pytest.approx(1, abs=1e-3)
+
+
 def test_vernier_run_and_suite_results(tmp_path):
     runs = tmp_path / "run.json"
     run("run", "--runs", "5", "--json", str(runs), "true", "sleep 0.001", check=0, timeout=120)
