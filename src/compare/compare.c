@@ -404,14 +404,18 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
          * compares across them; else in the one both sides' processes
          * hold steadier (vn__cmp_steadier_unit). */
         int only = (ab | an) == 1 ? 1 : (ab | an) == 2 ? 2 : 0;
+        const char *by = only ? "alike" : "steadier";
         if (!only && (only = vn__cmp_steadier_unit(b, n)) < 0)
             rc = VN_ENOMEM;
         if (!rc)
             rc = process_interval(cb, cn, &row, only);
+        row.unit_by = only && row.cycles != (cb->cycles_headline || cn->cycles_headline) ? by
+                                                                                     : "headline";
         if (rc == 1) { /* a process at or below 0: the samples decide */
             rc = 0;
             procs = 1;
             row.method = "samples";
+            row.unit_by = NULL;
         }
     } else if (procs) {
         /* One process a side: its samples are all there is, and they cannot

@@ -73,6 +73,12 @@ typedef struct vn__cmp_row {
     const char *method;
     size_t units_base, units_new;
     int cycles;                /* compared in reference cycles (the clock moved) */
+    /* Method "processes": why the row's unit. "headline": a side's headline
+     * was in cycles (then cycles), else ns; "alike": a side read the body
+     * alike in both core states in this unit alone; "steadier": both
+     * sides' processes hold this unit steadier (vn__cmp_steadier_unit);
+     * the last two only where they differ from the first. NULL otherwise. */
+    const char *unit_by;
     double p;                  /* Mann-Whitney U two-sided p-value of the values */
     vn__cmp_verdict verdict;
     double insn_base, insn_new, insn_ratio; /* NaN unless both sides counted instructions */

@@ -74,6 +74,10 @@ static void row(vn__json *j, const vn__cmp_row *w)
     one_side(j, "new", w->new_, w->new_median, w->insn_new, w->units_new, w->cycles);
     vn__json_str(j, "method", w->method);
     vn__json_str(j, "unit", w->cycles ? "cycles" : "ns");
+    if (w->unit_by)
+        vn__json_str(j, "unit_by", w->unit_by);
+    else
+        vn__json_null(j, "unit_by");
     vn__json_num(j, "ratio", w->ratio);
     interval(j, "ci", w->lo, w->hi);
     vn__json_num(j, "p", w->p);

@@ -201,9 +201,12 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
         out("\n");
     } else
         nothing(o, &err, r, prefix);
-    size_t cycles = 0, aggs = 0, within = 0, aggs_bare = 0, still = 0;
+    size_t cycles = 0, aggs = 0, within = 0, aggs_bare = 0, still = 0, moved[2][2] = {{0}};
     for (size_t i = 0; i < r->nrows; i++) {
         int agg = !strcmp(r->rows[i].method, "aggregates");
+        const char *by = r->rows[i].unit_by;
+        if (by && strcmp(by, "headline"))
+            moved[!strcmp(by, "steadier")][r->rows[i].cycles != 0]++;
         within += r->rows[i].within_next_run;
         still += r->rows[i].fast_end_still;
         cycles += r->rows[i].cycles;
@@ -247,6 +250,13 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
     if (cycles)
         out("%snote: %zu compared in reference cycles (marked c): code on the CPU, whose clock "
             "moves between runs\n", prefix, cycles);
+    static const char *const why[2] = {"the unit they read alike in across core states",
+                                       "the unit their processes hold steadier"};
+    for (int s = 0; s < 2; s++)
+        for (int c = 0; c < 2; c++)
+            if (moved[s][c])
+                out("%snote: %zu compared in %s, not their headlines' %s: %s\n", prefix,
+                    moved[s][c], c ? "cycles" : "ns", c ? "ns" : "cycles", why[s]);
     pair_lines(o, &err, r, prefix);
     name_list(o, &err, prefix, "only in BASE", r->only_base, r->nonly_base);
     name_list(o, &err, prefix, "only in NEW", r->only_new, r->nonly_new);

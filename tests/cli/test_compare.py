@@ -682,7 +682,7 @@ def test_a_run_alike_in_both_core_states_compares_with_either(tmp_path):
     r = rows(doc)["x"]
     assert doc["core_state_differs"] == 0 and r["state_matched"] is None
     assert r["verdict"] == "slower" and r["base"]["units"] == 8
-    assert r["ratio"] == pytest.approx(1.1, rel=1e-9)
+    assert r["ratio"] == pytest.approx(1.1, rel=1e-9) and r["unit_by"] == "headline"
     assert rows(compare(shared, both))["x"]["verdict"] == "faster"
     doc = compare(own, shared, check=4)
     assert "x" not in rows(doc) and doc["core_state_differs"] == 1
@@ -724,7 +724,7 @@ def test_a_run_untold_yet_alike_in_both_core_states_compares_with_either(tmp_pat
     same = write(tmp_path / "same.json",
                  cycled(probed_run(vals, [1.72] * 8, "shared", 100.2, 100.9), clock, "probe"))
     r = rows(compare("--fail-on-regression", ref, same, check=0))["x"]
-    assert r["unit"] == "ns" and r["verdict"] == "no_change"
+    assert r["unit"] == "ns" and r["verdict"] == "no_change" and r["unit_by"] == "alike"
     assert r["ratio"] == pytest.approx(1, rel=1e-9)
     # Read differently: the shared processes 1.5 times the others.
     unlike = [v * (1.5 if p >= 1.3 else 1) for v, p in zip(vals, spread)]
@@ -759,7 +759,11 @@ def test_the_unit_the_processes_hold_steady_compares(tmp_path):
     b = side("b", divs, slow_refs, unit="ns")
     r = rows(compare("--fail-on-regression", a, b, check=0))["x"]
     assert r["unit"] == "ns" and r["verdict"] == "no_change", r
+    assert r["unit_by"] == "steadier"
     assert r["ratio"] == pytest.approx(1, abs=1e-3)
+    p = run("compare", a, b, check=0)
+    assert ("note: 1 compared in ns, not their headlines' cycles: the unit their processes "
+            "hold steadier") in p.stdout
     r = rows(compare("--fail-on-regression", a, side("c", [1.1 * v for v in divs], slow_refs),
                      check=3))["x"]
     assert r["unit"] == "ns" and r["verdict"] == "slower"
@@ -769,7 +773,9 @@ def test_the_unit_the_processes_hold_steady_compares(tmp_path):
     b = side("adds_b", [c * x for c, x in zip(adds, slow_refs)], slow_refs, unit="ns")
     r = rows(compare("--fail-on-regression", a, b, check=0))["x"]
     assert r["unit"] == "cycles" and r["verdict"] == "no_change", r
+    assert r["unit_by"] == "steadier"
     assert r["ratio"] == pytest.approx(1, abs=1e-3)
+    assert "not their headlines' ns: the unit their processes" in run("compare", a, b).stdout
 
 
 def test_vernier_run_and_suite_results(tmp_path):
