@@ -290,6 +290,12 @@ static const char *shared_side(const vn__cmp_bench *b, const vn__cmp_bench *n, d
      * were only the least shared). */
     if (b->core_shared != n->core_shared)
         return !known || apart ? n->core_shared ? "NEW" : "BASE" : NULL;
+    /* A run that rested on all its processes, one alone among them on a
+     * core of its own, says "own" of a headline whose processes read a
+     * shared core's probe: against one whose kept processes read their
+     * own, the states differ all the same. */
+    if (!b->core_shared && apart && (pb >= VN__CMP_PROBE_SHARED) != (pn >= VN__CMP_PROBE_SHARED))
+        return pb > pn ? "BASE" : "NEW";
     if (b->core_shared || b->core_own || n->core_own || !apart)
         return NULL;
     return pn > pb ? "NEW" : "BASE";
