@@ -214,13 +214,14 @@ static int alike_at_quantile(const vn__decision *proc, size_t k, double limit, i
 {
     double q = vn__policy_quantile(p);
     q = q > 0 && q < 1 ? q : 0.5;
-    int alike = 0;
-    for (int unit = 0; unit <= cycles && !alike; unit++) {
+    int units = 0; /* bit 1 ns, bit 2 cycles */
+    for (int unit = 0; unit <= cycles; unit++) {
         size_t no, ns;
         groups_of(proc, k, limit, unit, own, &no, shared, &ns);
-        alike = vn__levels_alike_at(own, no, shared, ns, q, p->precision, p->states_one_sided != 0);
+        units |= vn__levels_alike_at(own, no, shared, ns, q, p->precision,
+                                     p->states_one_sided != 0) << unit;
     }
-    return alike;
+    return units;
 }
 
 /* Whether the row's processes in the two core states read the body
@@ -235,9 +236,13 @@ static int alike_at_quantile(const vn__decision *proc, size_t k, double limit, i
  * cycles, 142 to 2208), or a comparison through them (a division chain's
  * planted 10%, 0.26 to 4.6). A group of one has no interval. Else, with
  * p->alike_low, the groups at the headline's quantile (alike_at_quantile).
- * 1 alike, 2 not told apart, 0 apart, -1 when memory runs out. */
-static int states_alike(const vn__decision *proc, size_t k, double limit, const vn__policy *p)
+ * 1 alike, 2 not told apart, 0 apart, -1 when memory runs out; *units the
+ * units they read alike in (bit 1 ns, bit 2 cycles; 3 where the medians
+ * or intervals decided). */
+static int states_alike(const vn__decision *proc, size_t k, double limit, const vn__policy *p,
+                        int *units)
 {
+    *units = 3;
     double *own = malloc(2 * k * sizeof *own), *shared = own + k;
     if (!own)
         return -1;
@@ -262,11 +267,33 @@ static int states_alike(const vn__decision *proc, size_t k, double limit, const 
                 alike = median_holds(shared, ns, mo, &o);
             alike = alike > 0 ? 2 : alike;
         }
-        if (!alike && p->alike_low)
-            alike = alike_at_quantile(proc, k, limit, cycles, p, own, shared);
+        if (!alike && p->alike_low) {
+            *units = alike_at_quantile(proc, k, limit, cycles, p, own, shared);
+            alike = *units != 0;
+        }
     }
     free(own);
     return alike;
+}
+
+/* *l over the processes of proc[0..k) with a core of their own (probe at
+ * most limit), from their values v and variances var, where two or more
+ * have one and the levels come out; else *l as it was. VN_ENOMEM. */
+static int on_own(const vn__decision *proc, const double *v, const double *var, size_t k,
+                  double limit, const vn__levels_opts *o, vn__levels *l)
+{
+    double *a = malloc(2 * (k ? k : 1) * sizeof *a), *av = a + k;
+    if (!a)
+        return VN_ENOMEM;
+    size_t m = 0;
+    for (size_t i = 0; i < k; i++)
+        if (!(proc[i].probe > limit))
+            a[m] = v[i], av[m++] = var[i];
+    vn__levels own;
+    if (m >= 2 && vn__levels_compute_with(a, av, m, o, &own) == 0)
+        *l = own;
+    free(a);
+    return 0;
 }
 
 size_t vn__ref_off(vn__decision *proc, size_t k, double ref_mid, const vn__policy *p)
@@ -383,14 +410,19 @@ static int decide_row(const vn__decision *proc, size_t k, const vn__policy *p,
      * chain of adds does not notice the sibling, and leaving out the
      * shared ones only left its headline on two or three processes, an
      * interval of its ratio to another run such as 0.83 to 1.44. */
+    int alike_units = 3;
     if (strat && p->states_alike) {
-        int alike = states_alike(proc, k, limit, p);
+        int alike = states_alike(proc, k, limit, p, &alike_units);
         if (alike < 0)
             return VN_ENOMEM;
         if (alike)
             strat = on_shared = 0, out->alike = alike;
     }
     out->on_shared = on_shared;
+    /* Alike in one unit alone: the other unit's figure rests on the
+     * processes with a core of their own (p->alike_view): 1 ns, 2 cycles. */
+    int own_view = p->alike_view && out->alike == 1 ? 3 - alike_units : 0;
+    own_view = own_view == 1 || own_view == 2 ? own_view : 0;
     size_t keep = !strat ? heads : on_shared ? heads - own : own;
     vn__decision *with = heads < k || strat ? malloc((heads ? heads : 1) * sizeof *with) : NULL;
     if (heads < k || strat) {
@@ -447,6 +479,8 @@ static int decide_row(const vn__decision *proc, size_t k, const vn__policy *p,
         double q = vn__policy_quantile(p);
         vn__levels_opts lo = levels_opts(p, q < 0.5 ? q : 0);
         int rc = vn__levels_compute_with(x, xv, k, &lo, &ln);
+        if (rc == 0 && own_view == 1)
+            rc = on_own(proc, x, xv, k, limit, &lo, &ln);
         if (rc) {
             free(x);
             free(with);
@@ -460,6 +494,11 @@ static int decide_row(const vn__decision *proc, size_t k, const vn__policy *p,
         for (size_t i = 0; have_cycles && i < k; i++)
             xv[i] *= (c[i] / x[i]) * (c[i] / x[i]);
         if (have_cycles && vn__levels_compute_with(c, xv, k, &lo, &lc) == 0) {
+            if (own_view == 2 && on_own(proc, c, xv, k, limit, &lo, &lc) != 0) {
+                free(x);
+                free(with);
+                return VN_ENOMEM;
+            }
             out->cycles = head_of(&lc, p);
             /* The clock moved between processes when they vary less in
              * cycles than in ns, beyond chance. */

@@ -58,6 +58,7 @@ static const struct field {
     {"states_alike", offsetof(vn__policy, states_alike), COUNT},
     {"states_one_sided", offsetof(vn__policy, states_one_sided), COUNT},
     {"alike_low", offsetof(vn__policy, alike_low), COUNT},
+    {"alike_view", offsetof(vn__policy, alike_view), COUNT},
     {"ref_off", offsetof(vn__policy, ref_off), REAL},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
@@ -287,6 +288,13 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * core state against 28, the mean coverage 76.5% against 76.3%, the
      * chains' own 2-4 points lower (bench/RESULTS.md, 2026-12-04). */
     p->alike_low = 1;
+    /* Off: in an A/B set of 41 runs, quiet and stressed, the division
+     * chain's coverage of the next run in cycles fell from 84% to 76% and
+     * from 85% to 81%, the mean from 85% to 83% and from 82% to 79%, its
+     * spread in cycles the same (1.029 against 1.027, 1.020 against
+     * 1.023), in an hour with 1 or 2 runs of 41 on a shared core
+     * throughout (bench/RESULTS.md, 2026-12-04). */
+    p->alike_view = 0;
     p->batch_gate = 1;
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)

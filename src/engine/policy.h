@@ -99,6 +99,11 @@ typedef struct vn__policy {
      * in ns or in cycles; 0: only their medians, in cycles where every
      * process has them. */
     size_t alike_low;
+    /* 1: where the two groups read alike in one unit alone, the row's
+     * figure in the other unit rests on the processes with a core of their
+     * own (two or more): in it the shared ones' reference, or their body,
+     * moved apart (vn__decide_row). 0 (the default): on all of them too. */
+    size_t alike_view;
     /* A process whose reference (the median ns a cycle of a row's samples
      * there) reads this fraction or more over the run's (the median of
      * every process's, every row), while the row's value there in ns does

@@ -993,15 +993,19 @@ static void a_shared_group_that_reads_faster_reads_alike(void **state)
  * 479 ns (one met a slower moment) and whose eighteen shared ones read 460
  * to 462 ns, their cycles 3% fewer (a reference the sibling slowed): the
  * medians part the groups in both units, the lower quartiles agree in ns,
- * and the headline rests on all twenty. Where the shared ones read 20%
+ * and the headline rests on all twenty. Its figure in cycles, a unit the
+ * groups do not read alike in, rests on the two on their own core with
+ * alike_view (off by default: 1639 to 1710 cycles, where all twenty's
+ * quartile reads the shared ones' 1592). Where the shared ones read 20%
  * slower in both units the groups stay apart. */
 static void groups_alike_at_the_headline_quantile_read_alike(void **state)
 {
     (void)state;
     vn__policy p = policy();
     assert_int_equal(p.alike_low, 1);
+    assert_int_equal(p.alike_view, 0);
     vn__decision proc[20];
-    vn__row_decision low, med;
+    vn__row_decision low, med, all;
     for (int slower = 0; slower <= 1; slower++) {
         for (int i = 0; i < 20; i++) {
             double ns = i == 0 ? 459 : i == 1 ? 479 : (460 + 0.1 * i) * (slower ? 1.2 : 1);
@@ -1010,6 +1014,19 @@ static void groups_alike_at_the_headline_quantile_read_alike(void **state)
         }
         alike_only_with(proc, &p, &p.alike_low, slower, &low, &med);
     }
+    for (int i = 2; i < 20; i++)
+        proc[i] = proc_of(460 + 0.1 * i, 0.01, 3.46), proc[i].probe = 1.8;
+    p.alike_low = 1; /* alike_only_with leaves it off */
+    p.alike_view = 1;
+    vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
+    assert_int_equal(vn__decide_row(proc, 20, &p, &st, &low), 0);
+    p.alike_view = 0;
+    assert_int_equal(vn__decide_row(proc, 20, &p, &st, &all), 0);
+    assert_int_equal(low.alike, 1);
+    assert_int_equal(low.kept, 20);
+    assert_true(low.cycles.value >= 459 * 3.57 && low.cycles.value <= 479 * 3.57);
+    assert_true(all.cycles.value < 461 * 3.46);
+    assert_float_equal(low.ns.value, all.ns.value, 1e-9);
 }
 
 /* With shared_most: processes told apart, too few of them on a core of
