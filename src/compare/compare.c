@@ -76,26 +76,29 @@ static int within_next_run(const vn__cmp_bench *x, int cyc, const double *u, dou
  * the two headlines' own intervals (vn__levels_ratio_headlines), so that
  * it speaks of the figures compared, not of the mean logs a few slow
  * processes widen (docs/compare.md). In reference cycles when either
- * side's headline was (a body on the CPU) and both have them. */
+ * side's headline was (a body on the CPU) and both have them, unless unit
+ * (1 ns, 2 cycles) says otherwise for the reason why (row->unit_by). */
 static int process_interval(const vn__cmp_bench *b, const vn__cmp_bench *n, vn__cmp_row *row,
-                            int unit)
+                            int unit, const char *why)
 {
-    int cyc = unit ? unit == 2 : b->cycles_headline || n->cycles_headline;
+    int head = b->cycles_headline || n->cycles_headline;
+    int cyc = unit ? unit == 2 : head;
     for (size_t i = 0; cyc && i < b->nunits; i++)
         cyc = isfinite(b->units_cycles[i]) && b->units_cycles[i] > 0;
     for (size_t i = 0; cyc && i < n->nunits; i++)
         cyc = isfinite(n->units_cycles[i]) && n->units_cycles[i] > 0;
     const double *ub = cyc ? b->units_cycles : b->units, *un = cyc ? n->units_cycles : n->units;
     row->cycles = cyc;
-    double low = b->low == n->low ? b->low : 0, head[2];
-    int rc = vn__levels_ratio_headlines(ub, b->nunits, un, n->nunits, low, head, &row->ratio,
+    row->unit_by = unit && cyc != head ? why : "headline";
+    double low = b->low == n->low ? b->low : 0, heads[2];
+    int rc = vn__levels_ratio_headlines(ub, b->nunits, un, n->nunits, low, heads, &row->ratio,
                                         &row->lo, &row->hi);
     if (rc == VN_ERANGE)
         return 1;
     if (rc)
         return rc;
-    row->base_median = head[0];
-    row->new_median = head[1];
+    row->base_median = heads[0];
+    row->new_median = heads[1];
     row->within_next_run = within_next_run(b, cyc, ub, row->new_median, low) ||
                            within_next_run(n, cyc, un, row->base_median, low);
     if (!(low > 0 && low <= VN__CMP_FAST_END)) {
@@ -410,13 +413,11 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
          * compares across them; else in the one both sides' processes
          * hold steadier (vn__cmp_steadier_unit). */
         int only = (ab | an) == 1 ? 1 : (ab | an) == 2 ? 2 : 0;
-        const char *by = only ? "alike" : "steadier";
+        const char *why = only ? "alike" : "steadier";
         if (!only && (only = vn__cmp_steadier_unit(b, n)) < 0)
             rc = VN_ENOMEM;
         if (!rc)
-            rc = process_interval(cb, cn, &row, only);
-        row.unit_by = only && row.cycles != (cb->cycles_headline || cn->cycles_headline) ? by
-                                                                                     : "headline";
+            rc = process_interval(cb, cn, &row, only, why);
         if (rc == 1) { /* a process at or below 0: the samples decide */
             rc = 0;
             procs = 1;

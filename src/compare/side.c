@@ -227,10 +227,6 @@ double vn__cmp_probe(const vn__cmp_bench *b)
     return med;
 }
 
-/* The steadier's variance at most this share of the other's, as the
- * engine's unit of a row over processes (policy cycles_gain). */
-#define VN__CMP_UNIT_GAIN 0.5
-
 /* A busy sibling thread slows the reference's chain of adds by 0 to 20%
  * from one process to the next, and a body follows it or not: a chain of
  * adds reads steady in cycles and moves in ns, a chain of divisions the
@@ -258,7 +254,7 @@ int vn__cmp_steadier_unit(const vn__cmp_bench *b, const vn__cmp_bench *n)
             cy[m] = own ? x->units_cycles[i] : x->other_cycles[i - x->nunits];
         }
     }
-    int which = vn__levels_which_steadier_in(ns, cy, len, 2, VN__CMP_UNIT_GAIN);
+    int which = vn__levels_which_steadier_in(ns, cy, len, 2, VN__LEVELS_STEADIER_GAIN);
     free(ns);
     return which == 1 ? 2 : which == -1 ? 1 : 0;
 }

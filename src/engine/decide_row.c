@@ -214,8 +214,8 @@ static int alike_at_quantile(const vn__decision *proc, size_t k, double limit, i
 {
     double q = vn__policy_quantile(p);
     q = q > 0 && q < 1 ? q : 0.5;
-    int units = 0; /* bit 1 ns, bit 2 cycles */
-    for (int unit = 0; unit <= cycles; unit++) {
+    int units = 0; /* bit 1 ns, bit 2 cycles; the second only asked for by alike_view */
+    for (int unit = 0; unit <= cycles && !(units && !p->alike_view); unit++) {
         size_t no, ns;
         groups_of(proc, k, limit, unit, own, &no, shared, &ns);
         units |= vn__levels_alike_at(own, no, shared, ns, q, p->precision,
@@ -421,8 +421,9 @@ static int decide_row(const vn__decision *proc, size_t k, const vn__policy *p,
     out->on_shared = on_shared;
     /* Alike in one unit alone: the other unit's figure rests on the
      * processes with a core of their own (p->alike_view): 1 ns, 2 cycles. */
-    int own_view = p->alike_view && out->alike == 1 ? 3 - alike_units : 0;
-    own_view = own_view == 1 || own_view == 2 ? own_view : 0;
+    int own_view = p->alike_view && out->alike == 1 && (alike_units == 1 || alike_units == 2)
+                       ? 3 - alike_units
+                       : 0;
     size_t keep = !strat ? heads : on_shared ? heads - own : own;
     vn__decision *with = heads < k || strat ? malloc((heads ? heads : 1) * sizeof *with) : NULL;
     if (heads < k || strat) {

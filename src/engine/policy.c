@@ -205,7 +205,7 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * 55%): a headline of the shared state misses a next run on a core of
      * its own (bench/RESULTS.md, 2026-12-02 thirteenth session). */
     p->shared_most = 0;
-    p->cycles_gain = 0.5;
+    p->cycles_gain = VN__LEVELS_STEADIER_GAIN;
     /* The core's clock moves over seconds to minutes, between runs as
      * within them: a chain of adds spread 1.06 in ns from run to run and
      * 1.018 in cycles on a day the clock moved between runs and seldom

@@ -279,6 +279,11 @@ size_t vn__levels_needed(double var, double half, size_t k_from, size_t k_max);
  * above 0. */
 int vn__levels_which_steadier(const double *a, const double *b, size_t n, double gain);
 
+/* The gain the engine's unit of a row (policy cycles_gain) and compare's
+ * unit of a row take by default: the steadier's variance at most half the
+ * other's. */
+#define VN__LEVELS_STEADIER_GAIN 0.5
+
 /* The same over pairs in groups (len[g] pairs each, one after another in
  * a and b: the processes of two runs, say), each group about its own
  * means: what varies inside the groups, a shift between them left out. */
