@@ -136,15 +136,17 @@ def test_sum_arrays_compares_through_the_baseline():
     median_log = statistics.median(math.log(r) for r in ratios)
     assert b["ratio"] == pytest.approx(math.exp(median_log), rel=1e-9)
     assert b["ci"][0] <= b["ratio"] <= b["ci"][1]
-    # Near the ratio of the headlines, the medians of the rows' processes,
-    # when both rest on processes in one state; where some met another (a
-    # shared core, a processes_disagree finding), each row's median may come
-    # from a process in another state, and the pairs are what cancel it.
-    one_state = all(not r["headline"]["processes_disagree"] and not r["headline"]["processes_left_out"]
-                    for r in (two, merged))
-    if one_state:
+    # The ratio of the headlines, each a low quantile of its row's processes,
+    # lies within the least and the most of the processes' own ratios when
+    # both rows rest on every process: each process of merged_loop is its
+    # ratio times two_loops', and a quantile keeps that order. How near the
+    # paired ratio it is depends on the hour (the sums' processes spread
+    # 1.9x in a busy one, each row's quantile then picked from another
+    # process); the pairs are what cancel it.
+    whole = all(not r["headline"]["processes_left_out"] for r in (two, merged))
+    if whole and len(ratios) == len(two["processes"]) == len(merged["processes"]):
         headline = merged["stats"]["median"] / two["stats"]["median"]
-        assert 0.8 < b["ratio"] / headline < 1.25
+        assert min(ratios) * (1 - 1e-6) <= headline <= max(ratios) * (1 + 1e-6), (headline, ratios)
     text = p.stderr  # the JSON went to stdout, the table to stderr
     check_line_and_json(text, "merged_loop", "two_loops", b)
     check_wide(d, text, 0.01)
