@@ -12,7 +12,14 @@ and the script prints, per workload, how often each tool said slower, and
 per tool the set-conditions where a workload's false alarms passed 2 of
 40 (the goal of bench/coverage.sh).
 
-    bench/compare_replay.py OLD_VERNIER NEW_VERNIER DIR [DIR...]
+With --as-shared base (or new), that side of every pair is first
+rewritten as a run on a core shared with a busy second hardware thread
+throughout (its headline's core "shared", its kept processes' probes 1.6,
+its values as measured): what a tool says of sides in different core
+states, with the sibling's own cost left out. Every verdict of a change
+then counts on "same" (false verdicts either way), not only slower.
+
+    bench/compare_replay.py [--as-shared base|new] OLD_VERNIER NEW_VERNIER DIR [DIR...]
 """
 import collections
 import concurrent.futures
@@ -62,6 +69,23 @@ def scaled(src, dst, f):
         json.dump(d, fh)
 
 
+def as_shared(src, dst):
+    """src's results as a run on a shared core throughout, values unchanged:
+    the processes its headline left out (another state) dropped."""
+    with open(src, encoding="utf-8") as fh:
+        d = json.load(fh)
+    for b in d["benchmarks"]:
+        if b.get("headline"):
+            b["headline"]["core"] = "shared"
+        for p in b.get("processes") or []:
+            if p.get("left_out"):
+                p["shared"] = True
+            else:
+                p["probe"] = 1.6
+    with open(dst, "w", encoding="utf-8") as fh:
+        json.dump(d, fh)
+
+
 def pairs(d, tmp):
     """(kind, set-condition, base file, new file) of one kept set."""
     out = []
@@ -82,24 +106,40 @@ def pairs(d, tmp):
     return out
 
 
-def slower(tool, base, new):
-    """The workloads tool calls slower in new than in base (True), the others it
-    compared (False), and those it declined to compare (None)."""
+def shared_pairs(work, side, tmp):
+    """work with the side ("base" or "new") of each pair rewritten by as_shared."""
+    out = []
+    for n, (kind, where, base, new) in enumerate(work):
+        dst = os.path.join(tmp, f"shared-{n}.json")
+        as_shared(base if side == "base" else new, dst)
+        out.append((kind, where, dst, new) if side == "base" else (kind, where, base, dst))
+    return out
+
+
+def slower(tool, base, new, changed=("slower",)):
+    """The workloads tool calls slower in new than in base (True; any verdict
+    in changed), the others it compared (False), and those it declined to
+    compare (None)."""
     r = subprocess.run([tool, "compare", "--json", "-", base, new], capture_output=True,
                        text=True, check=False)
     try:
         got = verdicts_of(json.loads(r.stdout))
     except (ValueError, KeyError, TypeError):
         return None
-    return {name: None if v == "declined" else v == "slower" for name, v in got.items()}
+    return {name: None if v == "declined" else v in changed for name, v in got.items()}
 
 
 def main(argv):
+    side = None
+    if argv[:1] == ["--as-shared"] and len(argv) > 1 and argv[1] in ("base", "new"):
+        side, argv = argv[1], argv[2:]
     if len(argv) < 3:
         sys.exit(__doc__)
     tools, dirs = argv[:2], argv[2:]
     with tempfile.TemporaryDirectory() as tmp:
         work = [p for d in dirs for p in pairs(d, tmp)]
+        if side:
+            work = shared_pairs(work, side, tmp)
         # (kind, workload) -> [said slower, tries, compared]: a pair a tool
         # declined to compare (the core states apart) is a try that did
         # not find the slowdown.
@@ -107,8 +147,10 @@ def main(argv):
         alarms = {t: collections.Counter() for t in tools}
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
             for t in tools:
-                for (kind, where, _, _), got in zip(work, ex.map(lambda p, t=t: slower(t, p[2], p[3]),
-                                                                  work)):
+                said = ("slower", "faster") if side else ("slower",)
+                for (kind, where, _, _), got in zip(
+                        work, ex.map(lambda p, t=t: slower(t, p[2], p[3], said if p[0] == "same"
+                                                           else ("slower",)), work)):
                     for name, s in (got or {}).items():
                         if kind.startswith("slow") and "chain" not in name:
                             continue

@@ -77,7 +77,8 @@ typedef struct vn__cmp_row {
      * was in cycles (then cycles), else ns; "alike": a side read the body
      * alike in both core states in this unit alone; "steadier": both
      * sides' processes hold this unit steadier (vn__cmp_steadier_unit);
-     * the last two only where they differ from the first. NULL otherwise. */
+     * "state": ns between sides in different core states (state_bound);
+     * the last three only where they differ from the first. NULL otherwise. */
     const char *unit_by;
     double p;                  /* Mann-Whitney U two-sided p-value of the values */
     vn__cmp_verdict verdict;
@@ -98,6 +99,12 @@ typedef struct vn__cmp_row {
      * headline left out because they met the other's (compare.c
      * match_state). NULL: each side's headline processes. */
     const char *state_matched;
+    /* "BASE" or "NEW": the sides met different core states, this side the
+     * shared one, and neither could be compared through processes in the
+     * other's; compared in ns, where a busy sibling only adds time, the
+     * row keeps a verdict the state cannot have made (the shared side
+     * faster) and is declined otherwise (state.c). NULL: one state. */
+    const char *state_bound;
 } vn__cmp_row;
 
 /* A benchmark on both sides that cannot be compared. */
@@ -121,6 +128,8 @@ typedef struct vn__cmp_result {
     size_t state_differs;               /* rows not compared: one side's core was shared */
     size_t state_matched;               /* rows compared in one core state all the same
                                            (vn__cmp_row state_matched) */
+    size_t state_bound;                 /* rows whose verdict stands across core states
+                                           (vn__cmp_row state_bound) */
     size_t paired[3];                   /* rows and skips per vn__cmp_rule */
     size_t nbase, nnew;                 /* benchmarks on each side */
     const char *base_facts[VN__CMP_NFACTS], *new_facts[VN__CMP_NFACTS];

@@ -110,7 +110,7 @@ static int join(vn__cmp_side *s, vn__cmp_side *f)
                                    from->other_probe[k]))
                 return VN_ENOMEM;
         /* A side is on a shared core throughout when every file was, and
-         * told its processes apart when any did (compare.c). Its others
+         * told its processes apart when any did (state.c). Its others
          * stand for the state its headline did not rest on: own ones only
          * where every file was shared, shared ones only where one was not
          * (then some file's own ones make the two differ, for good, as

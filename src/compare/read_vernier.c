@@ -180,7 +180,7 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
             continue;
         /* The processes its headline left out (the other core state) are
          * left out here too, and kept apart: a run in that state compares
-         * with them (compare.c match_state). */
+         * with them (state.c vn__cmp_match_state). */
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "left_out"))) {
             int shared = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "shared"));
             if (own ? shared : on_shared && !shared) {

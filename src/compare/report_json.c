@@ -98,6 +98,10 @@ static void row(vn__json *j, const vn__cmp_row *w)
         vn__json_str(j, "state_matched", w->state_matched);
     else
         vn__json_null(j, "state_matched");
+    if (w->state_bound)
+        vn__json_str(j, "state_bound", w->state_bound);
+    else
+        vn__json_null(j, "state_bound");
     vn__json_num(j, "instructions_ratio", w->insn_ratio);
     vn__json_obj_end(j);
 }
@@ -156,6 +160,7 @@ int vn__cmp_report_json(const vn__cmp_result *r, const vn__cmp_files *f, vn_buf 
     vn__json_uint(&j, "one_process", r->one_process);
     vn__json_uint(&j, "core_state_differs", r->state_differs);
     vn__json_uint(&j, "core_state_matched", r->state_matched);
+    vn__json_uint(&j, "core_state_bound", r->state_bound);
     vn__json_arr_begin(&j, "not_comparable");
     for (size_t i = 0; i < r->nskipped; i++) {
         vn__json_obj_begin(&j, NULL);

@@ -205,7 +205,7 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
     for (size_t i = 0; i < r->nrows; i++) {
         int agg = !strcmp(r->rows[i].method, "aggregates");
         const char *by = r->rows[i].unit_by;
-        if (by && strcmp(by, "headline"))
+        if (by && strcmp(by, "headline") && strcmp(by, "state"))
             moved[!strcmp(by, "steadier")][r->rows[i].cycles != 0]++;
         within += r->rows[i].within_next_run;
         still += r->rows[i].fast_end_still;
@@ -244,6 +244,9 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
     if (r->state_matched)
         out("%snote: %zu compared through the processes one side left out for the core state "
             "the other's rested on\n", prefix, r->state_matched);
+    if (r->state_bound)
+        out("%snote: %zu compared across core states in ns: the side on a shared core read "
+            "faster, which a sibling cannot cause\n", prefix, r->state_bound);
     if (aggs)
         out("%snote: %zu compared by their means (a side had only Google Benchmark's aggregates): "
             "Welch's t\n", prefix, aggs);

@@ -79,7 +79,7 @@ typedef struct vn__cmp_bench {
      * other core state (those of a file whose core was "own" that shared
      * theirs, or of one whose core was "shared" that had their own), in
      * ns, reference cycles and taken-branch probe: those met the state a
-     * run in the other state met (compare.c); other_own: some file gave
+     * run in the other state met (state.c); other_own: some file gave
      * own ones. Files pooled whose others cannot all stand for the state
      * the pooled headline did not rest on have none (read.c join). */
     double *other, *other_cycles, *other_probe;

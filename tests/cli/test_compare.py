@@ -576,6 +576,40 @@ def test_a_run_that_told_its_cores_apart_is_compared(tmp_path):
     assert "nan" not in reason
 
 
+def test_a_verdict_the_core_state_cannot_make_stands(tmp_path):
+    """Runs in different core states, neither with processes in the other's
+    to compare through: a busy sibling on the core only adds time (in ns),
+    so the side on a shared core reading faster was faster. A run on its
+    own core 10% slower than one on a shared core is slower (the gate
+    fails), and the same pair the other way about is faster, compared in ns
+    though the headlines were in cycles, which the sibling's slowed
+    reference lowers on the shared side. A run on its own core reading
+    faster than, or as fast as, the shared one may be the state's doing:
+    declined."""
+    q = lambda v: np.quantile(v, 0.25, method="median_unbiased")
+    per_ns = lambda probe: 3.0 / (1.3 if probe > 1.3 else 1.0)
+    vals = [110 + 0.1 * i for i in range(8)]
+    shared = write(tmp_path / "shared.json",
+                   cycled(probed_run(vals, [1.6] * 8, "shared", 110.2, 111), per_ns, "probe"))
+    slow = [1.1 * v for v in vals]
+    own_slow = write(tmp_path / "own_slow.json",
+                     cycled(probed_run(slow, [1.01] * 8, "own", 121.2, 122), per_ns, "probe"))
+    doc = compare("--fail-on-regression", shared, own_slow, check=3)
+    r = rows(doc)["x"]
+    assert r["verdict"] == "slower" and r["state_bound"] == "BASE" and r["unit_by"] == "state"
+    assert r["unit"] == "ns" and r["ratio"] == pytest.approx(q(slow) / q(vals), rel=1e-12)
+    assert doc["core_state_bound"] == 1 and doc["core_state_differs"] == 0
+    r = rows(compare("--fail-on-regression", own_slow, shared))["x"]
+    assert r["verdict"] == "faster" and r["state_bound"] == "NEW"
+    assert r["ratio"] == pytest.approx(q(vals) / q(slow), rel=1e-12)
+    for v in ([v / 1.1 for v in vals], vals):
+        own = write(tmp_path / "own.json",
+                    cycled(probed_run(v, [1.01] * 8, "own", v[1], v[2]), per_ns, "probe"))
+        doc = compare("--fail-on-regression", shared, own, check=4)
+        assert "x" not in rows(doc) and doc["core_state_differs"] == 1
+        assert doc["core_state_bound"] == 0
+
+
 def test_runs_in_two_core_states_compare_in_the_one_they_share(tmp_path):
     """A run on a shared core throughout against one that told its
     processes apart: compared through the processes the latter left out
