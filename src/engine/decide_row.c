@@ -378,7 +378,8 @@ static int decide_row(const vn__decision *proc, size_t k, const vn__policy *p,
      * processes ran in agreed less well with the next run, bench/RESULTS.md).
      * One alone has no spread between processes to take an interval from
      * (its samples' cannot see what varies from run to run): then the
-     * headline rests on them all. And when none was told apart but every
+     * headline rests on them all (a shared core's with p->lone_own, off by
+     * default). And when none was told apart but every
      * one read the probe at p->alone_probe or more, which a core of its own
      * never reaches, the core was shared through the run: on a shared
      * core, all of them. So it was when fewer than the headline's quantile
@@ -404,7 +405,8 @@ static int decide_row(const vn__decision *proc, size_t k, const vn__policy *p,
     int most = probed && (isnan(q) ? under == 0 : (double)under < q * (double)probed);
     int few = p->shared_most && !isnan(q) && own > 0 && heads - own >= 2 &&
               (double)own < q * (double)heads;
-    int on_shared = heads > 0 && (own == 0 || (own == heads && most) || few);
+    int lone = p->lone_own && own == 1 && !isnan(q) && (double)own < q * (double)heads;
+    int on_shared = heads > 0 && (own == 0 || (own == heads && most) || few || lone);
     int strat = (own >= 2 || few) && own < heads;
     /* Unless the two groups read the body alike (p->states_alike): a
      * chain of adds does not notice the sibling, and leaving out the

@@ -59,6 +59,7 @@ static const struct field {
     {"states_one_sided", offsetof(vn__policy, states_one_sided), COUNT},
     {"alike_low", offsetof(vn__policy, alike_low), COUNT},
     {"alike_view", offsetof(vn__policy, alike_view), COUNT},
+    {"lone_own", offsetof(vn__policy, lone_own), COUNT},
     {"ref_off", offsetof(vn__policy, ref_off), REAL},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
@@ -295,6 +296,7 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * 1.023), in an hour with 1 or 2 runs of 41 on a shared core
      * throughout (bench/RESULTS.md, 2026-12-04). */
     p->alike_view = 0;
+    p->lone_own = 0;
     p->batch_gate = 1;
     p->stop_on_precision = 1;
     if (vn__policy_parse(p, cfg->policy, NULL, 0) != 0)

@@ -104,6 +104,12 @@ typedef struct vn__policy {
      * own (two or more): in it the shared ones' reference, or their body,
      * moved apart (vn__decide_row). 0 (the default): on all of them too. */
     size_t alike_view;
+    /* 1: a row whose processes the probe told apart with one alone on a
+     * core of its own, fewer than the headline's quantile of them, says
+     * its core was shared (its headline, on all of them, is a shared
+     * core's), as one none was told apart in does: compare reads it so,
+     * and wait_own takes it back. 0 (the default): it says own. */
+    size_t lone_own;
     /* A process whose reference (the median ns a cycle of a row's samples
      * there) reads this fraction or more over the run's (the median of
      * every process's, every row), while the row's value there in ns does

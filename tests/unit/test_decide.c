@@ -988,6 +988,33 @@ static void a_shared_group_that_reads_faster_reads_alike(void **state)
     }
 }
 
+/* One process alone on a core of its own among twenty shared ones (their
+ * sums 1.7 times slower): the headline rests on all twenty, whose lower
+ * quartile is a shared core's, and with lone_own (off by default) the row
+ * says so; two on their own carry the headline either way, and says own. */
+static void a_lone_process_on_its_own_core_leaves_the_row_shared(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    assert_int_equal(p.lone_own, 0);
+    vn__decision proc[20];
+    vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
+    for (int owners = 1; owners <= 2; owners++) {
+        for (int i = 0; i < 20; i++) {
+            proc[i] = proc_of(i < owners ? 2760 + i : 4700 + 20 * i, 0.01, 3);
+            proc[i].probe = i < owners ? 1.01 : 1.7;
+        }
+        for (size_t lone = 0; lone <= 1; lone++) {
+            vn__row_decision rd;
+            p.lone_own = lone;
+            assert_int_equal(vn__decide_row(proc, 20, &p, &st, &rd), 0);
+            assert_int_equal(rd.kept, owners == 1 ? 20 : 2);
+            assert_int_equal(rd.on_shared, owners == 1 && lone);
+            assert_true(owners == 1 ? rd.ns.value > 4700 : rd.ns.value < 2762);
+        }
+    }
+}
+
 /* The groups at the headline's quantile (alike_low, the default): a
  * division chain whose two processes on a core of their own read 459 and
  * 479 ns (one met a slower moment) and whose eighteen shared ones read 460
@@ -1412,6 +1439,7 @@ int main(void)
         cmocka_unit_test(too_few_on_their_own_core_to_tell_the_states_apart),
         cmocka_unit_test(a_shared_group_that_reads_faster_reads_alike),
         cmocka_unit_test(groups_alike_at_the_headline_quantile_read_alike),
+        cmocka_unit_test(a_lone_process_on_its_own_core_leaves_the_row_shared),
         cmocka_unit_test(too_few_on_their_own_core_leave_it_to_the_shared),
         cmocka_unit_test(a_core_shared_through_the_run_is_decided),
         cmocka_unit_test(most_processes_shared_is_a_shared_core),
