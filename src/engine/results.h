@@ -190,9 +190,13 @@ typedef struct vn_result {
     size_t processes_ref_off;
     /* Ratio with a baseline over several processes: the median of the
      * per-process ratios, with the median's interval (ratio_n processes),
-     * and the least and the most of those ratios. */
+     * and the least and the most of those ratios (of every process both
+     * ran in). ratio_other: the processes left out of the ratio because
+     * either headline left them out for their core state, whose median
+     * ratio the interval reaches (engine/compare.c). */
     int ratio_processes;
     double ratio_range[2];
+    size_t ratio_other;
     /* How much the headline's variance grew because its processes, in the
      * order they ran, came in runs of like values (a state of the machine
      * lasting longer than one process): (1 + rho) / (1 - rho) for their

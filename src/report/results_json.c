@@ -167,6 +167,7 @@ static void baseline(vn__json *j, const vn_result *r)
     vn__json_uint(j, "n", r->ratio_n);
     vn__json_bool(j, "paired", r->ratio_paired != 0);
     vn__json_bool(j, "processes", r->ratio_processes != 0);
+    vn__json_uint(j, "other_state", r->ratio_other);
     vn__json_obj_end(j);
 }
 

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "engine/internal.h"
+#include "stats/internal.h"
 #include "main/all.h"
 
 static vn_result *row(vn_results *r, const char *name, double median, double bound_ns)
@@ -84,10 +85,59 @@ static void a_bound_baseline_bounds_each_ratio(void **state)
     vn__results_clear(&r);
 }
 
+/* The demo's sums in an hour of a busy sibling: the baseline rests on its
+ * two processes with a core of their own (2758 and 4218 ns), its eighteen
+ * shared ones (4700 and more) left out; the row rests on all twenty (2540
+ * to 3060). The ratio rests on the two both headlines keep (3060/2758 and
+ * 2540/4218: their logs' mean), its interval reaching the eighteen's
+ * median ratio, which would otherwise carry the ratio alone. */
+static void the_ratio_rests_on_the_processes_both_headlines_keep(void **state)
+{
+    (void)state;
+    vn_results r;
+    memset(&r, 0, sizeof r);
+    r.size = sizeof r;
+    r.result_size = sizeof(vn_result);
+    r.bench = calloc(2, sizeof *r.bench);
+    assert_non_null(r.bench);
+    vn_result *base = row(&r, "base", 2758, 0), *x = row(&r, "x", 2600, 0);
+    enum { K = 20 };
+    base->processes = calloc(K, sizeof *base->processes);
+    x->processes = calloc(K, sizeof *x->processes);
+    assert_non_null(base->processes);
+    assert_non_null(x->processes);
+    base->nprocesses = x->nprocesses = K;
+    double others[K];
+    size_t nother = 0;
+    for (int i = 0; i < K; i++) {
+        int own = i == 7 || i == 17;
+        vn_process_result *b = &base->processes[i], *a = &x->processes[i];
+        b->value = i == 17 ? 2758 : i == 7 ? 4218 : 4700 + 40 * i;
+        a->value = i == 17 ? 3060 : i == 7 ? 2540 : 2600 + 10 * i;
+        b->shared = a->shared = !own;
+        b->left_out = !own;
+        if (!own)
+            others[nother++] = a->value / b->value;
+    }
+    assert_int_equal(vn__compare_rows(&r, NULL, 0), 0);
+    assert_int_equal(x->ratio_processes, 1);
+    assert_int_equal(x->ratio_n, 2);
+    assert_int_equal(x->ratio_other, 18);
+    double want = sqrt(3060.0 / 2758 * (2540.0 / 4218));
+    assert_float_equal(x->ratio, want, 1e-9 * want);
+    qsort(others, nother, sizeof *others, vn__cmp_double);
+    double reach = (others[8] + others[9]) / 2;
+    assert_true(reach < 0.6 && reach < want);
+    assert_true(x->ratio_ci[0] <= reach * (1 + 1e-12) && x->ratio_ci[1] >= want);
+    assert_true(x->ratio_range[0] <= reach && x->ratio_range[1] >= 3060.0 / 2758);
+    vn__results_clear(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_bound_baseline_bounds_each_ratio),
+        cmocka_unit_test(the_ratio_rests_on_the_processes_both_headlines_keep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
