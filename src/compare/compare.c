@@ -217,6 +217,26 @@ static vn__cmp_row blank_row(const vn__cmp_bench *b, const vn__cmp_bench *n)
                          .fast_ratio = NAN, .fast_lo = NAN, .fast_hi = NAN};
 }
 
+/* Adds the row name to r's skipped ones: the sides met different core
+ * states (shared the side on the shared one). 0 or VN_ENOMEM. */
+static int state_skip(vn__cmp_result *r, const char *name, const char *shared, double pb,
+                      double pn)
+{
+    char why[256], probes[64] = "";
+    if (pb > 0 && pn > 0)
+        snprintf(probes, sizeof probes, " (branch probe %.2f against %.2f)", fmax(pb, pn),
+                 fmin(pb, pn));
+    snprintf(why, sizeof why, "the core was shared with another hardware thread in %s%s: "
+             "the machines differed; run both again", shared, probes);
+    vn__cmp_skip *s = &r->skipped[r->nskipped];
+    s->name = name;
+    if (!(s->why = strdup(why)))
+        return VN_ENOMEM;
+    r->nskipped++;
+    r->state_differs++;
+    return 0;
+}
+
 static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__cmp_bench *n)
 {
     if (!b->n || !n->n) {
@@ -333,9 +353,11 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
                          verdict_of(row.fast_lo, row.fast_hi, w->o->threshold) != row.verdict;
     if (row.fast_end_still)
         row.verdict = VN__CMP_SAME;
-    int stands = side && !strcmp(row.method, "processes") && vn__cmp_state_bound(side, row.verdict);
+    int stands = side && !strcmp(row.method, "processes") &&
+                 (row.verdict == VN__CMP_SLOWER || row.verdict == VN__CMP_FASTER) &&
+                 vn__cmp_state_stands(side, row.verdict == VN__CMP_SLOWER);
     if (side && !stands) {
-        rc = vn__cmp_state_skip(r, b->name, side, pb, pn);
+        rc = state_skip(r, b->name, side, pb, pn);
         goto done;
     }
     if (side) {

@@ -3,7 +3,6 @@
  * with a core of its own: the engine tells them apart by a taken-branch
  * probe, and a comparison must not read the state's cost as the code's. */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,25 +139,7 @@ size_t vn__cmp_match_state(const vn__cmp_bench *from, const vn__cmp_bench *to, d
  * reads slower than the other's on the shared one was slower: those
  * verdicts stand whatever the state cost. No change, or the other way,
  * may be the state's doing, and is declined. */
-int vn__cmp_state_bound(const char *shared, vn__cmp_verdict v)
+int vn__cmp_state_stands(const char *shared, int new_slower)
 {
-    return v == (strcmp(shared, "NEW") ? VN__CMP_SLOWER : VN__CMP_FASTER);
-}
-
-int vn__cmp_state_skip(vn__cmp_result *r, const char *name, const char *shared, double pb,
-                       double pn)
-{
-    char why[256], probes[64] = "";
-    if (pb > 0 && pn > 0)
-        snprintf(probes, sizeof probes, " (branch probe %.2f against %.2f)", fmax(pb, pn),
-                 fmin(pb, pn));
-    snprintf(why, sizeof why, "the core was shared with another hardware thread in %s%s: "
-             "the machines differed; run both again", shared, probes);
-    vn__cmp_skip *s = &r->skipped[r->nskipped];
-    s->name = name;
-    if (!(s->why = strdup(why)))
-        return VN_ENOMEM;
-    r->nskipped++;
-    r->state_differs++;
-    return 0;
+    return new_slower == !strcmp(shared, "BASE");
 }

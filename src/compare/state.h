@@ -1,12 +1,12 @@
 /* The core state of a comparison's sides: whether each met a core shared
  * with another hardware thread, and what may be compared when they met
- * different ones (state.c). Private to the tool; see compare.h. */
+ * different ones (state.c). Private to the tool; compare.c uses it. */
 #ifndef VN_COMPARE_STATE_H
 #define VN_COMPARE_STATE_H
 
 #include <stddef.h>
 
-#include "compare.h"
+#include "side.h"
 
 /* The units in which b met both core states and read the body alike in
  * them at its quantile q, within t: bit 1 ns, bit 2 reference cycles. */
@@ -24,13 +24,9 @@ const char *vn__cmp_shared_side(const vn__cmp_bench *b, const vn__cmp_bench *n, 
 size_t vn__cmp_match_state(const vn__cmp_bench *from, const vn__cmp_bench *to, double pk,
                            double ps, vn__cmp_bench *alt);
 
-/* Whether verdict v, in ns, stands between sides that met different core
- * states, shared the side on the shared core. */
-int vn__cmp_state_bound(const char *shared, vn__cmp_verdict v);
-
-/* Adds the row name to r's skipped ones: the sides met different core
- * states (shared the side on the shared one). 0 or VN_ENOMEM. */
-int vn__cmp_state_skip(vn__cmp_result *r, const char *name, const char *shared, double pb,
-                       double pn);
+/* Whether a verdict in ns that new is slower (new_slower 1) or faster (0)
+ * stands between sides that met different core states, shared the side
+ * on the shared core: the state cannot have made it. */
+int vn__cmp_state_stands(const char *shared, int new_slower);
 
 #endif
