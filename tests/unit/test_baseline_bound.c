@@ -46,15 +46,21 @@ static const char *line_of(const vn_results *r, const char *name)
     return NULL;
 }
 
+/* An empty set of results with room for n rows. */
+static void results_of(vn_results *r, size_t n)
+{
+    memset(r, 0, sizeof *r);
+    r->size = sizeof *r;
+    r->result_size = sizeof(vn_result);
+    r->bench = calloc(n, sizeof *r->bench);
+    assert_non_null(r->bench);
+}
+
 static void a_bound_baseline_bounds_each_ratio(void **state)
 {
     (void)state;
     vn_results r;
-    memset(&r, 0, sizeof r);
-    r.size = sizeof r;
-    r.result_size = sizeof(vn_result);
-    r.bench = calloc(6, sizeof *r.bench);
-    assert_non_null(r.bench);
+    results_of(&r, 6);
     row(&r, "base", NAN, 0.25);
     row(&r, "slow", 100, 0);   /* 100 / 0.25: at least 400x slower */
     row(&r, "fast", 0.1, 0);   /* 0.1 / 0.25: at most 2.5x faster */
@@ -95,11 +101,7 @@ static void the_ratio_rests_on_the_processes_both_headlines_keep(void **state)
 {
     (void)state;
     vn_results r;
-    memset(&r, 0, sizeof r);
-    r.size = sizeof r;
-    r.result_size = sizeof(vn_result);
-    r.bench = calloc(2, sizeof *r.bench);
-    assert_non_null(r.bench);
+    results_of(&r, 2);
     vn_result *base = row(&r, "base", 2758, 0), *x = row(&r, "x", 2600, 0);
     enum { K = 20 };
     base->processes = calloc(K, sizeof *base->processes);
