@@ -254,7 +254,7 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
     int procs = b->nunits && n->nunits;
     /* A core shared with another hardware thread on one side and not on
      * the other: the two measured different machines, and only a verdict
-     * the state cannot have made is honest (vn__cmp_state_bound, in ns),
+     * the state cannot have made is honest (vn__cmp_state_stands, in ns),
      * unless the other run's processes that shared theirs too can stand
      * for it (vn__cmp_match_state). */
     double pb = procs ? vn__cmp_probe(b) : NAN, pn = procs ? vn__cmp_probe(n) : NAN;
@@ -279,6 +279,10 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
             side = NULL;
         }
     }
+    /* Without two processes a side there is no interval over processes,
+     * and no verdict across the states. */
+    if (side && (b->nunits < 2 || n->nunits < 2))
+        return state_skip(r, b->name, side, pb, pn);
     /* Against a file of runs or repetitions, a side of code results
      * resamples its processes as runs: the same unit on both sides. */
     const double *vb = !procs && b->nunits ? b->units : b->values;

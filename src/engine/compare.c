@@ -9,7 +9,6 @@
 #include <regex.h>
 
 #include "internal.h"
-#include "stats/internal.h"
 #include "stats/levels.h"
 #include "base/format.h"
 
@@ -88,11 +87,10 @@ static double net(const vn_result *x, size_t k)
     return x->samples[k].value - (isfinite(om) ? om : 0);
 }
 
-/* A process a row's headline left out for its core state (not for a
- * reference read slow, nor for want of a value). */
-static int other_state(const vn_result *r, const vn_process_result *p)
+/* Both processes have a median above 0. */
+static int usable(const vn_process_result *a, const vn_process_result *b)
 {
-    return p->left_out && !p->ref_off && p->shared != r->on_shared;
+    return !a->upper_bound && !b->upper_bound && a->value > 0 && b->value > 0;
 }
 
 /* Row x against its baseline over the processes both ran in: each
@@ -112,42 +110,34 @@ static int ratio_processes(vn_result *x, const vn_result *base)
     size_t k = x->nprocesses < base->nprocesses ? x->nprocesses : base->nprocesses, m = 0;
     if (k < 2 || !x->processes || !base->processes)
         return 1;
-    double *num = malloc(4 * k * sizeof *num);
+    double *num = malloc(3 * k * sizeof *num);
     if (!num)
         return VN_ENOMEM;
-    double *den = num + k, *other = den + k, *all = other + k;
-    size_t kept = 0, nother = 0, nall = 0;
+    double *den = num + k, *other = den + k;
+    size_t kept = 0, nother = 0;
+    for (size_t i = 0; i < k; i++)
+        kept += usable(&x->processes[i], &base->processes[i]) && !x->processes[i].left_out &&
+                !base->processes[i].left_out;
+    x->ratio_range[0] = INFINITY;
+    x->ratio_range[1] = -INFINITY;
     for (size_t i = 0; i < k; i++) {
         const vn_process_result *a = &x->processes[i], *b = &base->processes[i];
-        kept += !(a->upper_bound || b->upper_bound || !(a->value > 0) || !(b->value > 0)) &&
-                !a->left_out && !b->left_out;
-    }
-    for (size_t i = 0; i < k; i++) {
-        const vn_process_result *a = &x->processes[i], *b = &base->processes[i];
-        if (a->upper_bound || b->upper_bound || !(a->value > 0) || !(b->value > 0))
+        if (!usable(a, b))
             continue;
-        all[nall++] = a->value / b->value;
+        double r = a->value / b->value;
+        x->ratio_range[0] = fmin(x->ratio_range[0], r);
+        x->ratio_range[1] = fmax(x->ratio_range[1], r);
         if (kept >= 2 && (a->left_out || b->left_out)) {
-            if (other_state(x, a) || other_state(base, b))
-                other[nother++] = a->value / b->value;
+            if (vn__left_for_state(x, a) || vn__left_for_state(base, b))
+                other[nother++] = r;
             continue;
         }
         num[m] = a->value;
         den[m++] = b->value;
     }
-    x->ratio_range[0] = INFINITY;
-    x->ratio_range[1] = -INFINITY;
-    for (size_t i = 0; i < nall; i++) {
-        x->ratio_range[0] = fmin(x->ratio_range[0], all[i]);
-        x->ratio_range[1] = fmax(x->ratio_range[1], all[i]);
-    }
     int rc = m >= 2 ? vn__levels_ratio(num, den, m, &x->ratio, &x->ratio_ci[0], &x->ratio_ci[1]) : 1;
-    if (rc == 0 && nother) {
-        qsort(other, nother, sizeof *other, vn__cmp_double);
-        double at = vn_percentile_sorted(other, nother, 50);
-        x->ratio_ci[0] = fmin(x->ratio_ci[0], at);
-        x->ratio_ci[1] = fmax(x->ratio_ci[1], at);
-    }
+    if (rc == 0)
+        vn__reach(x->ratio_ci, other, nother, 0.5);
     free(num);
     if (rc == VN_ERANGE)
         return 1;

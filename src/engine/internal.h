@@ -216,6 +216,12 @@ void vn__result_warnings(vn_result *res, const vn_config *cfg, const struct vn__
  * out for the other core state (engine/summary.c, pure). 0, or
  * VN_ENOMEM. */
 int vn__reach_other_state(vn_result *res, double q);
+/* Whether res's headline left process p out for its core state (not for a
+ * reference read slow, nor an upper bound). */
+int vn__left_for_state(const vn_result *res, const vn_process_result *p);
+/* ci widened to reach the quantile q of x[0..m) (unsorted, sorted here; m
+ * may be 0). */
+void vn__reach(double ci[2], double *x, size_t m, double q);
 /* vn_suite_add_registered(), and on an error the name of the benchmark that
  * could not be added in *bad (when bad is not NULL). */
 int vn__suite_add_registered(vn_suite *s, const char **bad);

@@ -270,8 +270,7 @@ static int processes_of(vn_result *res, const vn__part *parts, size_t k, const v
     return 0;
 }
 
-/* ci widened to reach the quantile q of x[0..m) (unsorted; m may be 0). */
-static void reach(double ci[2], double *x, size_t m, double q)
+void vn__reach(double ci[2], double *x, size_t m, double q)
 {
     if (!m || !(ci[0] <= ci[1]))
         return;
@@ -290,6 +289,11 @@ static void reach(double ci[2], double *x, size_t m, double q)
  * (est_ci) stays that of the state the headline rests on. Over four kept
  * sets of bench/coverage.sh this held the next run's headline in 79-91% of
  * pairs on average, against 75-88% (bench/RESULTS.md, 2026-12-02). */
+int vn__left_for_state(const vn_result *res, const vn_process_result *p)
+{
+    return p->left_out && !p->upper_bound && !p->ref_off && p->shared != res->on_shared;
+}
+
 int vn__reach_other_state(vn_result *res, double q)
 {
     size_t k = res->nprocesses, m = 0, mc = 0;
@@ -301,15 +305,15 @@ int vn__reach_other_state(vn_result *res, double q)
         /* Left out for its state; one left out with no value of its own
          * has NAN for it, and an upper bound is no value to reach. */
         const vn_process_result *p = &res->processes[i];
-        if (!p->left_out || p->upper_bound || p->ref_off || p->shared == res->on_shared)
+        if (!vn__left_for_state(res, p))
             continue;
         if (isfinite(p->value) && p->value > 0)
             v[m++] = p->value;
         if (isfinite(p->cycles) && p->cycles > 0)
             c[mc++] = p->cycles;
     }
-    reach(res->stats.median_ci, v, m, q);
-    reach(res->cycles_ci, c, mc, q);
+    vn__reach(res->stats.median_ci, v, m, q);
+    vn__reach(res->cycles_ci, c, mc, q);
     free(v);
     return 0;
 }
