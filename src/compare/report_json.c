@@ -74,10 +74,7 @@ static void row(vn__json *j, const vn__cmp_row *w)
     one_side(j, "new", w->new_, w->new_median, w->insn_new, w->units_new, w->cycles);
     vn__json_str(j, "method", w->method);
     vn__json_str(j, "unit", w->cycles ? "cycles" : "ns");
-    if (w->unit_by)
-        vn__json_str(j, "unit_by", w->unit_by);
-    else
-        vn__json_null(j, "unit_by");
+    vn__json_str(j, "unit_by", w->unit_by); /* NULL: null */
     vn__json_num(j, "ratio", w->ratio);
     interval(j, "ci", w->lo, w->hi);
     vn__json_num(j, "p", w->p);
@@ -94,14 +91,8 @@ static void row(vn__json *j, const vn__cmp_row *w)
         vn__json_obj_end(j);
     }
     vn__json_bool(j, "fast_end_still", w->fast_end_still != 0);
-    if (w->state_matched)
-        vn__json_str(j, "state_matched", w->state_matched);
-    else
-        vn__json_null(j, "state_matched");
-    if (w->state_bound)
-        vn__json_str(j, "state_bound", w->state_bound);
-    else
-        vn__json_null(j, "state_bound");
+    vn__json_str(j, "state_matched", w->state_matched); /* NULL: null */
+    vn__json_str(j, "state_bound", w->state_bound); /* NULL: null */
     vn__json_num(j, "instructions_ratio", w->insn_ratio);
     vn__json_obj_end(j);
 }
