@@ -77,8 +77,8 @@ static int pair_of(const cJSON *arr, double *lo, double *hi)
  * processes it left out for the other state, as its next run may meet
  * that state throughout; compare matches the states itself, and with that
  * reach a loop over two arrays planted 10% slower was called slower in
- * 21% of tries instead of 61% (bench/RESULTS.md, 2026-12-02, fourteenth
- * session). Where est_ci is absent or null: ci. */
+ * 21% of tries instead of 61% (bench/RESULTS.md, 2026-12-02, part
+ * 14). Where est_ci is absent or null: ci. */
 static void next_run(vn__cmp_bench *b, const cJSON *units)
 {
     static const char *const name[2] = {"ns", "cycles"};

@@ -204,7 +204,7 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * division chain's intervals, and the mean coverage fell from 85% to
      * 82% quiet and from 79% to 70% stressed (the table walk's from 79% to
      * 55%): a headline of the shared state misses a next run on a core of
-     * its own (bench/RESULTS.md, 2026-12-02 thirteenth session). */
+     * its own (bench/RESULTS.md, 2026-12-02, part 13). */
     p->shared_most = 0;
     p->cycles_gain = VN__LEVELS_STEADIER_GAIN;
     /* The core's clock moves over seconds to minutes, between runs as
@@ -225,7 +225,7 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * and every goal of coverage, width and false alarms held in 6 of 10
      * against 1 of 10; the mean coverage the same (91%), the chase's 5
      * points lower (82% against 87%); the six default rows and the trio
-     * took the same time (bench/RESULTS.md, 2026-12-01 fifth session).
+     * took the same time (bench/RESULTS.md, 2026-12-01, part 5).
      * futile_after=12 stops them as before. */
     p->futile_after = SIZE_MAX;
     /* The processes' lower quartile: the host's neighbours and its slower
@@ -252,7 +252,7 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * against 85%, the mean coverage alike (81%); more intervals over
      * their width limit (10 against 3), and the six default rows took
      * 1.0-1.35 times as long, half the time of the version before
-     * processes (bench/RESULTS.md, 2026-12-02 fifteenth session). */
+     * processes (bench/RESULTS.md, 2026-12-02, part 15). */
     p->late_look = 1;
     /* A row on a shared core through its processes, when the run later
      * met a core of its own, was compared with a run in that state only
@@ -267,11 +267,11 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * their 3% in 250 against 230, 12 of their pairs declined for the
      * core state against 32; the mean coverage 82% either way, 7
      * intervals over their width limit against 5 (bench/RESULTS.md,
-     * 2026-12-02 sixteenth session). 2 (also where the two groups cannot
+     * 2026-12-02, part 16). 2 (also where the two groups cannot
      * be told apart), against 1 in three A/B sets: the chains' 10% found
      * in 437 of 480 tries against 429, their 3% in 362 against 374, the
      * mean coverage 78.3% against 79.5%, 1 interval over its width limit
-     * against 7 (2026-12-03 seventeenth session): no better where it
+     * against 7 (2026-12-03, part 17): no better where it
      * counts, so off. */
     p->states_alike = 1;
     /* A shared group that reads faster than the own one, which a sibling
