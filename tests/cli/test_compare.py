@@ -818,6 +818,30 @@ def test_the_unit_the_processes_hold_steady_compares(tmp_path):
     assert r["ratio"] == pytest.approx(1, abs=1e-3)
 
 
+def test_a_body_off_the_cpu_compares_in_ns(tmp_path):
+    """A sleep's processes whose references happened to follow its ns read
+    steadier in cycles; the next run's references read 5% faster, so its
+    cycles 5% more, its ns the same. Off the CPU (on_cpu under a half) the
+    clock does not scale the wait: compared in ns, no change; on the CPU,
+    in the cycles its processes hold (slower)."""
+    ns = [1.07e6 * (1 + 0.003 * ((i * 5) % 8 - 4)) for i in range(8)]
+
+    def side(name, per, on_cpu):
+        doc = probed_run(ns, [1.0] * len(ns), None, min(ns) * 0.99, max(ns) * 1.01)
+        b = doc["benchmarks"][0]
+        b["on_cpu"] = on_cpu
+        for p in b["processes"]:
+            p["cycles"] = 3.0e6 * per
+        return write(tmp_path / f"{name}.json", doc)
+
+    r = rows(compare("--fail-on-regression", side("a", 1, 0.02), side("b", 1.05, 0.02)))["x"]
+    assert r["unit"] == "ns" and r["verdict"] == "no_change", r
+    assert r["ratio"] == pytest.approx(1, abs=1e-3)
+    r = rows(compare("--fail-on-regression", side("c", 1, 0.99), side("d", 1.05, 0.99),
+                     check=3))["x"]
+    assert r["unit"] == "cycles" and r["unit_by"] == "steadier" and r["verdict"] == "slower", r
+
+
 def test_vernier_run_and_suite_results(tmp_path):
     runs = tmp_path / "run.json"
     run("run", "--runs", "5", "--json", str(runs), "true", "sleep 0.001", check=0, timeout=120)
