@@ -131,6 +131,12 @@ static void duration_format(void **state)
     assert_string_equal(vn__fmt_ns(s, sizeof s, 1.234e40), "1.23e+31 s");
     assert_string_equal(vn__fmt_ns_bound(s, sizeof s, 1.234e40), "1.3e+31 s");
     assert_string_equal(vn__fmt_ns(s, sizeof s, NAN), "-");
+    /* A headline in cycles keeps the width of the ns beside it. */
+    assert_string_equal(vn__fmt_headline(s, sizeof s, 461, 0), "461 ns");
+    assert_string_equal(vn__fmt_headline(s, sizeof s, 23630.56, 1), "23630.6c");
+    assert_string_equal(vn__fmt_headline(s, sizeof s, 99999.6, 1), "100.0kc");
+    assert_string_equal(vn__fmt_headline(s, sizeof s, 3185830.8, 1), "3185.8kc");
+    assert_string_equal(vn__fmt_headline(s, sizeof s, 2.5e9, 1), "2500.0Mc");
 }
 
 /* Counts and CPU numbers on the command line: decimal digits only. */
