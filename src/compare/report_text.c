@@ -229,6 +229,18 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
             least = r->rows[i].learned_from < least ? r->rows[i].learned_from : least;
             most = r->rows[i].learned_from > most ? r->rows[i].learned_from : most;
         }
+    /* A verdict that no earlier run widened rests on two runs of about a
+     * second each: what moves the machine over minutes (a neighbour's
+     * hold on the shared cache) neither run saw (bench/RESULTS.md,
+     * 2026-12-04: a pointer chase against the next run, 6 of 39 tries
+     * called slower alone, at most 2 of 34-40 with a store). */
+    size_t alone = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        alone += !r->rows[i].learned_from && !strcmp(r->rows[i].method, "processes") &&
+                 (r->rows[i].verdict == VN__CMP_FASTER || r->rows[i].verdict == VN__CMP_SLOWER);
+    if (alone)
+        out("%snote: %zu verdict%s on these runs alone: how far runs move apart is unseen "
+            "(--store learns it)\n", prefix, alone, alone == 1 ? "" : "s");
     if (learned && least == most)
         out("%snote: %zu interval%s no narrower than the variation between %zu earlier runs in "
             "the store\n", prefix, learned, learned == 1 ? "" : "s", least);

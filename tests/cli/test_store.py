@@ -952,10 +952,15 @@ def test_compare_learns_in_the_unit_it_compares_in(tmp_path, unit):
     assert b["learned_from"] == len(clock)
     assert b["ratio"] == a["ratio"] == pytest.approx(1.03, rel=0.005)
     half = math.log(b["ci"][1] / b["ratio"])
+    # A verdict on the two runs alone says what they could not see; one
+    # that the store's runs widened does not.
+    alone = "1 verdict on these runs alone"
+    assert alone in run("compare", str(base), str(new), check=0).stdout
     if unit == "cycles":
         # The cycles' own spread between runs: about 1.96 sqrt(2) 0.3%.
         assert half < 0.02, b
         assert b["verdict"] == "slower", b
+        assert alone not in run("compare", "--store", store, str(base), str(new), check=0).stdout
     else:
         # The ns' 6% steps from run to run.
         assert half > 0.05, b
