@@ -214,7 +214,7 @@ static vn__cmp_row blank_row(const vn__cmp_bench *b, const vn__cmp_bench *n)
 {
     return (vn__cmp_row){.name = b->name, .base = b, .new_ = n, .lo = NAN, .hi = NAN, .p = NAN,
                          .insn_base = NAN, .insn_new = NAN, .insn_ratio = NAN,
-                         .fast_ratio = NAN, .fast_lo = NAN, .fast_hi = NAN};
+                         .fast_ratio = NAN, .fast_lo = NAN, .fast_hi = NAN, .threshold = NAN};
 }
 
 /* Adds the row name to r's skipped ones: the sides met different core
@@ -246,6 +246,7 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
             return add_skip(r, b, n, b->n ? NAN : b->agg_mean, n->n ? NAN : n->agg_mean);
         if (rc)
             return rc;
+        row.threshold = w->o->threshold;
         row.verdict = verdict_of(row.lo, row.hi, w->o->threshold);
         r->count[row.verdict]++;
         r->rows[r->nrows++] = row;
@@ -338,7 +339,17 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
     if (rc)
         goto done;
     widen_by_history(b, &row);
-    row.verdict = verdict_of(row.lo, row.hi, w->o->threshold);
+    /* A run resolves no change finer than its own interval reached: a row
+     * that stopped short of the precision asked (at the most processes,
+     * or the time) is held to the half-width it reached where that is
+     * wider than the threshold (bench/RESULTS.md, 2026-12-04). */
+    int u = row.cycles != 0;
+    double t = fmax(w->o->threshold, fmax(b->reached[u], n->reached[u]));
+    row.threshold = t;
+    row.verdict = verdict_of(row.lo, row.hi, t);
+    if (t > w->o->threshold && row.verdict == VN__CMP_SAME &&
+        verdict_of(row.lo, row.hi, w->o->threshold) != VN__CMP_SAME)
+        row.within_reach = 1;
     /* A state of the machine that lasts a run moves all its processes
      * together, unseen by an interval taken across them; each run's printed
      * interval is its promise about the next run, and a headline the other
@@ -354,7 +365,7 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
      * only where the fast ends moved past the threshold the same way. */
     row.fast_end_still = (row.verdict == VN__CMP_FASTER || row.verdict == VN__CMP_SLOWER) &&
                          !isnan(row.fast_ratio) &&
-                         verdict_of(row.fast_lo, row.fast_hi, w->o->threshold) != row.verdict;
+                         verdict_of(row.fast_lo, row.fast_hi, t) != row.verdict;
     if (row.fast_end_still)
         row.verdict = VN__CMP_SAME;
     int stands = side && !strcmp(row.method, "processes") &&

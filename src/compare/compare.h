@@ -92,6 +92,10 @@ typedef struct vn__cmp_row {
      * VN__CMP_FAST_END) with its interval; NaN otherwise, or when the
      * headline is that low itself. */
     double fast_ratio, fast_lo, fast_hi;
+    double threshold;          /* the change it had to pass: the threshold, or the half-width
+                                  its runs reached where wider */
+    int within_reach;          /* past the threshold, within the half-width a run reached: no
+                                  change */
     int fast_end_still;        /* the headlines' interval lay past the threshold and the fast
                                   ends' did not: a state of the machine, so no change */
     /* "BASE" or "NEW": the sides' headlines rested on different core

@@ -89,9 +89,12 @@ static void next_run(vn__cmp_bench *b, const cJSON *units)
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "value");
         double *lo = &b->next_lo[u], *hi = &b->next_hi[u];
         if (cJSON_IsNumber(v) && v->valuedouble > 0 &&
-            pair_of(cJSON_GetObjectItemCaseSensitive(o, "est_ci"), lo, hi))
-            vn__levels_next_run(v->valuedouble, lo, hi);
-        else if (!pair_of(cJSON_GetObjectItemCaseSensitive(o, "ci"), lo, hi))
+            pair_of(cJSON_GetObjectItemCaseSensitive(o, "est_ci"), lo, hi)) {
+            double x = v->valuedouble;
+            if (*lo > 0 && *lo <= x && x <= *hi)
+                b->reached[u] = fmax(b->reached[u], fmax(x / *lo - 1, *hi / x - 1));
+            vn__levels_next_run(x, lo, hi);
+        } else if (!pair_of(cJSON_GetObjectItemCaseSensitive(o, "ci"), lo, hi))
             *lo = *hi = NAN;
     }
 }

@@ -81,6 +81,8 @@ static void row(vn__json *j, const vn__cmp_row *w)
     vn__json_str(j, "verdict", verdict_ids[w->verdict]);
     vn__json_uint(j, "learned_from", w->learned_from);
     vn__json_bool(j, "within_next_run", w->within_next_run != 0);
+    vn__json_num(j, "threshold", w->threshold);
+    vn__json_bool(j, "within_reach", w->within_reach != 0);
     if (isnan(w->fast_ratio)) {
         vn__json_null(j, "fast_end");
     } else {

@@ -201,7 +201,8 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
         out("\n");
     } else
         nothing(o, &err, r, prefix);
-    size_t cycles = 0, aggs = 0, within = 0, aggs_bare = 0, still = 0, moved[2][2] = {{0}};
+    size_t cycles = 0, aggs = 0, within = 0, aggs_bare = 0, still = 0, reach = 0;
+    size_t moved[2][2] = {{0}};
     for (size_t i = 0; i < r->nrows; i++) {
         int agg = !strcmp(r->rows[i].method, "aggregates");
         const char *by = r->rows[i].unit_by;
@@ -209,6 +210,7 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
             moved[!strcmp(by, "steadier")][r->rows[i].cycles != 0]++;
         within += r->rows[i].within_next_run;
         still += r->rows[i].fast_end_still;
+        reach += r->rows[i].within_reach;
         cycles += r->rows[i].cycles;
         aggs += agg;
         aggs_bare += agg && r->rows[i].verdict == VN__CMP_NO_INTERVAL;
@@ -253,6 +255,9 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
     if (still)
         out("%snote: %zu called no change: the fastest tenth of the processes did not move with "
             "the headline\n", prefix, still);
+    if (reach)
+        out("%snote: %zu called no change: within the precision a run reached, short of the one "
+            "asked\n", prefix, reach);
     if (r->state_matched)
         out("%snote: %zu compared through the processes one side left out for the core state "
             "the other's rested on\n", prefix, r->state_matched);

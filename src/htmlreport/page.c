@@ -89,6 +89,7 @@ static int comparison(vn_buf *b, const vn__rep_model *m, const vn__rep_plot *plo
         /* Why an interval past the threshold is still no change (compare.md). */
         const char *why = r->within_next_run ? " (within the interval a run printed for the next)"
                           : r->fast_end_still ? " (the fastest tenth of the processes did not move)"
+                          : r->within_reach   ? " (within the precision a run reached)"
                                               : "";
         if (!rc)
             rc = vn_buf_printf(b, "<td class=\"num\">%.3g</td><td class=\"verdict\" style=\"color:%s\">"

@@ -507,6 +507,40 @@ def test_a_state_that_slowed_some_processes_is_no_change(tmp_path):
     assert r["fast_end"]["ratio"] == pytest.approx(1.1, rel=1e-9)
 
 
+def short_run(values, half):
+    """quartile_run's row stopped at the most processes short of the
+    +-1% asked, its headline's own interval (est_ci) +-half about it."""
+    doc = quartile_run(values, 0, 0)
+    doc["config"] = {"precision": 1, "processes": "auto"}
+    b = doc["benchmarks"][0]
+    b["stop"] = "max_processes"
+    q = float(np.quantile(values, 0.25, method="median_unbiased"))
+    b["headline"]["units"]["ns"] = {"value": q, "est_ci": [q / (1 + half), q * (1 + half)],
+                                    "ci": [q / (1 + 2 * half), q * (1 + 2 * half)]}
+    return doc
+
+
+def test_a_change_within_the_precision_a_run_reached_is_no_change(tmp_path):
+    """Two runs whose row stopped short of the +-1% asked, at +-2.5%: a
+    4.5% change whose interval lies past 1% but not past 2.5% is no
+    change (within_reach, a note, the gate passes), the row's threshold
+    the half-width reached; a 12% change is slower."""
+    rng = np.random.default_rng(17)
+    base = list(100 * np.exp(rng.normal(0, 0.015, 20)))
+    new = list(1.045 * 100 * np.exp(rng.normal(0, 0.015, 20)))
+    a = write(tmp_path / "a.json", short_run(base, 0.025))
+    b = write(tmp_path / "b.json", short_run(new, 0.025))
+    r = rows(compare("--fail-on-regression", a, b))["x"]
+    assert r["threshold"] == pytest.approx(0.025, rel=1e-9)
+    assert 1.01 < r["ci"][0] < 1 + r["threshold"] and r["fast_end"]["ci"][0] > 1.01, r
+    assert r["within_reach"] is True and r["verdict"] == "no_change"
+    assert r["within_next_run"] is False and r["fast_end_still"] is False
+    assert "1 called no change: within the precision a run reached" in run("compare", a, b).stdout
+    far = write(tmp_path / "far.json", short_run([1.12 * v for v in base], 0.025))
+    r = rows(compare("--fail-on-regression", a, far, check=3))["x"]
+    assert r["verdict"] == "slower" and r["within_reach"] is False
+
+
 def probed_run(values, probes, core, lo, hi, left_out=()):
     """quartile_run's row with each process's taken-branch probe, those at
     the indices left_out marked shared and left out, and the headline's
