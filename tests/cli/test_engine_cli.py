@@ -299,13 +299,19 @@ def test_a_row_that_stopped_early_comes_back_at_the_end_of_the_run():
     one, waiting for a core of its own, and have no early stop to leave.)"""
     prog = BUILD / "tests" / "programs" / "two_paces"
     for policy, late in (("late_look=1,wait_own=0", True), ("late_look=0,wait_own=0", False)):
-        p = subprocess.run([str(prog), "--quiet", "--max-time", "0.5", "--precision", "5",
-                            "--policy", policy, "--json", "-"],
-                           capture_output=True, text=True, timeout=120, check=True)
-        d = json.loads(p.stdout)
-        validate(d, "results-1.json")
-        count = d["processes"]["count"]
-        rows = {b["name"]: b for b in d["benchmarks"]}
+        # A busy moment can keep "steady" from its precision through the
+        # whole run (it then runs in every process, with no early stop to
+        # look at): up to three runs for one where it stopped early.
+        for _ in range(3):
+            p = subprocess.run([str(prog), "--quiet", "--max-time", "0.5", "--precision", "5",
+                                "--policy", policy, "--json", "-"],
+                               capture_output=True, text=True, timeout=120, check=True)
+            d = json.loads(p.stdout)
+            validate(d, "results-1.json")
+            count = d["processes"]["count"]
+            rows = {b["name"]: b for b in d["benchmarks"]}
+            if len(rows["steady"]["processes"]) < count:
+                break
         varies = [q["run_process"] for q in rows["varies"]["processes"]]
         assert varies == list(range(len(varies))), varies
         assert rows["steady"]["stop"] == "precision"
