@@ -119,12 +119,16 @@ char *vn__fmt_headline(char *s, size_t n, double v, int cycles)
         return vn__fmt_ns(s, n, v);
     /* Thousands and millions of cycles as k and M, in the width of the
      * ns beside them (a millisecond of a 3 GHz core is 3000.0kc). */
-    if (v < 99999.5)
+    if (!isfinite(v))
+        snprintf(s, n, "-");
+    else if (v < 99999.5)
         snprintf(s, n, "%.1fc", v);
     else if (v < 99999.5e3)
         snprintf(s, n, "%.1fkc", v / 1e3);
-    else
+    else if (v < 99999.5e6)
         snprintf(s, n, "%.1fMc", v / 1e6);
+    else
+        snprintf(s, n, "%.4gc", v);
     return s;
 }
 

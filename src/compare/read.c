@@ -125,8 +125,6 @@ static int join(vn__cmp_side *s, vn__cmp_side *f)
             for (int u = 0; u < 2; u++)
                 to->next_lo[u] = from->next_lo[u], to->next_hi[u] = from->next_hi[u];
         to->next_files += from->next_files;
-        for (int u = 0; u < 2; u++)
-            to->reached[u] = fmax(to->reached[u], from->reached[u]);
         if (from->why && vn__cmp_set_why(to, "%s", from->why))
             return VN_ENOMEM;
     }

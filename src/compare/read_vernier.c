@@ -79,8 +79,10 @@ static int pair_of(const cJSON *arr, double *lo, double *hi)
  * that state throughout; compare matches the states itself, and with that
  * reach a loop over two arrays planted 10% slower was called slower in
  * 21% of tries instead of 61% (bench/RESULTS.md, 2026-12-02, part
- * 14). Where est_ci is absent or null: ci. */
-static void next_run(vn__cmp_bench *b, const cJSON *units)
+ * 14). Where est_ci is absent or null: ci. short_of: the row stopped
+ * short of the precision its run sought, and resolved no finer change
+ * than the half-width it reached (b->reached, compare.c). */
+static void next_run(vn__cmp_bench *b, const cJSON *units, int short_of)
 {
     static const char *const name[2] = {"ns", "cycles"};
     b->next_files++;
@@ -90,16 +92,18 @@ static void next_run(vn__cmp_bench *b, const cJSON *units)
         double *lo = &b->next_lo[u], *hi = &b->next_hi[u];
         if (cJSON_IsNumber(v) && v->valuedouble > 0 &&
             pair_of(cJSON_GetObjectItemCaseSensitive(o, "est_ci"), lo, hi)) {
-            double x = v->valuedouble;
-            if (*lo > 0 && *lo <= x && x <= *hi)
-                b->reached[u] = fmax(b->reached[u], fmax(x / *lo - 1, *hi / x - 1));
-            vn__levels_next_run(x, lo, hi);
+            if (short_of)
+                b->reached[u] = vn__levels_half_share(v->valuedouble, *lo, *hi);
+            vn__levels_next_run(v->valuedouble, lo, hi);
         } else if (!pair_of(cJSON_GetObjectItemCaseSensitive(o, "ci"), lo, hi))
             *lo = *hi = NAN;
     }
 }
 
-static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_error *err)
+/* chosen: the run chose its processes (--processes auto), seeking the
+ * precision it was asked. */
+static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, int chosen,
+               vn__cmp_error *err)
 {
     const char *name = vn__cmp_str(r, "name");
     if (!name || !*name)
@@ -178,8 +182,9 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
     size_t units = 0;
     /* A body mostly off the CPU (asleep, waiting) takes the time it waits,
      * which the core's clock does not scale: its reference cycles say
-     * nothing of it, and it compares in ns, as its headline is (the engine's
-     * rule, VN__ON_CPU_MIN). A 1 ms sleep's processes read steadier in
+     * nothing of it, and it compares in ns, as its headline is (the row's
+     * median share, under VN__ON_CPU_MIN, as the engine asks of each
+     * process). A 1 ms sleep's processes read steadier in
      * cycles by chance in 51 of 400 pairs of kept runs, which then compared
      * in them (bench/RESULTS.md, 2026-12-04). */
     const cJSON *oc = vn__cmp_num(r, "on_cpu");
@@ -227,7 +232,8 @@ static int row(vn__cmp_side *s, const cJSON *r, size_t i, int code, vn__cmp_erro
         const cJSON *q = vn__cmp_num(head, "quantile");
         double low = q && q->valuedouble > 0 && q->valuedouble < 0.5 ? q->valuedouble : 0;
         b->low = b->next_files == 0 || b->low == low ? low : 0;
-        next_run(b, cJSON_GetObjectItemCaseSensitive(head, "units"));
+        next_run(b, cJSON_GetObjectItemCaseSensitive(head, "units"),
+                 chosen && stop && strcmp(stop, "precision"));
     }
     const cJSON *insn = cJSON_GetObjectItemCaseSensitive(r, "counters");
     insn = vn__cmp_num(cJSON_GetObjectItemCaseSensitive(insn, "instructions"), "value");
@@ -287,9 +293,12 @@ int vn__cmp_read_vernier(vn__cmp_side *s, const cJSON *root, vn__cmp_error *err)
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "benchmarks"), *r;
     if (!cJSON_IsArray(list))
         return vn__cmp_bad(err, "vernier.results/1 without a benchmarks array");
+    const cJSON *config = cJSON_GetObjectItemCaseSensitive(root, "config");
+    const char *procs = vn__cmp_str(config, "processes");
+    int sought = 0, chosen = procs && !strcmp(procs, "auto");
     size_t i = 0;
     cJSON_ArrayForEach(r, list) {
-        int rc = row(s, r, i++, code, err);
+        int rc = row(s, r, i++, code, chosen, err);
         if (rc)
             return rc;
     }
@@ -300,10 +309,7 @@ int vn__cmp_read_vernier(vn__cmp_side *s, const cJSON *root, vn__cmp_error *err)
      * count of runs (vernier run --runs N) or of processes (--processes
      * N, whose rows stop at N short of it), a trace or a kernel benchmark
      * carries the default without having sought it. */
-    const cJSON *config = cJSON_GetObjectItemCaseSensitive(root, "config");
     const cJSON *prec = vn__cmp_num(config, "precision");
-    const char *procs = vn__cmp_str(config, "processes");
-    int sought = 0, chosen = procs && !strcmp(procs, "auto");
     cJSON_ArrayForEach(r, list) {
         const char *stop = vn__cmp_str(r, "stop");
         sought |= stop && (!strcmp(stop, "precision") || !strcmp(stop, "processes_vary") ||

@@ -201,7 +201,7 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
         out("\n");
     } else
         nothing(o, &err, r, prefix);
-    size_t cycles = 0, aggs = 0, within = 0, aggs_bare = 0, still = 0, reach = 0;
+    size_t cycles = 0, aggs = 0, within = 0, aggs_bare = 0, still = 0, reach = 0, alone = 0;
     size_t moved[2][2] = {{0}};
     for (size_t i = 0; i < r->nrows; i++) {
         int agg = !strcmp(r->rows[i].method, "aggregates");
@@ -211,6 +211,14 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
         within += r->rows[i].within_next_run;
         still += r->rows[i].fast_end_still;
         reach += r->rows[i].within_reach;
+        /* A verdict that no earlier run widened rests on two runs of about
+         * a second each: what moves the machine over minutes (a
+         * neighbour's hold on the shared cache) neither run saw
+         * (bench/RESULTS.md, 2026-12-04: a pointer chase against the next
+         * run, 6 of 39 tries called slower alone, at most 2 of 34-40 with
+         * a store). */
+        alone += !r->rows[i].learned_from && !strcmp(r->rows[i].method, "processes") &&
+                 (r->rows[i].verdict == VN__CMP_FASTER || r->rows[i].verdict == VN__CMP_SLOWER);
         cycles += r->rows[i].cycles;
         aggs += agg;
         aggs_bare += agg && r->rows[i].verdict == VN__CMP_NO_INTERVAL;
@@ -231,15 +239,6 @@ static int footer(vn_buf *o, const vn__cmp_result *r, const char *prefix)
             least = r->rows[i].learned_from < least ? r->rows[i].learned_from : least;
             most = r->rows[i].learned_from > most ? r->rows[i].learned_from : most;
         }
-    /* A verdict that no earlier run widened rests on two runs of about a
-     * second each: what moves the machine over minutes (a neighbour's
-     * hold on the shared cache) neither run saw (bench/RESULTS.md,
-     * 2026-12-04: a pointer chase against the next run, 6 of 39 tries
-     * called slower alone, at most 2 of 34-40 with a store). */
-    size_t alone = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        alone += !r->rows[i].learned_from && !strcmp(r->rows[i].method, "processes") &&
-                 (r->rows[i].verdict == VN__CMP_FASTER || r->rows[i].verdict == VN__CMP_SLOWER);
     if (alone)
         out("%snote: %zu verdict%s on these runs alone: how far runs move apart is unseen "
             "(--store learns it)\n", prefix, alone, alone == 1 ? "" : "s");

@@ -92,9 +92,11 @@ typedef struct vn__cmp_bench {
     double next_lo[2], next_hi[2];
     size_t next_files;
     /* The half-width of the headline's own interval (est_ci) its run
-     * reached, as a share of the headline, [0] in ns and [1] in reference
-     * cycles: the finest change the run resolved (compare.c). The widest
-     * of a side's files; 0 where none said. */
+     * reached where the row stopped short of the precision the run sought,
+     * as a share of the headline, [0] in ns and [1] in reference cycles:
+     * the finest change the run resolved (compare.c). 0 where it reached
+     * its precision or sought none; a side of several files pools their
+     * processes, and keeps none (read.c). */
     double reached[2];
     /* Below 0.5: the quantile of the processes every file's headline was
      * (policy head_low), which the comparison then takes of the units; 0:

@@ -19,7 +19,7 @@ static void unit_nan(vn__unit_view *u) { u->value = u->lo = u->hi = NAN; }
  * one. */
 static double half_pct(double value, double lo, double hi)
 {
-    return value > 0 && isfinite(lo) ? 100 * fmax(value - lo, hi - value) / value : NAN;
+    return 100 * vn__levels_half_share(value, lo, hi);
 }
 
 /* The headline over processes: their median with its interval, their

@@ -205,6 +205,13 @@ double vn__levels_mj_se(const double *s, size_t k);
  * stay NAN. */
 void vn__levels_next_run(double value, double *lo, double *hi);
 
+/* An interval's wider half as a share of its value above 0 (0.01: +-1%),
+ * the measure the precision asked is held to; NAN without one. */
+static inline double vn__levels_half_share(double value, double lo, double hi)
+{
+    return value > 0 && isfinite(lo) ? fmax(value - lo, hi - value) / value : NAN;
+}
+
 /* A headline's two intervals from the estimate's [lo, hi] around value:
  * est as it is (what the precision asked is held to) but for a lower end
  * below 0 of a value above 0, which is 0, next for the next run

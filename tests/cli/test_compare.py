@@ -539,6 +539,17 @@ def test_a_change_within_the_precision_a_run_reached_is_no_change(tmp_path):
     far = write(tmp_path / "far.json", short_run([1.12 * v for v in base], 0.025))
     r = rows(compare("--fail-on-regression", a, far, check=3))["x"]
     assert r["verdict"] == "slower" and r["within_reach"] is False
+    # Runs of a count asked for sought no precision (2%), and two files a
+    # side pool their processes: neither keeps a run's reach.
+    fixed = []
+    for name, values in (("fa", base), ("fb", new)):
+        doc = short_run(values, 0.025)
+        doc["config"]["processes"] = "20"
+        fixed.append(write(tmp_path / f"{name}.json", doc))
+    r = rows(compare(*fixed, check=0))["x"]
+    assert r["threshold"] == pytest.approx(0.02) and r["within_reach"] is False, r
+    r = rows(compare(a, a, "--", b, b, check=0))["x"]
+    assert r["threshold"] == pytest.approx(0.01) and r["within_reach"] is False, r
 
 
 def probed_run(values, probes, core, lo, hi, left_out=()):

@@ -137,6 +137,8 @@ static void duration_format(void **state)
     assert_string_equal(vn__fmt_headline(s, sizeof s, 99999.6, 1), "100.0kc");
     assert_string_equal(vn__fmt_headline(s, sizeof s, 3185830.8, 1), "3185.8kc");
     assert_string_equal(vn__fmt_headline(s, sizeof s, 2.5e9, 1), "2500.0Mc");
+    assert_string_equal(vn__fmt_headline(s, sizeof s, 2.5e12, 1), "2.5e+12c");
+    assert_string_equal(vn__fmt_headline(s, sizeof s, NAN, 1), "-");
 }
 
 /* Counts and CPU numbers on the command line: decimal digits only. */
