@@ -209,23 +209,22 @@ static vn__cmp_verdict verdict_of(double lo, double hi, double t)
                         : VN__CMP_SAME;
 }
 
-/* The change a row has to pass: the threshold, or the half-width a side's
- * run reached where it stopped short of the precision it sought, in the
- * unit compared (cycles: 1), where wider. Processes that disagree beyond
- * the precision asked mark a machine whose state moves, between runs as
- * well, and such a run resolved no finer change: replayed on six kept
- * sets, the pointer chase's false alarms fell from 5.4% to 3.5% of tries
- * (bench/RESULTS.md, 2026-12-04). A side of several files pools their
- * processes, and has no one run's reach. */
-static double row_threshold(const work *w, const vn__cmp_bench *b, const vn__cmp_bench *n,
-                            int cycles)
+/* The verdict of row's interval past the change it has to pass: the
+ * threshold, or the half-width a side's run reached where it stopped short
+ * of the precision it sought (vn__cmp_bench reached), in the unit compared,
+ * where wider; within_reach where only that made it no change. Processes
+ * that disagree beyond the precision asked mark a machine whose state
+ * moves, between runs as well, and such a run resolved no finer change:
+ * replayed on six kept sets, the pointer chase's false alarms fell from
+ * 5.4% to 3.5% of tries (bench/RESULTS.md, 2026-12-04). */
+static void judge(const work *w, vn__cmp_row *row, const vn__cmp_bench *b, const vn__cmp_bench *n)
 {
+    int u = row->cycles != 0;
     double t = w->o->threshold;
-    const vn__cmp_bench *side[2] = {b, n};
-    for (int s = 0; s < 2; s++)
-        if (side[s]->next_files == 1 && side[s]->reached[cycles] > t)
-            t = side[s]->reached[cycles];
-    return t;
+    row->threshold = fmax(t, fmax(b->reached[u], n->reached[u]));
+    row->verdict = verdict_of(row->lo, row->hi, row->threshold);
+    row->within_reach = row->verdict == VN__CMP_SAME &&
+                        verdict_of(row->lo, row->hi, t) != VN__CMP_SAME;
 }
 
 /* A row of b and n with nothing known yet. */
@@ -265,10 +264,7 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
             return add_skip(r, b, n, b->n ? NAN : b->agg_mean, n->n ? NAN : n->agg_mean);
         if (rc)
             return rc;
-        row.threshold = row_threshold(w, b, n, 0);
-        row.verdict = verdict_of(row.lo, row.hi, row.threshold);
-        row.within_reach = row.verdict == VN__CMP_SAME &&
-                           verdict_of(row.lo, row.hi, w->o->threshold) != VN__CMP_SAME;
+        judge(w, &row, b, n);
         r->count[row.verdict]++;
         r->rows[r->nrows++] = row;
         return 0;
@@ -361,10 +357,7 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
     if (rc)
         goto done;
     widen_by_history(b, &row);
-    double t = row.threshold = row_threshold(w, b, n, row.cycles != 0);
-    row.verdict = verdict_of(row.lo, row.hi, t);
-    row.within_reach = row.verdict == VN__CMP_SAME &&
-                       verdict_of(row.lo, row.hi, w->o->threshold) != VN__CMP_SAME;
+    judge(w, &row, b, n);
     /* A state of the machine that lasts a run moves all its processes
      * together, unseen by an interval taken across them; each run's printed
      * interval is its promise about the next run, and a headline the other
@@ -380,7 +373,7 @@ static int row_of(work *w, vn__cmp_result *r, const vn__cmp_bench *b, const vn__
      * only where the fast ends moved past the threshold the same way. */
     row.fast_end_still = (row.verdict == VN__CMP_FASTER || row.verdict == VN__CMP_SLOWER) &&
                          !isnan(row.fast_ratio) &&
-                         verdict_of(row.fast_lo, row.fast_hi, t) != row.verdict;
+                         verdict_of(row.fast_lo, row.fast_hi, row.threshold) != row.verdict;
     if (row.fast_end_still)
         row.verdict = VN__CMP_SAME;
     int stands = side && !strcmp(row.method, "processes") &&

@@ -121,9 +121,13 @@ static int join(vn__cmp_side *s, vn__cmp_side *f)
         to->core_own |= from->core_own;
         to->core_both &= from->core_both;
         to->cycles_headline |= from->cycles_headline;
-        if (!to->next_files)
-            for (int u = 0; u < 2; u++)
+        /* A second file's headline pools with the first's processes: the
+         * side has no one run's reach (compare.c). */
+        for (int u = 0; u < 2 && from->next_files; u++) {
+            if (!to->next_files)
                 to->next_lo[u] = from->next_lo[u], to->next_hi[u] = from->next_hi[u];
+            to->reached[u] = to->next_files ? 0 : from->reached[u];
+        }
         to->next_files += from->next_files;
         if (from->why && vn__cmp_set_why(to, "%s", from->why))
             return VN_ENOMEM;

@@ -95,8 +95,8 @@ typedef struct vn__cmp_bench {
      * reached where the row stopped short of the precision the run sought,
      * as a share of the headline, [0] in ns and [1] in reference cycles:
      * the finest change the run resolved (compare.c). 0 where it reached
-     * its precision or sought none; a side of several files pools their
-     * processes, and keeps none (read.c). */
+     * its precision or sought none, and on a side of several files, which
+     * pools their processes (read.c join). */
     double reached[2];
     /* Below 0.5: the quantile of the processes every file's headline was
      * (policy head_low), which the comparison then takes of the units; 0:
