@@ -103,10 +103,11 @@ int vn__decide(const vn__row_view *row, const vn__policy *p, vn__decision *d);
 
 /* The probe over which a process ran on a shared core, from the median
  * probes of all the run's processes (of every row; probes[0..n), NAN
- * skipped, reordered): the middle of the widest gap between two of them
- * in ascending order when that gap is wider than p->process_shared_ratio,
- * else INFINITY: processes that only spread, with no gap, tell nothing
- * of a shared core. Pure. */
+ * skipped, reordered). With p->process_fence, the third-fastest times
+ * that fence, where the third-fastest reads under p->alone_probe (a core
+ * of its own), else INFINITY. Without, the middle of the widest gap
+ * between two of them in ascending order when that gap is wider than
+ * p->process_shared_ratio, else INFINITY. Pure. */
 double vn__probe_limit(double *probes, size_t n, const vn__policy *p);
 
 /* Marks proc[i].ref_off, of a row's k processes, where p->ref_off is on:

@@ -576,6 +576,10 @@ double vn__probe_limit(double *probes, size_t n, const vn__policy *p)
     if (m < 2)
         return INFINITY;
     qsort(probes, m, sizeof *probes, vn__cmp_double);
+    if (p->process_fence > 0) {
+        double base = probes[m < 3 ? m - 1 : 2];
+        return base < p->alone_probe ? base * p->process_fence : INFINITY;
+    }
     double gap = 1, at = INFINITY;
     for (size_t i = 0; i + 1 < m; i++)
         if (probes[i + 1] / probes[i] > gap) {

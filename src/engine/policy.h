@@ -56,6 +56,11 @@ typedef struct vn__policy {
      * sample-level tag (shared_ratio) judges single samples within a
      * process instead. */
     double process_shared_ratio;
+    /* Over 0: the run's processes are told apart by a fence instead of a
+     * gap: one whose probe reads over the run's third-fastest times this
+     * ratio ran on a shared core, when that third-fastest reads under
+     * alone_probe (a core of its own); 0: the widest gap. */
+    double process_fence;
     /* Cycles a branch: a row every process of which read the taken-branch
      * probe at this or more (the median of its samples'), none told apart
      * from the others as shared, ran while a second hardware thread shared

@@ -359,7 +359,8 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
         vn__warning_brief(vn__result_warn(r, "shared_core",
              "%zu of its %zu processes ran while a second hardware thread shared the core "
              "(the taken-branch probe read %.2f to %.2f cycles a branch, over %.2g times the "
-             "run's quiet processes)%s", shared, r->nprocesses, lo, hi, p->process_shared_ratio,
+             "run's quiet processes)%s", shared, r->nprocesses, lo, hi,
+             p->process_fence > 0 ? p->process_fence : p->process_shared_ratio,
              what[how]),
              "%zu/%zu processes on a shared core%s", shared, r->nprocesses, brief[how]);
     } else if (r->on_shared && shared && !tags_speak) {

@@ -441,6 +441,48 @@ static void the_alone_probe_follows_the_machine(void **state)
     assert_true(isinf(policy_of("alone_probe=inf").alone_probe));
 }
 
+/* The run's processes on a shared core, from their probes: by default the
+ * middle of the widest gap, when wider than process_shared_ratio; with
+ * process_fence, over the third-fastest times the fence, when that reads
+ * as a core of its own. Probes from runs of bench/coverage.sh. */
+static void the_run_s_probes_split_by_a_gap_or_a_fence(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    p.alone_probe = 1.3;
+    double gap[] = {1.60, 1.00, NAN, 1.01, 1.70, 1.02, 1.01};
+    double at = vn__probe_limit(gap, 7, &p);
+    assert_true(at > 1.02 && at < 1.60);
+    /* Probes that rise from a core of its own without a gap of a tenth:
+     * no gap to split at, so nothing is told apart... */
+    const double rise[] = {1.004, 1.005, 1.006, 1.013, 1.06, 1.136, 1.188, 1.24, 1.3, 1.38, 1.47};
+    double x[11];
+    memcpy(x, rise, sizeof x);
+    assert_true(isinf(vn__probe_limit(x, 11, &p)));
+    /* ...where a fence a tenth over the third-fastest tells them. */
+    p.process_fence = 1.1;
+    memcpy(x, rise, sizeof x);
+    at = vn__probe_limit(x, 11, &p);
+    assert_true(at > 1.06 && at < 1.136);
+    /* A gap within the shared ones put the limit among them (1.15 to 1.25
+     * read as a core of its own); the fence keeps it over the quiet ones. */
+    const double within[] = {1.00, 1.00, 1.01, 1.15, 1.20, 1.25, 1.90, 1.95};
+    double y[8];
+    memcpy(y, within, sizeof y);
+    p.process_fence = 0;
+    assert_true(vn__probe_limit(y, 8, &p) > 1.25);
+    memcpy(y, within, sizeof y);
+    p.process_fence = 1.1;
+    at = vn__probe_limit(y, 8, &p);
+    assert_true(at > 1.01 && at < 1.15);
+    /* No fence where even the third-fastest reads as a shared core, nor
+     * with two probes. */
+    double shared[] = {1.35, 1.40, 1.50, 1.90};
+    assert_true(isinf(vn__probe_limit(shared, 4, &p)));
+    double two[] = {1.00, 1.50};
+    assert_true(isinf(vn__probe_limit(two, 2, &p)));
+}
+
 static void a_bad_override_leaves_the_policy_untouched(void **state)
 {
     (void)state;
@@ -1446,6 +1488,7 @@ int main(void)
         cmocka_unit_test_setup(no_sample_no_headline, setup),
         cmocka_unit_test_setup(overrides_are_parsed_by_name, setup),
         cmocka_unit_test_setup(the_alone_probe_follows_the_machine, setup),
+        cmocka_unit_test(the_run_s_probes_split_by_a_gap_or_a_fence),
         cmocka_unit_test_setup(a_bad_override_leaves_the_policy_untouched, setup),
         cmocka_unit_test_setup(shared_slower_inf_keeps_shared_samples, setup),
         cmocka_unit_test_setup(shared_evidence_inf_never_waits_for_quiet_moments, setup),
