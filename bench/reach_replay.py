@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""What the reach to the other core state costs and buys, on kept runs.
+
+A row whose processes met both core states rests its headline on one and
+its interval, a promise about the next run, reaches the headline's quantile
+of the processes left out for the other state (docs/engine.md). For every
+set bench/coverage.sh kept (OUT=DIR) and condition, this script takes each
+run's interval as it was, and as it would have been without the reach
+(the estimate's own interval, est_ci, widened for the next run as the
+engine widens it), under a few rules of when to reach, and prints per
+rule: the mean coverage of the next run's headline (as bench/coverage.sh
+counts it), the workloads under 65%, and the set-conditions where a
+workload's mean half-width passed the half-range of the headlines plus
+the precision (1%). Then each workload's coverage under each rule.
+
+    build/venv/bin/python bench/reach_replay.py [--alt] DIR [DIR...]
+
+--alt takes the arm run with ALT's options (COND+alt) instead of the plain one.
+"""
+import json
+import math
+import os
+import statistics
+import sys
+
+import coverage_report as cr
+
+W = math.sqrt(2)  # the next run's interval: the estimate's, widened on the log scale
+
+
+def next_run(v, lo, hi):
+    """The engine's vn__levels_next_run of an estimate's interval."""
+    if v > 0 and lo > 0 and hi > 0:
+        lo, hi = v * (lo / v) ** W, v * (hi / v) ** W
+    else:
+        lo, hi = v - W * (v - lo), v + W * (hi - v)
+    return (0 if v > 0 and lo < 0 else lo), hi
+
+
+def next_in_other_state(left, rest, tail=0.025):
+    """Whether a next run of as many processes, each in the other state as
+    often as here and independently, keeps fewer than two in this one (and
+    so rests its headline on the other) at least tail of the time."""
+    n = left + rest
+    p = left / n
+    return sum(math.comb(n, j) * (1 - p) ** j * p ** (n - j) for j in range(2)) >= tail
+
+
+RULES = {
+    "always (the default)": lambda left, rest: True,
+    "never": lambda left, rest: False,
+    "2 or more left out": lambda left, rest: left >= 2,
+    "left out >= half the rest": lambda left, rest: 2 * left >= rest,
+    "left out >= the rest": lambda left, rest: left >= rest,
+    "binomial, 2.5%": next_in_other_state,
+}
+
+
+def variant(b, rule):
+    """Benchmark b with its headline's intervals as rule would leave them."""
+    h = b.get("headline")
+    if not h or h.get("bound") or not h.get("processes_left_out"):
+        return b
+    on_shared = h.get("core") == "shared"
+    ps = b.get("processes") or []
+    left = sum(1 for p in ps if p.get("left_out") and not p.get("ref_off")
+               and bool(p.get("shared")) != on_shared)
+    rest = sum(1 for p in ps if not p.get("left_out"))
+    if not left or not rest or rule(left, rest):
+        return b
+    h = json.loads(json.dumps(h))
+    for u in h["units"].values():
+        e = u.get("est_ci")
+        if e and e[0] is not None and e[1] is not None:
+            u["ci"] = list(next_run(u["value"], e[0], e[1]))
+    h["ci"] = h["units"][h["unit"]]["ci"]
+    return dict(b, headline=h)
+
+
+def measure(runs, name):
+    """(coverage of the next run, mean half-width, limit) of one workload,
+    in the unit most of its headlines were in, as bench/coverage.sh counts."""
+    units = [cr.headline(r[name])[0] for r in runs if name in r]
+    unit = max(dict.fromkeys(units), key=units.count)
+    vals, halves = [], []
+    for r in runs:
+        if name not in r:
+            continue
+        _, v, lo, hi, _ = cr.headline(r[name], unit)
+        if v is None:
+            continue
+        vals.append(v)
+        if lo is not None and hi is not None and v:
+            halves.append((hi - lo) / 2 / abs(v))
+    hit = tries = 0
+    for k in range(len(runs) - 1):
+        a, b = runs[k].get(name), runs[k + 1].get(name)
+        if not a or not b:
+            continue
+        for x, y in ((a, b), (b, a)):
+            u, _, lo, hi, bound = cr.headline(x, unit)
+            w = cr.headline(y, u)[1]
+            if lo is None or hi is None or w is None or bound:
+                continue
+            tries += 1
+            hit += lo <= w <= hi
+    mid = statistics.median(vals) if vals else float("nan")
+    limit = (max(vals) - min(vals)) / 2 / mid + 0.01 if vals and mid else float("nan")
+    half = statistics.mean(halves) if halves else float("nan")
+    return (hit / tries if tries else None), half, limit
+
+
+def main(dirs, alt=False):
+    means = {k: [] for k in RULES}
+    wide = {k: [] for k in RULES}
+    low = {k: 0 for k in RULES}
+    per = {}
+    for d in dirs:
+        files = os.listdir(d)
+        for cond in cr.conditions(files):
+            if ("alt" in cond) != alt:
+                continue
+            base = cr.base_runs(d, files, cond)
+            if not base:
+                continue
+            where = f"{os.path.basename(os.path.normpath(d))} {cond}"
+            for key, rule in RULES.items():
+                runs = [{n: variant(b, rule) for n, b in r.items()} for r in base]
+                covs = []
+                for name in base[0]:
+                    c, half, limit = measure(runs, name)
+                    if c is None:
+                        continue
+                    covs.append(c)
+                    per.setdefault(name, {}).setdefault(key, []).append(c)
+                    low[key] += c < 0.65
+                    if half > limit:
+                        wide[key].append(f"{where} {name} {100 * half:.1f}% > {100 * limit:.1f}%")
+                means[key].append(statistics.mean(covs))
+    print(f"{'reach':<26}{'mean cover':>11}{'under 65%':>10}{'wider':>7}")
+    for key in RULES:
+        print(f"{key:<26}{100 * statistics.mean(means[key]):>10.1f}%{low[key]:>10}"
+              f"{len(wide[key]):>7}")
+    for key in RULES:
+        for w in wide[key]:
+            print(f"  {key}: {w}")
+    print("coverage of the next run, each workload, mean over the set-conditions:")
+    for name, by in per.items():
+        print(f"  {name:<15}" + " ".join(f"{100 * statistics.mean(by[k]):5.1f}" for k in RULES))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: bench/reach_replay.py DIR [DIR...]")
+    alt = sys.argv[1] == "--alt"
+    main(sys.argv[1 + alt:], alt)
