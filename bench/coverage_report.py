@@ -15,6 +15,7 @@ import json
 import os
 import statistics
 import sys
+import types
 
 PRECISION = 0.01  # the precision asked, the default
 
@@ -164,6 +165,69 @@ def needs(apart):
     return s[min(len(s) - 1, int(0.95 * len(s)))]
 
 
+def figures(runs, name):
+    """One workload's figures over a condition's runs ({name: benchmark}
+    each, in order): the unit most headlines were in, the headlines
+    (vals), their intervals' half-widths as shares (halves), how many were
+    bounds, the process counts, and over the pairs of neighbouring runs
+    each way: how often one's interval held the other's headline (hit of
+    tries; shit of stries over pairs in one core state; ehit of etries
+    with the estimate's own interval) and how far apart they were (apart);
+    half (the mean half-width) and limit (the headlines' half-range plus
+    the precision asked)."""
+    # The unit most runs' headlines were in (a row's unit can differ
+    # from run to run, and the first run's is no better a choice).
+    units = [headline(r[name])[0] for r in runs if name in r]
+    unit = max(dict.fromkeys(units), key=units.count)
+    vals, halves, bounds, procs = [], [], 0, []
+    for r in runs:
+        if name not in r:
+            continue
+        u, v, lo, hi, bound = headline(r[name], unit)
+        bounds += bool(bound)
+        if v is None:
+            continue
+        vals.append(v)
+        if lo is not None and hi is not None and v:
+            # Half the interval's width, as a share of the headline:
+            # an interval on the log scale is longer above it than
+            # below, and the medians' half-range it is held to is
+            # half of theirs too.
+            halves.append((hi - lo) / 2 / abs(v))
+        h = r[name].get("headline") or {}
+        if h.get("processes"):
+            procs.append(h["processes"])
+    hit = tries = shit = stries = ehit = etries = 0
+    apart = []
+    for k in range(len(runs) - 1):
+        a, b = runs[k].get(name), runs[k + 1].get(name)
+        if not a or not b:
+            continue
+        for x, y in ((a, b), (b, a)):
+            u, v, lo, hi, bound = headline(x, unit)
+            _, w, _, _, _ = headline(y, u)
+            if lo is None or hi is None or w is None or bound:
+                continue
+            tries += 1
+            hit += lo <= w <= hi
+            if v and w is not None:
+                apart.append(abs(w / v - 1))
+            elo, ehi = est_interval(x, u)
+            if elo is not None:
+                etries += 1
+                ehit += elo <= w <= ehi
+            if same_state(x, y):
+                stries += 1
+                shit += lo <= w <= hi
+    mid = statistics.median(vals) if vals else float("nan")
+    half_range = (max(vals) - min(vals)) / 2 / mid if vals and mid else float("nan")
+    half = statistics.mean(halves) if halves else float("nan")
+    return types.SimpleNamespace(
+        unit=unit, vals=vals, halves=halves, bounds=bounds, procs=procs, hit=hit, tries=tries,
+        shit=shit, stries=stries, ehit=ehit, etries=etries, apart=apart, half=half,
+        limit=half_range + PRECISION)
+
+
 def main(d):
     files = os.listdir(d)
     conds = conditions(files)
@@ -183,50 +247,10 @@ def main(d):
         names = list(runs[0].keys())
         covs, scovs, wide, low, missed = [], [], [], [], []
         for name in names:
-            # The unit most runs' headlines were in (a row's unit can differ
-            # from run to run, and the first run's is no better a choice).
-            units = [headline(r[name])[0] for r in runs if name in r]
-            unit = max(dict.fromkeys(units), key=units.count)
-            vals, halves, bounds, procs = [], [], 0, []
-            for r in runs:
-                if name not in r:
-                    continue
-                u, v, lo, hi, bound = headline(r[name], unit)
-                bounds += bool(bound)
-                if v is None:
-                    continue
-                vals.append(v)
-                if lo is not None and hi is not None and v:
-                    # Half the interval's width, as a share of the headline:
-                    # an interval on the log scale is longer above it than
-                    # below, and the medians' half-range it is held to is
-                    # half of theirs too.
-                    halves.append((hi - lo) / 2 / abs(v))
-                h = r[name].get("headline") or {}
-                if h.get("processes"):
-                    procs.append(h["processes"])
-            hit = tries = shit = stries = ehit = etries = 0
-            apart = []
-            for k in range(len(runs) - 1):
-                a, b = runs[k].get(name), runs[k + 1].get(name)
-                if not a or not b:
-                    continue
-                for x, y in ((a, b), (b, a)):
-                    u, v, lo, hi, bound = headline(x, unit)
-                    _, w, _, _, _ = headline(y, u)
-                    if lo is None or hi is None or w is None or bound:
-                        continue
-                    tries += 1
-                    hit += lo <= w <= hi
-                    if v and w is not None:
-                        apart.append(abs(w / v - 1))
-                    elo, ehi = est_interval(x, u)
-                    if elo is not None:
-                        etries += 1
-                        ehit += elo <= w <= ehi
-                    if same_state(x, y):
-                        stries += 1
-                        shit += lo <= w <= hi
+            f = figures(runs, name)
+            unit, vals, bounds, procs = f.unit, f.vals, f.bounds, f.procs
+            hit, tries, shit, stries = f.hit, f.tries, f.shit, f.stries
+            ehit, etries, apart = f.ehit, f.etries, f.apart
             # How many of each kind of comparison called the workload
             # slower, of how many made: against the next run ("base"), and
             # against one with a planted slowdown of 3% or 10% (the chains).
@@ -268,8 +292,6 @@ def main(d):
                     line += ("; 3%+ slower in cycles, same on-CPU share: run"
                              + ("s" if len(hid) > 1 else "") + " #" + ", #".join(map(str, hid)))
                 missed.append(line)
-            mid = statistics.median(vals) if vals else float("nan")
-            half_range = (max(vals) - min(vals)) / 2 / mid if vals and mid else float("nan")
             cov = hit / tries if tries else None
             if cov is not None:
                 covs.append(cov)
@@ -278,8 +300,7 @@ def main(d):
             scov = shit / stries if stries else None
             if scov is not None:
                 scovs.append(scov)
-            half = statistics.mean(halves) if halves else float("nan")
-            need, limit = needs(apart), half_range + PRECISION
+            half, need, limit = f.half, needs(apart), f.limit
             if half > limit:
                 line = f"  {name} {100 * half:.2f}% > {100 * limit:.2f}%, needs {100 * need:.2f}%"
                 if need > limit:  # so apart has pairs: needs() is NAN without

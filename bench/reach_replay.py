@@ -8,10 +8,11 @@ set bench/coverage.sh kept (OUT=DIR) and condition, this script takes each
 run's interval as it was, and as it would have been without the reach
 (the estimate's own interval, est_ci, widened for the next run as the
 engine widens it), under a few rules of when to reach, and prints per
-rule: the mean coverage of the next run's headline (as bench/coverage.sh
-counts it), the workloads under 65%, and the set-conditions where a
-workload's mean half-width passed the half-range of the headlines plus
-the precision (1%). Then each workload's coverage under each rule.
+rule, as bench/coverage.sh counts them (coverage_report.figures): the
+mean coverage of the next run's headline, the workloads under 65%, and
+the set-conditions where a workload's mean half-width passed the
+half-range of the headlines plus the precision (1%). Then each
+workload's coverage under each rule.
 
     build/venv/bin/python bench/reach_replay.py [--alt] DIR [DIR...]
 
@@ -77,39 +78,6 @@ def variant(b, rule):
     return dict(b, headline=h)
 
 
-def measure(runs, name):
-    """(coverage of the next run, mean half-width, limit) of one workload,
-    in the unit most of its headlines were in, as bench/coverage.sh counts."""
-    units = [cr.headline(r[name])[0] for r in runs if name in r]
-    unit = max(dict.fromkeys(units), key=units.count)
-    vals, halves = [], []
-    for r in runs:
-        if name not in r:
-            continue
-        _, v, lo, hi, _ = cr.headline(r[name], unit)
-        if v is None:
-            continue
-        vals.append(v)
-        if lo is not None and hi is not None and v:
-            halves.append((hi - lo) / 2 / abs(v))
-    hit = tries = 0
-    for k in range(len(runs) - 1):
-        a, b = runs[k].get(name), runs[k + 1].get(name)
-        if not a or not b:
-            continue
-        for x, y in ((a, b), (b, a)):
-            u, _, lo, hi, bound = cr.headline(x, unit)
-            w = cr.headline(y, u)[1]
-            if lo is None or hi is None or w is None or bound:
-                continue
-            tries += 1
-            hit += lo <= w <= hi
-    mid = statistics.median(vals) if vals else float("nan")
-    limit = (max(vals) - min(vals)) / 2 / mid + 0.01 if vals and mid else float("nan")
-    half = statistics.mean(halves) if halves else float("nan")
-    return (hit / tries if tries else None), half, limit
-
-
 def main(dirs, alt=False):
     means = {k: [] for k in RULES}
     wide = {k: [] for k in RULES}
@@ -128,9 +96,10 @@ def main(dirs, alt=False):
                 runs = [{n: variant(b, rule) for n, b in r.items()} for r in base]
                 covs = []
                 for name in base[0]:
-                    c, half, limit = measure(runs, name)
-                    if c is None:
+                    f = cr.figures(runs, name)
+                    if not f.tries:
                         continue
+                    c, half, limit = f.hit / f.tries, f.half, f.limit
                     covs.append(c)
                     per.setdefault(name, {}).setdefault(key, []).append(c)
                     low[key] += c < 0.65
