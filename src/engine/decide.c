@@ -324,6 +324,36 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
     return 0;
 }
 
+/* A chain of adds, the reference, runs at most one add a cycle: a second
+ * hardware thread busy beside it, or anything else that takes the core,
+ * only slows it. Where a body's processes hold their ns steadier than
+ * their cycles, the clock held still and the reference's reading moved:
+ * a busy sibling slowed the adds and not the body (a chain of divisions
+ * kept 500-502 ns in runs whose reference read 2.64 to 2.98 cycles a ns).
+ * The body's cycles are then its ns at the rate the unslowed processes
+ * read. The fastest reading alone may be one process's lucky moment (3.05
+ * beside nine at 2.94-2.98): the second-highest of three or more. A
+ * body bound by memory while the clock did move gets the cycles it takes
+ * at the rate read highest; its headline is ns either way. */
+void vn__at_clock(const vn__unit_view *ns, vn__unit_view *cycles, const double *x,
+                  const double *c, size_t k)
+{
+    double first = 0, second = 0;
+    for (size_t i = 0; i < k; i++) {
+        double f = x[i] > 0 && c[i] > 0 ? c[i] / x[i] : 0;
+        if (f > first)
+            second = first, first = f;
+        else if (f > second)
+            second = f;
+    }
+    double s = ns->value * (k >= 3 ? second : first) / cycles->value;
+    if (!(s > 0) || !isfinite(s))
+        return;
+    cycles->value *= s;
+    cycles->lo *= s;
+    cycles->hi *= s;
+}
+
 vn_stop vn__stop_of(vn__verdict v)
 {
     switch (v) {

@@ -148,6 +148,15 @@ typedef struct vn__unit_view {
     double value, lo, hi;
 } vn__unit_view;
 
+/* The cycles of a row on the CPU whose k processes held their ns (x)
+ * steadier than their cycles (c): *cycles, its interval's width kept as a
+ * share, moved to the ns headline at the clock's rate (cycles a ns) the
+ * reference read where nothing slowed it, the second-highest of three or
+ * more processes' rates (c[i] / x[i]), the higher of two. Left as it is
+ * when that is not a rate above 0. Pure. */
+void vn__at_clock(const vn__unit_view *ns, vn__unit_view *cycles, const double *x,
+                  const double *c, size_t k);
+
 typedef struct vn__row_decision {
     size_t k;                /* processes */
     vn__verdict verdict;     /* go on: another process */

@@ -508,6 +508,8 @@ static int decide_row(const vn__decision *proc, size_t k, const vn__policy *p,
             int which = vn__levels_which_steadier(x, c, k, p->cycles_gain);
             out->clock_moved = which == 1;
             out->cycles_headline = cycles_unit(p, on_cpu, out->clock_moved, which == -1);
+            if (p->ns_at_clock && on_cpu && which == -1)
+                vn__at_clock(&out->ns, &out->cycles, x, c, k);
         }
         for (size_t i = 0; i < k; i++)
             scale[i] = out->cycles_headline ? c[i] / x[i] : 1;

@@ -43,6 +43,11 @@ typedef struct vn__policy {
      * when they agree better in cycles, the clock having moved during
      * the run. */
     size_t cycles_first;
+    /* 1: a row on the CPU whose processes hold their ns steadier than
+     * their cycles gives its cycles at the clock's rate the reference read
+     * where nothing slowed it (vn__at_clock); 0: its processes' cycles as
+     * they read. */
+    size_t ns_at_clock;
     /* 1: below 8 processes, a headline's interval is no narrower than
      * the one the median of their own values' variances gives, with the
      * normal quantile (vn__levels_compute); 0 (the default): their spread

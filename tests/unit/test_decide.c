@@ -1310,6 +1310,46 @@ static void a_body_on_the_cpu_compares_in_cycles(void **state)
     assert_false(decide_row(same, 5, &p, 1, 1e6).cycles_headline);
 }
 
+/* A chain of divisions beside a busy sibling: its processes hold 500 ns
+ * while the reference, which the sibling slows, reads 2.64 to 2.98 cycles
+ * a ns. The headline is ns; its cycles are the ns at the rate of the
+ * processes nothing slowed (the second-highest, 2.97: one reading above
+ * the rest may be a lucky moment), the interval's width kept as a share.
+ * With ns_at_clock=0 they are the processes' cycles as read, fewer. */
+static void cycles_beside_steady_ns_are_at_the_unslowed_rate(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    assert_int_equal(p.ns_at_clock, 1);
+    const double ns[6] = {500, 500.1, 499.9, 500.05, 499.95, 500.02};
+    const double rate[6] = {2.97, 2.80, 2.99, 2.64, 2.85, 2.72};
+    vn__decision proc[6];
+    for (int i = 0; i < 6; i++) {
+        proc[i] = proc_of(ns[i], 0.01, rate[i]);
+        proc[i].on_cpu = 1;
+    }
+    vn__row_decision at = decide_row(proc, 6, &p, 1, 1e6);
+    p.ns_at_clock = 0;
+    vn__row_decision as = decide_row(proc, 6, &p, 1, 1e6);
+    assert_false(at.cycles_headline);
+    assert_false(as.cycles_headline);
+    assert_float_equal(at.cycles.value, at.ns.value * 2.97, 1e-6);
+    assert_true(as.cycles.value < at.ns.value * 2.85);
+    assert_float_equal((at.cycles.hi - at.cycles.lo) / at.cycles.value,
+                       (as.cycles.hi - as.cycles.lo) / as.cycles.value, 1e-12);
+    assert_float_equal(at.ns.value, as.ns.value, 1e-12);
+    /* The rule alone: the higher of two; nothing at a body under 0. */
+    vn__unit_view n = {100, 99, 101}, c = {250, 240, 260};
+    const double x2[2] = {100, 100}, c2[2] = {280, 300};
+    vn__at_clock(&n, &c, x2, c2, 2);
+    assert_float_equal(c.value, 300, 1e-9);
+    assert_float_equal(c.lo, 288, 1e-9);
+    assert_float_equal(c.hi, 312, 1e-9);
+    n.value = -1;
+    vn__at_clock(&n, &c, x2, c2, 2);
+    assert_float_equal(c.value, 300, 1e-9);
+}
+
 static void one_process_bound_makes_the_row_a_bound(void **state)
 {
     (void)state;
@@ -1459,6 +1499,7 @@ int main(void)
         cmocka_unit_test_setup(a_steady_body_is_a_precise_median_net_of_the_loop, setup),
         cmocka_unit_test_setup(two_core_states_that_read_alike_carry_the_headline_together, setup),
         cmocka_unit_test_setup(a_body_on_the_cpu_compares_in_cycles, setup),
+        cmocka_unit_test_setup(cycles_beside_steady_ns_are_at_the_unslowed_rate, setup),
         cmocka_unit_test_setup(the_precision_must_hold_at_two_looks_in_a_row, setup),
         cmocka_unit_test_setup(the_net_interval_carries_the_empty_loops_uncertainty, setup),
         cmocka_unit_test_setup(no_stop_before_the_minimum_samples, setup),
