@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""The chains' figures in cycles, on kept runs, with a row's cycles at the
+clock's rate where its processes held their ns steadier (ns_at_clock).
+
+A row on the CPU whose processes hold their ns steadier than their cycles
+has an ns headline; its figure in cycles, beside it, is what compares with
+the runs whose headline was cycles. For every set bench/coverage.sh kept
+(OUT=DIR) and condition, this script takes each such run's cycles as they
+were, and as the engine's vn__at_clock gives them: the ns headline at the
+second-highest rate (cycles a ns) of the processes the headline rests on
+(the higher of two), the interval's width kept as a share. It prints, for
+the chain of adds and the chain of divisions, the spread of the headlines
+in cycles from run to run and the coverage of the next run's headline in
+cycles (coverage_report.figures), both ways, and the totals.
+
+    build/venv/bin/python bench/clock_replay.py DIR [DIR...]
+
+Runs made with ns_at_clock on (the default since 2026-12-04) already hold
+the moved figure; for them the two columns agree.
+"""
+import copy
+import os
+import sys
+
+import coverage_report as cr
+
+CHAINS = ("chain_1000", "div_chain")
+
+
+def at_clock(b):
+    """Benchmark b with its cycles moved as vn__at_clock moves them, where
+    its headline is ns and it has cycles; else b."""
+    h = b.get("headline")
+    if not h or h.get("bound") or h.get("unit") != "ns" or "cycles" not in h.get("units", {}):
+        return b
+    rates = sorted((p["cycles"] / p["value"] for p in b.get("processes") or []
+                    if not p.get("left_out") and p.get("cycles") and (p.get("value") or 0) > 0),
+                   reverse=True)
+    c = h["units"]["cycles"]
+    if len(rates) < 2 or not c.get("value"):
+        return b
+    s = h["units"]["ns"]["value"] * rates[1 if len(rates) >= 3 else 0] / c["value"]
+    if not s > 0:
+        return b
+    h = copy.deepcopy(h)
+    c = h["units"]["cycles"]
+    for key in ("ci", "est_ci"):
+        if c.get(key):
+            c[key] = [x * s for x in c[key]]
+    c["value"] *= s
+    return dict(b, headline=h)
+
+
+def main(dirs):
+    total = {name: [0, 0, 0, 0] for name in CHAINS}
+    print(f"{'set condition':<22}{'workload':<12}{'spread as read':>15}{'at clock':>9}"
+          f"{'cover as read':>15}{'at clock':>10}")
+    for d in dirs:
+        files = os.listdir(d)
+        for cond in cr.conditions(files):
+            base = cr.base_runs(d, files, cond)
+            if not base:
+                continue
+            moved = [{n: at_clock(b) for n, b in r.items()} for r in base]
+            where = f"{os.path.basename(os.path.normpath(d))} {cond}"
+            for name in CHAINS:
+                a, b = cr.figures(base, name), cr.figures(moved, name)
+                if a.unit != "cycles" or not a.tries:
+                    continue
+                t = total[name]
+                t[0] += a.hit
+                t[1] += a.tries
+                t[2] += b.hit
+                t[3] += b.tries
+                print(f"{where:<22}{name:<12}{max(a.vals) / min(a.vals):>15.3f}"
+                      f"{max(b.vals) / min(b.vals):>9.3f}{a.hit:>9}/{a.tries:<5}"
+                      f"{b.hit:>4}/{b.tries:<5}")
+    for name, t in total.items():
+        if t[1]:
+            print(f"{name}: next run covered in {100 * t[0] / t[1]:.1f}% of {t[1]} tries as read, "
+                  f"{100 * t[2] / t[3]:.1f}% at the clock's rate")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: bench/clock_replay.py DIR [DIR...]")
+    main(sys.argv[1:])
