@@ -326,17 +326,17 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
 
 /* A chain of adds, the reference, runs at most one add a cycle: a second
  * hardware thread busy beside it, or anything else that takes the core,
- * only slows it. Where a body's processes hold their ns steadier than
- * their cycles, the clock held still and the reference's reading moved:
- * a busy sibling slowed the adds and not the body (a chain of divisions
- * kept 500-502 ns in runs whose reference read 2.64 to 2.98 cycles a ns).
- * The body's cycles are then its ns at the rate the unslowed processes
- * read. The fastest reading alone may be one process's lucky moment (3.05
- * beside nine at 2.94-2.98): the second-highest of three or more. A
- * body bound by memory while the clock did move gets the cycles it takes
- * at the rate read highest; its headline is ns either way. */
-void vn__at_clock(const vn__unit_view *ns, vn__unit_view *cycles, const double *x,
-                  const double *c, size_t k)
+ * only slows it. A body on the CPU whose processes hold their ns steadier
+ * than their cycles met a reference that moved while the body did not,
+ * such as a chain of divisions beside a busy sibling, which slows the adds
+ * and not the divisions; its cycles are then its ns at the rate of the
+ * processes nothing slowed. The highest rate alone may be one process's
+ * lucky moment: the second-highest (docs/engine.md, step 8). Where the
+ * clock itself moved and the body did not follow it (one bound by
+ * memory), the figure is the cycles it takes at the second-highest rate
+ * seen; its headline is ns either way. */
+double vn__at_clock(const vn__unit_view *ns, vn__unit_view *cycles, const double *x,
+                    const double *c, size_t k)
 {
     double first = 0, second = 0;
     for (size_t i = 0; i < k; i++) {
@@ -346,12 +346,13 @@ void vn__at_clock(const vn__unit_view *ns, vn__unit_view *cycles, const double *
         else if (f > second)
             second = f;
     }
-    double s = ns->value * (k >= 3 ? second : first) / cycles->value;
+    double rate = k >= 3 ? second : first, s = ns->value * rate / cycles->value;
     if (!(s > 0) || !isfinite(s))
-        return;
+        return NAN;
     cycles->value *= s;
     cycles->lo *= s;
     cycles->hi *= s;
+    return rate;
 }
 
 vn_stop vn__stop_of(vn__verdict v)

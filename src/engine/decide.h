@@ -150,12 +150,13 @@ typedef struct vn__unit_view {
 
 /* The cycles of a row on the CPU whose k processes held their ns (x)
  * steadier than their cycles (c): *cycles, its interval's width kept as a
- * share, moved to the ns headline at the clock's rate (cycles a ns) the
- * reference read where nothing slowed it, the second-highest of three or
- * more processes' rates (c[i] / x[i]), the higher of two. Left as it is
- * when that is not a rate above 0. Pure. */
-void vn__at_clock(const vn__unit_view *ns, vn__unit_view *cycles, const double *x,
-                  const double *c, size_t k);
+ * share, moved to the ns headline at the rate (cycles a ns) the second-
+ * highest of the processes' c[i] / x[i] gives where k >= 3, the higher
+ * of two otherwise (the engine asks from 4 processes, below which no unit
+ * reads steadier). Returns that rate; NAN, *cycles left as it is, when it
+ * is not a rate above 0. Pure. */
+double vn__at_clock(const vn__unit_view *ns, vn__unit_view *cycles, const double *x,
+                    const double *c, size_t k);
 
 typedef struct vn__row_decision {
     size_t k;                /* processes */
@@ -182,6 +183,8 @@ typedef struct vn__row_decision {
     double sd_processes;     /* the spread of the values across processes (NAN for one) */
     double serial;           /* vn__levels_serial of the headline unit's values (1: none) */
     double within;           /* the mean variance of a process's value from its own samples */
+    double clock_rate;       /* the rate (cycles a ns) cycles was moved to (vn__at_clock);
+                                NAN: the processes' cycles as read */
     int disagree;            /* the processes' values fall in groups further apart than
                                 their own uncertainty allows (layout), or some give a bound
                                 and some a median */

@@ -359,7 +359,7 @@ static int decide_row(const vn__decision *proc, size_t k, const vn__policy *p,
                               .bound_cycles = NAN, .half_pct = NAN, .median_half_pct = NAN,
                               .need = NAN, .share_processes = NAN, .share_blocks = NAN,
                               .share_samples = NAN, .sd_processes = NAN, .within = NAN,
-                              .serial = 1};
+                              .serial = 1, .clock_rate = NAN};
     unit_nan(&out->ns);
     unit_nan(&out->cycles);
     if (!proc || k == 0)
@@ -509,7 +509,7 @@ static int decide_row(const vn__decision *proc, size_t k, const vn__policy *p,
             out->clock_moved = which == 1;
             out->cycles_headline = cycles_unit(p, on_cpu, out->clock_moved, which == -1);
             if (p->ns_at_clock && on_cpu && which == -1)
-                vn__at_clock(&out->ns, &out->cycles, x, c, k);
+                out->clock_rate = vn__at_clock(&out->ns, &out->cycles, x, c, k);
         }
         for (size_t i = 0; i < k; i++)
             scale[i] = out->cycles_headline ? c[i] / x[i] : 1;

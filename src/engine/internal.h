@@ -213,9 +213,10 @@ void vn__result_warnings(vn_result *res, const vn_config *cfg, const struct vn__
                          const struct vn__row_decision *rd);
 /* The interval of res's headline (ns and cycles), a promise about the next
  * run, widened to reach the headline's quantile q of the processes left
- * out for the other core state (engine/summary.c, pure). 0, or
- * VN_ENOMEM. */
-int vn__reach_other_state(vn_result *res, double q);
+ * out for the other core state (engine/summary.c, pure); in cycles their
+ * ns at rate where it is finite (the row's cycles moved to the clock's
+ * rate, vn__at_clock), else their cycles. 0, or VN_ENOMEM. */
+int vn__reach_other_state(vn_result *res, double q, double rate);
 /* Whether res's headline left process p out for its core state (not for a
  * reference read slow, nor an upper bound). */
 int vn__left_for_state(const vn_result *res, const vn_process_result *p);

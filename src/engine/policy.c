@@ -220,10 +220,9 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * 1.018 in cycles on a day the clock moved between runs and seldom
      * within one (bench/RESULTS.md, 2026-11-29). */
     p->cycles_first = 1;
-    /* Replayed on 34 kept set-conditions of bench/coverage.sh, the
-     * division chain's spread in cycles from run to run at most 1.024
-     * against 1.081, its coverage of the next run in cycles 89% against
-     * 85%, the chain of adds' the same (bench/RESULTS.md, 2026-12-04). */
+    /* The division chain's spread in cycles from run to run and its
+     * coverage of the next run improved, the chain of adds' moved within
+     * a point (docs/engine.md, step 8; bench/RESULTS.md, 2026-12-04). */
     p->ns_at_clock = 1;
     /* Off: in its A/B set of 41 runs it moved the mean coverage by -3
      * and +4 points (quiet, stressed), and a floor at every count by +1

@@ -285,16 +285,18 @@ void vn__reach(double ci[2], double *x, size_t m, double q)
  * sharing it with another hardware thread) rests its headline on one state,
  * but its next run may meet the other throughout and rest its headline
  * there: the promise reaches the headline's quantile of the processes left
- * out for their state, in ns and in cycles. The estimate's own interval
- * (est_ci) stays that of the state the headline rests on. Over four kept
- * sets of bench/coverage.sh this held the next run's headline in 79-91% of
- * pairs on average, against 75-88% (bench/RESULTS.md, 2026-12-02). */
+ * out for their state, in ns and in cycles (in cycles their ns at the
+ * clock's rate where the row's cycles were moved to it, vn__at_clock).
+ * The estimate's own interval (est_ci) stays that of the state the
+ * headline rests on. Over four kept sets of bench/coverage.sh this held
+ * the next run's headline in 79-91% of pairs on average, against 75-88%
+ * (bench/RESULTS.md, 2026-12-02). */
 int vn__left_for_state(const vn_result *res, const vn_process_result *p)
 {
     return p->left_out && !p->upper_bound && !p->ref_off && p->shared != res->on_shared;
 }
 
-int vn__reach_other_state(vn_result *res, double q)
+int vn__reach_other_state(vn_result *res, double q, double rate)
 {
     size_t k = res->nprocesses, m = 0, mc = 0;
     double *v = malloc(2 * (k ? k : 1) * sizeof *v);
@@ -309,8 +311,9 @@ int vn__reach_other_state(vn_result *res, double q)
             continue;
         if (isfinite(p->value) && p->value > 0)
             v[m++] = p->value;
-        if (isfinite(p->cycles) && p->cycles > 0)
-            c[mc++] = p->cycles;
+        double cyc = isfinite(rate) ? p->value * rate : p->cycles;
+        if (isfinite(cyc) && cyc > 0)
+            c[mc++] = cyc;
     }
     vn__reach(res->stats.median_ci, v, m, q);
     vn__reach(res->cycles_ci, c, mc, q);
@@ -379,7 +382,7 @@ int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *p
     res->on_shared = rd->on_shared;
     res->states_alike = rd->alike;
     if (rd->shared && !rd->bound && res->stats.n &&
-        (rc = vn__reach_other_state(res, vn__policy_quantile(pol))) != 0)
+        (rc = vn__reach_other_state(res, vn__policy_quantile(pol), rd->clock_rate)) != 0)
         goto out;
     if (c && nctr)
         rc = counters_of(res, parts, k, c, nctr, used);

@@ -1338,15 +1338,22 @@ static void cycles_beside_steady_ns_are_at_the_unslowed_rate(void **state)
     assert_float_equal((at.cycles.hi - at.cycles.lo) / at.cycles.value,
                        (as.cycles.hi - as.cycles.lo) / as.cycles.value, 1e-12);
     assert_float_equal(at.ns.value, as.ns.value, 1e-12);
-    /* The rule alone: the higher of two; nothing at a body under 0. */
+    assert_float_equal(at.clock_rate, 2.97, 1e-12);
+    assert_true(isnan(as.clock_rate));
+    /* The rule alone: the higher of two, the second-highest of three;
+     * nothing at a body under 0. */
     vn__unit_view n = {100, 99, 101}, c = {250, 240, 260};
-    const double x2[2] = {100, 100}, c2[2] = {280, 300};
-    vn__at_clock(&n, &c, x2, c2, 2);
+    const double x3[3] = {100, 100, 50}, c3[3] = {280, 300, 155};
+    assert_float_equal(vn__at_clock(&n, &c, x3, c3, 2), 3, 1e-12);
     assert_float_equal(c.value, 300, 1e-9);
     assert_float_equal(c.lo, 288, 1e-9);
     assert_float_equal(c.hi, 312, 1e-9);
+    assert_float_equal(vn__at_clock(&n, &c, x3, c3, 3), 3, 1e-12);
+    c.value = 250;
+    assert_float_equal(vn__at_clock(&n, &c, x3, c3, 3), 3, 1e-12);
+    assert_float_equal(c.value, 300, 1e-9);
     n.value = -1;
-    vn__at_clock(&n, &c, x2, c2, 2);
+    assert_true(isnan(vn__at_clock(&n, &c, x3, c3, 3)));
     assert_float_equal(c.value, 300, 1e-9);
 }
 

@@ -1679,7 +1679,7 @@ static void the_interval_reaches_the_other_state(void **state)
             double h = on_shared ? 150 : 100, hc = on_shared ? 300 : 200;
             r.stats.median_ci[0] = h - 1, r.stats.median_ci[1] = h + 1;
             r.cycles_ci[0] = hc - 2, r.cycles_ci[1] = hc + 2;
-            assert_int_equal(vn__reach_other_state(&r, 0.25), 0);
+            assert_int_equal(vn__reach_other_state(&r, 0.25, NAN), 0);
             if (none) {
                 assert_true(r.stats.median_ci[0] == h - 1 && r.stats.median_ci[1] == h + 1);
                 assert_true(r.cycles_ci[0] == hc - 2 && r.cycles_ci[1] == hc + 2);
@@ -1689,6 +1689,13 @@ static void the_interval_reaches_the_other_state(void **state)
             } else { /* own ones at 100 and 90 below a shared headline: 92.5 */
                 assert_true(fabs(r.stats.median_ci[0] - 92.5) < 1e-9 && r.stats.median_ci[1] == 151);
                 assert_true(fabs(r.cycles_ci[0] - 185) < 1e-9 && r.cycles_ci[1] == 302);
+            }
+            /* Cycles moved to the clock's rate (vn__at_clock): the others'
+             * ns at that rate, 152.5 x 3, not their cycles as read. */
+            if (!none && !on_shared) {
+                r.cycles_ci[0] = hc - 2, r.cycles_ci[1] = hc + 2;
+                assert_int_equal(vn__reach_other_state(&r, 0.25, 3), 0);
+                assert_true(r.cycles_ci[0] == 198 && fabs(r.cycles_ci[1] - 457.5) < 1e-9);
             }
         }
 }
