@@ -3,15 +3,17 @@
 clock's rate where its processes held their ns steadier (ns_at_clock).
 
 A row on the CPU whose processes hold their ns steadier than their cycles
-has an ns headline; its figure in cycles, beside it, is what compares with
-the runs whose headline was cycles. For every set bench/coverage.sh kept
+has an ns headline; its figure in cycles beside it is what the next run's
+figure in cycles is held against. For every set bench/coverage.sh kept
 (OUT=DIR) and condition, this script takes each such run's cycles as they
 were, and as the engine's vn__at_clock gives them: the ns headline at the
 second-highest rate (cycles a ns) of the processes the headline rests on
-(the higher of two), the interval's width kept as a share. It prints, for
-the chain of adds and the chain of divisions, the spread of the headlines
-in cycles from run to run and the coverage of the next run's headline in
-cycles (coverage_report.figures), both ways, and the totals.
+(the higher of two), the interval's width kept as a share, its reach to
+processes left out for their core state at their ns times that rate. It
+prints, for the chain of adds and the chain of divisions, the spread of
+the headlines in cycles from run to run and the coverage of the next
+run's headline in cycles (coverage_report.figures), both ways, and the
+totals.
 
     build/venv/bin/python bench/clock_replay.py DIR [DIR...]
 
@@ -23,13 +25,25 @@ import os
 import sys
 
 import coverage_report as cr
+from reach_replay import next_run
 
 CHAINS = ("chain_1000", "div_chain")
 
 
+def percentile(x, q):
+    """numpy's "linear" percentile of x at share q, as vn_percentile_sorted."""
+    x = sorted(x)
+    h = (len(x) - 1) * q
+    i = min(int(h), len(x) - 2) if len(x) > 1 else 0
+    return x[0] if len(x) == 1 else x[i] + (x[i + 1] - x[i]) * (h - i)
+
+
 def at_clock(b):
     """Benchmark b with its cycles moved as vn__at_clock moves them, where
-    its headline is ns and it has cycles; else b."""
+    its headline is ns and it has cycles; else b. A run that left processes
+    out for their core state reaches them (vn__reach_other_state) at their
+    ns times the rate, from its own interval without the reach (est_ci
+    widened for the next run, as the engine widens it)."""
     h = b.get("headline")
     if not h or h.get("bound") or h.get("unit") != "ns" or "cycles" not in h.get("units", {}):
         return b
@@ -39,15 +53,25 @@ def at_clock(b):
     c = h["units"]["cycles"]
     if len(rates) < 2 or not c.get("value"):
         return b
-    s = h["units"]["ns"]["value"] * rates[1 if len(rates) >= 3 else 0] / c["value"]
+    rate = rates[1 if len(rates) >= 3 else 0]
+    s = h["units"]["ns"]["value"] * rate / c["value"]
     if not s > 0:
         return b
+    on_shared = h.get("core") == "shared"
+    others = [p["value"] * rate for p in b.get("processes") or []
+              if p.get("left_out") and not p.get("ref_off") and not p.get("upper_bound")
+              and bool(p.get("shared")) != on_shared and (p.get("value") or 0) > 0]
     h = copy.deepcopy(h)
     c = h["units"]["cycles"]
+    if others and c.get("est_ci"):
+        c["ci"] = list(next_run(c["value"], *c["est_ci"]))
     for key in ("ci", "est_ci"):
         if c.get(key):
             c[key] = [x * s for x in c[key]]
     c["value"] *= s
+    if others and c.get("est_ci"):
+        at = percentile(others, h.get("quantile") or 0.5)
+        c["ci"] = [min(c["ci"][0], at), max(c["ci"][1], at)]
     return dict(b, headline=h)
 
 

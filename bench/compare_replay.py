@@ -19,7 +19,12 @@ its values as measured): what a tool says of sides in different core
 states, with the sibling's own cost left out. Every verdict of a change
 then counts on "same" (false verdicts either way), not only slower.
 
-    bench/compare_replay.py [--as-shared base|new] OLD_VERNIER NEW_VERNIER DIR [DIR...]
+With --at-clock, NEW_VERNIER (which may be OLD_VERNIER itself) reads
+every file rewritten as bench/clock_replay.py rewrites it: each row's
+cycles beside an ns headline at the clock's rate, as ns_at_clock gives
+them, in runs made before it.
+
+    bench/compare_replay.py [--as-shared base|new] [--at-clock] OLD_VERNIER NEW_VERNIER DIR...
 """
 import collections
 import concurrent.futures
@@ -29,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 
+from clock_replay import at_clock
 from coverage_report import verdicts_of
 
 SCALES = (1.03, 1.05, 1.10)
@@ -116,6 +122,24 @@ def shared_pairs(work, side, tmp):
     return out
 
 
+def at_clock_pairs(work, tmp):
+    """work with both files of each pair rewritten by clock_replay.at_clock."""
+    done, out = {}, []
+    for kind, where, base, new in work:
+        files = []
+        for src in (base, new):
+            if src not in done:
+                with open(src, encoding="utf-8") as fh:
+                    d = json.load(fh)
+                d["benchmarks"] = [at_clock(b) for b in d["benchmarks"]]
+                done[src] = os.path.join(tmp, f"clock-{len(done)}.json")
+                with open(done[src], "w", encoding="utf-8") as fh:
+                    json.dump(d, fh)
+            files.append(done[src])
+        out.append((kind, where, *files))
+    return out
+
+
 def slower(tool, base, new, changed=("slower",)):
     """The workloads tool calls slower in new than in base (True; any verdict
     in changed), the others it compared (False), and those it declined to
@@ -133,6 +157,8 @@ def main(argv):
     side = None
     if argv[:1] == ["--as-shared"] and len(argv) > 1 and argv[1] in ("base", "new"):
         side, argv = argv[1], argv[2:]
+    clock = argv[:1] == ["--at-clock"]
+    argv = argv[clock:]
     if len(argv) < 3:
         sys.exit(__doc__)
     tools, dirs = argv[:2], argv[2:]
@@ -140,17 +166,19 @@ def main(argv):
         work = [p for d in dirs for p in pairs(d, tmp)]
         if side:
             work = shared_pairs(work, side, tmp)
+        works = [work, at_clock_pairs(work, tmp) if clock else work]
         # (kind, workload) -> [said slower, tries, compared]: a pair a tool
         # declined to compare (the core states apart) is a try that did
         # not find the slowdown.
-        count = {t: collections.defaultdict(lambda: [0, 0, 0]) for t in tools}
-        alarms = {t: collections.Counter() for t in tools}
+        count = [collections.defaultdict(lambda: [0, 0, 0]) for _ in tools]
+        alarms = [collections.Counter() for _ in tools]
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
-            for t in tools:
+            for t, tool in enumerate(tools):
                 said = ("slower", "faster") if side else ("slower",)
                 for (kind, where, _, _), got in zip(
-                        work, ex.map(lambda p, t=t: slower(t, p[2], p[3], said if p[0] == "same"
-                                                           else ("slower",)), work)):
+                        works[t], ex.map(lambda p, tool=tool: slower(
+                            tool, p[2], p[3], said if p[0] == "same" else ("slower",)),
+                            works[t])):
                     for name, s in (got or {}).items():
                         if kind.startswith("slow") and "chain" not in name:
                             continue
@@ -162,13 +190,13 @@ def main(argv):
     print(f"{'kind':6} {'workload':16} " + "  ".join(f"{'tool ' + str(i + 1):>10}"
                                                   for i in range(len(tools)))
           + "   tries  compared by each")
-    for kind, name in sorted(count[tools[0]]):
-        cells = [count[t][(kind, name)] for t in tools]
+    for kind, name in sorted(count[0]):
+        cells = [count[t][(kind, name)] for t in range(len(tools))]
         print(f"{kind:6} {name:16} " + "  ".join(f"{c[0] / c[1] if c[1] else 0:10.3f}"
                                                 for c in cells)
               + f"   {cells[0][1]:5}  " + " ".join(str(c[2]) for c in cells))
     for i, t in enumerate(tools):
-        over = sorted(f"{w} {n} {v}" for (w, n), v in alarms[t].items() if v > 2)
+        over = sorted(f"{w} {n} {v}" for (w, n), v in alarms[i].items() if v > 2)
         print(f"tool {i + 1} ({t}): {len(over)} set-condition workloads with more than 2 "
               f"false alarms: {', '.join(over) or 'none'}")
 
