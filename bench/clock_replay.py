@@ -22,20 +22,20 @@ the moved figure; for them the two columns agree.
 """
 import copy
 import os
+import statistics
 import sys
 
 import coverage_report as cr
-from reach_replay import next_run
+from reach_replay import left_for_state, next_run
 
 CHAINS = ("chain_1000", "div_chain")
 
 
 def percentile(x, q):
-    """numpy's "linear" percentile of x at share q, as vn_percentile_sorted."""
-    x = sorted(x)
-    h = (len(x) - 1) * q
-    i = min(int(h), len(x) - 2) if len(x) > 1 else 0
-    return x[0] if len(x) == 1 else x[i] + (x[i + 1] - x[i]) * (h - i)
+    """vn_percentile_sorted (numpy's "linear") of x at the share q, a whole
+    percent."""
+    return x[0] if len(x) == 1 else statistics.quantiles(x, n=100, method="inclusive")[
+        round(100 * q) - 1]
 
 
 def at_clock(b):
@@ -57,10 +57,7 @@ def at_clock(b):
     s = h["units"]["ns"]["value"] * rate / c["value"]
     if not s > 0:
         return b
-    on_shared = h.get("core") == "shared"
-    others = [p["value"] * rate for p in b.get("processes") or []
-              if p.get("left_out") and not p.get("ref_off") and not p.get("upper_bound")
-              and bool(p.get("shared")) != on_shared and (p.get("value") or 0) > 0]
+    others = [p["value"] * rate for p in left_for_state(b) if (p.get("value") or 0) > 0]
     h = copy.deepcopy(h)
     c = h["units"]["cycles"]
     if others and c.get("est_ci"):

@@ -40,14 +40,21 @@ from coverage_report import verdicts_of
 SCALES = (1.03, 1.05, 1.10)
 
 
-def scaled(src, dst, f):
-    """src's results with every value in ns or cycles times f."""
+def rewrite(src, dst, change):
+    """src's results written to dst with each benchmark b as change(b) gives it."""
+    with open(src, encoding="utf-8") as fh:
+        d = json.load(fh)
+    d["benchmarks"] = [change(b) for b in d["benchmarks"]]
+    with open(dst, "w", encoding="utf-8") as fh:
+        json.dump(d, fh)
+
+
+def scaled(f):
+    """A change for rewrite: every value of a benchmark in ns or cycles times f."""
     def times(v):
         return [x * f if isinstance(x, (int, float)) else x for x in v]
 
-    with open(src, encoding="utf-8") as fh:
-        d = json.load(fh)
-    for b in d["benchmarks"]:
+    def change(b):
         for s in b.get("samples") or []:
             if isinstance(s.get("value"), (int, float)):
                 s["value"] *= f
@@ -71,25 +78,22 @@ def scaled(src, dst, f):
             b["cycles"] *= f
         if isinstance((b.get("stats") or {}).get("median"), (int, float)):
             b["stats"]["median"] *= f
-    with open(dst, "w", encoding="utf-8") as fh:
-        json.dump(d, fh)
+        return b
+    return change
 
 
-def as_shared(src, dst):
-    """src's results as a run on a shared core throughout, values unchanged:
-    the processes its headline left out (another state) dropped."""
-    with open(src, encoding="utf-8") as fh:
-        d = json.load(fh)
-    for b in d["benchmarks"]:
-        if b.get("headline"):
-            b["headline"]["core"] = "shared"
-        for p in b.get("processes") or []:
-            if p.get("left_out"):
-                p["shared"] = True
-            else:
-                p["probe"] = 1.6
-    with open(dst, "w", encoding="utf-8") as fh:
-        json.dump(d, fh)
+def as_shared(b):
+    """A change for rewrite: the benchmark as run on a shared core throughout,
+    values unchanged: the processes its headline left out (another state)
+    dropped."""
+    if b.get("headline"):
+        b["headline"]["core"] = "shared"
+    for p in b.get("processes") or []:
+        if p.get("left_out"):
+            p["shared"] = True
+        else:
+            p["probe"] = 1.6
+    return b
 
 
 def pairs(d, tmp):
@@ -106,36 +110,23 @@ def pairs(d, tmp):
                     out.append((k, where, base, f"{d}/{cond}-{k}-{i}.json"))
             for f in SCALES:
                 dst = os.path.join(tmp, f"{os.path.basename(d)}-{cond}-{i}-x{f:.2f}.json")
-                scaled(nxt, dst, f)
+                rewrite(nxt, dst, scaled(f))
                 out.append((f"x{f:.2f}", where, base, dst))
             i += 1
     return out
 
 
-def shared_pairs(work, side, tmp):
-    """work with the side ("base" or "new") of each pair rewritten by as_shared."""
-    out = []
-    for n, (kind, where, base, new) in enumerate(work):
-        dst = os.path.join(tmp, f"shared-{n}.json")
-        as_shared(base if side == "base" else new, dst)
-        out.append((kind, where, dst, new) if side == "base" else (kind, where, base, dst))
-    return out
-
-
-def at_clock_pairs(work, tmp):
-    """work with both files of each pair rewritten by clock_replay.at_clock."""
+def rewritten(work, tmp, change, sides):
+    """work with the files on sides (0 base, 1 new) of each pair rewritten
+    by change, each file once."""
     done, out = {}, []
-    for kind, where, base, new in work:
-        files = []
-        for src in (base, new):
-            if src not in done:
-                with open(src, encoding="utf-8") as fh:
-                    d = json.load(fh)
-                d["benchmarks"] = [at_clock(b) for b in d["benchmarks"]]
-                done[src] = os.path.join(tmp, f"clock-{len(done)}.json")
-                with open(done[src], "w", encoding="utf-8") as fh:
-                    json.dump(d, fh)
-            files.append(done[src])
+    for kind, where, *files in work:
+        for i in sides:
+            if files[i] not in done:
+                dst = os.path.join(tmp, f"{change.__name__}-{len(done)}.json")
+                rewrite(files[i], dst, change)
+                done[files[i]] = dst
+            files[i] = done[files[i]]
         out.append((kind, where, *files))
     return out
 
@@ -165,8 +156,8 @@ def main(argv):
     with tempfile.TemporaryDirectory() as tmp:
         work = [p for d in dirs for p in pairs(d, tmp)]
         if side:
-            work = shared_pairs(work, side, tmp)
-        works = [work, at_clock_pairs(work, tmp) if clock else work]
+            work = rewritten(work, tmp, as_shared, (0,) if side == "base" else (1,))
+        works = [work, rewritten(work, tmp, at_clock, (0, 1)) if clock else work]
         # (kind, workload) -> [said slower, tries, compared]: a pair a tool
         # declined to compare (the core states apart) is a try that did
         # not find the slowdown.

@@ -57,16 +57,22 @@ RULES = {
 }
 
 
+def left_for_state(b):
+    """The processes b's headline left out for their core state, as the
+    engine's vn__left_for_state: not for a reference read slow, nor upper
+    bounds."""
+    on_shared = (b.get("headline") or {}).get("core") == "shared"
+    return [p for p in b.get("processes") or [] if p.get("left_out") and not p.get("ref_off")
+            and not p.get("upper_bound") and bool(p.get("shared")) != on_shared]
+
+
 def variant(b, rule):
     """Benchmark b with its headline's intervals as rule would leave them."""
     h = b.get("headline")
     if not h or h.get("bound") or not h.get("processes_left_out"):
         return b
-    on_shared = h.get("core") == "shared"
-    ps = b.get("processes") or []
-    left = sum(1 for p in ps if p.get("left_out") and not p.get("ref_off")
-               and bool(p.get("shared")) != on_shared)
-    rest = sum(1 for p in ps if not p.get("left_out"))
+    left = len(left_for_state(b))
+    rest = sum(1 for p in b.get("processes") or [] if not p.get("left_out"))
     if not left or not rest or rule(left, rest):
         return b
     h = json.loads(json.dumps(h))
