@@ -24,7 +24,12 @@ every file rewritten as bench/clock_replay.py rewrites it: each row's
 cycles beside an ns headline at the clock's rate, as ns_at_clock gives
 them, in runs made before it.
 
-    bench/compare_replay.py [--as-shared base|new] [--at-clock] OLD_VERNIER NEW_VERNIER DIR...
+With --reach-within R, NEW_VERNIER reads every file with each headline's
+interval as the engine's policy reach_within=R leaves it
+(bench/reach_replay.py), in runs made with the full reach.
+
+    bench/compare_replay.py [--as-shared base|new] [--at-clock] [--reach-within R]
+                            OLD_VERNIER NEW_VERNIER DIR...
 """
 import collections
 import concurrent.futures
@@ -35,6 +40,7 @@ import sys
 import tempfile
 
 from clock_replay import at_clock
+from reach_replay import variant, within
 from coverage_report import verdicts_of
 
 SCALES = (1.03, 1.05, 1.10)
@@ -150,6 +156,9 @@ def main(argv):
         side, argv = argv[1], argv[2:]
     clock = argv[:1] == ["--at-clock"]
     argv = argv[clock:]
+    reach = None
+    if argv[:1] == ["--reach-within"] and len(argv) > 1:
+        reach, argv = float(argv[1]), argv[2:]
     if len(argv) < 3:
         sys.exit(__doc__)
     tools, dirs = argv[:2], argv[2:]
@@ -158,6 +167,10 @@ def main(argv):
         if side:
             work = rewritten(work, tmp, as_shared, (0,) if side == "base" else (1,))
         works = [work, rewritten(work, tmp, at_clock, (0, 1)) if clock else work]
+        if reach is not None:
+            def reach_within(b):
+                return variant(b, within(reach))
+            works[1] = rewritten(works[1], tmp, reach_within, (0, 1))
         # (kind, workload) -> [said slower, tries, compared]: a pair a tool
         # declined to compare (the core states apart) is a try that did
         # not find the slowdown.

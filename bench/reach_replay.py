@@ -7,7 +7,8 @@ of the processes left out for the other state (docs/engine.md). For every
 set bench/coverage.sh kept (OUT=DIR) and condition, this script takes each
 run's interval as it was, and as it would have been without the reach
 (the estimate's own interval, est_ci, widened for the next run as the
-engine widens it), under a few rules of when to reach, and prints per
+engine widens it), under a few rules of when to reach (the engine's
+policy reach_within among them), and prints per
 rule, as bench/coverage.sh counts them (coverage_report.figures): the
 mean coverage of the next run's headline, the workloads under 65%, and
 the set-conditions where a workload's mean half-width passed the
@@ -17,6 +18,8 @@ workload's coverage under each rule.
     build/venv/bin/python bench/reach_replay.py [--alt] DIR [DIR...]
 
 --alt takes the arm run with ALT's options (COND+alt) instead of the plain one.
+The runs replayed must have been written with the full reach: before the
+engine's reach_within, or with --policy reach_within=0.
 """
 import json
 import math
@@ -47,13 +50,37 @@ def next_in_other_state(left, rest, tail=0.025):
     return sum(math.comb(n, j) * (1 - p) ** j * p ** (n - j) for j in range(2)) >= tail
 
 
+def other_state(b):
+    """The engine's other_state: the headline's quantile of the processes
+    left out for their state over the headline, in its unit, at least 1
+    (a ratio under 1 inverted)."""
+    h = b["headline"]
+    key = "cycles" if h["unit"] == "cycles" else "value"
+    x = sorted(p[key] for p in left_for_state(b) if p.get(key))
+    if not x or not h.get("value"):
+        return math.nan
+    pos = (h.get("quantile") or 0.5) * (len(x) - 1)  # as vn_percentile_sorted
+    i = min(int(pos), len(x) - 2) if len(x) > 1 else 0
+    at = x[0] if len(x) == 1 else x[i] + (pos - i) * (x[i + 1] - x[i])
+    return max(at / h["value"], h["value"] / at)
+
+
+def within(ratio):
+    """reach_within: a headline on a shared core always reaches; one on a
+    core of its own where the other state lies within ratio of it."""
+    return lambda b, left, rest: b["headline"].get("core") == "shared" or other_state(b) <= ratio
+
+
 RULES = {
-    "always (the default)": lambda left, rest: True,
-    "never": lambda left, rest: False,
-    "2 or more left out": lambda left, rest: left >= 2,
-    "left out >= half the rest": lambda left, rest: 2 * left >= rest,
-    "left out >= the rest": lambda left, rest: left >= rest,
-    "binomial, 2.5%": next_in_other_state,
+    "within 1.4 (the default)": within(1.4),
+    "within 1.3": within(1.3),
+    "within 1.5": within(1.5),
+    "always": lambda b, left, rest: True,
+    "never": lambda b, left, rest: False,
+    "2 or more left out": lambda b, left, rest: left >= 2,
+    "left out >= half the rest": lambda b, left, rest: 2 * left >= rest,
+    "left out >= the rest": lambda b, left, rest: left >= rest,
+    "binomial, 2.5%": lambda b, left, rest: next_in_other_state(left, rest),
 }
 
 
@@ -73,7 +100,7 @@ def variant(b, rule):
         return b
     left = len(left_for_state(b))
     rest = sum(1 for p in b.get("processes") or [] if not p.get("left_out"))
-    if not left or not rest or rule(left, rest):
+    if not left or not rest or rule(b, left, rest):
         return b
     h = json.loads(json.dumps(h))
     for u in h["units"].values():

@@ -215,8 +215,10 @@ void vn__result_warnings(vn_result *res, const vn_config *cfg, const struct vn__
  * run, widened to reach the headline's quantile q of the processes left
  * out for the other core state (engine/summary.c, pure); in cycles their
  * ns at rate where it is finite (the row's cycles moved to the clock's
- * rate, vn__at_clock), else their cycles. 0, or VN_ENOMEM. */
-int vn__reach_other_state(vn_result *res, double q, double rate);
+ * rate, vn__at_clock), else their cycles; a headline on a core of its own
+ * only where that quantile lies within the ratio within of it (over 0).
+ * Sets res->other_state and other_reached. 0, or VN_ENOMEM. */
+int vn__reach_other_state(vn_result *res, double q, double rate, double within);
 /* Whether res's headline left process p out for its core state (not for a
  * reference read slow, nor an upper bound). */
 int vn__left_for_state(const vn_result *res, const vn_process_result *p);

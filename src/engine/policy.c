@@ -35,6 +35,7 @@ static const struct field {
     {"shared_ratio", offsetof(vn__policy, shared_ratio), REAL},
     {"process_shared_ratio", offsetof(vn__policy, process_shared_ratio), REAL},
     {"process_fence", offsetof(vn__policy, process_fence), REAL},
+    {"reach_within", offsetof(vn__policy, reach_within), REAL},
     {"alone_probe", offsetof(vn__policy, alone_probe), REAL},
     {"confirm", offsetof(vn__policy, confirm), COUNT},
     {"min_processes", offsetof(vn__policy, min_processes), COUNT},
@@ -206,6 +207,13 @@ int vn__policy_init(vn__policy *p, const vn_config *cfg)
      * two workloads' false alarms over 2 of 40 (none without)
      * (bench/RESULTS.md, 2026-12-04, late). */
     p->process_fence = 0;
+    /* A shared state farther off than 1.4 times the headline is one a
+     * next run rests on only on a core shared throughout (about one run in
+     * a hundred); nearer, the memory-bound rows' next runs move part of the
+     * way there. Replayed on kept sets it kept the coverage the full reach
+     * gave and cut the intervals over their width limit from 15 to 6
+     * (docs/engine.md, step 18; bench/RESULTS.md, 2026-12-04, midnight). */
+    p->reach_within = 1.4;
     /* From the machine, once it is known (engine/suite.c). */
     p->alone_probe = NAN;
     /* Off: in an A/B set of 41 runs it narrowed the table walk's and the

@@ -66,6 +66,13 @@ typedef struct vn__policy {
      * ratio ran on a shared core, when that third-fastest reads under
      * alone_probe (a core of its own); 0: the widest gap. */
     double process_fence;
+    /* Over 0: a headline on a core of its own reaches, for the next run,
+     * the processes left out for a shared core only where their reading
+     * at the headline's quantile lies within this ratio of the headline
+     * (vn__reach_other_state); farther, the interval stays the state's
+     * and the row's result names the other state's ratio. 0: it always
+     * reaches them. */
+    double reach_within;
     /* Cycles a branch: a row every process of which read the taken-branch
      * probe at this or more (the median of its samples'), none told apart
      * from the others as shared, ran while a second hardware thread shared

@@ -180,6 +180,11 @@ typedef struct vn_result {
      * headline's quantile of them), so the headline did too. */
     size_t processes_left_out;
     int on_shared;
+    /* The headline's quantile of the processes left out for the other
+     * core state over the headline, in its unit (NAN where none are), and
+     * whether the interval reaches it (vn__reach_other_state). */
+    double other_state;
+    int other_reached;
     /* The run's processes fell in two groups, and the row's read the body
      * alike in both (their medians within the precision: 1), or too few
      * or too scattered in one state to tell them apart (2): the headline

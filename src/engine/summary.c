@@ -270,16 +270,6 @@ static int processes_of(vn_result *res, const vn__part *parts, size_t k, const v
     return 0;
 }
 
-void vn__reach(double ci[2], double *x, size_t m, double q)
-{
-    if (!m || !(ci[0] <= ci[1]))
-        return;
-    qsort(x, m, sizeof *x, vn__cmp_double);
-    double at = vn_percentile_sorted(x, m, 100 * q);
-    ci[0] = fmin(ci[0], at);
-    ci[1] = fmax(ci[1], at);
-}
-
 /* The interval printed is a promise about the next run's headline. A run
  * whose processes met both core states (some on a core of their own, some
  * sharing it with another hardware thread) rests its headline on one state,
@@ -287,18 +277,43 @@ void vn__reach(double ci[2], double *x, size_t m, double q)
  * there: the promise reaches the headline's quantile of the processes left
  * out for their state, in ns and in cycles (in cycles their ns at the
  * clock's rate where the row's cycles were moved to it, vn__at_clock).
- * The estimate's own interval (est_ci) stays that of the state the
- * headline rests on. Over four kept sets of bench/coverage.sh this held
- * the next run's headline in 79-91% of pairs on average, against 75-88%
- * (bench/RESULTS.md, 2026-12-02). */
+ * A headline on a core of its own reaches a shared state only within the
+ * ratio within (over 0): a state farther off is one the next run rests on
+ * only when shared throughout, and the row names it (other_state) rather
+ * than promise it. The estimate's own interval (est_ci) stays that of the
+ * state the headline rests on (docs/engine.md, step 18). */
 int vn__left_for_state(const vn_result *res, const vn_process_result *p)
 {
     return p->left_out && !p->upper_bound && !p->ref_off && p->shared != res->on_shared;
 }
 
-int vn__reach_other_state(vn_result *res, double q, double rate)
+/* The value at quantile q of x[0..m), sorted in place; NAN for none. */
+static double at_quantile(double *x, size_t m, double q)
+{
+    if (!m)
+        return NAN;
+    qsort(x, m, sizeof *x, vn__cmp_double);
+    return vn_percentile_sorted(x, m, 100 * q);
+}
+
+static void reach_to(double ci[2], double at)
+{
+    if (isfinite(at) && ci[0] <= ci[1]) {
+        ci[0] = fmin(ci[0], at);
+        ci[1] = fmax(ci[1], at);
+    }
+}
+
+void vn__reach(double ci[2], double *x, size_t m, double q)
+{
+    reach_to(ci, at_quantile(x, m, q));
+}
+
+int vn__reach_other_state(vn_result *res, double q, double rate, double within)
 {
     size_t k = res->nprocesses, m = 0, mc = 0;
+    res->other_state = NAN;
+    res->other_reached = 0;
     double *v = malloc(2 * (k ? k : 1) * sizeof *v);
     if (!v)
         return VN_ENOMEM;
@@ -315,8 +330,16 @@ int vn__reach_other_state(vn_result *res, double q, double rate)
         if (isfinite(cyc) && cyc > 0)
             c[mc++] = cyc;
     }
-    vn__reach(res->stats.median_ci, v, m, q);
-    vn__reach(res->cycles_ci, c, mc, q);
+    double at = at_quantile(v, m, q), atc = at_quantile(c, mc, q);
+    double r = res->cycles_headline ? atc / res->cycles : at / res->stats.median;
+    int known = isfinite(r) && r > 0;
+    res->other_state = known ? r : NAN;
+    int reach = res->on_shared || !(within > 0) || (known && fmax(r, 1 / r) <= within);
+    res->other_reached = known && reach;
+    if (reach) {
+        reach_to(res->stats.median_ci, at);
+        reach_to(res->cycles_ci, atc);
+    }
     free(v);
     return 0;
 }
@@ -381,8 +404,11 @@ int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *p
     res->processes_ref_off = rd->ref_off;
     res->on_shared = rd->on_shared;
     res->states_alike = rd->alike;
+    res->other_state = NAN;
+    res->other_reached = 0;
     if (rd->shared && !rd->bound && res->stats.n &&
-        (rc = vn__reach_other_state(res, vn__policy_quantile(pol), rd->clock_rate)) != 0)
+        (rc = vn__reach_other_state(res, vn__policy_quantile(pol), rd->clock_rate,
+                                    pol->reach_within)) != 0)
         goto out;
     if (c && nctr)
         rc = counters_of(res, parts, k, c, nctr, used);

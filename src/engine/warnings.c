@@ -332,6 +332,17 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
          * state told them apart (states_alike 1 or 2). */
         int how = r->states_alike ? 3 + r->states_alike
                                   : 2 * (r->processes_left_out > 0) + !r->on_shared;
+        /* Left out, and too far off for the interval to promise their
+         * state (policy reach_within): named with their ratio instead. */
+        char far[256] = "", far_brief[64] = "";
+        if (how == 3 && r->other_state > 0 && isfinite(r->other_state) && !r->other_reached) {
+            snprintf(far, sizeof far,
+                     ": left out, they read %.3gx the headline, a state the next run rests on "
+                     "only on a core shared throughout; the interval does not reach it (--policy "
+                     "reach_within=0 does)", r->other_state);
+            snprintf(far_brief, sizeof far_brief, ", left out at %.3gx; interval not theirs",
+                     r->other_state);
+        }
         static const char *const what[] = {
             ": the headline rests on them, a shared core, and a run on a core of its own may "
             "be faster",
@@ -361,8 +372,9 @@ void vn__result_warnings(vn_result *r, const vn_config *cfg, const vn__policy *p
              "(the taken-branch probe read %.2f to %.2f cycles a branch, over %.2g times the "
              "run's quiet processes)%s", shared, r->nprocesses, lo, hi,
              p->process_fence > 0 ? p->process_fence : p->process_shared_ratio,
-             what[how]),
-             "%zu/%zu processes on a shared core%s", shared, r->nprocesses, brief[how]);
+             *far ? far : what[how]),
+             "%zu/%zu processes on a shared core%s", shared, r->nprocesses,
+             *far_brief ? far_brief : brief[how]);
     } else if (r->on_shared && shared && !tags_speak) {
         throughout(r, p, lo, hi, shared, probed); /* else the samples' tags speak (below) */
     }

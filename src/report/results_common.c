@@ -121,7 +121,9 @@ static const struct {
      "a loop of taken branches timed around the samples saw the core slowed by another "
      "hardware thread (in a virtual machine, the host's) running beside it, in some samples, "
      "some processes or all of them. Such samples leave the headline when they ran slower than "
-     "the quiet ones, such processes while two or more had a core of their own; when none had, "
+     "the quiet ones, such processes while two or more had a core of their own (the interval, "
+     "a promise about the next run, reaches them where they read within 1.4 times the "
+     "headline: --policy reach_within); when none had, "
      "the numbers are of a shared core, where code bound by the core's throughput runs up to "
      "twice as slow, and compare only with runs in that state. "
      "Turn SMT off, or pin the benchmark to a core whose sibling thread is idle."},

@@ -1643,6 +1643,20 @@ static void processes_on_a_shared_core_are_named(void **state)
                               "2/4 processes on a shared core, left out; interval reaches them",
                               "3/4 processes on a shared core: its headline; interval reaches the others"};
         assert_string_equal(w->brief, want[cs]);
+        if (cs != 2)
+            continue;
+        /* Left out too far off for the interval (policy reach_within):
+         * named with their ratio; reached, as before. */
+        for (int reached = 0; reached < 2; reached++) {
+            r.nwarnings = 0;
+            r.other_state = 1.71, r.other_reached = reached;
+            w = warned(&r, &c, &pol, "shared_core");
+            assert_non_null(w);
+            assert_true((strcmp(w->brief, want[2]) == 0) == reached);
+            assert_true((strstr(w->brief, "1.71x") == NULL) == reached);
+            assert_true((strstr(w->message, "1.71x") == NULL) == reached);
+            assert_true((strstr(w->message, "reach_within=0") == NULL) == reached);
+        }
     }
 }
 
@@ -1679,7 +1693,7 @@ static void the_interval_reaches_the_other_state(void **state)
             double h = on_shared ? 150 : 100, hc = on_shared ? 300 : 200;
             r.stats.median_ci[0] = h - 1, r.stats.median_ci[1] = h + 1;
             r.cycles_ci[0] = hc - 2, r.cycles_ci[1] = hc + 2;
-            assert_int_equal(vn__reach_other_state(&r, 0.25, NAN), 0);
+            assert_int_equal(vn__reach_other_state(&r, 0.25, NAN, 0), 0);
             if (none) {
                 assert_true(r.stats.median_ci[0] == h - 1 && r.stats.median_ci[1] == h + 1);
                 assert_true(r.cycles_ci[0] == hc - 2 && r.cycles_ci[1] == hc + 2);
@@ -1694,8 +1708,29 @@ static void the_interval_reaches_the_other_state(void **state)
              * ns at that rate, 152.5 x 3, not their cycles as read. */
             if (!none && !on_shared) {
                 r.cycles_ci[0] = hc - 2, r.cycles_ci[1] = hc + 2;
-                assert_int_equal(vn__reach_other_state(&r, 0.25, 3), 0);
+                assert_int_equal(vn__reach_other_state(&r, 0.25, 3, 0), 0);
                 assert_true(r.cycles_ci[0] == 198 && fabs(r.cycles_ci[1] - 457.5) < 1e-9);
+            }
+            /* Within a ratio of the headline (policy reach_within): the
+             * others at 1.525x of an own headline of 100 are named and
+             * not reached under 1.5, reached at 1.6; a shared headline
+             * reaches its own ones (0.62x) whatever the ratio. */
+            r.stats.median = h, r.cycles = hc;
+            for (int within = 15; within <= 16; within++) {
+                r.stats.median_ci[0] = h - 1, r.stats.median_ci[1] = h + 1;
+                r.cycles_ci[0] = hc - 2, r.cycles_ci[1] = hc + 2;
+                assert_int_equal(vn__reach_other_state(&r, 0.25, NAN, within / 10.0), 0);
+                int reached = !none && (on_shared || within == 16);
+                assert_int_equal(r.other_reached, reached);
+                if (none) {
+                    assert_true(isnan(r.other_state));
+                    continue;
+                }
+                assert_true(fabs(r.other_state - (on_shared ? 92.5 / 150 : 1.525)) < 1e-9);
+                assert_true(r.stats.median_ci[1] == (reached && !on_shared ? 152.5 : h + 1));
+                assert_true(fabs(r.cycles_ci[1] - (reached && !on_shared ? 305 : hc + 2)) < 1e-9);
+                assert_true(fabs(r.stats.median_ci[0] - (reached && on_shared ? 92.5 : h - 1)) <
+                            1e-9);
             }
         }
 }
