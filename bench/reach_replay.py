@@ -56,7 +56,7 @@ def other_state(b):
     (a ratio under 1 inverted)."""
     h = b["headline"]
     key = "cycles" if h["unit"] == "cycles" else "value"
-    x = sorted(p[key] for p in left_for_state(b) if p.get(key))
+    x = sorted(p[key] for p in left_for_state(b) if (p.get(key) or 0) > 0)
     if not x or not h.get("value"):
         return math.nan
     pos = (h.get("quantile") or 0.5) * (len(x) - 1)  # as vn_percentile_sorted
@@ -66,9 +66,11 @@ def other_state(b):
 
 
 def within(ratio):
-    """reach_within: a headline on a shared core always reaches; one on a
-    core of its own where the other state lies within ratio of it."""
-    return lambda b, left, rest: b["headline"].get("core") == "shared" or other_state(b) <= ratio
+    """reach_within: a headline on a shared core always reaches, as every
+    headline does at 0; one on a core of its own where the other state
+    lies within ratio of it."""
+    return lambda b, left, rest: (ratio <= 0 or b["headline"].get("core") == "shared"
+                                  or other_state(b) <= ratio)
 
 
 RULES = {

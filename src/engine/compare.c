@@ -98,13 +98,13 @@ static int usable(const vn_process_result *a, const vn_process_result *b)
  * moved the machine there moved both), and the median of those with the
  * median's interval across processes (vn__levels_ratio). Over the
  * processes both headlines rest on, where two or more do, so that the
- * ratio speaks of the core state the rows' figures do; then, as each
- * headline's interval reaches the processes it left out for their state
- * (a next run may meet that state throughout), the interval reaches the
- * median of their ratios: the demo's sums, one row on its two processes
- * with a core of their own and eighteen shared, read 0.58x in the shared
- * ones and 1.11x and 0.60x in the own ones. 1 when there are not two
- * processes. */
+ * ratio speaks of the core state the rows' figures do; then, as a next
+ * run may meet the state they were left out for throughout, the interval
+ * reaches the median of their ratios however far off (policy reach_within
+ * bounds a headline's reach, not a ratio's): the demo's sums, one row on
+ * its two processes with a core of their own and eighteen shared, read
+ * 0.58x in the shared ones and 1.11x and 0.60x in the own ones. 1 when
+ * there are not two processes. */
 static int ratio_processes(vn_result *x, const vn_result *base)
 {
     size_t k = x->nprocesses < base->nprocesses ? x->nprocesses : base->nprocesses, m = 0;

@@ -331,7 +331,9 @@ int vn__reach_other_state(vn_result *res, double q, double rate, double within)
             c[mc++] = cyc;
     }
     double at = at_quantile(v, m, q), atc = at_quantile(c, mc, q);
-    double r = res->cycles_headline ? atc / res->cycles : at / res->stats.median;
+    /* In the headline's unit; in ns where the processes left out have no
+     * cycles. */
+    double r = res->cycles_headline && isfinite(atc) ? atc / res->cycles : at / res->stats.median;
     int known = isfinite(r) && r > 0;
     res->other_state = known ? r : NAN;
     int reach = res->on_shared || !(within > 0) || (known && fmax(r, 1 / r) <= within);
@@ -419,7 +421,8 @@ int vn__summarize(vn_result *res, vn__part *parts, size_t k, const vn__policy *p
             res->upper_bound = 0;
             res->bound_ns = res->cycles = res->cycles_ci[0] = res->cycles_ci[1] = NAN;
             res->est_ci[0] = res->est_ci[1] = res->cycles_est_ci[0] = res->cycles_est_ci[1] = NAN;
-            res->cycles_headline = res->clock_moved = 0;
+            res->cycles_headline = res->clock_moved = res->other_reached = 0;
+            res->other_state = NAN;
             break;
         }
 out:

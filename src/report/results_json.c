@@ -246,7 +246,7 @@ static void headline(vn__json *j, const vn_result *r)
      * quantile over the headline, and whether its interval reaches them;
      * null where none were left out for their state. */
     int other = isfinite(r->other_state) && r->other_state > 0;
-    vn__json_num(j, "other_state", other ? r->other_state : NAN);
+    vn__json_num(j, "other_state_ratio", other ? r->other_state : NAN);
     vn__json_bool(j, "reaches_other_state", other ? r->other_reached : -1);
     vn__json_obj_end(j);
 }
