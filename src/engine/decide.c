@@ -331,10 +331,11 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
  * such as a chain of divisions beside a busy sibling, which slows the adds
  * and not the divisions; its cycles are then its ns at the rate of the
  * processes nothing slowed. The highest rate alone may be one process's
- * lucky moment: the second-highest (docs/engine.md, step 8). Where the
- * clock itself moved and the body did not follow it (one bound by
- * memory), the figure is the cycles it takes at the second-highest rate
- * seen; its headline is ns either way. */
+ * lucky moment: the second-highest (docs/engine.md, step 8). The engine
+ * asks only where a process of the row met a busy sibling
+ * (vn__sibling_met): elsewhere the rates part because the clock itself
+ * moved, which a body bound by memory does not follow, and the highest
+ * rate is then one moment's, not the body's. */
 double vn__at_clock(const vn__unit_view *ns, vn__unit_view *cycles, const double *x,
                     const double *c, size_t k)
 {
@@ -353,6 +354,14 @@ double vn__at_clock(const vn__unit_view *ns, vn__unit_view *cycles, const double
     cycles->lo *= s;
     cycles->hi *= s;
     return rate;
+}
+
+int vn__sibling_met(const vn__decision *proc, size_t k, double limit, double alone)
+{
+    for (size_t i = 0; i < k; i++)
+        if (proc[i].probe > limit || proc[i].probe >= alone)
+            return 1;
+    return 0;
 }
 
 vn_stop vn__stop_of(vn__verdict v)

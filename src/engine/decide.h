@@ -157,6 +157,10 @@ typedef struct vn__unit_view {
  * is not a rate above 0. Pure. */
 double vn__at_clock(const vn__unit_view *ns, vn__unit_view *cycles, const double *x,
                     const double *c, size_t k);
+/* Whether one of the k processes read its taken-branch probe on a core
+ * shared with a busy sibling thread: over the run's limit between the two
+ * groups, or at alone (a core shared through the run) or more. Pure. */
+int vn__sibling_met(const vn__decision *proc, size_t k, double limit, double alone);
 
 typedef struct vn__row_decision {
     size_t k;                /* processes */

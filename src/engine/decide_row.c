@@ -508,7 +508,8 @@ static int decide_row(const vn__decision *proc, size_t k, const vn__policy *p,
             int which = vn__levels_which_steadier(x, c, k, p->cycles_gain);
             out->clock_moved = which == 1;
             out->cycles_headline = cycles_unit(p, on_cpu, out->clock_moved, which == -1);
-            if (p->ns_at_clock && on_cpu && which == -1)
+            if (p->ns_at_clock && on_cpu && which == -1 &&
+                vn__sibling_met(proc, k, limit, p->alone_probe))
                 out->clock_rate = vn__at_clock(&out->ns, &out->cycles, x, c, k);
         }
         for (size_t i = 0; i < k; i++)

@@ -1312,22 +1312,32 @@ static void a_body_on_the_cpu_compares_in_cycles(void **state)
 
 /* A chain of divisions beside a busy sibling: its processes hold 500 ns
  * while the reference, which the sibling slows, reads 2.64 to 2.98 cycles
- * a ns. The headline is ns; its cycles are the ns at the rate of the
- * processes nothing slowed (the second-highest, 2.97: one reading above
- * the rest may be a lucky moment), the interval's width kept as a share.
- * With ns_at_clock=0 they are the processes' cycles as read, fewer. */
+ * a ns (their probes read a shared core, 1.7). The headline is ns; its
+ * cycles are the ns at the rate of the processes nothing slowed (the
+ * second-highest, 2.97: one reading above the rest may be a lucky
+ * moment), the interval's width kept as a share. With ns_at_clock=0, or
+ * no process beside a busy sibling (the clock moved, and a body bound by
+ * memory did not follow it), they are the processes' cycles as read. */
 static void cycles_beside_steady_ns_are_at_the_unslowed_rate(void **state)
 {
     (void)state;
     vn__policy p = policy();
     assert_int_equal(p.ns_at_clock, 1);
+    p.alone_probe = 1.3;
     const double ns[6] = {500, 500.1, 499.9, 500.05, 499.95, 500.02};
     const double rate[6] = {2.97, 2.80, 2.99, 2.64, 2.85, 2.72};
     vn__decision proc[6];
     for (int i = 0; i < 6; i++) {
         proc[i] = proc_of(ns[i], 0.01, rate[i]);
         proc[i].on_cpu = 1;
+        proc[i].probe = 1.0;
     }
+    vn__row_decision alone = decide_row(proc, 6, &p, 1, 1e6);
+    assert_false(alone.cycles_headline);
+    assert_true(isnan(alone.clock_rate));
+    assert_true(alone.cycles.value < alone.ns.value * 2.85);
+    for (int i = 0; i < 6; i++)
+        proc[i].probe = rate[i] < 2.9 ? 1.7 : 1.0;
     vn__row_decision at = decide_row(proc, 6, &p, 1, 1e6);
     p.ns_at_clock = 0;
     vn__row_decision as = decide_row(proc, 6, &p, 1, 1e6);
@@ -1340,6 +1350,7 @@ static void cycles_beside_steady_ns_are_at_the_unslowed_rate(void **state)
     assert_float_equal(at.ns.value, as.ns.value, 1e-12);
     assert_float_equal(at.clock_rate, 2.97, 1e-12);
     assert_true(isnan(as.clock_rate));
+    assert_float_equal(alone.cycles.value, as.cycles.value, 1e-9);
     /* The rule alone: the higher of two, the second-highest of three;
      * nothing at a body under 0. */
     vn__unit_view n = {100, 99, 101}, c = {250, 240, 260};
