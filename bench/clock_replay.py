@@ -39,8 +39,10 @@ ALONE = 1.3  # the alone_probe of an x86 guest (vn__alone_probe_for)
 
 
 def sibling_met(b):
-    """vn__sibling_met: a process of b read its probe on a shared core."""
-    return any(p.get("shared") or (p.get("probe") or 0) >= ALONE for p in b.get("processes") or [])
+    """vn__sibling_met: a process b's headline rests on (whose rates the
+    move takes) read its probe on a shared core."""
+    return any(p.get("shared") or (p.get("probe") or 0) >= ALONE for p in b.get("processes") or []
+               if not p.get("left_out") or p.get("ref_off"))
 
 
 def ns_headline(b):

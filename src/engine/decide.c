@@ -332,7 +332,7 @@ int vn__decide(const vn__row_view *r, const vn__policy *p, vn__decision *d)
  * and not the divisions; its cycles are then its ns at the rate of the
  * processes nothing slowed. The highest rate alone may be one process's
  * lucky moment: the second-highest (docs/engine.md, step 8). The engine
- * asks only where a process of the row met a busy sibling
+ * asks only where a process the headline rests on met a busy sibling
  * (vn__sibling_met): elsewhere the rates part because the clock itself
  * moved, which a body bound by memory does not follow, and the highest
  * rate is then one moment's, not the body's. */

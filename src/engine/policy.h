@@ -44,7 +44,8 @@ typedef struct vn__policy {
      * the run. */
     size_t cycles_first;
     /* 1: a row on the CPU whose processes hold their ns steadier than
-     * their cycles, one of which met a busy sibling (vn__sibling_met),
+     * their cycles, one the headline rests on beside a busy sibling
+     * (vn__sibling_met),
      * gives its cycles at the clock's rate the reference read where
      * nothing slowed it (vn__at_clock); 0: its processes' cycles as they
      * read. */
