@@ -28,11 +28,10 @@ prints every workload's spread and coverage both ways.
 """
 import copy
 import os
-import statistics
 import sys
 
 import coverage_report as cr
-from reach_replay import left_for_state, next_run
+from reach_replay import left_for_state, next_run, percentile
 
 CHAINS = ("chain_1000", "div_chain")
 ALONE = 1.3  # the alone_probe of an x86 guest (vn__alone_probe_for)
@@ -70,13 +69,6 @@ def as_read(b):
     return dict(b, headline=h)
 
 
-def percentile(x, q):
-    """vn_percentile_sorted (numpy's "linear") of x at the share q, a whole
-    percent."""
-    return x[0] if len(x) == 1 else statistics.quantiles(x, n=100, method="inclusive")[
-        round(100 * q) - 1]
-
-
 def at_clock(b):
     """Benchmark b with its cycles moved as vn__at_clock moves them, where
     its headline is ns and it has cycles; else b. A run that left processes
@@ -106,7 +98,7 @@ def at_clock(b):
             c[key] = [x * s for x in c[key]]
     c["value"] *= s
     if others and c.get("est_ci"):
-        at = percentile(others, h.get("quantile") or 0.5)
+        at = percentile(sorted(others), h.get("quantile") or 0.5)
         c["ci"] = [min(c["ci"][0], at), max(c["ci"][1], at)]
     return dict(b, headline=h)
 

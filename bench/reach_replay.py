@@ -50,6 +50,13 @@ def next_in_other_state(left, rest, tail=0.025):
     return sum(math.comb(n, j) * (1 - p) ** j * p ** (n - j) for j in range(2)) >= tail
 
 
+def percentile(x, q):
+    """vn_percentile_sorted (numpy's "linear") of sorted x at the share q."""
+    pos = q * (len(x) - 1)
+    i = min(int(pos), len(x) - 2) if len(x) > 1 else 0
+    return x[0] if len(x) == 1 else x[i] + (pos - i) * (x[i + 1] - x[i])
+
+
 def other_state(b):
     """The engine's other_state: the headline's quantile of the processes
     left out for their state over the headline, in its unit, at least 1
@@ -59,9 +66,7 @@ def other_state(b):
     x = sorted(p[key] for p in left_for_state(b) if (p.get(key) or 0) > 0)
     if not x or not h.get("value"):
         return math.nan
-    pos = (h.get("quantile") or 0.5) * (len(x) - 1)  # as vn_percentile_sorted
-    i = min(int(pos), len(x) - 2) if len(x) > 1 else 0
-    at = x[0] if len(x) == 1 else x[i] + (pos - i) * (x[i + 1] - x[i])
+    at = percentile(x, h.get("quantile") or 0.5)
     return max(at / h["value"], h["value"] / at)
 
 

@@ -45,10 +45,9 @@ typedef struct vn__policy {
     size_t cycles_first;
     /* 1: a row on the CPU whose processes hold their ns steadier than
      * their cycles, one the headline rests on beside a busy sibling
-     * (vn__sibling_met),
-     * gives its cycles at the clock's rate the reference read where
-     * nothing slowed it (vn__at_clock); 0: its processes' cycles as they
-     * read. */
+     * (vn__sibling_met), gives its cycles at the clock's rate the
+     * reference read where nothing slowed it (vn__at_clock); 0: its
+     * processes' cycles as they read. */
     size_t ns_at_clock;
     /* 1: below 8 processes, a headline's interval is no narrower than
      * the one the median of their own values' variances gives, with the
