@@ -8,7 +8,8 @@ set bench/coverage.sh kept (OUT=DIR) and condition, this script takes each
 run's interval as it was, and as it would have been without the reach
 (the estimate's own interval, est_ci, widened for the next run as the
 engine widens it), under a few rules of when to reach (the engine's
-policy reach_within among them), and prints per
+policy reach_within among them) and of how far (all the way, or a share
+of the way from the headline to the other state), and prints per
 rule, as bench/coverage.sh counts them (coverage_report.figures): the
 mean coverage of the next run's headline, the workloads under 65%, and
 the set-conditions where a workload's mean half-width passed the
@@ -88,6 +89,9 @@ RULES = {
     "left out >= half the rest": lambda b, left, rest: 2 * left >= rest,
     "left out >= the rest": lambda b, left, rest: left >= rest,
     "binomial, 2.5%": lambda b, left, rest: next_in_other_state(left, rest),
+    "a quarter of the way": lambda b, left, rest: 0.25,
+    "half the way": lambda b, left, rest: 0.5,
+    "half, within 1.4": lambda b, left, rest: 1 if within(1.4)(b, left, rest) else 0.5,
 }
 
 
@@ -107,13 +111,21 @@ def variant(b, rule):
         return b
     left = len(left_for_state(b))
     rest = sum(1 for p in b.get("processes") or [] if not p.get("left_out"))
-    if not left or not rest or rule(b, left, rest):
+    way = float(rule(b, left, rest)) if left and rest else 1.0
+    if way >= 1:
         return b
     h = json.loads(json.dumps(h))
-    for u in h["units"].values():
+    for key, u in h["units"].items():
         e = u.get("est_ci")
         if e and e[0] is not None and e[1] is not None:
             u["ci"] = list(next_run(u["value"], e[0], e[1]))
+            # A rule between none and all: the interval reaches that share
+            # of the way from the headline to the other state.
+            x = sorted(p[key if key == "cycles" else "value"] for p in left_for_state(b)
+                       if (p.get(key if key == "cycles" else "value") or 0) > 0)
+            if way > 0 and x:
+                at = u["value"] + way * (percentile(x, h.get("quantile") or 0.5) - u["value"])
+                u["ci"] = [min(u["ci"][0], at), max(u["ci"][1], at)]
     h["ci"] = h["units"][h["unit"]]["ci"]
     return dict(b, headline=h)
 

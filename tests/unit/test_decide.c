@@ -1368,6 +1368,43 @@ static void cycles_beside_steady_ns_are_at_the_unslowed_rate(void **state)
     assert_float_equal(c.value, 300, 1e-9);
 }
 
+/* The busy sibling is looked for among the processes the headline rests
+ * on. Five with a core of their own hold 500 ns while their clock moved
+ * (2.64 to 2.97 cycles a ns); three on a shared core read 650 ns and are
+ * left out. Their probes must not move the five's cycles: those stay as
+ * read. */
+static void a_left_out_sibling_leaves_the_cycles_as_read(void **state)
+{
+    (void)state;
+    vn__policy p = policy();
+    p.alone_probe = 1.3;
+    const double ns[8] = {500, 500.1, 499.9, 500.05, 499.95, 650, 651, 649};
+    const double rate[8] = {2.97, 2.80, 2.64, 2.72, 2.85, 2.5, 2.5, 2.5};
+    vn__decision proc[8];
+    for (int i = 0; i < 8; i++) {
+        proc[i] = proc_of(ns[i], 0.01, rate[i]);
+        proc[i].on_cpu = 1;
+        proc[i].probe = i < 5 ? 1.0 : 1.7;
+    }
+    vn__row_state st = {1e6, 80, 1, 0, 1.2, NAN};
+    vn__row_decision split;
+    assert_int_equal(vn__decide_row(proc, 8, &p, &st, &split), 0);
+    assert_int_equal(split.kept, 5);
+    assert_int_equal(split.shared, 3);
+    assert_false(split.cycles_headline);
+    assert_true(isnan(split.clock_rate));
+    assert_true(split.cycles.value < split.ns.value * 2.85);
+    /* One of the five at alone_probe, under the split: a sibling met among
+     * them moves the cycles to the second-highest rate of the five. */
+    p.alone_probe = 1.1;
+    proc[3].probe = 1.15;
+    vn__row_decision met;
+    assert_int_equal(vn__decide_row(proc, 8, &p, &st, &met), 0);
+    assert_int_equal(met.kept, 5);
+    assert_float_equal(met.clock_rate, 2.85, 1e-12);
+    assert_float_equal(met.cycles.value, met.ns.value * 2.85, 1e-6);
+}
+
 static void one_process_bound_makes_the_row_a_bound(void **state)
 {
     (void)state;
@@ -1518,6 +1555,7 @@ int main(void)
         cmocka_unit_test_setup(two_core_states_that_read_alike_carry_the_headline_together, setup),
         cmocka_unit_test_setup(a_body_on_the_cpu_compares_in_cycles, setup),
         cmocka_unit_test_setup(cycles_beside_steady_ns_are_at_the_unslowed_rate, setup),
+        cmocka_unit_test_setup(a_left_out_sibling_leaves_the_cycles_as_read, setup),
         cmocka_unit_test_setup(the_precision_must_hold_at_two_looks_in_a_row, setup),
         cmocka_unit_test_setup(the_net_interval_carries_the_empty_loops_uncertainty, setup),
         cmocka_unit_test_setup(no_stop_before_the_minimum_samples, setup),
