@@ -121,8 +121,8 @@ def variant(b, rule):
             u["ci"] = list(next_run(u["value"], e[0], e[1]))
             # A rule between none and all: the interval reaches that share
             # of the way from the headline to the other state.
-            x = sorted(p[key if key == "cycles" else "value"] for p in left_for_state(b)
-                       if (p.get(key if key == "cycles" else "value") or 0) > 0)
+            f = "cycles" if key == "cycles" else "value"
+            x = sorted(p[f] for p in left_for_state(b) if (p.get(f) or 0) > 0)
             if way > 0 and x:
                 at = u["value"] + way * (percentile(x, h.get("quantile") or 0.5) - u["value"])
                 u["ci"] = [min(u["ci"][0], at), max(u["ci"][1], at)]
