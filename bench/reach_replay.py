@@ -63,12 +63,18 @@ def other_state(b):
     left out for their state over the headline, in its unit, at least 1
     (a ratio under 1 inverted)."""
     h = b["headline"]
-    key = "cycles" if h["unit"] == "cycles" else "value"
-    x = sorted(p[key] for p in left_for_state(b) if (p.get(key) or 0) > 0)
-    if not x or not h.get("value"):
+    at = left_at(b, h["unit"])
+    if math.isnan(at) or not h.get("value"):
         return math.nan
-    at = percentile(x, h.get("quantile") or 0.5)
     return max(at / h["value"], h["value"] / at)
+
+
+def left_at(b, unit):
+    """The headline's quantile of the processes b left out for their
+    state, in unit ("cycles", else ns); NAN where none has a value."""
+    key = "cycles" if unit == "cycles" else "value"
+    x = sorted(p[key] for p in left_for_state(b) if (p.get(key) or 0) > 0)
+    return percentile(x, b["headline"].get("quantile") or 0.5) if x else math.nan
 
 
 def within(ratio):
@@ -121,10 +127,8 @@ def variant(b, rule):
             u["ci"] = list(next_run(u["value"], e[0], e[1]))
             # A rule between none and all: the interval reaches that share
             # of the way from the headline to the other state.
-            f = "cycles" if key == "cycles" else "value"
-            x = sorted(p[f] for p in left_for_state(b) if (p.get(f) or 0) > 0)
-            if way > 0 and x:
-                at = u["value"] + way * (percentile(x, h.get("quantile") or 0.5) - u["value"])
+            at = u["value"] + way * (left_at(b, key) - u["value"])
+            if way > 0 and not math.isnan(at):
                 u["ci"] = [min(u["ci"][0], at), max(u["ci"][1], at)]
     h["ci"] = h["units"][h["unit"]]["ci"]
     return dict(b, headline=h)

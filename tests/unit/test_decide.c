@@ -1386,7 +1386,7 @@ static void a_left_out_sibling_leaves_the_cycles_as_read(void **state)
         proc[i].on_cpu = 1;
         proc[i].probe = i < 5 ? 1.0 : 1.7;
     }
-    vn__row_state st = {1e6, 80, 1, 0, 1.2, NAN};
+    vn__row_state st = {1e6, 80, 0, 0, 1.3, NAN};
     vn__row_decision split;
     assert_int_equal(vn__decide_row(proc, 8, &p, &st, &split), 0);
     assert_int_equal(split.kept, 5);
